@@ -1,0 +1,408 @@
+//! [`Archive`]: one `serialize` call per field serves saving and loading (seed 01
+//! sections 4 and 5), with two-tier versions (section 6), deprecated reads (section 7)
+//! and the unconsumed-key audit (section 3.4).
+
+use crate::codec::Codec;
+use crate::crc::{key_crc_runtime, Key};
+use crate::error::{Error, Warning, WarningKind};
+use crate::token::Document;
+
+/// The key every class writes its version under.
+pub const CLASS_VERSION: Key = Key::new("ClassVersion");
+
+/// Which way an [`Archive`] moves data (seed 01 section 4.1; the binary modes of the seed
+/// are not part of this format).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveMode {
+    /// Writing `.jasset` text.
+    Saving,
+    /// Reading a tokenized `.jasset` file.
+    Loading,
+}
+
+enum Inner<'a> {
+    Save(&'a mut String),
+    Load(Document<'a>),
+}
+
+/// The serialization context: a text sink when saving, a tokenized [`Document`] when
+/// loading, plus the two version tiers and the warnings gathered so far.
+///
+/// ```
+/// use std::path::Path;
+/// use juliet_core::{key, Archive, TokenBuffer};
+///
+/// #[derive(Default, PartialEq, Debug)]
+/// struct Vehicle { max_speed: f32, gears: i32 }
+///
+/// fn serialize(ar: &mut Archive<'_>, v: &mut Vehicle) -> Result<(), juliet_core::Error> {
+///     ar.serialize(key!("MaxSpeed"), &mut v.max_speed)?;
+///     ar.serialize(key!("GearCount"), &mut v.gears)?;
+///     Ok(())
+/// }
+///
+/// let mut text = String::new();
+/// serialize(&mut Archive::saving(&mut text), &mut Vehicle { max_speed: 120.0, gears: 6 })?;
+/// assert_eq!(text, "; MaxSpeed\n120.0\n; GearCount\n6\n");
+///
+/// let mut buffer = TokenBuffer::new();
+/// let doc = buffer.tokenize(text.as_bytes(), Path::new("vehicle.jasset"))?;
+/// let mut loaded = Vehicle::default();
+/// serialize(&mut Archive::loading(doc), &mut loaded)?;
+/// assert_eq!(loaded, Vehicle { max_speed: 120.0, gears: 6 });
+/// # Ok::<(), juliet_core::Error>(())
+/// ```
+pub struct Archive<'a> {
+    inner: Inner<'a>,
+    base_version: Option<u32>,
+    class_version: Option<u32>,
+    warnings: Vec<Warning>,
+}
+
+impl<'a> Archive<'a> {
+    /// An archive that appends `.jasset` text to `out`.
+    pub fn saving(out: &'a mut String) -> Archive<'a> {
+        Archive {
+            inner: Inner::Save(out),
+            base_version: None,
+            class_version: None,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// An archive that reads the properties of `doc`.
+    pub fn loading(doc: Document<'a>) -> Archive<'a> {
+        Archive {
+            inner: Inner::Load(doc),
+            base_version: None,
+            class_version: None,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Saving or loading.
+    pub fn mode(&self) -> ArchiveMode {
+        match self.inner {
+            Inner::Save(_) => ArchiveMode::Saving,
+            Inner::Load(_) => ArchiveMode::Loading,
+        }
+    }
+
+    /// Whether this archive writes.
+    pub fn is_saving(&self) -> bool {
+        self.mode() == ArchiveMode::Saving
+    }
+
+    /// Whether this archive reads.
+    pub fn is_loading(&self) -> bool {
+        self.mode() == ArchiveMode::Loading
+    }
+
+    /// Saves or loads one property (seed 01's `SerializeProp`).
+    ///
+    /// Saving writes `; Key` and the value and returns `Ok(true)`. Loading finds the key
+    /// (under any spelling), decodes it into `value`, marks it consumed and returns
+    /// `Ok(true)`; a missing key leaves `value` as it was (its default) and returns
+    /// `Ok(false)`.
+    ///
+    /// # Errors
+    /// When loading, [`crate::ErrorKind::BadValue`] at the value's line and column.
+    pub fn serialize<T: Codec>(&mut self, key: Key, value: &mut T) -> Result<bool, Error> {
+        match &mut self.inner {
+            Inner::Save(out) => {
+                write_property(out, key.name, value);
+                Ok(true)
+            }
+            Inner::Load(doc) => match doc.find(key.crc) {
+                Some(index) => doc.decode_into(index, value).map(|()| true),
+                None => Ok(false),
+            },
+        }
+    }
+
+    /// Reads a deprecated key for a migration (seed 01's `ReadDeprecated`): `None` when
+    /// saving or when the file lacks the key. Deprecated keys are never written.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::BadValue`] when the value does not parse as `T`.
+    pub fn read_deprecated<T: Codec>(&mut self, key: &str) -> Result<Option<T>, Error> {
+        match &mut self.inner {
+            Inner::Save(_) => Ok(None),
+            Inner::Load(doc) => match doc.find(key_crc_runtime(key.as_bytes())) {
+                Some(index) => doc.decode(index).map(Some),
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// The document being loaded (`None` when saving).
+    pub fn document(&self) -> Option<&Document<'a>> {
+        match &self.inner {
+            Inner::Load(doc) => Some(doc),
+            Inner::Save(_) => None,
+        }
+    }
+
+    /// The document being loaded, mutably (to decode and consume nodes).
+    pub fn document_mut(&mut self) -> Option<&mut Document<'a>> {
+        match &mut self.inner {
+            Inner::Load(doc) => Some(doc),
+            Inner::Save(_) => None,
+        }
+    }
+
+    /// The text sink (`None` when loading).
+    pub fn output(&mut self) -> Option<&mut String> {
+        match &mut self.inner {
+            Inner::Save(out) => Some(out),
+            Inner::Load(_) => None,
+        }
+    }
+
+    /// Consumes the archive, giving back the loaded document.
+    pub fn into_document(self) -> Option<Document<'a>> {
+        match self.inner {
+            Inner::Load(doc) => Some(doc),
+            Inner::Save(_) => None,
+        }
+    }
+
+    /// The file's `BaseVersion` (engine tier), once the base loader has read it.
+    pub fn base_version(&self) -> Option<u32> {
+        self.base_version
+    }
+
+    /// Records the base-tier version.
+    pub fn set_base_version(&mut self, version: u32) {
+        self.base_version = Some(version);
+    }
+
+    /// The file's `ClassVersion` (derived tier), once read.
+    pub fn class_version(&self) -> Option<u32> {
+        self.class_version
+    }
+
+    /// Records the derived-tier version.
+    pub fn set_class_version(&mut self, version: u32) {
+        self.class_version = Some(version);
+    }
+
+    /// The derived-tier version of the file for a class whose code is at `code_version`
+    /// (seed 01 section 6.3): the recorded one, else the file's `ClassVersion` key
+    /// (consumed), else `code_version`. A version newer than the code adds a
+    /// [`WarningKind::NewerClassVersion`] warning. When saving, `code_version`.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::BadValue`] when `ClassVersion` is not a `u32`.
+    pub fn resolve_class_version(&mut self, code_version: u32) -> Result<u32, Error> {
+        if let Some(v) = self.class_version {
+            return Ok(v);
+        }
+        let Inner::Load(doc) = &mut self.inner else {
+            return Ok(code_version);
+        };
+        let version = match doc.find(CLASS_VERSION.crc) {
+            Some(index) => {
+                let v: u32 = doc.decode(index)?;
+                if v > code_version {
+                    let n = *doc.node(index);
+                    let w = Warning::new(
+                        doc.path(),
+                        n.line,
+                        n.column,
+                        Some(doc.key(index)),
+                        WarningKind::NewerClassVersion {
+                            file: v,
+                            code: code_version,
+                        },
+                    );
+                    self.warn(w);
+                }
+                v
+            }
+            None => code_version,
+        };
+        self.class_version = Some(version);
+        Ok(version)
+    }
+
+    /// Records a warning (also logged through `tracing`).
+    pub fn warn(&mut self, warning: Warning) {
+        tracing::warn!("{warning}");
+        self.warnings.push(warning);
+    }
+
+    /// The warnings recorded so far.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// Takes the warnings recorded so far.
+    pub fn take_warnings(&mut self) -> Vec<Warning> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// The unconsumed-key audit (seed 01 section 3.4): every property no reader
+    /// consumed, returned as data (to write back on save) and recorded as an
+    /// [`WarningKind::UnknownKey`] warning each. Empty when saving.
+    pub fn audit_unconsumed(&mut self) -> Vec<UnknownProperty> {
+        let Inner::Load(doc) = &self.inner else {
+            return Vec::new();
+        };
+        let unknown: Vec<UnknownProperty> = doc
+            .unconsumed()
+            .map(|i| UnknownProperty::from_document(doc, i))
+            .collect();
+        let path = doc.path();
+        for u in &unknown {
+            let w = Warning::new(
+                path,
+                u.line,
+                u.column,
+                Some(&u.key),
+                WarningKind::UnknownKey(u.key.clone()),
+            );
+            self.warn(w);
+        }
+        unknown
+    }
+}
+
+/// A property no class reads, kept so that a save writes it back unchanged (DESIGN.md
+/// section 3: an older build never destroys data written by a newer one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownProperty {
+    /// The key as written in the file.
+    pub key: String,
+    /// The value lines, byte for byte (trimmed).
+    pub lines: Vec<String>,
+    /// 1-based line of the key in the file it came from.
+    pub line: u32,
+    /// 1-based column of the key.
+    pub column: u32,
+}
+
+impl UnknownProperty {
+    /// Copies node `index` of `doc`.
+    pub fn from_document(doc: &Document<'_>, index: usize) -> UnknownProperty {
+        let n = doc.node(index);
+        UnknownProperty {
+            key: doc.key(index).to_owned(),
+            lines: doc.value(index).lines().map(str::to_owned).collect(),
+            line: n.line,
+            column: n.column,
+        }
+    }
+
+    /// Appends the property in block form: `; key` then its value lines.
+    pub fn write(&self, out: &mut String) {
+        write_header(out, &self.key);
+        for line in &self.lines {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+}
+
+/// Appends the block header `; key\n`.
+pub fn write_header(out: &mut String, key: &str) {
+    out.push_str("; ");
+    out.push_str(key);
+    out.push('\n');
+}
+
+/// Appends a whole property in canonical block form: `; key\n`, the value, `\n`.
+pub fn write_property<T: Codec>(out: &mut String, key: &str, value: &T) {
+    write_header(out, key);
+    value.encode(out);
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{key, TokenBuffer};
+    use std::path::Path;
+
+    #[test]
+    fn loading_missing_key_keeps_default_and_returns_false() {
+        let mut buf = TokenBuffer::new();
+        let doc = buf.tokenize(b"; A\n1\n", Path::new("x")).unwrap();
+        let mut ar = Archive::loading(doc);
+        let mut b = 7i32;
+        assert!(!ar.serialize(key!("B"), &mut b).unwrap());
+        assert_eq!(b, 7);
+        let mut a = 0i32;
+        assert!(ar.serialize(key!("a"), &mut a).unwrap());
+        assert_eq!(a, 1);
+    }
+
+    #[test]
+    fn bad_value_error_is_located() {
+        let mut buf = TokenBuffer::new();
+        let doc = buf
+            .tokenize(b"# c\n; Mass\n   12.5kg\n", Path::new("rock.jasset"))
+            .unwrap();
+        let mut ar = Archive::loading(doc);
+        let err = ar.serialize(key!("Mass"), &mut 0.0f32).unwrap_err();
+        assert_eq!((err.line, err.column), (3, 4));
+        assert_eq!(err.key.as_deref(), Some("Mass"));
+        assert_eq!(
+            err.to_string(),
+            "rock.jasset:3:4: error: `Mass`: expected f32, found \"12.5kg\": not a valid number"
+        );
+    }
+
+    #[test]
+    fn vector_component_error_points_at_component() {
+        let mut buf = TokenBuffer::new();
+        let doc = buf
+            .tokenize(b"Position: 1.0, oops, 3.0\n", Path::new("p"))
+            .unwrap();
+        let mut ar = Archive::loading(doc);
+        let err = ar
+            .serialize(key!("Position"), &mut glam::Vec3::default())
+            .unwrap_err();
+        assert_eq!((err.line, err.column), (1, 16));
+    }
+
+    #[test]
+    fn deprecated_reads_and_audit() {
+        let mut buf = TokenBuffer::new();
+        let doc = buf
+            .tokenize(b"; ClassVersion\n1\n; Speed\n75.5\n; Extra\nx\ny\n", Path::new("w"))
+            .unwrap();
+        let mut ar = Archive::loading(doc);
+        assert_eq!(ar.resolve_class_version(2).unwrap(), 1);
+        assert_eq!(ar.read_deprecated::<f32>("speed").unwrap(), Some(75.5));
+        assert_eq!(ar.read_deprecated::<f32>("Missing").unwrap(), None);
+        let unknown = ar.audit_unconsumed();
+        assert_eq!(unknown.len(), 1);
+        assert_eq!(unknown[0].key, "Extra");
+        assert_eq!(unknown[0].lines, vec!["x".to_owned(), "y".to_owned()]);
+        assert_eq!(ar.warnings().len(), 1);
+        let mut out = String::new();
+        unknown[0].write(&mut out);
+        assert_eq!(out, "; Extra\nx\ny\n");
+    }
+
+    #[test]
+    fn newer_class_version_warns() {
+        let mut buf = TokenBuffer::new();
+        let doc = buf.tokenize(b"; ClassVersion\n9\n", Path::new("n")).unwrap();
+        let mut ar = Archive::loading(doc);
+        assert_eq!(ar.resolve_class_version(2).unwrap(), 9);
+        assert_eq!(
+            ar.warnings()[0].kind,
+            WarningKind::NewerClassVersion { file: 9, code: 2 }
+        );
+    }
+
+    #[test]
+    fn saving_never_reads_deprecated() {
+        let mut out = String::new();
+        let mut ar = Archive::saving(&mut out);
+        assert_eq!(ar.read_deprecated::<f32>("Speed").unwrap(), None);
+        assert!(ar.is_saving());
+    }
+}

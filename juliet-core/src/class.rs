@@ -1,0 +1,162 @@
+//! [`Class`] descriptors, [`PropertyDescriptor`] tables and the [`Reflect`] trait that
+//! `#[derive(Entity)]` implements.
+//!
+//! Seed 01 section 6.2 (`Class` with its version) and seed 02 section 3.3 (the default
+//! init stub); the property table (key, key CRC, offset, type) is what seed 04's
+//! template code walks.
+
+use std::any::TypeId;
+
+use crate::archive::Archive;
+use crate::codec::{Codec, PropertyType};
+use crate::crc::{key_crc, Key};
+use crate::erased::{ClassOps, PropertyOps};
+use crate::error::Error;
+
+/// A type with a [`Class`] descriptor: what `#[derive(Entity)]` implements.
+///
+/// Implementing it by hand is possible (the derive's output is the reference), but the
+/// derive also checks keys, versions and attributes at compile time.
+pub trait Reflect: Sized + 'static {
+    /// The class descriptor.
+    const CLASS: &'static Class;
+
+    /// The default-init stub (seed 02 section 3.3): every field at its declared default
+    /// (`#[jasset(default = ...)]`, else `Default::default()`).
+    fn default_value() -> Self;
+
+    /// A copy: properties cloned, skipped fields at their defaults.
+    fn clone_value(&self) -> Self;
+
+    /// Writes `ClassVersion` and every property, in declaration order.
+    fn save(&self, ar: &mut Archive<'_>);
+
+    /// Reads the properties present in the archive over the current values (missing keys
+    /// keep them), then runs the migration when the file's class version is older.
+    ///
+    /// # Errors
+    /// The first bad value ([`crate::ErrorKind::BadValue`]) or a failed migration.
+    fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error>;
+}
+
+/// A type's descriptor: name, name CRC, version, layout, property table, deprecated keys
+/// and the type-erased operations the runtime needs.
+#[derive(Debug)]
+pub struct Class {
+    /// The class name written under `Kind` (the Rust type name by default).
+    pub name: &'static str,
+    /// [`key_crc`] of `name` (case and `_` ignored).
+    pub crc: u32,
+    /// The derived-tier version, written as `ClassVersion` (at least 1).
+    pub version: u32,
+    /// `size_of` the type, in bytes.
+    pub size: usize,
+    /// `align_of` the type, in bytes.
+    pub align: usize,
+    /// One descriptor per property, in declaration order.
+    pub properties: &'static [PropertyDescriptor],
+    /// Keys read only by migrations: never written, never reported as unknown.
+    pub deprecated: &'static [Key],
+    /// The Rust type's path (`std::any::type_name`), for messages.
+    pub type_name: fn() -> &'static str,
+    /// Type-erased operations on values of the type.
+    pub ops: ClassOps,
+}
+
+impl Class {
+    /// The descriptor of `T` (used by the derive, in a `const`).
+    pub const fn of<T: Reflect>(
+        name: &'static str,
+        version: u32,
+        properties: &'static [PropertyDescriptor],
+        deprecated: &'static [Key],
+    ) -> Class {
+        Class {
+            name,
+            crc: key_crc(name),
+            version,
+            size: std::mem::size_of::<T>(),
+            align: std::mem::align_of::<T>(),
+            properties,
+            deprecated,
+            type_name: std::any::type_name::<T>,
+            ops: ClassOps::of::<T>(),
+        }
+    }
+
+    /// The property whose key or alias is `key` (any spelling).
+    pub fn property(&self, key: &str) -> Option<&'static PropertyDescriptor> {
+        self.property_by_crc(crate::crc::key_crc_runtime(key.as_bytes()))
+    }
+
+    /// The property whose key or alias has CRC `crc`.
+    pub fn property_by_crc(&self, crc: u32) -> Option<&'static PropertyDescriptor> {
+        self.property_index(crc).map(|i| &self.properties[i])
+    }
+
+    /// Index in [`Class::properties`] of the property whose key or alias has CRC `crc`.
+    pub fn property_index(&self, crc: u32) -> Option<usize> {
+        self.properties
+            .iter()
+            .position(|p| p.crc == crc || p.aliases.iter().any(|a| a.crc == crc))
+    }
+
+    /// Whether `crc` is one of the deprecated keys.
+    pub fn is_deprecated(&self, crc: u32) -> bool {
+        self.deprecated.iter().any(|k| k.crc == crc)
+    }
+
+    /// Whether this is the class of `T`.
+    pub fn is<T: 'static>(&self) -> bool {
+        (self.ops.type_id)() == TypeId::of::<T>()
+    }
+}
+
+impl PartialEq for Class {
+    fn eq(&self, other: &Class) -> bool {
+        std::ptr::eq(self, other) || (self.ops.type_id)() == (other.ops.type_id)()
+    }
+}
+
+/// One property of a class: key, CRC, aliases, field offset, type and the operations to
+/// read, write, compare and copy it through the offset.
+#[derive(Debug)]
+pub struct PropertyDescriptor {
+    /// The key the writer emits (PascalCase of the field name unless renamed).
+    pub key: &'static str,
+    /// [`key_crc`] of `key`.
+    pub crc: u32,
+    /// Other keys read as this property (never written).
+    pub aliases: &'static [Key],
+    /// The Rust field name.
+    pub field: &'static str,
+    /// Byte offset of the field in the struct (`core::mem::offset_of!`).
+    pub offset: usize,
+    /// `size_of` the field type, in bytes.
+    pub size: usize,
+    /// The field's type.
+    pub property_type: PropertyType,
+    /// Type-erased operations on the field.
+    pub ops: PropertyOps,
+}
+
+impl PropertyDescriptor {
+    /// The descriptor of a field of type `F` at `offset` (used by the derive).
+    pub const fn new<F: Codec>(
+        key: &'static str,
+        field: &'static str,
+        offset: usize,
+        aliases: &'static [Key],
+    ) -> PropertyDescriptor {
+        PropertyDescriptor {
+            key,
+            crc: key_crc(key),
+            aliases,
+            field,
+            offset,
+            size: std::mem::size_of::<F>(),
+            property_type: F::PROPERTY_TYPE,
+            ops: PropertyOps::of::<F>(),
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Codecs for `String` (bare token or double-quoted with escapes) and helpers for unit
+//! enums.
+
+use std::fmt::Write as _;
+
+use super::{Codec, PropertyType};
+use crate::error::ValueErrorKind;
+use crate::value::{Value, ValueError};
+
+/// Whether the writer must quote `s`: empty, `[]` (the empty-list marker), white space,
+/// a quote, `#`, `;`, a leading `//`, or a control character.
+pub fn needs_quotes(s: &str) -> bool {
+    s.is_empty()
+        || s == "[]"
+        || s.starts_with("//")
+        || s
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '#' | ';'))
+}
+
+impl Codec for String {
+    const PROPERTY_TYPE: PropertyType = PropertyType::String;
+
+    fn encode(&self, out: &mut String) {
+        if !needs_quotes(self) {
+            out.push_str(self);
+            return;
+        }
+        out.push('"');
+        for c in self.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                '\r' => out.push_str("\\r"),
+                c if c.is_control() => {
+                    let _ = write!(out, "\\u{{{:X}}}", c as u32);
+                }
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+
+    fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
+        let mut s = String::new();
+        s.decode_into(value)?;
+        Ok(s)
+    }
+
+    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        let line = value.single()?;
+        if !line.starts_with('"') {
+            self.clear();
+            self.push_str(line);
+            return Ok(());
+        }
+        // Append after the old text, then drop the old text: `self` keeps its
+        // allocation and is unchanged on error.
+        let old_len = self.len();
+        match unquote(line, self) {
+            Ok(()) => {
+                self.drain(..old_len);
+                Ok(())
+            }
+            Err(e) => {
+                self.truncate(old_len);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Reads the quoted string `line` (starting with `"`) into `out`.
+fn unquote<'a>(line: &'a str, out: &mut String) -> Result<(), ValueError<'a>> {
+    let body = &line[1..];
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => {
+                let rest = &body[i + 1..];
+                return if rest.trim_matches([' ', '\t']).is_empty() {
+                    Ok(())
+                } else {
+                    Err(ValueError::new(ValueErrorKind::TrailingCharacters, rest))
+                };
+            }
+            '\\' => {
+                let escape_at = &body[i..];
+                match chars.next() {
+                    Some((_, '"')) => out.push('"'),
+                    Some((_, '\\')) => out.push('\\'),
+                    Some((_, 'n')) => out.push('\n'),
+                    Some((_, 't')) => out.push('\t'),
+                    Some((_, 'r')) => out.push('\r'),
+                    Some((j, 'u')) => {
+                        let rest = &body[j + 1..];
+                        let close = rest.find('}').filter(|_| rest.starts_with('{'));
+                        let c = close
+                            .and_then(|end| u32::from_str_radix(&rest[1..end], 16).ok())
+                            .and_then(char::from_u32)
+                            .ok_or(ValueError::new(ValueErrorKind::UnknownEscape('u'), escape_at))?;
+                        out.push(c);
+                        let skip = close.unwrap_or(0) + 1;
+                        for _ in 0..rest[..skip].chars().count() {
+                            chars.next();
+                        }
+                    }
+                    Some((_, other)) => {
+                        return Err(ValueError::new(ValueErrorKind::UnknownEscape(other), escape_at))
+                    }
+                    None => return Err(ValueError::new(ValueErrorKind::UnterminatedQuote, line)),
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    Err(ValueError::new(ValueErrorKind::UnterminatedQuote, line))
+}
+
+/// Finds `line` among a unit enum's `variants`, ignoring ASCII case (the derive's
+/// codec for unit enums calls it).
+///
+/// # Errors
+/// [`ValueErrorKind::UnknownVariant`] when no variant matches.
+pub fn decode_variant<'a>(line: &'a str, variants: &[&str]) -> Result<usize, ValueError<'a>> {
+    variants
+        .iter()
+        .position(|v| v.eq_ignore_ascii_case(line))
+        .ok_or(ValueError::new(ValueErrorKind::UnknownVariant, line))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enc(s: &str) -> String {
+        let mut out = String::new();
+        s.to_owned().encode(&mut out);
+        out
+    }
+
+    fn dec(text: &str) -> Result<String, (ValueErrorKind, String)> {
+        String::decode(Value::from_text(text)).map_err(|e| (e.kind, e.found.to_owned()))
+    }
+
+    #[test]
+    fn bare_and_quoted_forms() {
+        assert_eq!(enc("Character_Mesh_Hero"), "Character_Mesh_Hero");
+        assert_eq!(enc("Grand Citadel Knight"), "\"Grand Citadel Knight\"");
+        assert_eq!(enc(""), "\"\"");
+        assert_eq!(enc("#tag"), "\"#tag\"");
+        assert_eq!(enc("a;b"), "\"a;b\"");
+        assert_eq!(enc("//x"), "\"//x\"");
+        assert_eq!(enc("[]"), "\"[]\"");
+        assert_eq!(enc("say \"hi\"\n\t\\"), "\"say \\\"hi\\\"\\n\\t\\\\\"");
+        assert_eq!(enc("nul\0"), "\"nul\\u{0}\"");
+    }
+
+    #[test]
+    fn reads_both_forms_and_escapes() {
+        assert_eq!(dec("Materials/M_Granite").unwrap(), "Materials/M_Granite");
+        assert_eq!(dec("\"Grand Citadel Knight\"").unwrap(), "Grand Citadel Knight");
+        assert_eq!(dec("\"a\\\"b\\\\c\\nd\\te\\u{41}\"").unwrap(), "a\"b\\c\nd\teA");
+    }
+
+    #[test]
+    fn quote_errors() {
+        assert_eq!(dec("\"open").unwrap_err().0, ValueErrorKind::UnterminatedQuote);
+        assert_eq!(dec("\"bad \\q\"").unwrap_err(), (ValueErrorKind::UnknownEscape('q'), "\\q\"".into()));
+        assert_eq!(dec("\"a\" b").unwrap_err(), (ValueErrorKind::TrailingCharacters, " b".into()));
+        assert_eq!(dec("\"x\\u{ZZ}\"").unwrap_err().0, ValueErrorKind::UnknownEscape('u'));
+        assert_eq!(dec("\"x\\").unwrap_err().0, ValueErrorKind::UnterminatedQuote);
+    }
+
+    #[test]
+    fn decode_into_keeps_value_on_error() {
+        let mut s = "keep".to_owned();
+        assert!(s.decode_into(Value::from_text("\"broken")).is_err());
+        assert_eq!(s, "keep");
+        s.decode_into(Value::from_text("\"new text\"")).unwrap();
+        assert_eq!(s, "new text");
+    }
+
+    #[test]
+    fn variants_case_insensitive() {
+        assert_eq!(decode_variant("ICE", &["Fire", "Ice"]), Ok(1));
+        assert!(decode_variant("Wind", &["Fire", "Ice"]).is_err());
+    }
+}

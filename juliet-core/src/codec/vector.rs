@@ -1,0 +1,124 @@
+//! Codecs for float vectors: `glam::Vec2/3/4` and `[f32; N]`, components separated by
+//! one space when written, by commas and/or spaces when read.
+
+use super::number::{parse_f32, write_f32};
+use super::{Codec, PropertyType};
+use crate::error::ValueErrorKind;
+use crate::value::{Value, ValueError};
+
+/// Writes components separated by one space.
+fn write_floats(out: &mut String, v: &[f32]) {
+    for (i, c) in v.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        write_f32(out, *c);
+    }
+}
+
+/// Reads exactly `N` floats separated by commas and/or white space.
+#[inline]
+fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<'_>> {
+    let line = value.single()?;
+    let mut out = [0.0f32; N];
+    let mut count = 0;
+    for token in line
+        .split([' ', ',', '\t'])
+        .filter(|t| !t.is_empty())
+    {
+        if count < N {
+            out[count] = parse_f32(token)?;
+        }
+        count += 1;
+    }
+    if count != N {
+        return Err(ValueError::new(
+            ValueErrorKind::ComponentCount {
+                expected: N,
+                found: count,
+            },
+            line,
+        ));
+    }
+    Ok(out)
+}
+
+/// Bit-pattern equality of float components.
+fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+impl<const N: usize> Codec for [f32; N] {
+    const PROPERTY_TYPE: PropertyType = PropertyType::Floats(N);
+    fn encode(&self, out: &mut String) {
+        write_floats(out, self);
+    }
+    fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
+        read_floats::<N>(value)
+    }
+    fn same_value(&self, other: &Self) -> bool {
+        same_bits(self, other)
+    }
+}
+
+macro_rules! glam_codec {
+    ($($ty:ident: $n:literal),*) => {$(
+        impl Codec for glam::$ty {
+            const PROPERTY_TYPE: PropertyType = PropertyType::Floats($n);
+            fn encode(&self, out: &mut String) {
+                write_floats(out, &self.to_array());
+            }
+            fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
+                read_floats::<$n>(value).map(glam::$ty::from_array)
+            }
+            fn same_value(&self, other: &Self) -> bool {
+                same_bits(&self.to_array(), &other.to_array())
+            }
+        }
+    )*};
+}
+
+glam_codec!(Vec2: 2, Vec3: 3, Vec4: 4);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    #[test]
+    fn written_with_single_spaces() {
+        let mut s = String::new();
+        Vec3::new(10.5, 0.0, -25.25).encode(&mut s);
+        assert_eq!(s, "10.5 0.0 -25.25");
+    }
+
+    #[test]
+    fn read_with_commas_or_spaces() {
+        let v = Vec3::decode(Value::from_text("10.5, -20.0, 30.25")).unwrap();
+        assert_eq!(v, Vec3::new(10.5, -20.0, 30.25));
+        let v = <[f32; 2]>::decode(Value::from_text("0.000000\t0.500000")).unwrap();
+        assert_eq!(v, [0.0, 0.5]);
+    }
+
+    #[test]
+    fn wrong_component_count() {
+        let err = Vec3::decode(Value::from_text("1.0 2.0")).unwrap_err();
+        assert_eq!(
+            err.kind,
+            ValueErrorKind::ComponentCount {
+                expected: 3,
+                found: 2
+            }
+        );
+        let err = Vec3::decode(Value::from_text("1 2 3 4")).unwrap_err();
+        assert_eq!(
+            err.kind,
+            ValueErrorKind::ComponentCount {
+                expected: 3,
+                found: 4
+            }
+        );
+        let err = Vec3::decode(Value::from_text("1 x 3")).unwrap_err();
+        assert_eq!((err.kind, err.found), (ValueErrorKind::InvalidNumber, "x"));
+    }
+}

@@ -1,0 +1,211 @@
+//! CRC-32 (IEEE 802.3, reflected, polynomial `0xEDB88320`) for property keys and names.
+//!
+//! Seed 01 section 3.2 ("Dual-Mode CRC32"): the same function serves compile-time keys
+//! ([`key_crc`] is a `const fn`, evaluated by the derive's generated constants) and
+//! runtime keys read from files ([`key_crc_runtime`], through `crc32fast`). Both hash the
+//! *normalized* key of DESIGN.md section 3: ASCII letters folded to lower case and `_`
+//! removed, so `MeshInstance`, `mesh_instance` and `meshinstance` have one CRC.
+
+/// The 256-entry lookup table of the reflected IEEE polynomial, built at compile time.
+const TABLE: [u32; 256] = build_table();
+
+const fn build_table() -> [u32; 256] {
+    let mut table = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut crc = i as u32;
+        let mut bit = 0;
+        while bit < 8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+            bit += 1;
+        }
+        table[i] = crc;
+        i += 1;
+    }
+    table
+}
+
+/// CRC-32 (IEEE) of `bytes`, usable in constants. `crc32(b"123456789") == 0xCBF43926`.
+///
+/// For hashing at run time prefer [`crc32fast::hash`], which gives the same result faster.
+pub const fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    let mut i = 0;
+    while i < bytes.len() {
+        crc = TABLE[((crc ^ bytes[i] as u32) & 0xFF) as usize] ^ (crc >> 8);
+        i += 1;
+    }
+    !crc
+}
+
+/// CRC-32 of the normalized form of `key` (ASCII lower case, `_` skipped), usable in
+/// constants: `key_crc("MeshInstance") == key_crc("mesh_instance")`.
+///
+/// Equal to [`key_crc_runtime`] for every input and to [`crc32`] of [`normalize_key`]'s
+/// output.
+pub const fn key_crc(key: &str) -> u32 {
+    let bytes = key.as_bytes();
+    let mut crc = !0u32;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b != b'_' {
+            let b = b.to_ascii_lowercase();
+            crc = TABLE[((crc ^ b as u32) & 0xFF) as usize] ^ (crc >> 8);
+        }
+        i += 1;
+    }
+    !crc
+}
+
+/// Run-time CRC-32 of the normalized key (see [`key_crc`]), hashing through `crc32fast`.
+///
+/// The key is normalized through a 64-byte stack buffer, so no heap allocation happens
+/// for any key length.
+pub fn key_crc_runtime(key: &[u8]) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = [0u8; 64];
+    let mut len = 0;
+    for &b in key {
+        if b == b'_' {
+            continue;
+        }
+        buf[len] = b.to_ascii_lowercase();
+        len += 1;
+        if len == buf.len() {
+            hasher.update(&buf);
+            len = 0;
+        }
+    }
+    hasher.update(&buf[..len]);
+    hasher.finalize()
+}
+
+/// The normalized form of a key: ASCII lower case with every `_` removed.
+pub fn normalize_key(key: &str) -> String {
+    key.bytes()
+        .filter(|&b| b != b'_')
+        .map(|b| b.to_ascii_lowercase() as char)
+        .collect()
+}
+
+/// Whether two keys are the same key under DESIGN.md's normalization (ASCII case and
+/// `_` ignored). Allocation-free.
+pub fn keys_equal(a: &str, b: &str) -> bool {
+    let mut a = a.bytes().filter(|&c| c != b'_');
+    let mut b = b.bytes().filter(|&c| c != b'_');
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x.eq_ignore_ascii_case(&y) => {}
+            _ => return false,
+        }
+    }
+}
+
+/// Converts a Rust field name (`snake_case`) to the PascalCase key the writer emits
+/// (`mesh_instance` -> `MeshInstance`). Used by the derive; the result normalizes to the
+/// same key as the input.
+pub fn pascal_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = true;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A property key with its normalized CRC, computed once (at compile time with
+/// [`key!`](crate::key) or in a `const`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Key {
+    /// The key as the writer emits it (PascalCase by convention).
+    pub name: &'static str,
+    /// [`key_crc`] of `name`.
+    pub crc: u32,
+}
+
+impl Key {
+    /// Makes a key, hashing `name` (in a `const` context the hash is compile-time).
+    pub const fn new(name: &'static str) -> Key {
+        Key {
+            name,
+            crc: key_crc(name),
+        }
+    }
+}
+
+/// A [`Key`] whose CRC is computed at compile time: `key!("MaxSpeed")`.
+#[macro_export]
+macro_rules! key {
+    ($name:expr) => {{
+        const KEY: $crate::Key = $crate::Key::new($name);
+        KEY
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_value_of_ieee_crc32() {
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32fast::hash(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32(b""), 0);
+    }
+
+    #[test]
+    fn const_and_runtime_agree_on_normalized_keys() {
+        for key in [
+            "MeshInstance",
+            "mesh_instance",
+            "meshinstance",
+            "MESH_INSTANCE",
+            "_a_b_",
+            "",
+            "x",
+            "A_very_long_key_name_that_goes_past_the_sixty_four_byte_stack_buffer_used",
+        ] {
+            assert_eq!(key_crc(key), key_crc_runtime(key.as_bytes()), "{key}");
+            assert_eq!(key_crc(key), crc32(normalize_key(key).as_bytes()), "{key}");
+        }
+        assert_eq!(key_crc("MeshInstance"), key_crc("mesh_instance"));
+        assert_eq!(key_crc("MeshInstance"), crc32(b"meshinstance"));
+        assert_ne!(key_crc("MeshInstance"), key_crc("MeshInstances"));
+    }
+
+    #[test]
+    fn key_macro_is_const() {
+        const K: Key = key!("ClassVersion");
+        assert_eq!(K.crc, crc32(b"classversion"));
+        assert_eq!(K.name, "ClassVersion");
+    }
+
+    #[test]
+    fn keys_equal_ignores_case_and_underscores() {
+        assert!(keys_equal("MeshInstance", "mesh_instance"));
+        assert!(keys_equal("entity_type", "EntityType"));
+        assert!(!keys_equal("Mesh", "MeshInstance"));
+        assert!(!keys_equal("abc", "abd"));
+    }
+
+    #[test]
+    fn pascal_case_of_field_names() {
+        assert_eq!(pascal_case("mesh_instance"), "MeshInstance");
+        assert_eq!(pascal_case("is_visible"), "IsVisible");
+        assert_eq!(pascal_case("health"), "Health");
+        assert_eq!(pascal_case("velocity_x"), "VelocityX");
+    }
+}

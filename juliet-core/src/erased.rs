@@ -1,0 +1,270 @@
+//! Type-erased operations on classes and properties: function pointers over raw bytes,
+//! made from generic functions at compile time.
+//!
+//! This is one of the two modules of the workspace that hold `unsafe` (the other is the
+//! entity storage in `juliet-entities`): the runtime keeps entities of many kinds in
+//! per-kind storage it only knows by [`crate::Class`], and reaches fields by offset
+//! (seed 02 section 2, seed 04 section 4). Every function here is a thin monomorphic
+//! wrapper whose safety contract is the pointer's validity; its tests run under Miri.
+
+use std::any::TypeId;
+
+use crate::archive::Archive;
+use crate::class::{PropertyDescriptor, Reflect};
+use crate::codec::Codec;
+use crate::error::Error;
+use crate::value::{Value, ValueError};
+
+/// Operations on a whole value of a class, through raw pointers.
+#[derive(Debug, Clone, Copy)]
+pub struct ClassOps {
+    default_in_place: unsafe fn(*mut u8),
+    drop_in_place: unsafe fn(*mut u8),
+    clone_in_place: unsafe fn(*const u8, *mut u8),
+    save: unsafe fn(*const u8, &mut Archive<'_>),
+    load: unsafe fn(*mut u8, &mut Archive<'_>) -> Result<(), Error>,
+    /// The `TypeId` of the class's Rust type.
+    pub type_id: fn() -> TypeId,
+}
+
+unsafe fn default_in_place<T: Reflect>(dst: *mut u8) {
+    // SAFETY: the caller guarantees `dst` is valid for writes of a `T` and aligned.
+    unsafe { dst.cast::<T>().write(T::default_value()) }
+}
+
+unsafe fn drop_in_place<T: Reflect>(ptr: *mut u8) {
+    // SAFETY: the caller guarantees `ptr` holds a live `T` that is not used again.
+    unsafe { ptr.cast::<T>().drop_in_place() }
+}
+
+unsafe fn clone_in_place<T: Reflect>(src: *const u8, dst: *mut u8) {
+    // SAFETY: the caller guarantees `src` holds a live `T` and `dst` is valid for
+    // writes of a `T`, aligned and not overlapping `src`.
+    unsafe {
+        let value = (*src.cast::<T>()).clone_value();
+        dst.cast::<T>().write(value);
+    }
+}
+
+unsafe fn save<T: Reflect>(ptr: *const u8, ar: &mut Archive<'_>) {
+    // SAFETY: the caller guarantees `ptr` holds a live `T`.
+    unsafe { (*ptr.cast::<T>()).save(ar) }
+}
+
+unsafe fn load<T: Reflect>(ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error> {
+    // SAFETY: the caller guarantees `ptr` holds a live `T` with no other borrow.
+    unsafe { (*ptr.cast::<T>()).load(ar) }
+}
+
+impl ClassOps {
+    /// The operations of `T`.
+    pub const fn of<T: Reflect>() -> ClassOps {
+        ClassOps {
+            default_in_place: default_in_place::<T>,
+            drop_in_place: drop_in_place::<T>,
+            clone_in_place: clone_in_place::<T>,
+            save: save::<T>,
+            load: load::<T>,
+            type_id: TypeId::of::<T>,
+        }
+    }
+
+    /// Writes the class's default value to `dst`.
+    ///
+    /// # Safety
+    /// `dst` must be valid for writes of the class's size, aligned to its alignment;
+    /// any value there is overwritten without being dropped.
+    pub unsafe fn default_in_place(&self, dst: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { (self.default_in_place)(dst) }
+    }
+
+    /// Drops the value at `ptr` in place.
+    ///
+    /// # Safety
+    /// `ptr` must hold a live value of the class, which is not used afterwards.
+    pub unsafe fn drop_in_place(&self, ptr: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { (self.drop_in_place)(ptr) }
+    }
+
+    /// Writes a clone of the value at `src` to `dst`.
+    ///
+    /// # Safety
+    /// `src` must hold a live value of the class; `dst` must be valid for writes of
+    /// the class's size, aligned, and must not overlap `src`.
+    pub unsafe fn clone_in_place(&self, src: *const u8, dst: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { (self.clone_in_place)(src, dst) }
+    }
+
+    /// Saves the value at `ptr` ([`Reflect::save`]).
+    ///
+    /// # Safety
+    /// `ptr` must hold a live value of the class.
+    pub unsafe fn save(&self, ptr: *const u8, ar: &mut Archive<'_>) {
+        // SAFETY: forwarded contract.
+        unsafe { (self.save)(ptr, ar) }
+    }
+
+    /// Loads into the value at `ptr` ([`Reflect::load`]).
+    ///
+    /// # Safety
+    /// `ptr` must hold a live value of the class, not borrowed elsewhere.
+    ///
+    /// # Errors
+    /// As [`Reflect::load`].
+    pub unsafe fn load(&self, ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error> {
+        // SAFETY: forwarded contract.
+        unsafe { (self.load)(ptr, ar) }
+    }
+}
+
+/// Operations on one field, through a pointer to the object and the field's offset.
+#[derive(Debug, Clone, Copy)]
+pub struct PropertyOps {
+    encode: unsafe fn(*const u8, &mut String),
+    decode_into: for<'a> unsafe fn(*mut u8, Value<'a>) -> Result<(), ValueError<'a>>,
+    same_value: unsafe fn(*const u8, *const u8) -> bool,
+    clone_from: unsafe fn(*mut u8, *const u8),
+}
+
+unsafe fn field_encode<F: Codec>(field: *const u8, out: &mut String) {
+    // SAFETY: the caller guarantees `field` points to a live `F`.
+    unsafe { (*field.cast::<F>()).encode(out) }
+}
+
+unsafe fn field_decode_into<'a, F: Codec>(
+    field: *mut u8,
+    value: Value<'a>,
+) -> Result<(), ValueError<'a>> {
+    // SAFETY: the caller guarantees `field` points to a live `F`, not borrowed elsewhere.
+    unsafe { (*field.cast::<F>()).decode_into(value) }
+}
+
+unsafe fn field_same_value<F: Codec>(a: *const u8, b: *const u8) -> bool {
+    // SAFETY: the caller guarantees both point to live `F`s.
+    unsafe { (*a.cast::<F>()).same_value(&*b.cast::<F>()) }
+}
+
+unsafe fn field_clone_from<F: Codec>(dst: *mut u8, src: *const u8) {
+    // SAFETY: the caller guarantees both point to live `F`s in different objects.
+    unsafe { (*dst.cast::<F>()).clone_from(&*src.cast::<F>()) }
+}
+
+impl PropertyOps {
+    /// The operations of a field of type `F`.
+    pub const fn of<F: Codec>() -> PropertyOps {
+        PropertyOps {
+            encode: field_encode::<F>,
+            decode_into: field_decode_into::<F>,
+            same_value: field_same_value::<F>,
+            clone_from: field_clone_from::<F>,
+        }
+    }
+
+    /// Appends the field's value text.
+    ///
+    /// # Safety
+    /// `object` must point to a live value of a class whose field at `offset` has this
+    /// descriptor's type.
+    pub unsafe fn encode(&self, object: *const u8, offset: usize, out: &mut String) {
+        // SAFETY: forwarded contract; `offset` is inside the object.
+        unsafe { (self.encode)(object.add(offset), out) }
+    }
+
+    /// Decodes `value` into the field.
+    ///
+    /// # Safety
+    /// As [`PropertyOps::encode`], and the object is not borrowed elsewhere.
+    ///
+    /// # Errors
+    /// The codec's [`ValueError`].
+    pub unsafe fn decode_into<'a>(
+        &self,
+        object: *mut u8,
+        offset: usize,
+        value: Value<'a>,
+    ) -> Result<(), ValueError<'a>> {
+        // SAFETY: forwarded contract.
+        unsafe { (self.decode_into)(object.add(offset), value) }
+    }
+
+    /// Compares the field in two objects.
+    ///
+    /// # Safety
+    /// Both must point to live values of the same class as in [`PropertyOps::encode`].
+    pub unsafe fn same_value(&self, a: *const u8, b: *const u8, offset: usize) -> bool {
+        // SAFETY: forwarded contract.
+        unsafe { (self.same_value)(a.add(offset), b.add(offset)) }
+    }
+
+    /// Clone-assigns the field from `src` to `dst`.
+    ///
+    /// # Safety
+    /// Both must point to live values of the same class as in [`PropertyOps::encode`],
+    /// and be different objects; `dst` not borrowed elsewhere.
+    pub unsafe fn clone_from(&self, dst: *mut u8, src: *const u8, offset: usize) {
+        // SAFETY: forwarded contract.
+        unsafe { (self.clone_from)(dst.add(offset), src.add(offset)) }
+    }
+}
+
+/// Typed, safe access to a property through its descriptor (the offset and the
+/// operations above, checked against the owning class).
+impl PropertyDescriptor {
+    /// Panics unless this descriptor is in `T`'s property table: using a descriptor
+    /// with another type is a broken invariant.
+    fn check<T: Reflect>(&self) {
+        let range = T::CLASS.properties.as_ptr_range();
+        let me: *const PropertyDescriptor = self;
+        assert!(
+            range.contains(&me),
+            "property `{}` does not belong to class `{}`",
+            self.key,
+            T::CLASS.name
+        );
+    }
+
+    /// Appends the value of this property of `object` to `out` (its value lines).
+    pub fn encode<T: Reflect>(&self, object: &T, out: &mut String) {
+        self.check::<T>();
+        // SAFETY: `check` proved this descriptor comes from `T`'s table, so `offset`
+        // and `ops` describe a field of `T`, and `object` is a live `&T`.
+        unsafe { self.ops.encode(object as *const T as *const u8, self.offset, out) }
+    }
+
+    /// Decodes `value` into this property of `object`.
+    ///
+    /// # Errors
+    /// The codec's [`ValueError`]; the field is unchanged then.
+    pub fn decode_into<'a, T: Reflect>(
+        &self,
+        object: &mut T,
+        value: Value<'a>,
+    ) -> Result<(), ValueError<'a>> {
+        self.check::<T>();
+        // SAFETY: as in `encode`, with a unique borrow of `object`.
+        unsafe { self.ops.decode_into(object as *mut T as *mut u8, self.offset, value) }
+    }
+
+    /// Whether this property has the same value in `a` and `b` ([`Codec::same_value`]).
+    pub fn same_value<T: Reflect>(&self, a: &T, b: &T) -> bool {
+        self.check::<T>();
+        // SAFETY: as in `encode`, for two live `&T`.
+        unsafe {
+            self.ops.same_value(
+                a as *const T as *const u8,
+                b as *const T as *const u8,
+                self.offset,
+            )
+        }
+    }
+
+    /// Copies this property from `src` to `dst` (clone-assign).
+    pub fn copy_value<T: Reflect>(&self, dst: &mut T, src: &T) {
+        self.check::<T>();
+        // SAFETY: as in `encode`; `dst` is unique and `src` shared, so they differ.
+        unsafe { self.ops.clone_from(dst as *mut T as *mut u8, src as *const T as *const u8, self.offset) }
+    }
+}

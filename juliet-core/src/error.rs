@@ -1,0 +1,416 @@
+//! The one error type of the format and runtime, and the warning type.
+//!
+//! Every [`Error`] says what (its [`ErrorKind`]), where (`path:line:column`, 1-based,
+//! columns counted in characters) and for which key. `Display` renders
+//! `path:line:col: error: message`, the form editors and `jasset check` understand.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// How [`ValueErrorKind`] and error texts quote what was found: at most this many
+/// characters, then `...`.
+const FOUND_LIMIT: usize = 48;
+
+/// A located error: a bad file, a bad value, a failed load.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    /// The file the error is in (empty when the input had no path, e.g. a string).
+    pub path: PathBuf,
+    /// 1-based line; 0 when the error is about the whole file (I/O, size).
+    pub line: u32,
+    /// 1-based column in characters; 0 when the error is about the whole file.
+    pub column: u32,
+    /// The property key involved, as written in the file, if any.
+    pub key: Option<String>,
+    /// What went wrong.
+    pub kind: ErrorKind,
+}
+
+impl Error {
+    /// An error at `path:line:column`.
+    pub fn new(path: impl Into<PathBuf>, line: u32, column: u32, kind: ErrorKind) -> Error {
+        Error {
+            path: path.into(),
+            line,
+            column,
+            key: None,
+            kind,
+        }
+    }
+
+    /// An error about a whole file (line and column 0, printed as `path:0:0`).
+    pub fn file(path: impl Into<PathBuf>, kind: ErrorKind) -> Error {
+        Error::new(path, 0, 0, kind)
+    }
+
+    /// Names the key the error is about.
+    pub fn with_key(mut self, key: impl Into<String>) -> Error {
+        self.key = Some(key.into());
+        self
+    }
+
+    /// Sets the path (for errors made before the path was known).
+    pub fn with_path(mut self, path: impl Into<PathBuf>) -> Error {
+        self.path = path.into();
+        self
+    }
+
+    /// An I/O error about `path`.
+    pub fn io(path: impl Into<PathBuf>, err: std::io::Error) -> Error {
+        Error::file(path, ErrorKind::Io(Arc::new(err)))
+    }
+}
+
+impl fmt::Display for Error {
+    /// `path:line:col: error: message`; just `error: message` for errors with no file
+    /// (such as a duplicate class at registry start-up).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.as_os_str().is_empty() && self.line == 0 {
+            f.write_str("error: ")?;
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: error: ",
+                self.path.display(),
+                self.line,
+                self.column
+            )?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, "`{key}`: ")?;
+        }
+        write!(f, "{}", self.kind)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::Io(err) => Some(err.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+/// What went wrong. Each variant is one entry of the error catalogue in
+/// `docs/jasset-format.md`.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The file could not be read or written.
+    #[error("I/O error: {0}")]
+    Io(Arc<std::io::Error>),
+    /// The file is larger than the configured limit; it was not read whole.
+    #[error("file is {size} bytes, over the limit of {limit} bytes")]
+    FileTooLarge {
+        /// Size of the file in bytes.
+        size: u64,
+        /// The configured limit in bytes.
+        limit: u64,
+    },
+    /// The bytes are not UTF-8.
+    #[error("invalid UTF-8 (a .jasset file must be UTF-8 text)")]
+    InvalidUtf8,
+    /// A NUL byte: the file is binary, not text.
+    #[error("NUL byte in text (a .jasset file must be text)")]
+    NulByte,
+    /// A header or compact line whose key is not an identifier `[A-Za-z_][A-Za-z0-9_]*`.
+    #[error("invalid key {found:?}: keys are identifiers [A-Za-z_][A-Za-z0-9_]*")]
+    InvalidKey {
+        /// The text in the key position (shortened).
+        found: String,
+    },
+    /// A value line outside any property block.
+    #[error("value line {found:?} has no open property (write `; Key` above it, or `Key: value`)")]
+    ValueWithoutProperty {
+        /// The line (shortened).
+        found: String,
+    },
+    /// A header (`; Key`, `; Key:` or `Key:`) with no value.
+    #[error("property has no value")]
+    HeaderWithoutValue,
+    /// A key written twice in one file (under any spelling).
+    #[error("duplicate key: first written on line {first_line}")]
+    DuplicateKey {
+        /// 1-based line of the first occurrence.
+        first_line: u32,
+    },
+    /// A value that does not parse as its property's type.
+    #[error("expected {expected}, found {found:?}: {reason}")]
+    BadValue {
+        /// The expected type, e.g. `f32`, `3 floats`, `Inert | Projectile`.
+        expected: String,
+        /// The text found (shortened).
+        found: String,
+        /// Why it does not parse.
+        reason: ValueErrorKind,
+    },
+    /// A required key is missing (e.g. `Kind` with no `Template`).
+    #[error("missing required key `{0}`")]
+    MissingKey(&'static str),
+    /// `Kind` names a class no registered type has.
+    #[error("unknown kind `{0}`: no registered class has this name")]
+    UnknownKind(String),
+    /// Two registered classes share a name or a name CRC.
+    #[error("class `{first}` and class `{second}` have the same name or name CRC ({crc:#010X})")]
+    DuplicateClass {
+        /// The first class's Rust type.
+        first: &'static str,
+        /// The second class's Rust type.
+        second: &'static str,
+        /// The shared CRC.
+        crc: u32,
+    },
+    /// Two files carry the same `EntityID`.
+    #[error("EntityID {id:#018X} is also used by {}", other.display())]
+    DuplicateEntityId {
+        /// The duplicated id.
+        id: u64,
+        /// The other file.
+        other: PathBuf,
+    },
+    /// The file's `AssetType` is not one this loader accepts.
+    #[error("asset type `{found}` where `{expected}` was expected")]
+    WrongAssetType {
+        /// What the loader accepts.
+        expected: &'static str,
+        /// What the file says.
+        found: String,
+    },
+    /// A `Template` reference that cannot be used.
+    #[error("template `{path}`: {reason}")]
+    Template {
+        /// The template path as written.
+        path: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
+    /// An instance's `Kind` differs from its template's.
+    #[error("kind `{found}` differs from its template's kind `{template}`")]
+    KindMismatch {
+        /// The instance's kind.
+        found: String,
+        /// The template's kind.
+        template: String,
+    },
+    /// A migration function failed.
+    #[error("migration from class version {from} failed: {reason}")]
+    Migration {
+        /// The file's class version.
+        from: u32,
+        /// Why.
+        reason: String,
+    },
+    /// A property key the class does not have (in reflection calls).
+    #[error("class `{class}` has no property `{key}`")]
+    NoSuchProperty {
+        /// The class name.
+        class: &'static str,
+        /// The key asked for.
+        key: String,
+    },
+    /// An entity id that is not alive.
+    #[error("no entity with id {0:#018X}")]
+    NoSuchEntity(u64),
+}
+
+impl PartialEq for ErrorKind {
+    fn eq(&self, other: &ErrorKind) -> bool {
+        // I/O errors compare by kind; everything else by its rendered message, which
+        // holds every field.
+        match (self, other) {
+            (ErrorKind::Io(a), ErrorKind::Io(b)) => a.kind() == b.kind(),
+            _ => {
+                std::mem::discriminant(self) == std::mem::discriminant(other)
+                    && self.to_string() == other.to_string()
+            }
+        }
+    }
+}
+
+/// Why a value did not parse (the `reason` of [`ErrorKind::BadValue`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ValueErrorKind {
+    /// Not a number of the expected kind.
+    #[error("not a valid number")]
+    InvalidNumber,
+    /// A number outside the type's range.
+    #[error("out of range for {0}")]
+    OutOfRange(&'static str),
+    /// Neither `true`/`false` nor `1`/`0`.
+    #[error("expected true, false, 1 or 0")]
+    InvalidBool,
+    /// A vector with the wrong number of components.
+    #[error("expected {expected} components, found {found}")]
+    ComponentCount {
+        /// How many the type has.
+        expected: usize,
+        /// How many were written.
+        found: usize,
+    },
+    /// A quoted string with no closing quote.
+    #[error("unterminated quoted string")]
+    UnterminatedQuote,
+    /// A backslash escape the format does not define.
+    #[error("unknown escape `\\{0}` (known: \\\" \\\\ \\n \\t \\r \\u{{hex}})")]
+    UnknownEscape(char),
+    /// Text after a closing quote.
+    #[error("unexpected text after the closing quote")]
+    TrailingCharacters,
+    /// A single-line type given several value lines.
+    #[error(
+        "expected one value line, found {0} (a `Key: value` line inside a `; Key` block belongs to that block)"
+    )]
+    ExpectedOneLine(usize),
+    /// A unit enum variant name that does not exist.
+    #[error("unknown variant")]
+    UnknownVariant,
+    /// A codec-specific reason.
+    #[error("{0}")]
+    Custom(String),
+}
+
+/// Shortens `text` for an error message (at most 48 characters, then `...`).
+pub fn shorten(text: &str) -> String {
+    match text.char_indices().nth(FOUND_LIMIT) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+/// A located warning: an unknown key, a newer class version. Loading goes on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line (0: the whole file).
+    pub line: u32,
+    /// 1-based column in characters (0: the whole file).
+    pub column: u32,
+    /// The key involved, as written.
+    pub key: Option<String>,
+    /// What it is about.
+    pub kind: WarningKind,
+}
+
+impl Warning {
+    /// A warning at `path:line:column` about `key`.
+    pub fn new(
+        path: &Path,
+        line: u32,
+        column: u32,
+        key: Option<&str>,
+        kind: WarningKind,
+    ) -> Warning {
+        Warning {
+            path: path.to_owned(),
+            line,
+            column,
+            key: key.map(str::to_owned),
+            kind,
+        }
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: warning: ",
+            self.path.display(),
+            self.line,
+            self.column
+        )?;
+        if let Some(key) = &self.key {
+            write!(f, "`{key}`: ")?;
+        }
+        write!(f, "{}", self.kind)
+    }
+}
+
+/// What a [`Warning`] is about.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// A key no property of the class reads; it is kept and written back on save.
+    #[error("unknown key `{0}` (kept and written back on save)")]
+    UnknownKey(String),
+    /// The file's `ClassVersion` is newer than the code's class version.
+    #[error("class version {file} is newer than this build's version {code}")]
+    NewerClassVersion {
+        /// Version in the file.
+        file: u32,
+        /// Version in the code.
+        code: u32,
+    },
+    /// The file's `BaseVersion` is newer than the engine's base version.
+    #[error("base version {file} is newer than this build's version {code}")]
+    NewerBaseVersion {
+        /// Version in the file.
+        file: u32,
+        /// Version in the code.
+        code: u32,
+    },
+    /// A file skipped by a loader, with the reason.
+    #[error("{0}")]
+    Other(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_is_path_line_col_error_message() {
+        let err = Error::new("a/b.jasset", 3, 7, ErrorKind::DuplicateKey { first_line: 1 })
+            .with_key("Mass");
+        assert_eq!(
+            err.to_string(),
+            "a/b.jasset:3:7: error: `Mass`: duplicate key: first written on line 1"
+        );
+    }
+
+    #[test]
+    fn bad_value_names_expected_type_and_found_text() {
+        let err = Error::new(
+            "x.jasset",
+            2,
+            1,
+            ErrorKind::BadValue {
+                expected: "f32".into(),
+                found: "abc".into(),
+                reason: ValueErrorKind::InvalidNumber,
+            },
+        );
+        assert_eq!(
+            err.to_string(),
+            "x.jasset:2:1: error: expected f32, found \"abc\": not a valid number"
+        );
+    }
+
+    #[test]
+    fn shorten_cuts_long_text() {
+        let long = "x".repeat(100);
+        let short = shorten(&long);
+        assert_eq!(short.len(), 48 + 3);
+        assert!(short.ends_with("..."));
+        assert_eq!(shorten("abc"), "abc");
+    }
+
+    #[test]
+    fn warning_display() {
+        let w = Warning::new(
+            Path::new("w.jasset"),
+            4,
+            3,
+            Some("Foo"),
+            WarningKind::UnknownKey("Foo".into()),
+        );
+        assert_eq!(
+            w.to_string(),
+            "w.jasset:4:3: warning: `Foo`: unknown key `Foo` (kept and written back on save)"
+        );
+    }
+}

@@ -1,0 +1,63 @@
+//! # juliet-core
+//!
+//! The `.jasset` text archive and the reflection runtime of Juliet-rs: CRC-32 keys, the
+//! zero-copy [tokenizer](TokenBuffer), the [`Archive`] that saves and loads with one
+//! call per field, the value [codecs](Codec), [`Class`] / [`PropertyDescriptor`]
+//! tables and the class [`Registry`].
+//!
+//! Seed 01 ("Serialization Core & .jasset Text Archive") with the format of DESIGN.md
+//! section 3. Game code normally uses `#[derive(Entity)]` through `juliet-entities`;
+//! this crate is what the derive's output calls.
+//!
+//! ```
+//! use std::path::Path;
+//! use juliet_core::{key, Archive, TokenBuffer};
+//!
+//! // A hand-written symmetric serializer (the derive writes these for you).
+//! struct Vehicle { max_speed: f32, gear_count: i32, turbo: bool }
+//!
+//! fn serialize(ar: &mut Archive<'_>, v: &mut Vehicle) -> Result<(), juliet_core::Error> {
+//!     ar.serialize(key!("MaxSpeed"), &mut v.max_speed)?;
+//!     ar.serialize(key!("GearCount"), &mut v.gear_count)?;
+//!     ar.serialize(key!("Turbo"), &mut v.turbo)?;
+//!     Ok(())
+//! }
+//!
+//! // Seed 02's snake_case keys and seed 04's `; Key: value` lines read the same.
+//! let file = "# a vehicle\n; max_speed\n180.0\n; Turbo: false\n";
+//! let mut buffer = TokenBuffer::new();
+//! let doc = buffer.tokenize(file.as_bytes(), Path::new("vehicle.jasset"))?;
+//! let mut v = Vehicle { max_speed: 120.0, gear_count: 6, turbo: true };
+//! serialize(&mut Archive::loading(doc), &mut v)?;
+//! assert_eq!((v.max_speed, v.gear_count, v.turbo), (180.0, 6, false)); // gear_count kept its default
+//!
+//! let mut text = String::new();
+//! serialize(&mut Archive::saving(&mut text), &mut v)?;
+//! assert_eq!(text, "; MaxSpeed\n180.0\n; GearCount\n6\n; Turbo\nfalse\n");
+//! # Ok::<(), juliet_core::Error>(())
+//! ```
+#![warn(missing_docs)]
+
+pub mod archive;
+pub mod class;
+pub mod codec;
+pub mod crc;
+pub mod erased;
+pub mod error;
+pub mod registry;
+pub mod token;
+pub mod value;
+
+pub use archive::{write_header, write_property, Archive, ArchiveMode, UnknownProperty, CLASS_VERSION};
+pub use class::{Class, PropertyDescriptor, Reflect};
+pub use codec::{decode_variant, needs_quotes, Codec, PropertyType};
+pub use crc::{crc32, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key};
+pub use erased::{ClassOps, PropertyOps};
+pub use error::{Error, ErrorKind, ValueErrorKind, Warning, WarningKind};
+pub use registry::{ClassRegistration, Registry};
+pub use token::{Document, LineForm, PropertyNode, TokenBuffer};
+pub use value::{Value, ValueError};
+
+/// Re-exported for the derive's generated registration code.
+#[doc(hidden)]
+pub use inventory;

@@ -1,0 +1,109 @@
+//! [`Value`], the value lines of one property as borrowed text, and [`ValueError`], what a
+//! codec returns when the text does not parse.
+
+use crate::error::ValueErrorKind;
+
+/// Where one value line sits in the source: byte range, 1-based line and column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ValueSpan {
+    pub(crate) start: u32,
+    pub(crate) len: u32,
+    pub(crate) line: u32,
+    pub(crate) column: u32,
+}
+
+/// The value lines of one property, trimmed, without comment or blank lines. Borrowed
+/// from the source: reading it copies nothing.
+#[derive(Debug, Clone, Copy)]
+pub struct Value<'a> {
+    repr: Repr<'a>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Repr<'a> {
+    Spans { src: &'a str, spans: &'a [ValueSpan] },
+    Text(&'a str),
+}
+
+impl<'a> Value<'a> {
+    pub(crate) fn from_spans(src: &'a str, spans: &'a [ValueSpan]) -> Value<'a> {
+        Value {
+            repr: Repr::Spans { src, spans },
+        }
+    }
+
+    /// A value from free text, one value line per `\n`-separated line (lines are
+    /// trimmed; blank and comment lines are skipped as in a file). Used by reflection
+    /// calls such as `set_property(id, key, text)`.
+    pub fn from_text(text: &'a str) -> Value<'a> {
+        Value {
+            repr: Repr::Text(text),
+        }
+    }
+
+    /// The value lines, in order.
+    pub fn lines(&self) -> impl Iterator<Item = &'a str> + 'a {
+        let (spans, text): (&'a [ValueSpan], &'a str) = match self.repr {
+            Repr::Spans { spans, .. } => (spans, ""),
+            Repr::Text(t) => (&[], t),
+        };
+        let src = match self.repr {
+            Repr::Spans { src, .. } => src,
+            Repr::Text(_) => "",
+        };
+        let from_spans = spans
+            .iter()
+            .map(move |s| &src[s.start as usize..(s.start + s.len) as usize]);
+        let from_text = text
+            .split('\n')
+            .map(|l| l.trim_matches(|c| c == ' ' || c == '\t' || c == '\r'))
+            .filter(|l| !(l.is_empty() || l.starts_with('#') || l.starts_with("//")));
+        from_spans.chain(from_text)
+    }
+
+    /// Number of value lines.
+    pub fn line_count(&self) -> usize {
+        match self.repr {
+            Repr::Spans { spans, .. } => spans.len(),
+            Repr::Text(_) => self.lines().count(),
+        }
+    }
+
+    /// The one value line of a single-line type.
+    ///
+    /// # Errors
+    /// [`ValueErrorKind::ExpectedOneLine`] when there are several lines (pointing at the
+    /// second), or none.
+    pub fn single(&self) -> Result<&'a str, ValueError<'a>> {
+        let mut lines = self.lines();
+        let first = lines.next().ok_or(ValueError {
+            kind: ValueErrorKind::ExpectedOneLine(0),
+            found: "",
+        })?;
+        match lines.next() {
+            None => Ok(first),
+            Some(second) => Err(ValueError {
+                kind: ValueErrorKind::ExpectedOneLine(2 + lines.count()),
+                found: second,
+            }),
+        }
+    }
+}
+
+/// A codec's parse failure: why, and the text at fault. When `found` is a slice of the
+/// value's text (as the stock codecs always make it), the error is reported at that
+/// text's exact line and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueError<'a> {
+    /// Why the text does not parse.
+    pub kind: ValueErrorKind,
+    /// The offending text, ideally borrowed from the [`Value`].
+    pub found: &'a str,
+}
+
+impl<'a> ValueError<'a> {
+    /// An error about `found`.
+    pub fn new(kind: ValueErrorKind, found: &'a str) -> ValueError<'a> {
+        ValueError { kind, found }
+    }
+}

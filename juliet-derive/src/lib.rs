@@ -1,0 +1,1 @@
+//! `#[derive(Entity)]` for Juliet-rs (filled by the derive issue).

@@ -370,7 +370,10 @@ mod tests {
     fn deprecated_reads_and_audit() {
         let mut buf = TokenBuffer::new();
         let doc = buf
-            .tokenize(b"; ClassVersion\n1\n; Speed\n75.5\n; Extra\nx\ny\n", Path::new("w"))
+            .tokenize(
+                b"; ClassVersion\n1\n; Speed\n75.5\n; Extra\nx\ny\n",
+                Path::new("w"),
+            )
             .unwrap();
         let mut ar = Archive::loading(doc);
         assert_eq!(ar.resolve_class_version(2).unwrap(), 1);
@@ -389,7 +392,9 @@ mod tests {
     #[test]
     fn newer_class_version_warns() {
         let mut buf = TokenBuffer::new();
-        let doc = buf.tokenize(b"; ClassVersion\n9\n", Path::new("n")).unwrap();
+        let doc = buf
+            .tokenize(b"; ClassVersion\n9\n", Path::new("n"))
+            .unwrap();
         let mut ar = Archive::loading(doc);
         assert_eq!(ar.resolve_class_version(2).unwrap(), 9);
         assert_eq!(

@@ -231,7 +231,10 @@ impl PropertyDescriptor {
         self.check::<T>();
         // SAFETY: `check` proved this descriptor comes from `T`'s table, so `offset`
         // and `ops` describe a field of `T`, and `object` is a live `&T`.
-        unsafe { self.ops.encode(object as *const T as *const u8, self.offset, out) }
+        unsafe {
+            self.ops
+                .encode(object as *const T as *const u8, self.offset, out)
+        }
     }
 
     /// Decodes `value` into this property of `object`.
@@ -245,7 +248,10 @@ impl PropertyDescriptor {
     ) -> Result<(), ValueError<'a>> {
         self.check::<T>();
         // SAFETY: as in `encode`, with a unique borrow of `object`.
-        unsafe { self.ops.decode_into(object as *mut T as *mut u8, self.offset, value) }
+        unsafe {
+            self.ops
+                .decode_into(object as *mut T as *mut u8, self.offset, value)
+        }
     }
 
     /// Whether this property has the same value in `a` and `b` ([`Codec::same_value`]).
@@ -265,6 +271,12 @@ impl PropertyDescriptor {
     pub fn copy_value<T: Reflect>(&self, dst: &mut T, src: &T) {
         self.check::<T>();
         // SAFETY: as in `encode`; `dst` is unique and `src` shared, so they differ.
-        unsafe { self.ops.clone_from(dst as *mut T as *mut u8, src as *const T as *const u8, self.offset) }
+        unsafe {
+            self.ops.clone_from(
+                dst as *mut T as *mut u8,
+                src as *const T as *const u8,
+                self.offset,
+            )
+        }
     }
 }

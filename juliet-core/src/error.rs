@@ -12,9 +12,17 @@ use std::sync::Arc;
 /// characters, then `...`.
 const FOUND_LIMIT: usize = 48;
 
-/// A located error: a bad file, a bad value, a failed load.
+/// A located error: a bad file, a bad value, a failed load. Boxed (one pointer wide) so
+/// that `Result<_, Error>` stays small on the loading hot path; its fields are read
+/// through [`ErrorInfo`] (`err.line`, `err.kind`, ...).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
+    info: Box<ErrorInfo>,
+}
+
+/// The fields of an [`Error`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorInfo {
     /// The file the error is in (empty when the input had no path, e.g. a string).
     pub path: PathBuf,
     /// 1-based line; 0 when the error is about the whole file (I/O, size).
@@ -27,15 +35,30 @@ pub struct Error {
     pub kind: ErrorKind,
 }
 
+impl std::ops::Deref for Error {
+    type Target = ErrorInfo;
+    fn deref(&self) -> &ErrorInfo {
+        &self.info
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut ErrorInfo {
+        &mut self.info
+    }
+}
+
 impl Error {
     /// An error at `path:line:column`.
     pub fn new(path: impl Into<PathBuf>, line: u32, column: u32, kind: ErrorKind) -> Error {
         Error {
-            path: path.into(),
-            line,
-            column,
-            key: None,
-            kind,
+            info: Box::new(ErrorInfo {
+                path: path.into(),
+                line,
+                column,
+                key: None,
+                kind,
+            }),
         }
     }
 
@@ -46,19 +69,24 @@ impl Error {
 
     /// Names the key the error is about.
     pub fn with_key(mut self, key: impl Into<String>) -> Error {
-        self.key = Some(key.into());
+        self.info.key = Some(key.into());
         self
     }
 
     /// Sets the path (for errors made before the path was known).
     pub fn with_path(mut self, path: impl Into<PathBuf>) -> Error {
-        self.path = path.into();
+        self.info.path = path.into();
         self
     }
 
     /// An I/O error about `path`.
     pub fn io(path: impl Into<PathBuf>, err: std::io::Error) -> Error {
         Error::file(path, ErrorKind::Io(Arc::new(err)))
+    }
+
+    /// The fields, owned.
+    pub fn into_info(self) -> ErrorInfo {
+        *self.info
     }
 }
 
@@ -364,8 +392,13 @@ mod tests {
 
     #[test]
     fn display_is_path_line_col_error_message() {
-        let err = Error::new("a/b.jasset", 3, 7, ErrorKind::DuplicateKey { first_line: 1 })
-            .with_key("Mass");
+        let err = Error::new(
+            "a/b.jasset",
+            3,
+            7,
+            ErrorKind::DuplicateKey { first_line: 1 },
+        )
+        .with_key("Mass");
         assert_eq!(
             err.to_string(),
             "a/b.jasset:3:7: error: `Mass`: duplicate key: first written on line 1"

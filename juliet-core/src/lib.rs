@@ -48,12 +48,14 @@ pub mod registry;
 pub mod token;
 pub mod value;
 
-pub use archive::{write_header, write_property, Archive, ArchiveMode, UnknownProperty, CLASS_VERSION};
+pub use archive::{
+    write_header, write_property, Archive, ArchiveMode, UnknownProperty, CLASS_VERSION,
+};
 pub use class::{Class, PropertyDescriptor, Reflect};
 pub use codec::{decode_variant, needs_quotes, Codec, PropertyType};
 pub use crc::{crc32, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key};
 pub use erased::{ClassOps, PropertyOps};
-pub use error::{Error, ErrorKind, ValueErrorKind, Warning, WarningKind};
+pub use error::{Error, ErrorInfo, ErrorKind, ValueErrorKind, Warning, WarningKind};
 pub use registry::{ClassRegistration, Registry};
 pub use token::{Document, LineForm, PropertyNode, TokenBuffer};
 pub use value::{Value, ValueError};

@@ -81,7 +81,11 @@ impl TokenBuffer {
     /// (over 4 GiB), [`ErrorKind::InvalidKey`], [`ErrorKind::ValueWithoutProperty`],
     /// [`ErrorKind::HeaderWithoutValue`] and [`ErrorKind::DuplicateKey`], each with the
     /// path, line and column of the first problem.
-    pub fn tokenize<'a>(&'a mut self, bytes: &'a [u8], path: &'a Path) -> Result<Document<'a>, Error> {
+    pub fn tokenize<'a>(
+        &'a mut self,
+        bytes: &'a [u8],
+        path: &'a Path,
+    ) -> Result<Document<'a>, Error> {
         self.nodes.clear();
         self.values.clear();
         self.seen.clear();
@@ -169,14 +173,30 @@ impl TokenBuffer {
             }
             if after == e {
                 // Block header: value lines follow.
-                self.push_node(src, path, k, key_end, line_no, (k - start) as u32 + 1, LineForm::Block)?;
+                self.push_node(
+                    src,
+                    path,
+                    k,
+                    key_end,
+                    line_no,
+                    (k - start) as u32 + 1,
+                    LineForm::Block,
+                )?;
                 *open = Some(self.nodes.len() - 1);
                 return Ok(());
             }
             if bytes[after] != b':' {
                 return Err(invalid_key(src, path, line_no, start, k, e));
             }
-            self.push_node(src, path, k, key_end, line_no, (k - start) as u32 + 1, LineForm::Inline)?;
+            self.push_node(
+                src,
+                path,
+                k,
+                key_end,
+                line_no,
+                (k - start) as u32 + 1,
+                LineForm::Inline,
+            )?;
             return self.one_line_value(src, path, start, after + 1, e, line_no);
         }
         if let Some(node) = *open {
@@ -226,8 +246,10 @@ impl TokenBuffer {
         let node = self.nodes.len() - 1;
         if from == e {
             let n = &self.nodes[node];
-            return Err(Error::new(path, n.line, n.column, ErrorKind::HeaderWithoutValue)
-                .with_key(&src[n.key_start as usize..(n.key_start + n.key_len) as usize]));
+            return Err(
+                Error::new(path, n.line, n.column, ErrorKind::HeaderWithoutValue)
+                    .with_key(&src[n.key_start as usize..(n.key_start + n.key_len) as usize]),
+            );
         }
         self.values.push(ValueSpan {
             start: from as u32,
@@ -242,8 +264,10 @@ impl TokenBuffer {
     fn close_block(&self, src: &str, node: usize, path: &Path) -> Result<(), Error> {
         let n = &self.nodes[node];
         if n.values_len == 0 {
-            return Err(Error::new(path, n.line, n.column, ErrorKind::HeaderWithoutValue)
-                .with_key(&src[n.key_start as usize..(n.key_start + n.key_len) as usize]));
+            return Err(
+                Error::new(path, n.line, n.column, ErrorKind::HeaderWithoutValue)
+                    .with_key(&src[n.key_start as usize..(n.key_start + n.key_len) as usize]),
+            );
         }
         Ok(())
     }
@@ -262,8 +286,10 @@ impl TokenBuffer {
         let key = &src.as_bytes()[key_start..key_end];
         let key_crc = key_crc_runtime(key);
         if let Some(first_line) = self.find_duplicate(key_crc, line) {
-            return Err(Error::new(path, line, column, ErrorKind::DuplicateKey { first_line })
-                .with_key(&src[key_start..key_end]));
+            return Err(
+                Error::new(path, line, column, ErrorKind::DuplicateKey { first_line })
+                    .with_key(&src[key_start..key_end]),
+            );
         }
         self.nodes.push(PropertyNode {
             key_crc,
@@ -313,7 +339,14 @@ fn ident_end(bytes: &[u8], from: usize, end: usize) -> usize {
     i
 }
 
-fn invalid_key(src: &str, path: &Path, line: u32, line_start: usize, at: usize, end: usize) -> Error {
+fn invalid_key(
+    src: &str,
+    path: &Path,
+    line: u32,
+    line_start: usize,
+    at: usize,
+    end: usize,
+) -> Error {
     Error::new(
         path,
         line,
@@ -351,7 +384,10 @@ fn position_of(bytes: &[u8], at: usize) -> (u32, u32) {
     let before = &bytes[..at];
     let line = memchr::memchr_iter(b'\n', before).count() as u32 + 1;
     let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-    let column = String::from_utf8_lossy(&bytes[line_start..at]).chars().count() as u32 + 1;
+    let column = String::from_utf8_lossy(&bytes[line_start..at])
+        .chars()
+        .count() as u32
+        + 1;
     (line, column)
 }
 
@@ -432,7 +468,11 @@ impl<'a> Document<'a> {
     /// # Errors
     /// [`ErrorKind::BadValue`] at the line and column of the offending text, naming the
     /// key, the expected type and the text found.
-    pub fn decode_into<T: crate::Codec>(&mut self, index: usize, place: &mut T) -> Result<(), Error> {
+    pub fn decode_into<T: crate::Codec>(
+        &mut self,
+        index: usize,
+        place: &mut T,
+    ) -> Result<(), Error> {
         self.nodes[index].consumed = true;
         let value = self.value(index);
         place
@@ -480,7 +520,9 @@ impl<'a> Document<'a> {
                 }
             }
         }
-        spans.first().map_or((n.line, n.column), |s| (s.line, s.column))
+        spans
+            .first()
+            .map_or((n.line, n.column), |s| (s.line, s.column))
     }
 
     /// Indices of the nodes no reader consumed, in file order.
@@ -497,7 +539,10 @@ impl<'a> Document<'a> {
 mod tests {
     use super::*;
 
-    fn tok(src: &str) -> Result<Vec<(String, Vec<String>, u32, u32)>, Error> {
+    /// Key, value lines, line, column of each node.
+    type Tokens = Vec<(String, Vec<String>, u32, u32)>;
+
+    fn tok(src: &str) -> Result<Tokens, Error> {
         let mut buf = TokenBuffer::new();
         let doc = buf.tokenize(src.as_bytes(), Path::new("t.jasset"))?;
         Ok((0..doc.len())
@@ -554,11 +599,20 @@ mod tests {
         assert_eq!(err.kind, ErrorKind::HeaderWithoutValue);
         assert_eq!((err.line, err.column), (1, 3));
         let err = tok("; A\n1\n; B\n# only a comment\n").unwrap_err();
-        assert_eq!((err.line, err.kind), (3, ErrorKind::HeaderWithoutValue));
+        assert_eq!(
+            (err.line, err.kind.clone()),
+            (3, ErrorKind::HeaderWithoutValue)
+        );
         let err = tok("; A:   \n").unwrap_err();
-        assert_eq!((err.line, err.kind), (1, ErrorKind::HeaderWithoutValue));
+        assert_eq!(
+            (err.line, err.kind.clone()),
+            (1, ErrorKind::HeaderWithoutValue)
+        );
         let err = tok("A:\n").unwrap_err();
-        assert_eq!((err.line, err.kind), (1, ErrorKind::HeaderWithoutValue));
+        assert_eq!(
+            (err.line, err.kind.clone()),
+            (1, ErrorKind::HeaderWithoutValue)
+        );
     }
 
     #[test]
@@ -593,12 +647,18 @@ mod tests {
     #[test]
     fn nul_and_invalid_utf8_are_located() {
         let err = tok("; A\nab\0c\n").unwrap_err();
-        assert_eq!((err.kind.clone(), err.line, err.column), (ErrorKind::NulByte, 2, 3));
+        assert_eq!(
+            (err.kind.clone(), err.line, err.column),
+            (ErrorKind::NulByte, 2, 3)
+        );
         let mut buf = TokenBuffer::new();
         let err = buf
             .tokenize(b"; A\n\xC3\xA9\xFF\n", Path::new("u.jasset"))
             .unwrap_err();
-        assert_eq!((err.kind, err.line, err.column), (ErrorKind::InvalidUtf8, 2, 2));
+        assert_eq!(
+            (err.kind.clone(), err.line, err.column),
+            (ErrorKind::InvalidUtf8, 2, 2)
+        );
     }
 
     #[test]

@@ -21,7 +21,10 @@ pub struct Value<'a> {
 
 #[derive(Debug, Clone, Copy)]
 enum Repr<'a> {
-    Spans { src: &'a str, spans: &'a [ValueSpan] },
+    Spans {
+        src: &'a str,
+        spans: &'a [ValueSpan],
+    },
     Text(&'a str),
 }
 

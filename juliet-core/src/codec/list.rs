@@ -71,11 +71,16 @@ mod tests {
         let mut s = String::new();
         vec![1i32, -2, 3].encode(&mut s);
         assert_eq!(s, "1\n-2\n3");
-        assert_eq!(Vec::<i32>::decode(Value::from_text(&s)).unwrap(), vec![1, -2, 3]);
+        assert_eq!(
+            Vec::<i32>::decode(Value::from_text(&s)).unwrap(),
+            vec![1, -2, 3]
+        );
         let mut s = String::new();
         Vec::<String>::new().encode(&mut s);
         assert_eq!(s, "[]");
-        assert!(Vec::<String>::decode(Value::from_text("[]")).unwrap().is_empty());
+        assert!(Vec::<String>::decode(Value::from_text("[]"))
+            .unwrap()
+            .is_empty());
         let quoted = vec!["[]".to_owned()];
         let mut s = String::new();
         quoted.encode(&mut s);

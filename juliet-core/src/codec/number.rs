@@ -174,7 +174,10 @@ mod tests {
         assert_eq!(dec::<i32>("-1"), Ok(-1));
         assert_eq!(dec::<i8>("300"), Err(ValueErrorKind::OutOfRange("i8")));
         assert_eq!(dec::<u8>("-1"), Err(ValueErrorKind::InvalidNumber));
-        assert_eq!(dec::<u32>("4294967296"), Err(ValueErrorKind::OutOfRange("u32")));
+        assert_eq!(
+            dec::<u32>("4294967296"),
+            Err(ValueErrorKind::OutOfRange("u32"))
+        );
         assert_eq!(enc(-7i64), "-7");
     }
 

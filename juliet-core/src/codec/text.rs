@@ -13,8 +13,7 @@ pub fn needs_quotes(s: &str) -> bool {
     s.is_empty()
         || s == "[]"
         || s.starts_with("//")
-        || s
-            .chars()
+        || s.chars()
             .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '#' | ';'))
 }
 
@@ -100,7 +99,10 @@ fn unquote<'a>(line: &'a str, out: &mut String) -> Result<(), ValueError<'a>> {
                         let c = close
                             .and_then(|end| u32::from_str_radix(&rest[1..end], 16).ok())
                             .and_then(char::from_u32)
-                            .ok_or(ValueError::new(ValueErrorKind::UnknownEscape('u'), escape_at))?;
+                            .ok_or(ValueError::new(
+                                ValueErrorKind::UnknownEscape('u'),
+                                escape_at,
+                            ))?;
                         out.push(c);
                         let skip = close.unwrap_or(0) + 1;
                         for _ in 0..rest[..skip].chars().count() {
@@ -108,7 +110,10 @@ fn unquote<'a>(line: &'a str, out: &mut String) -> Result<(), ValueError<'a>> {
                         }
                     }
                     Some((_, other)) => {
-                        return Err(ValueError::new(ValueErrorKind::UnknownEscape(other), escape_at))
+                        return Err(ValueError::new(
+                            ValueErrorKind::UnknownEscape(other),
+                            escape_at,
+                        ))
                     }
                     None => return Err(ValueError::new(ValueErrorKind::UnterminatedQuote, line)),
                 }
@@ -161,17 +166,38 @@ mod tests {
     #[test]
     fn reads_both_forms_and_escapes() {
         assert_eq!(dec("Materials/M_Granite").unwrap(), "Materials/M_Granite");
-        assert_eq!(dec("\"Grand Citadel Knight\"").unwrap(), "Grand Citadel Knight");
-        assert_eq!(dec("\"a\\\"b\\\\c\\nd\\te\\u{41}\"").unwrap(), "a\"b\\c\nd\teA");
+        assert_eq!(
+            dec("\"Grand Citadel Knight\"").unwrap(),
+            "Grand Citadel Knight"
+        );
+        assert_eq!(
+            dec("\"a\\\"b\\\\c\\nd\\te\\u{41}\"").unwrap(),
+            "a\"b\\c\nd\teA"
+        );
     }
 
     #[test]
     fn quote_errors() {
-        assert_eq!(dec("\"open").unwrap_err().0, ValueErrorKind::UnterminatedQuote);
-        assert_eq!(dec("\"bad \\q\"").unwrap_err(), (ValueErrorKind::UnknownEscape('q'), "\\q\"".into()));
-        assert_eq!(dec("\"a\" b").unwrap_err(), (ValueErrorKind::TrailingCharacters, " b".into()));
-        assert_eq!(dec("\"x\\u{ZZ}\"").unwrap_err().0, ValueErrorKind::UnknownEscape('u'));
-        assert_eq!(dec("\"x\\").unwrap_err().0, ValueErrorKind::UnterminatedQuote);
+        assert_eq!(
+            dec("\"open").unwrap_err().0,
+            ValueErrorKind::UnterminatedQuote
+        );
+        assert_eq!(
+            dec("\"bad \\q\"").unwrap_err(),
+            (ValueErrorKind::UnknownEscape('q'), "\\q\"".into())
+        );
+        assert_eq!(
+            dec("\"a\" b").unwrap_err(),
+            (ValueErrorKind::TrailingCharacters, " b".into())
+        );
+        assert_eq!(
+            dec("\"x\\u{ZZ}\"").unwrap_err().0,
+            ValueErrorKind::UnknownEscape('u')
+        );
+        assert_eq!(
+            dec("\"x\\").unwrap_err().0,
+            ValueErrorKind::UnterminatedQuote
+        );
     }
 
     #[test]

@@ -22,10 +22,7 @@ fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<
     let line = value.single()?;
     let mut out = [0.0f32; N];
     let mut count = 0;
-    for token in line
-        .split([' ', ',', '\t'])
-        .filter(|t| !t.is_empty())
-    {
+    for token in line.split([' ', ',', '\t']).filter(|t| !t.is_empty()) {
         if count < N {
             out[count] = parse_f32(token)?;
         }

@@ -5,7 +5,6 @@
 //! init stub); the property table (key, key CRC, offset, type) is what seed 04's
 //! template code walks.
 
-
 use crate::archive::Archive;
 use crate::codec::{Codec, PropertyType};
 use crate::crc::{key_crc, Key};

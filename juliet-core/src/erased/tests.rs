@@ -29,6 +29,12 @@ fn counts() -> (usize, usize) {
     (CREATED.with(Cell::get), DROPPED.with(Cell::get))
 }
 
+/// (created, dropped) since `before`.
+fn since(before: (usize, usize)) -> (usize, usize) {
+    let now = counts();
+    (now.0 - before.0, now.1 - before.1)
+}
+
 /// A field that counts its creations and drops (not a property: it has no codec,
 /// like a `#[jasset(skip)]` field).
 #[derive(Debug)]
@@ -297,8 +303,7 @@ fn default_clone_and_drop_in_place_balance() {
         class.ops.drop_in_place(a.ptr);
         class.ops.drop_in_place(b.ptr);
     }
-    let after = counts();
-    assert_eq!((after.0 - before.0, after.1 - before.1), (2, 2));
+    assert_eq!(since(before), (2, 2));
 }
 
 #[test]
@@ -318,8 +323,7 @@ fn zero_sized_class_on_a_dangling_pointer() {
         class.ops.drop_in_place(b.ptr);
     }
     assert_eq!(text, "; ClassVersion\n1\n");
-    let after = counts();
-    assert_eq!((after.0 - before.0, after.1 - before.1), (2, 2));
+    assert_eq!(since(before), (2, 2));
 }
 
 #[test]
@@ -351,8 +355,7 @@ fn over_aligned_class_round_trips_through_raw_memory() {
         text,
         "; ClassVersion\n1\n; Flag\nfalse\n; Mass\n-0.5\n; Small\n127\n"
     );
-    let after = counts();
-    assert_eq!((after.0 - before.0, after.1 - before.1), (2, 2));
+    assert_eq!(since(before), (2, 2));
 }
 
 #[test]
@@ -418,8 +421,7 @@ fn failed_load_leaves_a_valid_value_and_drops_balance() {
             ..
         }
     ));
-    let after = counts();
-    assert_eq!((after.0 - before.0, after.1 - before.1), (1, 1));
+    assert_eq!(since(before), (1, 1));
 }
 
 #[test]
@@ -477,8 +479,7 @@ fn property_descriptors_encode_and_decode_each_field() {
             .is_err());
         assert_eq!(value.name, "a b");
     }
-    let after = counts();
-    assert_eq!((after.0 - before.0, after.1 - before.1), (1, 1));
+    assert_eq!(since(before), (1, 1));
 }
 
 #[test]
@@ -525,8 +526,7 @@ fn property_descriptors_compare_and_copy() {
         }
         assert_eq!((c.flag, c.mass, c.small), (false, 1.5, 9));
     }
-    let after = counts();
-    assert_eq!((after.0 - before.0, after.1 - before.1), (4, 4));
+    assert_eq!(since(before), (4, 4));
 }
 
 #[test]

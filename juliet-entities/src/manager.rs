@@ -138,8 +138,8 @@ impl EntityManager {
     }
 
     /// Calls `f` on every base record, mutably (to move entities or change dirty flags).
-    pub fn for_each_entity_mut(&mut self, mut f: impl FnMut(&mut Entity)) {
-        self.entities.iter_mut().for_each(|e| f(e));
+    pub fn for_each_entity_mut(&mut self, f: impl FnMut(&mut Entity)) {
+        self.entities.iter_mut().for_each(f);
     }
 
     /// The id that the next [`EntityManager::allocate_entity`] tries first: always past

@@ -2,11 +2,11 @@
 //! generates), shared by the unit tests (`#[path]` include), the integration tests and the
 //! benchmarks. Only `juliet_core` and `glam` are used, so the file compiles in all three.
 //!
-//! - [`Crate`]: no heap-typed field (the allocation-free loading test and the benchmarks);
-//! - [`Sign`]: `String` and `Vec<String>` fields;
-//! - [`Marker`]: zero-sized;
-//! - [`Aligned`]: `#[repr(align(64))]`;
-//! - [`Counted`] and [`Exploding`]: count their drops (per thread), the latter panics
+//! - `Crate`: no heap-typed field (the allocation-free loading test and the benchmarks);
+//! - `Sign`: `String` and `Vec<String>` fields;
+//! - `Marker`: zero-sized;
+//! - `Aligned`: `#[repr(align(64))]`;
+//! - `Counted` and `Exploding`: count their drops (per thread), the latter panics
 //!   when dropped with `value == EXPLODE`.
 #![allow(dead_code)]
 

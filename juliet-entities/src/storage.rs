@@ -351,6 +351,10 @@ mod tests {
         s
     }
 
+    fn counted_values(s: &KindStorage) -> Vec<u32> {
+        s.as_slice::<Counted>().unwrap().iter().map(|c| c.value).collect()
+    }
+
     #[test]
     fn push_default_writes_declared_defaults_and_links_bases() {
         let s = filled::<Crate>(3);
@@ -401,13 +405,7 @@ mod tests {
         }
         assert_eq!(s.swap_remove(1), Some(103));
         assert_eq!(drops() - before, 1);
-        let values: Vec<u32> = s
-            .as_slice::<Counted>()
-            .unwrap()
-            .iter()
-            .map(|c| c.value)
-            .collect();
-        assert_eq!(values, vec![0, 3, 2]);
+        assert_eq!(counted_values(&s), vec![0, 3, 2]);
         assert_eq!(s.bases(), &[100, 103, 102]);
         assert_eq!(s.swap_remove(2), None);
         assert_eq!(drops() - before, 2);
@@ -423,13 +421,7 @@ mod tests {
         for (v, &b) in values.iter_mut().zip(bases) {
             v.value = b;
         }
-        let values: Vec<u32> = s
-            .as_slice::<Counted>()
-            .unwrap()
-            .iter()
-            .map(|c| c.value)
-            .collect();
-        assert_eq!(values, vec![100, 101, 102]);
+        assert_eq!(counted_values(&s), vec![100, 101, 102]);
         assert!(s.as_mut_slice_with_bases::<Crate>().is_none());
     }
 

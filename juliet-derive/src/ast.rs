@@ -78,7 +78,9 @@ impl<'a> Container<'a> {
         let attrs = ContainerAttrs::parse(cx, &input.attrs, On::Entity);
         let fields = match &input.data {
             Data::Struct(data) => match &data.fields {
-                Fields::Named(named) => named.named.iter().map(|f| Field::from_ast(cx, f)).collect(),
+                Fields::Named(named) => {
+                    named.named.iter().map(|f| Field::from_ast(cx, f)).collect()
+                }
                 Fields::Unnamed(unnamed) => {
                     cx.error_spanned_by(
                         unnamed,

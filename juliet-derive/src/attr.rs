@@ -31,10 +31,8 @@ impl<'c, T> Once<'c, T> {
 
     fn set<S: ToTokens>(&mut self, at: S, value: T) {
         if self.value.is_some() {
-            self.cx.error_spanned_by(
-                at,
-                format!("duplicate jasset attribute `{}`", self.name),
-            );
+            self.cx
+                .error_spanned_by(at, format!("duplicate jasset attribute `{}`", self.name));
         } else {
             self.value = Some(value);
         }
@@ -181,7 +179,10 @@ impl ContainerAttrs {
                     );
                     return skip_value(meta);
                 }
-                default.set(path, path.get_ident().map_or_else(Span::call_site, |i| i.span()));
+                default.set(
+                    path,
+                    path.get_ident().map_or_else(Span::call_site, |i| i.span()),
+                );
             } else if FIELD_KEYS.split(", ").any(|k| path.is_ident(k)) {
                 cx.error_spanned_by(
                     path,
@@ -236,7 +237,10 @@ impl FieldAttrs {
                 let expr: Expr = meta.value()?.parse()?;
                 default.set(path, expr);
             } else if path.is_ident("skip") {
-                skip.set(path, path.get_ident().map_or_else(Span::call_site, |i| i.span()));
+                skip.set(
+                    path,
+                    path.get_ident().map_or_else(Span::call_site, |i| i.span()),
+                );
             } else if ["name", "version", "deprecated", "migrate", "crate"]
                 .iter()
                 .any(|k| path.is_ident(k))

@@ -44,36 +44,29 @@ fn field_default(field: &Field<'_>) -> TokenStream {
     }
 }
 
+/// `<Ty as juliet_core::Codec>`: every use of a property's codec goes through this
+/// qualified path, so that a type without a codec fails the same obligation at the same
+/// span (the field type) everywhere, which rustc reports once.
+fn codec(field: &Field<'_>, krate: &Path) -> TokenStream {
+    let ty = field.ty;
+    quote!(<#ty as #krate::Codec>)
+}
+
 fn expand(cont: &Container<'_>) -> TokenStream {
     let krate = cont.krate();
     let ident = cont.ident();
-    let class = class_const(cont, &krate);
+    let (class_item, class) = class_static(cont, &krate);
     let default_value = default_value(cont);
-    let clone_value = clone_value(cont);
+    let clone_value = clone_value(&krate);
     let save = save(cont, &krate);
     let load = load(cont, &krate);
 
-    // One `T: Codec` predicate per distinct property type, each spanned at the field's
-    // type: a type without a codec is then one error, at the type, instead of one per
-    // use in the table, save and load.
-    let mut seen = Vec::new();
-    let mut bounds = Vec::new();
-    for field in cont.properties() {
-        let ty = field.ty;
-        let text = quote!(#ty).to_string();
-        if !seen.contains(&text) {
-            seen.push(text);
-            bounds.push(quote_spanned!(ty.span()=> #ty: #krate::Codec));
-        }
-    }
-
     quote! {
         const _: () = {
+            #class_item
+
             #[automatically_derived]
-            impl #krate::Reflect for #ident
-            where
-                #(#bounds,)*
-            {
+            impl #krate::Reflect for #ident {
                 #class
                 #default_value
                 #clone_value
@@ -90,7 +83,11 @@ fn expand(cont: &Container<'_>) -> TokenStream {
     }
 }
 
-fn class_const(cont: &Container<'_>, krate: &Path) -> TokenStream {
+/// The class descriptor as a `static` (so that every use of `Reflect::CLASS`, from any
+/// crate, is the same address: the runtime checks that a property descriptor belongs
+/// to a class by address) and the `Reflect::CLASS` constant pointing at it.
+fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream) {
+    let ident = cont.ident();
     let name = cont.class_name();
     let version = Literal::u32_unsuffixed(cont.version());
     let properties = cont.properties().map(|field| {
@@ -102,28 +99,33 @@ fn class_const(cont: &Container<'_>, krate: &Path) -> TokenStream {
             let text = &a.text;
             quote!(#krate::Key::new(#text))
         });
-        let new = quote_spanned!(ty.span()=> #krate::PropertyDescriptor::new::<#ty>);
-        quote! {
-            #new(
+        let codec = codec(field, krate);
+        quote! {{
+            let _ = #codec::PROPERTY_TYPE;
+            #krate::PropertyDescriptor::new::<#ty>(
                 #key,
                 #field_name,
-                ::core::mem::offset_of!(Self, #member),
+                ::core::mem::offset_of!(#ident, #member),
                 &[#(#aliases),*],
             )
-        }
+        }}
     });
     let deprecated = cont.attrs.deprecated.iter().map(|lit| {
         let text = lit.value();
         quote!(#krate::Key::new(#text))
     });
-    quote! {
-        const CLASS: &'static #krate::Class = &#krate::Class::of::<Self>(
+    let item = quote! {
+        static __JULIET_CLASS: #krate::Class = #krate::Class::of::<#ident>(
             #name,
             #version,
             &[#(#properties),*],
             &[#(#deprecated),*],
         );
-    }
+    };
+    let constant = quote! {
+        const CLASS: &'static #krate::Class = &__JULIET_CLASS;
+    };
+    (item, constant)
 }
 
 fn default_value(cont: &Container<'_>) -> TokenStream {
@@ -148,27 +150,17 @@ fn default_value(cont: &Container<'_>) -> TokenStream {
     }
 }
 
-fn clone_value(cont: &Container<'_>) -> TokenStream {
-    let container_default = cont.attrs.default.is_some();
-    let inits = cont.fields.iter().filter_map(|field| {
-        let member = field.ident;
-        if field.is_property() {
-            Some(quote!(#member: ::core::clone::Clone::clone(&self.#member)))
-        } else if container_default {
-            None
-        } else {
-            let value = field_default(field);
-            Some(quote!(#member: #value))
-        }
-    });
-    let rest = (container_default && cont.fields.iter().any(|f| !f.is_property()))
-        .then(|| quote!(..<Self as ::core::default::Default>::default()));
+/// A clone is the default value with every property copied over it (through the
+/// property table's clone-assign), so `skip` fields are at their defaults and only
+/// property types need `Clone` (which `Codec` implies).
+fn clone_value(krate: &Path) -> TokenStream {
     quote! {
         fn clone_value(&self) -> Self {
-            Self {
-                #(#inits,)*
-                #rest
+            let mut copy = <Self as #krate::Reflect>::default_value();
+            for property in <Self as #krate::Reflect>::CLASS.properties {
+                property.copy_value(&mut copy, self);
             }
+            copy
         }
     }
 }
@@ -178,7 +170,12 @@ fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let writes = cont.properties().map(|field| {
         let member = field.ident;
         let key = &field.key.text;
-        quote!(#krate::write_property(out, #key, &self.#member);)
+        let codec = codec(field, krate);
+        quote! {
+            #krate::write_header(out, #key);
+            #codec::encode(&self.#member, out);
+            out.push('\n');
+        }
     });
     quote! {
         fn save(&self, ar: &mut #krate::Archive<'_>) {
@@ -204,8 +201,17 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
             consts.push(quote!(const #name: u32 = #krate::key_crc(#text);));
             patterns.push(name);
         }
+        let codec = codec(field, krate);
         arms.push(quote! {
-            #(#patterns)|* => doc.decode_into(index, &mut self.#member)?,
+            #(#patterns)|* => {
+                doc.consume(index);
+                if let ::core::result::Result::Err(e) =
+                    #codec::decode_into(&mut self.#member, doc.value(index))
+                {
+                    let expected = ::std::string::ToString::to_string(&#codec::PROPERTY_TYPE);
+                    return ::core::result::Result::Err(doc.value_error(index, &expected, e));
+                }
+            }
         });
     }
     if !cont.attrs.deprecated.is_empty() {

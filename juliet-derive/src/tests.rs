@@ -26,7 +26,11 @@ fn errors(tokens: TokenStream) -> Vec<String> {
         .iter()
         .filter_map(|item| match item {
             syn::Item::Macro(m)
-                if m.mac.path.segments.last().is_some_and(|s| s.ident == "compile_error") =>
+                if m.mac
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "compile_error") =>
             {
                 let lit: syn::LitStr = m.mac.parse_body().expect("a string message");
                 Some(lit.value())

@@ -73,10 +73,16 @@ fn check_fields(cx: &Ctxt, cont: &Container<'_>) {
         let attrs = &field.attrs;
         if attrs.skip.is_some() {
             if let Some(lit) = &attrs.rename {
-                cx.error_spanned_by(lit, "`rename` on a `skip` field has no effect: a skipped field has no key");
+                cx.error_spanned_by(
+                    lit,
+                    "`rename` on a `skip` field has no effect: a skipped field has no key",
+                );
             }
             for lit in &attrs.aliases {
-                cx.error_spanned_by(lit, "`alias` on a `skip` field has no effect: a skipped field is never read");
+                cx.error_spanned_by(
+                    lit,
+                    "`alias` on a `skip` field has no effect: a skipped field is never read",
+                );
             }
         }
         if let (Some(expr), Some(_)) = (&attrs.default, cont.attrs.default) {
@@ -121,9 +127,15 @@ fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
     for field in cont.properties() {
         let name = field.name();
         let (role, what) = if field.attrs.rename.is_some() {
-            (Role::Key, format!("key `{}` of field `{name}` (renamed)", field.key.text))
+            (
+                Role::Key,
+                format!("key `{}` of field `{name}` (renamed)", field.key.text),
+            )
         } else {
-            (Role::Key, format!("key `{}` of field `{name}`", field.key.text))
+            (
+                Role::Key,
+                format!("key `{}` of field `{name}`", field.key.text),
+            )
         };
         uses.push(KeyUse {
             key: field.key.clone(),
@@ -154,7 +166,7 @@ fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
     for (i, u) in uses.iter().enumerate() {
         if u.role != Role::Reserved {
             if let Some(problem) = key_problem(&u.key.text) {
-                let hint = if u.role == Role::Key && u.key.text.chars().any(|c| !c.is_ascii()) {
+                let hint = if u.role == Role::Key && !u.key.text.is_ascii() {
                     "; give the field an ASCII key with `#[jasset(rename = \"Key\")]`"
                 } else {
                     ""
@@ -199,7 +211,8 @@ fn same_key_message(earlier: &KeyUse, later: &KeyUse) -> String {
             "{} is {}: the derive writes the class version under it; rename the field",
             later.what, earlier.what
         ),
-        (Role::Key | Role::Alias, Role::Deprecated) | (Role::Deprecated, Role::Key | Role::Alias) => {
+        (Role::Key | Role::Alias, Role::Deprecated)
+        | (Role::Deprecated, Role::Key | Role::Alias) => {
             format!(
                 "{} is also {} {note}: a deprecated key is only read by migrations and is \
                  never written, so it cannot also be a live key",

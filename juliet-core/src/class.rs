@@ -18,10 +18,7 @@ use crate::error::Error;
 /// Implementing it by hand is possible (the derive's output is the reference), but the
 /// derive also checks keys, versions and attributes at compile time.
 pub trait Reflect: Sized + 'static {
-    /// The class descriptor. It must point to a `static` (the derive generates one):
-    /// the typed property accessors check by address that a descriptor belongs to
-    /// the class, and a `&Class::of(..)` written in a `const` may be duplicated at
-    /// each use.
+    /// The class descriptor.
     const CLASS: &'static Class;
 
     /// The default-init stub (seed 02 section 3.3): every field at its declared default

@@ -83,9 +83,10 @@ fn expand(cont: &Container<'_>) -> TokenStream {
     }
 }
 
-/// The class descriptor as a `static` (so that every use of `Reflect::CLASS`, from any
-/// crate, is the same address: the runtime checks that a property descriptor belongs
-/// to a class by address) and the `Reflect::CLASS` constant pointing at it.
+/// The class descriptor as a `static`, and the `Reflect::CLASS` constant pointing at
+/// it: every use of `Reflect::CLASS`, from any crate, is then one address (a `const`
+/// table may be copied at each use), which the registry's identity test and the
+/// property accessors' fast path rely on, like seed 01's one global `Class` per kind.
 fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream) {
     let ident = cont.ident();
     let name = cont.class_name();

@@ -347,5 +347,28 @@ fn derived_classes_register_themselves() {
         registry.find_by_name("dummy_vehicle").unwrap(),
         DummyVehicle::CLASS
     ));
-    assert_eq!(registry.classes().len(), 3);
+    assert_eq!(registry.classes().len(), 5, "the five classes of this file");
+}
+
+/// A class without properties still writes and reads its version.
+#[derive(Entity, Debug, PartialEq)]
+struct Marker {}
+
+/// A raw-identifier field: its key is the name without `r#`.
+#[derive(Entity, Debug, PartialEq)]
+struct Tagged {
+    r#type: u8,
+}
+
+#[test]
+fn empty_class_and_raw_identifier_field() {
+    assert_eq!(save(&Marker {}), "; ClassVersion\n1\n");
+    let (unknown, _) = load_into(&mut Marker {}, "; ClassVersion\n1\n; Extra\n2\n").unwrap();
+    assert_eq!(unknown, vec!["Extra".to_owned()]);
+
+    let mut tagged = Tagged::default_value();
+    load_into(&mut tagged, "; type\n7\n").unwrap();
+    assert_eq!(tagged.r#type, 7);
+    assert_eq!(save(&tagged), "; ClassVersion\n1\n; Type\n7\n");
+    assert_eq!(Tagged::CLASS.properties[0].field, "type");
 }

@@ -27,13 +27,17 @@
 //! ```
 #![warn(missing_docs)]
 
-// The derive's generated code names the runtime `::juliet_entities::juliet_core`, also
-// inside this crate.
+// The derive's generated code names `::juliet_entities::juliet_core`; this makes that
+// path work inside this crate too (its stock kinds derive `Entity`).
 extern crate self as juliet_entities;
 
 pub use juliet_core;
+/// `#[derive(Entity)]` and `#[derive(Codec)]` (the derive macros share their names with
+/// the [`Entity`] record and the [`juliet_core::Codec`] trait, in the macro namespace).
+pub use juliet_derive::{Codec, Entity};
 
 pub mod entity;
+pub mod kinds;
 pub mod load;
 pub mod manager;
 pub mod storage;
@@ -55,6 +59,7 @@ pub use world::{Durability, LoadOptions, LoadReport, SaveReport, World, WorldLoa
 /// What game code needs: `use juliet_entities::prelude::*;`.
 pub mod prelude {
     pub use crate::entity::{Entity, EntityId};
+    pub use juliet_derive::{Codec, Entity};
     pub use crate::manager::EntityManager;
     pub use crate::world::{LoadOptions, World};
     pub use juliet_core::Reflect;

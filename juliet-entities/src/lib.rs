@@ -13,16 +13,29 @@
 //! use juliet_entities::prelude::*;
 //! use juliet_entities::kinds::Inert;
 //!
+//! /// A game's own kind: a plain struct and a derive.
+//! #[derive(Entity)]
+//! struct Lamp {
+//!     #[jasset(default = 1.0)]
+//!     intensity: f32,
+//!     color: Vec3,
+//! }
+//!
 //! let dir = tempfile::tempdir()?;
-//! let mut world = World::create(dir.path())?;
+//! let mut world = World::new(dir.path());
 //! let rock = world.manager_mut().make_entity::<Inert>(Vec3::new(1.0, 0.0, -2.0));
 //! world.manager_mut().get_mut::<Inert>(rock).unwrap().mass = 250.0;
+//! let lamp = world.manager_mut().make_entity::<Lamp>(Vec3::Y);
 //! let report = world.save_world()?;
-//! assert_eq!(report.written.len(), 1); // one file: Entities/<id>.jasset
+//! assert_eq!(report.written.len(), 2); // Entities/<id as 16 hex digits>.jasset each
+//!
+//! // Systems iterate one kind's contiguous array.
+//! assert_eq!(world.manager().slice::<Lamp>()[0].intensity, 1.0);
 //!
 //! let (loaded, report) = World::load(dir.path(), &LoadOptions::default())?;
-//! assert!(report.errors.is_empty());
+//! assert!(report.is_clean());
 //! assert_eq!(loaded.manager().get::<Inert>(rock).unwrap().mass, 250.0);
+//! assert_eq!(loaded.manager().entity(lamp).unwrap().position(), Vec3::Y);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
@@ -59,8 +72,8 @@ pub use world::{Durability, LoadOptions, LoadReport, SaveReport, World, WorldLoa
 /// What game code needs: `use juliet_entities::prelude::*;`.
 pub mod prelude {
     pub use crate::entity::{Entity, EntityId};
-    pub use juliet_derive::{Codec, Entity};
     pub use crate::manager::EntityManager;
     pub use crate::world::{LoadOptions, World};
     pub use juliet_core::Reflect;
+    pub use juliet_derive::{Codec, Entity};
 }

@@ -352,7 +352,11 @@ mod tests {
     }
 
     fn counted_values(s: &KindStorage) -> Vec<u32> {
-        s.as_slice::<Counted>().unwrap().iter().map(|c| c.value).collect()
+        s.as_slice::<Counted>()
+            .unwrap()
+            .iter()
+            .map(|c| c.value)
+            .collect()
     }
 
     #[test]

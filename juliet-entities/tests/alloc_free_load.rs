@@ -9,6 +9,7 @@ use std::cell::Cell;
 use std::path::Path;
 
 use juliet_core::Reflect;
+use juliet_entities::kinds::Collectible;
 use juliet_entities::{load_entity, EntityManager};
 use support::{crate_file, Crate};
 
@@ -56,8 +57,15 @@ const N: usize = 500;
 
 #[test]
 fn loading_entities_without_heap_fields_allocates_nothing_per_entity_once_warm() {
+    // Half hand-written `TestCrate`, half derived `Collectible`: no heap-typed field.
     let files: Vec<String> = (1..=2 * N as u64)
-        .map(|i| crate_file(i, i as f32, 0.5 * i as f32))
+        .map(|i| match i % 2 {
+            0 => crate_file(i, i as f32, 0.5 * i as f32),
+            _ => format!(
+                "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x{i:016X}\n; Kind\nCollectible\n\
+                 ; Position\n{i}.0 0.0 1.5\n; ClassVersion\n1\n; Value\n{i}\n"
+            ),
+        })
         .collect();
     let path = Path::new("Entities/crate.jasset");
     let mut manager = EntityManager::new();
@@ -78,7 +86,8 @@ fn loading_entities_without_heap_fields_allocates_nothing_per_entity_once_warm()
     };
 
     // Warm up: registry, per-thread token buffer, storage and map capacity.
-    manager.reserve(Crate::CLASS, 2 * N);
+    manager.reserve(Crate::CLASS, N);
+    manager.reserve(Collectible::CLASS, N);
     load_all(&mut manager, &files);
 
     let for_n = load_all(&mut manager, &files[..N]);

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::crc::key_crc_runtime;
+use crate::crc::{key_crc_runtime, keys_equal, normalize_key};
 use crate::error::{shorten, Error, ErrorKind};
 use crate::value::{Value, ValueSpan};
 
@@ -62,7 +62,11 @@ impl PropertyNode {
 pub struct TokenBuffer {
     nodes: Vec<PropertyNode>,
     values: Vec<ValueSpan>,
+    /// Key CRC -> index of the first node with that CRC (large files only).
     seen: HashMap<u32, u32>,
+    /// Normalized key -> line, for the keys whose CRC another, different key of the
+    /// file shares (CRC-32 collisions: about a hundred in a million random keys).
+    collided: HashMap<String, u32>,
 }
 
 impl TokenBuffer {
@@ -89,6 +93,7 @@ impl TokenBuffer {
         self.nodes.clear();
         self.values.clear();
         self.seen.clear();
+        self.collided.clear();
         if bytes.len() >= u32::MAX as usize {
             return Err(Error::file(
                 path,
@@ -283,9 +288,8 @@ impl TokenBuffer {
         column: u32,
         form: LineForm,
     ) -> Result<(), Error> {
-        let key = &src.as_bytes()[key_start..key_end];
-        let key_crc = key_crc_runtime(key);
-        if let Some(first_line) = self.find_duplicate(key_crc, line) {
+        let key_crc = key_crc_runtime(&src.as_bytes()[key_start..key_end]);
+        if let Some(first_line) = self.find_duplicate(src, key_start, key_end, key_crc, line) {
             return Err(
                 Error::new(path, line, column, ErrorKind::DuplicateKey { first_line })
                     .with_key(&src[key_start..key_end]),
@@ -305,25 +309,65 @@ impl TokenBuffer {
         Ok(())
     }
 
-    /// Returns the line of an earlier node with `crc`, and records this one (on `line`).
-    fn find_duplicate(&mut self, crc: u32, line: u32) -> Option<u32> {
+    /// Returns the line of an earlier node with the same key (under any spelling) as
+    /// `src[key_start..key_end]`, whose CRC is `crc`, and records this one (on `line`).
+    /// Two different keys that share a CRC are not duplicates.
+    fn find_duplicate(
+        &mut self,
+        src: &str,
+        key_start: usize,
+        key_end: usize,
+        crc: u32,
+        line: u32,
+    ) -> Option<u32> {
+        let key = &src[key_start..key_end];
         let count = self.nodes.len();
         if count < LINEAR_DUPLICATE_SCAN {
-            return self.nodes.iter().find(|n| n.key_crc == crc).map(|n| n.line);
+            return self
+                .nodes
+                .iter()
+                .find(|n| n.key_crc == crc && keys_equal(node_key(src, n), key))
+                .map(|n| n.line);
         }
         if self.seen.is_empty() {
-            for n in &self.nodes {
-                self.seen.insert(n.key_crc, n.line);
+            // Past the linear scan: index the nodes so far (they hold no duplicate).
+            for i in 0..count {
+                let n = self.nodes[i];
+                self.record(src, i as u32, n.key_crc, node_key(src, &n), n.line);
             }
         }
-        match self.seen.get(&crc) {
-            Some(&first) => Some(first),
-            None => {
-                self.seen.insert(crc, line);
+        self.record(src, count as u32, crc, key, line)
+    }
+
+    /// Records node `index` (key `key` with CRC `crc`, on `line`) in the duplicate
+    /// index, returning the line of an earlier node with the same key.
+    fn record(&mut self, src: &str, index: u32, crc: u32, key: &str, line: u32) -> Option<u32> {
+        let first = *self.seen.entry(crc).or_insert(index);
+        if first == index {
+            return None;
+        }
+        let first = self.nodes[first as usize];
+        let first_key = node_key(src, &first);
+        if keys_equal(first_key, key) {
+            return Some(first.line);
+        }
+        // A CRC collision: tell the keys with this CRC apart by their normalized text.
+        self.collided
+            .entry(normalize_key(first_key))
+            .or_insert(first.line);
+        match self.collided.entry(normalize_key(key)) {
+            std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(line);
                 None
             }
         }
     }
+}
+
+/// The key text of node `n` in `src`.
+fn node_key<'a>(src: &'a str, n: &PropertyNode) -> &'a str {
+    &src[n.key_start as usize..(n.key_start + n.key_len) as usize]
 }
 
 /// End of the identifier starting at `from` (equal to `from` when there is none).
@@ -640,6 +684,42 @@ mod tests {
         let err = tok(&src).unwrap_err();
         assert_eq!(err.kind, ErrorKind::DuplicateKey { first_line: 51 });
         assert_eq!(err.line, 101);
+    }
+
+    /// `prop_vmaxkgcf` and `prop_hwpvvous` share a CRC-32 (as do about a hundred pairs
+    /// in a million random keys); they are different keys, not duplicates, in small
+    /// and large files, while a real duplicate of either is still found.
+    #[test]
+    fn keys_that_share_a_crc_are_not_duplicates() {
+        assert_eq!(
+            key_crc_runtime(b"prop_vmaxkgcf"),
+            key_crc_runtime(b"prop_hwpvvous")
+        );
+        for filler in [0, 40] {
+            let mut src = String::new();
+            for i in 0..filler {
+                src.push_str(&format!("K{i}: {i}\n"));
+            }
+            src.push_str("prop_vmaxkgcf: 1\nprop_hwpvvous: 2\n");
+            let nodes = tok(&src).unwrap();
+            assert_eq!(nodes.len(), filler + 2);
+            for again in ["PropHwpvvous", "PROP_VMAXKGCF"] {
+                let first_line = if again.starts_with("PropH") {
+                    filler + 2
+                } else {
+                    filler + 1
+                };
+                let err = tok(&format!("{src}{again}: 3\n")).unwrap_err();
+                assert_eq!(
+                    err.kind,
+                    ErrorKind::DuplicateKey {
+                        first_line: first_line as u32
+                    },
+                    "{again} after {filler} keys"
+                );
+                assert_eq!(err.line as usize, filler + 3);
+            }
+        }
     }
 
     #[test]

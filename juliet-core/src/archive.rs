@@ -409,7 +409,11 @@ mod tests {
     /// and no longer loaded.
     #[test]
     fn unknown_value_that_looks_like_a_comment_or_header_survives() {
-        for src in ["Note: # not a comment\n", "; Note: // nor this\n", "Note: ; nor a header\n"] {
+        for src in [
+            "Note: # not a comment\n",
+            "; Note: // nor this\n",
+            "Note: ; nor a header\n",
+        ] {
             let mut buf = TokenBuffer::new();
             let doc = buf.tokenize(src.as_bytes(), Path::new("n")).unwrap();
             let unknown = UnknownProperty::from_document(&doc, 0);
@@ -417,7 +421,11 @@ mod tests {
             unknown.write(&mut out);
             let mut again = TokenBuffer::new();
             let doc = again.tokenize(out.as_bytes(), Path::new("n")).unwrap();
-            assert_eq!(UnknownProperty::from_document(&doc, 0).lines, unknown.lines, "{out}");
+            assert_eq!(
+                UnknownProperty::from_document(&doc, 0).lines,
+                unknown.lines,
+                "{out}"
+            );
             assert_eq!(doc.len(), 1);
         }
     }

@@ -49,6 +49,8 @@ pub use juliet_core;
 /// the [`Entity`] record and the [`juliet_core::Codec`] trait, in the macro namespace).
 pub use juliet_derive::{Codec, Entity};
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod entity;
 pub mod kinds;
 pub mod load;

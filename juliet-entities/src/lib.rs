@@ -58,6 +58,11 @@ pub mod manager;
 pub mod storage;
 pub mod world;
 
+/// The workspace README, whose "derive your first entity" example runs as a doctest.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 #[cfg(test)]
 #[path = "../tests/support/mod.rs"]
 mod support;

@@ -63,6 +63,11 @@ pub mod world;
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+/// The user guide (`docs/guide.md`), whose Rust examples run as doctests.
+#[doc = include_str!("../../docs/guide.md")]
+#[cfg(doctest)]
+pub struct GuideDoctests;
+
 #[cfg(test)]
 #[path = "../tests/support/mod.rs"]
 mod support;

@@ -117,15 +117,27 @@ fn demo_runs_and_verifies() {
     let o = jasset(Path::new(env!("CARGO_MANIFEST_DIR")), &["demo"]);
     let out = stdout(&o);
     assert_eq!(code(&o), 0, "{out}\n{}", stderr(&o));
-    for section in ["== 1. copy", "== 2. load", "== 3. edit", "== 4. save", "== 5. verify"] {
+    for section in [
+        "== 1. copy",
+        "== 2. load",
+        "== 3. edit",
+        "== 4. save",
+        "== 5. verify",
+    ] {
         assert!(out.contains(section), "{section} missing:\n{out}");
     }
     assert!(out.contains("entities per kind"), "{out}");
     assert!(out.contains("Inert") && out.contains("Collectible") && out.contains("Projectile"));
     assert!(out.contains("moved PlayerSpawn.jasset"), "{out}");
-    assert!(out.contains("set Mass = 300.0 in Assets/Templates/RockLarge.jasset"), "{out}");
+    assert!(
+        out.contains("set Mass = 300.0 in Assets/Templates/RockLarge.jasset"),
+        "{out}"
+    );
     // The diff of the moved entity: its old and new position lines.
-    assert!(out.contains("-2.0 0.0 0.0") && out.contains("+2.0 0.0 1.5"), "{out}");
+    assert!(
+        out.contains("-2.0 0.0 0.0") && out.contains("+2.0 0.0 1.5"),
+        "{out}"
+    );
     assert!(out.contains("demo verified"), "{out}");
     assert!(!out.contains("FAILED"), "{out}");
     // The bundled sample itself is never written.
@@ -137,7 +149,11 @@ fn demo_without_a_project_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let o = jasset(dir.path(), &["demo", "--path", "."]);
     assert_eq!(code(&o), 1);
-    assert!(stderr(&o).contains("no sample project here"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no sample project here"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -147,7 +163,11 @@ fn check_demo_is_clean() {
     let o = jasset(root.parent().unwrap(), &["check", "demo"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert_eq!(stdout(&o), "");
-    assert!(stderr(&o).contains("checked 57 files: 0 errors, 0 warnings"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("checked 57 files: 0 errors, 0 warnings"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(hashes(&root), before, "check wrote something");
 }
 
@@ -156,7 +176,11 @@ fn check_of_one_file_finds_the_root_and_the_world() {
     let (_dir, root) = demo_copy();
     let o = jasset(&root.join(LEVEL), &["check", "RockLarge_042.jasset"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    assert!(stderr(&o).contains("checked 1 file: 0 errors"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("checked 1 file: 0 errors"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -175,7 +199,11 @@ fn broken_copy_is_reported(root: &Path, bad: &Path, expected: &str) {
     let out = stdout(&o);
     let errors: Vec<&str> = out.lines().filter(|l| l.contains(": error: ")).collect();
     assert_eq!(errors.len(), 1, "{out}");
-    assert!(errors[0].starts_with(expected), "{}\nexpected: {expected}", errors[0]);
+    assert!(
+        errors[0].starts_with(expected),
+        "{}\nexpected: {expected}",
+        errors[0]
+    );
     assert!(stderr(&o).contains("1 error"), "{}", stderr(&o));
     assert_eq!(hashes(root), before, "check changed files");
 
@@ -190,7 +218,11 @@ fn broken_copy_is_reported(root: &Path, bad: &Path, expected: &str) {
     assert!(stdout(&o).contains("(not migrated)"), "{}", stdout(&o));
     let bad_rel = bad.strip_prefix(root).unwrap().to_path_buf();
     let after = hashes(root);
-    assert_eq!(after.get(&bad_rel), before.get(&bad_rel), "the bad file was rewritten");
+    assert_eq!(
+        after.get(&bad_rel),
+        before.get(&bad_rel),
+        "the bad file was rewritten"
+    );
     let changed = changed(&before, &after);
     assert_eq!(
         changed,
@@ -224,7 +256,11 @@ fn missing_template_is_reported_at_the_template_line() {
     let expected = format!("demo/{LEVEL}/RockLarge_042.jasset:{line}:");
     broken_copy_is_reported(&root, &bad, &expected);
     let o = jasset(root.parent().unwrap(), &["check", "demo"]);
-    assert!(stdout(&o).contains("Assets/Templates/RockHuge.jasset"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("Assets/Templates/RockHuge.jasset"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -281,7 +317,10 @@ fn unknown_key_warns_and_strict_fails() {
     let o = jasset(cwd, &["fmt", &format!("demo/{LEVEL}/SecretGem.jasset")]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     let formatted = fs::read_to_string(&file).unwrap();
-    assert!(formatted.ends_with("; GlowColour\n1 0.8 0.2\n"), "{formatted}");
+    assert!(
+        formatted.ends_with("; GlowColour\n1 0.8 0.2\n"),
+        "{formatted}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -297,14 +336,21 @@ fn fmt_check_lists_files_and_fmt_is_idempotent() {
     let o = jasset(cwd, &["fmt", "--check", "demo"]);
     assert_eq!(code(&o), 1, "{}", stdout(&o));
     let listed: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
-    assert!(listed.contains(&format!("demo/{LEVEL}/Crate_Supply.jasset")), "{listed:?}");
+    assert!(
+        listed.contains(&format!("demo/{LEVEL}/Crate_Supply.jasset")),
+        "{listed:?}"
+    );
     assert_eq!(hashes(&root), before, "fmt --check wrote files");
 
     let o = jasset(cwd, &["fmt", "demo"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let once = hashes(&root);
     let rewritten = changed(&before, &once);
-    assert_eq!(rewritten.len(), listed.len(), "fmt wrote other files than --check listed");
+    assert_eq!(
+        rewritten.len(),
+        listed.len(),
+        "fmt wrote other files than --check listed"
+    );
 
     let o = jasset(cwd, &["fmt", "--check", "demo"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
@@ -334,7 +380,14 @@ fn fmt_writes_the_canonical_form() {
 #[test]
 fn inspect_json_of_an_instance() {
     let (_dir, root) = demo_copy();
-    let o = jasset(&root, &["inspect", "--json", &format!("{LEVEL}/RockLarge_042.jasset")]);
+    let o = jasset(
+        &root,
+        &[
+            "inspect",
+            "--json",
+            &format!("{LEVEL}/RockLarge_042.jasset"),
+        ],
+    );
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let j: Json = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(j["path"], format!("{LEVEL}/RockLarge_042.jasset"));
@@ -390,21 +443,33 @@ fn inspect_json_of_a_v1_file_with_an_unknown_key() {
     assert_eq!(j["unknown"], serde_json::json!(["Trail"]));
     let warnings = j["warnings"].as_array().unwrap();
     assert_eq!(warnings.len(), 1);
-    assert!(warnings[0].as_str().unwrap().contains("unknown key `Trail`"));
+    assert!(warnings[0]
+        .as_str()
+        .unwrap()
+        .contains("unknown key `Trail`"));
 }
 
 #[test]
 fn inspect_text_marks_overrides_and_names_the_chain() {
     let (_dir, root) = demo_copy();
-    let o = jasset(&root, &["inspect", &format!("{LEVEL}/RockLargeMossy_001.jasset")]);
+    let o = jasset(
+        &root,
+        &["inspect", &format!("{LEVEL}/RockLargeMossy_001.jasset")],
+    );
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let out = stdout(&o);
     assert!(
         out.contains("Assets/Templates/RockLargeMossy.jasset -> Assets/Templates/RockLarge.jasset"),
         "{out}"
     );
-    assert!(out.contains("<- Assets/Templates/RockLargeMossy.jasset"), "{out}");
-    assert!(out.contains("<- Assets/Templates/RockLarge.jasset"), "{out}");
+    assert!(
+        out.contains("<- Assets/Templates/RockLargeMossy.jasset"),
+        "{out}"
+    );
+    assert!(
+        out.contains("<- Assets/Templates/RockLarge.jasset"),
+        "{out}"
+    );
     assert!(!out.contains('\x1b'), "colours on a pipe:\n{out}");
 }
 
@@ -415,7 +480,11 @@ fn migrate_the_v1_projectile() {
     let arg = file.to_string_lossy().into_owned();
     let o = jasset(&root, &["migrate", "--dry-run", &arg]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
-    assert!(stdout(&o).contains("ClassVersion: 1 -> 2"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("ClassVersion: 1 -> 2"),
+        "{}",
+        stdout(&o)
+    );
     assert_eq!(
         fs::read(&file).unwrap(),
         fs::read(demo_source().join(LEVEL).join("Cannonball_001.jasset")).unwrap(),
@@ -426,17 +495,27 @@ fn migrate_the_v1_projectile() {
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     let out = stdout(&o);
     assert!(out.contains("ClassVersion: 1 -> 2"), "{out}");
-    assert!(out.contains("- Speed: 75.5 (deprecated key, consumed by the migration)"), "{out}");
+    assert!(
+        out.contains("- Speed: 75.5 (deprecated key, consumed by the migration)"),
+        "{out}"
+    );
     assert!(out.contains("+ VelocityX: 75.5"), "{out}");
     assert!(stderr(&o).contains("1 file migrated"), "{}", stderr(&o));
     let text = fs::read_to_string(&file).unwrap();
-    assert!(text.contains("; ClassVersion\n2\n; VelocityX\n75.5\n"), "{text}");
+    assert!(
+        text.contains("; ClassVersion\n2\n; VelocityX\n75.5\n"),
+        "{text}"
+    );
     assert!(!text.to_lowercase().contains("speed"), "{text}");
 
     let o = jasset(&root, &["migrate", &arg]);
     assert_eq!(code(&o), 0);
     assert_eq!(stdout(&o), "");
-    assert!(stderr(&o).contains("0 files migrated, 1 already current"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("0 files migrated, 1 already current"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -445,7 +524,11 @@ fn migrate_demo_changes_only_the_v1_projectile() {
     let before = hashes(&root);
     let o = jasset(root.parent().unwrap(), &["migrate", "demo"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    assert!(stderr(&o).contains("1 file migrated, 56 already current"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 file migrated, 56 already current"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(
         changed(&before, &hashes(&root)),
         [Path::new(LEVEL).join("Cannonball_001.jasset")]
@@ -459,26 +542,63 @@ fn migrate_demo_changes_only_the_v1_projectile() {
 #[test]
 fn gen_then_check_is_clean_and_gen_is_deterministic() {
     let dir = tempfile::tempdir().unwrap();
-    let o = jasset(dir.path(), &["gen", "--entities", "300", "--templates", "7", "a"]);
+    let o = jasset(
+        dir.path(),
+        &["gen", "--entities", "300", "--templates", "7", "a"],
+    );
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    assert!(stdout(&o).contains("generated 7 templates and 300 entities"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("generated 7 templates and 300 entities"),
+        "{}",
+        stdout(&o)
+    );
     let a = hashes(&dir.path().join("a"));
     assert_eq!(a.len(), 307);
     assert_eq!(
-        a.keys().filter(|k| k.starts_with("Assets/Worlds/Gen/Entities")).count(),
+        a.keys()
+            .filter(|k| k.starts_with("Assets/Worlds/Gen/Entities"))
+            .count(),
         300
     );
 
     let o = jasset(dir.path(), &["check", "a"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    assert!(stderr(&o).contains("checked 307 files: 0 errors, 0 warnings"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("checked 307 files: 0 errors, 0 warnings"),
+        "{}",
+        stderr(&o)
+    );
     let o = jasset(dir.path(), &["fmt", "--check", "a"]);
-    assert_eq!(code(&o), 0, "generated files are not canonical:\n{}", stdout(&o));
+    assert_eq!(
+        code(&o),
+        0,
+        "generated files are not canonical:\n{}",
+        stdout(&o)
+    );
 
-    let o = jasset(dir.path(), &["gen", "--entities", "300", "--templates", "7", "b"]);
+    let o = jasset(
+        dir.path(),
+        &["gen", "--entities", "300", "--templates", "7", "b"],
+    );
     assert_eq!(code(&o), 0);
-    assert_eq!(hashes(&dir.path().join("b")), a, "same arguments, different bytes");
-    let o = jasset(dir.path(), &["gen", "--entities", "300", "--templates", "7", "--seed", "2", "c"]);
+    assert_eq!(
+        hashes(&dir.path().join("b")),
+        a,
+        "same arguments, different bytes"
+    );
+    let o = jasset(
+        dir.path(),
+        &[
+            "gen",
+            "--entities",
+            "300",
+            "--templates",
+            "7",
+            "--seed",
+            "2",
+            "c",
+        ],
+    );
     assert_eq!(code(&o), 0);
     assert_ne!(hashes(&dir.path().join("c")), a, "the seed changes nothing");
 
@@ -491,7 +611,10 @@ fn gen_then_check_is_clean_and_gen_is_deterministic() {
 #[test]
 fn bench_reports_throughput_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let o = jasset(dir.path(), &["gen", "--entities", "200", "--templates", "5", "p"]);
+    let o = jasset(
+        dir.path(),
+        &["gen", "--entities", "200", "--templates", "5", "p"],
+    );
     assert_eq!(code(&o), 0);
     let before = hashes(&dir.path().join("p"));
     let o = jasset(dir.path(), &["bench", "--iterations", "1", "p"]);
@@ -499,7 +622,10 @@ fn bench_reports_throughput_and_writes_nothing() {
     let out = stdout(&o);
     assert!(out.contains("200 files"), "{out}");
     for what in ["load", "write (memory)", "save"] {
-        let line = out.lines().find(|l| l.trim_start().starts_with(what)).unwrap_or_else(|| panic!("{what}: {out}"));
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(what))
+            .unwrap_or_else(|| panic!("{what}: {out}"));
         assert!(line.contains("files/s") && line.contains("MB/s"), "{line}");
     }
     assert_eq!(hashes(&dir.path().join("p")), before);
@@ -512,7 +638,10 @@ fn usage_errors_exit_with_2() {
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(code(&jasset(dir.path(), &["check"])), 2);
     assert_eq!(code(&jasset(dir.path(), &["frobnicate"])), 2);
-    assert_eq!(code(&jasset(dir.path(), &["check", "--root", "nowhere", "."])), 2);
+    assert_eq!(
+        code(&jasset(dir.path(), &["check", "--root", "nowhere", "."])),
+        2
+    );
     assert_eq!(code(&jasset(dir.path(), &[])), 2);
 }
 
@@ -521,7 +650,11 @@ fn missing_path_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let o = jasset(dir.path(), &["check", "nothing.jasset"]);
     assert_eq!(code(&o), 1);
-    assert!(stdout(&o).starts_with("nothing.jasset:0:0: error: I/O error"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("nothing.jasset:0:0: error: I/O error"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -531,7 +664,10 @@ fn help_documents_every_subcommand() {
     assert_eq!(code(&o), 0);
     let out = stdout(&o);
     for sub in ["demo", "check", "inspect", "fmt", "migrate", "gen", "bench"] {
-        assert!(out.lines().any(|l| l.trim_start().starts_with(sub)), "{sub}:\n{out}");
+        assert!(
+            out.lines().any(|l| l.trim_start().starts_with(sub)),
+            "{sub}:\n{out}"
+        );
         let o = jasset(dir.path(), &[sub, "--help"]);
         assert_eq!(code(&o), 0);
         assert!(stdout(&o).contains("Usage: jasset"), "{sub}");

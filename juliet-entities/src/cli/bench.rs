@@ -14,9 +14,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::project::{
-    canonical_text, copy_dir, find_root, load_world_dir, EntityView, WORLDS_DIR,
-};
+use super::project::{canonical_text, copy_dir, find_root, load_world_dir, EntityView, WORLDS_DIR};
 use super::{CliError, CliResult, Status};
 use crate::world::{Durability, ENTITIES_DIR};
 
@@ -96,7 +94,11 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
             last = Some(loaded);
         }
         let (mut world_state, report) = last.expect("at least one iteration");
-        writeln!(out, "  load          {}", Timing::of(&runs).describe(files, bytes))?;
+        writeln!(
+            out,
+            "  load          {}",
+            Timing::of(&runs).describe(files, bytes)
+        )?;
         if !report.errors.is_empty() {
             failed = true;
             writeln!(
@@ -108,7 +110,12 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
         }
 
         // The canonical writer alone.
-        let ids: Vec<_> = world_state.manager().entities().iter().map(|e| e.id()).collect();
+        let ids: Vec<_> = world_state
+            .manager()
+            .entities()
+            .iter()
+            .map(|e| e.id())
+            .collect();
         let mut runs = Vec::new();
         let mut written = 0u64;
         for _ in 0..args.iterations {

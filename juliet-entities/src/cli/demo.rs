@@ -165,7 +165,9 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
     }
     for path in &changed {
         let key = rel_path(path, &root);
-        let old = before.get(&key).map(|b| String::from_utf8_lossy(b).into_owned());
+        let old = before
+            .get(&key)
+            .map(|b| String::from_utf8_lossy(b).into_owned());
         let new = fs::read_to_string(path)?;
         writeln!(out, "{}", style.bold(&format!("--- {}", key.display())))?;
         match old {
@@ -327,13 +329,11 @@ fn load_templates(out: &mut dyn Write, root: &Path) -> Result<Vec<TemplateInfo>,
         let mut kind = header.kind.clone();
         if kind.is_none() {
             if let Some(parent) = &header.template {
-                kind = template_chain(root, &path, parent)
-                    .ok()
-                    .and_then(|chain| {
-                        chain
-                            .iter()
-                            .find_map(|l| values::header(&l.properties).kind)
-                    });
+                kind = template_chain(root, &path, parent).ok().and_then(|chain| {
+                    chain
+                        .iter()
+                        .find_map(|l| values::header(&l.properties).kind)
+                });
             }
         }
         infos.push(TemplateInfo {
@@ -455,12 +455,20 @@ fn short(path: &str) -> &str {
 }
 
 /// Moves the [`MOVED_FILE`] entity (or the first entity) by [`MOVE_BY`].
-fn move_entity(out: &mut dyn Write, world: &mut World) -> Result<Option<(EntityId, Vec3)>, CliError> {
+fn move_entity(
+    out: &mut dyn Write,
+    world: &mut World,
+) -> Result<Option<(EntityId, Vec3)>, CliError> {
     let ids: Vec<EntityId> = world.manager().entities().iter().map(|e| e.id()).collect();
     let Some(id) = ids
         .iter()
         .copied()
-        .find(|&id| world.file_of(id).and_then(Path::file_name).is_some_and(|n| n == MOVED_FILE))
+        .find(|&id| {
+            world
+                .file_of(id)
+                .and_then(Path::file_name)
+                .is_some_and(|n| n == MOVED_FILE)
+        })
         .or_else(|| ids.first().copied())
     else {
         writeln!(out, "move: the world is empty, nothing to move")?;
@@ -493,13 +501,19 @@ fn change_template(
 ) -> Result<Option<Expectations>, CliError> {
     let path = root.join(EDITED_TEMPLATE);
     let Ok(text) = fs::read_to_string(&path) else {
-        writeln!(out, "template: {EDITED_TEMPLATE} is not in this project; skipped")?;
+        writeln!(
+            out,
+            "template: {EDITED_TEMPLATE} is not in this project; skipped"
+        )?;
         return Ok(None);
     };
     let mut value = String::new();
     juliet_core::Codec::encode(&EDITED_VALUE, &mut value);
     let Some(edited) = set_in_text(&text, EDITED_KEY, &value) else {
-        writeln!(out, "template: {EDITED_TEMPLATE} has no `{EDITED_KEY}`; skipped")?;
+        writeln!(
+            out,
+            "template: {EDITED_TEMPLATE} has no `{EDITED_KEY}`; skipped"
+        )?;
         return Ok(None);
     };
     fs::write(&path, edited)?;
@@ -510,7 +524,9 @@ fn change_template(
     let mut expect = Vec::new();
     let ids: Vec<EntityId> = world.manager().entities().iter().map(|e| e.id()).collect();
     for id in ids {
-        let Some(view) = view_of(world, id) else { continue };
+        let Some(view) = view_of(world, id) else {
+            continue;
+        };
         let (Some(t), Some(inert)) = (&view.data.template, world.manager().get::<Inert>(id)) else {
             continue;
         };
@@ -581,7 +597,10 @@ pub fn set_in_text(text: &str, key: &str, value: &str) -> Option<String> {
 
 /// Marks every projectile whose file is at an older class version dirty, so the save
 /// writes it at the current version. Returns them with their files.
-fn mark_old_projectiles(out: &mut dyn Write, world: &mut World) -> Result<Vec<(EntityId, PathBuf)>, CliError> {
+fn mark_old_projectiles(
+    out: &mut dyn Write,
+    world: &mut World,
+) -> Result<Vec<(EntityId, PathBuf)>, CliError> {
     let mut found = Vec::new();
     let ids: Vec<EntityId> = world.manager().entities().iter().map(|e| e.id()).collect();
     for id in ids {
@@ -592,8 +611,15 @@ fn mark_old_projectiles(out: &mut dyn Write, world: &mut World) -> Result<Vec<(E
             continue;
         };
         let props = values::properties(&fs::read(&path)?, &path)?;
-        if values::header(&props).class_version.is_some_and(|v| v < Projectile::CLASS.version) {
-            world.manager_mut().entity_mut(id).expect("live").mark_dirty();
+        if values::header(&props)
+            .class_version
+            .is_some_and(|v| v < Projectile::CLASS.version)
+        {
+            world
+                .manager_mut()
+                .entity_mut(id)
+                .expect("live")
+                .mark_dirty();
             let name = path.file_name().unwrap_or_default().to_string_lossy();
             writeln!(
                 out,

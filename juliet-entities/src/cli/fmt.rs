@@ -69,7 +69,11 @@ pub fn run(args: &FmtArgs, out: &mut dyn Write) -> CliResult {
     eprintln!(
         "{} {}, {} already canonical, {} not formatted",
         count(report.changed.len(), "file"),
-        if args.check { "would change" } else { "formatted" },
+        if args.check {
+            "would change"
+        } else {
+            "formatted"
+        },
         report.unchanged,
         report.failed.len()
     );

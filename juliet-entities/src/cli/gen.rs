@@ -135,7 +135,12 @@ fn kind_of_template(i: usize) -> &'static str {
 ///
 /// # Errors
 /// The first I/O error.
-pub fn generate(out: &Path, entities: usize, templates: usize, seed: u64) -> Result<Generated, CliError> {
+pub fn generate(
+    out: &Path,
+    entities: usize,
+    templates: usize,
+    seed: u64,
+) -> Result<Generated, CliError> {
     let mut rng = Rng::new(seed);
     let tdir = out.join(TEMPLATES_DIR);
     let edir = out.join(WORLDS_DIR).join(WORLD_NAME).join(ENTITIES_DIR);
@@ -182,7 +187,13 @@ pub fn generate(out: &Path, entities: usize, templates: usize, seed: u64) -> Res
 }
 
 /// The base keys in canonical order.
-fn begin(out: &mut String, id: Option<EntityId>, kind: &str, template: Option<&String>, position: Vec3) {
+fn begin(
+    out: &mut String,
+    id: Option<EntityId>,
+    kind: &str,
+    template: Option<&String>,
+    position: Vec3,
+) {
     write_header(out, keys::ASSET_TYPE.name);
     out.push_str(ENTITY_ASSET_TYPE);
     out.push('\n');
@@ -206,8 +217,14 @@ fn properties(out: &mut String, kind: &str, rng: &mut Rng, only: Option<usize>) 
         let s = rng.quarter(0.5, 3.0);
         vec![
             ("MeshInstance", enc(&u32::MAX)),
-            ("MeshAsset", enc(&format!("Assets/Meshes/Gen_{:02}.obj", rng.below(40)))),
-            ("MaterialOverride", enc(&format!("Materials/M_Gen_{:02}", rng.below(12)))),
+            (
+                "MeshAsset",
+                enc(&format!("Assets/Meshes/Gen_{:02}.obj", rng.below(40))),
+            ),
+            (
+                "MaterialOverride",
+                enc(&format!("Materials/M_Gen_{:02}", rng.below(12))),
+            ),
             ("Scale", enc(&Vec3::splat(s))),
             ("Mass", enc(&rng.quarter(0.0, 500.0))),
             ("IsDestructible", enc(&(rng.below(2) == 0))),

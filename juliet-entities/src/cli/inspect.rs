@@ -137,13 +137,14 @@ pub fn inspect(
 
     // The resolved values: the entity as the runtime holds it, written in full.
     let mut text = String::new();
-    view.manager.save_derived(view.id, &mut Archive::saving(&mut text))?;
+    view.manager
+        .save_derived(view.id, &mut Archive::saving(&mut text))?;
     let resolved_props = values::properties(text.as_bytes(), view.path)?;
     let overridden = overridden_keys(view);
     let has_key = |props: &values::Properties, p: &juliet_core::PropertyDescriptor| {
-        props.iter().any(|(_, crc, _)| {
-            *crc == p.crc || p.aliases.iter().any(|a| a.crc == *crc)
-        })
+        props
+            .iter()
+            .any(|(_, crc, _)| *crc == p.crc || p.aliases.iter().any(|a| a.crc == *crc))
     };
 
     let mut properties = Vec::new();
@@ -227,7 +228,12 @@ fn print_text(out: &mut dyn Write, ins: &Inspection, style: Style) -> std::io::R
         ins.properties.iter().filter(|p| p.overridden).count(),
         style.yellow("*")
     )?;
-    let width = ins.properties.iter().map(|p| p.key.len()).max().unwrap_or(0);
+    let width = ins
+        .properties
+        .iter()
+        .map(|p| p.key.len())
+        .max()
+        .unwrap_or(0);
     for p in &ins.properties {
         let value = p.lines.join(" | ");
         let line = format!("{:width$}  {value}", p.key);

@@ -100,7 +100,11 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
     eprintln!(
         "{} {}, {} already current, {} not migrated",
         count(migrated, "file"),
-        if args.dry_run { "would be migrated" } else { "migrated" },
+        if args.dry_run {
+            "would be migrated"
+        } else {
+            "migrated"
+        },
         current,
         failed
     );
@@ -149,7 +153,9 @@ pub fn changes(
     for (key, (value, _)) in &new {
         match old.get(key) {
             Some((before, _)) if before == value => {}
-            Some((before, _)) => out.push(Change::Changed(key.clone(), before.clone(), value.clone())),
+            Some((before, _)) => {
+                out.push(Change::Changed(key.clone(), before.clone(), value.clone()))
+            }
             None => out.push(Change::Added(key.clone(), value.clone())),
         }
     }
@@ -183,7 +189,8 @@ fn meaning(class: &Class, props: &Properties) -> BTreeMap<String, (Json, bool)> 
     for (key, crc, lines) in props {
         let raw = || Json::String(lines.join("\n"));
         let text = lines.join("\n");
-        let read = |ty: &PropertyType| to_json(ty, Value::from_text(&text)).unwrap_or_else(|_| raw());
+        let read =
+            |ty: &PropertyType| to_json(ty, Value::from_text(&text)).unwrap_or_else(|_| raw());
         let entry = if let Some((k, _, ty)) = base
             .iter()
             .find(|(k, aliases, _)| k.crc == *crc || aliases.iter().any(|a| a.crc == *crc))
@@ -194,7 +201,11 @@ fn meaning(class: &Class, props: &Properties) -> BTreeMap<String, (Json, bool)> 
                 if let Json::String(s) = &value {
                     let is_entity = k.crc == keys::ASSET_TYPE.crc
                         && key_crc_runtime(s.as_bytes()) == key_crc_runtime(b"entity_instance");
-                    let name = if is_entity { ENTITY_ASSET_TYPE } else { s.as_str() };
+                    let name = if is_entity {
+                        ENTITY_ASSET_TYPE
+                    } else {
+                        s.as_str()
+                    };
                     value = Json::String(juliet_core::normalize_key(name).to_string());
                 }
             }
@@ -207,9 +218,15 @@ fn meaning(class: &Class, props: &Properties) -> BTreeMap<String, (Json, bool)> 
         map.insert(entry.0, entry.1);
     }
     let defaults = [
-        (keys::ASSET_TYPE.name, Json::String(juliet_core::normalize_key(ENTITY_ASSET_TYPE).to_string())),
+        (
+            keys::ASSET_TYPE.name,
+            Json::String(juliet_core::normalize_key(ENTITY_ASSET_TYPE).to_string()),
+        ),
         (keys::BASE_VERSION.name, Json::from(ENTITY_BASE_VERSION)),
-        (keys::KIND.name, Json::String(juliet_core::normalize_key(class.name).to_string())),
+        (
+            keys::KIND.name,
+            Json::String(juliet_core::normalize_key(class.name).to_string()),
+        ),
         (keys::POSITION.name, serde_json::json!([0.0, 0.0, 0.0])),
         (CLASS_VERSION.name, Json::from(class.version)),
     ];

@@ -9,7 +9,6 @@
 //! file `fmt --check` would change, a failed verification), 2 a usage error (clap's own
 //! usage errors exit with 2 as well).
 
-
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -243,9 +242,16 @@ mod tests {
         );
         for sub in cmd.get_subcommands() {
             let about = sub.get_about().map(|s| s.to_string()).unwrap_or_default();
-            let long = sub.get_long_about().map(|s| s.to_string()).unwrap_or_default();
+            let long = sub
+                .get_long_about()
+                .map(|s| s.to_string())
+                .unwrap_or_default();
             assert!(!about.is_empty(), "{} has no help", sub.get_name());
-            assert!(long.len() > about.len(), "{} has no long help", sub.get_name());
+            assert!(
+                long.len() > about.len(),
+                "{} has no long help",
+                sub.get_name()
+            );
         }
     }
 }

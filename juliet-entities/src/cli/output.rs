@@ -98,7 +98,11 @@ pub fn tick(bar: &ProgressBar) -> impl FnMut(Progress<'_>) + '_ {
 ///
 /// # Errors
 /// The write error.
-pub fn print_problems(out: &mut dyn Write, errors: &[Error], warnings: &[Warning]) -> io::Result<()> {
+pub fn print_problems(
+    out: &mut dyn Write,
+    errors: &[Error],
+    warnings: &[Warning],
+) -> io::Result<()> {
     for e in errors {
         writeln!(out, "{e}")?;
     }

@@ -64,7 +64,10 @@ pub fn find_root(start: &Path) -> Option<PathBuf> {
 ///
 /// # Errors
 /// A usage error when `explicit` is not a folder.
-pub fn resolve_root(explicit: Option<&Path>, paths: &[PathBuf]) -> Result<Option<PathBuf>, CliError> {
+pub fn resolve_root(
+    explicit: Option<&Path>,
+    paths: &[PathBuf],
+) -> Result<Option<PathBuf>, CliError> {
     match explicit {
         Some(root) if root.is_dir() => Ok(Some(root.to_path_buf())),
         Some(root) => Err(CliError::usage(format!(
@@ -549,6 +552,10 @@ pub fn load_template(root: &Path, rel: &str) -> Result<Vec<Warning>, Error> {
 ///
 /// # Errors
 /// The template's error.
-pub fn reload_template(_world: &mut World, _root: &Path, _rel: &str) -> Result<Option<usize>, Error> {
+pub fn reload_template(
+    _world: &mut World,
+    _root: &Path,
+    _rel: &str,
+) -> Result<Option<usize>, Error> {
     Ok(None)
 }

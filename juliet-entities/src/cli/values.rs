@@ -186,7 +186,10 @@ pub fn template_chain(root: &Path, from: &Path, first: &str) -> Result<Vec<Chain
     let mut referrer = from.to_path_buf();
     while let Some(template) = next.take() {
         let normalized = template.replace('\\', "/");
-        if chain.iter().any(|l| l.template.replace('\\', "/") == normalized) {
+        if chain
+            .iter()
+            .any(|l| l.template.replace('\\', "/") == normalized)
+        {
             let mut names: Vec<&str> = chain.iter().map(|l| l.template.as_str()).collect();
             names.push(&template);
             return Err(Error::file(
@@ -280,19 +283,31 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let t = dir.path().join("Assets/Templates");
         std::fs::create_dir_all(&t).unwrap();
-        std::fs::write(t.join("A.jasset"), "; Template\nAssets/Templates/B.jasset\n").unwrap();
+        std::fs::write(
+            t.join("A.jasset"),
+            "; Template\nAssets/Templates/B.jasset\n",
+        )
+        .unwrap();
         std::fs::write(t.join("B.jasset"), "; Kind\nInert\n").unwrap();
-        let chain = template_chain(dir.path(), Path::new("x"), "Assets/Templates/A.jasset").unwrap();
+        let chain =
+            template_chain(dir.path(), Path::new("x"), "Assets/Templates/A.jasset").unwrap();
         let names: Vec<&str> = chain.iter().map(|l| l.template.as_str()).collect();
-        assert_eq!(names, ["Assets/Templates/A.jasset", "Assets/Templates/B.jasset"]);
+        assert_eq!(
+            names,
+            ["Assets/Templates/A.jasset", "Assets/Templates/B.jasset"]
+        );
 
-        std::fs::write(t.join("B.jasset"), "; Template\nAssets/Templates/A.jasset\n").unwrap();
-        let err = template_chain(dir.path(), Path::new("x"), "Assets/Templates/A.jasset")
-            .unwrap_err();
+        std::fs::write(
+            t.join("B.jasset"),
+            "; Template\nAssets/Templates/A.jasset\n",
+        )
+        .unwrap();
+        let err =
+            template_chain(dir.path(), Path::new("x"), "Assets/Templates/A.jasset").unwrap_err();
         assert!(err.to_string().contains("template cycle: Assets/Templates/A.jasset -> Assets/Templates/B.jasset -> Assets/Templates/A.jasset"), "{err}");
 
-        let err = template_chain(dir.path(), Path::new("x"), "Assets/Templates/None.jasset")
-            .unwrap_err();
+        let err =
+            template_chain(dir.path(), Path::new("x"), "Assets/Templates/None.jasset").unwrap_err();
         assert!(matches!(err.kind, ErrorKind::Template { .. }), "{err}");
     }
 }

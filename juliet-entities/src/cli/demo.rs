@@ -155,7 +155,8 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
     let saved = world.save_world()?;
     writeln!(
         out,
-        "saved: {} written, {} deleted (only dirty entities are written)",
+        "saved: {} written, {} deleted (only dirty entities are written, in canonical form: \
+         the comments and blank lines of hand-written files are not kept)",
         count(saved.written.len(), "file"),
         saved.deleted.len()
     )?;
@@ -183,7 +184,7 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
     verify(&mut checks, &world, &world_dir, &root, &report)?;
     if let Some((id, position)) = moved {
         checks.check(
-            format!("{id} is at its new position {position}"),
+            format!("{id} is at its new position {}", vec3(position)),
             reload_position(&world_dir, &root, id)? == Some(position),
         );
     }
@@ -431,10 +432,10 @@ fn summarize(
             .unwrap_or_default();
         writeln!(
             out,
-            "  {:<16} {:<12} {:>3} instances{parent}",
+            "  {:<16} {:<12} {:>13}{parent}",
             short(&t.rel),
             t.kind,
-            instances.get(&t.rel).copied().unwrap_or(0)
+            count(instances.get(&t.rel).copied().unwrap_or(0), "instance")
         )?;
     }
     writeln!(out, "{}", style.bold("overrides"))?;
@@ -446,6 +447,13 @@ fn summarize(
     )?;
     let _ = root;
     Ok(())
+}
+
+/// A position as files write it (`2.0 0.0 1.5`).
+fn vec3(v: Vec3) -> String {
+    let mut text = String::new();
+    juliet_core::Codec::encode(&v, &mut text);
+    text
 }
 
 /// `Assets/Templates/RockLarge.jasset` -> `RockLarge`.
@@ -483,7 +491,7 @@ fn move_entity(
     let from = entity.position();
     let to = from + MOVE_BY;
     entity.set_position(to);
-    writeln!(out, "moved {name} ({id}) from {from} to {to}")?;
+    writeln!(out, "moved {name} ({id}) from {} to {}", vec3(from), vec3(to))?;
     Ok(Some((id, to)))
 }
 

@@ -57,13 +57,14 @@ pub fn diff<'a>(old: &'a str, new: &'a str) -> Vec<Line<'a>> {
                 lines.push(Line::Same(ma[i]));
                 i += 1;
                 j += 1;
-            } else if j < mb.len() && (i == ma.len() || lcs[i * w + j + 1] >= lcs[(i + 1) * w + j])
+            } else if i < ma.len() && (j == mb.len() || lcs[(i + 1) * w + j] >= lcs[i * w + j + 1])
             {
-                lines.push(Line::Added(mb[j]));
-                j += 1;
-            } else {
+                // Removals first, as unified diffs show them.
                 lines.push(Line::Removed(ma[i]));
                 i += 1;
+            } else {
+                lines.push(Line::Added(mb[j]));
+                j += 1;
             }
         }
     }

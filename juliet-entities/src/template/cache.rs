@@ -14,6 +14,7 @@
 //! template being loaded is an error naming the whole chain.
 
 use std::any::TypeId;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Read;
@@ -28,7 +29,7 @@ use juliet_core::{
 };
 
 use super::overrides::OverrideSet;
-use super::path::{normalize_template_path, template_crc, INVALID_TEMPLATE_CRC};
+use super::path::{normalize, template_crc, INVALID_TEMPLATE_CRC};
 use crate::load::{located, read_header};
 use crate::storage::KindStorage;
 
@@ -317,7 +318,7 @@ impl TemplateCache {
 
     /// The cached template at project-relative `path` (any spelling), without loading.
     pub fn get(&self, path: &str) -> Option<TemplateRef<'_>> {
-        let normalized = normalize_template_path(path).ok()?;
+        let normalized = normalize(path).ok()?;
         self.find(template_crc(&normalized))
             .filter(|t| t.path == normalized)
     }
@@ -339,7 +340,7 @@ impl TemplateCache {
     }
 
     /// The template at project-relative `path` (seed 04's `GetOrLoadTemplate`): the
-    /// path is normalized ([`normalize_template_path`]) and hashed; a cached template is
+    /// path is normalized ([`super::normalize_template_path`]) and hashed; a cached template is
     /// returned at once, with no I/O. Otherwise the file `<project root>/<path>` is read
     /// into scratch memory, parsed with the entity loader, its parent template (if it
     /// names a `Template`) loaded first, and its archetype baked into the cache.
@@ -424,17 +425,17 @@ impl TemplateCache {
                 "a template with this path is already cached".into(),
             ));
         }
-        Ok((normalized, crc))
+        Ok((normalized.into_owned(), crc))
     }
 
     /// Normalized path and CRC of `path`, with errors at `origin` (or about `file`).
-    fn key_of(
+    fn key_of<'p>(
         &self,
-        path: &str,
+        path: &'p str,
         origin: Option<Origin<'_>>,
         file: &Path,
-    ) -> Result<(String, u32), Error> {
-        let normalized = normalize_template_path(path).map_err(|e| match e.kind.clone() {
+    ) -> Result<(Cow<'p, str>, u32), Error> {
+        let normalized = normalize(path).map_err(|e| match e.kind.clone() {
             ErrorKind::Template { reason, .. } => template_error(origin, file, path, reason),
             _ => e,
         })?;
@@ -445,7 +446,7 @@ impl TemplateCache {
         }
         if let Some(&i) = self.by_crc.get(&crc) {
             let other = &self.entries[i as usize].path;
-            if *other != normalized {
+            if *other != *normalized {
                 let reason =
                     format!("its CRC-32 {crc:#010X} is also that of `{other}`; rename one");
                 return Err(template_error(origin, file, path, reason));
@@ -469,7 +470,14 @@ impl TemplateCache {
         let scratch = std::mem::take(&mut self.scratch);
         let mut chain = Vec::new();
         let result = self
-            .load_chain(&scratch, normalized, crc, source, origin, &mut chain)
+            .load_chain(
+                &scratch,
+                normalized.into_owned(),
+                crc,
+                source,
+                origin,
+                &mut chain,
+            )
             .map(|parsed| self.commit(parsed));
         self.scratch = scratch;
         self.scratch.reset();
@@ -554,7 +562,7 @@ impl TemplateCache {
                     None => {
                         let parsed = self.load_chain(
                             scratch,
-                            pnorm,
+                            pnorm.into_owned(),
                             pcrc,
                             Source::File,
                             Some(origin),

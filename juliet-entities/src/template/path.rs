@@ -6,6 +6,8 @@
 //! resolved, empty components dropped) so that every spelling of one file gets one
 //! CRC, and refuses paths that are absolute or climb above the project root.
 
+use std::borrow::Cow;
+
 use juliet_core::{crc32, Error, ErrorKind};
 
 /// Seed 04's `kInvalidTemplateCrc`: no template has this CRC (a path that hashes to it
@@ -22,6 +24,28 @@ pub const INVALID_TEMPLATE_CRC: u32 = 0;
 /// [`ErrorKind::Template`] (with the path as given) when the path is empty, absolute
 /// (`/...`, `C:...`, `\\server\...`), or a `..` climbs above the project root.
 pub fn normalize_template_path(path: &str) -> Result<String, Error> {
+    normalize(path).map(Cow::into_owned)
+}
+
+/// Whether `path` is already in normal form (so that normalizing it need not copy).
+fn is_normal(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    let has_drive = bytes.len() >= 2 && bytes[1] == b':';
+    !path.is_empty()
+        && !has_drive
+        && !path.contains('\\')
+        && !path.starts_with([' ', '\t'])
+        && !path.ends_with([' ', '\t'])
+        && path.split('/').all(|c| !matches!(c, "" | "." | ".."))
+}
+
+/// [`normalize_template_path`] without a copy when the path is already normal (the
+/// common case: paths written by the tools), so that loading instances allocates
+/// nothing for it.
+pub(crate) fn normalize(path: &str) -> Result<Cow<'_, str>, Error> {
+    if is_normal(path) {
+        return Ok(Cow::Borrowed(path));
+    }
     let fail = |reason: &str| {
         Err(Error::file(
             "",
@@ -56,7 +80,7 @@ pub fn normalize_template_path(path: &str) -> Result<String, Error> {
     if parts.is_empty() {
         return fail("the path names the project root, not a file");
     }
-    Ok(parts.join("/"))
+    Ok(Cow::Owned(parts.join("/")))
 }
 
 /// The runtime identifier of a normalized template path: CRC-32 of its bytes (seed
@@ -101,6 +125,8 @@ mod tests {
             template_crc(&norm("Assets\\Templates\\RockLarge.jasset")),
             crc32(canonical.as_bytes())
         );
+        assert!(matches!(normalize(canonical).unwrap(), Cow::Borrowed(_)));
+        assert!(matches!(normalize("a\\b").unwrap(), Cow::Owned(_)));
         // Case matters (case-sensitive file systems).
         assert_ne!(norm("assets/templates/rocklarge.jasset"), canonical);
     }

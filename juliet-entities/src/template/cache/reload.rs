@@ -34,7 +34,7 @@ impl TemplateCache {
             return Ok(Vec::new());
         };
         let scratch = std::mem::take(&mut self.scratch);
-        let result = self.replace(&scratch, index, normalized, crc);
+        let result = self.replace(&scratch, index, normalized.into_owned(), crc);
         self.scratch = scratch;
         self.scratch.reset();
         let old = result?;

@@ -79,8 +79,9 @@ pub struct EntityManager {
     entities: Vec<Entity>,
     /// One storage per kind (seed 02's `by_type`), in order of first allocation.
     kinds: Vec<KindStorage>,
-    /// Kind index by the Rust type of the class.
-    kind_by_type: HashMap<TypeId, u16>,
+    /// Kind index by the Rust type of the class (looked up on every allocation: the
+    /// cheap id hasher rather than SipHash).
+    kind_by_type: HashMap<TypeId, u16, BuildHasherDefault<IdHasher>>,
     /// Base index by id.
     ids: HashMap<EntityId, u32, BuildHasherDefault<IdHasher>>,
     /// The next id to try for a new entity (seed 02's `EntityManager::ID`, per manager).
@@ -101,7 +102,7 @@ impl EntityManager {
         EntityManager {
             entities: Vec::new(),
             kinds: Vec::new(),
-            kind_by_type: HashMap::new(),
+            kind_by_type: HashMap::default(),
             ids: HashMap::default(),
             next_id: 1,
             registry: None,

@@ -70,6 +70,7 @@ impl OverrideSet {
 
     /// Adds property `index`; returns whether it was absent. Allocates only for an index
     /// of 64 or more, the first time the set grows past a word.
+    #[inline]
     pub fn insert(&mut self, index: usize) -> bool {
         let (word, bit) = (index / 64, 1u64 << (index % 64));
         let words: &mut [u64] = match &mut self.repr {
@@ -146,6 +147,10 @@ impl OverrideSet {
 
     /// Adds every property of `other`.
     pub fn union_with(&mut self, other: &OverrideSet) {
+        if let (Repr::Inline(a), Repr::Inline(b)) = (&mut self.repr, &other.repr) {
+            *a |= *b;
+            return;
+        }
         for index in other.iter() {
             self.insert(index);
         }

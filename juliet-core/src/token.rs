@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::crc::key_crc_runtime;
+use crate::crc::KeyCrcCache;
 use crate::error::{shorten, Error, ErrorKind};
 use crate::value::{Value, ValueSpan};
 
@@ -63,6 +63,12 @@ pub struct TokenBuffer {
     nodes: Vec<PropertyNode>,
     values: Vec<ValueSpan>,
     seen: HashMap<u32, u32>,
+    /// The CRCs of keys met in earlier files (world files repeat the same keys).
+    keys: KeyCrcCache,
+    /// Which low bytes of key CRCs the current file has used (duplicate pre-check).
+    filter: [u64; 4],
+    /// Scratch for the newline offsets of one window of the file.
+    ends: Vec<u32>,
 }
 
 impl TokenBuffer {
@@ -89,6 +95,7 @@ impl TokenBuffer {
         self.nodes.clear();
         self.values.clear();
         self.seen.clear();
+        self.filter = [0; 4];
         if bytes.len() >= u32::MAX as usize {
             return Err(Error::file(
                 path,
@@ -100,7 +107,10 @@ impl TokenBuffer {
         }
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let src = check_text(bytes, path)?;
-        self.scan(src, path)?;
+        let mut ends = std::mem::take(&mut self.ends);
+        let scanned = self.scan(src, path, &mut ends);
+        self.ends = ends;
+        scanned?;
         Ok(Document {
             src,
             path,
@@ -109,187 +119,373 @@ impl TokenBuffer {
         })
     }
 
-    fn scan(&mut self, src: &str, path: &Path) -> Result<(), Error> {
+    /// Splits `src` into lines and handles each.
+    ///
+    /// Two steps per window of [`WINDOW`] bytes: the offsets of its newlines are found
+    /// eight bytes at a time without a data-dependent branch, then each line is handled.
+    fn scan(&mut self, src: &str, path: &Path, ends: &mut Vec<u32>) -> Result<(), Error> {
         let bytes = src.as_bytes();
-        let mut line_no: u32 = 0;
-        let mut start = 0usize;
-        // The open block (index of its node), if any.
-        let mut open: Option<usize> = None;
-        while start <= bytes.len() {
-            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-            line_no += 1;
-            self.line(src, start, end, line_no, &mut open, path)?;
-            start = end + 1;
+        if ends.len() < WINDOW + 64 {
+            ends.resize(WINDOW + 64, 0);
         }
-        if let Some(node) = open {
-            self.close_block(src, node, path)?;
+        let mut at = ScanState {
+            line_start: 0,
+            line_no: 0,
+            open: NO_BLOCK,
+        };
+        for (index, window) in bytes.chunks(WINDOW).enumerate() {
+            let count = newline_offsets(window, (index * WINDOW) as u32, ends);
+            let mut done = 0;
+            while let Some(skipped) = self.fast_lines(bytes, &ends[done..count], &mut at) {
+                // Line `done + skipped` needs the general path.
+                let end = ends[done + skipped] as usize;
+                at.line_no += 1;
+                self.line(src, at.line_start, end, at.line_no, &mut at.open, path)?;
+                at.line_start = end + 1;
+                done += skipped + 1;
+            }
+        }
+        at.line_no += 1;
+        self.line(
+            src,
+            at.line_start,
+            bytes.len(),
+            at.line_no,
+            &mut at.open,
+            path,
+        )?;
+        if at.open != NO_BLOCK {
+            self.close_block(src, at.open, path)?;
+        }
+        // Each node's value lines run up to the next node's.
+        let mut next = self.values.len() as u32;
+        for n in self.nodes.iter_mut().rev() {
+            n.values_len = next - n.values_start;
+            next = n.values_start;
         }
         Ok(())
     }
 
-    /// Handles one line `src[start..end]` (without its `\n`).
-    #[inline]
+    /// Handles the common lines of `ends` (offsets of their `\n`) quickly: blank lines,
+    /// comments, value lines of an open block and `; Key` headers of keys in the cache
+    /// that close a non-empty block and are not duplicates. Stops at the first other
+    /// line, changing nothing for it, and returns its index; `None` when all are done.
+    #[inline(never)]
+    fn fast_lines(&mut self, bytes: &[u8], ends: &[u32], at: &mut ScanState) -> Option<usize> {
+        for (i, &end) in ends.iter().enumerate() {
+            let start = at.line_start;
+            let line = bytes.get(start..end as usize)?;
+            if let (Some(&first), Some(&last)) = (line.first(), line.last()) {
+                if first <= b' ' || last <= b' ' {
+                    return Some(i);
+                }
+                match first {
+                    b'#' => {}
+                    b'/' if line.get(1) == Some(&b'/') => {}
+                    b';' => {
+                        if !self.fast_header(bytes, start, line, at) {
+                            return Some(i);
+                        }
+                    }
+                    _ if at.open != NO_BLOCK => self.values.push(ValueSpan {
+                        start: start as u32,
+                        len: line.len() as u32,
+                        line: at.line_no + 1,
+                        column: 1,
+                    }),
+                    _ => return Some(i),
+                }
+            }
+            at.line_no += 1;
+            at.line_start = end as usize + 1;
+        }
+        None
+    }
+
+    /// The `; Key` header `line` (at byte `start`, trimmed) when its key is in the cache,
+    /// the block it closes has a value and the key is new: adds its node and returns
+    /// `true`. Otherwise changes nothing and returns `false`.
+    #[inline(always)]
+    fn fast_header(&mut self, bytes: &[u8], start: usize, line: &[u8], at: &mut ScanState) -> bool {
+        if line.get(1) != Some(&b' ') || line.len() < 3 {
+            return false;
+        }
+        let Some(key_crc) = self.keys.get(bytes, start + 2, line.len() - 2) else {
+            return false;
+        };
+        if at.open == self.values.len() || self.find_duplicate(key_crc, at.line_no + 1).is_some() {
+            return false;
+        }
+        self.nodes.push(PropertyNode {
+            key_crc,
+            key_start: start as u32 + 2,
+            key_len: line.len() as u32 - 2,
+            line: at.line_no + 1,
+            column: 3,
+            values_start: self.values.len() as u32,
+            values_len: 0,
+            consumed: false,
+            form: LineForm::Block,
+        });
+        at.open = self.values.len();
+        true
+    }
+
+    /// Handles line `line_no`, `src[start..end]` (without its `\n`); `open` is the
+    /// number of value lines before the open block's (which is always the last node),
+    /// or [`NO_BLOCK`].
+    #[inline(always)]
     fn line(
         &mut self,
         src: &str,
         start: usize,
         end: usize,
         line_no: u32,
-        open: &mut Option<usize>,
+        open: &mut usize,
         path: &Path,
     ) -> Result<(), Error> {
-        let bytes = src.as_bytes();
-        let mut s = start;
-        let mut e = end;
-        while e > s && matches!(bytes[e - 1], b' ' | b'\t' | b'\r') {
-            e -= 1;
+        let line = &src.as_bytes()[start..end];
+        match line {
+            [] => Ok(()),
+            // The common line starts and ends with a visible character.
+            [first, .., last] | [first @ last] if *first > b' ' && *last > b' ' => {
+                self.trimmed_line(src, start, line, 0, line_no, open, path)
+            }
+            _ => self.untrimmed_line(src, start, line, line_no, open, path),
         }
-        while s < e && matches!(bytes[s], b' ' | b'\t') {
-            s += 1;
+    }
+
+    /// [`TokenBuffer::line`] for a line with leading or trailing blanks (or `\r`).
+    #[inline(never)]
+    fn untrimmed_line(
+        &mut self,
+        src: &str,
+        start: usize,
+        mut line: &[u8],
+        line_no: u32,
+        open: &mut usize,
+        path: &Path,
+    ) -> Result<(), Error> {
+        while let [rest @ .., b' ' | b'\t' | b'\r'] = line {
+            line = rest;
         }
-        if s == e {
+        let s = skip_blanks(line, 0);
+        if s == line.len() {
             return Ok(());
         }
-        let first = bytes[s];
-        if first == b'#' || (first == b'/' && s + 1 < e && bytes[s + 1] == b'/') {
-            return Ok(());
+        self.trimmed_line(src, start, line, s, line_no, open, path)
+    }
+
+    /// Handles a line whose text is `line[s..]`: `line` starts at byte `start` of `src`
+    /// and is trimmed at its end, `line[s]` is its first visible character.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn trimmed_line(
+        &mut self,
+        src: &str,
+        start: usize,
+        line: &[u8],
+        s: usize,
+        line_no: u32,
+        open: &mut usize,
+        path: &Path,
+    ) -> Result<(), Error> {
+        match line[s] {
+            b';' => self.header(src, start, line, s, line_no, open, path),
+            b'#' => Ok(()),
+            b'/' if line.get(s + 1) == Some(&b'/') => Ok(()),
+            _ if *open != NO_BLOCK => {
+                self.values.push(ValueSpan {
+                    start: (start + s) as u32,
+                    len: (line.len() - s) as u32,
+                    line: line_no,
+                    column: s as u32 + 1,
+                });
+                Ok(())
+            }
+            _ => self.compact(src, start, line, s, line_no, path),
         }
-        let column = (s - start) as u32 + 1;
-        if first == b';' {
-            if let Some(node) = open.take() {
-                self.close_block(src, node, path)?;
-            }
-            let mut k = s + 1;
-            while k < e && matches!(bytes[k], b' ' | b'\t') {
-                k += 1;
-            }
-            let key_end = ident_end(bytes, k, e);
-            if key_end == k {
-                return Err(invalid_key(src, path, line_no, start, k, e));
-            }
-            let mut after = key_end;
-            while after < e && matches!(bytes[after], b' ' | b'\t') {
-                after += 1;
-            }
-            if after == e {
-                // Block header: value lines follow.
-                self.push_node(
-                    src,
-                    path,
-                    k,
-                    key_end,
-                    line_no,
-                    (k - start) as u32 + 1,
-                    LineForm::Block,
-                )?;
-                *open = Some(self.nodes.len() - 1);
-                return Ok(());
-            }
-            if bytes[after] != b':' {
-                return Err(invalid_key(src, path, line_no, start, k, e));
-            }
+    }
+
+    /// Handles a line outside any block that is not a header: a compact `Key: value`
+    /// property, else an error.
+    #[inline(never)]
+    fn compact(
+        &mut self,
+        src: &str,
+        start: usize,
+        line: &[u8],
+        s: usize,
+        line_no: u32,
+        path: &Path,
+    ) -> Result<(), Error> {
+        let key_end = ident_end(line, s);
+        let after = skip_blanks(line, key_end);
+        if key_end > s && line.get(after) == Some(&b':') {
+            let crc = self.keys.crc(src.as_bytes(), start + s, key_end - s);
             self.push_node(
                 src,
                 path,
-                k,
-                key_end,
+                (start + s, start + key_end, crc),
                 line_no,
-                (k - start) as u32 + 1,
-                LineForm::Inline,
+                s as u32 + 1,
+                LineForm::Compact,
             )?;
-            return self.one_line_value(src, path, start, after + 1, e, line_no);
-        }
-        if let Some(node) = *open {
-            self.values.push(ValueSpan {
-                start: s as u32,
-                len: (e - s) as u32,
-                line: line_no,
-                column,
-            });
-            self.nodes[node].values_len += 1;
-            return Ok(());
-        }
-        // Compact `Key: value`, allowed only where no block is open.
-        let key_end = ident_end(bytes, s, e);
-        let mut after = key_end;
-        while after < e && matches!(bytes[after], b' ' | b'\t') {
-            after += 1;
-        }
-        if key_end > s && after < e && bytes[after] == b':' {
-            self.push_node(src, path, s, key_end, line_no, column, LineForm::Compact)?;
-            return self.one_line_value(src, path, start, after + 1, e, line_no);
+            return self.one_line_value(src, path, start, line, after + 1, line_no);
         }
         Err(Error::new(
             path,
             line_no,
-            column,
+            s as u32 + 1,
             ErrorKind::ValueWithoutProperty {
-                found: shorten(&src[s..e]),
+                found: shorten(&src[start + s..start + line.len()]),
             },
         ))
     }
 
-    /// Adds the value of an inline or compact property: `src[from..e]`, trimmed.
+    /// Handles a `; Key` or `; Key: value` line; `line` is trimmed at its end and starts
+    /// at byte `start` of `src`, `semi` is the offset of its `;`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn header(
+        &mut self,
+        src: &str,
+        start: usize,
+        line: &[u8],
+        semi: usize,
+        line_no: u32,
+        open: &mut usize,
+        path: &Path,
+    ) -> Result<(), Error> {
+        if *open != NO_BLOCK {
+            self.close_block(src, *open, path)?;
+            *open = NO_BLOCK;
+        }
+        // `; Key`: one space, then the key.
+        let k = match line.get(semi + 1..semi + 3) {
+            Some(&[b' ', b]) if b > b' ' => semi + 2,
+            _ => skip_blanks(line, semi + 1),
+        };
+        // The common `; Key` line: a key seen before, up to the end of the line.
+        let rest = line.len() - k;
+        if rest > 0 {
+            if let Some(crc) = self.keys.get(src.as_bytes(), start + k, rest) {
+                self.push_node(
+                    src,
+                    path,
+                    (start + k, start + line.len(), crc),
+                    line_no,
+                    k as u32 + 1,
+                    LineForm::Block,
+                )?;
+                *open = self.values.len();
+                return Ok(());
+            }
+        }
+        self.new_header(src, start, line, k, line_no, open, path)
+    }
+
+    /// The rest of [`TokenBuffer::header`] for a key not in the cache or an inline
+    /// property; `k` is the offset of the key in `line`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn new_header(
+        &mut self,
+        src: &str,
+        start: usize,
+        line: &[u8],
+        k: usize,
+        line_no: u32,
+        open: &mut usize,
+        path: &Path,
+    ) -> Result<(), Error> {
+        let column = k as u32 + 1;
+        let key_end = ident_end(line, k);
+        if key_end == k {
+            return Err(invalid_key(
+                src,
+                path,
+                line_no,
+                start,
+                start + k,
+                start + line.len(),
+            ));
+        }
+        let crc = self.keys.crc(src.as_bytes(), start + k, key_end - k);
+        let key = (start + k, start + key_end, crc);
+        let after = skip_blanks(line, key_end);
+        match line.get(after) {
+            None => {
+                // Block header: value lines follow.
+                self.push_node(src, path, key, line_no, column, LineForm::Block)?;
+                *open = self.values.len();
+                Ok(())
+            }
+            Some(b':') => {
+                self.push_node(src, path, key, line_no, column, LineForm::Inline)?;
+                self.one_line_value(src, path, start, line, after + 1, line_no)
+            }
+            Some(_) => Err(invalid_key(
+                src,
+                path,
+                line_no,
+                start,
+                start + k,
+                start + line.len(),
+            )),
+        }
+    }
+
+    /// Adds the value of an inline or compact property: `line[from..]`, trimmed, where
+    /// `line` starts at byte `line_start` of `src`.
     fn one_line_value(
         &mut self,
         src: &str,
         path: &Path,
         line_start: usize,
-        mut from: usize,
-        e: usize,
+        line: &[u8],
+        from: usize,
         line_no: u32,
     ) -> Result<(), Error> {
-        let bytes = src.as_bytes();
-        while from < e && matches!(bytes[from], b' ' | b'\t') {
-            from += 1;
+        let from = skip_blanks(line, from);
+        if from == line.len() {
+            return Err(header_without_value(src, path, self.nodes.last()));
         }
-        let node = self.nodes.len() - 1;
-        if from == e {
-            let n = &self.nodes[node];
-            return Err(
-                Error::new(path, n.line, n.column, ErrorKind::HeaderWithoutValue)
-                    .with_key(&src[n.key_start as usize..(n.key_start + n.key_len) as usize]),
-            );
-        }
+        // Everything before `from` is ASCII (blanks, `;`, the key, `:`), so the byte
+        // offset is the character column.
         self.values.push(ValueSpan {
-            start: from as u32,
-            len: (e - from) as u32,
+            start: (line_start + from) as u32,
+            len: (line.len() - from) as u32,
             line: line_no,
-            column: char_column(src, line_start, from),
+            column: from as u32 + 1,
         });
-        self.nodes[node].values_len = 1;
         Ok(())
     }
 
-    fn close_block(&self, src: &str, node: usize, path: &Path) -> Result<(), Error> {
-        let n = &self.nodes[node];
-        if n.values_len == 0 {
-            return Err(
-                Error::new(path, n.line, n.column, ErrorKind::HeaderWithoutValue)
-                    .with_key(&src[n.key_start as usize..(n.key_start + n.key_len) as usize]),
-            );
+    /// Ends the open block (the last node), which had `values_before` value lines
+    /// before it: it must have at least one of its own.
+    #[inline(always)]
+    fn close_block(&self, src: &str, values_before: usize, path: &Path) -> Result<(), Error> {
+        if self.values.len() == values_before {
+            return Err(header_without_value(src, path, self.nodes.last()));
         }
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Adds a node for the key `src[key.0..key.1]` whose CRC is `key.2`.
+    #[inline(always)]
     fn push_node(
         &mut self,
         src: &str,
         path: &Path,
-        key_start: usize,
-        key_end: usize,
+        key: (usize, usize, u32),
         line: u32,
         column: u32,
         form: LineForm,
     ) -> Result<(), Error> {
-        let key = &src.as_bytes()[key_start..key_end];
-        let key_crc = key_crc_runtime(key);
+        let (key_start, key_end, key_crc) = key;
         if let Some(first_line) = self.find_duplicate(key_crc, line) {
-            return Err(
-                Error::new(path, line, column, ErrorKind::DuplicateKey { first_line })
-                    .with_key(&src[key_start..key_end]),
-            );
+            return Err(duplicate_key(src, path, key, line, column, first_line));
         }
         self.nodes.push(PropertyNode {
             key_crc,
@@ -306,9 +502,18 @@ impl TokenBuffer {
     }
 
     /// Returns the line of an earlier node with `crc`, and records this one (on `line`).
+    #[inline(always)]
     fn find_duplicate(&mut self, crc: u32, line: u32) -> Option<u32> {
         let count = self.nodes.len();
         if count < LINEAR_DUPLICATE_SCAN {
+            // A 256-bit filter on the CRC's low byte: most keys skip the scan.
+            let bit = (crc & 0xFF) as usize;
+            let word = &mut self.filter[bit >> 6];
+            let mask = 1u64 << (bit & 63);
+            if *word & mask == 0 {
+                *word |= mask;
+                return None;
+            }
             return self.nodes.iter().find(|n| n.key_crc == crc).map(|n| n.line);
         }
         if self.seen.is_empty() {
@@ -326,19 +531,151 @@ impl TokenBuffer {
     }
 }
 
-/// End of the identifier starting at `from` (equal to `from` when there is none).
-#[inline]
-fn ident_end(bytes: &[u8], from: usize, end: usize) -> usize {
-    if from >= end || !(bytes[from].is_ascii_alphabetic() || bytes[from] == b'_') {
-        return from;
-    }
-    let mut i = from + 1;
-    while i < end && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-        i += 1;
-    }
-    i
+/// Where the scan is: the start of the next line, the number of lines done and the
+/// open block (see [`TokenBuffer::line`]).
+struct ScanState {
+    line_start: usize,
+    line_no: u32,
+    open: usize,
 }
 
+/// The open block state when no block is open.
+const NO_BLOCK: usize = usize::MAX;
+
+/// Bytes per newline-search window (a multiple of 64).
+const WINDOW: usize = 4096;
+
+/// Writes the offsets (plus `base`) of the newlines of `window` (at most [`WINDOW`]
+/// bytes) to the front of `ends` (at least `WINDOW + 64` long) and returns how many.
+///
+/// 64 bytes at a time: a bit mask of the newlines, then their offsets, written without
+/// a data-dependent branch in the common case (at most 8 lines in 64 bytes).
+#[inline]
+fn newline_offsets(window: &[u8], base: u32, ends: &mut [u32]) -> usize {
+    let mut count = 0;
+    let mut at = base;
+    let mut blocks = window.chunks_exact(64);
+    for block in &mut blocks {
+        // 1 for each newline byte (the compiler does this 16 bytes at a time), then
+        // 8 flags to 8 bits with one multiplication.
+        let mut flags = [0u8; 64];
+        for (flag, &b) in flags.iter_mut().zip(block) {
+            *flag = u8::from(b == b'\n');
+        }
+        let mut mask = 0u64;
+        for (i, word) in flags.chunks_exact(8).enumerate() {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+            mask |= (word.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+        }
+        count += flatten(mask, at, &mut ends[count..]);
+        at += 64;
+    }
+    let tail = blocks.remainder();
+    if !tail.is_empty() {
+        // Eight bytes at a time: a newline is a zero byte of `word ^ 0x0A..`.
+        let mut mask = 0u64;
+        let mut words = tail.chunks_exact(8);
+        for (i, word) in (&mut words).enumerate() {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+            let found = zero_bytes(word ^ 0x0A0A_0A0A_0A0A_0A0A);
+            mask |= (found.wrapping_mul(0x0002_0408_1020_4081) >> 56) << (8 * i);
+        }
+        let done = tail.len() - words.remainder().len();
+        for (i, &b) in words.remainder().iter().enumerate() {
+            mask |= u64::from(b == b'\n') << (done + i);
+        }
+        count += flatten(mask, at, &mut ends[count..]);
+    }
+    count
+}
+
+/// Writes `at` plus the index of each set bit of `mask` to the front of `ends` (at
+/// least 64 long) and returns how many: always 8 writes, then a loop for the rest.
+#[inline(always)]
+fn flatten(mut mask: u64, at: u32, ends: &mut [u32]) -> usize {
+    let lines = mask.count_ones() as usize;
+    for slot in &mut ends[..8] {
+        *slot = at + mask.trailing_zeros();
+        mask &= mask.wrapping_sub(1);
+    }
+    let mut next = 8;
+    while mask != 0 {
+        ends[next] = at + mask.trailing_zeros();
+        mask &= mask - 1;
+        next += 1;
+    }
+    lines
+}
+
+/// `0x80` in each byte of `word` that is zero, `0` in the others (exact: no false
+/// positives).
+#[inline(always)]
+fn zero_bytes(word: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    !(((word & LOW7) + LOW7) | word | LOW7)
+}
+
+/// First offset at or after `from` in `line` that is not a space or a tab.
+#[inline(always)]
+fn skip_blanks(line: &[u8], mut from: usize) -> usize {
+    while let Some(b' ' | b'\t') = line.get(from) {
+        from += 1;
+    }
+    from
+}
+
+/// End of the identifier starting at `from` in `line` (equal to `from` when there is
+/// none).
+#[inline]
+fn ident_end(line: &[u8], from: usize) -> usize {
+    match line.get(from) {
+        Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {}
+        _ => return from,
+    }
+    let rest = line.get(from..).unwrap_or_default();
+    rest.iter()
+        .position(|&b| !IDENT_BYTE[usize::from(b)])
+        .map_or(line.len(), |i| from + i)
+}
+
+/// Whether each byte may continue a key: `[A-Za-z0-9_]`.
+static IDENT_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    table
+};
+
+/// The error of a property with no value, at its key (`node` is `None` only if a
+/// broken invariant left no node).
+#[cold]
+fn header_without_value(src: &str, path: &Path, node: Option<&PropertyNode>) -> Error {
+    let Some(n) = node else {
+        return Error::file(path, ErrorKind::HeaderWithoutValue);
+    };
+    Error::new(path, n.line, n.column, ErrorKind::HeaderWithoutValue)
+        .with_key(&src[n.key_start as usize..(n.key_start + n.key_len) as usize])
+}
+
+/// The error of a key `src[key.0..key.1]` met a second time, on `line`.
+#[cold]
+fn duplicate_key(
+    src: &str,
+    path: &Path,
+    key: (usize, usize, u32),
+    line: u32,
+    column: u32,
+    first_line: u32,
+) -> Error {
+    Error::new(path, line, column, ErrorKind::DuplicateKey { first_line })
+        .with_key(&src[key.0..key.1])
+}
+
+#[cold]
 fn invalid_key(
     src: &str,
     path: &Path,
@@ -439,6 +776,7 @@ impl<'a> Document<'a> {
     }
 
     /// The value lines of node `index`.
+    #[inline]
     pub fn value(&self, index: usize) -> Value<'a> {
         let n = &self.nodes[index];
         let spans = &self.values[n.values_start as usize..(n.values_start + n.values_len) as usize];
@@ -468,6 +806,7 @@ impl<'a> Document<'a> {
     /// # Errors
     /// [`ErrorKind::BadValue`] at the line and column of the offending text, naming the
     /// key, the expected type and the text found.
+    #[inline]
     pub fn decode_into<T: crate::Codec>(
         &mut self,
         index: usize,
@@ -651,7 +990,17 @@ mod tests {
             (err.kind.clone(), err.line, err.column),
             (ErrorKind::NulByte, 2, 3)
         );
+        // The NUL byte wins over an earlier problem of the file and over bad UTF-8.
+        let err = tok("  42\n; A\n1\n\0").unwrap_err();
+        assert_eq!(
+            (err.kind.clone(), err.line, err.column),
+            (ErrorKind::NulByte, 4, 1)
+        );
         let mut buf = TokenBuffer::new();
+        let err = buf
+            .tokenize(b"\xFF; A\n\0", Path::new("u.jasset"))
+            .unwrap_err();
+        assert_eq!((err.kind.clone(), err.line), (ErrorKind::NulByte, 2));
         let err = buf
             .tokenize(b"; A\n\xC3\xA9\xFF\n", Path::new("u.jasset"))
             .unwrap_err();
@@ -668,6 +1017,70 @@ mod tests {
         let i = doc.find(crate::key_crc("a")).unwrap();
         assert_eq!(doc.key(i), "A");
         assert_eq!(doc.unconsumed().collect::<Vec<_>>(), vec![1]);
+    }
+
+    #[test]
+    fn lines_are_found_across_blocks_windows_and_tails() {
+        // Known properties separated by runs of blank lines (more than 8 newlines in
+        // 64 bytes), comments and long padded values (lines crossing the 64-byte
+        // blocks and 4096-byte windows), with LF or CRLF; every prefix length of the
+        // last property exercises the tail of the newline search.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let mut src = String::new();
+        let mut line = 1u32;
+        let mut expected = Vec::new();
+        for i in 0..300 {
+            let eol = if next(4) == 0 { "\r\n" } else { "\n" };
+            for _ in 0..[0, 1, 2, 20, 70][next(5) as usize] {
+                src.push_str(eol);
+                line += 1;
+            }
+            src.push_str(&format!("; Key{i}{eol}"));
+            let key_line = line;
+            line += 1;
+            let mut values = Vec::new();
+            for j in 0..1 + next(3) {
+                if next(3) == 0 {
+                    src.push_str(&format!("  # comment {i}{eol}"));
+                    line += 1;
+                }
+                let value = format!("v{i}.{j}{}x", "-".repeat(next(200) as usize));
+                src.push_str(&format!("\t{value}  {eol}"));
+                values.push((value, line));
+                line += 1;
+            }
+            expected.push((format!("Key{i}"), key_line, values));
+        }
+        src.push_str("; Last: ");
+        let mut buf = TokenBuffer::new();
+        for extra in 1..80 {
+            let mut file = src.clone();
+            file.push_str(&"y".repeat(extra));
+            file.push_str(["", "\n", "\n\n", "\r\n"][extra % 4]);
+            let doc = buf.tokenize(file.as_bytes(), Path::new("t")).unwrap();
+            assert_eq!(doc.len(), expected.len() + 1);
+            for (i, (key, key_line, values)) in expected.iter().enumerate() {
+                assert_eq!((doc.key(i), doc.node(i).line), (key.as_str(), *key_line));
+                let got: Vec<&str> = doc.value(i).lines().collect();
+                let want: Vec<&str> = values.iter().map(|(v, _)| v.as_str()).collect();
+                assert_eq!(got, want, "{key}");
+                for (k, (_, value_line)) in values.iter().enumerate() {
+                    assert_eq!(
+                        doc.values[doc.nodes[i].values_start as usize + k].line,
+                        *value_line
+                    );
+                }
+            }
+            let last = doc.len() - 1;
+            assert_eq!((doc.key(last), doc.node(last).line), ("Last", line));
+            assert_eq!(doc.value(last).single().unwrap().len(), extra);
+        }
     }
 
     #[test]

@@ -193,13 +193,17 @@ const fn half_masks() -> [u128; 32] {
 fn half(bytes: &[u8], start: usize, len: usize) -> u128 {
     let window: [u8; 16] = match bytes.get(start..start + 16) {
         Some(window) => window.try_into().unwrap_or([0; 16]),
-        None => {
-            let mut padded = [0u8; 16];
-            padded[..len].copy_from_slice(&bytes[start..start + len]);
-            padded
-        }
+        None => padded(bytes, start, len),
     };
     u128::from_le_bytes(window) & HALF_MASKS[len & 31]
+}
+
+/// `bytes[start..start + len]` followed by zero bytes, for keys near the end of a file.
+#[cold]
+fn padded(bytes: &[u8], start: usize, len: usize) -> [u8; 16] {
+    let mut padded = [0u8; 16];
+    padded[..len].copy_from_slice(&bytes[start..start + len]);
+    padded
 }
 
 #[inline(always)]

@@ -78,7 +78,7 @@ impl<'a> Value<'a> {
     /// # Errors
     /// [`ValueErrorKind::ExpectedOneLine`] when there are several lines (pointing at the
     /// second), or none.
-    #[inline]
+    #[inline(always)]
     pub fn single(&self) -> Result<&'a str, ValueError<'a>> {
         // The common case: one value line of a tokenized file.
         if let Repr::Spans { src, spans: [one] } = self.repr {

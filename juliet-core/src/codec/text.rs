@@ -238,7 +238,8 @@ mod tests {
         assert_eq!(s, "new text");
         s.decode_into(Value::from_text("bare")).unwrap();
         assert_eq!(s, "bare");
-        s.decode_into(Value::from_text("\"a longer text than before\"")).unwrap();
+        s.decode_into(Value::from_text("\"a longer text than before\""))
+            .unwrap();
         assert_eq!(s, "a longer text than before");
         s.decode_into(Value::from_text("\"tab\\there\"")).unwrap();
         assert_eq!(s, "tab\there");

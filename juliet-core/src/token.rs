@@ -397,7 +397,8 @@ mod tests {
             (err.kind.clone(), err.line, err.column),
             (ErrorKind::NulByte, 2, 3)
         );
-        // The NUL byte wins over an earlier problem of the file and over bad UTF-8.
+        // A text problem (NUL, bad UTF-8) comes before any line problem, and the
+        // first of the two text problems is the one reported.
         let err = tok("  42\n; A\n1\n\0").unwrap_err();
         assert_eq!(
             (err.kind.clone(), err.line, err.column),
@@ -406,6 +407,10 @@ mod tests {
         let mut buf = TokenBuffer::new();
         let err = buf
             .tokenize(b"\xFF; A\n\0", Path::new("u.jasset"))
+            .unwrap_err();
+        assert_eq!((err.kind.clone(), err.line), (ErrorKind::InvalidUtf8, 1));
+        let err = buf
+            .tokenize(b"; A\n\0\xFF", Path::new("u.jasset"))
             .unwrap_err();
         assert_eq!((err.kind.clone(), err.line), (ErrorKind::NulByte, 2));
         let err = buf

@@ -115,6 +115,11 @@ impl fmt::Display for PropertyType {
 /// assert_eq!(text, "FF8000FF");
 /// assert_eq!(Rgba::decode(Value::from_text(&text)).unwrap(), Rgba(0xFF8000FF));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no .jasset codec, so it cannot be a property",
+    label = "this field type does not implement `juliet_core::Codec`",
+    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum can `#[derive(Codec)]`), or mark the field `#[jasset(skip)]` to leave it out of the file"
+)]
 pub trait Codec: Clone + PartialEq + Sized + 'static {
     /// The type as the reflection table reports it.
     const PROPERTY_TYPE: PropertyType;

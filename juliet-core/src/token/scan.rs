@@ -689,11 +689,18 @@ pub(crate) fn char_column(src: &str, line_start: usize, at: usize) -> u32 {
     }
 }
 
-/// Checks that `bytes` are UTF-8 text without NUL bytes.
+/// Checks that `bytes` are UTF-8 text without NUL bytes; the error is the first of
+/// the two problems in the file.
 pub(super) fn check_text<'a>(bytes: &'a [u8], path: &Path) -> Result<&'a str, Error> {
     if let Some(at) = memchr::memchr(0, bytes) {
+        // Invalid UTF-8 before the NUL is the first problem.
+        let before = std::str::from_utf8(&bytes[..at]).map_err(|e| e.valid_up_to());
+        let (kind, at) = match before {
+            Ok(_) => (ErrorKind::NulByte, at),
+            Err(bad) => (ErrorKind::InvalidUtf8, bad),
+        };
         let (line, column) = position_of(bytes, at);
-        return Err(Error::new(path, line, column, ErrorKind::NulByte));
+        return Err(Error::new(path, line, column, kind));
     }
     std::str::from_utf8(bytes).map_err(|e| {
         let (line, column) = position_of(bytes, e.valid_up_to());

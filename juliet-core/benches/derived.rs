@@ -1,0 +1,150 @@
+//! The derived loader against a hand-written one and `serde_json`, on one 12-field
+//! record (issue 3, "Targets"): the text of one record -> a struct, per record.
+//!
+//! - `derived`: `#[derive(Entity)]`'s `Reflect::load` (one pass over the nodes, key CRC
+//!   `match`), after tokenizing the text into a reused `TokenBuffer`;
+//! - `hand_written`: the seed's `SerializeProp` idiom, `Archive::serialize` per field
+//!   (each call searches the nodes for its key), after the same tokenizing;
+//! - `serde_json`: `serde_json::from_str` of the same record as JSON.
+//!
+//! Run with `cargo bench -p juliet-core --bench derived`; the figures go to
+//! `docs/performance.md`.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use juliet_core::{key, Archive, Error, Reflect, TokenBuffer};
+use serde::{Deserialize, Serialize};
+
+/// The record: 12 fields of the common property types.
+#[derive(juliet_derive::Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[jasset(crate = ::juliet_core)]
+struct Record {
+    entity_id: u64,
+    name: String,
+    mesh_asset: String,
+    position: [f32; 3],
+    rotation: [f32; 4],
+    scale: [f32; 3],
+    health: f32,
+    max_health: f32,
+    level: i32,
+    team: u32,
+    visible: bool,
+    speed: f64,
+}
+
+impl Default for Record {
+    fn default() -> Record {
+        Record::default_value()
+    }
+}
+
+/// The hand-written symmetric serializer of seed 01 section 5.1.
+fn serialize_by_hand(ar: &mut Archive<'_>, r: &mut Record) -> Result<(), Error> {
+    ar.serialize(key!("EntityId"), &mut r.entity_id)?;
+    ar.serialize(key!("Name"), &mut r.name)?;
+    ar.serialize(key!("MeshAsset"), &mut r.mesh_asset)?;
+    ar.serialize(key!("Position"), &mut r.position)?;
+    ar.serialize(key!("Rotation"), &mut r.rotation)?;
+    ar.serialize(key!("Scale"), &mut r.scale)?;
+    ar.serialize(key!("Health"), &mut r.health)?;
+    ar.serialize(key!("MaxHealth"), &mut r.max_health)?;
+    ar.serialize(key!("Level"), &mut r.level)?;
+    ar.serialize(key!("Team"), &mut r.team)?;
+    ar.serialize(key!("Visible"), &mut r.visible)?;
+    ar.serialize(key!("Speed"), &mut r.speed)?;
+    Ok(())
+}
+
+fn sample() -> Record {
+    Record {
+        entity_id: 0x42,
+        name: "Grand Citadel Knight".to_owned(),
+        mesh_asset: "Assets/Meshes/Knight_01.obj".to_owned(),
+        position: [142.5, 12.0, -84.2],
+        rotation: [0.0, 0.0, 0.70710677, 0.70710677],
+        scale: [1.0, 1.0, 1.0],
+        health: 87.5,
+        max_health: 100.0,
+        level: 12,
+        team: 2,
+        visible: true,
+        speed: 4.25,
+    }
+}
+
+fn loaders(c: &mut Criterion) {
+    let record = sample();
+    let mut jasset = String::new();
+    record.save(&mut Archive::saving(&mut jasset));
+    let json = serde_json::to_string(&record).unwrap();
+    let path = Path::new("record.jasset");
+
+    // The three loaders agree before they are timed.
+    let mut buffer = TokenBuffer::new();
+    let mut derived = Record::default_value();
+    derived
+        .load(&mut Archive::loading(
+            buffer.tokenize(jasset.as_bytes(), path).unwrap(),
+        ))
+        .unwrap();
+    let mut by_hand = Record::default_value();
+    serialize_by_hand(
+        &mut Archive::loading(buffer.tokenize(jasset.as_bytes(), path).unwrap()),
+        &mut by_hand,
+    )
+    .unwrap();
+    assert_eq!(derived, record);
+    assert_eq!(by_hand, record);
+    assert_eq!(serde_json::from_str::<Record>(&json).unwrap(), record);
+
+    let mut group = c.benchmark_group("load_12_field_record");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("derived", |b| {
+        let mut buffer = TokenBuffer::new();
+        let mut out = Record::default_value();
+        b.iter(|| {
+            let doc = buffer.tokenize(black_box(jasset.as_bytes()), path).unwrap();
+            out.load(&mut Archive::loading(doc)).unwrap();
+            black_box(&out);
+        })
+    });
+    group.bench_function("hand_written", |b| {
+        let mut buffer = TokenBuffer::new();
+        let mut out = Record::default_value();
+        b.iter(|| {
+            let doc = buffer.tokenize(black_box(jasset.as_bytes()), path).unwrap();
+            serialize_by_hand(&mut Archive::loading(doc), &mut out).unwrap();
+            black_box(&out);
+        })
+    });
+    group.bench_function("serde_json", |b| {
+        b.iter(|| black_box(serde_json::from_str::<Record>(black_box(&json)).unwrap()))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("save_12_field_record");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("derived", |b| {
+        let mut out = String::new();
+        b.iter(|| {
+            out.clear();
+            black_box(&record).save(&mut Archive::saving(&mut out));
+            black_box(&out);
+        })
+    });
+    group.bench_function("serde_json", |b| {
+        let mut out = Vec::new();
+        b.iter(|| {
+            out.clear();
+            serde_json::to_writer(&mut out, black_box(&record)).unwrap();
+            black_box(&out);
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, loaders);
+criterion_main!(benches);

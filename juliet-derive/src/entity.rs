@@ -1,0 +1,318 @@
+//! Expansion of `#[derive(Entity)]`: the `Reflect` impl (class descriptor, property
+//! table, default-init stub, clone, save, load with one-pass CRC dispatch and the
+//! migration call) and the registration with the class registry.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Ident, Path};
+
+use crate::ast::{Container, Field};
+use crate::ctxt::Ctxt;
+use crate::key::normalize;
+use crate::validate;
+
+/// `#[derive(Entity)]`: parse -> validate -> expand. On error, the errors and a stub
+/// impl (so that uses of the type's `Reflect` impl do not add errors of their own).
+pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let cont = Container::from_ast(&cx, input);
+    validate::check(&cx, &cont);
+    match cx.check() {
+        Ok(()) => expand(&cont),
+        Err(errors) => {
+            let stub = stub(&cont);
+            quote!(#errors #stub)
+        }
+    }
+}
+
+/// The `const KEY_...: u32` item name of a key (normalized keys are unique in a class).
+fn key_const(key: &str) -> Ident {
+    format_ident!("KEY_{}", normalize(key).to_ascii_uppercase())
+}
+
+/// The field's default-init expression: `default = expr`, else `Default::default()`
+/// spanned at the field type (so a type without `Default` is reported there).
+fn field_default(field: &Field<'_>) -> TokenStream {
+    match &field.attrs.default {
+        Some(expr) => quote!(#expr),
+        None => {
+            let ty = field.ty;
+            quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default())
+        }
+    }
+}
+
+/// `<Ty as juliet_core::Codec>`: every use of a property's codec goes through this
+/// qualified path, so that a type without a codec fails the same obligation at the same
+/// span (the field type) everywhere, which rustc reports once.
+fn codec(field: &Field<'_>, krate: &Path) -> TokenStream {
+    let ty = field.ty;
+    quote!(<#ty as #krate::Codec>)
+}
+
+fn expand(cont: &Container<'_>) -> TokenStream {
+    let krate = cont.krate();
+    let ident = cont.ident();
+    let (class_item, class) = class_static(cont, &krate);
+    let default_value = default_value(cont);
+    let clone_value = clone_value(&krate);
+    let save = save(cont, &krate);
+    let load = load(cont, &krate);
+
+    quote! {
+        const _: () = {
+            #class_item
+
+            #[automatically_derived]
+            impl #krate::Reflect for #ident {
+                #class
+                #default_value
+                #clone_value
+                #save
+                #load
+            }
+
+            #krate::inventory::submit! {
+                #krate::ClassRegistration {
+                    class: <#ident as #krate::Reflect>::CLASS,
+                }
+            }
+        };
+    }
+}
+
+/// The class descriptor as a `static`, and the `Reflect::CLASS` constant pointing at
+/// it: every use of `Reflect::CLASS`, from any crate, is then one address (a `const`
+/// table may be copied at each use), which the registry's identity test and the
+/// property accessors' fast path rely on, like seed 01's one global `Class` per kind.
+fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream) {
+    let ident = cont.ident();
+    let name = cont.class_name();
+    let version = Literal::u32_unsuffixed(cont.version());
+    let properties = cont.properties().map(|field| {
+        let ty = field.ty;
+        let member = field.ident;
+        let key = &field.key.text;
+        let field_name = field.name();
+        let aliases = field.aliases.iter().map(|a| {
+            let text = &a.text;
+            quote!(#krate::Key::new(#text))
+        });
+        let codec = codec(field, krate);
+        quote! {{
+            let _ = #codec::PROPERTY_TYPE;
+            #krate::PropertyDescriptor::new::<#ty>(
+                #key,
+                #field_name,
+                ::core::mem::offset_of!(#ident, #member),
+                &[#(#aliases),*],
+            )
+        }}
+    });
+    let deprecated = cont.attrs.deprecated.iter().map(|lit| {
+        let text = lit.value();
+        quote!(#krate::Key::new(#text))
+    });
+    let item = quote! {
+        static __JULIET_CLASS: #krate::Class = #krate::Class::of::<#ident>(
+            #name,
+            #version,
+            &[#(#properties),*],
+            &[#(#deprecated),*],
+        );
+    };
+    let constant = quote! {
+        const CLASS: &'static #krate::Class = &__JULIET_CLASS;
+    };
+    (item, constant)
+}
+
+fn default_value(cont: &Container<'_>) -> TokenStream {
+    if cont.attrs.default.is_some() {
+        return quote! {
+            fn default_value() -> Self {
+                <Self as ::core::default::Default>::default()
+            }
+        };
+    }
+    let inits = cont.fields.iter().map(|field| {
+        let member = field.ident;
+        let value = field_default(field);
+        quote!(#member: #value)
+    });
+    quote! {
+        fn default_value() -> Self {
+            Self {
+                #(#inits,)*
+            }
+        }
+    }
+}
+
+/// A clone is the default value with every property copied over it (through the
+/// property table's clone-assign), so `skip` fields are at their defaults and only
+/// property types need `Clone` (which `Codec` implies).
+fn clone_value(krate: &Path) -> TokenStream {
+    quote! {
+        fn clone_value(&self) -> Self {
+            let mut copy = <Self as #krate::Reflect>::default_value();
+            for property in <Self as #krate::Reflect>::CLASS.properties {
+                property.copy_value(&mut copy, self);
+            }
+            copy
+        }
+    }
+}
+
+fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
+    let version = Literal::u32_suffixed(cont.version());
+    let writes = cont.properties().map(|field| {
+        let member = field.ident;
+        let key = &field.key.text;
+        let codec = codec(field, krate);
+        quote! {
+            #krate::write_header(out, #key);
+            #codec::encode(&self.#member, out);
+            out.push('\n');
+        }
+    });
+    quote! {
+        fn save(&self, ar: &mut #krate::Archive<'_>) {
+            let ::core::option::Option::Some(out) = ar.output() else {
+                return;
+            };
+            #krate::write_property(out, #krate::CLASS_VERSION.name, &#version);
+            #(#writes)*
+        }
+    }
+}
+
+fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
+    let version = Literal::u32_suffixed(cont.version());
+    let mut consts = Vec::new();
+    let mut arms = Vec::new();
+    for field in cont.properties() {
+        let member = field.ident;
+        let mut patterns = Vec::new();
+        for key in std::iter::once(&field.key).chain(&field.aliases) {
+            let name = key_const(&key.text);
+            let text = &key.text;
+            consts.push(quote!(const #name: u32 = #krate::key_crc(#text);));
+            patterns.push(name);
+        }
+        let codec = codec(field, krate);
+        arms.push(quote! {
+            #(#patterns)|* => {
+                doc.consume(index);
+                if let ::core::result::Result::Err(e) =
+                    #codec::decode_into(&mut self.#member, doc.value(index))
+                {
+                    let expected = ::std::string::ToString::to_string(&#codec::PROPERTY_TYPE);
+                    return ::core::result::Result::Err(doc.value_error(index, &expected, e));
+                }
+            }
+        });
+    }
+    if !cont.attrs.deprecated.is_empty() {
+        let mut patterns = Vec::new();
+        for lit in &cont.attrs.deprecated {
+            let text = lit.value();
+            let name = key_const(&text);
+            consts.push(quote!(const #name: u32 = #krate::key_crc(#text);));
+            patterns.push(name);
+        }
+        arms.push(quote! {
+            #(#patterns)|* => doc.consume(index),
+        });
+    }
+
+    let dispatch = (!arms.is_empty()).then(|| {
+        quote! {
+            #(#consts)*
+            if let ::core::option::Option::Some(doc) = ar.document_mut() {
+                for index in 0..doc.len() {
+                    let node = doc.node(index);
+                    if node.consumed {
+                        continue;
+                    }
+                    match node.key_crc {
+                        #(#arms)*
+                        _ => {}
+                    }
+                }
+            }
+        }
+    });
+
+    let (resolve, migrate) = match &cont.attrs.migrate {
+        Some(path) => {
+            let f = quote_spanned! {path.span()=>
+                let migrate: fn(
+                    &mut Self,
+                    u32,
+                    &mut #krate::Archive<'_>,
+                ) -> ::core::result::Result<(), #krate::Error> = #path;
+            };
+            (
+                quote!(let from = ar.resolve_class_version(#version)?;),
+                quote! {
+                    if from < #version {
+                        #f
+                        migrate(self, from, ar)?;
+                    }
+                },
+            )
+        }
+        None => (quote!(ar.resolve_class_version(#version)?;), quote!()),
+    };
+
+    quote! {
+        fn load(
+            &mut self,
+            ar: &mut #krate::Archive<'_>,
+        ) -> ::core::result::Result<(), #krate::Error> {
+            #resolve
+            #dispatch
+            #migrate
+            ::core::result::Result::Ok(())
+        }
+    }
+}
+
+/// The impl emitted next to errors: the trait is implemented, so code using the type
+/// compiles on, but nothing is generated from the faulty input.
+fn stub(cont: &Container<'_>) -> TokenStream {
+    if !cont.input.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let krate = cont.krate();
+    let ident = cont.ident();
+    let name = cont.class_name();
+    let message = "#[derive(Entity)] failed; see the errors above";
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #krate::Reflect for #ident {
+                const CLASS: &'static #krate::Class =
+                    &#krate::Class::of::<Self>(#name, 1, &[], &[]);
+                fn default_value() -> Self {
+                    ::core::unreachable!(#message)
+                }
+                fn clone_value(&self) -> Self {
+                    ::core::unreachable!(#message)
+                }
+                fn save(&self, _: &mut #krate::Archive<'_>) {
+                    ::core::unreachable!(#message)
+                }
+                fn load(
+                    &mut self,
+                    _: &mut #krate::Archive<'_>,
+                ) -> ::core::result::Result<(), #krate::Error> {
+                    ::core::unreachable!(#message)
+                }
+            }
+        };
+    }
+}

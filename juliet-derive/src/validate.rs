@@ -1,0 +1,227 @@
+//! The checks of a parsed [`Container`] (issue 3, item 3): generics, versions,
+//! `migrate`, the class name, and every key against every other one.
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+
+use crate::ast::{Container, SpannedKey};
+use crate::ctxt::Ctxt;
+use crate::key::{key_crc, key_problem, normalize};
+
+/// The key the derive writes the class version under.
+pub(crate) const CLASS_VERSION_KEY: &str = "ClassVersion";
+
+/// Runs every check, reporting to `cx`.
+pub(crate) fn check(cx: &Ctxt, cont: &Container<'_>) {
+    check_generics(cx, cont.input);
+    check_version(cx, cont);
+    check_name(cx, cont);
+    check_fields(cx, cont);
+    check_keys(cx, cont);
+}
+
+/// Generic parameters are refused: a class descriptor is one `'static` table per type.
+pub(crate) fn check_generics(cx: &Ctxt, input: &syn::DeriveInput) {
+    if !input.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &input.generics,
+            "a derived class cannot be generic: its Class descriptor and property table \
+             are one static table per type; derive on a concrete struct instead",
+        );
+    } else if let Some(where_clause) = &input.generics.where_clause {
+        cx.error_spanned_by(where_clause, "a derived class cannot have a where clause");
+    }
+}
+
+fn check_version(cx: &Ctxt, cont: &Container<'_>) {
+    if let Some((0, lit)) = &cont.attrs.version {
+        cx.error_spanned_by(
+            lit,
+            "`version = 0` is not allowed: class versions start at 1 (a file without \
+             `ClassVersion` is read as the current version)",
+        );
+    }
+    if let Some(migrate) = &cont.attrs.migrate {
+        if cont.version() == 1 {
+            cx.error_spanned_by(
+                migrate,
+                "`migrate` needs `version = 2` or more: a class at version 1 has no older \
+                 version to migrate from",
+            );
+        }
+    }
+}
+
+fn check_name(cx: &Ctxt, cont: &Container<'_>) {
+    if let Some(lit) = &cont.attrs.name {
+        if let Some(problem) = key_problem(&lit.value()) {
+            cx.error_spanned_by(
+                lit,
+                format!(
+                    "class name {:?} {problem}: class names are written under `Kind` and \
+                     must be ASCII identifiers",
+                    lit.value()
+                ),
+            );
+        }
+    }
+}
+
+fn check_fields(cx: &Ctxt, cont: &Container<'_>) {
+    for field in &cont.fields {
+        let attrs = &field.attrs;
+        if attrs.skip.is_some() {
+            if let Some(lit) = &attrs.rename {
+                cx.error_spanned_by(
+                    lit,
+                    "`rename` on a `skip` field has no effect: a skipped field has no key",
+                );
+            }
+            for lit in &attrs.aliases {
+                cx.error_spanned_by(
+                    lit,
+                    "`alias` on a `skip` field has no effect: a skipped field is never read",
+                );
+            }
+        }
+        if let (Some(expr), Some(_)) = (&attrs.default, cont.attrs.default) {
+            cx.error_spanned_by(
+                expr,
+                "this field default would never be used: `#[jasset(default)]` on the struct \
+                 makes `Default::default()` the whole default-init stub",
+            );
+        }
+    }
+}
+
+/// What a key is, for messages.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Reserved,
+    Key,
+    Alias,
+    Deprecated,
+}
+
+/// One key of the class with its description.
+struct KeyUse {
+    key: SpannedKey,
+    role: Role,
+    /// "key `MaxSpeed` of field `max_speed`".
+    what: String,
+}
+
+/// Every key of the class (written keys, aliases, deprecated keys, and the reserved
+/// `ClassVersion`) must be a valid key and distinct from every other one, both after
+/// normalization and in CRC-32.
+fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
+    let mut uses = vec![KeyUse {
+        key: SpannedKey {
+            text: CLASS_VERSION_KEY.to_owned(),
+            span: Span::call_site(),
+        },
+        role: Role::Reserved,
+        what: format!("the reserved key `{CLASS_VERSION_KEY}`"),
+    }];
+    for field in cont.properties() {
+        let name = field.name();
+        let (role, what) = if field.attrs.rename.is_some() {
+            (
+                Role::Key,
+                format!("key `{}` of field `{name}` (renamed)", field.key.text),
+            )
+        } else {
+            (
+                Role::Key,
+                format!("key `{}` of field `{name}`", field.key.text),
+            )
+        };
+        uses.push(KeyUse {
+            key: field.key.clone(),
+            role,
+            what,
+        });
+        for alias in &field.aliases {
+            uses.push(KeyUse {
+                key: alias.clone(),
+                role: Role::Alias,
+                what: format!("alias `{}` of field `{name}`", alias.text),
+            });
+        }
+    }
+    for lit in &cont.attrs.deprecated {
+        uses.push(KeyUse {
+            key: SpannedKey {
+                text: lit.value(),
+                span: lit.span(),
+            },
+            role: Role::Deprecated,
+            what: format!("deprecated key `{}`", lit.value()),
+        });
+    }
+
+    let mut by_normal: HashMap<String, usize> = HashMap::new();
+    let mut by_crc: HashMap<u32, usize> = HashMap::new();
+    for (i, u) in uses.iter().enumerate() {
+        if u.role != Role::Reserved {
+            if let Some(problem) = key_problem(&u.key.text) {
+                let hint = if u.role == Role::Key && !u.key.text.is_ascii() {
+                    "; give the field an ASCII key with `#[jasset(rename = \"Key\")]`"
+                } else {
+                    ""
+                };
+                cx.error_at(
+                    u.key.span,
+                    format!(
+                        "{} {problem}: keys are ASCII identifiers [A-Za-z_][A-Za-z0-9_]*{hint}",
+                        u.what
+                    ),
+                );
+                continue;
+            }
+        }
+        let normal = normalize(&u.key.text);
+        let crc = key_crc(&u.key.text);
+        if let Some(&j) = by_normal.get(&normal) {
+            cx.error_at(u.key.span, same_key_message(&uses[j], u));
+            continue;
+        }
+        if let Some(&j) = by_crc.get(&crc) {
+            cx.error_at(
+                u.key.span,
+                format!(
+                    "{} has the same CRC-32 ({crc:#010X}) as {}: files are matched by key \
+                     CRC, so one of them must be renamed",
+                    u.what, uses[j].what
+                ),
+            );
+            continue;
+        }
+        by_normal.insert(normal, i);
+        by_crc.insert(crc, i);
+    }
+}
+
+/// The message for `later`, which normalizes to the same key as `earlier`.
+fn same_key_message(earlier: &KeyUse, later: &KeyUse) -> String {
+    let note = "(keys ignore ASCII case and `_`)";
+    match (earlier.role, later.role) {
+        (Role::Reserved, _) => format!(
+            "{} is {}: the derive writes the class version under it; rename the field",
+            later.what, earlier.what
+        ),
+        (Role::Key | Role::Alias, Role::Deprecated)
+        | (Role::Deprecated, Role::Key | Role::Alias) => {
+            format!(
+                "{} is also {} {note}: a deprecated key is only read by migrations and is \
+                 never written, so it cannot also be a live key",
+                later.what, earlier.what
+            )
+        }
+        _ => format!(
+            "{} and {} are the same key {note}",
+            later.what, earlier.what
+        ),
+    }
+}

@@ -1,0 +1,52 @@
+//! Two derived classes whose names are the same key: the registry refuses to start,
+//! naming both Rust types (issue 3, item 1: registration).
+
+use juliet_core::{ErrorKind, Reflect, Registry};
+use juliet_entities::Entity;
+
+mod first {
+    use super::Entity;
+
+    #[derive(Entity)]
+    #[jasset(name = "Barrel")]
+    pub struct Barrel {
+        pub volume: f32,
+    }
+}
+
+mod second {
+    use super::Entity;
+
+    /// Named `barrel`: the same class name once ASCII case is ignored.
+    #[derive(Entity)]
+    #[jasset(name = "barrel")]
+    pub struct Barrel {
+        pub explosive: bool,
+    }
+}
+
+#[test]
+fn duplicate_class_names_fail_registry_start_up_naming_both_types() {
+    let err = Registry::global().unwrap_err();
+    let ErrorKind::DuplicateClass { first, second, crc } = err.kind.clone() else {
+        panic!("expected DuplicateClass, got {err}");
+    };
+    assert_eq!(crc, first::Barrel::CLASS.crc);
+    assert_eq!(crc, second::Barrel::CLASS.crc);
+    let mut names = [first, second];
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "derive_registry_duplicate::first::Barrel",
+            "derive_registry_duplicate::second::Barrel"
+        ]
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains("first::Barrel") && message.contains("second::Barrel"),
+        "{message}"
+    );
+    // The same error on every call.
+    assert_eq!(Registry::global().unwrap_err().kind, err.kind);
+}

@@ -544,6 +544,88 @@ mod tests {
     }
 
     #[test]
+    fn random_files_tokenize_alike_cold_and_warm() {
+        // Random files from every line form (and their broken variants), each
+        // tokenized by a fresh buffer (general path), then again by the same buffer
+        // (key cache warm: fast path): same nodes, value lines and errors.
+        const KEYS: [&str; 12] = [
+            "Health",
+            "MaxSpeed",
+            "Pos",
+            "a",
+            "Key_2",
+            "Mesh",
+            "Name",
+            "Id",
+            "X",
+            "Scale",
+            "Rotation",
+            "A_Long_Key_Beyond_Sixteen",
+        ];
+        const VALUES: [&str; 5] = ["1", "12.5 3", "\"a b\"", "x:y", "0x00FF"];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for round in 0..4000 {
+            let mut file = String::new();
+            // Mostly valid files (keys unique per file); one broken line in four files.
+            let mut keys = KEYS;
+            for i in (1..keys.len()).rev() {
+                keys.swap(i, next(i + 1));
+            }
+            let mut open = false;
+            for (i, key) in keys.iter().take(next(10)).enumerate() {
+                let value = VALUES[next(VALUES.len())];
+                let pad = ["", "", "", " ", "\t"][next(5)];
+                let eol = ["\n", "\n", "\r\n", " \n"][next(4)];
+                if round % 4 == 0 && i == 2 {
+                    let broken = [
+                        format!("; {key}{eol}; X2{eol}1{eol}"),
+                        format!("; {key}:{eol}"),
+                        format!("; {key} {key}{eol}"),
+                        format!("; 9{key}{eol}1{eol}"),
+                        format!("; {}{eol}1{eol}", keys[0]),
+                        format!("{key}{eol}"),
+                    ];
+                    file.push_str(&broken[next(broken.len())]);
+                    continue;
+                }
+                match next(6) {
+                    0 | 1 => {
+                        file.push_str(&format!("{pad}; {key}{eol}{pad}{value}{eol}"));
+                        for _ in 0..next(3) {
+                            file.push_str(&format!("{value}{eol}"));
+                        }
+                        open = true;
+                    }
+                    2 => {
+                        file.push_str(&format!("{pad};{pad}{key}:{pad}{value}{eol}"));
+                        open = false;
+                    }
+                    3 if !open => file.push_str(&format!("{key}: {value}{eol}")),
+                    3 => file.push_str(&format!("; {key}: {value}{eol}")),
+                    4 => file.push_str(&format!("# {value}{eol}// {key}{eol}{eol}")),
+                    _ => file.push_str(&format!("; {key}{eol}{value}{eol}# c{eol}{value}{eol}")),
+                }
+            }
+            let cold = TokenBuffer::new()
+                .tokenize(file.as_bytes(), Path::new("t"))
+                .map(|doc| snapshot(&doc));
+            let mut buf = TokenBuffer::new();
+            for _ in 0..2 {
+                let warm = buf
+                    .tokenize(file.as_bytes(), Path::new("t"))
+                    .map(|doc| snapshot(&doc));
+                assert_eq!(cold, warm, "{file:?}");
+            }
+        }
+    }
+
+    #[test]
     fn empty_and_comment_only_files_have_no_nodes() {
         assert!(tok("").unwrap().is_empty());
         assert!(tok("# x\n\n// y").unwrap().is_empty());

@@ -9,14 +9,17 @@
 //!   `key_crc`, as the derive generates) and from JSON (`serde_json::from_str` into the
 //!   same struct through `#[derive(Deserialize)]`). Both build a fresh record, strings
 //!   included, for each of the [`RECORDS`] distinct inputs of an iteration.
+//! * After criterion's estimates, a paired summary (see [`paired_summary`]) that is
+//!   robust to a machine whose load changes between two benchmarks.
 //!
-//! The figures and the machine are in `docs/performance.md`.
+//! The whole run takes about a minute. The figures and the machine are in
+//! `docs/performance.md`.
 
 use std::hint::black_box;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use glam::Vec3;
 use juliet_core::{key_crc, Codec, Error, TokenBuffer};
 use serde::Deserialize;
@@ -26,6 +29,12 @@ const TOKENIZER_BYTES: usize = 1 << 20;
 
 /// Distinct records loaded per iteration of the typed-load benchmarks.
 const RECORDS: usize = 256;
+
+/// Alternating rounds of the paired summary.
+const PAIRED_ROUNDS: usize = 60;
+
+/// Passes over the [`RECORDS`] records per loader and round of the paired summary.
+const PAIRED_BATCH: usize = 8;
 
 /// A small deterministic generator (xorshift64*), so every run sees the same input.
 struct Rng(u64);
@@ -128,6 +137,18 @@ fn entity_files() -> Vec<String> {
     files
 }
 
+/// One measured pass of the tokenizer benchmark: every file, in turn, into `buffer`.
+fn tokenize_all(buffer: &mut TokenBuffer, files: &[String], path: &Path) -> usize {
+    let mut count = 0;
+    for file in files {
+        let doc = buffer
+            .tokenize(black_box(file.as_bytes()), path)
+            .expect("bench input");
+        count += doc.len();
+    }
+    count
+}
+
 fn bench_tokenizer(c: &mut Criterion) {
     let files = entity_files();
     let bytes: usize = files.iter().map(String::len).sum();
@@ -152,16 +173,7 @@ fn bench_tokenizer(c: &mut Criterion) {
     group.warm_up_time(Duration::from_secs(2));
     group.measurement_time(Duration::from_secs(8));
     group.bench_function(BenchmarkId::new("entities_1mb", files.len()), |b| {
-        b.iter(|| {
-            let mut count = 0;
-            for file in &files {
-                let doc = buffer
-                    .tokenize(black_box(file.as_bytes()), path)
-                    .expect("bench input");
-                count += doc.len();
-            }
-            count
-        })
+        b.iter(|| tokenize_all(&mut buffer, &files, path))
     });
     group.finish();
 }
@@ -294,11 +306,39 @@ fn unit_json(u: &Unit) -> String {
     )
 }
 
-fn bench_typed_load(c: &mut Criterion) {
+/// The [`RECORDS`] records, as `.jasset` files and as JSON.
+fn records() -> (Vec<Unit>, Vec<String>, Vec<String>) {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     let units: Vec<Unit> = (0..RECORDS).map(|i| random_unit(&mut rng, i)).collect();
-    let jasset: Vec<String> = units.iter().map(unit_jasset).collect();
-    let json: Vec<String> = units.iter().map(unit_json).collect();
+    let jasset = units.iter().map(unit_jasset).collect();
+    let json = units.iter().map(unit_json).collect();
+    (units, jasset, json)
+}
+
+/// One measured pass of `typed_load/juliet`: every record, each into a new `Unit`.
+fn load_all_jasset(buffer: &mut TokenBuffer, jasset: &[String], path: &Path) -> f32 {
+    let mut sum = 0.0;
+    for text in jasset {
+        let unit = load_unit(buffer, black_box(text), path).expect("jasset");
+        sum += unit.health;
+        black_box(unit);
+    }
+    sum
+}
+
+/// One measured pass of `typed_load/serde_json`: every record, each into a new `Unit`.
+fn load_all_json(json: &[String]) -> f32 {
+    let mut sum = 0.0;
+    for text in json {
+        let unit: Unit = serde_json::from_str(black_box(text)).expect("json");
+        sum += unit.health;
+        black_box(unit);
+    }
+    sum
+}
+
+fn bench_typed_load(c: &mut Criterion) {
+    let (units, jasset, json) = records();
     let path = Path::new("Assets/Units/Unit.jasset");
     let mut buffer = TokenBuffer::new();
     // Both loaders read back exactly the records the inputs were made from.
@@ -319,29 +359,70 @@ fn bench_typed_load(c: &mut Criterion) {
     group.warm_up_time(Duration::from_secs(2));
     group.measurement_time(Duration::from_secs(6));
     group.bench_function("juliet", |b| {
-        b.iter(|| {
-            let mut sum = 0.0;
-            for text in &jasset {
-                let unit = load_unit(&mut buffer, black_box(text), path).expect("jasset");
-                sum += unit.health;
-                black_box(unit);
-            }
-            sum
-        })
+        b.iter(|| load_all_jasset(&mut buffer, &jasset, path))
     });
-    group.bench_function("serde_json", |b| {
-        b.iter(|| {
-            let mut sum = 0.0;
-            for text in &json {
-                let unit: Unit = serde_json::from_str(black_box(text)).expect("json");
-                sum += unit.health;
-                black_box(unit);
-            }
-            sum
-        })
-    });
+    group.bench_function("serde_json", |b| b.iter(|| load_all_json(&json)));
     group.finish();
 }
 
+/// Nanoseconds `f` takes, and its result.
+fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
+    let start = Instant::now();
+    let result = f();
+    (start.elapsed().as_nanos() as f64, result)
+}
+
+/// A load-robust summary printed after criterion's estimates: on a shared machine the
+/// load changes between two criterion benchmarks, so here juliet and serde_json run in
+/// alternation, [`PAIRED_ROUNDS`] times, and the best round of each (the least
+/// disturbed) and the median of the per-round ratios are printed; likewise the best
+/// of [`PAIRED_ROUNDS`] tokenizer passes.
+fn paired_summary() {
+    let files = entity_files();
+    let bytes: usize = files.iter().map(String::len).sum();
+    let entity_path = Path::new("Assets/Worlds/Bench/Entity.jasset");
+    let (_, jasset, json) = records();
+    let path = Path::new("Assets/Units/Unit.jasset");
+    let mut buffer = TokenBuffer::new();
+    tokenize_all(&mut buffer, &files, entity_path);
+    load_all_jasset(&mut buffer, &jasset, path);
+    load_all_json(&json);
+
+    let mut best_pass = f64::MAX;
+    let (mut best_juliet, mut best_serde) = (f64::MAX, f64::MAX);
+    let mut ratios = Vec::with_capacity(PAIRED_ROUNDS);
+    for _ in 0..PAIRED_ROUNDS {
+        let (pass, _) = timed(|| tokenize_all(&mut buffer, &files, entity_path));
+        best_pass = best_pass.min(pass);
+        let (juliet, _) = timed(|| {
+            (0..PAIRED_BATCH)
+                .map(|_| load_all_jasset(&mut buffer, &jasset, path))
+                .sum::<f32>()
+        });
+        let (serde, _) = timed(|| (0..PAIRED_BATCH).map(|_| load_all_json(&json)).sum::<f32>());
+        let per_record = (PAIRED_BATCH * RECORDS) as f64;
+        best_juliet = best_juliet.min(juliet / per_record);
+        best_serde = best_serde.min(serde / per_record);
+        ratios.push(serde / juliet);
+    }
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "paired summary ({PAIRED_ROUNDS} rounds): tokenizer best pass {:.3} GB/s; typed \
+         load best round: juliet {best_juliet:.1} ns/record, serde_json {best_serde:.1} \
+         ns/record (ratio of bests {:.2}); median per-round ratio serde_json/juliet {:.2}",
+        bytes as f64 / best_pass,
+        best_serde / best_juliet,
+        ratios[ratios.len() / 2],
+    );
+}
+
 criterion_group!(benches, bench_tokenizer, bench_typed_load);
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    // Only under `cargo bench` (not when `cargo test` runs the bench targets once).
+    if std::env::args().any(|arg| arg == "--bench") {
+        paired_summary();
+    }
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -92,7 +92,9 @@ impl TokenBuffer {
     ) -> Result<Document<'a>, Error> {
         self.nodes.clear();
         self.values.clear();
-        self.seen.clear();
+        if !self.seen.is_empty() {
+            self.seen.clear();
+        }
         self.filter = [0; 4];
         if bytes.len() >= u32::MAX as usize {
             return Err(Error::file(

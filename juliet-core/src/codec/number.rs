@@ -78,28 +78,38 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
         [b'+', rest @ ..] => (false, rest),
         _ => (false, text),
     };
-    if !(1..=16).contains(&body.len()) || !body[0].is_ascii_digit() {
+    if !(1..=16).contains(&body.len()) {
         return None;
     }
     // At most 16 digits: no overflow of `u64`.
     let mut digits = 0u64;
-    let mut point = usize::MAX;
-    for (i, &b) in body.iter().enumerate() {
-        let d = b.wrapping_sub(b'0');
-        if d < 10 {
-            digits = digits * 10 + u64::from(d);
-        } else if b == b'.' && point == usize::MAX {
-            point = i;
-        } else {
+    let mut i = 0;
+    while let Some(d) = body
+        .get(i)
+        .map(|b| b.wrapping_sub(b'0'))
+        .filter(|&d| d < 10)
+    {
+        digits = digits * 10 + u64::from(d);
+        i += 1;
+    }
+    if i == 0 {
+        return None;
+    }
+    let mut fraction_digits = 0;
+    if i < body.len() {
+        if body[i] != b'.' {
             return None;
         }
+        // With the leading digit, at most 15 fraction digits.
+        for &b in &body[i + 1..] {
+            let d = b.wrapping_sub(b'0');
+            if d >= 10 {
+                return None;
+            }
+            digits = digits * 10 + u64::from(d);
+        }
+        fraction_digits = body.len() - i - 1;
     }
-    // With the leading digit, at most 15 fraction digits.
-    let fraction_digits = if point == usize::MAX {
-        0
-    } else {
-        body.len() - 1 - point
-    };
     (digits < 1 << 53).then_some(PlainDecimal {
         negative,
         digits,

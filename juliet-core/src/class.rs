@@ -5,8 +5,6 @@
 //! init stub); the property table (key, key CRC, offset, type) is what seed 04's
 //! template code walks.
 
-use std::any::TypeId;
-
 use crate::archive::Archive;
 use crate::codec::{Codec, PropertyType};
 use crate::crc::{key_crc, Key};
@@ -106,15 +104,16 @@ impl Class {
         self.deprecated.iter().any(|k| k.crc == crc)
     }
 
-    /// Whether this is the class of `T`.
+    /// Whether this is the class of `T` (decided by [`ClassOps::is`], which cannot be
+    /// forged through the public fields).
     pub fn is<T: 'static>(&self) -> bool {
-        (self.ops.type_id)() == TypeId::of::<T>()
+        self.ops.is::<T>()
     }
 }
 
 impl PartialEq for Class {
     fn eq(&self, other: &Class) -> bool {
-        std::ptr::eq(self, other) || (self.ops.type_id)() == (other.ops.type_id)()
+        std::ptr::eq(self, other) || self.ops.value_type_id() == other.ops.value_type_id()
     }
 }
 

@@ -7,6 +7,7 @@
 //! (seed 02 section 2, seed 04 section 4). Every function here is a thin monomorphic
 //! wrapper whose safety contract is the pointer's validity; its tests run under Miri.
 
+use std::alloc::Layout;
 use std::any::TypeId;
 
 use crate::archive::Archive;
@@ -25,6 +26,11 @@ pub struct ClassOps {
     load: unsafe fn(*mut u8, &mut Archive<'_>) -> Result<(), Error>,
     /// The `TypeId` of the class's Rust type.
     pub type_id: fn() -> TypeId,
+    // Private copies made by `of::<T>()` that no code outside this module can change:
+    // type-erased storage (`juliet-entities`) sizes, aligns and downcasts by these, so a
+    // hand-built `Class` with wrong public fields cannot make safe code unsound.
+    layout: Layout,
+    value_type_id: fn() -> TypeId,
 }
 
 unsafe fn default_in_place<T: Reflect>(dst: *mut u8) {
@@ -66,7 +72,28 @@ impl ClassOps {
             save: save::<T>,
             load: load::<T>,
             type_id: TypeId::of::<T>,
+            layout: Layout::new::<T>(),
+            value_type_id: TypeId::of::<T>,
         }
+    }
+
+    /// The layout (size and alignment) of the type these operations act on. Unlike
+    /// [`crate::Class::size`] and [`crate::Class::align`] (public fields), it cannot be
+    /// changed after [`ClassOps::of`], so type-erased storage may rely on it.
+    pub const fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The `TypeId` of the type these operations act on. Unlike the public
+    /// [`ClassOps::type_id`] field it cannot be changed after [`ClassOps::of`], so a
+    /// downcast may rely on it.
+    pub fn value_type_id(&self) -> TypeId {
+        (self.value_type_id)()
+    }
+
+    /// Whether these are the operations of `T` (by [`ClassOps::value_type_id`]).
+    pub fn is<T: 'static>(&self) -> bool {
+        self.value_type_id() == TypeId::of::<T>()
     }
 
     /// Writes the class's default value to `dst`.

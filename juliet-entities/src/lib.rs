@@ -1,8 +1,79 @@
-//! Entity runtime of Juliet-rs (filled by the runtime issue).
+//! # juliet-entities
+//!
+//! The entity runtime of Juliet-rs: an [`EntityManager`] that keeps base records in one
+//! contiguous array and each kind's derived structs in one contiguous array of their own
+//! type, in-place loading of `.jasset` entity files, and [`World`]s stored as one file
+//! per entity with dirty-only saving.
+//!
+//! Seed 02 ("Entity Allocation & In-Place Lifecycle") with the file format of DESIGN.md
+//! section 3.
+//!
+//! ```
+//! use glam::Vec3;
+//! use juliet_entities::prelude::*;
+//! use juliet_entities::kinds::Inert;
+//!
+//! /// A game's own kind: a plain struct and a derive.
+//! #[derive(Entity)]
+//! struct Lamp {
+//!     #[jasset(default = 1.0)]
+//!     intensity: f32,
+//!     color: Vec3,
+//! }
+//!
+//! let dir = tempfile::tempdir()?;
+//! let mut world = World::new(dir.path());
+//! let rock = world.manager_mut().make_entity::<Inert>(Vec3::new(1.0, 0.0, -2.0));
+//! world.manager_mut().get_mut::<Inert>(rock).unwrap().mass = 250.0;
+//! let lamp = world.manager_mut().make_entity::<Lamp>(Vec3::Y);
+//! let report = world.save_world()?;
+//! assert_eq!(report.written.len(), 2); // Entities/<id as 16 hex digits>.jasset each
+//!
+//! // Systems iterate one kind's contiguous array.
+//! assert_eq!(world.manager().slice::<Lamp>()[0].intensity, 1.0);
+//!
+//! let (loaded, report) = World::load(dir.path(), &LoadOptions::default())?;
+//! assert!(report.is_clean());
+//! assert_eq!(loaded.manager().get::<Inert>(rock).unwrap().mass, 250.0);
+//! assert_eq!(loaded.manager().entity(lamp).unwrap().position(), Vec3::Y);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
 
 // The derive's generated code names `::juliet_entities::juliet_core`; this makes that
 // path work inside this crate too (its stock kinds derive `Entity`).
 extern crate self as juliet_entities;
 
 pub use juliet_core;
+/// `#[derive(Entity)]` and `#[derive(Codec)]` (the derive macros share their names with
+/// the [`Entity`](struct@Entity) record and the [`juliet_core::Codec`] trait, in the macro namespace).
 pub use juliet_derive::{Codec, Entity};
+
+pub mod entity;
+pub mod kinds;
+pub mod load;
+pub mod manager;
+pub mod storage;
+pub mod world;
+
+#[cfg(test)]
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+pub use entity::{Entity, EntityId};
+pub use load::{
+    load_entity, load_entity_with, save_entity, EntityFileData, LoadedEntity, ENTITY_ASSET_TYPE,
+    ENTITY_BASE_VERSION,
+};
+pub use manager::{EntityManager, InvariantViolation};
+pub use storage::KindStorage;
+pub use world::{Durability, LoadOptions, LoadReport, SaveReport, World, WorldLoadError};
+
+/// What game code needs: `use juliet_entities::prelude::*;`.
+pub mod prelude {
+    pub use crate::entity::{Entity, EntityId};
+    pub use crate::manager::EntityManager;
+    pub use crate::world::{LoadOptions, World};
+    pub use juliet_core::Reflect;
+    pub use juliet_derive::{Codec, Entity};
+}

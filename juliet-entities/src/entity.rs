@@ -1,0 +1,165 @@
+//! [`Entity`], the base record every entity has, and [`EntityId`].
+//!
+//! Seed 02 section 2.2 and 6.2: id, kind, position and the dirty flag, in one small
+//! record kept in one contiguous array by the [`crate::EntityManager`]. The seed's
+//! `Derived` pointer is an index here (the record's slot in its kind's storage), so it
+//! can never dangle.
+
+use std::fmt;
+
+use glam::Vec3;
+use juliet_core::{Class, Codec, PropertyType, Value, ValueError};
+
+/// An entity's identifier: 64 bits, unique in a manager and stable across saves.
+///
+/// Written in files as `0x` + 16 upper-case hex digits (`0x0000000000000042`), decimal
+/// accepted. 0 is never a live entity's id (seed 02: 0 means "unassigned").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct EntityId(pub u64);
+
+impl EntityId {
+    /// The raw value.
+    pub const fn get(self) -> u64 {
+        self.0
+    }
+
+    /// The file name a new entity is saved under in a world: 16 upper-case hex digits
+    /// and `.jasset` (`0000000000000042.jasset`).
+    pub fn file_name(self) -> String {
+        format!("{:016X}.jasset", self.0)
+    }
+}
+
+impl fmt::Display for EntityId {
+    /// `0x` + 16 upper-case hex digits, as in files.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "0x{:016X}", self.0)
+    }
+}
+
+impl From<u64> for EntityId {
+    fn from(id: u64) -> EntityId {
+        EntityId(id)
+    }
+}
+
+/// An `EntityId` field is written like a `u64` (`0x` + 16 hex digits), so game structs
+/// can refer to other entities.
+impl Codec for EntityId {
+    const PROPERTY_TYPE: PropertyType = PropertyType::U64;
+
+    fn encode(&self, out: &mut String) {
+        self.0.encode(out);
+    }
+
+    fn decode<'a>(value: Value<'a>) -> Result<EntityId, ValueError<'a>> {
+        u64::decode(value).map(EntityId)
+    }
+}
+
+/// The base record of an entity (seed 02's `Entity`): id, class, the slot of its
+/// derived struct in its kind's storage, position, dirty flag and template reference.
+///
+/// Records live in the manager's base array ([`crate::EntityManager::entities`]);
+/// the link fields are private and the record is neither `Clone` nor constructible
+/// outside this crate, so only the manager changes links. The position setter marks the
+/// record dirty (seed 02 section 6.3).
+#[derive(Debug)]
+pub struct Entity {
+    pub(crate) id: EntityId,
+    pub(crate) class: &'static Class,
+    pub(crate) position: Vec3,
+    /// Slot of the derived struct in the kind's storage.
+    pub(crate) slot: u32,
+    /// CRC-32 of the template path (`juliet_core::crc32` of the path as written), if the
+    /// entity is an instance of a template.
+    pub(crate) template: Option<u32>,
+    /// Index of the kind's storage in the manager.
+    pub(crate) kind: u16,
+    pub(crate) dirty: bool,
+}
+
+// One cache line at most (seed 02 section 2.2 budgets 48 bytes).
+static_assertions::const_assert!(std::mem::size_of::<Entity>() <= 64);
+
+impl Entity {
+    /// The entity's id.
+    pub fn id(&self) -> EntityId {
+        self.id
+    }
+
+    /// The entity's class (its kind).
+    pub fn class(&self) -> &'static Class {
+        self.class
+    }
+
+    /// Whether the entity is of kind `T`.
+    pub fn is<T: 'static>(&self) -> bool {
+        self.class.is::<T>()
+    }
+
+    /// The slot of the entity's derived struct in its kind's array
+    /// (`manager.slice::<T>()[slot]`).
+    pub fn slot(&self) -> usize {
+        self.slot as usize
+    }
+
+    /// World-space position.
+    pub fn position(&self) -> Vec3 {
+        self.position
+    }
+
+    /// Moves the entity and marks it dirty.
+    pub fn set_position(&mut self, position: Vec3) {
+        self.position = position;
+        self.dirty = true;
+    }
+
+    /// Whether the entity changed since it was loaded or saved (seed 02 section 6.3):
+    /// new entities are dirty, loaded and saved ones clean.
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// Marks the entity changed, so the next world save writes it. Call it after changing
+    /// a derived struct through a typed slice (`slice_mut`), which does not.
+    pub fn mark_dirty(&mut self) {
+        self.dirty = true;
+    }
+
+    /// Marks the entity as matching its file (what a successful save does).
+    pub fn clear_dirty(&mut self) {
+        self.dirty = false;
+    }
+
+    /// CRC-32 of the entity's template path, if it is a template instance.
+    pub fn template(&self) -> Option<u32> {
+        self.template
+    }
+
+    /// Sets the template reference (CRC-32 of the template path) and marks the entity
+    /// dirty.
+    pub fn set_template(&mut self, template: Option<u32>) {
+        self.template = template;
+        self.dirty = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_is_written_as_16_hex_digits() {
+        assert_eq!(EntityId(0x42).to_string(), "0x0000000000000042");
+        assert_eq!(EntityId(0xAB).file_name(), "00000000000000AB.jasset");
+        let mut out = String::new();
+        EntityId(0x0100_0000_0000_0042).encode(&mut out);
+        assert_eq!(out, "0x0100000000000042");
+        assert_eq!(
+            EntityId::decode(Value::from_text("66")).unwrap(),
+            EntityId(66)
+        );
+        assert!(EntityId::decode(Value::from_text("0xZZ")).is_err());
+    }
+}

@@ -1,0 +1,387 @@
+//! Entity files: in-place loading ([`load_entity`]) and the canonical writer
+//! ([`save_entity`]).
+//!
+//! Seed 02 section 4 (read the kind, allocate, stream the base and derived tiers
+//! straight into the final slot, advance the id counter, clear the dirty flag) with the
+//! entity file of DESIGN.md section 3:
+//!
+//! ```text
+//! ; AssetType          Entity (seed 02: `asset_type entity_instance`)
+//! ; BaseVersion        ENTITY_BASE_VERSION (alias `version`)
+//! ; EntityID           0x + 16 hex digits (alias `id`)
+//! ; Kind               the class name (aliases `class`, `entity_type`)
+//! ; Template           optional template path, kept and written back
+//! ; Position           3 floats
+//! ; ClassVersion       then the derived properties, written by the class
+//! ...                  then the unknown keys, in their original order
+//! ```
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::path::Path;
+
+use glam::Vec3;
+use juliet_core::{
+    crc32, keys_equal, write_header, write_property, Archive, Class, Codec, Document, Error,
+    ErrorKind, Key, Registry, TokenBuffer, UnknownProperty, ValueError, ValueErrorKind, Warning,
+    WarningKind,
+};
+
+use crate::entity::EntityId;
+use crate::manager::EntityManager;
+
+/// The engine's base-tier version (seed 01 section 6's `kEntityBaseVersion`), written as
+/// `BaseVersion`: it versions the keys this module reads, independently of each class's
+/// `ClassVersion`.
+pub const ENTITY_BASE_VERSION: u32 = 1;
+
+/// The `AssetType` of entity files.
+pub const ENTITY_ASSET_TYPE: &str = "Entity";
+
+/// The base-tier keys, in canonical order, with the aliases that seed 02's files use.
+pub mod keys {
+    use juliet_core::Key;
+
+    /// `AssetType`.
+    pub const ASSET_TYPE: Key = Key::new("AssetType");
+    /// `BaseVersion` (alias `version`).
+    pub const BASE_VERSION: Key = Key::new("BaseVersion");
+    /// `EntityID` (alias `id`).
+    pub const ENTITY_ID: Key = Key::new("EntityID");
+    /// `Kind` (aliases `class`, `entity_type`).
+    pub const KIND: Key = Key::new("Kind");
+    /// `Template`.
+    pub const TEMPLATE: Key = Key::new("Template");
+    /// `Position`.
+    pub const POSITION: Key = Key::new("Position");
+
+    /// Aliases of `BaseVersion`.
+    pub const BASE_VERSION_ALIASES: &[Key] = &[Key::new("version")];
+    /// Aliases of `EntityID`.
+    pub const ENTITY_ID_ALIASES: &[Key] = &[Key::new("id")];
+    /// Aliases of `Kind`.
+    pub const KIND_ALIASES: &[Key] = &[Key::new("class"), Key::new("entity_type")];
+}
+
+/// What an entity file holds besides the entity's fields, kept to be written back: the
+/// template path and the keys no reader knew.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EntityFileData {
+    /// The `Template` path as written, if any (resolved by the templates runtime).
+    pub template: Option<String>,
+    /// Unknown keys, in file order (DESIGN.md section 3: they survive a round trip).
+    pub unknown: Vec<UnknownProperty>,
+}
+
+/// The result of [`load_entity`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedEntity {
+    /// The entity's id (the file's `EntityID`, or a fresh one when the file has none).
+    pub id: EntityId,
+    /// Template path and unknown keys, for [`save_entity`].
+    pub data: EntityFileData,
+    /// Unknown keys, newer versions, a missing `EntityID`: the load went on.
+    pub warnings: Vec<Warning>,
+}
+
+thread_local! {
+    /// One token buffer per thread: steady-state loading reuses its memory.
+    static BUFFER: RefCell<TokenBuffer> = RefCell::new(TokenBuffer::new());
+}
+
+/// Loads the entity file `bytes` (read from `path`, which labels errors) into `manager`,
+/// in place (seed 02 section 4.4): tokenize, read the base keys, resolve `Kind` through
+/// the manager's registry, allocate (derived defaults written in the final slot), load
+/// the derived properties into that slot in one pass, advance the id counter past the
+/// id, clear the dirty flag.
+///
+/// Uses a per-thread [`TokenBuffer`], so loading many files allocates nothing per
+/// entity for kinds without heap-typed fields (once the buffers have grown).
+///
+/// # Errors
+/// Located at `path:line:column` with the key: a tokenizer error, a bad value,
+/// [`ErrorKind::WrongAssetType`], [`ErrorKind::MissingKey`] (`Kind`),
+/// [`ErrorKind::UnknownKind`], [`ErrorKind::DuplicateEntityId`] (the id is live),
+/// [`ErrorKind::Template`] (a `Template` without `Kind`, which needs the templates
+/// runtime) or the class loader's error. On error nothing stays allocated.
+pub fn load_entity(
+    manager: &mut EntityManager,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<LoadedEntity, Error> {
+    BUFFER.with(|buffer| match buffer.try_borrow_mut() {
+        Ok(mut buffer) => load_entity_with(&mut buffer, manager, path, bytes),
+        // Re-entered from a class loader: use a buffer of its own.
+        Err(_) => load_entity_with(&mut TokenBuffer::new(), manager, path, bytes),
+    })
+}
+
+/// [`load_entity`] with an explicit token buffer.
+///
+/// # Errors
+/// As [`load_entity`].
+pub fn load_entity_with(
+    buffer: &mut TokenBuffer,
+    manager: &mut EntityManager,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<LoadedEntity, Error> {
+    let registry = manager.registry().map_err(|e| e.with_path(path))?;
+    let doc = buffer.tokenize(bytes, path)?;
+    let mut ar = Archive::loading(doc);
+    let mut header = read_header(&mut ar, registry)?;
+    ar.set_base_version(header.base_version);
+    if let Some(warning) = header.newer_base.take() {
+        ar.warn(warning);
+    }
+    let id = match header.id {
+        Some((id, node)) => {
+            if manager.contains(id) {
+                let doc = ar.document().expect("loading");
+                let n = doc.node(node);
+                let err = crate::manager::duplicate_id(id);
+                return Err(
+                    Error::new(path, n.line, n.column, err.kind.clone()).with_key(doc.key(node))
+                );
+            }
+            id
+        }
+        None => {
+            let id = manager.peek_free_id();
+            ar.warn(Warning::new(
+                path,
+                0,
+                0,
+                Some(keys::ENTITY_ID.name),
+                WarningKind::Other(format!(
+                    "no EntityID: the entity gets {id} for this session (saved with it when changed)"
+                )),
+            ));
+            id
+        }
+    };
+
+    let base = manager.allocate_raw(header.class, id) as usize;
+    let mut rollback = Rollback {
+        manager,
+        id,
+        armed: true,
+    };
+    rollback.manager.load_derived(base, &mut ar)?;
+    let unknown = ar.audit_unconsumed();
+    let entity = rollback.manager.entity_at_mut(base);
+    entity.position = header.position;
+    entity.template = header.template.as_deref().map(|t| crc32(t.as_bytes()));
+    entity.dirty = false;
+    rollback.manager.note_id(id);
+    rollback.armed = false;
+    Ok(LoadedEntity {
+        id,
+        data: EntityFileData {
+            template: header.template,
+            unknown,
+        },
+        warnings: ar.take_warnings(),
+    })
+}
+
+/// Destroys the half-loaded entity unless disarmed (on an error or a panic).
+struct Rollback<'m> {
+    manager: &'m mut EntityManager,
+    id: EntityId,
+    armed: bool,
+}
+
+impl Drop for Rollback<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = self.manager.destroy_entity(self.id);
+        }
+    }
+}
+
+/// The base tier of an entity file.
+struct Header {
+    class: &'static Class,
+    /// The id and the node it was read from.
+    id: Option<(EntityId, usize)>,
+    position: Vec3,
+    template: Option<String>,
+    /// The file's `BaseVersion` (the engine's when absent).
+    base_version: u32,
+    /// The warning for a `BaseVersion` newer than this build's.
+    newer_base: Option<Warning>,
+}
+
+/// Reads (and consumes) the base keys.
+fn read_header(ar: &mut Archive<'_>, registry: &Registry) -> Result<Header, Error> {
+    let doc = ar.document_mut().expect("loading archive");
+    let path = doc.path();
+
+    if let Some(i) = find_base(doc, keys::ASSET_TYPE, &[])? {
+        let text = text_value(doc, i)?;
+        if !(keys_equal(&text, ENTITY_ASSET_TYPE) || keys_equal(&text, "entity_instance")) {
+            return Err(located(
+                doc,
+                i,
+                ErrorKind::WrongAssetType {
+                    expected: ENTITY_ASSET_TYPE,
+                    found: text.into_owned(),
+                },
+            ));
+        }
+    }
+
+    let mut newer_base = None;
+    let mut base_version = ENTITY_BASE_VERSION;
+    if let Some(i) = find_base(doc, keys::BASE_VERSION, keys::BASE_VERSION_ALIASES)? {
+        let version: u32 = doc.decode(i)?;
+        if version > ENTITY_BASE_VERSION {
+            let n = doc.node(i);
+            newer_base = Some(Warning::new(
+                path,
+                n.line,
+                n.column,
+                Some(doc.key(i)),
+                WarningKind::NewerBaseVersion {
+                    file: version,
+                    code: ENTITY_BASE_VERSION,
+                },
+            ));
+        }
+        base_version = version;
+    }
+
+    let mut id = None;
+    if let Some(i) = find_base(doc, keys::ENTITY_ID, keys::ENTITY_ID_ALIASES)? {
+        let raw: u64 = doc.decode(i)?;
+        if raw == 0 {
+            let text = doc.value(i).single().unwrap_or("0");
+            return Err(doc.value_error(
+                i,
+                "a non-zero EntityID",
+                ValueError::new(ValueErrorKind::Custom("0 means unassigned".into()), text),
+            ));
+        }
+        id = Some((EntityId(raw), i));
+    }
+
+    let kind = find_base(doc, keys::KIND, keys::KIND_ALIASES)?;
+
+    let template = match find_base(doc, keys::TEMPLATE, &[])? {
+        Some(i) => Some(doc.decode::<String>(i)?),
+        None => None,
+    };
+
+    let class = match kind {
+        Some(i) => {
+            let name = text_value(doc, i)?;
+            match registry.find_by_name(&name) {
+                Some(class) => class,
+                None => {
+                    return Err(located(doc, i, ErrorKind::UnknownKind(name.into_owned())));
+                }
+            }
+        }
+        None => {
+            return Err(match &template {
+                Some(t) => Error::file(
+                    path,
+                    ErrorKind::Template {
+                        path: t.clone(),
+                        reason: "an instance without `Kind` takes its kind from the template, \
+                                 which needs the templates runtime"
+                            .into(),
+                    },
+                ),
+                None => Error::file(path, ErrorKind::MissingKey(keys::KIND.name)),
+            });
+        }
+    };
+
+    let mut position = Vec3::ZERO;
+    if let Some(i) = find_base(doc, keys::POSITION, &[])? {
+        doc.decode_into(i, &mut position)?;
+    }
+    Ok(Header {
+        class,
+        id,
+        position,
+        template,
+        base_version,
+        newer_base,
+    })
+}
+
+/// An error about node `i` of `doc`, at its key.
+fn located(doc: &Document<'_>, i: usize, kind: ErrorKind) -> Error {
+    let n = doc.node(i);
+    Error::new(doc.path(), n.line, n.column, kind).with_key(doc.key(i))
+}
+
+/// Finds `key` or one of its aliases, consuming it; two spellings in one file are a
+/// [`ErrorKind::DuplicateKey`] error at the later one.
+fn find_base(doc: &mut Document<'_>, key: Key, aliases: &[Key]) -> Result<Option<usize>, Error> {
+    let mut found: Option<usize> = None;
+    for k in std::iter::once(&key).chain(aliases) {
+        let Some(i) = doc.find(k.crc) else { continue };
+        if let Some(first) = found {
+            let (early, late) = if first < i { (first, i) } else { (i, first) };
+            let first_line = doc.node(early).line;
+            return Err(located(doc, late, ErrorKind::DuplicateKey { first_line }));
+        }
+        found = Some(i);
+    }
+    Ok(found)
+}
+
+/// The one-line text value of node `i`: borrowed when bare, decoded when quoted.
+fn text_value<'a>(doc: &Document<'a>, i: usize) -> Result<Cow<'a, str>, Error> {
+    let value = doc.value(i);
+    let line = value
+        .single()
+        .map_err(|e| doc.value_error(i, "a name", e))?;
+    if line.starts_with('"') {
+        String::decode(value)
+            .map(Cow::Owned)
+            .map_err(|e| doc.value_error(i, "a name", e))
+    } else {
+        Ok(Cow::Borrowed(line))
+    }
+}
+
+/// Writes entity `id` of `manager` in canonical form (DESIGN.md section 3): the base
+/// keys in order, `Template` when `data` has one, then `ClassVersion` and the derived
+/// properties (written by the class), then `data`'s unknown keys in their original
+/// order. Saving what [`load_entity`] just read from a canonical file gives the same
+/// bytes.
+///
+/// # Errors
+/// [`ErrorKind::NoSuchEntity`] when `id` is not live.
+pub fn save_entity(
+    manager: &EntityManager,
+    id: EntityId,
+    data: &EntityFileData,
+    out: &mut String,
+) -> Result<(), Error> {
+    let entity = manager
+        .entity(id)
+        .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?;
+    write_header(out, keys::ASSET_TYPE.name);
+    out.push_str(ENTITY_ASSET_TYPE);
+    out.push('\n');
+    write_property(out, keys::BASE_VERSION.name, &ENTITY_BASE_VERSION);
+    write_property(out, keys::ENTITY_ID.name, &id);
+    write_header(out, keys::KIND.name);
+    out.push_str(entity.class().name);
+    out.push('\n');
+    if let Some(template) = &data.template {
+        write_property(out, keys::TEMPLATE.name, template);
+    }
+    write_property(out, keys::POSITION.name, &entity.position());
+    manager.save_derived(id, &mut Archive::saving(out))?;
+    for property in &data.unknown {
+        property.write(out);
+    }
+    Ok(())
+}

@@ -1,0 +1,619 @@
+//! [`EntityManager`]: base records in one contiguous array, each kind's derived structs
+//! in one contiguous array of their own type, linked both ways by index.
+//!
+//! Seed 02 sections 2 (dual arena model), 3 (`AllocateEntity`, default init, wiring) and
+//! 5.2-5.3 (swap-and-pop destroy with link fix-up), without the seed's bugs: every
+//! entity of every kind is kept, links are indices that are fixed on every move, and
+//! destroy finds its entity through an id map in O(1).
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use glam::Vec3;
+use juliet_core::{Archive, Class, Error, ErrorKind, Reflect, Registry};
+
+use crate::entity::{Entity, EntityId};
+use crate::storage::KindStorage;
+
+/// A multiplicative hasher for [`EntityId`] keys (one `u64` each): cheaper than SipHash
+/// and well spread for sequential ids (multiplication by an odd constant permutes the
+/// low bits, which pick the bucket).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(SEED);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(SEED);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A broken [`EntityManager`] invariant, as found by
+/// [`EntityManager::check_invariants`]: which one and for which entity.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("entity manager invariant broken: {0}")]
+pub struct InvariantViolation(pub String);
+
+/// The entity manager: allocation, lookup, typed storage and destruction of entities.
+///
+/// ```
+/// use glam::Vec3;
+/// use juliet_entities::prelude::*;
+/// use juliet_entities::kinds::Inert;
+///
+/// let mut manager = EntityManager::new();
+/// let rock = manager.make_entity::<Inert>(Vec3::new(1.0, 2.0, 3.0));
+/// manager.get_mut::<Inert>(rock).unwrap().health = 50.0;
+/// assert_eq!(manager.slice::<Inert>().len(), 1);
+/// assert_eq!(manager.entity(rock).unwrap().position(), Vec3::new(1.0, 2.0, 3.0));
+/// manager.destroy_entity(rock)?;
+/// assert!(manager.is_empty());
+/// manager.check_invariants().unwrap();
+/// # Ok::<(), juliet_entities::juliet_core::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct EntityManager {
+    /// Base records (seed 02's `manager.Entities`).
+    entities: Vec<Entity>,
+    /// One storage per kind (seed 02's `by_type`), in order of first allocation.
+    kinds: Vec<KindStorage>,
+    /// Kind index by the Rust type of the class.
+    kind_by_type: HashMap<TypeId, u16>,
+    /// Base index by id.
+    ids: HashMap<EntityId, u32, BuildHasherDefault<IdHasher>>,
+    /// The next id to try for a new entity (seed 02's `EntityManager::ID`, per manager).
+    next_id: u64,
+    /// Classes for resolving `Kind` when loading; `None` for the global registry.
+    registry: Option<&'static Registry>,
+}
+
+impl Default for EntityManager {
+    fn default() -> EntityManager {
+        EntityManager::new()
+    }
+}
+
+impl EntityManager {
+    /// An empty manager; loading resolves kinds through [`Registry::global`].
+    pub fn new() -> EntityManager {
+        EntityManager {
+            entities: Vec::new(),
+            kinds: Vec::new(),
+            kind_by_type: HashMap::new(),
+            ids: HashMap::default(),
+            next_id: 1,
+            registry: None,
+        }
+    }
+
+    /// An empty manager that resolves kinds through `registry` when loading.
+    pub fn with_registry(registry: &'static Registry) -> EntityManager {
+        EntityManager {
+            registry: Some(registry),
+            ..EntityManager::new()
+        }
+    }
+
+    /// The registry used to resolve `Kind` when loading.
+    ///
+    /// # Errors
+    /// [`ErrorKind::DuplicateClass`] when the global registry cannot be built.
+    pub fn registry(&self) -> Result<&'static Registry, Error> {
+        match self.registry {
+            Some(r) => Ok(r),
+            None => Registry::global(),
+        }
+    }
+
+    /// Number of live entities.
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Whether there is no live entity.
+    pub fn is_empty(&self) -> bool {
+        self.entities.is_empty()
+    }
+
+    /// Whether `id` is a live entity.
+    pub fn contains(&self, id: EntityId) -> bool {
+        self.ids.contains_key(&id)
+    }
+
+    /// The base records, contiguous, in allocation order up to swap-and-pop moves.
+    pub fn entities(&self) -> &[Entity] {
+        &self.entities
+    }
+
+    /// Calls `f` on every base record, mutably (to move entities or change dirty flags).
+    pub fn for_each_entity_mut(&mut self, f: impl FnMut(&mut Entity)) {
+        self.entities.iter_mut().for_each(f);
+    }
+
+    /// The id that the next [`EntityManager::allocate_entity`] tries first: always past
+    /// every id this manager allocated or loaded (unless ids reached `u64::MAX`).
+    pub fn next_id(&self) -> EntityId {
+        EntityId(self.next_id)
+    }
+
+    /// The storages of the kinds allocated so far (with their classes and lengths).
+    pub fn kinds(&self) -> &[KindStorage] {
+        &self.kinds
+    }
+
+    /// The storage of `class`, if an entity of it was ever allocated.
+    pub fn kind_storage(&self, class: &Class) -> Option<&KindStorage> {
+        let kind = *self.kind_by_type.get(&class.ops.value_type_id())?;
+        Some(&self.kinds[kind as usize])
+    }
+
+    /// Index of the storage of `class`, created on first use.
+    fn kind_index(&mut self, class: &'static Class) -> u16 {
+        let type_id = class.ops.value_type_id();
+        if let Some(&k) = self.kind_by_type.get(&type_id) {
+            return k;
+        }
+        let k = u16::try_from(self.kinds.len()).expect("more than 65535 entity kinds");
+        self.kinds.push(KindStorage::new(class));
+        self.kind_by_type.insert(type_id, k);
+        k
+    }
+
+    /// Makes room for `additional` more entities of `class` (and base records) without
+    /// reallocating.
+    pub fn reserve(&mut self, class: &'static Class, additional: usize) {
+        let k = self.kind_index(class);
+        self.kinds[k as usize].reserve(additional);
+        self.entities.reserve(additional);
+        self.ids.reserve(additional);
+    }
+
+    /// The id a new entity would get: `next_id` unless taken, then the next free one.
+    /// Does not advance the counter.
+    pub(crate) fn peek_free_id(&self) -> EntityId {
+        let mut candidate = self.next_id;
+        while candidate == 0 || self.ids.contains_key(&EntityId(candidate)) {
+            candidate = candidate.wrapping_add(1);
+        }
+        EntityId(candidate)
+    }
+
+    /// A fresh id, advancing the counter past it.
+    fn next_free_id(&mut self) -> EntityId {
+        let id = self.peek_free_id();
+        self.next_id = id.0.checked_add(1).unwrap_or(1);
+        id
+    }
+
+    /// Moves the id counter past `id` (seed 02 section 4.4), so new entities never reuse
+    /// a loaded id.
+    pub(crate) fn note_id(&mut self, id: EntityId) {
+        if id.0 >= self.next_id {
+            self.next_id = id.0.checked_add(1).unwrap_or(self.next_id);
+        }
+    }
+
+    /// Allocates an entity of `class` (seed 02's `AllocateEntity`) with a fresh id:
+    /// a base record at the end of the base array (position zero, dirty) and the
+    /// derived struct initialized with its declared defaults directly in its final slot
+    /// of the kind's storage; both links wired, counts updated.
+    ///
+    /// Unlike the seed, the id is assigned here (every live entity has a unique non-zero
+    /// id). Panics past `u32::MAX - 1` entities or 65535 kinds.
+    pub fn allocate_entity(&mut self, class: &'static Class) -> EntityId {
+        let id = self.next_free_id();
+        self.allocate_raw(class, id);
+        id
+    }
+
+    /// Like [`EntityManager::allocate_entity`] with a given id (the loaders use it).
+    ///
+    /// # Errors
+    /// [`ErrorKind::DuplicateEntityId`] when `id` is live, [`ErrorKind::NoSuchEntity`]
+    /// for id 0 (which means "unassigned").
+    pub fn allocate_entity_with_id(
+        &mut self,
+        class: &'static Class,
+        id: EntityId,
+    ) -> Result<EntityId, Error> {
+        if id.0 == 0 {
+            return Err(Error::file("", ErrorKind::NoSuchEntity(0)));
+        }
+        if self.ids.contains_key(&id) {
+            return Err(duplicate_id(id));
+        }
+        self.allocate_raw(class, id);
+        self.note_id(id);
+        Ok(id)
+    }
+
+    /// Allocates with `id` (free, non-zero); returns the base index.
+    pub(crate) fn allocate_raw(&mut self, class: &'static Class, id: EntityId) -> u32 {
+        debug_assert!(id.0 != 0 && !self.ids.contains_key(&id));
+        let kind = self.kind_index(class);
+        let base = u32::try_from(self.entities.len())
+            .ok()
+            .filter(|&b| b < u32::MAX)
+            .expect("more than u32::MAX - 1 entities");
+        // Reserve first, so that nothing can fail once the derived struct exists.
+        self.entities.reserve(1);
+        self.ids.reserve(1);
+        let slot = self.kinds[kind as usize].push_default(base);
+        self.entities.push(Entity {
+            id,
+            class,
+            position: Vec3::ZERO,
+            slot,
+            template: None,
+            kind,
+            dirty: true,
+        });
+        self.ids.insert(id, base);
+        base
+    }
+
+    /// Creates an entity of kind `T` at `position` (seed 02's `MakeEntity<T>`): fresh
+    /// id, declared defaults, dirty.
+    pub fn make_entity<T: Reflect>(&mut self, position: Vec3) -> EntityId {
+        let id = self.allocate_entity(T::CLASS);
+        let base = self.entities.len() - 1;
+        self.entities[base].position = position;
+        id
+    }
+
+    /// Destroys entity `id` (seed 02's `DestroyEntity`): found through the id map in
+    /// O(1), removed by swap-and-pop from the base array and from its kind's storage,
+    /// and the links of both moved records fixed up. The derived struct is dropped.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NoSuchEntity`] when `id` is not live (nothing changes).
+    pub fn destroy_entity(&mut self, id: EntityId) -> Result<(), Error> {
+        let base = self
+            .ids
+            .remove(&id)
+            .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?
+            as usize;
+        let (kind, slot) = (
+            self.entities[base].kind as usize,
+            self.entities[base].slot as usize,
+        );
+        // 1. Base array: the last record moves into `base`; its slot must point back.
+        self.entities.swap_remove(base);
+        if let Some(moved) = self.entities.get(base) {
+            self.ids.insert(moved.id, base as u32);
+            self.kinds[moved.kind as usize].set_base(moved.slot as usize, base as u32);
+        }
+        // 2. Kind storage: the last slot moves into `slot`; its base must point to it.
+        //    Fixed before the drop, so a panicking `Drop` leaves the links intact.
+        let storage = &mut self.kinds[kind];
+        let last_slot = storage.len() - 1;
+        if slot != last_slot {
+            let moved_base = storage.base_of(last_slot) as usize;
+            self.entities[moved_base].slot = slot as u32;
+        }
+        self.kinds[kind].swap_remove(slot);
+        Ok(())
+    }
+
+    /// Base index of `id` in [`EntityManager::entities`] (O(1), through the id map).
+    pub fn index_of(&self, id: EntityId) -> Option<usize> {
+        self.ids.get(&id).map(|&b| b as usize)
+    }
+
+    /// The base record at base index `base` (panics when out of bounds).
+    pub(crate) fn entity_at_mut(&mut self, base: usize) -> &mut Entity {
+        &mut self.entities[base]
+    }
+
+    /// The base record of `id`.
+    pub fn entity(&self, id: EntityId) -> Option<&Entity> {
+        Some(&self.entities[self.index_of(id)?])
+    }
+
+    /// The base record of `id`, mutably (to move it or set its dirty flag).
+    pub fn entity_mut(&mut self, id: EntityId) -> Option<&mut Entity> {
+        let base = self.index_of(id)?;
+        Some(&mut self.entities[base])
+    }
+
+    /// The derived struct of `id` as a `T` (`None` when `id` is not live or not a `T`).
+    pub fn get<T: Reflect>(&self, id: EntityId) -> Option<&T> {
+        self.downcast(self.entity(id)?)
+    }
+
+    /// The derived struct of `id` as a `&mut T`, and marks the entity dirty (the caller
+    /// is about to change it; seed 02 section 6.3).
+    pub fn get_mut<T: Reflect>(&mut self, id: EntityId) -> Option<&mut T> {
+        let base = self.index_of(id)?;
+        let e = &mut self.entities[base];
+        let storage = &mut self.kinds[e.kind as usize];
+        let value = storage.get_mut::<T>(e.slot as usize)?;
+        e.dirty = true;
+        Some(value)
+    }
+
+    /// The base record and the derived struct of `id` (`None` when not live or not a
+    /// `T`).
+    pub fn get_with_entity<T: Reflect>(&self, id: EntityId) -> Option<(&Entity, &T)> {
+        let e = self.entity(id)?;
+        Some((e, self.downcast(e)?))
+    }
+
+    /// Downcasts a base record to its derived struct (seed 02's `DownCast<T>`): `None`
+    /// when it is not a `T` or not a record of this manager.
+    pub fn downcast<T: Reflect>(&self, entity: &Entity) -> Option<&T> {
+        let storage = self.kinds.get(entity.kind as usize)?;
+        let value = storage.get::<T>(entity.slot as usize)?;
+        // A record of another manager could alias a slot of this one: check the link.
+        let base = storage.base_of(entity.slot as usize) as usize;
+        (self.entities.get(base)?.id == entity.id).then_some(value)
+    }
+
+    /// The base record of the `T` in `slot` of `T`'s array (the slot's back-link).
+    pub fn base_of<T: Reflect>(&self, slot: usize) -> Option<&Entity> {
+        let storage = self.storage::<T>()?;
+        let base = *storage.bases().get(slot)?;
+        Some(&self.entities[base as usize])
+    }
+
+    fn storage<T: Reflect>(&self) -> Option<&KindStorage> {
+        let k = *self.kind_by_type.get(&TypeId::of::<T>())?;
+        Some(&self.kinds[k as usize])
+    }
+
+    /// Every `T`, contiguous (seed 02's typed array); empty when none exists. Slot `i`
+    /// belongs to base record `bases_of::<T>()[i]`.
+    pub fn slice<T: Reflect>(&self) -> &[T] {
+        self.storage::<T>()
+            .and_then(KindStorage::as_slice::<T>)
+            .unwrap_or(&[])
+    }
+
+    /// Every `T`, contiguous and mutable, for systems. Does not mark entities dirty:
+    /// call [`Entity::mark_dirty`] for changes that must be saved.
+    pub fn slice_mut<T: Reflect>(&mut self) -> &mut [T] {
+        match self.kind_by_type.get(&TypeId::of::<T>()) {
+            Some(&k) => self.kinds[k as usize]
+                .as_mut_slice::<T>()
+                .unwrap_or(&mut []),
+            None => &mut [],
+        }
+    }
+
+    /// The base index of each `T` slot (parallel to [`EntityManager::slice`]).
+    pub fn bases_of<T: Reflect>(&self) -> &[u32] {
+        self.storage::<T>().map_or(&[], KindStorage::bases)
+    }
+
+    /// Every `T` with its base record, in slot order.
+    pub fn iter<T: Reflect>(&self) -> impl Iterator<Item = (&Entity, &T)> + '_ {
+        let bases = self.bases_of::<T>();
+        self.slice::<T>()
+            .iter()
+            .zip(bases)
+            .map(|(value, &b)| (&self.entities[b as usize], value))
+    }
+
+    /// Every `T`, mutably, with its base record (read-only), in slot order. Does not
+    /// mark entities dirty.
+    pub fn iter_mut<T: Reflect>(&mut self) -> impl Iterator<Item = (&Entity, &mut T)> + '_ {
+        let entities = &self.entities;
+        let (values, bases): (&mut [T], &[u32]) = match self.kind_by_type.get(&TypeId::of::<T>()) {
+            Some(&k) => self.kinds[k as usize]
+                .as_mut_slice_with_bases::<T>()
+                .unwrap_or((&mut [], &[])),
+            None => (&mut [], &[]),
+        };
+        values
+            .iter_mut()
+            .zip(bases)
+            .map(move |(value, &b)| (&entities[b as usize], value))
+    }
+
+    /// Loads `ar` into the derived struct of the entity at base index `base` (the
+    /// in-place load of seed 02 section 4.4).
+    pub(crate) fn load_derived(&mut self, base: usize, ar: &mut Archive<'_>) -> Result<(), Error> {
+        let e = &self.entities[base];
+        self.kinds[e.kind as usize].load(e.slot as usize, ar)
+    }
+
+    /// Saves the derived struct of `id` (`ClassVersion` and its properties).
+    ///
+    /// # Errors
+    /// [`ErrorKind::NoSuchEntity`] when `id` is not live.
+    pub fn save_derived(&self, id: EntityId, ar: &mut Archive<'_>) -> Result<(), Error> {
+        let e = self
+            .entity(id)
+            .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?;
+        self.kinds[e.kind as usize].save(e.slot as usize, ar);
+        Ok(())
+    }
+
+    /// The kind storage and slot of `id`, for type-erased access
+    /// ([`KindStorage::as_ptr`]).
+    pub fn storage_of(&self, id: EntityId) -> Option<(&KindStorage, usize)> {
+        let e = self.entity(id)?;
+        Some((&self.kinds[e.kind as usize], e.slot as usize))
+    }
+
+    /// Checks the invariants of seed 02 section 2.4 and the id map, in O(entities):
+    ///
+    /// 1. links: every base record's slot exists in its kind's storage and that slot's
+    ///    base index points back to the record (and every slot's base points to a record
+    ///    that points back);
+    /// 2. type coherence: a record's class is its storage's class;
+    /// 3. counts: the kinds' lengths add up to the number of base records;
+    /// 4. id map: one entry per record, mapping its (non-zero) id to its index, and the
+    ///    id counter is past every id below `u64::MAX`.
+    ///
+    /// # Errors
+    /// The first broken invariant found.
+    pub fn check_invariants(&self) -> Result<(), InvariantViolation> {
+        let fail = |msg: String| Err(InvariantViolation(msg));
+        for (i, e) in self.entities.iter().enumerate() {
+            let Some(storage) = self.kinds.get(e.kind as usize) else {
+                return fail(format!("entity {} at {i} has no kind {}", e.id, e.kind));
+            };
+            if e.slot as usize >= storage.len() {
+                return fail(format!(
+                    "entity {} at {i}: slot {} out of bounds",
+                    e.id, e.slot
+                ));
+            }
+            if storage.base_of(e.slot as usize) as usize != i {
+                return fail(format!(
+                    "entity {} at {i}: slot {} links back to {}",
+                    e.id,
+                    e.slot,
+                    storage.base_of(e.slot as usize)
+                ));
+            }
+            if storage.class() != e.class {
+                return fail(format!(
+                    "entity {} at {i}: class {} in the storage of {}",
+                    e.id,
+                    e.class.name,
+                    storage.class().name
+                ));
+            }
+            if e.id.0 == 0 || self.ids.get(&e.id) != Some(&(i as u32)) {
+                return fail(format!(
+                    "entity {} at {i}: id map says {:?}",
+                    e.id,
+                    self.ids.get(&e.id)
+                ));
+            }
+            if e.id.0 >= self.next_id && e.id.0 != u64::MAX {
+                return fail(format!(
+                    "entity {}: id counter {} not past it",
+                    e.id, self.next_id
+                ));
+            }
+        }
+        for (k, storage) in self.kinds.iter().enumerate() {
+            for (slot, &b) in storage.bases().iter().enumerate() {
+                match self.entities.get(b as usize) {
+                    Some(e) if e.kind as usize == k && e.slot as usize == slot => {}
+                    _ => {
+                        return fail(format!(
+                            "kind {} slot {slot}: base {b} does not link back",
+                            storage.class().name
+                        ))
+                    }
+                }
+            }
+        }
+        let total: usize = self.kinds.iter().map(KindStorage::len).sum();
+        if total != self.entities.len() {
+            return fail(format!(
+                "{total} derived structs for {} base records",
+                self.entities.len()
+            ));
+        }
+        if self.ids.len() != self.entities.len() {
+            return fail(format!(
+                "{} ids for {} base records",
+                self.ids.len(),
+                self.entities.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The error for an id already live in the manager (the world names the other file).
+pub(crate) fn duplicate_id(id: EntityId) -> Error {
+    Error::file(
+        "",
+        ErrorKind::DuplicateEntityId {
+            id: id.0,
+            other: "a live entity".into(),
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::support::{Crate, Sign};
+
+    fn three() -> (EntityManager, [EntityId; 3]) {
+        let mut m = EntityManager::new();
+        let ids = [
+            m.make_entity::<Crate>(Vec3::X),
+            m.make_entity::<Sign>(Vec3::Y),
+            m.make_entity::<Crate>(Vec3::Z),
+        ];
+        m.check_invariants().unwrap();
+        (m, ids)
+    }
+
+    #[test]
+    fn check_invariants_finds_a_broken_back_link() {
+        let (mut m, _) = three();
+        m.kinds[0].set_base(1, 0);
+        let err = m.check_invariants().unwrap_err();
+        assert!(err.0.contains("links back"), "{err}");
+    }
+
+    #[test]
+    fn check_invariants_finds_a_slot_out_of_bounds() {
+        let (mut m, _) = three();
+        m.entities[1].slot = 5;
+        assert!(m
+            .check_invariants()
+            .unwrap_err()
+            .0
+            .contains("out of bounds"));
+    }
+
+    #[test]
+    fn check_invariants_finds_a_class_in_the_wrong_storage() {
+        let (mut m, _) = three();
+        m.entities[0].class = Sign::CLASS;
+        assert!(m
+            .check_invariants()
+            .unwrap_err()
+            .0
+            .contains("in the storage of"));
+    }
+
+    #[test]
+    fn check_invariants_finds_a_stale_id_map() {
+        let (mut m, ids) = three();
+        m.ids.insert(ids[0], 2);
+        assert!(m.check_invariants().unwrap_err().0.contains("id map"));
+        let (mut m, _) = three();
+        m.ids.insert(EntityId(99), 0);
+        assert!(m.check_invariants().unwrap_err().0.contains("ids for"));
+    }
+
+    #[test]
+    fn check_invariants_finds_an_id_counter_behind_an_id() {
+        let (mut m, _) = three();
+        m.next_id = 2;
+        assert!(m.check_invariants().unwrap_err().0.contains("id counter"));
+    }
+
+    #[test]
+    fn id_hasher_spreads_sequential_ids() {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let build = BuildHasherDefault::<IdHasher>::default();
+        let low_bits: std::collections::HashSet<u64> = (1..=1024u64)
+            .map(|i| build.hash_one(EntityId(i)) & 1023)
+            .collect();
+        assert_eq!(low_bits.len(), 1024);
+    }
+}

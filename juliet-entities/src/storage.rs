@@ -1,0 +1,548 @@
+//! [`KindStorage`]: one entity kind's derived structs in one contiguous, type-erased
+//! array (seed 02 section 2.3, the typed arena `by_type[kind]`), driven by the kind's
+//! [`Class`].
+//!
+//! This is the only module of `juliet-entities` that holds `unsafe`. It is a small
+//! "blob vector": element layout and type identity come from [`ClassOps::layout`] and
+//! [`ClassOps::is`] (private copies made by `ClassOps::of::<T>()`, which no hand-built
+//! [`Class`] can forge), values are created with the class's default-init stub in their
+//! final slot, moved only bitwise (by growth and by swap-and-pop) and dropped with the
+//! class's drop. Zero-sized kinds never allocate; over-aligned kinds get memory of their
+//! alignment. Each slot records the index of its base record (seed 02 section 2.4's
+//! back-pointer, as an index into the manager's base array). Its tests run under Miri:
+//! `cargo +nightly miri test -p juliet-entities --lib storage::`.
+//!
+//! [`ClassOps::layout`]: juliet_core::ClassOps::layout
+//! [`ClassOps::is`]: juliet_core::ClassOps::is
+
+use std::alloc::{self, Layout};
+use std::fmt;
+use std::ptr::{self, NonNull};
+
+use juliet_core::{Archive, Class, Error};
+
+/// The derived structs of one entity kind, contiguous, with the base index of each slot.
+///
+/// Typed access ([`KindStorage::as_slice`], [`KindStorage::get`], ...) checks the class
+/// against `T` first and returns `None` for any other type. Not `Send`/`Sync`: the
+/// kind's type is only known through its [`Class`].
+pub struct KindStorage {
+    class: &'static Class,
+    /// Layout of one element (size is a multiple of the alignment, as for every Rust type).
+    elem: Layout,
+    /// Start of the elements: a dangling pointer aligned to `elem.align()` while nothing
+    /// is allocated (capacity 0, or a zero-sized kind).
+    data: NonNull<u8>,
+    /// Number of live elements, in slots `0..len`.
+    len: usize,
+    /// Number of slots allocated (`usize::MAX` for zero-sized kinds).
+    cap: usize,
+    /// `bases[slot]` is the base-record index of the entity in `slot`; `bases.len() == len`.
+    bases: Vec<u32>,
+}
+
+/// The layout of `n` elements of layout `elem`; `None` past `isize::MAX` bytes.
+fn array_layout(elem: Layout, n: usize) -> Option<Layout> {
+    Layout::from_size_align(elem.size().checked_mul(n)?, elem.align()).ok()
+}
+
+/// A non-null pointer aligned to `align`, with no provenance (never dereferenced for a
+/// non-zero size).
+fn dangling(align: usize) -> NonNull<u8> {
+    NonNull::new(ptr::without_provenance_mut::<u8>(align)).expect("alignments are non-zero")
+}
+
+impl KindStorage {
+    /// An empty storage for `class` (allocates nothing).
+    pub fn new(class: &'static Class) -> KindStorage {
+        let elem = class.ops.layout();
+        KindStorage {
+            class,
+            elem,
+            data: dangling(elem.align()),
+            len: 0,
+            cap: if elem.size() == 0 { usize::MAX } else { 0 },
+            bases: Vec::new(),
+        }
+    }
+
+    /// The kind's class.
+    pub fn class(&self) -> &'static Class {
+        self.class
+    }
+
+    /// Number of entities of this kind.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there is no entity of this kind.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of slots allocated (`usize::MAX` for a zero-sized kind).
+    pub fn capacity(&self) -> usize {
+        self.cap
+    }
+
+    /// The base-record index of each slot (`bases()[slot]`).
+    pub fn bases(&self) -> &[u32] {
+        &self.bases
+    }
+
+    /// The base-record index of `slot`. Panics when `slot >= len()`.
+    pub fn base_of(&self, slot: usize) -> u32 {
+        self.bases[slot]
+    }
+
+    /// Rewires `slot` to base record `base` (after the base array moved a record).
+    /// Panics when `slot >= len()`.
+    pub fn set_base(&mut self, slot: usize, base: u32) {
+        self.bases[slot] = base;
+    }
+
+    /// Address of `slot` (may be one past the end); computing it is safe, using it is not.
+    fn slot_ptr(&self, slot: usize) -> *mut u8 {
+        self.data
+            .as_ptr()
+            .wrapping_add(slot.wrapping_mul(self.elem.size()))
+    }
+
+    /// A raw pointer to the value in `slot`, for type-erased property access through
+    /// [`juliet_core::PropertyOps`] (dereferencing it is the caller's `unsafe`). Valid
+    /// until the storage is next changed. Panics when `slot >= len()`.
+    pub fn as_ptr(&self, slot: usize) -> *const u8 {
+        assert!(slot < self.len, "slot {slot} out of bounds ({})", self.len);
+        self.slot_ptr(slot)
+    }
+
+    /// Like [`KindStorage::as_ptr`], for writing; the `&mut self` borrow makes the
+    /// pointer unique while it lasts.
+    pub fn as_mut_ptr(&mut self, slot: usize) -> *mut u8 {
+        assert!(slot < self.len, "slot {slot} out of bounds ({})", self.len);
+        self.slot_ptr(slot)
+    }
+
+    /// Makes room for at least `additional` more entities without reallocating.
+    ///
+    /// Panics on capacity overflow (more than `isize::MAX` bytes); aborts through
+    /// [`alloc::handle_alloc_error`] when the allocator fails.
+    pub fn reserve(&mut self, additional: usize) {
+        let needed = self.len.checked_add(additional).expect("capacity overflow");
+        self.bases.reserve(additional);
+        if needed <= self.cap {
+            return;
+        }
+        // Not reached for zero-sized kinds (`cap == usize::MAX`), so `elem.size() > 0`
+        // and `cap * elem.size() <= isize::MAX`: doubling cannot overflow `usize`.
+        let new_cap = needed.max(self.cap * 2).max(4);
+        let new_layout = array_layout(self.elem, new_cap).expect("capacity overflow");
+        let new_ptr = if self.cap == 0 {
+            // SAFETY: `new_layout` has a non-zero size (`elem.size() > 0`, `new_cap >= 4`).
+            unsafe { alloc::alloc(new_layout) }
+        } else {
+            let old_layout = array_layout(self.elem, self.cap).expect("layout of current capacity");
+            // SAFETY: `data` was allocated by the global allocator with `old_layout` (the
+            // previous `reserve`); `new_layout.size()` is non-zero and, rounded up to the
+            // alignment, does not overflow `isize` (checked by `Layout::from_size_align`).
+            // The live values are moved bitwise, which is a valid move for every Rust type.
+            unsafe { alloc::realloc(self.data.as_ptr(), old_layout, new_layout.size()) }
+        };
+        self.data = NonNull::new(new_ptr).unwrap_or_else(|| alloc::handle_alloc_error(new_layout));
+        self.cap = new_cap;
+    }
+
+    /// Appends a value initialized by the class's default-init stub, written straight
+    /// into its final slot (seed 02 section 3.3), linked to base record `base`. Returns
+    /// the slot.
+    ///
+    /// Panics when the kind already holds `u32::MAX` entities, or when the default-init
+    /// stub panics (nothing is appended then).
+    pub fn push_default(&mut self, base: u32) -> u32 {
+        let slot = u32::try_from(self.len)
+            .ok()
+            .filter(|&s| s < u32::MAX)
+            .expect("more than u32::MAX - 1 entities of one kind");
+        self.reserve(1);
+        // SAFETY: `reserve(1)` made slot `len` allocated (or the kind is zero-sized and
+        // `data` is aligned and non-null); it is aligned to `elem.align()` because `data`
+        // is and `elem.size()` is a multiple of it; `elem` is the layout of the class's
+        // type (`ClassOps::layout`, consistent with `ops` by construction). The slot
+        // holds no live value, so nothing is overwritten without being dropped.
+        unsafe { self.class.ops.default_in_place(self.slot_ptr(self.len)) };
+        self.len += 1;
+        // Cannot reallocate: `reserve(1)` reserved room in `bases` too.
+        self.bases.push(base);
+        slot
+    }
+
+    /// Removes the value in `slot` by swap-and-pop (seed 02 section 5.3): the last value
+    /// moves into `slot` and the removed one is dropped with the class's drop. Returns
+    /// the base index of the moved value (now in `slot`), `None` when `slot` was last.
+    ///
+    /// The storage is consistent before the value's `Drop` runs, so a panicking `Drop`
+    /// leaves a valid storage (the panic then propagates). Panics when `slot >= len()`.
+    pub fn swap_remove(&mut self, slot: usize) -> Option<u32> {
+        assert!(slot < self.len, "slot {slot} out of bounds ({})", self.len);
+        let last = self.len - 1;
+        // From here on the value in `last` is outside `0..len`: owned by this function.
+        self.len = last;
+        self.bases.swap_remove(slot);
+        let hole = self.slot_ptr(slot);
+        if slot == last {
+            // SAFETY: `hole` held a live value of the class and is now outside `0..len`,
+            // so it is dropped exactly once and never read again.
+            unsafe { self.class.ops.drop_in_place(hole) };
+            return None;
+        }
+        /// Moves the former last value into the hole even when the drop unwinds.
+        struct MoveLast {
+            src: *const u8,
+            dst: *mut u8,
+            size: usize,
+        }
+        impl Drop for MoveLast {
+            fn drop(&mut self) {
+                // SAFETY: `src` (slot `last`) holds a live value and `dst` (slot `slot`)
+                // holds a dropped one; both lie in the allocation, are distinct slots
+                // (`slot != last`) and so do not overlap. After the copy `src` is outside
+                // `0..len` and never read again: the value was moved.
+                unsafe { ptr::copy_nonoverlapping(self.src, self.dst, self.size) }
+            }
+        }
+        let guard = MoveLast {
+            src: self.slot_ptr(last),
+            dst: hole,
+            size: self.elem.size(),
+        };
+        // SAFETY: `hole` holds a live value of the class that nothing else refers to
+        // (`&mut self`); the guard then moves a live value over it, whether or not the
+        // drop unwinds, so slot `slot` is live again before anyone can observe it.
+        unsafe { self.class.ops.drop_in_place(hole) };
+        drop(guard);
+        Some(self.bases[slot])
+    }
+
+    /// The values as `&[T]`, or `None` when `T` is not the kind's type.
+    pub fn as_slice<T: 'static>(&self) -> Option<&[T]> {
+        if !self.class.ops.is::<T>() {
+            return None;
+        }
+        // SAFETY: `ops.is::<T>()` means the kind's type is `T`, so `elem` is
+        // `Layout::new::<T>()`; `data` is non-null and aligned to `align_of::<T>()`; slots
+        // `0..len` hold live `T`s laid out with stride `size_of::<T>()`, within one
+        // allocation of at most `isize::MAX` bytes (or zero-sized). The shared borrow of
+        // `self` keeps them from being changed while the slice lives.
+        Some(unsafe { std::slice::from_raw_parts(self.data.as_ptr().cast::<T>(), self.len) })
+    }
+
+    /// The values as `&mut [T]`, or `None` when `T` is not the kind's type.
+    pub fn as_mut_slice<T: 'static>(&mut self) -> Option<&mut [T]> {
+        if !self.class.ops.is::<T>() {
+            return None;
+        }
+        // SAFETY: as in `as_slice`; the unique borrow of `self` makes the slice unique.
+        Some(unsafe { std::slice::from_raw_parts_mut(self.data.as_ptr().cast::<T>(), self.len) })
+    }
+
+    /// The values as `&mut [T]` together with their base indices (`None` when `T` is not
+    /// the kind's type).
+    pub fn as_mut_slice_with_bases<T: 'static>(&mut self) -> Option<(&mut [T], &[u32])> {
+        if !self.class.ops.is::<T>() {
+            return None;
+        }
+        // SAFETY: as in `as_mut_slice`; `bases` is a separate allocation, borrowed shared
+        // from the same unique borrow of `self` and never reached through the slice.
+        let values =
+            unsafe { std::slice::from_raw_parts_mut(self.data.as_ptr().cast::<T>(), self.len) };
+        Some((values, &self.bases))
+    }
+
+    /// The value in `slot` as a `T` (`None` for another type or an out-of-bounds slot).
+    pub fn get<T: 'static>(&self, slot: usize) -> Option<&T> {
+        self.as_slice::<T>()?.get(slot)
+    }
+
+    /// The value in `slot` as a `&mut T` (`None` for another type or out of bounds).
+    pub fn get_mut<T: 'static>(&mut self, slot: usize) -> Option<&mut T> {
+        self.as_mut_slice::<T>()?.get_mut(slot)
+    }
+
+    /// Loads the properties of `ar` into the value in `slot` through the class's
+    /// loader ([`juliet_core::Reflect::load`]): missing keys keep the current values.
+    ///
+    /// # Errors
+    /// The class loader's error (a bad value, a failed migration); the value is then
+    /// partly loaded but valid. Panics when `slot >= len()`.
+    pub fn load(&mut self, slot: usize, ar: &mut Archive<'_>) -> Result<(), Error> {
+        let ptr = self.as_mut_ptr(slot);
+        // SAFETY: `ptr` points to the live value in `slot` (checked in bounds), of the
+        // class's type, and `&mut self` keeps it from being borrowed elsewhere.
+        unsafe { self.class.ops.load(ptr, ar) }
+    }
+
+    /// Saves the value in `slot` through the class's writer (`ClassVersion`, then every
+    /// property in declaration order). Panics when `slot >= len()`.
+    pub fn save(&self, slot: usize, ar: &mut Archive<'_>) {
+        let ptr = self.as_ptr(slot);
+        // SAFETY: `ptr` points to the live value in `slot`, of the class's type; the
+        // shared borrow of `self` keeps it alive and unchanged.
+        unsafe { self.class.ops.save(ptr, ar) }
+    }
+}
+
+impl Drop for KindStorage {
+    /// Drops every value with the class's drop, then frees the memory. If a value's
+    /// `Drop` panics, the values after it are leaked (never dropped twice) and the memory
+    /// is still freed.
+    fn drop(&mut self) {
+        struct Free {
+            ptr: *mut u8,
+            layout: Option<Layout>,
+        }
+        impl Drop for Free {
+            fn drop(&mut self) {
+                if let Some(layout) = self.layout {
+                    // SAFETY: `ptr` was allocated by the global allocator with `layout`
+                    // (the storage's current capacity) and is not used afterwards.
+                    unsafe { alloc::dealloc(self.ptr, layout) }
+                }
+            }
+        }
+        let allocated = self.elem.size() != 0 && self.cap != 0;
+        let _free = Free {
+            ptr: self.data.as_ptr(),
+            layout: allocated.then(|| array_layout(self.elem, self.cap).expect("layout")),
+        };
+        let len = std::mem::replace(&mut self.len, 0);
+        for slot in 0..len {
+            // SAFETY: slots `0..len` hold live values of the class; `self.len` is 0, so
+            // each is dropped exactly once (a panic leaks the rest instead).
+            unsafe { self.class.ops.drop_in_place(self.slot_ptr(slot)) };
+        }
+    }
+}
+
+impl fmt::Debug for KindStorage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KindStorage")
+            .field("class", &self.class.name)
+            .field("len", &self.len)
+            .field("capacity", &self.cap)
+            .field("bases", &self.bases)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::support::{drops, Aligned, Counted, Crate, Exploding, Marker, Sign, EXPLODE};
+    use juliet_core::{Reflect, TokenBuffer};
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::path::Path;
+
+    fn filled<T: Reflect>(n: u32) -> KindStorage {
+        let mut s = KindStorage::new(T::CLASS);
+        for i in 0..n {
+            assert_eq!(s.push_default(100 + i), i);
+        }
+        s
+    }
+
+    fn counted_values(s: &KindStorage) -> Vec<u32> {
+        s.as_slice::<Counted>()
+            .unwrap()
+            .iter()
+            .map(|c| c.value)
+            .collect()
+    }
+
+    #[test]
+    fn push_default_writes_declared_defaults_and_links_bases() {
+        let s = filled::<Crate>(3);
+        assert_eq!(s.len(), 3);
+        assert_eq!(s.bases(), &[100, 101, 102]);
+        let all = s.as_slice::<Crate>().unwrap();
+        assert!(all.iter().all(|c| *c == Crate::default()));
+        assert_eq!(all[1].mesh_instance, u32::MAX);
+    }
+
+    #[test]
+    fn typed_access_refuses_other_types() {
+        let mut s = filled::<Crate>(1);
+        assert!(s.as_slice::<Sign>().is_none());
+        assert!(s.get_mut::<u64>(0).is_none());
+        assert!(s.get::<Crate>(1).is_none());
+        s.get_mut::<Crate>(0).unwrap().health = 5;
+        assert_eq!(s.get::<Crate>(0).unwrap().health, 5);
+    }
+
+    #[test]
+    fn growth_keeps_values_and_heap_fields() {
+        let mut s = filled::<Sign>(0);
+        for i in 0..40u32 {
+            s.push_default(i);
+            s.get_mut::<Sign>(i as usize).unwrap().text = format!("sign {i}");
+        }
+        assert!(s.capacity() >= 40);
+        let texts: Vec<_> = s
+            .as_slice::<Sign>()
+            .unwrap()
+            .iter()
+            .map(|x| x.text.clone())
+            .collect();
+        assert_eq!(texts[0], "sign 0");
+        assert_eq!(texts[39], "sign 39");
+        s.reserve(100);
+        assert!(s.capacity() >= 140);
+        assert_eq!(s.get::<Sign>(17).unwrap().text, "sign 17");
+    }
+
+    #[test]
+    fn swap_remove_drops_the_removed_value_once_and_moves_the_last() {
+        let before = drops();
+        let mut s = filled::<Counted>(4);
+        for (i, c) in s.as_mut_slice::<Counted>().unwrap().iter_mut().enumerate() {
+            c.value = i as u32;
+        }
+        assert_eq!(s.swap_remove(1), Some(103));
+        assert_eq!(drops() - before, 1);
+        assert_eq!(counted_values(&s), vec![0, 3, 2]);
+        assert_eq!(s.bases(), &[100, 103, 102]);
+        assert_eq!(s.swap_remove(2), None);
+        assert_eq!(drops() - before, 2);
+        assert_eq!(s.bases(), &[100, 103]);
+        drop(s);
+        assert_eq!(drops() - before, 4);
+    }
+
+    #[test]
+    fn mutable_values_come_with_their_bases() {
+        let mut s = filled::<Counted>(3);
+        let (values, bases) = s.as_mut_slice_with_bases::<Counted>().unwrap();
+        for (v, &b) in values.iter_mut().zip(bases) {
+            v.value = b;
+        }
+        assert_eq!(counted_values(&s), vec![100, 101, 102]);
+        assert!(s.as_mut_slice_with_bases::<Crate>().is_none());
+    }
+
+    #[test]
+    fn drop_of_the_storage_drops_every_value() {
+        let before = drops();
+        let s = filled::<Counted>(9);
+        drop(s);
+        assert_eq!(drops() - before, 9);
+    }
+
+    #[test]
+    fn zero_sized_kind_never_allocates() {
+        let mut s = filled::<Marker>(1000);
+        assert_eq!(s.capacity(), usize::MAX);
+        assert_eq!(s.as_slice::<Marker>().unwrap().len(), 1000);
+        assert_eq!(s.swap_remove(10), Some(100 + 999));
+        assert_eq!(s.len(), 999);
+        assert_eq!(s.as_ptr(0) as usize % std::mem::align_of::<Marker>(), 0);
+    }
+
+    #[test]
+    fn over_aligned_kind_slots_are_aligned() {
+        let mut s = filled::<Aligned>(5);
+        for slot in 0..5 {
+            assert_eq!(s.as_ptr(slot) as usize % 64, 0);
+        }
+        s.get_mut::<Aligned>(4).unwrap().value = 44;
+        s.swap_remove(0);
+        assert_eq!(s.get::<Aligned>(0).unwrap().value, 44);
+        assert_eq!(s.get::<Aligned>(1).unwrap(), &Aligned::default());
+        for _ in 0..20 {
+            s.push_default(0);
+        }
+        assert!(s
+            .as_slice::<Aligned>()
+            .unwrap()
+            .iter()
+            .all(|a| (a as *const Aligned as usize) % 64 == 0));
+    }
+
+    #[test]
+    fn panicking_drop_in_swap_remove_leaves_a_valid_storage() {
+        let before = drops();
+        let mut s = filled::<Exploding>(3);
+        s.get_mut::<Exploding>(0).unwrap().value = EXPLODE;
+        s.get_mut::<Exploding>(2).unwrap().value = 2;
+        let result = catch_unwind(AssertUnwindSafe(|| s.swap_remove(0)));
+        assert!(result.is_err());
+        assert_eq!(drops() - before, 1);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.bases(), &[102, 101]);
+        assert_eq!(s.get::<Exploding>(0).unwrap().value, 2);
+        drop(s);
+        assert_eq!(drops() - before, 3);
+    }
+
+    #[test]
+    fn panicking_drop_in_storage_drop_frees_memory_without_double_drop() {
+        let before = drops();
+        let mut s = filled::<Exploding>(3);
+        s.get_mut::<Exploding>(1).unwrap().value = EXPLODE;
+        // Keep the leaked value's heap memory out of Miri's leak check.
+        let leaked_box: *mut u64 = &mut *s.get_mut::<Exploding>(2).unwrap().payload;
+        assert!(catch_unwind(AssertUnwindSafe(move || drop(s))).is_err());
+        // Slot 0 and the panicking slot 1 were dropped; slot 2 was leaked, not dropped.
+        assert_eq!(drops() - before, 2);
+        // SAFETY (test): the leaked value's box is never freed; reclaim it.
+        drop(unsafe { Box::from_raw(leaked_box) });
+    }
+
+    #[test]
+    fn load_and_save_go_through_the_class() {
+        let mut s = filled::<Crate>(2);
+        let mut buf = TokenBuffer::new();
+        let doc = buf
+            .tokenize(b"; Mass\n2.5\n; Scale: 2, 2, 2\n", Path::new("c.jasset"))
+            .unwrap();
+        let mut ar = Archive::loading(doc);
+        s.load(1, &mut ar).unwrap();
+        let c = s.get::<Crate>(1).unwrap();
+        assert_eq!(
+            (c.mass, c.scale, c.health),
+            (2.5, glam::Vec3::splat(2.0), 100)
+        );
+        let mut out = String::new();
+        s.save(1, &mut Archive::saving(&mut out));
+        assert_eq!(
+            out,
+            "; ClassVersion\n2\n; MeshInstance\n4294967295\n; Mass\n2.5\n; Health\n100\n\
+             ; IsVisible\ntrue\n; Scale\n2.0 2.0 2.0\n"
+        );
+    }
+
+    #[test]
+    fn a_forged_class_cannot_change_layout_or_type() {
+        // Public fields that lie about size and type: the storage goes by the ops.
+        static FORGED: Class = Class {
+            name: "Forged",
+            crc: 0,
+            version: 1,
+            size: 1,
+            align: 1,
+            properties: &[],
+            deprecated: &[],
+            type_name: std::any::type_name::<Aligned>,
+            ops: {
+                let mut ops = juliet_core::ClassOps::of::<Aligned>();
+                ops.type_id = std::any::TypeId::of::<u8>;
+                ops
+            },
+        };
+        let mut s = KindStorage::new(&FORGED);
+        s.push_default(0);
+        s.push_default(1);
+        assert!(s.as_slice::<u8>().is_none());
+        assert_eq!(s.as_slice::<Aligned>().unwrap()[1], Aligned::default());
+        assert_eq!(s.as_ptr(1) as usize - s.as_ptr(0) as usize, 64);
+    }
+}

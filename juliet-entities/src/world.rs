@@ -1,0 +1,508 @@
+//! [`World`]: a directory of entity files (`<world>/Entities/*.jasset`, one file per
+//! entity, any file names), loaded in parallel and saved dirty-only.
+//!
+//! Seed 02 sections 5.4-5.5 (`PendingDeletions`, deletion at save) and 6 (dirty
+//! tracking), with DESIGN.md section 5's crash-safe saves.
+//!
+//! # Saving and the fsync policy
+//!
+//! Each dirty entity is written to a temporary file in the same directory
+//! (`.<name>.tmp`, which the loader ignores) and renamed over its file, so a crash
+//! mid-save leaves every file either old or new, never half-written. With
+//! [`Durability::Fsync`] (the default) each temporary file is `fsync`ed before its
+//! rename and the `Entities` directory once after all renames and deletions, so a power
+//! loss after [`World::save_world`] returns loses nothing. [`Durability::Fast`] skips
+//! both: still atomic against a crash of the program, not against a power loss.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::fs::{self, File};
+use std::hash::BuildHasherDefault;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use juliet_core::{Error, ErrorKind, Registry, TokenBuffer, Warning};
+use rayon::prelude::*;
+
+use crate::entity::EntityId;
+use crate::load::{load_entity_with, save_entity, EntityFileData};
+use crate::manager::{EntityManager, IdHasher};
+
+/// The directory of entity files inside a world directory.
+pub const ENTITIES_DIR: &str = "Entities";
+
+/// The extension of entity files.
+pub const EXTENSION: &str = "jasset";
+
+/// Files are read in parallel this many at a time, then loaded in order.
+const READ_BATCH: usize = 1024;
+
+/// How [`World::load`] treats problems.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    /// Turn every per-file error or warning into a failed load
+    /// ([`WorldLoadError::Strict`]).
+    pub strict: bool,
+    /// Files larger than this many bytes are reported ([`ErrorKind::FileTooLarge`]) and
+    /// not read. Default 16 MiB.
+    pub max_file_size: u64,
+    /// Classes for resolving `Kind`; `None` for [`Registry::global`].
+    pub registry: Option<&'static Registry>,
+}
+
+impl Default for LoadOptions {
+    fn default() -> LoadOptions {
+        LoadOptions {
+            strict: false,
+            max_file_size: 16 << 20,
+            registry: None,
+        }
+    }
+}
+
+/// What [`World::load`] found: how many files, how many loaded, and every per-file error
+/// and warning (in file-name order).
+#[derive(Debug, Clone, Default)]
+pub struct LoadReport {
+    /// `.jasset` files found in `Entities`.
+    pub files: usize,
+    /// Entities loaded.
+    pub loaded: usize,
+    /// One error per file that did not load; each names its file (and line, column and
+    /// key where it applies). Those files are left untouched on disk.
+    pub errors: Vec<Error>,
+    /// Warnings of the files that loaded (unknown keys, newer versions).
+    pub warnings: Vec<Warning>,
+}
+
+impl LoadReport {
+    /// Whether every file loaded without a warning.
+    pub fn is_clean(&self) -> bool {
+        self.errors.is_empty() && self.warnings.is_empty()
+    }
+}
+
+/// Why [`World::load`] failed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum WorldLoadError {
+    /// The world directory or its `Entities` directory could not be read.
+    #[error("{0}")]
+    Directory(Error),
+    /// Strict mode and some file had an error or a warning; the report lists them all.
+    #[error("{}", strict_message(.0))]
+    Strict(Box<LoadReport>),
+}
+
+fn strict_message(report: &LoadReport) -> String {
+    let mut text = format!(
+        "strict load failed: {} error(s), {} warning(s)",
+        report.errors.len(),
+        report.warnings.len()
+    );
+    for e in &report.errors {
+        text.push_str(&format!("\n{e}"));
+    }
+    for w in &report.warnings {
+        text.push_str(&format!("\n{w}"));
+    }
+    text
+}
+
+/// What [`World::save_world`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SaveReport {
+    /// Entity files written (dirty entities), in base-array order.
+    pub written: Vec<PathBuf>,
+    /// Entity files deleted (pending deletions).
+    pub deleted: Vec<PathBuf>,
+}
+
+/// Whether saves `fsync` (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// `fsync` each temporary file before its rename, and the directory at the end.
+    #[default]
+    Fsync,
+    /// No `fsync`: atomic against a crash of the program, not against a power loss.
+    Fast,
+}
+
+/// An entity removed with [`World::remove_world_entity`], whose file is deleted at the
+/// next save.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingDeletion {
+    /// The removed entity.
+    pub id: EntityId,
+    /// Its file, if it had one.
+    pub file: Option<PathBuf>,
+}
+
+/// The file an entity came from (or was last saved to), and what to write back with it.
+#[derive(Debug, Clone)]
+struct FileRecord {
+    path: PathBuf,
+    data: EntityFileData,
+}
+
+/// A world: an [`EntityManager`] over the entity files of one directory.
+///
+/// Entities created through [`World::manager_mut`] are saved to
+/// `Entities/<id as 16 hex digits>.jasset`; loaded ones to the file they came from.
+/// Files are deleted only by a save, for entities removed with
+/// [`World::remove_world_entity`] (an entity destroyed directly through the manager
+/// keeps its file).
+#[derive(Debug)]
+pub struct World {
+    root: PathBuf,
+    manager: EntityManager,
+    records: HashMap<EntityId, FileRecord, BuildHasherDefault<IdHasher>>,
+    pending_deletions: Vec<PendingDeletion>,
+    /// Files that did not load: never written or deleted.
+    untouched: Vec<PathBuf>,
+    durability: Durability,
+}
+
+impl World {
+    /// An empty world at directory `root` (nothing is written until a save).
+    pub fn new(root: impl Into<PathBuf>) -> World {
+        World {
+            root: root.into(),
+            manager: EntityManager::new(),
+            records: HashMap::default(),
+            pending_deletions: Vec::new(),
+            untouched: Vec::new(),
+            durability: Durability::default(),
+        }
+    }
+
+    /// Loads every `<root>/Entities/*.jasset` file (seed 02's `LoadWorld`): files are
+    /// read in parallel (rayon) and loaded in place, in file-name order. A file that
+    /// does not load (bad syntax or value, unknown `Kind`, an `EntityID` already used by
+    /// an earlier file, which the error names) is reported in the [`LoadReport`] and
+    /// left untouched on disk; the other files still load. A world without an
+    /// `Entities` directory is empty.
+    ///
+    /// # Errors
+    /// [`WorldLoadError::Directory`] when `root` or `Entities` cannot be read;
+    /// [`WorldLoadError::Strict`] in strict mode when any file had an error or warning.
+    pub fn load(
+        root: impl AsRef<Path>,
+        options: &LoadOptions,
+    ) -> Result<(World, LoadReport), WorldLoadError> {
+        let root = root.as_ref();
+        let mut world = World::new(root);
+        if let Some(registry) = options.registry {
+            world.manager = EntityManager::with_registry(registry);
+        }
+        fs::metadata(root)
+            .and_then(|m| {
+                if m.is_dir() {
+                    Ok(())
+                } else {
+                    Err(io::Error::new(
+                        io::ErrorKind::NotADirectory,
+                        "not a directory",
+                    ))
+                }
+            })
+            .map_err(|e| WorldLoadError::Directory(Error::io(root, e)))?;
+        let paths = entity_files(&world.entities_dir()).map_err(WorldLoadError::Directory)?;
+        let mut report = LoadReport {
+            files: paths.len(),
+            ..LoadReport::default()
+        };
+        let mut buffer = TokenBuffer::new();
+        let mut paths = paths.into_iter().peekable();
+        let mut batch = Vec::with_capacity(READ_BATCH);
+        while paths.peek().is_some() {
+            batch.clear();
+            batch.extend(paths.by_ref().take(READ_BATCH));
+            let contents: Vec<Result<Vec<u8>, Error>> = batch
+                .par_iter()
+                .map(|p| read_file(p, options.max_file_size))
+                .collect();
+            for (path, bytes) in batch.drain(..).zip(contents) {
+                let path: PathBuf = path;
+                let loaded = bytes
+                    .and_then(|b| load_entity_with(&mut buffer, &mut world.manager, &path, &b));
+                match loaded {
+                    Ok(entity) => {
+                        report.loaded += 1;
+                        report.warnings.extend(entity.warnings);
+                        world.records.insert(
+                            entity.id,
+                            FileRecord {
+                                path,
+                                data: entity.data,
+                            },
+                        );
+                    }
+                    Err(mut err) => {
+                        if let ErrorKind::DuplicateEntityId { id, other } = &mut err.kind {
+                            if let Some(first) = world.records.get(&EntityId(*id)) {
+                                *other = first.path.clone();
+                            }
+                        }
+                        report.errors.push(err);
+                        world.untouched.push(path);
+                    }
+                }
+            }
+        }
+        if options.strict && !report.is_clean() {
+            return Err(WorldLoadError::Strict(Box::new(report)));
+        }
+        Ok((world, report))
+    }
+
+    /// The world directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `<root>/Entities`.
+    pub fn entities_dir(&self) -> PathBuf {
+        self.root.join(ENTITIES_DIR)
+    }
+
+    /// The entities.
+    pub fn manager(&self) -> &EntityManager {
+        &self.manager
+    }
+
+    /// The entities, mutably (create, change; remove with [`World::remove_world_entity`]).
+    pub fn manager_mut(&mut self) -> &mut EntityManager {
+        &mut self.manager
+    }
+
+    /// The file entity `id` was loaded from or last saved to (`None` for a new entity).
+    pub fn file_of(&self, id: EntityId) -> Option<&Path> {
+        self.records.get(&id).map(|r| r.path.as_path())
+    }
+
+    /// The template path and unknown keys kept for entity `id`'s file.
+    pub fn file_data(&self, id: EntityId) -> Option<&EntityFileData> {
+        self.records.get(&id).map(|r| &r.data)
+    }
+
+    /// Files that did not load; saves never write or delete them.
+    pub fn untouched_files(&self) -> &[PathBuf] {
+        &self.untouched
+    }
+
+    /// Entities removed since the last save, whose files the next save deletes (seed 02
+    /// section 5.4's `PendingDeletions`).
+    pub fn pending_deletions(&self) -> &[PendingDeletion] {
+        &self.pending_deletions
+    }
+
+    /// The save durability (default [`Durability::Fsync`]).
+    pub fn set_durability(&mut self, durability: Durability) {
+        self.durability = durability;
+    }
+
+    /// Removes entity `id` (seed 02's `RemoveWorldEntity`): destroyed in memory now, its
+    /// file deleted at the next save.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NoSuchEntity`] when `id` is not live.
+    pub fn remove_world_entity(&mut self, id: EntityId) -> Result<(), Error> {
+        self.manager.destroy_entity(id)?;
+        let file = self.records.remove(&id).map(|r| r.path);
+        self.pending_deletions.push(PendingDeletion { id, file });
+        Ok(())
+    }
+
+    /// Saves the world (seed 02's `SaveWorld`): deletes the files of pending deletions,
+    /// then writes each dirty entity, and only those, to its file (new entities to
+    /// `Entities/<id as 16 hex digits>.jasset`) through a temporary file and a rename
+    /// (see the module documentation for the fsync policy), and clears their dirty
+    /// flags.
+    ///
+    /// # Errors
+    /// The first I/O error ([`ErrorKind::Io`] naming the file). What was not yet done
+    /// stays pending: entities not yet written stay dirty, deletions not yet done stay
+    /// in [`World::pending_deletions`], so a later save retries.
+    pub fn save_world(&mut self) -> Result<SaveReport, Error> {
+        let dir = self.entities_dir();
+        let mut report = SaveReport::default();
+        let fsync = self.durability == Durability::Fsync;
+
+        if !self.pending_deletions.is_empty() {
+            let claimed: HashSet<&Path> = self.records.values().map(|r| r.path.as_path()).collect();
+            let mut done = 0;
+            let mut failure = None;
+            for pending in &self.pending_deletions {
+                if let Some(file) = &pending.file {
+                    if !claimed.contains(file.as_path()) {
+                        match fs::remove_file(file) {
+                            Ok(()) => report.deleted.push(file.clone()),
+                            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                            Err(e) => {
+                                failure = Some(Error::io(file, e));
+                                break;
+                            }
+                        }
+                    }
+                }
+                done += 1;
+            }
+            self.pending_deletions.drain(..done);
+            if let Some(err) = failure {
+                return Err(err);
+            }
+        }
+
+        let dirty: Vec<EntityId> = self
+            .manager
+            .entities()
+            .iter()
+            .filter(|e| e.is_dirty())
+            .map(|e| e.id())
+            .collect();
+        if !dirty.is_empty() {
+            fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        }
+        let mut text = String::new();
+        let mut claimed: Option<HashSet<PathBuf>> = None;
+        for id in dirty {
+            let path = match self.records.get(&id) {
+                Some(record) => record.path.clone(),
+                None => {
+                    let claimed = claimed.get_or_insert_with(|| {
+                        self.records
+                            .values()
+                            .map(|r| r.path.clone())
+                            .chain(self.untouched.iter().cloned())
+                            .collect()
+                    });
+                    let path = new_file_path(&dir, id, claimed);
+                    claimed.insert(path.clone());
+                    path
+                }
+            };
+            text.clear();
+            let data = self.records.get(&id).map(|r| &r.data);
+            save_entity(
+                &self.manager,
+                id,
+                data.unwrap_or(&EntityFileData::default()),
+                &mut text,
+            )?;
+            write_atomic(&path, text.as_bytes(), fsync)?;
+            if let Some(e) = self.manager.entity_mut(id) {
+                e.clear_dirty();
+            }
+            self.records.entry(id).or_insert_with(|| FileRecord {
+                path: path.clone(),
+                data: EntityFileData::default(),
+            });
+            report.written.push(path);
+        }
+        if fsync && !(report.written.is_empty() && report.deleted.is_empty()) {
+            sync_dir(&dir)?;
+        }
+        Ok(report)
+    }
+}
+
+/// [`World::load`] with default options.
+///
+/// # Errors
+/// As [`World::load`].
+pub fn load_world(root: impl AsRef<Path>) -> Result<(World, LoadReport), WorldLoadError> {
+    World::load(root, &LoadOptions::default())
+}
+
+/// The `.jasset` files of `dir`, sorted by name; none when `dir` does not exist.
+fn entity_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(dir, e)),
+    };
+    let mut paths = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let path = entry.path();
+        let is_jasset = path
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case(EXTENSION));
+        if is_jasset && !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            paths.push(path);
+        }
+    }
+    // All are `dir` joined with a file name: comparing the raw bytes orders them by
+    // file name, much more cheaply than comparing path components.
+    paths.sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
+    Ok(paths)
+}
+
+/// Reads a whole file (what `std::fs::read` does), refusing files over `limit` bytes.
+fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, Error> {
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let size = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    if size > limit {
+        return Err(Error::file(path, ErrorKind::FileTooLarge { size, limit }));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > limit {
+        let size = bytes.len() as u64;
+        return Err(Error::file(path, ErrorKind::FileTooLarge { size, limit }));
+    }
+    Ok(bytes)
+}
+
+/// `dir/<id>.jasset`, or `dir/<id>-N.jasset` when that is claimed or exists.
+fn new_file_path(dir: &Path, id: EntityId, claimed: &HashSet<PathBuf>) -> PathBuf {
+    let stem = format!("{:016X}", id.0);
+    let mut path = dir.join(id.file_name());
+    let mut n = 2;
+    while claimed.contains(&path) || path.exists() {
+        path = dir.join(format!("{stem}-{n}.{EXTENSION}"));
+        n += 1;
+    }
+    path
+}
+
+/// Writes `bytes` to `path` through `.<name>.tmp` in the same directory and a rename.
+fn write_atomic(path: &Path, bytes: &[u8], fsync: bool) -> Result<(), Error> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    let result = (|| {
+        let mut file = File::create(&tmp)?;
+        file.write_all(bytes)?;
+        if fsync {
+            file.sync_all()?;
+        }
+        drop(file);
+        fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
+}
+
+/// `fsync`s a directory so that renames and deletions in it are durable (a no-op where
+/// directories cannot be opened, as on Windows).
+fn sync_dir(dir: &Path) -> Result<(), Error> {
+    if cfg!(unix) {
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| Error::io(dir, e))?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for PendingDeletion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.file {
+            Some(file) => write!(f, "{} ({})", self.id, file.display()),
+            None => write!(f, "{} (never saved)", self.id),
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! With a counting global allocator: once warm, loading entities whose kind has no
+//! heap-typed field makes no heap allocation per entity (DESIGN.md section 5). Loading N
+//! and 2N entities costs the same number of allocations.
+
+mod support;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::Path;
+
+use juliet_core::Reflect;
+use juliet_entities::kinds::Collectible;
+use juliet_entities::{load_entity, EntityManager};
+use support::{crate_file, Crate};
+
+/// Counts allocations and reallocations made by the current thread.
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count() {
+    // `try_with`: no panic while the thread-local is being destroyed.
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+
+// SAFETY: forwards every call to `System` unchanged; counting touches only a
+// const-initialized thread-local `Cell`, which never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+const N: usize = 500;
+
+#[test]
+fn loading_entities_without_heap_fields_allocates_nothing_per_entity_once_warm() {
+    // Half hand-written `TestCrate`, half derived `Collectible`: no heap-typed field.
+    let files: Vec<String> = (1..=2 * N as u64)
+        .map(|i| match i % 2 {
+            0 => crate_file(i, i as f32, 0.5 * i as f32),
+            _ => format!(
+                "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x{i:016X}\n; Kind\nCollectible\n\
+                 ; Position\n{i}.0 0.0 1.5\n; ClassVersion\n1\n; Value\n{i}\n"
+            ),
+        })
+        .collect();
+    let path = Path::new("Entities/crate.jasset");
+    let mut manager = EntityManager::new();
+
+    let load_all = |manager: &mut EntityManager, files: &[String]| {
+        let before = allocations();
+        for file in files {
+            let loaded = load_entity(manager, path, file.as_bytes()).unwrap();
+            assert!(loaded.warnings.is_empty());
+        }
+        let made = allocations() - before;
+        manager.check_invariants().unwrap();
+        let ids: Vec<_> = manager.entities().iter().map(|e| e.id()).collect();
+        for id in ids {
+            manager.destroy_entity(id).unwrap();
+        }
+        made
+    };
+
+    // Warm up: registry, per-thread token buffer, storage and map capacity.
+    manager.reserve(Crate::CLASS, N);
+    manager.reserve(Collectible::CLASS, N);
+    load_all(&mut manager, &files);
+
+    let for_n = load_all(&mut manager, &files[..N]);
+    let for_2n = load_all(&mut manager, &files);
+    assert_eq!(
+        for_n, for_2n,
+        "allocations grow with the number of entities"
+    );
+    assert_eq!(for_2n, 0, "steady-state loading allocated");
+
+    // Control: the counter does see allocations (a `String` field allocates).
+    let before = allocations();
+    let sign = "; Kind\nTestSign\n; Text\n\"a fresh string\"\n";
+    load_entity(&mut manager, path, sign.as_bytes()).unwrap();
+    assert!(allocations() > before);
+}

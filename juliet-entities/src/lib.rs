@@ -47,7 +47,7 @@ extern crate self as juliet_entities;
 
 pub use juliet_core;
 /// `#[derive(Entity)]` and `#[derive(Codec)]` (the derive macros share their names with
-/// the [`Entity`] record and the [`juliet_core::Codec`] trait, in the macro namespace).
+/// the [`Entity`](struct@Entity) record and the [`juliet_core::Codec`] trait, in the macro namespace).
 pub use juliet_derive::{Codec, Entity};
 
 pub mod entity;

@@ -377,8 +377,8 @@ impl EntityManager {
         Ok(())
     }
 
-    /// Base index of `id`.
-    pub(crate) fn index_of(&self, id: EntityId) -> Option<usize> {
+    /// Base index of `id` in [`EntityManager::entities`] (O(1), through the id map).
+    pub fn index_of(&self, id: EntityId) -> Option<usize> {
         self.ids.get(&id).map(|&b| b as usize)
     }
 
@@ -516,11 +516,6 @@ impl EntityManager {
     pub fn storage_of(&self, id: EntityId) -> Option<(&KindStorage, usize)> {
         let e = self.entity(id)?;
         Some((&self.kinds[e.kind as usize], e.slot as usize))
-    }
-
-    /// Base index of `id` in [`EntityManager::entities`].
-    pub fn index(&self, id: EntityId) -> Option<usize> {
-        self.index_of(id)
     }
 
     /// Checks the invariants of seed 02 section 2.4 and the id map, in O(entities):

@@ -1,12 +1,15 @@
 //! The stock kinds through the runtime: seed 02 section 8.2's four tests with `Inert`,
 //! and the seeds' example entity files (`tests/fixtures`) loaded as written.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 use juliet_core::{ErrorKind, Reflect, WarningKind};
 use juliet_entities::kinds::{Collectible, Inert, Projectile};
-use juliet_entities::{load_entity, save_entity, EntityFileData, EntityId, EntityManager};
+use juliet_entities::{load_entity, EntityFileData, EntityId, EntityManager};
+use support::saved;
 
 fn fixture(name: &str) -> (PathBuf, Vec<u8>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -14,12 +17,6 @@ fn fixture(name: &str) -> (PathBuf, Vec<u8>) {
         .join(name);
     let bytes = std::fs::read(&path).unwrap();
     (path, bytes)
-}
-
-fn save(m: &EntityManager, id: EntityId, data: &EntityFileData) -> String {
-    let mut out = String::new();
-    save_entity(m, id, data, &mut out).unwrap();
-    out
 }
 
 /// Seed 02 section 8.2 `TestEntityAllocationAndWiring`.
@@ -52,7 +49,7 @@ fn in_place_deserialization() {
     let mut manager = EntityManager::new();
     let id = manager.make_entity::<Inert>(Vec3::new(12.5, -44.0, 108.2));
     manager.get_mut::<Inert>(id).unwrap().mesh_instance = 42;
-    let text = save(&manager, id, &EntityFileData::default());
+    let text = saved(&manager, id, &EntityFileData::default());
 
     let mut fresh = EntityManager::new();
     let loaded = load_entity(&mut fresh, Path::new("mem.jasset"), text.as_bytes()).unwrap();
@@ -127,7 +124,7 @@ fn seed_02_entity_file_loads_as_written() {
     );
     assert_eq!(m.get::<Inert>(loaded.id).unwrap().mesh_instance, 12);
     // Saved in canonical form: PascalCase keys, the current class version.
-    let text = save(&m, loaded.id, &loaded.data);
+    let text = saved(&m, loaded.id, &loaded.data);
     assert!(text.starts_with(
         "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x0100000000000042\n; Kind\nInert\n"
     ));
@@ -174,7 +171,7 @@ fn projectile_v1_speed_migrates_to_velocity_x() {
     );
     let p = m.get::<Projectile>(loaded.id).unwrap();
     assert_eq!((p.velocity_x, p.velocity_y, p.damage), (75.5, 0.0, 50.0));
-    let text = save(&m, loaded.id, &loaded.data);
+    let text = saved(&m, loaded.id, &loaded.data);
     assert!(
         text.contains("; ClassVersion\n2\n; VelocityX\n75.5\n; VelocityY\n0.0\n; Damage\n50.0\n")
     );

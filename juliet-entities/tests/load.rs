@@ -7,17 +7,11 @@ use std::path::Path;
 
 use glam::Vec3;
 use juliet_core::{crc32, ErrorKind, WarningKind};
-use juliet_entities::{load_entity, save_entity, EntityFileData, EntityId, EntityManager};
-use support::{crate_file, Crate, Sign};
+use juliet_entities::{load_entity, EntityFileData, EntityId, EntityManager};
+use support::{crate_file, saved, Crate, Sign};
 
 fn check(m: &EntityManager) {
     m.check_invariants().unwrap();
-}
-
-fn save(m: &EntityManager, id: EntityId, data: &EntityFileData) -> String {
-    let mut out = String::new();
-    save_entity(m, id, data, &mut out).unwrap();
-    out
 }
 
 /// Seed 02 section 8.2 `TestInPlaceDeserialization`: make, save, load into a fresh
@@ -27,7 +21,7 @@ fn saved_entity_loads_in_place_into_a_fresh_manager() {
     let mut m = EntityManager::new();
     let id = m.make_entity::<Crate>(Vec3::new(12.5, -44.0, 108.2));
     m.get_mut::<Crate>(id).unwrap().mesh_instance = 42;
-    let text = save(&m, id, &EntityFileData::default());
+    let text = saved(&m, id, &EntityFileData::default());
 
     let mut fresh = EntityManager::new();
     let loaded = load_entity(&mut fresh, Path::new("e.jasset"), text.as_bytes()).unwrap();
@@ -52,7 +46,7 @@ fn canonical_file_round_trips_byte_for_byte() {
     let mut m = EntityManager::new();
     let loaded = load_entity(&mut m, Path::new("rock.jasset"), file.as_bytes()).unwrap();
     assert_eq!(m.get::<Crate>(loaded.id).unwrap().mass, 250.5);
-    assert_eq!(save(&m, loaded.id, &loaded.data), file);
+    assert_eq!(saved(&m, loaded.id, &loaded.data), file);
 
     // With a template path and unknown keys (kept after the known keys, in order).
     let with_extras = file.replace(
@@ -74,7 +68,7 @@ fn canonical_file_round_trips_byte_for_byte() {
     assert_eq!(loaded.warnings.len(), 2);
     assert!(matches!(&loaded.warnings[0].kind, WarningKind::UnknownKey(k) if k == "FutureKey"));
     assert_eq!(
-        save(&m, loaded.id, &loaded.data),
+        saved(&m, loaded.id, &loaded.data),
         with_extras.replace("; Other: 3\n", "; Other\n3\n")
     );
 }
@@ -211,7 +205,7 @@ fn heap_fields_and_lists_round_trip() {
         s.text = "Two words; \"quoted\"".into();
         s.lines = vec!["first".into(), "second line".into()];
     }
-    let text = save(&m, id, &EntityFileData::default());
+    let text = saved(&m, id, &EntityFileData::default());
     let mut fresh = EntityManager::new();
     let loaded = load_entity(&mut fresh, Path::new("s"), text.as_bytes()).unwrap();
     assert_eq!(fresh.get::<Sign>(id), m.get::<Sign>(id));
@@ -219,5 +213,5 @@ fn heap_fields_and_lists_round_trip() {
         fresh.entity(id).unwrap().position(),
         Vec3::new(0.1, 1e-7, -3.0)
     );
-    assert_eq!(save(&fresh, loaded.id, &loaded.data), text);
+    assert_eq!(saved(&fresh, loaded.id, &loaded.data), text);
 }

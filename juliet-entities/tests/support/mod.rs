@@ -1,8 +1,9 @@
 //! Test entity kinds with hand-written `Reflect` implementations (what `#[derive(Entity)]`
-//! generates), shared by the unit tests (`#[path]` include), the integration tests and the
-//! benchmarks. Only `juliet_core` and `glam` are used, so the file compiles in all three.
+//! generates) and helpers, shared by the unit tests (`#[path]` include) and the integration
+//! tests. Besides `juliet_core` and `glam` it names only `juliet_entities`, which the
+//! library can name itself, so the file compiles in both.
 //!
-//! - `Crate`: no heap-typed field (the allocation-free loading test and the benchmarks);
+//! - `Crate`: no heap-typed field (the allocation-free loading test);
 //! - `Sign`: `String` and `Vec<String>` fields;
 //! - `Marker`: zero-sized;
 //! - `Aligned`: `#[repr(align(64))]`;
@@ -228,4 +229,15 @@ pub fn crate_file(id: u64, x: f32, mass: f32) -> String {
          ; Position\n{x:?} 2.0 -3.5\n; ClassVersion\n2\n; MeshInstance\n4\n; Mass\n{mass:?}\n\
          ; Health\n100\n; IsVisible\ntrue\n; Scale\n1.0 1.0 1.0\n"
     )
+}
+
+/// The canonical text of entity `id` ([`juliet_entities::save_entity`]).
+pub fn saved(
+    m: &juliet_entities::EntityManager,
+    id: juliet_entities::EntityId,
+    data: &juliet_entities::EntityFileData,
+) -> String {
+    let mut out = String::new();
+    juliet_entities::save_entity(m, id, data, &mut out).unwrap();
+    out
 }

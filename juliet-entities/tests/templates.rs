@@ -508,6 +508,10 @@ fn inspector_diff_and_reverts() {
 
     // Errors: a standalone entity, an unknown key, a dead id.
     let standalone = world.manager_mut().make_entity::<Inert>(Vec3::ZERO);
+    world.set_property(standalone, "Mass", "3.0").unwrap();
+    let e = world.manager().entity(standalone).unwrap();
+    assert!(e.overrides().is_empty(), "no overrides without a template");
+    assert_eq!(world.manager().property_text(standalone, "mass").unwrap(), "3.0");
     assert!(matches!(
         world.revert_to_template(standalone).unwrap_err().kind,
         ErrorKind::Template { .. }

@@ -350,7 +350,8 @@ impl TemplateCache {
     /// cycle of templates (naming the chain), two paths with one CRC, or a `Kind`
     /// missing from a template without parent; [`ErrorKind::KindMismatch`] for a
     /// variant whose `Kind` is not its parent's; any error of the file itself (syntax,
-    /// values, unknown kind), at its line. Nothing is cached on error.
+    /// values, unknown kind), at its line. The template is not cached on error (parent
+    /// templates that loaded are).
     pub fn get_or_load(&mut self, path: &str) -> Result<TemplateRef<'_>, Error> {
         self.get_or_load_at(path, None)
     }

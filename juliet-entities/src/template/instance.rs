@@ -368,8 +368,8 @@ impl Drop for Discard<'_> {
 impl EntityManager {
     /// Sets property `key` (any spelling; `Position` moves the entity) of entity `id`
     /// from value text (the file's value syntax; several lines separated by `\n` for a
-    /// list), records it as overridden (an instance's own value, kept even when equal to
-    /// its template's) and marks the entity dirty.
+    /// list) and marks the entity dirty. For a template instance the property becomes an
+    /// override (the instance's own value, kept even when equal to its template's).
     ///
     /// # Errors
     /// [`ErrorKind::NoSuchEntity`], [`ErrorKind::NoSuchProperty`], or
@@ -384,6 +384,11 @@ impl EntityManager {
             storage,
         }
         .set_property(key, Value::from_text(text))?;
+        if entity.template.is_none() {
+            // Overrides mean nothing without a template: a standalone entity has none.
+            entity.overrides.clear();
+            entity.position_overridden = false;
+        }
         entity.dirty = true;
         Ok(())
     }

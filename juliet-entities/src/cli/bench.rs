@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::project::{canonical_text, copy_dir, find_root, load_world_dir, EntityView, WORLDS_DIR};
+use super::project::{copy_dir, find_root, load_world_dir, WORLDS_DIR};
 use super::{CliError, CliResult, Status};
 use crate::world::{Durability, ENTITIES_DIR};
 
@@ -121,19 +121,10 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
         for _ in 0..args.iterations {
             let start = Instant::now();
             written = 0;
+            let mut text = String::new();
             for &id in &ids {
-                let (Some(data), Some(path)) = (world_state.file_data(id), world_state.file_of(id))
-                else {
-                    continue;
-                };
-                let view = EntityView {
-                    manager: world_state.manager(),
-                    id,
-                    data,
-                    path,
-                    is_template: false,
-                };
-                if let Ok(text) = canonical_text(&view) {
+                text.clear();
+                if world_state.entity_text(id, &mut text).is_ok() {
                     written += text.len() as u64;
                 }
             }

@@ -147,7 +147,7 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
     // 3. Edits.
     heading(out, style, 3, "edit")?;
     let moved = move_entity(out, &mut world)?;
-    let expectations = change_template(out, style, &mut world, &root)?;
+    let expectations = change_template(out, &mut world, &root)?;
     let migrated = mark_old_projectiles(out, &mut world)?;
 
     // 4. Save and show the diffs.
@@ -375,6 +375,7 @@ fn pick_world(root: &Path) -> Result<PathBuf, CliError> {
 fn view_of(world: &World, id: EntityId) -> Option<EntityView<'_>> {
     Some(EntityView {
         manager: world.manager(),
+        templates: Some(world.templates()),
         id,
         data: world.file_data(id)?,
         path: world.file_of(id)?,
@@ -491,7 +492,12 @@ fn move_entity(
     let from = entity.position();
     let to = from + MOVE_BY;
     entity.set_position(to);
-    writeln!(out, "moved {name} ({id}) from {} to {}", vec3(from), vec3(to))?;
+    writeln!(
+        out,
+        "moved {name} ({id}) from {} to {}",
+        vec3(from),
+        vec3(to)
+    )?;
     Ok(Some((id, to)))
 }
 
@@ -503,7 +509,6 @@ type Expectations = Vec<(EntityId, PathBuf, f32)>;
 /// project has no such template).
 fn change_template(
     out: &mut dyn Write,
-    style: Style,
     world: &mut World,
     root: &Path,
 ) -> Result<Option<Expectations>, CliError> {
@@ -553,18 +558,12 @@ fn change_template(
         };
         expect.push((id, view.path.to_path_buf(), mass));
     }
-    match reload_template(world, root, EDITED_TEMPLATE)? {
-        Some(n) => writeln!(
-            out,
-            "reloaded {EDITED_TEMPLATE}: {} took the new {EDITED_KEY} (the others override it or inherit it from a nearer template)",
-            count(n, "instance")
-        )?,
-        None => writeln!(
-            out,
-            "{}",
-            style.yellow("reload skipped: this build has no templates runtime")
-        )?,
-    }
+    let n = reload_template(world, EDITED_TEMPLATE)?;
+    writeln!(
+        out,
+        "reloaded {EDITED_TEMPLATE}: {} took the new {EDITED_KEY} (the others override it or inherit it from a nearer template)",
+        count(n, "instance")
+    )?;
     Ok(Some(expect))
 }
 

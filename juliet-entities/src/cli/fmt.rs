@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::output::{count, progress_bar, tick};
-use super::project::{canonical_text, collect_files, read, resolve_root, write_atomic, Session};
+use super::project::{collect_files, read, resolve_root, write_atomic, Session};
 use super::{CliResult, Status};
 
 /// Arguments of `jasset fmt`.
@@ -49,9 +49,9 @@ pub fn run(args: &FmtArgs, out: &mut dyn Write) -> CliResult {
     let root = resolve_root(args.root.as_deref(), &args.paths)?;
     let (files, path_errors) = collect_files(&args.paths);
     let bar = progress_bar(files.len());
-    let session = Session::load(root, &files, &mut tick(&bar));
+    let mut session = Session::load(root, &files, &mut tick(&bar));
     bar.finish_and_clear();
-    let mut report = format_session(&session, !args.check);
+    let mut report = format_session(&mut session, !args.check);
     report
         .failed
         .splice(0..0, path_errors.iter().map(|e| e.to_string()));
@@ -83,27 +83,28 @@ pub fn run(args: &FmtArgs, out: &mut dyn Write) -> CliResult {
 
 /// Formats the loaded files of `session` (writing them when `write`): the canonical text
 /// of each file that loaded, compared with its bytes on disk.
-pub fn format_session(session: &Session, write: bool) -> FmtReport {
+pub fn format_session(session: &mut Session, write: bool) -> FmtReport {
     let mut report = FmtReport::default();
     for e in &session.errors {
         report.failed.push(format!("{e} (not formatted)"));
     }
     for i in 0..session.files.len() {
-        let Some(view) = session.entity(i) else {
+        let Some(text) = session.canonical_text(i) else {
             continue;
         };
-        let result = canonical_text(&view).and_then(|text| {
-            let old = read(view.path)?;
+        let path = session.files[i].path.clone();
+        let result = text.and_then(|text| {
+            let old = read(&path)?;
             if old == text.as_bytes() {
                 return Ok(false);
             }
             if write {
-                write_atomic(view.path, text.as_bytes())?;
+                write_atomic(&path, text.as_bytes())?;
             }
             Ok(true)
         });
         match result {
-            Ok(true) => report.changed.push(view.path.to_path_buf()),
+            Ok(true) => report.changed.push(path),
             Ok(false) => report.unchanged += 1,
             Err(e) => report.failed.push(format!("{e} (not formatted)")),
         }

@@ -256,7 +256,11 @@ fn properties(out: &mut String, kind: &str, rng: &mut Rng, only: Option<usize>) 
             chosen
         }
     };
-    write_property(out, CLASS_VERSION.name, &version);
+    // A sparse instance without overrides writes no `ClassVersion` (as the runtime's
+    // writer does).
+    if chosen.iter().any(|&c| c) {
+        write_property(out, CLASS_VERSION.name, &version);
+    }
     for ((key, value), keep) in values.iter().zip(chosen) {
         if keep {
             write_header(out, key);

@@ -12,14 +12,15 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use juliet_core::{key_crc_runtime, Class, PropertyType, Value, CLASS_VERSION};
+use juliet_core::{key_crc_runtime, Archive, Class, PropertyType, Value, CLASS_VERSION};
 use serde_json::Value as Json;
 
 use super::output::{count, progress_bar, tick, Style};
-use super::project::{canonical_text, collect_files, read, resolve_root, write_atomic, Session};
+use super::project::{collect_files, read, resolve_root, write_atomic, Session};
 use super::values::{properties, to_json, Properties};
 use super::{CliResult, Status};
 use crate::load::{keys, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
+use crate::manager::EntityManager;
 
 /// Arguments of `jasset migrate`.
 #[derive(Debug, Clone, Args)]
@@ -55,7 +56,7 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
     let root = resolve_root(args.root.as_deref(), &args.paths)?;
     let (files, path_errors) = collect_files(&args.paths);
     let bar = progress_bar(files.len());
-    let session = Session::load(root, &files, &mut tick(&bar));
+    let mut session = Session::load(root, &files, &mut tick(&bar));
     bar.finish_and_clear();
     let style = Style::for_stdout();
 
@@ -66,19 +67,23 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
     let mut migrated = 0;
     let mut current = 0;
     for i in 0..session.files.len() {
-        let Some(view) = session.entity(i) else {
+        let Some((class, is_instance)) = session.entity(i).and_then(|v| {
+            let e = v.manager.entity(v.id)?;
+            Some((e.class(), e.template().is_some()))
+        }) else {
             continue;
         };
-        let class = view
-            .manager
-            .entity(view.id)
-            .map(|e| e.class())
-            .expect("loaded entity");
-        let result = canonical_text(&view).and_then(|new| {
-            let old = read(view.path)?;
-            let changes = changes(class, &old, new.as_bytes(), view.path)?;
+        // Standalone entities and templates leave defaults out: they are not changes.
+        let defaults = (!is_instance).then(|| defaults_of(class));
+        let Some(text) = session.canonical_text(i) else {
+            continue;
+        };
+        let path = session.files[i].path.clone();
+        let result = text.and_then(|new| {
+            let old = read(&path)?;
+            let changes = changes(class, defaults.as_ref(), &old, new.as_bytes(), &path)?;
             if !changes.is_empty() && !args.dry_run {
-                write_atomic(view.path, new.as_bytes())?;
+                write_atomic(&path, new.as_bytes())?;
             }
             Ok(changes)
         });
@@ -86,7 +91,7 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
             Ok(changes) if changes.is_empty() => current += 1,
             Ok(changes) => {
                 migrated += 1;
-                writeln!(out, "{}", style.bold(&view.path.display().to_string()))?;
+                writeln!(out, "{}", style.bold(&path.display().to_string()))?;
                 for change in &changes {
                     writeln!(out, "  {}", describe(change, style))?;
                 }
@@ -143,16 +148,30 @@ fn show(value: &Json) -> String {
 /// A tokenizer error in either text.
 pub fn changes(
     class: &Class,
+    defaults: Option<&Meaning>,
     old: &[u8],
     new: &[u8],
     path: &std::path::Path,
 ) -> Result<Vec<Change>, juliet_core::Error> {
-    let old = meaning(class, &properties(old, path)?);
-    let new = meaning(class, &properties(new, path)?);
+    let mut old = meaning(class, &properties(old, path)?);
+    let mut new = meaning(class, &properties(new, path)?);
+    // A key left out means its default: filled in on both sides, but a key the old
+    // file left out and the new one sets to another value is reported as added.
+    let mut implicit = Vec::new();
+    for (key, value) in defaults.into_iter().flatten() {
+        if !old.contains_key(key) {
+            implicit.push(key.clone());
+            old.insert(key.clone(), value.clone());
+        }
+        new.entry(key.clone()).or_insert_with(|| value.clone());
+    }
     let mut out = Vec::new();
     for (key, (value, _)) in &new {
         match old.get(key) {
             Some((before, _)) if before == value => {}
+            Some(_) if implicit.contains(key) => {
+                out.push(Change::Added(key.clone(), value.clone()))
+            }
             Some((before, _)) => {
                 out.push(Change::Changed(key.clone(), before.clone(), value.clone()))
             }
@@ -167,11 +186,27 @@ pub fn changes(
     Ok(out)
 }
 
+/// Keys by canonical name, with their values read by type and whether they are
+/// deprecated keys.
+pub type Meaning = BTreeMap<String, (Json, bool)>;
+
+/// The declared default of every property of `class`, read like a file's values.
+pub fn defaults_of(class: &'static Class) -> Meaning {
+    let mut manager = EntityManager::new();
+    let id = manager.allocate_entity(class);
+    let mut text = String::new();
+    let _ = manager.save_derived(id, &mut Archive::saving(&mut text));
+    let props = properties(text.as_bytes(), std::path::Path::new("")).unwrap_or_default();
+    let mut map = meaning(class, &props);
+    map.retain(|key, _| class.property(key).is_some());
+    map
+}
+
 /// Each key of an entity file by its canonical name, with its value read by type and
 /// whether it is deprecated; header keys that are absent take the value they mean
 /// (`BaseVersion` and `ClassVersion` the current versions, `Kind` the class, `Position`
 /// the origin, `AssetType` `Entity`).
-fn meaning(class: &Class, props: &Properties) -> BTreeMap<String, (Json, bool)> {
+fn meaning(class: &Class, props: &Properties) -> Meaning {
     static U32: PropertyType = PropertyType::U32;
     static U64: PropertyType = PropertyType::U64;
     static VEC3: PropertyType = PropertyType::Floats(3);

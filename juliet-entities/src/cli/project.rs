@@ -12,11 +12,12 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use juliet_core::{Error, ErrorKind, Warning};
+use juliet_core::{Error, TokenBuffer, Warning};
 
 use crate::entity::EntityId;
-use crate::load::{load_entity, save_entity, EntityFileData};
+use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::EntityManager;
+use crate::template::{overrides, save_instance, TemplateCache};
 use crate::world::{LoadOptions, LoadReport, World, WorldLoadError, ENTITIES_DIR, EXTENSION};
 
 use super::CliError;
@@ -183,10 +184,7 @@ enum Store {
     /// A whole world.
     World(World),
     /// One file loaded alone (a template or a loose file).
-    Single {
-        manager: EntityManager,
-        data: EntityFileData,
-    },
+    Single(Box<SingleFile>),
 }
 
 /// How one requested file fared.
@@ -219,6 +217,8 @@ pub struct FileEntry {
 pub struct EntityView<'a> {
     /// The manager that holds it.
     pub manager: &'a EntityManager,
+    /// The templates its template chain is in.
+    pub templates: Option<&'a TemplateCache>,
     /// Its id (a session id for templates, which have none in their file).
     pub id: EntityId,
     /// Its template path and unknown keys.
@@ -360,13 +360,13 @@ impl Session {
     fn load_single(&mut self, i: usize, is_template: bool) {
         let path = self.files[i].path.clone();
         match load_single_file(self.root.as_deref(), &path, is_template) {
-            Ok((manager, id, data, warnings)) => {
-                self.warnings.extend(warnings);
+            Ok(mut single) => {
+                self.warnings.append(&mut single.warnings);
                 self.files[i].state = FileState::Loaded {
                     store: self.stores.len(),
-                    id,
+                    id: single.id,
                 };
-                self.stores.push(Store::Single { manager, data });
+                self.stores.push(Store::Single(Box::new(single)));
             }
             Err(err) => self.errors.push(err),
         }
@@ -378,16 +378,45 @@ impl Session {
         let FileState::Loaded { store, id } = entry.state else {
             return None;
         };
-        let (manager, data) = match &self.stores[store] {
-            Store::World(world) => (world.manager(), world.file_data(id)?),
-            Store::Single { manager, data } => (manager, data),
+        let (manager, templates, data) = match &self.stores[store] {
+            Store::World(world) => (world.manager(), world.templates(), world.file_data(id)?),
+            Store::Single(single) => (&single.manager, &single.templates, &single.data),
         };
         Some(EntityView {
             manager,
+            templates: Some(templates),
             id,
             data,
             path: &entry.path,
             is_template: entry.role == Role::Template,
+        })
+    }
+
+    /// The canonical text of requested file `i` (what a save writes), if it loaded.
+    /// Differences from the template are recorded as overrides first, as a save does.
+    ///
+    /// # Errors
+    /// As [`World::entity_text`] and [`single_text`].
+    pub fn canonical_text(&mut self, i: usize) -> Option<Result<String, Error>> {
+        let entry = &self.files[i];
+        let FileState::Loaded { store, id } = entry.state else {
+            return None;
+        };
+        let is_template = entry.role == Role::Template;
+        Some(match &mut self.stores[store] {
+            Store::World(world) => {
+                let mut out = String::new();
+                world.entity_text(id, &mut out).map(|()| out)
+            }
+            Store::Single(single) => {
+                let SingleFile {
+                    manager,
+                    templates,
+                    data,
+                    ..
+                } = &mut **single;
+                single_text(manager, templates, id, data, is_template)
+            }
         })
     }
 
@@ -453,109 +482,145 @@ pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
 }
 
 // ---------------------------------------------------------------------------------------
-// The functions below depend on the templates runtime.
+// The functions below use the templates runtime.
 // ---------------------------------------------------------------------------------------
 
-/// Loads the world at `dir` (its `Entities/` files) in the project at `root`.
+/// Loads the world at `dir` (its `Entities/` files) in the project at `root` (template
+/// paths resolve against it; found from `dir` when `None`).
 ///
 /// # Errors
 /// As [`World::load`].
 pub fn load_world_dir(
-    _root: Option<&Path>,
+    root: Option<&Path>,
     dir: &Path,
 ) -> Result<(World, LoadReport), WorldLoadError> {
-    World::load(dir, &LoadOptions::default())
+    let options = LoadOptions {
+        project_root: root.map(Path::to_path_buf),
+        ..LoadOptions::default()
+    };
+    World::load(dir, &options)
 }
 
-/// Loads one file alone: a template (no `EntityID` expected) or a loose entity file.
-/// Returns the manager holding it, its (session) id, its file data and its warnings.
+/// One file loaded alone.
+#[derive(Debug)]
+pub struct SingleFile {
+    /// The manager that holds it.
+    pub manager: EntityManager,
+    /// The templates of its chain.
+    pub templates: TemplateCache,
+    /// Its id (a session id for a template).
+    pub id: EntityId,
+    /// Its template path and unknown keys.
+    pub data: EntityFileData,
+    /// Its warnings.
+    pub warnings: Vec<Warning>,
+}
+
+/// Loads one file alone: a template (no `EntityID` expected; a variant loads over its
+/// parent's archetype) or a loose entity file, resolving templates against `root` (the
+/// file's folder when `None`).
 ///
 /// # Errors
-/// The file's first error.
+/// The file's first error (an error inside a template of its chain is reported at its
+/// `Template` key).
 pub fn load_single_file(
-    _root: Option<&Path>,
+    root: Option<&Path>,
     path: &Path,
     is_template: bool,
-) -> Result<(EntityManager, EntityId, EntityFileData, Vec<Warning>), Error> {
+) -> Result<SingleFile, Error> {
     let bytes = read(path)?;
     let mut manager = EntityManager::new();
-    let loaded = load_entity(&mut manager, path, &bytes)?;
+    let project = root
+        .map(Path::to_path_buf)
+        .or_else(|| path.parent().map(Path::to_path_buf))
+        .unwrap_or_default();
+    let mut templates = TemplateCache::new(project);
+    let loaded = load_entity_with_templates(
+        &mut TokenBuffer::new(),
+        &mut manager,
+        &mut templates,
+        path,
+        &bytes,
+    )?;
     let mut warnings = loaded.warnings;
     if is_template {
         // Templates have no EntityID by design.
         warnings.retain(|w| !(w.line == 0 && w.key.as_deref() == Some("EntityID")));
     }
-    Ok((manager, loaded.id, loaded.data, warnings))
+    Ok(SingleFile {
+        manager,
+        templates,
+        id: loaded.id,
+        data: loaded.data,
+        warnings,
+    })
 }
 
-/// The canonical text of a loaded entity (what a save writes): for an instance, only
-/// its overrides; for a template, no `EntityID`.
+/// Loads the template at project-relative `rel` through a template cache (its chain
+/// first), returning its warnings.
 ///
 /// # Errors
-/// [`ErrorKind::Template`] where the templates runtime is needed and missing.
-pub fn canonical_text(view: &EntityView<'_>) -> Result<String, Error> {
-    if view.is_template || view.data.template.is_some() {
-        return Err(Error::file(
-            view.path,
-            ErrorKind::Template {
-                path: view.data.template.clone().unwrap_or_default(),
-                reason: "writing templates and instances needs the templates runtime".into(),
-            },
-        ));
-    }
-    let mut out = String::new();
-    save_entity(view.manager, view.id, view.data, &mut out)?;
-    Ok(out)
-}
-
-/// The keys an instance overrides (DESIGN.md section 3): here, the derived keys present
-/// in its file.
-pub fn overridden_keys(view: &EntityView<'_>) -> Vec<&'static str> {
-    if view.data.template.is_none() {
-        return Vec::new();
-    }
-    let Some(entity) = view.manager.entity(view.id) else {
-        return Vec::new();
-    };
-    let class = entity.class();
-    let Ok(bytes) = fs::read(view.path) else {
-        return Vec::new();
-    };
-    let mut buffer = juliet_core::TokenBuffer::new();
-    let Ok(doc) = buffer.tokenize(&bytes, view.path) else {
-        return Vec::new();
-    };
-    class
-        .properties
-        .iter()
-        .filter(|p| {
-            doc.peek(p.crc).is_some() || p.aliases.iter().any(|a| doc.peek(a.crc).is_some())
-        })
-        .map(|p| p.key)
-        .collect()
-}
-
-/// Loads the template at `path` (project-relative `rel`) the way instances use it,
-/// returning its warnings.
-///
-/// # Errors
-/// The template's first error (including a broken chain).
+/// The template's first error (including a broken chain or a cycle).
 pub fn load_template(root: &Path, rel: &str) -> Result<Vec<Warning>, Error> {
-    let path = root.join(rel);
-    load_single_file(Some(root), &path, true).map(|(.., warnings)| warnings)
+    let mut cache = TemplateCache::new(root);
+    let warnings = cache.get_or_load(rel)?.cached().warnings().to_vec();
+    Ok(warnings)
 }
 
 /// Re-reads the template `rel` (project-relative) after its file changed, and gives every
 /// instance of `world` the new value of each property it does not override (marking
-/// those instances dirty). Returns how many instances changed, or `None` when the
-/// templates runtime is not available.
+/// those instances dirty). Returns how many instances changed.
 ///
 /// # Errors
 /// The template's error.
-pub fn reload_template(
-    _world: &mut World,
-    _root: &Path,
-    _rel: &str,
-) -> Result<Option<usize>, Error> {
-    Ok(None)
+pub fn reload_template(world: &mut World, rel: &str) -> Result<usize, Error> {
+    Ok(world.reload_template(rel)?.updated.len())
+}
+
+/// The canonical text of the entity `id` held by `manager`: an instance sparsely
+/// (its overrides only), a standalone entity in full; a template without `EntityID`.
+///
+/// # Errors
+/// As [`save_entity`] and [`save_instance`].
+pub fn single_text(
+    manager: &mut EntityManager,
+    templates: &TemplateCache,
+    id: EntityId,
+    data: &EntityFileData,
+    is_template: bool,
+) -> Result<String, Error> {
+    let mut out = String::new();
+    if manager.entity(id).and_then(|e| e.template()).is_some() {
+        save_instance(manager, templates, id, data, &mut out)?;
+    } else {
+        save_entity(manager, id, data, &mut out)?;
+    }
+    if is_template {
+        out = without_entity_id(&out, id);
+    }
+    Ok(out)
+}
+
+/// `text` without its `; EntityID` property (a template's canonical text is an entity's
+/// without the id).
+fn without_entity_id(text: &str, id: EntityId) -> String {
+    let mut property = String::new();
+    juliet_core::write_property(&mut property, crate::load::keys::ENTITY_ID.name, &id);
+    text.replacen(&property, "", 1)
+}
+
+/// The keys an instance overrides (DESIGN.md section 3), in declaration order: the
+/// recorded overrides and the properties whose value differs from the template's.
+/// Empty for standalone entities.
+pub fn overridden_keys(view: &EntityView<'_>) -> Vec<&'static str> {
+    let is_instance = view
+        .manager
+        .entity(view.id)
+        .is_some_and(|e| e.template().is_some());
+    match (is_instance, view.templates) {
+        (true, Some(templates)) => overrides(view.manager, templates, view.id)
+            .map(|list| list.into_iter().map(|o| o.key).collect())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
 }

@@ -182,7 +182,7 @@ pub fn project_relative(path: &Path, root: &Path) -> Option<String> {
 #[derive(Debug)]
 enum Store {
     /// A whole world.
-    World(World),
+    World(Box<World>),
     /// One file loaded alone (a template or a loose file).
     Single(Box<SingleFile>),
 }
@@ -354,7 +354,7 @@ impl Session {
                 self.files[i].state = FileState::Loaded { store, id: e.id() };
             }
         }
-        self.stores.push(Store::World(world));
+        self.stores.push(Store::World(Box::new(world)));
     }
 
     fn load_single(&mut self, i: usize, is_template: bool) {

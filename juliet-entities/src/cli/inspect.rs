@@ -206,11 +206,20 @@ fn print_text(out: &mut dyn Write, ins: &Inspection, style: Style) -> std::io::R
         other => other.to_string(),
     };
     writeln!(out, "{}", style.bold(&s(&j["path"])))?;
-    writeln!(
-        out,
-        "  kind       {} (class version {} in the file, {} in this build)",
-        ins.class.name, j["class_version"], ins.class.version
-    )?;
+    let file_version = j["class_version"].as_u64().unwrap_or_default();
+    if file_version == u64::from(ins.class.version) {
+        writeln!(
+            out,
+            "  kind       {} (class version {file_version})",
+            ins.class.name
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  kind       {} (class version {file_version} in the file, {} in this build)",
+            ins.class.name, ins.class.version
+        )?;
+    }
     writeln!(out, "  id         {}", s(&j["id"]))?;
     if ins.chain.is_empty() {
         writeln!(out, "  template   {}", s(&j["template"]))?;

@@ -1,1 +1,428 @@
-fn main() {}
+//! juliet-core benchmarks (issue 2, item 5): `cargo bench -p juliet-core`.
+//!
+//! * `tokenize/entities_1mb`: tokenizer throughput over about 1 MB of generated
+//!   entity-like `.jasset` files (block headers, value lines, comments, inline and
+//!   compact properties, vectors, quoted and bare strings, lists), every file tokenized
+//!   in turn with one warm [`TokenBuffer`], as a world load does.
+//! * `typed_load/{juliet,serde_json}`: the same 12-field record loaded from `.jasset`
+//!   text (tokenize + decode every field, one pass over the nodes dispatching on
+//!   `key_crc`, as the derive generates) and from JSON (`serde_json::from_str` into the
+//!   same struct through `#[derive(Deserialize)]`). Both build a fresh record, strings
+//!   included, for each of the [`RECORDS`] distinct inputs of an iteration.
+//! * After criterion's estimates, a paired summary (see [`paired_summary`]) that is
+//!   robust to a machine whose load changes between two benchmarks.
+//!
+//! The whole run takes about a minute. The figures and the machine are in
+//! `docs/performance.md`.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
+use glam::Vec3;
+use juliet_core::{key_crc, Codec, Error, TokenBuffer};
+use serde::Deserialize;
+
+/// Target size of the tokenizer input, in bytes.
+const TOKENIZER_BYTES: usize = 1 << 20;
+
+/// Distinct records loaded per iteration of the typed-load benchmarks.
+const RECORDS: usize = 256;
+
+/// Alternating rounds of the paired summary.
+const PAIRED_ROUNDS: usize = 60;
+
+/// Passes over the [`RECORDS`] records per loader and round of the paired summary.
+const PAIRED_BATCH: usize = 8;
+
+/// A small deterministic generator (xorshift64*), so every run sees the same input.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// A game-like float: a few decimals, authored or written by the shortest-form
+    /// writer (`142.5`, `-84.25`, `0.7071068`, `100.0`).
+    fn float(&mut self) -> f32 {
+        match self.below(4) {
+            0 => self.below(400) as f32 - 200.0,
+            1 => (self.below(80_000) as f32 - 40_000.0) / 100.0,
+            2 => (self.below(4000) as f32) / 8.0,
+            _ => (self.below(2_000_000) as f32 - 1_000_000.0) / 1_000_000.0,
+        }
+    }
+}
+
+/// Appends `v` in the writer's form (shortest round-trip text).
+fn float_text(out: &mut String, v: f32) {
+    v.encode(out);
+}
+
+const KINDS: [&str; 4] = ["Inert", "Pickup", "Light", "Trigger"];
+const MESHES: [&str; 4] = [
+    "Assets/Meshes/Rock_01.obj",
+    "Assets/Meshes/Crate_Small.obj",
+    "Assets/Meshes/Lamp_Post.obj",
+    "Assets/Meshes/Barrel_Wood_02.obj",
+];
+const NAMES: [&str; 4] = [
+    "Grand Citadel Knight",
+    "Old Lantern",
+    "Supply Crate",
+    "Mossy Rock",
+];
+
+/// One entity file in the style of seed 01's `Entity_01.jasset` and seed 04's
+/// directives.
+fn entity_file(rng: &mut Rng, index: usize, out: &mut String) {
+    use std::fmt::Write as _;
+    out.push_str("# Juliet Game Engine Asset File\n");
+    out.push_str("# Generated automatically by AssetPipeline. Do not manually corrupt keys.\n\n");
+    out.push_str("; AssetType\nEntity\n\n; BaseVersion\n1\n\n");
+    let _ = writeln!(out, "; EntityID\n0x{:016X}\n", rng.next() >> 20);
+    let kind = KINDS[index % KINDS.len()];
+    let _ = writeln!(out, "; Kind\n{kind}\n");
+    if index % 3 == 0 {
+        out.push_str("; Template: Assets/Templates/RockLarge.jasset\n");
+    }
+    out.push_str("; Position\n");
+    for i in 0..3 {
+        if i > 0 {
+            out.push(' ');
+        }
+        float_text(out, rng.float());
+    }
+    out.push_str("\n\n; Rotation\n0.0 0.7071068 0.0 0.7071068\n\n");
+    out.push_str("; ClassVersion\n2\n\n");
+    let _ = writeln!(
+        out,
+        "; MeshAsset\n{}\n",
+        MESHES[rng.below(MESHES.len() as u64) as usize]
+    );
+    let _ = writeln!(
+        out,
+        "; DisplayName\n\"{} {}\"\n",
+        NAMES[rng.below(NAMES.len() as u64) as usize],
+        index
+    );
+    out.push_str("; Health\n");
+    float_text(out, rng.float().abs());
+    out.push_str("\n\n; Tags\nstatic\n// designers: keep destructible last\ndestructible\n\n");
+    out.push_str("  ; Scale: 1.5, 1.5, 1.5\n");
+    let _ = writeln!(out, "; IsVisible: {}", rng.below(2) == 0);
+    let _ = writeln!(out, "mesh_instance: {}", rng.below(16));
+}
+
+/// About [`TOKENIZER_BYTES`] of entity files.
+fn entity_files() -> Vec<String> {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut files = Vec::new();
+    let mut total = 0;
+    while total < TOKENIZER_BYTES {
+        let mut file = String::new();
+        entity_file(&mut rng, files.len(), &mut file);
+        total += file.len();
+        files.push(file);
+    }
+    files
+}
+
+/// One measured pass of the tokenizer benchmark: every file, in turn, into `buffer`.
+fn tokenize_all(buffer: &mut TokenBuffer, files: &[String], path: &Path) -> usize {
+    let mut count = 0;
+    for file in files {
+        let doc = buffer
+            .tokenize(black_box(file.as_bytes()), path)
+            .expect("bench input");
+        count += doc.len();
+    }
+    count
+}
+
+fn bench_tokenizer(c: &mut Criterion) {
+    let files = entity_files();
+    let bytes: usize = files.iter().map(String::len).sum();
+    let path = Path::new("Assets/Worlds/Bench/Entity.jasset");
+    let mut buffer = TokenBuffer::new();
+    // Check the input once (and warm the buffer): every file tokenizes.
+    let nodes: usize = files
+        .iter()
+        .map(|f| {
+            buffer
+                .tokenize(f.as_bytes(), path)
+                .expect("bench input")
+                .len()
+        })
+        .sum();
+    // 14 properties a file, plus `Template` in every third file.
+    assert_eq!(nodes, files.len() * 14 + files.len().div_ceil(3));
+
+    let mut group = c.benchmark_group("tokenize");
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.sample_size(30);
+    group.warm_up_time(Duration::from_secs(2));
+    group.measurement_time(Duration::from_secs(8));
+    group.bench_function(BenchmarkId::new("entities_1mb", files.len()), |b| {
+        b.iter(|| tokenize_all(&mut buffer, &files, path))
+    });
+    group.finish();
+}
+
+/// The typed-load record: 6 `f32`, a 3-vector, a `u64` id, an `i32`, a `bool` and two
+/// short strings.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+struct Unit {
+    health: f32,
+    max_speed: f32,
+    acceleration: f32,
+    turn_rate: f32,
+    mass: f32,
+    sight_radius: f32,
+    #[serde(deserialize_with = "vec3")]
+    position: Vec3,
+    entity_id: u64,
+    team_index: i32,
+    is_visible: bool,
+    display_name: String,
+    mesh_asset: String,
+}
+
+/// `Vec3` from a JSON array of three numbers.
+fn vec3<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec3, D::Error> {
+    <[f32; 3]>::deserialize(d).map(Vec3::from_array)
+}
+
+const HEALTH: u32 = key_crc("Health");
+const MAX_SPEED: u32 = key_crc("MaxSpeed");
+const ACCELERATION: u32 = key_crc("Acceleration");
+const TURN_RATE: u32 = key_crc("TurnRate");
+const MASS: u32 = key_crc("Mass");
+const SIGHT_RADIUS: u32 = key_crc("SightRadius");
+const POSITION: u32 = key_crc("Position");
+const ENTITY_ID: u32 = key_crc("EntityID");
+const TEAM_INDEX: u32 = key_crc("TeamIndex");
+const IS_VISIBLE: u32 = key_crc("IsVisible");
+const DISPLAY_NAME: u32 = key_crc("DisplayName");
+const MESH_ASSET: u32 = key_crc("MeshAsset");
+
+/// The hand-written loader, shaped like the derive's output: tokenize, then one pass
+/// over the nodes that decodes each known key into its field.
+fn load_unit(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, Error> {
+    let mut doc = buffer.tokenize(text.as_bytes(), path)?;
+    let mut unit = Unit::default();
+    for i in 0..doc.len() {
+        match doc.node(i).key_crc {
+            HEALTH => doc.decode_into(i, &mut unit.health)?,
+            MAX_SPEED => doc.decode_into(i, &mut unit.max_speed)?,
+            ACCELERATION => doc.decode_into(i, &mut unit.acceleration)?,
+            TURN_RATE => doc.decode_into(i, &mut unit.turn_rate)?,
+            MASS => doc.decode_into(i, &mut unit.mass)?,
+            SIGHT_RADIUS => doc.decode_into(i, &mut unit.sight_radius)?,
+            POSITION => doc.decode_into(i, &mut unit.position)?,
+            ENTITY_ID => doc.decode_into(i, &mut unit.entity_id)?,
+            TEAM_INDEX => doc.decode_into(i, &mut unit.team_index)?,
+            IS_VISIBLE => doc.decode_into(i, &mut unit.is_visible)?,
+            DISPLAY_NAME => doc.decode_into(i, &mut unit.display_name)?,
+            MESH_ASSET => doc.decode_into(i, &mut unit.mesh_asset)?,
+            _ => {}
+        }
+    }
+    Ok(unit)
+}
+
+fn random_unit(rng: &mut Rng, index: usize) -> Unit {
+    Unit {
+        health: rng.float().abs(),
+        max_speed: rng.float(),
+        acceleration: rng.float(),
+        turn_rate: rng.float(),
+        mass: rng.float().abs(),
+        sight_radius: rng.float().abs(),
+        position: Vec3::new(rng.float(), rng.float(), rng.float()),
+        entity_id: rng.next(),
+        team_index: rng.below(64) as i32 - 32,
+        is_visible: rng.below(2) == 0,
+        display_name: format!("{} {}", NAMES[index % NAMES.len()], index % 100),
+        mesh_asset: MESHES[rng.below(MESHES.len() as u64) as usize].to_owned(),
+    }
+}
+
+/// The record as a `.jasset` file, in the writer's canonical form.
+fn unit_jasset(u: &Unit) -> String {
+    fn prop<T: Codec>(out: &mut String, key: &str, v: &T) {
+        juliet_core::write_property(out, key, v);
+    }
+    let mut s = String::new();
+    prop(&mut s, "EntityID", &u.entity_id);
+    prop(&mut s, "Health", &u.health);
+    prop(&mut s, "MaxSpeed", &u.max_speed);
+    prop(&mut s, "Acceleration", &u.acceleration);
+    prop(&mut s, "TurnRate", &u.turn_rate);
+    prop(&mut s, "Mass", &u.mass);
+    prop(&mut s, "SightRadius", &u.sight_radius);
+    prop(&mut s, "Position", &u.position);
+    prop(&mut s, "TeamIndex", &u.team_index);
+    prop(&mut s, "IsVisible", &u.is_visible);
+    prop(&mut s, "DisplayName", &u.display_name);
+    prop(&mut s, "MeshAsset", &u.mesh_asset);
+    s
+}
+
+/// The record as JSON (floats in the same shortest form).
+fn unit_json(u: &Unit) -> String {
+    let f = |v: f32| {
+        let mut s = String::new();
+        float_text(&mut s, v);
+        s
+    };
+    format!(
+        "{{\"entity_id\":{},\"health\":{},\"max_speed\":{},\"acceleration\":{},\
+         \"turn_rate\":{},\"mass\":{},\"sight_radius\":{},\"position\":[{},{},{}],\
+         \"team_index\":{},\"is_visible\":{},\"display_name\":\"{}\",\"mesh_asset\":\"{}\"}}",
+        u.entity_id,
+        f(u.health),
+        f(u.max_speed),
+        f(u.acceleration),
+        f(u.turn_rate),
+        f(u.mass),
+        f(u.sight_radius),
+        f(u.position.x),
+        f(u.position.y),
+        f(u.position.z),
+        u.team_index,
+        u.is_visible,
+        u.display_name,
+        u.mesh_asset
+    )
+}
+
+/// The [`RECORDS`] records, as `.jasset` files and as JSON.
+fn records() -> (Vec<Unit>, Vec<String>, Vec<String>) {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let units: Vec<Unit> = (0..RECORDS).map(|i| random_unit(&mut rng, i)).collect();
+    let jasset = units.iter().map(unit_jasset).collect();
+    let json = units.iter().map(unit_json).collect();
+    (units, jasset, json)
+}
+
+/// One measured pass of `typed_load/juliet`: every record, each into a new `Unit`.
+fn load_all_jasset(buffer: &mut TokenBuffer, jasset: &[String], path: &Path) -> f32 {
+    let mut sum = 0.0;
+    for text in jasset {
+        let unit = load_unit(buffer, black_box(text), path).expect("jasset");
+        sum += unit.health;
+        black_box(unit);
+    }
+    sum
+}
+
+/// One measured pass of `typed_load/serde_json`: every record, each into a new `Unit`.
+fn load_all_json(json: &[String]) -> f32 {
+    let mut sum = 0.0;
+    for text in json {
+        let unit: Unit = serde_json::from_str(black_box(text)).expect("json");
+        sum += unit.health;
+        black_box(unit);
+    }
+    sum
+}
+
+fn bench_typed_load(c: &mut Criterion) {
+    let (units, jasset, json) = records();
+    let path = Path::new("Assets/Units/Unit.jasset");
+    let mut buffer = TokenBuffer::new();
+    // Both loaders read back exactly the records the inputs were made from.
+    for ((u, j), s) in units.iter().zip(&jasset).zip(&json) {
+        assert_eq!(&load_unit(&mut buffer, j, path).expect("jasset record"), u);
+        assert_eq!(&serde_json::from_str::<Unit>(s).expect("json record"), u);
+    }
+    let jasset_bytes = jasset.iter().map(String::len).sum::<usize>() / RECORDS;
+    let json_bytes = json.iter().map(String::len).sum::<usize>() / RECORDS;
+    println!(
+        "typed_load: {RECORDS} records per iteration, {jasset_bytes} bytes a record as \
+         .jasset, {json_bytes} as JSON"
+    );
+
+    let mut group = c.benchmark_group("typed_load");
+    group.throughput(Throughput::Elements(RECORDS as u64));
+    group.sample_size(40);
+    group.warm_up_time(Duration::from_secs(2));
+    group.measurement_time(Duration::from_secs(6));
+    group.bench_function("juliet", |b| {
+        b.iter(|| load_all_jasset(&mut buffer, &jasset, path))
+    });
+    group.bench_function("serde_json", |b| b.iter(|| load_all_json(&json)));
+    group.finish();
+}
+
+/// Nanoseconds `f` takes, and its result.
+fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
+    let start = Instant::now();
+    let result = f();
+    (start.elapsed().as_nanos() as f64, result)
+}
+
+/// A load-robust summary printed after criterion's estimates: on a shared machine the
+/// load changes between two criterion benchmarks, so here juliet and serde_json run in
+/// alternation, [`PAIRED_ROUNDS`] times, and the best round of each (the least
+/// disturbed) and the median of the per-round ratios are printed; likewise the best
+/// of [`PAIRED_ROUNDS`] tokenizer passes.
+fn paired_summary() {
+    let files = entity_files();
+    let bytes: usize = files.iter().map(String::len).sum();
+    let entity_path = Path::new("Assets/Worlds/Bench/Entity.jasset");
+    let (_, jasset, json) = records();
+    let path = Path::new("Assets/Units/Unit.jasset");
+    let mut buffer = TokenBuffer::new();
+    tokenize_all(&mut buffer, &files, entity_path);
+    load_all_jasset(&mut buffer, &jasset, path);
+    load_all_json(&json);
+
+    let mut best_pass = f64::MAX;
+    let (mut best_juliet, mut best_serde) = (f64::MAX, f64::MAX);
+    let mut ratios = Vec::with_capacity(PAIRED_ROUNDS);
+    for _ in 0..PAIRED_ROUNDS {
+        let (pass, _) = timed(|| tokenize_all(&mut buffer, &files, entity_path));
+        best_pass = best_pass.min(pass);
+        let (juliet, _) = timed(|| {
+            (0..PAIRED_BATCH)
+                .map(|_| load_all_jasset(&mut buffer, &jasset, path))
+                .sum::<f32>()
+        });
+        let (serde, _) = timed(|| (0..PAIRED_BATCH).map(|_| load_all_json(&json)).sum::<f32>());
+        let per_record = (PAIRED_BATCH * RECORDS) as f64;
+        best_juliet = best_juliet.min(juliet / per_record);
+        best_serde = best_serde.min(serde / per_record);
+        ratios.push(serde / juliet);
+    }
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "paired summary ({PAIRED_ROUNDS} rounds): tokenizer best pass {:.3} GB/s; typed \
+         load best round: juliet {best_juliet:.1} ns/record, serde_json {best_serde:.1} \
+         ns/record (ratio of bests {:.2}); median per-round ratio serde_json/juliet {:.2}",
+        bytes as f64 / best_pass,
+        best_serde / best_juliet,
+        ratios[ratios.len() / 2],
+    );
+}
+
+criterion_group!(benches, bench_tokenizer, bench_typed_load);
+
+fn main() {
+    benches();
+    // Only under `cargo bench` (not when `cargo test` runs the bench targets once).
+    if std::env::args().any(|arg| arg == "--bench") {
+        paired_summary();
+    }
+    Criterion::default().configure_from_args().final_summary();
+}

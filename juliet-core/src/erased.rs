@@ -31,6 +31,7 @@ pub struct ClassOps {
     // hand-built `Class` with wrong public fields cannot make safe code unsound.
     layout: Layout,
     value_type_id: fn() -> TypeId,
+    properties: fn() -> &'static [PropertyDescriptor],
 }
 
 unsafe fn default_in_place<T: Reflect>(dst: *mut u8) {
@@ -50,6 +51,10 @@ unsafe fn clone_in_place<T: Reflect>(src: *const u8, dst: *mut u8) {
         let value = (*src.cast::<T>()).clone_value();
         dst.cast::<T>().write(value);
     }
+}
+
+fn properties<T: Reflect>() -> &'static [PropertyDescriptor] {
+    T::CLASS.properties
 }
 
 unsafe fn save<T: Reflect>(ptr: *const u8, ar: &mut Archive<'_>) {
@@ -74,7 +79,17 @@ impl ClassOps {
             type_id: TypeId::of::<T>,
             layout: Layout::new::<T>(),
             value_type_id: TypeId::of::<T>,
+            properties: properties::<T>,
         }
+    }
+
+    /// The property table of the type these operations act on (`T::CLASS.properties`
+    /// of the `T` given to [`ClassOps::of`]). Unlike the public
+    /// [`crate::Class::properties`] field it cannot be changed after [`ClassOps::of`], so
+    /// type-erased code that reaches fields by offset (the template runtime's property
+    /// copies, seed 04 sections 4-5) may rely on it as much as on `T`'s own table.
+    pub fn properties(&self) -> &'static [PropertyDescriptor] {
+        (self.properties)()
     }
 
     /// The layout (size and alignment) of the type these operations act on. Unlike

@@ -6,16 +6,14 @@
 //! the buffer has grown to the largest file. Unlike the seed's tokenizer, comment and
 //! blank lines between value lines are dropped, never folded into the value.
 
+mod scan;
+
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::crc::{key_crc_runtime, keys_equal, normalize_key};
+use crate::crc::KeyCrcCache;
 use crate::error::{shorten, Error, ErrorKind};
 use crate::value::{Value, ValueSpan};
-
-/// Past this many properties in one file, duplicate keys are found through a hash map
-/// instead of a linear scan (so a million-key file stays linear).
-const LINEAR_DUPLICATE_SCAN: usize = 32;
 
 /// How a property was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,11 +60,17 @@ impl PropertyNode {
 pub struct TokenBuffer {
     nodes: Vec<PropertyNode>,
     values: Vec<ValueSpan>,
-    /// Key CRC -> index of the first node with that CRC (large files only).
+    /// Key CRC -> index of the first node with that CRC (files of many keys only).
     seen: HashMap<u32, u32>,
     /// Normalized key -> line, for the keys whose CRC another, different key of the
     /// file shares (CRC-32 collisions: about a hundred in a million random keys).
-    collided: HashMap<String, u32>,
+    collided: HashMap<Vec<u8>, u32>,
+    /// The CRCs of keys met in earlier files (world files repeat the same keys).
+    keys: KeyCrcCache,
+    /// Which low bytes of key CRCs the current file has used (duplicate pre-check).
+    filter: [u64; 4],
+    /// Scratch for the newline offsets of one window of the file.
+    ends: Vec<u32>,
 }
 
 impl TokenBuffer {
@@ -92,8 +96,11 @@ impl TokenBuffer {
     ) -> Result<Document<'a>, Error> {
         self.nodes.clear();
         self.values.clear();
-        self.seen.clear();
-        self.collided.clear();
+        if !self.seen.is_empty() {
+            self.seen.clear();
+            self.collided.clear();
+        }
+        self.filter = [0; 4];
         if bytes.len() >= u32::MAX as usize {
             return Err(Error::file(
                 path,
@@ -104,8 +111,11 @@ impl TokenBuffer {
             ));
         }
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let src = check_text(bytes, path)?;
-        self.scan(src, path)?;
+        let src = scan::check_text(bytes, path)?;
+        let mut ends = std::mem::take(&mut self.ends);
+        let scanned = self.scan(src, path, &mut ends);
+        self.ends = ends;
+        scanned?;
         Ok(Document {
             src,
             path,
@@ -113,333 +123,6 @@ impl TokenBuffer {
             values: &self.values,
         })
     }
-
-    fn scan(&mut self, src: &str, path: &Path) -> Result<(), Error> {
-        let bytes = src.as_bytes();
-        let mut line_no: u32 = 0;
-        let mut start = 0usize;
-        // The open block (index of its node), if any.
-        let mut open: Option<usize> = None;
-        while start <= bytes.len() {
-            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-            line_no += 1;
-            self.line(src, start, end, line_no, &mut open, path)?;
-            start = end + 1;
-        }
-        if let Some(node) = open {
-            self.close_block(src, node, path)?;
-        }
-        Ok(())
-    }
-
-    /// Handles one line `src[start..end]` (without its `\n`).
-    #[inline]
-    fn line(
-        &mut self,
-        src: &str,
-        start: usize,
-        end: usize,
-        line_no: u32,
-        open: &mut Option<usize>,
-        path: &Path,
-    ) -> Result<(), Error> {
-        let bytes = src.as_bytes();
-        let mut s = start;
-        let mut e = end;
-        while e > s && matches!(bytes[e - 1], b' ' | b'\t' | b'\r') {
-            e -= 1;
-        }
-        while s < e && matches!(bytes[s], b' ' | b'\t') {
-            s += 1;
-        }
-        if s == e {
-            return Ok(());
-        }
-        let first = bytes[s];
-        if first == b'#' || (first == b'/' && s + 1 < e && bytes[s + 1] == b'/') {
-            return Ok(());
-        }
-        let column = (s - start) as u32 + 1;
-        if first == b';' {
-            if let Some(node) = open.take() {
-                self.close_block(src, node, path)?;
-            }
-            let mut k = s + 1;
-            while k < e && matches!(bytes[k], b' ' | b'\t') {
-                k += 1;
-            }
-            let key_end = ident_end(bytes, k, e);
-            if key_end == k {
-                return Err(invalid_key(src, path, line_no, start, k, e));
-            }
-            let mut after = key_end;
-            while after < e && matches!(bytes[after], b' ' | b'\t') {
-                after += 1;
-            }
-            if after == e {
-                // Block header: value lines follow.
-                self.push_node(
-                    src,
-                    path,
-                    k,
-                    key_end,
-                    line_no,
-                    (k - start) as u32 + 1,
-                    LineForm::Block,
-                )?;
-                *open = Some(self.nodes.len() - 1);
-                return Ok(());
-            }
-            if bytes[after] != b':' {
-                return Err(invalid_key(src, path, line_no, start, k, e));
-            }
-            self.push_node(
-                src,
-                path,
-                k,
-                key_end,
-                line_no,
-                (k - start) as u32 + 1,
-                LineForm::Inline,
-            )?;
-            return self.one_line_value(src, path, start, after + 1, e, line_no);
-        }
-        if let Some(node) = *open {
-            self.values.push(ValueSpan {
-                start: s as u32,
-                len: (e - s) as u32,
-                line: line_no,
-                column,
-            });
-            self.nodes[node].values_len += 1;
-            return Ok(());
-        }
-        // Compact `Key: value`, allowed only where no block is open.
-        let key_end = ident_end(bytes, s, e);
-        let mut after = key_end;
-        while after < e && matches!(bytes[after], b' ' | b'\t') {
-            after += 1;
-        }
-        if key_end > s && after < e && bytes[after] == b':' {
-            self.push_node(src, path, s, key_end, line_no, column, LineForm::Compact)?;
-            return self.one_line_value(src, path, start, after + 1, e, line_no);
-        }
-        Err(Error::new(
-            path,
-            line_no,
-            column,
-            ErrorKind::ValueWithoutProperty {
-                found: shorten(&src[s..e]),
-            },
-        ))
-    }
-
-    /// Adds the value of an inline or compact property: `src[from..e]`, trimmed.
-    fn one_line_value(
-        &mut self,
-        src: &str,
-        path: &Path,
-        line_start: usize,
-        mut from: usize,
-        e: usize,
-        line_no: u32,
-    ) -> Result<(), Error> {
-        let bytes = src.as_bytes();
-        while from < e && matches!(bytes[from], b' ' | b'\t') {
-            from += 1;
-        }
-        let node = self.nodes.len() - 1;
-        if from == e {
-            let n = &self.nodes[node];
-            return Err(
-                Error::new(path, n.line, n.column, ErrorKind::HeaderWithoutValue)
-                    .with_key(&src[n.key_start as usize..(n.key_start + n.key_len) as usize]),
-            );
-        }
-        self.values.push(ValueSpan {
-            start: from as u32,
-            len: (e - from) as u32,
-            line: line_no,
-            column: char_column(src, line_start, from),
-        });
-        self.nodes[node].values_len = 1;
-        Ok(())
-    }
-
-    fn close_block(&self, src: &str, node: usize, path: &Path) -> Result<(), Error> {
-        let n = &self.nodes[node];
-        if n.values_len == 0 {
-            return Err(
-                Error::new(path, n.line, n.column, ErrorKind::HeaderWithoutValue)
-                    .with_key(&src[n.key_start as usize..(n.key_start + n.key_len) as usize]),
-            );
-        }
-        Ok(())
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn push_node(
-        &mut self,
-        src: &str,
-        path: &Path,
-        key_start: usize,
-        key_end: usize,
-        line: u32,
-        column: u32,
-        form: LineForm,
-    ) -> Result<(), Error> {
-        let key_crc = key_crc_runtime(&src.as_bytes()[key_start..key_end]);
-        if let Some(first_line) = self.find_duplicate(src, key_start, key_end, key_crc, line) {
-            return Err(
-                Error::new(path, line, column, ErrorKind::DuplicateKey { first_line })
-                    .with_key(&src[key_start..key_end]),
-            );
-        }
-        self.nodes.push(PropertyNode {
-            key_crc,
-            key_start: key_start as u32,
-            key_len: (key_end - key_start) as u32,
-            line,
-            column,
-            values_start: self.values.len() as u32,
-            values_len: 0,
-            consumed: false,
-            form,
-        });
-        Ok(())
-    }
-
-    /// Returns the line of an earlier node with the same key (under any spelling) as
-    /// `src[key_start..key_end]`, whose CRC is `crc`, and records this one (on `line`).
-    /// Two different keys that share a CRC are not duplicates.
-    fn find_duplicate(
-        &mut self,
-        src: &str,
-        key_start: usize,
-        key_end: usize,
-        crc: u32,
-        line: u32,
-    ) -> Option<u32> {
-        let key = &src[key_start..key_end];
-        let count = self.nodes.len();
-        if count < LINEAR_DUPLICATE_SCAN {
-            return self
-                .nodes
-                .iter()
-                .find(|n| n.key_crc == crc && keys_equal(node_key(src, n), key))
-                .map(|n| n.line);
-        }
-        if self.seen.is_empty() {
-            // Past the linear scan: index the nodes so far (they hold no duplicate).
-            for i in 0..count {
-                let n = self.nodes[i];
-                self.record(src, i as u32, n.key_crc, node_key(src, &n), n.line);
-            }
-        }
-        self.record(src, count as u32, crc, key, line)
-    }
-
-    /// Records node `index` (key `key` with CRC `crc`, on `line`) in the duplicate
-    /// index, returning the line of an earlier node with the same key.
-    fn record(&mut self, src: &str, index: u32, crc: u32, key: &str, line: u32) -> Option<u32> {
-        let first = *self.seen.entry(crc).or_insert(index);
-        if first == index {
-            return None;
-        }
-        let first = self.nodes[first as usize];
-        let first_key = node_key(src, &first);
-        if keys_equal(first_key, key) {
-            return Some(first.line);
-        }
-        // A CRC collision: tell the keys with this CRC apart by their normalized text.
-        self.collided
-            .entry(normalize_key(first_key))
-            .or_insert(first.line);
-        match self.collided.entry(normalize_key(key)) {
-            std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(line);
-                None
-            }
-        }
-    }
-}
-
-/// The key text of node `n` in `src`.
-fn node_key<'a>(src: &'a str, n: &PropertyNode) -> &'a str {
-    &src[n.key_start as usize..(n.key_start + n.key_len) as usize]
-}
-
-/// End of the identifier starting at `from` (equal to `from` when there is none).
-#[inline]
-fn ident_end(bytes: &[u8], from: usize, end: usize) -> usize {
-    if from >= end || !(bytes[from].is_ascii_alphabetic() || bytes[from] == b'_') {
-        return from;
-    }
-    let mut i = from + 1;
-    while i < end && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-        i += 1;
-    }
-    i
-}
-
-fn invalid_key(
-    src: &str,
-    path: &Path,
-    line: u32,
-    line_start: usize,
-    at: usize,
-    end: usize,
-) -> Error {
-    Error::new(
-        path,
-        line,
-        char_column(src, line_start, at),
-        ErrorKind::InvalidKey {
-            found: shorten(&src[at..end]),
-        },
-    )
-}
-
-/// 1-based character column of byte `at` in the line starting at `line_start`.
-pub(crate) fn char_column(src: &str, line_start: usize, at: usize) -> u32 {
-    let prefix = &src.as_bytes()[line_start..at];
-    if prefix.is_ascii() {
-        prefix.len() as u32 + 1
-    } else {
-        src[line_start..at].chars().count() as u32 + 1
-    }
-}
-
-/// Checks that `bytes` are UTF-8 text without NUL bytes; the error is the first of
-/// the two problems in the file.
-fn check_text<'a>(bytes: &'a [u8], path: &Path) -> Result<&'a str, Error> {
-    if let Some(at) = memchr::memchr(0, bytes) {
-        // Invalid UTF-8 before the NUL is the first problem.
-        let before = std::str::from_utf8(&bytes[..at]).map_err(|e| e.valid_up_to());
-        let (kind, at) = match before {
-            Ok(_) => (ErrorKind::NulByte, at),
-            Err(bad) => (ErrorKind::InvalidUtf8, bad),
-        };
-        let (line, column) = position_of(bytes, at);
-        return Err(Error::new(path, line, column, kind));
-    }
-    std::str::from_utf8(bytes).map_err(|e| {
-        let (line, column) = position_of(bytes, e.valid_up_to());
-        Error::new(path, line, column, ErrorKind::InvalidUtf8)
-    })
-}
-
-/// 1-based line and character column of byte offset `at` (whose prefix is UTF-8).
-fn position_of(bytes: &[u8], at: usize) -> (u32, u32) {
-    let before = &bytes[..at];
-    let line = memchr::memchr_iter(b'\n', before).count() as u32 + 1;
-    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-    let column = String::from_utf8_lossy(&bytes[line_start..at])
-        .chars()
-        .count() as u32
-        + 1;
-    (line, column)
 }
 
 /// A tokenized file: the source text, its path and its property nodes (borrowed from a
@@ -490,6 +173,7 @@ impl<'a> Document<'a> {
     }
 
     /// The value lines of node `index`.
+    #[inline(always)]
     pub fn value(&self, index: usize) -> Value<'a> {
         let n = &self.nodes[index];
         let spans = &self.values[n.values_start as usize..(n.values_start + n.values_len) as usize];
@@ -519,6 +203,7 @@ impl<'a> Document<'a> {
     /// # Errors
     /// [`ErrorKind::BadValue`] at the line and column of the offending text, naming the
     /// key, the expected type and the text found.
+    #[inline]
     pub fn decode_into<T: crate::Codec>(
         &mut self,
         index: usize,
@@ -526,17 +211,34 @@ impl<'a> Document<'a> {
     ) -> Result<(), Error> {
         self.nodes[index].consumed = true;
         let value = self.value(index);
-        place
-            .decode_into(value)
-            .map_err(|e| self.value_error(index, &T::PROPERTY_TYPE.to_string(), e))
+        match place.decode_into(value) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.decode_error(index, &T::PROPERTY_TYPE, e)),
+        }
     }
 
     /// Decodes node `index` as a new `T`, marking it consumed. Errors as
     /// [`Document::decode_into`].
+    #[inline]
     pub fn decode<T: crate::Codec>(&mut self, index: usize) -> Result<T, Error> {
         self.nodes[index].consumed = true;
         let value = self.value(index);
-        T::decode(value).map_err(|e| self.value_error(index, &T::PROPERTY_TYPE.to_string(), e))
+        match T::decode(value) {
+            Ok(v) => Ok(v),
+            Err(e) => Err(self.decode_error(index, &T::PROPERTY_TYPE, e)),
+        }
+    }
+
+    /// [`Document::value_error`] for a value expected as `expected`.
+    #[cold]
+    #[inline(never)]
+    fn decode_error(
+        &self,
+        index: usize,
+        expected: &crate::PropertyType,
+        err: crate::ValueError<'_>,
+    ) -> Error {
+        self.value_error(index, &expected.to_string(), err)
     }
 
     /// Turns a codec's [`crate::ValueError`] on node `index` into a located [`Error`].
@@ -674,6 +376,52 @@ mod tests {
         assert_eq!(err.key.as_deref(), Some("mesh_instance"));
     }
 
+    /// `prop_vmaxkgcf` and `prop_hwpvvous` share a CRC-32 (as do about a hundred pairs
+    /// in a million random keys); they are different keys, not duplicates, in small
+    /// and large files and on the fast path (keys seen in an earlier file), while a
+    /// real duplicate of either is still found.
+    #[test]
+    fn keys_that_share_a_crc_are_not_duplicates() {
+        assert_eq!(
+            crate::key_crc_runtime(b"prop_vmaxkgcf"),
+            crate::key_crc_runtime(b"prop_hwpvvous")
+        );
+        let mut warm = TokenBuffer::new();
+        for filler in [0, 40] {
+            let mut src = String::new();
+            for i in 0..filler {
+                src.push_str(&format!("K{i}: {i}\n"));
+            }
+            src.push_str("prop_vmaxkgcf: 1\n; prop_hwpvvous\n2\n");
+            for _ in 0..2 {
+                // Twice with one buffer: the second time the keys are cached.
+                let doc = warm.tokenize(src.as_bytes(), Path::new("c")).unwrap();
+                assert_eq!(doc.len(), filler + 2);
+            }
+            for again in ["PropHwpvvous", "PROP_VMAXKGCF"] {
+                let first_line = if again.starts_with("PropH") {
+                    filler + 2
+                } else {
+                    filler + 1
+                };
+                let text = format!("{src}; {again}: 3\n");
+                for buffer in [&mut warm, &mut TokenBuffer::new()] {
+                    let err = buffer
+                        .tokenize(text.as_bytes(), Path::new("c"))
+                        .unwrap_err();
+                    assert_eq!(
+                        err.kind,
+                        ErrorKind::DuplicateKey {
+                            first_line: first_line as u32
+                        },
+                        "{again} after {filler} keys"
+                    );
+                    assert_eq!(err.line as usize, filler + 4);
+                }
+            }
+        }
+    }
+
     #[test]
     fn duplicate_key_in_a_large_file() {
         let mut src = String::new();
@@ -684,42 +432,6 @@ mod tests {
         let err = tok(&src).unwrap_err();
         assert_eq!(err.kind, ErrorKind::DuplicateKey { first_line: 51 });
         assert_eq!(err.line, 101);
-    }
-
-    /// `prop_vmaxkgcf` and `prop_hwpvvous` share a CRC-32 (as do about a hundred pairs
-    /// in a million random keys); they are different keys, not duplicates, in small
-    /// and large files, while a real duplicate of either is still found.
-    #[test]
-    fn keys_that_share_a_crc_are_not_duplicates() {
-        assert_eq!(
-            key_crc_runtime(b"prop_vmaxkgcf"),
-            key_crc_runtime(b"prop_hwpvvous")
-        );
-        for filler in [0, 40] {
-            let mut src = String::new();
-            for i in 0..filler {
-                src.push_str(&format!("K{i}: {i}\n"));
-            }
-            src.push_str("prop_vmaxkgcf: 1\nprop_hwpvvous: 2\n");
-            let nodes = tok(&src).unwrap();
-            assert_eq!(nodes.len(), filler + 2);
-            for again in ["PropHwpvvous", "PROP_VMAXKGCF"] {
-                let first_line = if again.starts_with("PropH") {
-                    filler + 2
-                } else {
-                    filler + 1
-                };
-                let err = tok(&format!("{src}{again}: 3\n")).unwrap_err();
-                assert_eq!(
-                    err.kind,
-                    ErrorKind::DuplicateKey {
-                        first_line: first_line as u32
-                    },
-                    "{again} after {filler} keys"
-                );
-                assert_eq!(err.line as usize, filler + 3);
-            }
-        }
     }
 
     #[test]
@@ -738,7 +450,22 @@ mod tests {
             (err.kind.clone(), err.line, err.column),
             (ErrorKind::NulByte, 2, 3)
         );
+        // A text problem (NUL, bad UTF-8) comes before any line problem, and the
+        // first of the two text problems is the one reported.
+        let err = tok("  42\n; A\n1\n\0").unwrap_err();
+        assert_eq!(
+            (err.kind.clone(), err.line, err.column),
+            (ErrorKind::NulByte, 4, 1)
+        );
         let mut buf = TokenBuffer::new();
+        let err = buf
+            .tokenize(b"\xFF; A\n\0", Path::new("u.jasset"))
+            .unwrap_err();
+        assert_eq!((err.kind.clone(), err.line), (ErrorKind::InvalidUtf8, 1));
+        let err = buf
+            .tokenize(b"; A\n\0\xFF", Path::new("u.jasset"))
+            .unwrap_err();
+        assert_eq!((err.kind.clone(), err.line), (ErrorKind::NulByte, 2));
         let err = buf
             .tokenize(b"; A\n\xC3\xA9\xFF\n", Path::new("u.jasset"))
             .unwrap_err();
@@ -755,6 +482,200 @@ mod tests {
         let i = doc.find(crate::key_crc("a")).unwrap();
         assert_eq!(doc.key(i), "A");
         assert_eq!(doc.unconsumed().collect::<Vec<_>>(), vec![1]);
+    }
+
+    #[test]
+    fn lines_are_found_across_blocks_windows_and_tails() {
+        // Known properties separated by runs of blank lines (more than 8 newlines in
+        // 64 bytes), comments and long padded values (lines crossing the 64-byte
+        // blocks and 4096-byte windows), with LF or CRLF; every prefix length of the
+        // last property exercises the tail of the newline search.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let mut src = String::new();
+        let mut line = 1u32;
+        let mut expected = Vec::new();
+        for i in 0..300 {
+            let eol = if next(4) == 0 { "\r\n" } else { "\n" };
+            for _ in 0..[0, 1, 2, 20, 70][next(5) as usize] {
+                src.push_str(eol);
+                line += 1;
+            }
+            src.push_str(&format!("; Key{i}{eol}"));
+            let key_line = line;
+            line += 1;
+            let mut values = Vec::new();
+            for j in 0..1 + next(3) {
+                if next(3) == 0 {
+                    src.push_str(&format!("  # comment {i}{eol}"));
+                    line += 1;
+                }
+                let value = format!("v{i}.{j}{}x", "-".repeat(next(200) as usize));
+                src.push_str(&format!("\t{value}  {eol}"));
+                values.push((value, line));
+                line += 1;
+            }
+            expected.push((format!("Key{i}"), key_line, values));
+        }
+        src.push_str("; Last: ");
+        let mut buf = TokenBuffer::new();
+        for extra in 1..80 {
+            let mut file = src.clone();
+            file.push_str(&"y".repeat(extra));
+            file.push_str(["", "\n", "\n\n", "\r\n"][extra % 4]);
+            let doc = buf.tokenize(file.as_bytes(), Path::new("t")).unwrap();
+            assert_eq!(doc.len(), expected.len() + 1);
+            for (i, (key, key_line, values)) in expected.iter().enumerate() {
+                assert_eq!((doc.key(i), doc.node(i).line), (key.as_str(), *key_line));
+                let got: Vec<&str> = doc.value(i).lines().collect();
+                let want: Vec<&str> = values.iter().map(|(v, _)| v.as_str()).collect();
+                assert_eq!(got, want, "{key}");
+                for (k, (_, value_line)) in values.iter().enumerate() {
+                    assert_eq!(
+                        doc.values[doc.nodes[i].values_start as usize + k].line,
+                        *value_line
+                    );
+                }
+            }
+            let last = doc.len() - 1;
+            assert_eq!((doc.key(last), doc.node(last).line), ("Last", line));
+            assert_eq!(doc.value(last).single().unwrap().len(), extra);
+        }
+    }
+
+    /// Everything a document says about its nodes, to compare two tokenizations.
+    fn snapshot(doc: &Document<'_>) -> Vec<(PropertyNode, String, Vec<ValueSpan>)> {
+        (0..doc.len())
+            .map(|i| {
+                let n = doc.nodes[i];
+                let spans = doc.values[n.values_start as usize..][..n.values_len as usize].to_vec();
+                (n, doc.key(i).to_owned(), spans)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn cached_keys_tokenize_like_new_keys() {
+        // The first pass meets every key for the first time (general path), the second
+        // finds them in the key cache (fast path): same nodes, same errors.
+        let files = [
+            "; A\n1\n; B: 2 3\nC: x y\n",
+            "# c\n; MeshInstance\n4\n// d\n5\n\n; Inline:  v w \nCompact :\tz\n; Last\nq",
+            "; A\n1\n; A\n2\n",
+            "; A: 1\nB: 2\n; a: 3\n",
+            "; A\n; B\n1\n",
+            "; A\n1\n; B:   \n",
+            "; A\n1\n; B: 1\nC:\n",
+            "; A\n1\n; B: 1\n7\n",
+            "; A\n1\n; B: 1\nC: 2\n; D x\n",
+            "; VeryLongKeyNameBeyondSixteen\n1\n; VeryLongKeyNameBeyondSixteenAndBeyondThirtyTwo: 2\n",
+        ];
+        for file in files {
+            let mut buf = TokenBuffer::new();
+            let first = buf
+                .tokenize(file.as_bytes(), Path::new("t"))
+                .map(|doc| snapshot(&doc));
+            let second = buf
+                .tokenize(file.as_bytes(), Path::new("t"))
+                .map(|doc| snapshot(&doc));
+            assert_eq!(first, second, "{file:?}");
+        }
+        // A key cached by an earlier file, in another position.
+        let mut buf = TokenBuffer::new();
+        buf.tokenize(b"; Key\n1\n", Path::new("t")).unwrap();
+        let doc = buf.tokenize(b"x: 1\n; Key\n  2\n", Path::new("t")).unwrap();
+        assert_eq!(
+            (doc.key(1), doc.node(1).line, doc.node(1).column),
+            ("Key", 2, 3)
+        );
+        assert_eq!(doc.value(1).single().unwrap(), "2");
+    }
+
+    #[test]
+    fn random_files_tokenize_alike_cold_and_warm() {
+        // Random files from every line form (and their broken variants), each
+        // tokenized by a fresh buffer (general path), then again by the same buffer
+        // (key cache warm: fast path): same nodes, value lines and errors.
+        const KEYS: [&str; 12] = [
+            "Health",
+            "MaxSpeed",
+            "Pos",
+            "a",
+            "Key_2",
+            "Mesh",
+            "Name",
+            "Id",
+            "X",
+            "Scale",
+            "Rotation",
+            "A_Long_Key_Beyond_Sixteen",
+        ];
+        const VALUES: [&str; 5] = ["1", "12.5 3", "\"a b\"", "x:y", "0x00FF"];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for round in 0..4000 {
+            let mut file = String::new();
+            // Mostly valid files (keys unique per file); one broken line in four files.
+            let mut keys = KEYS;
+            for i in (1..keys.len()).rev() {
+                keys.swap(i, next(i + 1));
+            }
+            let mut open = false;
+            for (i, key) in keys.iter().take(next(10)).enumerate() {
+                let value = VALUES[next(VALUES.len())];
+                let pad = ["", "", "", " ", "\t"][next(5)];
+                let eol = ["\n", "\n", "\r\n", " \n"][next(4)];
+                if round % 4 == 0 && i == 2 {
+                    let broken = [
+                        format!("; {key}{eol}; X2{eol}1{eol}"),
+                        format!("; {key}:{eol}"),
+                        format!("; {key} {key}{eol}"),
+                        format!("; 9{key}{eol}1{eol}"),
+                        format!("; {}{eol}1{eol}", keys[0]),
+                        format!("{key}{eol}"),
+                    ];
+                    file.push_str(&broken[next(broken.len())]);
+                    continue;
+                }
+                match next(6) {
+                    0 | 1 => {
+                        file.push_str(&format!("{pad}; {key}{eol}{pad}{value}{eol}"));
+                        for _ in 0..next(3) {
+                            file.push_str(&format!("{value}{eol}"));
+                        }
+                        open = true;
+                    }
+                    2 => {
+                        file.push_str(&format!("{pad};{pad}{key}:{pad}{value}{eol}"));
+                        open = false;
+                    }
+                    3 if !open => file.push_str(&format!("{key}: {value}{eol}")),
+                    3 => file.push_str(&format!("; {key}: {value}{eol}")),
+                    4 => file.push_str(&format!("# {value}{eol}// {key}{eol}{eol}")),
+                    _ => file.push_str(&format!("; {key}{eol}{value}{eol}# c{eol}{value}{eol}")),
+                }
+            }
+            let cold = TokenBuffer::new()
+                .tokenize(file.as_bytes(), Path::new("t"))
+                .map(|doc| snapshot(&doc));
+            let mut buf = TokenBuffer::new();
+            for _ in 0..2 {
+                let warm = buf
+                    .tokenize(file.as_bytes(), Path::new("t"))
+                    .map(|doc| snapshot(&doc));
+                assert_eq!(cold, warm, "{file:?}");
+            }
+        }
     }
 
     #[test]

@@ -29,6 +29,7 @@ enum Repr<'a> {
 }
 
 impl<'a> Value<'a> {
+    #[inline]
     pub(crate) fn from_spans(src: &'a str, spans: &'a [ValueSpan]) -> Value<'a> {
         Value {
             repr: Repr::Spans { src, spans },
@@ -77,7 +78,18 @@ impl<'a> Value<'a> {
     /// # Errors
     /// [`ValueErrorKind::ExpectedOneLine`] when there are several lines (pointing at the
     /// second), or none.
+    #[inline(always)]
     pub fn single(&self) -> Result<&'a str, ValueError<'a>> {
+        // The common case: one value line of a tokenized file.
+        if let Repr::Spans { src, spans: [one] } = self.repr {
+            return Ok(&src[one.start as usize..(one.start + one.len) as usize]);
+        }
+        self.single_slow()
+    }
+
+    /// [`Value::single`] for free text and for zero or several value lines.
+    #[inline(never)]
+    fn single_slow(&self) -> Result<&'a str, ValueError<'a>> {
         let mut lines = self.lines();
         let first = lines.next().ok_or(ValueError {
             kind: ValueErrorKind::ExpectedOneLine(0),

@@ -6,9 +6,12 @@
 //! can never dangle.
 
 use std::fmt;
+use std::num::NonZeroU32;
 
 use glam::Vec3;
 use juliet_core::{Class, Codec, PropertyType, Value, ValueError};
+
+use crate::template::OverrideSet;
 
 /// An entity's identifier: 64 bits, unique in a manager and stable across saves.
 ///
@@ -71,12 +74,19 @@ pub struct Entity {
     pub(crate) position: Vec3,
     /// Slot of the derived struct in the kind's storage.
     pub(crate) slot: u32,
-    /// CRC-32 of the template path (`juliet_core::crc32` of the path as written), if the
-    /// entity is an instance of a template.
-    pub(crate) template: Option<u32>,
+    /// CRC-32 of the normalized template path ([`crate::template::template_crc`]), if
+    /// the entity is an instance of a template (0 is seed 04's `kInvalidTemplateCrc`).
+    pub(crate) template: Option<NonZeroU32>,
+    /// The properties this instance overrides (seed 04 section 4, DESIGN.md section 3):
+    /// a bitset over the class's property table, kept beside the derived struct rather
+    /// than in wrapper field types. Empty for standalone entities.
+    pub(crate) overrides: OverrideSet,
     /// Index of the kind's storage in the manager.
     pub(crate) kind: u16,
     pub(crate) dirty: bool,
+    /// Whether the position is the instance's own (written in its file, or different
+    /// from the template's at a save), rather than the template's default.
+    pub(crate) position_overridden: bool,
 }
 
 // One cache line at most (seed 02 section 2.2 budgets 48 bytes).
@@ -132,16 +142,35 @@ impl Entity {
         self.dirty = false;
     }
 
-    /// CRC-32 of the entity's template path, if it is a template instance.
+    /// CRC-32 of the entity's normalized template path, if it is a template instance
+    /// (seed 04 section 2.3: the runtime refers to templates by this CRC; look it up with
+    /// [`crate::TemplateCache::find`]).
     pub fn template(&self) -> Option<u32> {
-        self.template
+        self.template.map(NonZeroU32::get)
     }
 
-    /// Sets the template reference (CRC-32 of the template path) and marks the entity
-    /// dirty.
+    /// Sets the template reference (CRC-32 of the normalized template path; `Some(0)`,
+    /// seed 04's `kInvalidTemplateCrc`, means none) and marks the entity dirty. Override
+    /// flags are kept: to turn an entity into an instance use
+    /// [`crate::template::create_template_from_entity`] or instantiate it from the
+    /// template.
     pub fn set_template(&mut self, template: Option<u32>) {
-        self.template = template;
+        self.template = template.and_then(NonZeroU32::new);
         self.dirty = true;
+    }
+
+    /// The properties this instance overrides: indices into its class's property table
+    /// (seed 04 section 4, DESIGN.md section 3). Empty for standalone entities. A value
+    /// that differs from the template's joins the set at the next save of the entity.
+    pub fn overrides(&self) -> &OverrideSet {
+        &self.overrides
+    }
+
+    /// Whether the instance's position is its own (written in its file, set through the
+    /// reflection API, or different from the template's at a save) rather than the
+    /// template's default position.
+    pub fn is_position_overridden(&self) -> bool {
+        self.position_overridden
     }
 }
 

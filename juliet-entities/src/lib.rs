@@ -2,11 +2,12 @@
 //!
 //! The entity runtime of Juliet-rs: an [`EntityManager`] that keeps base records in one
 //! contiguous array and each kind's derived structs in one contiguous array of their own
-//! type, in-place loading of `.jasset` entity files, and [`World`]s stored as one file
-//! per entity with dirty-only saving.
+//! type, in-place loading of `.jasset` entity files, [`World`]s stored as one file
+//! per entity with dirty-only saving, and [`template`]s (prefabs) with sparse delta
+//! overrides.
 //!
-//! Seed 02 ("Entity Allocation & In-Place Lifecycle") with the file format of DESIGN.md
-//! section 3.
+//! Seed 02 ("Entity Allocation & In-Place Lifecycle") and seed 04 ("Entity Templates &
+//! Delta Inheritance") with the file format of DESIGN.md section 3.
 //!
 //! ```
 //! use glam::Vec3;
@@ -49,12 +50,25 @@ pub use juliet_core;
 /// the [`Entity`](struct@Entity) record and the [`juliet_core::Codec`] trait, in the macro namespace).
 pub use juliet_derive::{Codec, Entity};
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod entity;
 pub mod kinds;
 pub mod load;
 pub mod manager;
 pub mod storage;
+pub mod template;
 pub mod world;
+
+/// The workspace README, whose "derive your first entity" example runs as a doctest.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
+/// The user guide (`docs/guide.md`), whose Rust examples run as doctests.
+#[doc = include_str!("../../docs/guide.md")]
+#[cfg(doctest)]
+pub struct GuideDoctests;
 
 #[cfg(test)]
 #[path = "../tests/support/mod.rs"]
@@ -62,17 +76,24 @@ mod support;
 
 pub use entity::{Entity, EntityId};
 pub use load::{
-    load_entity, load_entity_with, save_entity, EntityFileData, LoadedEntity, ENTITY_ASSET_TYPE,
-    ENTITY_BASE_VERSION,
+    load_entity, load_entity_with, load_entity_with_templates, save_entity, EntityFileData,
+    LoadedEntity, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION,
 };
 pub use manager::{EntityManager, InvariantViolation};
 pub use storage::KindStorage;
+pub use template::{
+    create_template_from_entity, instantiate_from_template, CachedTemplate, PropertyDelta,
+    TemplateCache,
+};
 pub use world::{Durability, LoadOptions, LoadReport, SaveReport, World, WorldLoadError};
 
 /// What game code needs: `use juliet_entities::prelude::*;`.
 pub mod prelude {
     pub use crate::entity::{Entity, EntityId};
     pub use crate::manager::EntityManager;
+    pub use crate::template::{
+        create_template_from_entity, instantiate_from_template, PropertyDelta, TemplateCache,
+    };
     pub use crate::world::{LoadOptions, World};
     pub use juliet_core::Reflect;
     pub use juliet_derive::{Codec, Entity};

@@ -22,13 +22,13 @@ use std::path::Path;
 
 use glam::Vec3;
 use juliet_core::{
-    crc32, keys_equal, write_header, write_property, Archive, Class, Codec, Document, Error,
-    ErrorKind, Key, Registry, TokenBuffer, UnknownProperty, ValueError, ValueErrorKind, Warning,
-    WarningKind,
+    keys_equal, write_header, write_property, Archive, Class, Codec, Document, Error, ErrorKind,
+    Key, Registry, TokenBuffer, UnknownProperty, ValueError, ValueErrorKind, Warning, WarningKind,
 };
 
 use crate::entity::EntityId;
 use crate::manager::EntityManager;
+use crate::template::{self, TemplateCache};
 
 /// The engine's base-tier version (seed 01 section 6's `kEntityBaseVersion`), written as
 /// `BaseVersion`: it versions the keys this module reads, independently of each class's
@@ -126,6 +126,41 @@ pub fn load_entity_with(
     path: &Path,
     bytes: &[u8],
 ) -> Result<LoadedEntity, Error> {
+    load_impl(buffer, manager, None, path, bytes)
+}
+
+/// [`load_entity_with`] for a project with templates (seed 04 section 4.2): a file with
+/// a `Template` key is an instance. Its template is found in (or loaded into) `templates`
+/// ([`TemplateCache::get_or_load`]); the entity's derived struct is a clone of the
+/// template's archetype written in its final slot, the position is the template's
+/// unless the file gives one, and the file's properties are loaded over it as the
+/// instance's delta. Every property key present in the file becomes an override (see
+/// [`crate::Entity::overrides`]). `Kind` may be omitted; when given it must be the
+/// template's.
+///
+/// # Errors
+/// As [`load_entity`], and, located at the instance's `Template` (or `Kind`) key:
+/// [`ErrorKind::Template`] for a template that cannot be loaded (unreadable file,
+/// path outside the project, cycle, or an error inside the template file, which the
+/// reason quotes with its own location) and [`ErrorKind::KindMismatch`] naming both
+/// kinds. On error nothing stays allocated.
+pub fn load_entity_with_templates(
+    buffer: &mut TokenBuffer,
+    manager: &mut EntityManager,
+    templates: &mut TemplateCache,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<LoadedEntity, Error> {
+    load_impl(buffer, manager, Some(templates), path, bytes)
+}
+
+fn load_impl(
+    buffer: &mut TokenBuffer,
+    manager: &mut EntityManager,
+    templates: Option<&mut TemplateCache>,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<LoadedEntity, Error> {
     let registry = manager.registry().map_err(|e| e.with_path(path))?;
     let doc = buffer.tokenize(bytes, path)?;
     let mut ar = Archive::loading(doc);
@@ -134,6 +169,35 @@ pub fn load_entity_with(
     if let Some(warning) = header.newer_base.take() {
         ar.warn(warning);
     }
+    let doc = ar.document().expect("loading");
+    let instance_of = match (&header.template, templates) {
+        (Some((text, node)), Some(cache)) => Some(template::resolve_for_instance(
+            cache,
+            doc,
+            *node,
+            text,
+            header.class.zip(header.kind_node),
+        )?),
+        _ => None,
+    };
+    let class = match (instance_of, header.class) {
+        (Some(t), _) => t.class(),
+        (None, Some(class)) => class,
+        (None, None) => {
+            return Err(match &header.template {
+                Some((t, _)) => Error::file(
+                    path,
+                    ErrorKind::Template {
+                        path: t.clone(),
+                        reason: "an instance without `Kind` takes its kind from the template, \
+                                 which needs a template cache (load_entity_with_templates)"
+                            .into(),
+                    },
+                ),
+                None => Error::file(path, ErrorKind::MissingKey(keys::KIND.name)),
+            });
+        }
+    };
     let id = match header.id {
         Some((id, node)) => {
             if manager.contains(id) {
@@ -161,7 +225,10 @@ pub fn load_entity_with(
         }
     };
 
-    let base = manager.allocate_raw(header.class, id) as usize;
+    let base = match instance_of {
+        Some(t) => template::allocate_instance(manager, t, id),
+        None => manager.allocate_raw(class, id),
+    } as usize;
     let mut rollback = Rollback {
         manager,
         id,
@@ -170,15 +237,39 @@ pub fn load_entity_with(
     rollback.manager.load_derived(base, &mut ar)?;
     let unknown = ar.audit_unconsumed();
     let entity = rollback.manager.entity_at_mut(base);
-    entity.position = header.position;
-    entity.template = header.template.as_deref().map(|t| crc32(t.as_bytes()));
+    entity.position = header
+        .position
+        .or(instance_of.map(|t| t.position()))
+        .unwrap_or(Vec3::ZERO);
+    match instance_of {
+        Some(t) => {
+            let doc = ar.document().expect("loading");
+            template::mark_file_overrides(
+                rollback.manager,
+                base,
+                t,
+                doc,
+                header.position.is_some(),
+            );
+        }
+        None => {
+            let crc = header.template.as_ref().map(|(t, _)| {
+                template::normalize_template_path(t).map_or_else(
+                    |_| template::template_crc(t),
+                    |n| template::template_crc(&n),
+                )
+            });
+            rollback.manager.entity_at_mut(base).set_template(crc);
+        }
+    }
+    let entity = rollback.manager.entity_at_mut(base);
     entity.dirty = false;
     rollback.manager.note_id(id);
     rollback.armed = false;
     Ok(LoadedEntity {
         id,
         data: EntityFileData {
-            template: header.template,
+            template: header.template.map(|(t, _)| t),
             unknown,
         },
         warnings: ar.take_warnings(),
@@ -200,21 +291,27 @@ impl Drop for Rollback<'_> {
     }
 }
 
-/// The base tier of an entity file.
-struct Header {
-    class: &'static Class,
+/// The base tier of an entity (or template) file.
+pub(crate) struct Header {
+    /// The class named by `Kind`, if the file has one.
+    pub(crate) class: Option<&'static Class>,
+    /// The node `Kind` was read from.
+    pub(crate) kind_node: Option<usize>,
     /// The id and the node it was read from.
-    id: Option<(EntityId, usize)>,
-    position: Vec3,
-    template: Option<String>,
+    pub(crate) id: Option<(EntityId, usize)>,
+    /// `Position`, if the file has one.
+    pub(crate) position: Option<Vec3>,
+    /// The `Template` path as written and its node.
+    pub(crate) template: Option<(String, usize)>,
     /// The file's `BaseVersion` (the engine's when absent).
-    base_version: u32,
+    pub(crate) base_version: u32,
     /// The warning for a `BaseVersion` newer than this build's.
-    newer_base: Option<Warning>,
+    pub(crate) newer_base: Option<Warning>,
 }
 
-/// Reads (and consumes) the base keys.
-fn read_header(ar: &mut Archive<'_>, registry: &Registry) -> Result<Header, Error> {
+/// Reads (and consumes) the base keys. A missing `Kind` is left to the caller (an
+/// instance takes its template's).
+pub(crate) fn read_header(ar: &mut Archive<'_>, registry: &Registry) -> Result<Header, Error> {
     let doc = ar.document_mut().expect("loading archive");
     let path = doc.path();
 
@@ -269,7 +366,7 @@ fn read_header(ar: &mut Archive<'_>, registry: &Registry) -> Result<Header, Erro
     let kind = find_base(doc, keys::KIND, keys::KIND_ALIASES)?;
 
     let template = match find_base(doc, keys::TEMPLATE, &[])? {
-        Some(i) => Some(doc.decode::<String>(i)?),
+        Some(i) => Some((doc.decode::<String>(i)?, i)),
         None => None,
     };
 
@@ -277,34 +374,22 @@ fn read_header(ar: &mut Archive<'_>, registry: &Registry) -> Result<Header, Erro
         Some(i) => {
             let name = text_value(doc, i)?;
             match registry.find_by_name(&name) {
-                Some(class) => class,
+                Some(class) => Some(class),
                 None => {
                     return Err(located(doc, i, ErrorKind::UnknownKind(name.into_owned())));
                 }
             }
         }
-        None => {
-            return Err(match &template {
-                Some(t) => Error::file(
-                    path,
-                    ErrorKind::Template {
-                        path: t.clone(),
-                        reason: "an instance without `Kind` takes its kind from the template, \
-                                 which needs the templates runtime"
-                            .into(),
-                    },
-                ),
-                None => Error::file(path, ErrorKind::MissingKey(keys::KIND.name)),
-            });
-        }
+        None => None,
     };
 
-    let mut position = Vec3::ZERO;
-    if let Some(i) = find_base(doc, keys::POSITION, &[])? {
-        doc.decode_into(i, &mut position)?;
-    }
+    let position = match find_base(doc, keys::POSITION, &[])? {
+        Some(i) => Some(doc.decode::<Vec3>(i)?),
+        None => None,
+    };
     Ok(Header {
         class,
+        kind_node: kind,
         id,
         position,
         template,
@@ -314,7 +399,7 @@ fn read_header(ar: &mut Archive<'_>, registry: &Registry) -> Result<Header, Erro
 }
 
 /// An error about node `i` of `doc`, at its key.
-fn located(doc: &Document<'_>, i: usize, kind: ErrorKind) -> Error {
+pub(crate) fn located(doc: &Document<'_>, i: usize, kind: ErrorKind) -> Error {
     let n = doc.node(i);
     Error::new(doc.path(), n.line, n.column, kind).with_key(doc.key(i))
 }
@@ -367,21 +452,45 @@ pub fn save_entity(
     let entity = manager
         .entity(id)
         .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?;
-    write_header(out, keys::ASSET_TYPE.name);
-    out.push_str(ENTITY_ASSET_TYPE);
-    out.push('\n');
-    write_property(out, keys::BASE_VERSION.name, &ENTITY_BASE_VERSION);
-    write_property(out, keys::ENTITY_ID.name, &id);
-    write_header(out, keys::KIND.name);
-    out.push_str(entity.class().name);
-    out.push('\n');
-    if let Some(template) = &data.template {
-        write_property(out, keys::TEMPLATE.name, template);
-    }
-    write_property(out, keys::POSITION.name, &entity.position());
+    write_base_keys(
+        out,
+        Some(id),
+        entity.class(),
+        data.template.as_deref(),
+        Some(entity.position()),
+    );
     manager.save_derived(id, &mut Archive::saving(out))?;
     for property in &data.unknown {
         property.write(out);
     }
     Ok(())
+}
+
+/// Writes the base keys in canonical order (DESIGN.md section 3): `AssetType`,
+/// `BaseVersion`, then `EntityID`, `Template` and `Position` when given (a template has
+/// no id; a sparse instance may leave its position to its template), with `Kind`
+/// between the id and the template.
+pub(crate) fn write_base_keys(
+    out: &mut String,
+    id: Option<EntityId>,
+    class: &Class,
+    template: Option<&str>,
+    position: Option<Vec3>,
+) {
+    write_header(out, keys::ASSET_TYPE.name);
+    out.push_str(ENTITY_ASSET_TYPE);
+    out.push('\n');
+    write_property(out, keys::BASE_VERSION.name, &ENTITY_BASE_VERSION);
+    if let Some(id) = id {
+        write_property(out, keys::ENTITY_ID.name, &id);
+    }
+    write_header(out, keys::KIND.name);
+    out.push_str(class.name);
+    out.push('\n');
+    if let Some(template) = template {
+        write_property(out, keys::TEMPLATE.name, &template.to_owned());
+    }
+    if let Some(position) = position {
+        write_property(out, keys::POSITION.name, &position);
+    }
 }

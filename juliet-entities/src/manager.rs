@@ -15,6 +15,16 @@ use juliet_core::{Archive, Class, Error, ErrorKind, Reflect, Registry};
 
 use crate::entity::{Entity, EntityId};
 use crate::storage::KindStorage;
+use crate::template::OverrideSet;
+
+/// How [`EntityManager::push_record`] initializes a new derived struct.
+pub(crate) enum SlotInit<'a> {
+    /// The class's declared defaults (seed 02 section 3.3).
+    Default,
+    /// A clone of the value in a slot of another storage of the kind (a template's
+    /// archetype, seed 04 section 4.2 step 2).
+    Clone(&'a KindStorage, usize),
+}
 
 /// A multiplicative hasher for [`EntityId`] keys (one `u64` each): cheaper than SipHash
 /// and well spread for sequential ids (multiplication by an odd constant permutes the
@@ -69,8 +79,9 @@ pub struct EntityManager {
     entities: Vec<Entity>,
     /// One storage per kind (seed 02's `by_type`), in order of first allocation.
     kinds: Vec<KindStorage>,
-    /// Kind index by the Rust type of the class.
-    kind_by_type: HashMap<TypeId, u16>,
+    /// Kind index by the Rust type of the class (looked up on every allocation: the
+    /// cheap id hasher rather than SipHash).
+    kind_by_type: HashMap<TypeId, u16, BuildHasherDefault<IdHasher>>,
     /// Base index by id.
     ids: HashMap<EntityId, u32, BuildHasherDefault<IdHasher>>,
     /// The next id to try for a new entity (seed 02's `EntityManager::ID`, per manager).
@@ -91,7 +102,7 @@ impl EntityManager {
         EntityManager {
             entities: Vec::new(),
             kinds: Vec::new(),
-            kind_by_type: HashMap::new(),
+            kind_by_type: HashMap::default(),
             ids: HashMap::default(),
             next_id: 1,
             registry: None,
@@ -191,7 +202,7 @@ impl EntityManager {
     }
 
     /// A fresh id, advancing the counter past it.
-    fn next_free_id(&mut self) -> EntityId {
+    pub(crate) fn next_free_id(&mut self) -> EntityId {
         let id = self.peek_free_id();
         self.next_id = id.0.checked_add(1).unwrap_or(1);
         id
@@ -242,6 +253,23 @@ impl EntityManager {
     /// Allocates with `id` (free, non-zero); returns the base index.
     pub(crate) fn allocate_raw(&mut self, class: &'static Class, id: EntityId) -> u32 {
         debug_assert!(id.0 != 0 && !self.ids.contains_key(&id));
+        let base = self.push_record(class, id, SlotInit::Default);
+        self.ids.insert(id, base);
+        base
+    }
+
+    /// Steps 1 and 3 of seed 04 section 4.2 (and seed 02's `AllocateEntity`): a base
+    /// record at the end of the base array (position zero, dirty, no overrides) and the
+    /// derived struct written straight into its final slot of the kind's storage, by
+    /// `init` (the declared defaults, or a clone of an archetype: step 2), both links
+    /// wired. The id is *not* entered in the id map: [`EntityManager::register_id`] does
+    /// that (seed step 5), or [`EntityManager::discard_last`] takes the record back.
+    pub(crate) fn push_record(
+        &mut self,
+        class: &'static Class,
+        id: EntityId,
+        init: SlotInit<'_>,
+    ) -> u32 {
         let kind = self.kind_index(class);
         let base = u32::try_from(self.entities.len())
             .ok()
@@ -250,18 +278,60 @@ impl EntityManager {
         // Reserve first, so that nothing can fail once the derived struct exists.
         self.entities.reserve(1);
         self.ids.reserve(1);
-        let slot = self.kinds[kind as usize].push_default(base);
+        let storage = &mut self.kinds[kind as usize];
+        let slot = match init {
+            SlotInit::Default => storage.push_default(base),
+            SlotInit::Clone(src, src_slot) => storage.push_clone(base, src, src_slot),
+        };
         self.entities.push(Entity {
             id,
             class,
             position: Vec3::ZERO,
             slot,
             template: None,
+            overrides: OverrideSet::new(),
             kind,
             dirty: true,
+            position_overridden: false,
         });
-        self.ids.insert(id, base);
         base
+    }
+
+    /// Enters the record at `base` (the last one pushed by
+    /// [`EntityManager::push_record`]) in the id map under `id` (free, non-zero) and
+    /// moves the id counter past it.
+    pub(crate) fn register_id(&mut self, base: u32, id: EntityId) {
+        debug_assert!(id.0 != 0 && !self.ids.contains_key(&id));
+        self.entities[base as usize].id = id;
+        self.ids.insert(id, base);
+        self.note_id(id);
+    }
+
+    /// Takes back the record at `base`, which must be the last record pushed by
+    /// [`EntityManager::push_record`] and not registered: pops it and drops its derived
+    /// struct (the last of its kind's storage).
+    pub(crate) fn discard_last(&mut self, base: u32) {
+        assert_eq!(
+            base as usize + 1,
+            self.entities.len(),
+            "not the last record"
+        );
+        let e = self.entities.pop().expect("a record");
+        debug_assert!(self.ids.get(&e.id) != Some(&base));
+        let storage = &mut self.kinds[e.kind as usize];
+        assert_eq!(e.slot as usize + 1, storage.len(), "not the last slot");
+        storage.swap_remove(e.slot as usize);
+    }
+
+    /// The base record at `base` with its kind's storage, both mutable (the slot is
+    /// `entity.slot()`).
+    pub(crate) fn record_and_storage_mut(
+        &mut self,
+        base: usize,
+    ) -> (&mut Entity, &mut KindStorage) {
+        let e = &mut self.entities[base];
+        let kind = e.kind as usize;
+        (e, &mut self.kinds[kind])
     }
 
     /// Creates an entity of kind `T` at `position` (seed 02's `MakeEntity<T>`): fresh

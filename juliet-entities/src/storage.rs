@@ -19,7 +19,7 @@ use std::alloc::{self, Layout};
 use std::fmt;
 use std::ptr::{self, NonNull};
 
-use juliet_core::{Archive, Class, Error};
+use juliet_core::{Archive, Class, Error, PropertyDescriptor, Value, ValueError};
 
 /// The derived structs of one entity kind, contiguous, with the base index of each slot.
 ///
@@ -160,10 +160,7 @@ impl KindStorage {
     /// Panics when the kind already holds `u32::MAX` entities, or when the default-init
     /// stub panics (nothing is appended then).
     pub fn push_default(&mut self, base: u32) -> u32 {
-        let slot = u32::try_from(self.len)
-            .ok()
-            .filter(|&s| s < u32::MAX)
-            .expect("more than u32::MAX - 1 entities of one kind");
+        let slot = self.next_slot();
         self.reserve(1);
         // SAFETY: `reserve(1)` made slot `len` allocated (or the kind is zero-sized and
         // `data` is aligned and non-null); it is aligned to `elem.align()` because `data`
@@ -222,6 +219,180 @@ impl KindStorage {
         unsafe { self.class.ops.drop_in_place(hole) };
         drop(guard);
         Some(self.bases[slot])
+    }
+
+    /// Appends a clone of the value in `src_slot` of `src` (another storage of the same
+    /// kind), written straight into its final slot and linked to base record `base`;
+    /// returns the slot. Step 2 of seed 04 section 4.2 (copy the archetype into the
+    /// instance's memory), through the class's clone ([`juliet_core::Reflect::clone_value`]).
+    ///
+    /// Panics when `src` holds another kind or `src_slot` is out of bounds (broken
+    /// invariants), or as [`KindStorage::push_default`]; when the clone panics nothing is
+    /// appended.
+    pub fn push_clone(&mut self, base: u32, src: &KindStorage, src_slot: usize) -> u32 {
+        self.assert_same_kind(src);
+        let src_ptr = src.as_ptr(src_slot);
+        let slot = self.next_slot();
+        self.reserve(1);
+        // SAFETY: `src_ptr` points to a live value of the kind (checked in bounds, same
+        // type as ours by `assert_same_kind`), kept alive and unchanged by the shared
+        // borrow of `src`; `src` is another storage than `self` (a `&` and a `&mut` to one
+        // object cannot coexist), so the destination does not overlap it. The
+        // destination slot `len` is allocated by `reserve(1)` (or the kind is
+        // zero-sized), aligned, and holds no live value.
+        unsafe {
+            self.class
+                .ops
+                .clone_in_place(src_ptr, self.slot_ptr(self.len))
+        };
+        self.len += 1;
+        self.bases.push(base);
+        slot
+    }
+
+    /// Like [`KindStorage::push_clone`] with the source in this storage (a variant
+    /// template built from its parent's archetype). Panics when `src_slot >= len()`.
+    pub fn push_clone_of(&mut self, base: u32, src_slot: usize) -> u32 {
+        assert!(
+            src_slot < self.len,
+            "slot {src_slot} out of bounds ({})",
+            self.len
+        );
+        let slot = self.next_slot();
+        self.reserve(1);
+        // SAFETY: after `reserve(1)` (which may move the values, so both pointers are
+        // taken now) slot `src_slot < len` holds a live value of the class and slot `len`
+        // is allocated, aligned and holds none; they are distinct slots of a type whose
+        // size is their stride, so they do not overlap (for a zero-sized kind both are
+        // the dangling aligned pointer and nothing is read or written).
+        unsafe {
+            self.class
+                .ops
+                .clone_in_place(self.slot_ptr(src_slot), self.slot_ptr(self.len))
+        };
+        self.len += 1;
+        self.bases.push(base);
+        slot
+    }
+
+    /// The next slot index, checked against the `u32` limit.
+    fn next_slot(&self) -> u32 {
+        u32::try_from(self.len)
+            .ok()
+            .filter(|&s| s < u32::MAX)
+            .expect("more than u32::MAX - 1 entities of one kind")
+    }
+
+    /// Panics unless `other` stores the same type.
+    fn assert_same_kind(&self, other: &KindStorage) {
+        assert!(
+            self.class.ops.value_type_id() == other.class.ops.value_type_id(),
+            "storage of `{}` used as `{}`",
+            other.class.name,
+            self.class.name
+        );
+    }
+
+    /// The kind's property table: that of the Rust type the storage holds
+    /// ([`juliet_core::ClassOps::properties`]), which the property methods below index.
+    pub fn properties(&self) -> &'static [PropertyDescriptor] {
+        self.class.ops.properties()
+    }
+
+    /// Property `index` of the table; panics when out of bounds.
+    fn property(&self, index: usize) -> &'static PropertyDescriptor {
+        let table = self.properties();
+        assert!(
+            index < table.len(),
+            "class `{}` has {} properties, not {}",
+            self.class.name,
+            table.len(),
+            index + 1
+        );
+        &table[index]
+    }
+
+    /// Appends the value text of property `index` of the value in `slot` to `out` (what
+    /// an inspector shows, and the sparse writer writes). Panics when `slot` or `index`
+    /// is out of bounds.
+    pub fn encode_property(&self, slot: usize, index: usize, out: &mut String) {
+        let p = self.property(index);
+        let ptr = self.as_ptr(slot);
+        // SAFETY: `ptr` is the live value in `slot` (checked), of the type whose table
+        // `p` comes from (`ClassOps::properties`), so `p.offset` and `p.ops` describe one
+        // of its fields; the shared borrow keeps it unchanged.
+        unsafe { p.ops.encode(ptr, p.offset, out) }
+    }
+
+    /// Decodes `value` into property `index` of the value in `slot` (the reflection
+    /// table's setter, seed 04 section 4.3).
+    ///
+    /// # Errors
+    /// The codec's [`ValueError`]; the property is unchanged then. Panics when `slot`
+    /// or `index` is out of bounds.
+    pub fn decode_property<'a>(
+        &mut self,
+        slot: usize,
+        index: usize,
+        value: Value<'a>,
+    ) -> Result<(), ValueError<'a>> {
+        let p = self.property(index);
+        let ptr = self.as_mut_ptr(slot);
+        // SAFETY: as in `encode_property`, with the unique borrow of `self`.
+        unsafe { p.ops.decode_into(ptr, p.offset, value) }
+    }
+
+    /// Whether property `index` has the same value ([`juliet_core::Codec::same_value`])
+    /// in `slot` and in `other_slot` of `other` (a storage of the same kind, or this one).
+    /// Panics on another kind or an out-of-bounds slot or index.
+    pub fn same_property(
+        &self,
+        slot: usize,
+        index: usize,
+        other: &KindStorage,
+        other_slot: usize,
+    ) -> bool {
+        self.assert_same_kind(other);
+        let p = self.property(index);
+        let (a, b) = (self.as_ptr(slot), other.as_ptr(other_slot));
+        // SAFETY: both are live values (checked in bounds) of the same type (checked),
+        // whose table `p` comes from; both borrows are shared, so neither changes.
+        unsafe { p.ops.same_value(a, b, p.offset) }
+    }
+
+    /// Copies (clone-assigns) property `index` from `src_slot` of `src`, another storage
+    /// of the same kind, into the value in `slot` (revert and template propagation, seed
+    /// 04 sections 5.3-5.4). Panics on another kind or an out-of-bounds slot or index.
+    pub fn copy_property_from(
+        &mut self,
+        slot: usize,
+        index: usize,
+        src: &KindStorage,
+        src_slot: usize,
+    ) {
+        self.assert_same_kind(src);
+        let p = self.property(index);
+        let from = src.as_ptr(src_slot);
+        let to = self.as_mut_ptr(slot);
+        // SAFETY: both are live values (checked in bounds) of the same type (checked)
+        // whose table `p` comes from; `src` and `self` are different storages (a `&` and
+        // a `&mut` cannot name one object), so the objects differ, and the unique borrow
+        // of `self` keeps the destination from being borrowed elsewhere.
+        unsafe { p.ops.clone_from(to, from, p.offset) }
+    }
+
+    /// Like [`KindStorage::copy_property_from`] within this storage, from `src_slot` to
+    /// `dst_slot` (a variant template taking its parent's new value). Panics when the
+    /// slots are equal or out of bounds, or `index` is.
+    pub fn copy_property_within(&mut self, dst_slot: usize, index: usize, src_slot: usize) {
+        assert_ne!(dst_slot, src_slot, "a property copied onto itself");
+        let p = self.property(index);
+        let from = self.as_ptr(src_slot);
+        let to = self.as_mut_ptr(dst_slot);
+        // SAFETY: two distinct live slots (checked) of the class's type, whose table `p`
+        // comes from: different objects, not overlapping; the unique borrow of `self`
+        // keeps both from being borrowed elsewhere.
+        unsafe { p.ops.clone_from(to, from, p.offset) }
     }
 
     /// The values as `&[T]`, or `None` when `T` is not the kind's type.
@@ -518,6 +689,117 @@ mod tests {
             "; ClassVersion\n2\n; MeshInstance\n4294967295\n; Mass\n2.5\n; Health\n100\n\
              ; IsVisible\ntrue\n; Scale\n2.0 2.0 2.0\n"
         );
+    }
+
+    #[test]
+    fn push_clone_copies_an_archetype_from_another_storage() {
+        let before = drops();
+        let mut archetypes = filled::<Counted>(2);
+        archetypes.get_mut::<Counted>(1).unwrap().value = 42;
+        *archetypes.get_mut::<Counted>(1).unwrap().payload = 99;
+        let mut s = filled::<Counted>(1);
+        assert_eq!(s.push_clone(7, &archetypes, 1), 1);
+        assert_eq!(s.push_clone(8, &archetypes, 1), 2);
+        assert_eq!(s.bases(), &[100, 7, 8]);
+        let copy = s.get::<Counted>(2).unwrap();
+        assert_eq!((copy.value, *copy.payload), (42, 99));
+        // A deep copy: changing the clone leaves the archetype alone.
+        *s.get_mut::<Counted>(1).unwrap().payload = 5;
+        assert_eq!(*archetypes.get::<Counted>(1).unwrap().payload, 99);
+        drop(s);
+        drop(archetypes);
+        assert_eq!(drops() - before, 5);
+    }
+
+    #[test]
+    fn push_clone_of_survives_growth_of_its_own_storage() {
+        let mut s = filled::<Sign>(0);
+        s.push_default(0);
+        s.get_mut::<Sign>(0).unwrap().text = "parent".into();
+        // Each push may reallocate: the source pointer is taken after `reserve`.
+        for i in 1..20u32 {
+            assert_eq!(s.push_clone_of(i, 0), i);
+        }
+        assert!(s
+            .as_slice::<Sign>()
+            .unwrap()
+            .iter()
+            .all(|x| x.text == "parent"));
+        let mut z = filled::<Marker>(1);
+        assert_eq!(z.push_clone_of(5, 0), 1);
+        assert_eq!(z.len(), 2);
+    }
+
+    #[test]
+    #[should_panic(expected = "storage of `TestSign` used as `TestCrate`")]
+    fn push_clone_refuses_another_kind() {
+        let signs = filled::<Sign>(1);
+        filled::<Crate>(0).push_clone(0, &signs, 0);
+    }
+
+    #[test]
+    fn property_access_through_the_types_own_table() {
+        let mut s = filled::<Sign>(2);
+        let other = filled::<Sign>(1);
+        let text = Sign::CLASS
+            .property_index(juliet_core::key_crc("Text"))
+            .unwrap();
+        let lines = Sign::CLASS
+            .property_index(juliet_core::key_crc("Lines"))
+            .unwrap();
+        s.decode_property(1, text, Value::from_text("\"a b\""))
+            .unwrap();
+        s.decode_property(1, lines, Value::from_text("x\ny"))
+            .unwrap();
+        let mut out = String::new();
+        s.encode_property(1, text, &mut out);
+        assert_eq!(out, "\"a b\"");
+        assert!(!s.same_property(1, text, &other, 0));
+        assert!(s.same_property(0, text, &other, 0));
+        assert!(s.same_property(0, lines, &s, 0));
+        // A bad value leaves the field as it was.
+        let size = Sign::CLASS
+            .property_index(juliet_core::key_crc("Size"))
+            .unwrap();
+        assert!(s.decode_property(1, size, Value::from_text("big")).is_err());
+        assert_eq!(s.get::<Sign>(1).unwrap().size, 1.5);
+
+        let mut t = filled::<Sign>(1);
+        t.copy_property_from(0, text, &s, 1);
+        t.copy_property_from(0, lines, &s, 1);
+        assert_eq!(t.get::<Sign>(0).unwrap().text, "a b");
+        assert_eq!(t.get::<Sign>(0).unwrap().lines, vec!["x", "y"]);
+        s.copy_property_within(0, lines, 1);
+        assert_eq!(s.get::<Sign>(0).unwrap().lines, vec!["x", "y"]);
+        assert_eq!(s.get::<Sign>(0).unwrap().text, "Welcome");
+    }
+
+    #[test]
+    #[should_panic(expected = "has 3 properties, not 4")]
+    fn property_index_out_of_bounds_panics() {
+        let s = filled::<Sign>(1);
+        s.encode_property(0, 3, &mut String::new());
+    }
+
+    #[test]
+    fn a_forged_property_table_is_not_used() {
+        // The public table says nothing; the storage goes by the type's own table.
+        static FORGED: Class = Class {
+            name: "ForgedSign",
+            crc: 0,
+            version: 1,
+            size: 0,
+            align: 1,
+            properties: &[],
+            deprecated: &[],
+            type_name: std::any::type_name::<Sign>,
+            ops: juliet_core::ClassOps::of::<Sign>(),
+        };
+        let mut s = KindStorage::new(&FORGED);
+        s.push_default(0);
+        assert_eq!(s.properties().len(), 3);
+        s.decode_property(0, 2, Value::from_text("4.0")).unwrap();
+        assert_eq!(s.get::<Sign>(0).unwrap().size, 4.0);
     }
 
     #[test]

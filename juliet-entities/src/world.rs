@@ -41,8 +41,9 @@ use juliet_core::{Error, ErrorKind, Registry, TokenBuffer, Warning, WarningKind}
 use rayon::prelude::*;
 
 use crate::entity::EntityId;
-use crate::load::{load_entity_with, save_entity, EntityFileData};
+use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::{EntityManager, IdHasher};
+use crate::template::{self, TemplateCache};
 
 /// The directory of entity files inside a world directory.
 pub const ENTITIES_DIR: &str = "Entities";
@@ -64,6 +65,10 @@ pub struct LoadOptions {
     pub max_file_size: u64,
     /// Classes for resolving `Kind`; `None` for [`Registry::global`].
     pub registry: Option<&'static Registry>,
+    /// The project root, which `Template` paths are relative to (the folder holding
+    /// `Assets/`); `None` to find it from the world directory (see
+    /// [`World::project_root`]).
+    pub project_root: Option<PathBuf>,
 }
 
 impl Default for LoadOptions {
@@ -72,6 +77,7 @@ impl Default for LoadOptions {
             strict: false,
             max_file_size: 16 << 20,
             registry: None,
+            project_root: None,
         }
     }
 }
@@ -155,9 +161,9 @@ pub struct PendingDeletion {
 
 /// The file an entity came from (or was last saved to), and what to write back with it.
 #[derive(Debug, Clone)]
-struct FileRecord {
-    path: PathBuf,
-    data: EntityFileData,
+pub(crate) struct FileRecord {
+    pub(crate) path: PathBuf,
+    pub(crate) data: EntityFileData,
 }
 
 /// A world: an [`EntityManager`] over the entity files of one directory.
@@ -167,25 +173,40 @@ struct FileRecord {
 /// Files are deleted only by a save, for entities removed with
 /// [`World::remove_world_entity`] (an entity destroyed directly through the manager
 /// keeps its file).
+///
+/// Template instances (seed 04) load through their `Template` key from the world's
+/// [`TemplateCache`], rooted at the project root, and save sparsely (see
+/// [`crate::template`]).
 #[derive(Debug)]
 pub struct World {
     root: PathBuf,
-    manager: EntityManager,
-    records: HashMap<EntityId, FileRecord, BuildHasherDefault<IdHasher>>,
+    pub(crate) manager: EntityManager,
+    pub(crate) templates: TemplateCache,
+    pub(crate) records: HashMap<EntityId, FileRecord, BuildHasherDefault<IdHasher>>,
     pending_deletions: Vec<PendingDeletion>,
     /// Files that did not load: never written or deleted.
     untouched: Vec<PathBuf>,
     /// Temporary files of an interrupted save, found by the load: the next save
     /// deletes them.
     stale_temps: Vec<PathBuf>,
-    durability: Durability,
+    pub(crate) durability: Durability,
 }
 
 impl World {
-    /// An empty world at directory `root` (nothing is written until a save).
+    /// An empty world at directory `root` (nothing is written until a save), with the
+    /// project root found from it (see [`World::project_root`]).
     pub fn new(root: impl Into<PathBuf>) -> World {
+        let root = root.into();
+        let project = template::find_project_root(&root);
+        World::with_project_root(root, project)
+    }
+
+    /// An empty world at directory `root` in the project at `project_root` (the folder
+    /// holding `Assets/`, which `Template` paths are relative to).
+    pub fn with_project_root(root: impl Into<PathBuf>, project_root: impl Into<PathBuf>) -> World {
         World {
             root: root.into(),
+            templates: TemplateCache::new(project_root),
             manager: EntityManager::new(),
             records: HashMap::default(),
             pending_deletions: Vec::new(),
@@ -210,9 +231,14 @@ impl World {
         options: &LoadOptions,
     ) -> Result<(World, LoadReport), WorldLoadError> {
         let root = root.as_ref();
-        let mut world = World::new(root);
+        let mut world = match &options.project_root {
+            Some(project) => World::with_project_root(root, project),
+            None => World::new(root),
+        };
         if let Some(registry) = options.registry {
             world.manager = EntityManager::with_registry(registry);
+            world.templates =
+                TemplateCache::with_registry(world.templates.project_root(), registry);
         }
         fs::metadata(root)
             .and_then(|m| {
@@ -259,8 +285,16 @@ impl World {
                 .collect();
             for (path, bytes) in batch.drain(..).zip(contents) {
                 let path: PathBuf = path;
-                let loaded = bytes
-                    .and_then(|b| load_entity_with(&mut buffer, &mut world.manager, &path, &b));
+                let loaded = bytes.and_then(|b| {
+                    load_entity_with_templates(
+                        &mut buffer,
+                        &mut world.manager,
+                        &mut world.templates,
+                        &path,
+                        &b,
+                    )
+                });
+                report.warnings.extend(world.templates.take_new_warnings());
                 match loaded {
                     Ok(entity) => {
                         report.loaded += 1;
@@ -355,6 +389,27 @@ impl World {
         Ok(())
     }
 
+    /// Appends the canonical text of entity `id` to `out`: what [`World::save_world`]
+    /// writes to its file (an instance sparsely, through
+    /// [`template::save_instance`], which records differences from the template as
+    /// overrides; a standalone entity through [`save_entity`]). Writes no file and does
+    /// not change the dirty flag (`jasset fmt` and `jasset migrate` use it).
+    ///
+    /// # Errors
+    /// [`ErrorKind::NoSuchEntity`] when `id` is not live; for an instance, the error of
+    /// reloading its template when the cache was invalidated.
+    pub fn entity_text(&mut self, id: EntityId, out: &mut String) -> Result<(), Error> {
+        let none = EntityFileData::default();
+        let data = self.records.get(&id).map_or(&none, |r| &r.data);
+        match self.manager.entity(id).and_then(|e| e.template()) {
+            Some(crc) => {
+                template::reload_if_invalidated(&mut self.templates, crc, data)?;
+                template::save_instance(&mut self.manager, &self.templates, id, data, out)
+            }
+            None => save_entity(&self.manager, id, data, out),
+        }
+    }
+
     /// Saves the world (seed 02's `SaveWorld`): deletes the files of pending deletions,
     /// then writes each dirty entity, and only those, to its file (new entities to
     /// `Entities/<id as 16 hex digits>.jasset`) through a temporary file and a rename
@@ -434,13 +489,7 @@ impl World {
                 }
             };
             text.clear();
-            let data = self.records.get(&id).map(|r| &r.data);
-            save_entity(
-                &self.manager,
-                id,
-                data.unwrap_or(&EntityFileData::default()),
-                &mut text,
-            )?;
+            self.entity_text(id, &mut text)?;
             write_atomic(&path, text.as_bytes(), fsync)?;
             if let Some(e) = self.manager.entity_mut(id) {
                 e.clear_dirty();
@@ -556,7 +605,7 @@ fn new_file_path(dir: &Path, id: EntityId, claimed: &HashSet<PathBuf>) -> PathBu
 
 /// Writes `bytes` to `path` through `.<name>.tmp` in the same directory and a rename
 /// (the loader recognizes the name: [`is_temp_name`]).
-fn write_atomic(path: &Path, bytes: &[u8], fsync: bool) -> Result<(), Error> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8], fsync: bool) -> Result<(), Error> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let tmp = path.with_file_name(format!(".{name}.tmp"));
     let result = (|| {

@@ -142,6 +142,7 @@ pub trait Codec: Clone + PartialEq + Sized + 'static {
     ///
     /// # Errors
     /// As [`Codec::decode`]; on error `self` is unchanged.
+    #[inline]
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
         *self = Self::decode(value)?;
         Ok(())

@@ -27,11 +27,117 @@ fn write_f64(out: &mut String, v: f64) {
 }
 
 /// Parses one float token (any decimal or `%f` text, `inf`, `-inf`, `nan`).
-#[inline]
+#[inline(always)]
 pub(crate) fn parse_f32(token: &str) -> Result<f32, ValueError<'_>> {
+    match plain_decimal(token.as_bytes()).and_then(PlainDecimal::to_f32) {
+        Some(v) => Ok(v),
+        None => parse_with_std(token),
+    }
+}
+
+/// Parses one `f64` token, as [`parse_f32`].
+#[inline(always)]
+fn parse_f64(token: &str) -> Result<f64, ValueError<'_>> {
+    match plain_decimal(token.as_bytes()).and_then(PlainDecimal::to_f64) {
+        Some(v) => Ok(v),
+        None => parse_with_std(token),
+    }
+}
+
+/// The standard parser, for the forms the fast path leaves (exponents, long digits,
+/// `inf`, `nan`, ties) and for errors.
+#[inline(never)]
+fn parse_with_std<T: std::str::FromStr>(token: &str) -> Result<T, ValueError<'_>> {
     token
-        .parse::<f32>()
+        .parse::<T>()
         .map_err(|_| ValueError::new(ValueErrorKind::InvalidNumber, token))
+}
+
+/// Powers of ten that are exact in `f64`.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// A decimal `[+-]digits[.digits]` whose digits, read as one integer, are below
+/// `2^53`: the value is `digits / 10^fraction_digits`, with the sign.
+#[derive(Clone, Copy)]
+struct PlainDecimal {
+    negative: bool,
+    digits: u64,
+    fraction_digits: usize,
+}
+
+/// Reads `[+-]D+[.D*]` of at most 16 characters after the sign whose digits, read as
+/// one integer, are below `2^53`; else `None` (the caller falls back to the standard
+/// parser, which handles every form).
+#[inline(always)]
+fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
+    let (negative, body) = match text {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, text),
+    };
+    if !(1..=16).contains(&body.len()) {
+        return None;
+    }
+    // At most 16 digits: no overflow of `u64`.
+    let mut digits = 0u64;
+    let mut i = 0;
+    while let Some(d) = body
+        .get(i)
+        .map(|b| b.wrapping_sub(b'0'))
+        .filter(|&d| d < 10)
+    {
+        digits = digits * 10 + u64::from(d);
+        i += 1;
+    }
+    if i == 0 {
+        return None;
+    }
+    let mut fraction_digits = 0;
+    if i < body.len() {
+        if body[i] != b'.' {
+            return None;
+        }
+        // With the leading digit, at most 15 fraction digits.
+        for &b in &body[i + 1..] {
+            let d = b.wrapping_sub(b'0');
+            if d >= 10 {
+                return None;
+            }
+            digits = digits * 10 + u64::from(d);
+        }
+        fraction_digits = body.len() - i - 1;
+    }
+    (digits < 1 << 53).then_some(PlainDecimal {
+        negative,
+        digits,
+        fraction_digits,
+    })
+}
+
+impl PlainDecimal {
+    /// The correctly rounded `f64`: `digits` (below `2^53`) and `10^fraction_digits`
+    /// (at most `10^15`) are exact, and IEEE division rounds correctly once.
+    #[inline]
+    fn to_f64(self) -> Option<f64> {
+        let v = self.digits as f64 / POW10[self.fraction_digits];
+        Some(if self.negative { -v } else { v })
+    }
+
+    /// The correctly rounded `f32`: the correctly rounded `f64` rounded again, which
+    /// is exact unless the `f64` lies exactly halfway between two `f32`s (then `None`).
+    /// The value is 0 or in `[1e-15, 2^53]`, far from `f32`'s subnormals and overflow.
+    #[inline]
+    fn to_f32(self) -> Option<f32> {
+        let v = self.to_f64()?;
+        // The 29 mantissa bits an `f32` drops: exactly `100..0` is a tie.
+        if v.to_bits() & 0x1FFF_FFFF == 0x1000_0000 {
+            return None;
+        }
+        Some(v as f32)
+    }
 }
 
 impl Codec for f32 {
@@ -39,6 +145,7 @@ impl Codec for f32 {
     fn encode(&self, out: &mut String) {
         write_f32(out, *self);
     }
+    #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         parse_f32(value.single()?)
     }
@@ -52,11 +159,9 @@ impl Codec for f64 {
     fn encode(&self, out: &mut String) {
         write_f64(out, *self);
     }
+    #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        let token = value.single()?;
-        token
-            .parse::<f64>()
-            .map_err(|_| ValueError::new(ValueErrorKind::InvalidNumber, token))
+        parse_f64(value.single()?)
     }
     fn same_value(&self, other: &Self) -> bool {
         self.to_bits() == other.to_bits()
@@ -77,8 +182,16 @@ macro_rules! decimal_codec {
             fn encode(&self, out: &mut String) {
                 let _ = write!(out, "{self}");
             }
+            #[inline]
             fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
                 let token = value.single()?;
+                // A plain decimal: same result (and range error) as the standard
+                // parser, which handles the rest.
+                if let Some(v) = plain_integer(token.as_bytes(), <$ty>::MIN != 0) {
+                    return <$ty>::try_from(v).map_err(|_| {
+                        ValueError::new(ValueErrorKind::OutOfRange(stringify!($ty)), token)
+                    });
+                }
                 token
                     .parse::<$ty>()
                     .map_err(|e| ValueError::new(int_error(e.kind(), stringify!($ty)), token))
@@ -89,19 +202,76 @@ macro_rules! decimal_codec {
 
 decimal_codec!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32);
 
+/// Reads `[+-]D{1,18}` (`-` only when `signed`), else `None` (the caller falls back to
+/// the standard parser). 18 digits always fit an `i64`.
+#[inline]
+fn plain_integer(text: &[u8], signed: bool) -> Option<i64> {
+    let (negative, body) = match text {
+        [b'-', rest @ ..] if signed => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, text),
+    };
+    if !(1..=18).contains(&body.len()) {
+        return None;
+    }
+    let mut v = 0i64;
+    for &b in body {
+        let d = b.wrapping_sub(b'0');
+        if d >= 10 {
+            return None;
+        }
+        v = v * 10 + i64::from(d);
+    }
+    Some(if negative { -v } else { v })
+}
+
 impl Codec for u64 {
     const PROPERTY_TYPE: PropertyType = PropertyType::U64;
     fn encode(&self, out: &mut String) {
         let _ = write!(out, "0x{self:016X}");
     }
+    #[inline]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         let token = value.single()?;
         parse_u64(token)
     }
 }
 
+/// The value of each hex digit byte; `0xFF` for the other bytes.
+static HEX_DIGIT: [u8; 256] = {
+    let mut table = [0xFFu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        table[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        table[b'a' as usize + i] = 10 + i as u8;
+        table[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    table
+};
+
 /// Parses `0x`-prefixed hex (any number of digits) or decimal (with an optional `+`).
+#[inline]
 pub(crate) fn parse_u64(token: &str) -> Result<u64, ValueError<'_>> {
+    // The writer's form: `0x` and 1 to 16 hex digits.
+    if let [b'0', b'x' | b'X', hex @ ..] = token.as_bytes() {
+        if (1..=16).contains(&hex.len()) {
+            let mut v = 0u64;
+            let mut bad = 0u8;
+            for &b in hex {
+                let d = HEX_DIGIT[usize::from(b)];
+                bad |= d;
+                v = v << 4 | u64::from(d);
+            }
+            if bad < 16 {
+                return Ok(v);
+            }
+        }
+    }
     let result = match token
         .strip_prefix("0x")
         .or_else(|| token.strip_prefix("0X"))
@@ -110,7 +280,10 @@ pub(crate) fn parse_u64(token: &str) -> Result<u64, ValueError<'_>> {
             u64::from_str_radix(hex, 16)
         }
         Some(_) => return Err(ValueError::new(ValueErrorKind::InvalidNumber, token)),
-        None => token.parse::<u64>(),
+        None => match plain_integer(token.as_bytes(), false) {
+            Some(v) => return Ok(v as u64),
+            None => token.parse::<u64>(),
+        },
     };
     result.map_err(|e| ValueError::new(int_error(e.kind(), "u64"), token))
 }
@@ -120,6 +293,7 @@ impl Codec for bool {
     fn encode(&self, out: &mut String) {
         out.push_str(if *self { "true" } else { "false" });
     }
+    #[inline]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         let token = value.single()?;
         if token == "true" || token == "1" || token.eq_ignore_ascii_case("true") {
@@ -169,6 +343,168 @@ mod tests {
     }
 
     #[test]
+    fn fast_float_path_matches_the_standard_parser() {
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "+0",
+            "0.0",
+            "-0.0",
+            "1.",
+            "-1.",
+            "00012.5",
+            "142.5",
+            "-84.2",
+            "0.1",
+            "0.7071068",
+            "3.4028235",
+            "340282350000000.0",
+            "999999999999999",
+            "0.000000000000001",
+            "16777217",
+            "16777217.0",
+            "0.30000001192092896",
+            "1.00000005960464477539",
+            "33554433",
+            "1e5",
+            ".5",
+            "5e",
+            "1_0",
+            "0x10",
+            "--1",
+            "+",
+            "-",
+            "",
+            "1.2.3",
+            "1,5",
+            "nan",
+            "inf",
+            "-inf",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // Random decimals of 1 to 16 digits with the point anywhere.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let digits = (state % 16 + 1) as usize;
+            let mut s = format!("{:016}", state >> 12);
+            s.truncate(digits);
+            let point = (state >> 4) as usize % (digits + 1);
+            if point < digits {
+                s.insert(point.max(1), '.');
+            }
+            if state & 1 == 1 {
+                s.insert(0, '-');
+            }
+            texts.push(s);
+        }
+        // Exact f32 ties (short decimals halfway between two f32s) and f32 values
+        // written with 9 decimals.
+        for i in 0..2000u32 {
+            texts.push(format!("{}", 1_048_576.0 + 0.125 * f64::from(i) + 0.0625));
+            texts.push(format!("{}", 16_777_217 + 2 * u64::from(i)));
+            texts.push(format!("{:.9}", f32::from_bits(0x3F80_0000 + i * 977)));
+        }
+        // The fast path takes short decimals and leaves ties and other forms to std.
+        let fast = |t: &str| plain_decimal(t.as_bytes()).and_then(PlainDecimal::to_f32);
+        assert_eq!(fast("142.5"), Some(142.5));
+        assert_eq!(fast("-0.3125"), Some(-0.3125));
+        assert_eq!(fast("16777217"), None);
+        assert_eq!(fast("1e5"), None);
+        assert_eq!(fast("1234567890123456"), Some(1_234_567_890_123_456.0));
+        assert_eq!(fast("9999999999999999"), None); // at least 2^53
+        assert_eq!(fast("12345678901234567"), None); // too long
+        for t in &texts {
+            match (parse_f32(t), t.parse::<f32>()) {
+                (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
+                (Err(_), Err(_)) => {}
+                (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+            }
+            match (parse_f64(t), t.parse::<f64>()) {
+                (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
+                (Err(_), Err(_)) => {}
+                (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn fast_integer_paths_match_the_standard_parser() {
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "+0",
+            "+",
+            "-",
+            "007",
+            "-128",
+            "-129",
+            "127",
+            "128",
+            "255",
+            "256",
+            "65535",
+            "65536",
+            "-32768",
+            "-32769",
+            "2147483647",
+            "2147483648",
+            "-2147483648",
+            "-2147483649",
+            "4294967295",
+            "4294967296",
+            "999999999999999999",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1 2",
+            "1e3",
+            "0x10",
+            "--1",
+            "+-1",
+            "١٢",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let digits = (state % 20 + 1) as usize;
+            let mut s = format!("{:020}", state >> 1);
+            s.truncate(digits);
+            match state >> 60 {
+                0..=5 => s.insert(0, '-'),
+                6 => s.insert(0, '+'),
+                _ => {}
+            }
+            texts.push(s);
+        }
+        macro_rules! same_as_std {
+            ($($ty:ty),*) => {$(
+                for t in &texts {
+                    let ours = <$ty>::decode(Value::from_text(t)).map_err(|e| e.kind);
+                    let std = t.parse::<$ty>().map_err(|e| int_error(e.kind(), stringify!($ty)));
+                    assert_eq!(ours, std, "{} {t:?}", stringify!($ty));
+                }
+            )*};
+        }
+        same_as_std!(i8, i16, i32, i64, u8, u16, u32);
+        for t in texts.iter().filter(|t| !t.starts_with("0x")) {
+            let std = t.parse::<u64>().map_err(|e| int_error(e.kind(), "u64"));
+            assert_eq!(dec::<u64>(t), std, "u64 {t:?}");
+        }
+    }
+
+    #[test]
     fn integers_decimal_with_plus_and_range_checks() {
         assert_eq!(dec::<i32>("+45"), Ok(45));
         assert_eq!(dec::<i32>("-1"), Ok(-1));
@@ -189,6 +525,13 @@ mod tests {
         assert_eq!(dec::<u64>("0xff"), Ok(255));
         assert_eq!(dec::<u64>("66"), Ok(66));
         assert_eq!(dec::<u64>("0x"), Err(ValueErrorKind::InvalidNumber));
+        assert_eq!(dec::<u64>("0xFFFFFFFFFFFFFFFF"), Ok(u64::MAX));
+        assert_eq!(
+            dec::<u64>("0x00000000000000fG"),
+            Err(ValueErrorKind::InvalidNumber)
+        );
+        assert_eq!(dec::<u64>("0x+1"), Err(ValueErrorKind::InvalidNumber));
+        assert_eq!(dec::<u64>("0X1f"), Ok(31));
         assert_eq!(
             dec::<u64>("0x10000000000000000"),
             Err(ValueErrorKind::OutOfRange("u64"))

@@ -42,25 +42,35 @@ impl Codec for String {
         out.push('"');
     }
 
+    #[inline]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         let mut s = String::new();
         s.decode_into(value)?;
         Ok(s)
     }
 
+    #[inline]
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
         let line = value.single()?;
-        if !line.starts_with('"') {
-            self.clear();
-            self.push_str(line);
+        let Some(body) = line.strip_prefix('"') else {
+            replace_text(self, line);
             return Ok(());
+        };
+        // The common quoted form: no escape, the closing quote ends the line.
+        if let Some(text) = body.strip_suffix('"') {
+            if !text.bytes().any(|b| b == b'"' || b == b'\\') {
+                replace_text(self, text);
+                return Ok(());
+            }
         }
         // Append after the old text, then drop the old text: `self` keeps its
         // allocation and is unchanged on error.
         let old_len = self.len();
         match unquote(line, self) {
             Ok(()) => {
-                self.drain(..old_len);
+                if old_len > 0 {
+                    self.drain(..old_len);
+                }
                 Ok(())
             }
             Err(e) => {
@@ -71,57 +81,68 @@ impl Codec for String {
     }
 }
 
-/// Reads the quoted string `line` (starting with `"`) into `out`.
+/// Sets `out` to `text`, in its allocation when it is large enough.
+#[inline]
+fn replace_text(out: &mut String, text: &str) {
+    if out.capacity() >= text.len() {
+        out.clear();
+        out.push_str(text);
+    } else {
+        *out = text.to_owned();
+    }
+}
+
+/// Reads the quoted string `line` (starting with `"`) into `out`: runs of plain text
+/// are copied whole, up to the next quote or backslash.
 fn unquote<'a>(line: &'a str, out: &mut String) -> Result<(), ValueError<'a>> {
     let body = &line[1..];
-    let mut chars = body.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => {
-                let rest = &body[i + 1..];
-                return if rest.trim_matches([' ', '\t']).is_empty() {
-                    Ok(())
-                } else {
-                    Err(ValueError::new(ValueErrorKind::TrailingCharacters, rest))
-                };
+    let bytes = body.as_bytes();
+    let mut from = 0;
+    loop {
+        // `"` and `\` never occur inside a multi-byte character, so `at` is a boundary.
+        let Some(at) = memchr::memchr2(b'"', b'\\', &bytes[from..]).map(|i| from + i) else {
+            return Err(ValueError::new(ValueErrorKind::UnterminatedQuote, line));
+        };
+        out.push_str(&body[from..at]);
+        if bytes[at] == b'"' {
+            let rest = &body[at + 1..];
+            return if rest.trim_matches([' ', '\t']).is_empty() {
+                Ok(())
+            } else {
+                Err(ValueError::new(ValueErrorKind::TrailingCharacters, rest))
+            };
+        }
+        let escape_at = &body[at..];
+        from = at + 2;
+        match bytes.get(at + 1) {
+            Some(b'"') => out.push('"'),
+            Some(b'\\') => out.push('\\'),
+            Some(b'n') => out.push('\n'),
+            Some(b't') => out.push('\t'),
+            Some(b'r') => out.push('\r'),
+            Some(b'u') => {
+                let rest = &body[at + 2..];
+                let close = rest.find('}').filter(|_| rest.starts_with('{'));
+                let c = close
+                    .and_then(|end| u32::from_str_radix(&rest[1..end], 16).ok())
+                    .and_then(char::from_u32)
+                    .ok_or(ValueError::new(
+                        ValueErrorKind::UnknownEscape('u'),
+                        escape_at,
+                    ))?;
+                out.push(c);
+                from = at + 2 + close.unwrap_or(0) + 1;
             }
-            '\\' => {
-                let escape_at = &body[i..];
-                match chars.next() {
-                    Some((_, '"')) => out.push('"'),
-                    Some((_, '\\')) => out.push('\\'),
-                    Some((_, 'n')) => out.push('\n'),
-                    Some((_, 't')) => out.push('\t'),
-                    Some((_, 'r')) => out.push('\r'),
-                    Some((j, 'u')) => {
-                        let rest = &body[j + 1..];
-                        let close = rest.find('}').filter(|_| rest.starts_with('{'));
-                        let c = close
-                            .and_then(|end| u32::from_str_radix(&rest[1..end], 16).ok())
-                            .and_then(char::from_u32)
-                            .ok_or(ValueError::new(
-                                ValueErrorKind::UnknownEscape('u'),
-                                escape_at,
-                            ))?;
-                        out.push(c);
-                        let skip = close.unwrap_or(0) + 1;
-                        for _ in 0..rest[..skip].chars().count() {
-                            chars.next();
-                        }
-                    }
-                    Some((_, other)) => {
-                        return Err(ValueError::new(
-                            ValueErrorKind::UnknownEscape(other),
-                            escape_at,
-                        ))
-                    }
-                    None => return Err(ValueError::new(ValueErrorKind::UnterminatedQuote, line)),
-                }
+            Some(_) => {
+                let other = body[at + 1..].chars().next().unwrap_or('\\');
+                return Err(ValueError::new(
+                    ValueErrorKind::UnknownEscape(other),
+                    escape_at,
+                ));
             }
-            c => out.push(c),
+            None => return Err(ValueError::new(ValueErrorKind::UnterminatedQuote, line)),
         }
     }
-    Err(ValueError::new(ValueErrorKind::UnterminatedQuote, line))
 }
 
 /// Finds `line` among a unit enum's `variants`, ignoring ASCII case (the derive's
@@ -174,6 +195,10 @@ mod tests {
             dec("\"a\\\"b\\\\c\\nd\\te\\u{41}\"").unwrap(),
             "a\"b\\c\nd\teA"
         );
+        assert_eq!(
+            dec("\"é \\u{1F600}\\\"ü\\r\"  ").unwrap(),
+            "é \u{1F600}\"ü\r"
+        );
     }
 
     #[test]
@@ -189,6 +214,10 @@ mod tests {
         assert_eq!(
             dec("\"a\" b").unwrap_err(),
             (ValueErrorKind::TrailingCharacters, " b".into())
+        );
+        assert_eq!(
+            dec("\"a\"b\"").unwrap_err(),
+            (ValueErrorKind::TrailingCharacters, "b\"".into())
         );
         assert_eq!(
             dec("\"x\\u{ZZ}\"").unwrap_err().0,
@@ -207,6 +236,13 @@ mod tests {
         assert_eq!(s, "keep");
         s.decode_into(Value::from_text("\"new text\"")).unwrap();
         assert_eq!(s, "new text");
+        s.decode_into(Value::from_text("bare")).unwrap();
+        assert_eq!(s, "bare");
+        s.decode_into(Value::from_text("\"a longer text than before\""))
+            .unwrap();
+        assert_eq!(s, "a longer text than before");
+        s.decode_into(Value::from_text("\"tab\\there\"")).unwrap();
+        assert_eq!(s, "tab\there");
     }
 
     #[test]

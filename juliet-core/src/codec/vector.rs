@@ -20,11 +20,25 @@ fn write_floats(out: &mut String, v: &[f32]) {
 #[inline]
 fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<'_>> {
     let line = value.single()?;
+    let bytes = line.as_bytes();
+    let is_separator = |b: u8| matches!(b, b' ' | b',' | b'\t');
     let mut out = [0.0f32; N];
     let mut count = 0;
-    for token in line.split([' ', ',', '\t']).filter(|t| !t.is_empty()) {
+    let mut i = 0;
+    loop {
+        while i < bytes.len() && is_separator(bytes[i]) {
+            i += 1;
+        }
+        if i == bytes.len() {
+            break;
+        }
+        let start = i;
+        while i < bytes.len() && !is_separator(bytes[i]) {
+            i += 1;
+        }
+        // Separators are ASCII, so `start` and `i` are character boundaries.
         if count < N {
-            out[count] = parse_f32(token)?;
+            out[count] = parse_f32(&line[start..i])?;
         }
         count += 1;
     }
@@ -50,6 +64,7 @@ impl<const N: usize> Codec for [f32; N] {
     fn encode(&self, out: &mut String) {
         write_floats(out, self);
     }
+    #[inline]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         read_floats::<N>(value)
     }
@@ -65,6 +80,7 @@ macro_rules! glam_codec {
             fn encode(&self, out: &mut String) {
                 write_floats(out, &self.to_array());
             }
+            #[inline]
             fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
                 read_floats::<$n>(value).map(glam::$ty::from_array)
             }

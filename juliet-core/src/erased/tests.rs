@@ -271,6 +271,21 @@ fn class_layout_is_the_types() {
 }
 
 #[test]
+fn ops_keep_the_types_own_property_table() {
+    // A class whose public table lies: the ops still give the type's own table.
+    let forged = Class {
+        properties: &[],
+        ..Class::of::<Crate>("Forged", 1, &[], &[])
+    };
+    let own = forged.ops.properties();
+    // (A `const` table need not have one address: compare the entries.)
+    let keys = |t: &[PropertyDescriptor]| t.iter().map(|p| (p.key, p.offset)).collect::<Vec<_>>();
+    assert_eq!(keys(own), keys(CRATE_PROPERTIES));
+    assert_eq!(own.len(), 5);
+    assert!(Marker::CLASS.ops.properties().is_empty());
+}
+
+#[test]
 fn default_clone_and_drop_in_place_balance() {
     let before = counts();
     let class = Crate::CLASS;

@@ -1,0 +1,798 @@
+//! The scanner behind [`TokenBuffer::tokenize`]: lines found 64 bytes at a time, the
+//! common lines (blank, comment, value, `; Key` / `; Key: value` / `Key: value` of a key
+//! seen before) handled on a fast path, every other line on the general path that
+//! reports errors.
+
+use std::path::Path;
+
+use super::{LineForm, PropertyNode, TokenBuffer};
+use crate::error::{shorten, Error, ErrorKind};
+use crate::value::ValueSpan;
+
+/// Past this many properties in one file, duplicate keys are found through a hash map
+/// instead of a linear scan (so a million-key file stays linear).
+const LINEAR_DUPLICATE_SCAN: usize = 32;
+
+impl TokenBuffer {
+    /// Splits `src` into lines and handles each: the common lines in
+    /// [`TokenBuffer::fast_lines`], the others (and the last one) in
+    /// [`TokenBuffer::line`].
+    ///
+    /// Two steps per window of [`WINDOW`] bytes: the offsets of its newlines are found
+    /// 64 bytes at a time without a data-dependent branch, then each line is handled.
+    pub(super) fn scan(
+        &mut self,
+        src: &str,
+        path: &Path,
+        ends: &mut Vec<u32>,
+    ) -> Result<(), Error> {
+        let bytes = src.as_bytes();
+        if ends.len() < WINDOW + 64 {
+            ends.resize(WINDOW + 64, 0);
+        }
+        let mut at = ScanState {
+            line_start: 0,
+            line_no: 0,
+            open: NO_BLOCK,
+        };
+        for (index, window) in bytes.chunks(WINDOW).enumerate() {
+            let count = newline_offsets(window, (index * WINDOW) as u32, ends);
+            let mut done = 0;
+            while let Some(skipped) = self.fast_lines(bytes, &ends[done..count], &mut at) {
+                // Line `done + skipped` needs the general path.
+                let end = ends[done + skipped] as usize;
+                at.line_no += 1;
+                self.line(src, at.line_start, end, at.line_no, &mut at.open, path)?;
+                at.line_start = end + 1;
+                done += skipped + 1;
+            }
+        }
+        at.line_no += 1;
+        self.line(
+            src,
+            at.line_start,
+            bytes.len(),
+            at.line_no,
+            &mut at.open,
+            path,
+        )?;
+        if at.open != NO_BLOCK {
+            self.close_block(src, at.open, path)?;
+        }
+        // Each node's value lines run up to the next node's.
+        let mut next = self.values.len() as u32;
+        for n in self.nodes.iter_mut().rev() {
+            n.values_len = next - n.values_start;
+            next = n.values_start;
+        }
+        Ok(())
+    }
+
+    /// Handles the lines ending at `ends` (offsets of their `\n`) quickly while they
+    /// are common: blank lines, comments, value lines of an open block, and `; Key`,
+    /// `; Key: value` and `Key: value` properties of keys in the cache (that close a
+    /// non-empty block and are not duplicates). Stops at the first other line, changing
+    /// nothing for it, and returns its index; `None` when all are done.
+    #[inline(never)]
+    fn fast_lines(&mut self, bytes: &[u8], ends: &[u32], at: &mut ScanState) -> Option<usize> {
+        // Kept in registers; written back once.
+        let mut start = at.line_start;
+        let mut line_no = at.line_no;
+        let mut open = at.open;
+        let mut stopped = None;
+        for (i, &end) in ends.iter().enumerate() {
+            let end = end as usize;
+            let Some(line) = bytes.get(start..end) else {
+                stopped = Some(i);
+                break;
+            };
+            if let (Some(&first), Some(&last)) = (line.first(), line.last()) {
+                if first <= b' ' || last <= b' ' {
+                    stopped = Some(i);
+                    break;
+                }
+                let handled = match first {
+                    b'#' => true,
+                    b'/' if line.get(1) == Some(&b'/') => true,
+                    b';' => match self.fast_header(bytes, start, line, line_no + 1, open) {
+                        Some(now_open) => {
+                            open = now_open;
+                            true
+                        }
+                        None => false,
+                    },
+                    _ if open != NO_BLOCK => {
+                        self.values.push(ValueSpan {
+                            start: start as u32,
+                            len: line.len() as u32,
+                            line: line_no + 1,
+                            column: 1,
+                        });
+                        true
+                    }
+                    _ => {
+                        self.fast_one_line(bytes, line, (start, 0, line_no + 1, LineForm::Compact))
+                    }
+                };
+                if !handled {
+                    stopped = Some(i);
+                    break;
+                }
+            }
+            line_no += 1;
+            start = end + 1;
+        }
+        at.line_start = start;
+        at.line_no = line_no;
+        at.open = open;
+        stopped
+    }
+
+    /// A `; Key` or `; Key: value` header `line` (line `line_no`, at byte `start`,
+    /// trimmed) when its key is in the cache, the block it closes (`open`, see
+    /// [`TokenBuffer::line`]) has a value and the key is new: adds it and returns the new
+    /// `open`. Otherwise changes nothing and returns `None`.
+    #[inline(always)]
+    fn fast_header(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        line: &[u8],
+        line_no: u32,
+        open: usize,
+    ) -> Option<usize> {
+        let [_, b' ', _, ..] = line else {
+            return None;
+        };
+        let values = self.values.len();
+        if open == values {
+            return None;
+        }
+        let Some(key_crc) = self.keys.get(bytes, start + 2, line.len() - 2) else {
+            let inline = (start, 2, line_no, LineForm::Inline);
+            return self.fast_one_line(bytes, line, inline).then_some(NO_BLOCK);
+        };
+        let key = (start + 2, start + line.len());
+        if self.find_duplicate(bytes, key, key_crc, line_no).is_some() {
+            return None;
+        }
+        self.nodes.push(PropertyNode {
+            key_crc,
+            key_start: start as u32 + 2,
+            key_len: line.len() as u32 - 2,
+            line: line_no,
+            column: 3,
+            values_start: values as u32,
+            values_len: 0,
+            consumed: false,
+            form: LineForm::Block,
+        });
+        Some(values)
+    }
+
+    /// A one-line property `Key: value` (`line`, trimmed, at byte `at.0`, the key at
+    /// offset `at.1`, on line `at.2`, written as `at.3`) whose key is in the cache and
+    /// new, with a value: adds it and returns `true`. Otherwise changes nothing and
+    /// returns `false`. A block that the property closes was checked by the caller.
+    #[inline(always)]
+    fn fast_one_line(
+        &mut self,
+        bytes: &[u8],
+        line: &[u8],
+        at: (usize, usize, u32, LineForm),
+    ) -> bool {
+        let (start, k, line_no, form) = at;
+        let key_end = ident_end(line, k);
+        if key_end == k {
+            return false;
+        }
+        let Some(key_crc) = self.keys.get(bytes, start + k, key_end - k) else {
+            return false;
+        };
+        let colon = skip_blanks(line, key_end);
+        if line.get(colon) != Some(&b':') {
+            return false;
+        }
+        let from = skip_blanks(line, colon + 1);
+        if from == line.len()
+            || self
+                .find_duplicate(bytes, (start + k, start + key_end), key_crc, line_no)
+                .is_some()
+        {
+            return false;
+        }
+        self.nodes.push(PropertyNode {
+            key_crc,
+            key_start: (start + k) as u32,
+            key_len: (key_end - k) as u32,
+            line: line_no,
+            column: k as u32 + 1,
+            values_start: self.values.len() as u32,
+            values_len: 0,
+            consumed: false,
+            form,
+        });
+        self.values.push(ValueSpan {
+            start: (start + from) as u32,
+            len: (line.len() - from) as u32,
+            line: line_no,
+            column: from as u32 + 1,
+        });
+        true
+    }
+
+    /// Handles line `line_no`, `src[start..end]` (without its `\n`); `open` is the
+    /// number of value lines before the open block's (which is always the last node),
+    /// or [`NO_BLOCK`].
+    #[inline(always)]
+    fn line(
+        &mut self,
+        src: &str,
+        start: usize,
+        end: usize,
+        line_no: u32,
+        open: &mut usize,
+        path: &Path,
+    ) -> Result<(), Error> {
+        let line = &src.as_bytes()[start..end];
+        match line {
+            [] => Ok(()),
+            // The common line starts and ends with a visible character.
+            [first, .., last] | [first @ last] if *first > b' ' && *last > b' ' => {
+                self.trimmed_line(src, start, line, 0, line_no, open, path)
+            }
+            _ => self.untrimmed_line(src, start, line, line_no, open, path),
+        }
+    }
+
+    /// [`TokenBuffer::line`] for a line with leading or trailing blanks (or `\r`).
+    #[inline(never)]
+    fn untrimmed_line(
+        &mut self,
+        src: &str,
+        start: usize,
+        mut line: &[u8],
+        line_no: u32,
+        open: &mut usize,
+        path: &Path,
+    ) -> Result<(), Error> {
+        while let [rest @ .., b' ' | b'\t' | b'\r'] = line {
+            line = rest;
+        }
+        let s = skip_blanks(line, 0);
+        if s == line.len() {
+            return Ok(());
+        }
+        self.trimmed_line(src, start, line, s, line_no, open, path)
+    }
+
+    /// Handles a line whose text is `line[s..]`: `line` starts at byte `start` of `src`
+    /// and is trimmed at its end, `line[s]` is its first visible character.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn trimmed_line(
+        &mut self,
+        src: &str,
+        start: usize,
+        line: &[u8],
+        s: usize,
+        line_no: u32,
+        open: &mut usize,
+        path: &Path,
+    ) -> Result<(), Error> {
+        match line[s] {
+            b';' => self.header(src, start, line, s, line_no, open, path),
+            b'#' => Ok(()),
+            b'/' if line.get(s + 1) == Some(&b'/') => Ok(()),
+            _ if *open != NO_BLOCK => {
+                self.values.push(ValueSpan {
+                    start: (start + s) as u32,
+                    len: (line.len() - s) as u32,
+                    line: line_no,
+                    column: s as u32 + 1,
+                });
+                Ok(())
+            }
+            _ => self.compact(src, start, line, s, line_no, path),
+        }
+    }
+
+    /// Handles a line outside any block that is not a header: a compact `Key: value`
+    /// property, else an error.
+    #[inline(never)]
+    fn compact(
+        &mut self,
+        src: &str,
+        start: usize,
+        line: &[u8],
+        s: usize,
+        line_no: u32,
+        path: &Path,
+    ) -> Result<(), Error> {
+        let key_end = ident_end(line, s);
+        let after = skip_blanks(line, key_end);
+        if key_end > s && line.get(after) == Some(&b':') {
+            let crc = self.keys.crc(src.as_bytes(), start + s, key_end - s);
+            self.push_node(
+                src,
+                path,
+                (start + s, start + key_end, crc),
+                line_no,
+                s as u32 + 1,
+                LineForm::Compact,
+            )?;
+            return self.one_line_value(src, path, start, line, after + 1, line_no);
+        }
+        Err(Error::new(
+            path,
+            line_no,
+            s as u32 + 1,
+            ErrorKind::ValueWithoutProperty {
+                found: shorten(&src[start + s..start + line.len()]),
+            },
+        ))
+    }
+
+    /// Handles a `; Key` or `; Key: value` line; `line` is trimmed at its end and starts
+    /// at byte `start` of `src`, `semi` is the offset of its `;`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn header(
+        &mut self,
+        src: &str,
+        start: usize,
+        line: &[u8],
+        semi: usize,
+        line_no: u32,
+        open: &mut usize,
+        path: &Path,
+    ) -> Result<(), Error> {
+        if *open != NO_BLOCK {
+            self.close_block(src, *open, path)?;
+            *open = NO_BLOCK;
+        }
+        // `; Key`: one space, then the key.
+        let k = match line.get(semi + 1..semi + 3) {
+            Some(&[b' ', b]) if b > b' ' => semi + 2,
+            _ => skip_blanks(line, semi + 1),
+        };
+        // The common `; Key` line: a key seen before, up to the end of the line.
+        let rest = line.len() - k;
+        if rest > 0 {
+            if let Some(crc) = self.keys.get(src.as_bytes(), start + k, rest) {
+                self.push_node(
+                    src,
+                    path,
+                    (start + k, start + line.len(), crc),
+                    line_no,
+                    k as u32 + 1,
+                    LineForm::Block,
+                )?;
+                *open = self.values.len();
+                return Ok(());
+            }
+        }
+        self.new_header(src, start, line, k, line_no, open, path)
+    }
+
+    /// The rest of [`TokenBuffer::header`] for a key not in the cache or an inline
+    /// property; `k` is the offset of the key in `line`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn new_header(
+        &mut self,
+        src: &str,
+        start: usize,
+        line: &[u8],
+        k: usize,
+        line_no: u32,
+        open: &mut usize,
+        path: &Path,
+    ) -> Result<(), Error> {
+        let column = k as u32 + 1;
+        let key_end = ident_end(line, k);
+        if key_end == k {
+            return Err(invalid_key(
+                src,
+                path,
+                line_no,
+                start,
+                start + k,
+                start + line.len(),
+            ));
+        }
+        let crc = self.keys.crc(src.as_bytes(), start + k, key_end - k);
+        let key = (start + k, start + key_end, crc);
+        let after = skip_blanks(line, key_end);
+        match line.get(after) {
+            None => {
+                // Block header: value lines follow.
+                self.push_node(src, path, key, line_no, column, LineForm::Block)?;
+                *open = self.values.len();
+                Ok(())
+            }
+            Some(b':') => {
+                self.push_node(src, path, key, line_no, column, LineForm::Inline)?;
+                self.one_line_value(src, path, start, line, after + 1, line_no)
+            }
+            Some(_) => Err(invalid_key(
+                src,
+                path,
+                line_no,
+                start,
+                start + k,
+                start + line.len(),
+            )),
+        }
+    }
+
+    /// Adds the value of an inline or compact property: `line[from..]`, trimmed, where
+    /// `line` starts at byte `line_start` of `src`.
+    fn one_line_value(
+        &mut self,
+        src: &str,
+        path: &Path,
+        line_start: usize,
+        line: &[u8],
+        from: usize,
+        line_no: u32,
+    ) -> Result<(), Error> {
+        let from = skip_blanks(line, from);
+        if from == line.len() {
+            return Err(header_without_value(src, path, self.nodes.last()));
+        }
+        // Everything before `from` is ASCII (blanks, `;`, the key, `:`), so the byte
+        // offset is the character column.
+        self.values.push(ValueSpan {
+            start: (line_start + from) as u32,
+            len: (line.len() - from) as u32,
+            line: line_no,
+            column: from as u32 + 1,
+        });
+        Ok(())
+    }
+
+    /// Ends the open block (the last node), which had `values_before` value lines
+    /// before it: it must have at least one of its own.
+    #[inline(always)]
+    fn close_block(&self, src: &str, values_before: usize, path: &Path) -> Result<(), Error> {
+        if self.values.len() == values_before {
+            return Err(header_without_value(src, path, self.nodes.last()));
+        }
+        Ok(())
+    }
+
+    /// Adds a node for the key `src[key.0..key.1]` whose CRC is `key.2`.
+    #[inline(always)]
+    fn push_node(
+        &mut self,
+        src: &str,
+        path: &Path,
+        key: (usize, usize, u32),
+        line: u32,
+        column: u32,
+        form: LineForm,
+    ) -> Result<(), Error> {
+        let (key_start, key_end, key_crc) = key;
+        let text = (key_start, key_end);
+        if let Some(first_line) = self.find_duplicate(src.as_bytes(), text, key_crc, line) {
+            return Err(duplicate_key(src, path, key, line, column, first_line));
+        }
+        self.nodes.push(PropertyNode {
+            key_crc,
+            key_start: key_start as u32,
+            key_len: (key_end - key_start) as u32,
+            line,
+            column,
+            values_start: self.values.len() as u32,
+            values_len: 0,
+            consumed: false,
+            form,
+        });
+        Ok(())
+    }
+
+    /// Returns the line of an earlier node with the same key as `src[key.0..key.1]`
+    /// (under any spelling), whose CRC is `crc`, and records this one (on `line`). Two
+    /// different keys that share a CRC are not duplicates.
+    #[inline(always)]
+    fn find_duplicate(
+        &mut self,
+        src: &[u8],
+        key: (usize, usize),
+        crc: u32,
+        line: u32,
+    ) -> Option<u32> {
+        let text = &src[key.0..key.1];
+        let count = self.nodes.len();
+        if count < LINEAR_DUPLICATE_SCAN {
+            // A 256-bit filter on the CRC's low byte: most keys skip the scan.
+            let bit = (crc & 0xFF) as usize;
+            let word = &mut self.filter[bit >> 6];
+            let mask = 1u64 << (bit & 63);
+            if *word & mask == 0 {
+                *word |= mask;
+                return None;
+            }
+            return self
+                .nodes
+                .iter()
+                .find(|n| n.key_crc == crc && same_key(node_key(src, n), text))
+                .map(|n| n.line);
+        }
+        if self.seen.is_empty() {
+            // Past the linear scan: index the nodes so far (they hold no duplicate).
+            for i in 0..count {
+                let n = self.nodes[i];
+                self.record(src, i as u32, n.key_crc, node_key(src, &n), n.line);
+            }
+        }
+        self.record(src, count as u32, crc, text, line)
+    }
+
+    /// [`TokenBuffer::record`] for a key `text` (on `line`) whose CRC the earlier,
+    /// different key of node `first` has.
+    #[cold]
+    #[inline(never)]
+    fn record_collision(
+        &mut self,
+        first: PropertyNode,
+        src: &[u8],
+        text: &[u8],
+        line: u32,
+    ) -> Option<u32> {
+        // Tell the keys of this CRC apart by their normalized text.
+        self.collided
+            .entry(normalized(node_key(src, &first)))
+            .or_insert(first.line);
+        match self.collided.entry(normalized(text)) {
+            std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(line);
+                None
+            }
+        }
+    }
+
+    /// Records node `index` (key `text` with CRC `crc`, on `line`) in the duplicate
+    /// index; returns the line of an earlier node with the same key.
+    #[inline(always)]
+    fn record(&mut self, src: &[u8], index: u32, crc: u32, text: &[u8], line: u32) -> Option<u32> {
+        let first = *self.seen.entry(crc).or_insert(index);
+        if first == index {
+            return None;
+        }
+        let first = self.nodes[first as usize];
+        if same_key(node_key(src, &first), text) {
+            return Some(first.line);
+        }
+        self.record_collision(first, src, text, line)
+    }
+}
+
+/// The key bytes of node `n` in `src`.
+#[inline(always)]
+fn node_key<'a>(src: &'a [u8], n: &PropertyNode) -> &'a [u8] {
+    &src[n.key_start as usize..(n.key_start + n.key_len) as usize]
+}
+
+/// A key's bytes as matching sees them: ASCII lower case, without `_`.
+fn letters(key: &[u8]) -> impl Iterator<Item = u8> + '_ {
+    key.iter()
+        .filter(|&&c| c != b'_')
+        .map(u8::to_ascii_lowercase)
+}
+
+/// Whether two keys are one key: equal when ASCII case and `_` are ignored.
+fn same_key(a: &[u8], b: &[u8]) -> bool {
+    a == b || letters(a).eq(letters(b))
+}
+
+/// A key's normalized bytes (ASCII lower case, no `_`).
+fn normalized(key: &[u8]) -> Vec<u8> {
+    letters(key).collect()
+}
+
+/// Where the scan is: the start of the next line, the number of lines done and the
+/// open block (see [`TokenBuffer::line`]).
+struct ScanState {
+    line_start: usize,
+    line_no: u32,
+    open: usize,
+}
+
+/// The open block state when no block is open.
+const NO_BLOCK: usize = usize::MAX;
+
+/// Bytes per newline-search window (a multiple of 64).
+const WINDOW: usize = 4096;
+
+/// Writes the offsets (plus `base`) of the newlines of `window` (at most [`WINDOW`]
+/// bytes) to the front of `ends` (at least `WINDOW + 64` long) and returns how many.
+///
+/// 64 bytes at a time: a bit mask of the newlines, then their offsets, written without
+/// a data-dependent branch in the common case (at most 8 lines in 64 bytes).
+#[inline]
+fn newline_offsets(window: &[u8], base: u32, ends: &mut [u32]) -> usize {
+    let mut count = 0;
+    let mut at = base;
+    let mut blocks = window.chunks_exact(64);
+    for block in &mut blocks {
+        // 1 for each newline byte (the compiler does this 16 bytes at a time), then
+        // 8 flags to 8 bits with one multiplication.
+        let mut flags = [0u8; 64];
+        for (flag, &b) in flags.iter_mut().zip(block) {
+            *flag = u8::from(b == b'\n');
+        }
+        let mut mask = 0u64;
+        for (i, word) in flags.chunks_exact(8).enumerate() {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+            mask |= (word.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+        }
+        count += flatten(mask, at, &mut ends[count..]);
+        at += 64;
+    }
+    let tail = blocks.remainder();
+    if !tail.is_empty() {
+        // Eight bytes at a time: a newline is a zero byte of `word ^ 0x0A..`.
+        let mut mask = 0u64;
+        let mut words = tail.chunks_exact(8);
+        for (i, word) in (&mut words).enumerate() {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+            let found = zero_bytes(word ^ 0x0A0A_0A0A_0A0A_0A0A);
+            mask |= (found.wrapping_mul(0x0002_0408_1020_4081) >> 56) << (8 * i);
+        }
+        let done = tail.len() - words.remainder().len();
+        for (i, &b) in words.remainder().iter().enumerate() {
+            mask |= u64::from(b == b'\n') << (done + i);
+        }
+        count += flatten(mask, at, &mut ends[count..]);
+    }
+    count
+}
+
+/// Writes `at` plus the index of each set bit of `mask` to the front of `ends` (at
+/// least 64 long) and returns how many: always 8 writes, then a loop for the rest.
+#[inline(always)]
+fn flatten(mut mask: u64, at: u32, ends: &mut [u32]) -> usize {
+    let lines = mask.count_ones() as usize;
+    for slot in &mut ends[..8] {
+        *slot = at + mask.trailing_zeros();
+        mask &= mask.wrapping_sub(1);
+    }
+    let mut next = 8;
+    while mask != 0 {
+        ends[next] = at + mask.trailing_zeros();
+        mask &= mask - 1;
+        next += 1;
+    }
+    lines
+}
+
+/// `0x80` in each byte of `word` that is zero, `0` in the others (exact: no false
+/// positives).
+#[inline(always)]
+fn zero_bytes(word: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    !(((word & LOW7) + LOW7) | word | LOW7)
+}
+
+/// First offset at or after `from` in `line` that is not a space or a tab.
+#[inline(always)]
+fn skip_blanks(line: &[u8], mut from: usize) -> usize {
+    while let Some(b' ' | b'\t') = line.get(from) {
+        from += 1;
+    }
+    from
+}
+
+/// End of the identifier starting at `from` in `line` (equal to `from` when there is
+/// none).
+#[inline]
+fn ident_end(line: &[u8], from: usize) -> usize {
+    match line.get(from) {
+        Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {}
+        _ => return from,
+    }
+    let rest = line.get(from..).unwrap_or_default();
+    rest.iter()
+        .position(|&b| !IDENT_BYTE[usize::from(b)])
+        .map_or(line.len(), |i| from + i)
+}
+
+/// Whether each byte may continue a key: `[A-Za-z0-9_]`.
+static IDENT_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    table
+};
+
+/// The error of a property with no value, at its key (`node` is `None` only if a
+/// broken invariant left no node).
+#[cold]
+fn header_without_value(src: &str, path: &Path, node: Option<&PropertyNode>) -> Error {
+    let Some(n) = node else {
+        return Error::file(path, ErrorKind::HeaderWithoutValue);
+    };
+    Error::new(path, n.line, n.column, ErrorKind::HeaderWithoutValue)
+        .with_key(&src[n.key_start as usize..(n.key_start + n.key_len) as usize])
+}
+
+/// The error of a key `src[key.0..key.1]` met a second time, on `line`.
+#[cold]
+fn duplicate_key(
+    src: &str,
+    path: &Path,
+    key: (usize, usize, u32),
+    line: u32,
+    column: u32,
+    first_line: u32,
+) -> Error {
+    Error::new(path, line, column, ErrorKind::DuplicateKey { first_line })
+        .with_key(&src[key.0..key.1])
+}
+
+#[cold]
+fn invalid_key(
+    src: &str,
+    path: &Path,
+    line: u32,
+    line_start: usize,
+    at: usize,
+    end: usize,
+) -> Error {
+    Error::new(
+        path,
+        line,
+        char_column(src, line_start, at),
+        ErrorKind::InvalidKey {
+            found: shorten(&src[at..end]),
+        },
+    )
+}
+
+/// 1-based character column of byte `at` in the line starting at `line_start`.
+pub(crate) fn char_column(src: &str, line_start: usize, at: usize) -> u32 {
+    let prefix = &src.as_bytes()[line_start..at];
+    if prefix.is_ascii() {
+        prefix.len() as u32 + 1
+    } else {
+        src[line_start..at].chars().count() as u32 + 1
+    }
+}
+
+/// Checks that `bytes` are UTF-8 text without NUL bytes; the error is the first of
+/// the two problems in the file.
+pub(super) fn check_text<'a>(bytes: &'a [u8], path: &Path) -> Result<&'a str, Error> {
+    if let Some(at) = memchr::memchr(0, bytes) {
+        // Invalid UTF-8 before the NUL is the first problem.
+        let before = std::str::from_utf8(&bytes[..at]).map_err(|e| e.valid_up_to());
+        let (kind, at) = match before {
+            Ok(_) => (ErrorKind::NulByte, at),
+            Err(bad) => (ErrorKind::InvalidUtf8, bad),
+        };
+        let (line, column) = position_of(bytes, at);
+        return Err(Error::new(path, line, column, kind));
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        let (line, column) = position_of(bytes, e.valid_up_to());
+        Error::new(path, line, column, ErrorKind::InvalidUtf8)
+    })
+}
+
+/// 1-based line and character column of byte offset `at` (whose prefix is UTF-8).
+fn position_of(bytes: &[u8], at: usize) -> (u32, u32) {
+    let before = &bytes[..at];
+    let line = memchr::memchr_iter(b'\n', before).count() as u32 + 1;
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&bytes[line_start..at])
+        .chars()
+        .count() as u32
+        + 1;
+    (line, column)
+}

@@ -1,0 +1,163 @@
+//! Template benchmarks (issue 5 target), figures in `docs/performance.md` ("Templates"):
+//! instantiating 10,000 instances of one template with a 3-property delta, against a
+//! hand-written baseline that clones the archetype struct, sets the three fields and
+//! pushes it onto a `Vec`, in the same run.
+//!
+//! - `instantiate_10k/inert_*`: seed 04's `RockLarge` template (an `Inert`, whose
+//!   `MeshAsset` string makes every clone allocate), delta `Scale`, `Mass`, `Health`;
+//! - `instantiate_10k/projectile_*`: a `Projectile` template (no heap-typed field),
+//!   delta `VelocityX`, `VelocityY`, `Damage`;
+//! - `*_template_text`: the same delta as `.jasset` text, parsed per instance (for
+//!   scale: what a spawn from an editor or a script costs).
+//!
+//! Both sides start from room reserved for 10,000 (`EntityManager::reserve`,
+//! `Vec::with_capacity`); the collections are dropped outside the timed part.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, BatchSize, Criterion, Throughput};
+use glam::Vec3;
+use juliet_entities::juliet_core::Reflect;
+use juliet_entities::kinds::{Inert, Projectile};
+use juliet_entities::template::{instantiate_from_template, PropertyDelta, TemplateCache};
+use juliet_entities::EntityManager;
+
+const COUNT: usize = 10_000;
+
+const ROCK_LARGE: &str = "; entity_type: Inert\n\nPosition: 0.0, 0.0, 0.0\n\
+    MeshAsset: Assets/Meshes/Rock_01.obj\nScale: 1.0, 1.0, 1.0\nMass: 250.0\n\
+    IsDestructible: true\nHealth: 100.0\n";
+
+const FIREBALL: &str = "; Kind\nProjectile\n; VelocityX\n30.0\n; VelocityY\n0.0\n; Damage\n75.0\n";
+
+/// One benchmark case: a template of kind `T`, the baseline's three field writes, and
+/// the same three properties as a typed and as a text delta.
+struct Case<'c, T: Reflect> {
+    name: &'static str,
+    cache: &'c TemplateCache,
+    crc: u32,
+    set_fields: fn(&mut T),
+    delta: PropertyDelta<T>,
+    text: &'static str,
+}
+
+fn bench_case<T: Reflect + Clone>(c: &mut Criterion, case: Case<'_, T>) {
+    let template = case.cache.find(case.crc).unwrap();
+    let archetype = template.archetype::<T>().unwrap().clone();
+    let reserved = || {
+        let mut m = EntityManager::new();
+        m.reserve(T::CLASS, COUNT);
+        m
+    };
+    let mut group = c.benchmark_group("instantiate_10k");
+    group.throughput(Throughput::Elements(COUNT as u64));
+    group.bench_function(format!("{}_baseline", case.name), |b| {
+        b.iter_batched(
+            || Vec::<T>::with_capacity(COUNT),
+            |mut all| {
+                for _ in 0..COUNT {
+                    let mut value = black_box(&archetype).clone();
+                    (case.set_fields)(&mut value);
+                    all.push(value);
+                }
+                all
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function(format!("{}_template", case.name), |b| {
+        b.iter_batched(
+            reserved,
+            |mut m| {
+                for _ in 0..COUNT {
+                    instantiate_from_template(&mut m, template, black_box(&case.delta)).unwrap();
+                }
+                m
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function(format!("{}_template_text", case.name), |b| {
+        b.iter_batched(
+            reserved,
+            |mut m| {
+                for _ in 0..COUNT {
+                    instantiate_from_template(&mut m, template, black_box(case.text)).unwrap();
+                }
+                m
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+
+    // The three ways build the same value.
+    let mut m = reserved();
+    let mut expected = archetype.clone();
+    (case.set_fields)(&mut expected);
+    let typed = instantiate_from_template(&mut m, template, &case.delta).unwrap();
+    let text = instantiate_from_template(&mut m, template, case.text).unwrap();
+    for id in [typed, text] {
+        let got = m.get::<T>(id).unwrap();
+        assert!(T::CLASS
+            .properties
+            .iter()
+            .all(|p| p.same_value(got, &expected)));
+    }
+}
+
+fn delta<T: Reflect>(values: T, keys: [&str; 3]) -> PropertyDelta<T> {
+    keys.iter()
+        .fold(PropertyDelta::new(values), |d, k| d.with(k).unwrap())
+}
+
+fn templates(c: &mut Criterion) {
+    let mut cache = TemplateCache::new(".");
+    let rock = cache
+        .insert_text("Assets/Templates/RockLarge.jasset", ROCK_LARGE)
+        .unwrap()
+        .crc();
+    let fireball = cache
+        .insert_text("Assets/Templates/Fireball.jasset", FIREBALL)
+        .unwrap()
+        .crc();
+    let set_rock = |v: &mut Inert| {
+        (v.scale, v.mass, v.health) = (Vec3::splat(1.4), 300.0, 50.0);
+    };
+    let mut rock_values = Inert::default_value();
+    set_rock(&mut rock_values);
+    bench_case(
+        c,
+        Case {
+            name: "inert",
+            cache: &cache,
+            crc: rock,
+            set_fields: set_rock,
+            delta: delta(rock_values, ["Scale", "Mass", "Health"]),
+            text: "Scale: 1.4, 1.4, 1.4\nMass: 300.0\nHealth: 50.0\n",
+        },
+    );
+    let set_fireball = |v: &mut Projectile| {
+        (v.velocity_x, v.velocity_y, v.damage) = (-30.0, 2.5, 60.0);
+    };
+    let mut fireball_values = Projectile::default_value();
+    set_fireball(&mut fireball_values);
+    bench_case(
+        c,
+        Case {
+            name: "projectile",
+            cache: &cache,
+            crc: fireball,
+            set_fields: set_fireball,
+            delta: delta(fireball_values, ["VelocityX", "VelocityY", "Damage"]),
+            text: "VelocityX: -30.0\nVelocityY: 2.5\nDamage: 60.0\n",
+        },
+    );
+}
+
+criterion_group!(benches, templates);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

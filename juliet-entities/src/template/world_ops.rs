@@ -1,0 +1,219 @@
+//! The templates runtime on a [`World`]: the world's [`TemplateCache`], reflection
+//! calls that need the template (inspector diff, revert), template reload with
+//! propagation, and "Create Template from Entity" (seed 04 sections 5.1-5.4).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+use juliet_core::{Archive, Error, ErrorKind};
+
+use super::cache::TemplateCache;
+use super::instance::{self, instantiate_from_template, Delta, PropertyOverride};
+use crate::entity::EntityId;
+use crate::load::{write_base_keys, EntityFileData};
+use crate::world::{write_atomic, Durability, World};
+
+/// Where [`create_template_from_entity`] writes templates, relative to the project root.
+pub const TEMPLATES_DIR: &str = "Assets/Templates";
+
+/// What [`World::reload_template`] changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReloadReport {
+    /// CRCs of the templates whose archetype changed: the reloaded one and the variants
+    /// that inherit a changed property, parents first.
+    pub templates: Vec<u32>,
+    /// Instances that took a new value (now dirty), in the order they were updated.
+    pub updated: Vec<EntityId>,
+}
+
+/// The project root of a world at `world_dir`: the nearest of it and its ancestors
+/// that holds an `Assets` directory (`demo/Assets/Worlds/Level01` gives `demo`), else
+/// `world_dir` itself.
+pub(crate) fn find_project_root(world_dir: &Path) -> PathBuf {
+    world_dir
+        .ancestors()
+        .find(|dir| dir.join("Assets").is_dir())
+        .unwrap_or(world_dir)
+        .to_path_buf()
+}
+
+/// Reads the template of an instance back into the cache when it is no longer there
+/// (after [`TemplateCache::invalidate`]), from the path its file named.
+///
+/// # Errors
+/// As [`TemplateCache::get_or_load`].
+pub(crate) fn reload_if_invalidated(
+    templates: &mut TemplateCache,
+    crc: u32,
+    data: &EntityFileData,
+) -> Result<(), Error> {
+    if templates.find(crc).is_none() {
+        if let Some(path) = &data.template {
+            templates.get_or_load(path)?;
+        }
+    }
+    Ok(())
+}
+
+impl World {
+    /// The project root `Template` paths are relative to: [`crate::LoadOptions`]'s
+    /// `project_root`, else the nearest of the world directory and its ancestors that
+    /// holds an `Assets` directory, else the world directory.
+    pub fn project_root(&self) -> &Path {
+        self.templates.project_root()
+    }
+
+    /// The world's template cache.
+    pub fn templates(&self) -> &TemplateCache {
+        &self.templates
+    }
+
+    /// The world's template cache, mutably (to load or add templates; reload through
+    /// [`World::reload_template`] so that instances follow).
+    pub fn templates_mut(&mut self) -> &mut TemplateCache {
+        &mut self.templates
+    }
+
+    /// Spawns an instance of the template at project-relative `path` (seed 04 section
+    /// 5.2), loading the template when needed: see [`instantiate_from_template`]. The
+    /// new entity is saved (sparsely) at the next save.
+    ///
+    /// # Errors
+    /// As [`TemplateCache::get_or_load`] and the delta's.
+    pub fn instantiate<D: Delta + ?Sized>(
+        &mut self,
+        path: &str,
+        delta: &D,
+    ) -> Result<EntityId, Error> {
+        let template = self.templates.get_or_load(path)?;
+        instantiate_from_template(&mut self.manager, template, delta)
+    }
+
+    /// [`crate::EntityManager::set_property`] on the world's entity `id`: the property
+    /// becomes an override (pinned, even when equal to the template's value).
+    ///
+    /// # Errors
+    /// As [`crate::EntityManager::set_property`].
+    pub fn set_property(&mut self, id: EntityId, key: &str, text: &str) -> Result<(), Error> {
+        self.manager.set_property(id, key, text)
+    }
+
+    /// The overridden properties of instance `id` with the instance's and the
+    /// template's values (see [`instance::overrides`]).
+    ///
+    /// # Errors
+    /// As [`instance::overrides`].
+    pub fn overrides(&self, id: EntityId) -> Result<Vec<PropertyOverride>, Error> {
+        instance::overrides(&self.manager, &self.templates, id)
+    }
+
+    /// Reverts property `key` of instance `id` to the template's value (see
+    /// [`instance::revert_property`]).
+    ///
+    /// # Errors
+    /// As [`instance::revert_property`].
+    pub fn revert_property(&mut self, id: EntityId, key: &str) -> Result<(), Error> {
+        instance::revert_property(&mut self.manager, &self.templates, id, key)
+    }
+
+    /// Reverts instance `id` to its template, keeping its id and position (see
+    /// [`instance::revert_to_template`]).
+    ///
+    /// # Errors
+    /// As [`instance::revert_to_template`].
+    pub fn revert_to_template(&mut self, id: EntityId) -> Result<(), Error> {
+        instance::revert_to_template(&mut self.manager, &self.templates, id)
+    }
+
+    /// Re-reads the changed template at project-relative `path` ([`TemplateCache::reload`])
+    /// and gives every instance of it, and of its variants, the new value of each
+    /// changed property that the instance does not override (DESIGN.md section 3), and
+    /// the new default position when the instance's position is the template's. Those
+    /// instances are marked dirty, so the next save rewrites their files (which, being
+    /// sparse, still hold only their overrides). A property an instance changed directly
+    /// since its last save keeps its value and becomes an override.
+    ///
+    /// # Errors
+    /// As [`TemplateCache::reload`]; nothing changes then.
+    pub fn reload_template(&mut self, path: &str) -> Result<ReloadReport, Error> {
+        let manager = &mut self.manager;
+        let mut updated = Vec::new();
+        let templates = self.templates.reload(path, |change| {
+            updated.extend(instance::propagate(manager, change));
+        })?;
+        Ok(ReloadReport { templates, updated })
+    }
+}
+
+/// Seed 04 section 5.1's "Create Template from Entity": writes entity `id` as the
+/// template `Assets/Templates/<name>.jasset` under the world's project root (kind,
+/// position at the origin, every property's current value; no `EntityID`), loads it
+/// into the world's cache, and turns the entity into an instance of it: its template
+/// is the new one, it overrides nothing but its position, and it is dirty (the next
+/// save writes it sparsely). Returns the template's CRC.
+///
+/// The new template stands alone: an entity that was an instance of another template
+/// gives a template with all its values, not a variant.
+///
+/// # Errors
+/// [`ErrorKind::NoSuchEntity`]; [`ErrorKind::Template`] for a name that is not a plain
+/// file name (letters, digits, `_`, `-`, `.`, not starting with `.`) or a template
+/// that exists already; [`ErrorKind::Io`] when the file cannot be written.
+pub fn create_template_from_entity(
+    world: &mut World,
+    id: EntityId,
+    name: &str,
+) -> Result<u32, Error> {
+    let path = format!("{TEMPLATES_DIR}/{name}.jasset");
+    let refuse = |reason: &str| {
+        Error::file(
+            "",
+            ErrorKind::Template {
+                path: path.clone(),
+                reason: reason.to_owned(),
+            },
+        )
+    };
+    let plain = !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if !plain {
+        return Err(refuse(
+            "a template name is a file name: letters, digits, `_`, `-` and `.`, not starting with `.`",
+        ));
+    }
+    let class = world
+        .manager
+        .entity(id)
+        .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?
+        .class();
+    let full = world.project_root().join(&path);
+    if full.exists() || world.templates.get(&path).is_some() {
+        return Err(refuse("a template with this name exists already"));
+    }
+    let mut text = String::new();
+    write_base_keys(&mut text, None, class, None, Some(Vec3::ZERO));
+    world
+        .manager
+        .save_derived(id, &mut Archive::saving(&mut text))?;
+    let dir = full.parent().expect("a file in Assets/Templates");
+    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    write_atomic(
+        &full,
+        text.as_bytes(),
+        world.durability == Durability::Fsync,
+    )?;
+    // Read back: the archetype is exactly what the file holds.
+    let crc = world.templates.get_or_load(&path)?.crc();
+    let entity = world.manager.entity_mut(id).expect("live");
+    entity.set_template(Some(crc));
+    entity.overrides.clear();
+    entity.position_overridden = true;
+    if let Some(record) = world.records.get_mut(&id) {
+        record.data.template = Some(path);
+    }
+    Ok(crc)
+}

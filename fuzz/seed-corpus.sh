@@ -18,11 +18,32 @@ put() { # put TARGET < bytes
 
 # Drops the Kind lines (`; Kind`, `; Kind: x`, `Kind: x` and the aliases) of an entity file.
 strip_kind() {
-  awk 'BEGIN { IGNORECASE = 1; skip = 0 }
+  awk 'BEGIN { skip = 0 }
+       { l = tolower($0) }
        skip && $0 !~ /^[ \t]*(#|\/\/|$)/ { skip = 0; next }
        skip { next }
-       /^[ \t]*;[ \t]*(kind|class|entity_?type)[ \t]*$/ { skip = 1; next }
-       /^[ \t]*(;[ \t]*)?(kind|class|entity_?type)[ \t]*:/ { next }
+       l ~ /^[ \t]*;[ \t]*(kind|class|entity_?type)[ \t]*$/ { skip = 1; next }
+       l ~ /^[ \t]*(;[ \t]*)?(kind|class|entity_?type)[ \t]*:/ { next }
+       { print }' "$1"
+}
+
+# The Template path an entity file names (empty when none).
+template_of() {
+  awk 'BEGIN { next_line = 0 }
+       { l = tolower($0) }
+       next_line && $0 !~ /^[ \t]*(#|\/\/|$)/ { gsub(/^[ \t]+|[ \t\r]+$/, ""); print; exit }
+       l ~ /^[ \t]*;[ \t]*template[ \t]*$/ { next_line = 1; next }
+       l ~ /^[ \t]*(;[ \t]*)?template[ \t]*:/ { sub(/^[^:]*:[ \t]*/, ""); gsub(/[ \t\r]+$/, ""); print; exit }' "$1"
+}
+
+# Drops the Template lines of an entity file.
+strip_template() {
+  awk 'BEGIN { skip = 0 }
+       { l = tolower($0) }
+       skip && $0 !~ /^[ \t]*(#|\/\/|$)/ { skip = 0; next }
+       skip { next }
+       l ~ /^[ \t]*;[ \t]*template[ \t]*$/ { skip = 1; next }
+       l ~ /^[ \t]*(;[ \t]*)?template[ \t]*:/ { next }
        { print }' "$1"
 }
 
@@ -35,6 +56,17 @@ for f in $files; do
     { printf "\\x0$s"; strip_kind "$f"; } | put load_entity
   done
   { cat "$f"; } | put load_instance
+  # An instance with the template it names (and that template's parent): the pieces
+  # joined by NUL bytes, each without its own Template line.
+  t=$(template_of "$f")
+  if [ -n "$t" ] && [ -f "demo/$t" ]; then
+    p=$(template_of "demo/$t")
+    if [ -n "$p" ] && [ -f "demo/$p" ]; then
+      { strip_template "demo/$p"; printf '\0'; strip_template "demo/$t"; printf '\0'; strip_template "$f"; } | put load_instance
+    else
+      { strip_template "demo/$t"; printf '\0'; strip_template "$f"; } | put load_instance
+    fi
+  fi
 done
 
 for target in tokenize load_entity load_instance; do

@@ -269,3 +269,116 @@ pub fn load_entity(data: &[u8]) {
     };
     assert_eq!(keys(&first), keys(&second), "unknown keys changed");
 }
+
+/// Where the `load_instance` target puts its templates (in a cache whose project root
+/// does not exist: nothing is read from disk).
+pub const FUZZ_TEMPLATE: &str = "Assets/Templates/Fuzz.jasset";
+/// The parent template of [`FUZZ_TEMPLATE`] when the input has three parts.
+pub const FUZZ_PARENT: &str = "Assets/Templates/FuzzParent.jasset";
+
+/// The texts the `load_instance` target loads for input `data`, split at NUL bytes
+/// (which no `.jasset` file holds): `template NUL instance`, or `parent NUL template
+/// NUL instance`. A `Template` line naming the next template up is put in front of the
+/// instance and, with a parent, of the template.
+pub fn instance_parts(data: &[u8]) -> (Option<String>, String, Vec<u8>) {
+    let mut parts = data.splitn(3, |&b| b == 0);
+    let first = parts.next().unwrap_or_default();
+    let (parent, template, instance) = match (parts.next(), parts.next()) {
+        (Some(t), Some(i)) => (Some(first), t, i),
+        (Some(i), None) => (None, first, i),
+        _ => (None, first, &[][..]),
+    };
+    let mut template = String::from_utf8_lossy(template).into_owned();
+    if parent.is_some() {
+        template.insert_str(0, &format!("; Template\n{FUZZ_PARENT}\n"));
+    }
+    let mut bytes = format!("; Template\n{FUZZ_TEMPLATE}\n").into_bytes();
+    bytes.extend_from_slice(instance);
+    (
+        parent.map(|p| String::from_utf8_lossy(p).into_owned()),
+        template,
+        bytes,
+    )
+}
+
+/// Loads the instance `bytes` of the templates in `cache` into a new manager and saves
+/// it sparsely; on error checks that nothing stays allocated.
+fn load_instance_and_save(
+    cache: &mut juliet_entities::TemplateCache,
+    bytes: &[u8],
+) -> Result<(EntityManager, LoadedEntity, String), Error> {
+    let mut manager = EntityManager::new();
+    let mut buffer = TokenBuffer::new();
+    let path = Path::new(FUZZ_PATH);
+    let loaded = match juliet_entities::load_entity_with_templates(
+        &mut buffer,
+        &mut manager,
+        cache,
+        path,
+        bytes,
+    ) {
+        Ok(loaded) => loaded,
+        Err(err) => {
+            assert!(manager.is_empty(), "a failed load leaves nothing allocated");
+            manager.check_invariants().expect("invariants after a failed load");
+            return Err(err);
+        }
+    };
+    manager.check_invariants().expect("invariants after a load");
+    let mut text = String::new();
+    juliet_entities::template::save_instance(&mut manager, cache, loaded.id, &loaded.data, &mut text)
+        .expect("a loaded instance saves");
+    Ok((manager, loaded, text))
+}
+
+/// The `load_instance` target: caches the template (and its parent) of
+/// [`instance_parts`]`(data)` from text and loads the instance over it. Errors must be
+/// located and leave nothing allocated. A loaded instance must save sparsely to text
+/// that loads again to the same entity (same sparse text, same full text, same unknown
+/// keys); after `revert_to_template` it must show no override.
+pub fn load_instance(data: &[u8]) {
+    let (parent, template, bytes) = instance_parts(data);
+    let mut cache = juliet_entities::TemplateCache::new("/nonexistent/juliet-fuzz-project");
+    if let Some(parent) = &parent {
+        if let Err(err) = cache.insert_text(FUZZ_PARENT, parent) {
+            let _ = err.to_string();
+            return;
+        }
+    }
+    if let Err(err) = cache.insert_text(FUZZ_TEMPLATE, &template) {
+        let _ = err.to_string();
+        return;
+    }
+    let (first_manager, first, text) = match load_instance_and_save(&mut cache, &bytes) {
+        Ok(done) => done,
+        Err(err) => {
+            check_error(&err, &bytes);
+            return;
+        }
+    };
+    let (mut manager, second, text2) = load_instance_and_save(&mut cache, text.as_bytes())
+        .unwrap_or_else(|e| panic!("the saved instance does not load again: {e}\n{text}"));
+    assert_eq!(text, text2, "load -> save -> load -> save changed the instance");
+    assert_eq!(first.id, second.id);
+    let full = |m: &EntityManager, l: &LoadedEntity| {
+        let mut out = String::new();
+        save_entity(m, l.id, &l.data, &mut out).expect("saves");
+        out
+    };
+    assert_eq!(
+        full(&first_manager, &first),
+        full(&manager, &second),
+        "the reloaded instance has other values"
+    );
+    let keys = |l: &LoadedEntity| -> Vec<(String, Vec<String>)> {
+        l.data
+            .unknown
+            .iter()
+            .map(|u| (u.key.clone(), u.lines.clone()))
+            .collect()
+    };
+    assert_eq!(keys(&first), keys(&second), "unknown keys changed");
+    juliet_entities::template::revert_to_template(&mut manager, &cache, second.id).expect("reverts");
+    let left = juliet_entities::template::overrides(&manager, &cache, second.id).expect("an instance");
+    assert!(left.is_empty(), "overrides left after a revert: {left:?}");
+}

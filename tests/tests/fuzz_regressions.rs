@@ -54,6 +54,11 @@ fn load_entity_findings_stay_fixed() {
     replay("load_entity", checks::load_entity);
 }
 
+#[test]
+fn load_instance_findings_stay_fixed() {
+    replay("load_instance", checks::load_instance);
+}
+
 /// The seed corpus: every `.jasset` file of the repository passes both checks, the
 /// entity check under each `Kind` prefix.
 #[test]
@@ -70,6 +75,7 @@ fn every_repository_jasset_file_passes_the_fuzz_checks() {
     for file in &files {
         let bytes = fs::read(file).unwrap();
         checks::tokenize(&bytes);
+        checks::load_instance(&bytes);
         for selector in 0..checks::KIND_PREFIXES.len() as u8 {
             let mut input = vec![selector];
             input.extend_from_slice(&bytes);

@@ -1,9 +1,11 @@
 //! The hostile-input catalogue: every file under `tests/hostile/` is a broken entity
 //! file that names, in a `# expect:` comment, the error it must give (kind, line,
-//! column, key, and the first line of a duplicate), or in `# expect-warning:` the
-//! warning it must give while loading. A directory is one world of several files (for
-//! errors that need two files). Each is loaded through `World::load`, as a game would,
-//! with a 4096-byte file size limit.
+//! column, key, the first line of a duplicate, words of the message), or in
+//! `# expect-warning:` the warning it must give while loading. A directory is a project
+//! (its `Entities/` files are the world, its `Assets/Templates/` the templates) for the
+//! errors that need several files. Each is loaded through `World::load`, as a game
+//! would, with a 4096-byte file size limit; every file without an expectation must
+//! load (nothing else is lost).
 //!
 //! The catalogue is documented in `docs/jasset-format.md`, section "Hostile input".
 
@@ -44,6 +46,8 @@ struct Expect {
     column: u32,
     key: Option<String>,
     first: Option<u32>,
+    /// Words the message must contain (`_` for spaces in the file).
+    says: Option<String>,
 }
 
 fn parse_expect(bytes: &[u8]) -> Option<Expect> {
@@ -67,12 +71,15 @@ fn parse_expect(bytes: &[u8]) -> Option<Expect> {
         column: column.parse().unwrap(),
         key: None,
         first: None,
+        says: None,
     };
     for w in words {
         if let Some(k) = w.strip_prefix("key=") {
             expect.key = Some(k.to_owned());
         } else if let Some(f) = w.strip_prefix("first=") {
             expect.first = Some(f.parse().unwrap());
+        } else if let Some(text) = w.strip_prefix("says=") {
+            expect.says = Some(text.replace('_', " "));
         } else {
             panic!("unknown expectation {w}");
         }
@@ -118,6 +125,9 @@ fn check_error(file: &Path, expect: &Expect, errors: &[Error]) {
             file.display()
         );
     }
+    if let Some(words) = &expect.says {
+        assert!(err.to_string().contains(words), "{}: {err}", file.display());
+    }
     // The message renders with the location first, as editors read it.
     let prefix = format!("{}:{}:{}: error: ", file.display(), err.line, err.column);
     assert!(err.to_string().starts_with(&prefix), "{err}");
@@ -142,39 +152,61 @@ fn check_warning(file: &Path, expect: &Expect, warnings: &[Warning]) {
     assert_eq!(got, want, "{}: {w}", file.display());
 }
 
-/// Loads the world made of `files` (copied into `Entities/` of a new directory) and
-/// checks each file's expectation; returns the kinds checked.
-fn run_entry(files: &[PathBuf]) -> Vec<String> {
+/// Copies the tree `from` into `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_tree(&path, &target);
+        } else {
+            fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// Loads the project of catalogue entry `entry` (a file: the one entity file of an
+/// empty project; a directory: the project) and checks each entity file's
+/// expectation; returns the kinds checked.
+fn run_entry(entry: &Path) -> Vec<String> {
     let root = tempfile::tempdir().unwrap();
     let entities = root.path().join("Entities");
-    fs::create_dir_all(&entities).unwrap();
-    for f in files {
-        fs::copy(f, entities.join(f.file_name().unwrap())).unwrap();
+    if entry.is_dir() {
+        copy_tree(entry, root.path());
+    } else {
+        fs::create_dir_all(&entities).unwrap();
+        fs::copy(entry, entities.join(entry.file_name().unwrap())).unwrap();
     }
     let options = LoadOptions {
         max_file_size: LIMIT,
+        project_root: Some(root.path().to_owned()),
         ..LoadOptions::default()
     };
     let (world, report) = World::load(root.path(), &options).unwrap();
     world.manager().check_invariants().unwrap();
+    let mut files: Vec<PathBuf> = fs::read_dir(&entities)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
     let mut kinds = Vec::new();
     let mut failing = 0;
-    for f in files {
-        let copy = entities.join(f.file_name().unwrap());
-        match parse_expect(&fs::read(f).unwrap()) {
+    for copy in &files {
+        match parse_expect(&fs::read(copy).unwrap()) {
             Some(e) if e.warning => {
-                check_warning(&copy, &e, &report.warnings);
+                check_warning(copy, &e, &report.warnings);
                 kinds.push(format!("warning {}", e.kind));
             }
             Some(e) => {
-                check_error(&copy, &e, &report.errors);
+                check_error(copy, &e, &report.errors);
                 failing += 1;
                 kinds.push(e.kind);
             }
             None => assert!(
-                report.errors.iter().all(|e| e.path != copy),
+                report.errors.iter().all(|e| e.path != *copy),
                 "{} has no expectation but fails: {report:?}",
-                f.display()
+                copy.display()
             ),
         }
     }
@@ -194,17 +226,7 @@ fn every_hostile_file_gives_its_documented_error() {
     entries.sort();
     let mut kinds = Vec::new();
     for entry in &entries {
-        let files = if entry.is_dir() {
-            let mut files: Vec<PathBuf> = fs::read_dir(entry)
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .collect();
-            files.sort();
-            files
-        } else {
-            vec![entry.clone()]
-        };
-        let found = run_entry(&files);
+        let found = run_entry(entry);
         assert!(!found.is_empty(), "{} expects nothing", entry.display());
         kinds.extend(found);
     }
@@ -212,7 +234,7 @@ fn every_hostile_file_gives_its_documented_error() {
     assert!(errors >= 30, "only {errors} broken files");
     kinds.sort();
     kinds.dedup();
-    assert!(kinds.len() >= 24, "only {} kinds: {kinds:?}", kinds.len());
+    assert!(kinds.len() >= 26, "only {} kinds: {kinds:?}", kinds.len());
 }
 
 /// The catalogue's own reader finds what the files say (so that a typo in an
@@ -228,6 +250,7 @@ fn expectations_parse() {
             column: 5,
             key: Some("health".into()),
             first: Some(2),
+            says: None,
         })
     );
     assert_eq!(parse_expect(b"Kind: Inert\n"), None);

@@ -237,6 +237,29 @@ fn every_hostile_file_gives_its_documented_error() {
     assert!(kinds.len() >= 26, "only {} kinds: {kinds:?}", kinds.len());
 }
 
+/// `docs/jasset-format.md` lists every catalogue file.
+#[test]
+fn the_format_doc_lists_every_catalogue_file() {
+    let doc = fs::read_to_string(hostile_dir().join("../../docs/jasset-format.md")).unwrap();
+    let section = &doc[doc.find("## 8. Hostile input").expect("the section")..];
+    let mut stack = vec![hostile_dir()];
+    let mut count = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if parse_expect(&fs::read(&path).unwrap()).is_some() {
+                let name = path.strip_prefix(hostile_dir()).unwrap();
+                let name = name.to_string_lossy().replace('\\', "/");
+                assert!(section.contains(&format!("| `{name}` |")), "{name} is not listed");
+                count += 1;
+            }
+        }
+    }
+    assert!(count >= 50, "{count}");
+}
+
 /// The catalogue's own reader finds what the files say (so that a typo in an
 /// expectation cannot make an entry check nothing).
 #[test]

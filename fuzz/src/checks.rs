@@ -320,14 +320,22 @@ fn load_instance_and_save(
         Ok(loaded) => loaded,
         Err(err) => {
             assert!(manager.is_empty(), "a failed load leaves nothing allocated");
-            manager.check_invariants().expect("invariants after a failed load");
+            manager
+                .check_invariants()
+                .expect("invariants after a failed load");
             return Err(err);
         }
     };
     manager.check_invariants().expect("invariants after a load");
     let mut text = String::new();
-    juliet_entities::template::save_instance(&mut manager, cache, loaded.id, &loaded.data, &mut text)
-        .expect("a loaded instance saves");
+    juliet_entities::template::save_instance(
+        &mut manager,
+        cache,
+        loaded.id,
+        &loaded.data,
+        &mut text,
+    )
+    .expect("a loaded instance saves");
     Ok((manager, loaded, text))
 }
 
@@ -358,7 +366,10 @@ pub fn load_instance(data: &[u8]) {
     };
     let (mut manager, second, text2) = load_instance_and_save(&mut cache, text.as_bytes())
         .unwrap_or_else(|e| panic!("the saved instance does not load again: {e}\n{text}"));
-    assert_eq!(text, text2, "load -> save -> load -> save changed the instance");
+    assert_eq!(
+        text, text2,
+        "load -> save -> load -> save changed the instance"
+    );
     assert_eq!(first.id, second.id);
     let full = |m: &EntityManager, l: &LoadedEntity| {
         let mut out = String::new();
@@ -378,7 +389,9 @@ pub fn load_instance(data: &[u8]) {
             .collect()
     };
     assert_eq!(keys(&first), keys(&second), "unknown keys changed");
-    juliet_entities::template::revert_to_template(&mut manager, &cache, second.id).expect("reverts");
-    let left = juliet_entities::template::overrides(&manager, &cache, second.id).expect("an instance");
+    juliet_entities::template::revert_to_template(&mut manager, &cache, second.id)
+        .expect("reverts");
+    let left =
+        juliet_entities::template::overrides(&manager, &cache, second.id).expect("an instance");
     assert!(left.is_empty(), "overrides left after a revert: {left:?}");
 }

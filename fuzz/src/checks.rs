@@ -139,8 +139,18 @@ fn decode_round_trip<T: Codec + Default + std::fmt::Debug>(
 /// codec type (round-tripping what decodes), and writes every node back the way unknown
 /// keys are written on save, which must tokenize to the same keys and value lines.
 pub fn tokenize(data: &[u8]) {
-    let mut buffer = TokenBuffer::new();
     let path = Path::new(FUZZ_PATH);
+    // A warm buffer (its key cache filled by this very input, so that the scanner's
+    // fast paths run) and a cold one agree on everything.
+    let mut warm = TokenBuffer::new();
+    let _ = warm.tokenize(data, path);
+    let warm_result = summary(warm.tokenize(data, path));
+    let mut buffer = TokenBuffer::new();
+    assert_eq!(
+        summary(buffer.tokenize(data, path)),
+        warm_result,
+        "cold and warm tokenization differ"
+    );
     let mut doc = match buffer.tokenize(data, path) {
         Ok(doc) => doc,
         Err(err) => {
@@ -198,6 +208,22 @@ pub fn tokenize(data: &[u8]) {
         })
         .collect();
     assert_eq!(got, expected, "rewritten properties differ:\n{rewritten}");
+}
+
+/// Every node of a tokenized document (key, value lines, line, column, form), or the
+/// error.
+type Summary = Result<Vec<(String, Vec<String>, u32, u32, juliet_core::LineForm)>, Error>;
+
+fn summary(result: Result<Document<'_>, Error>) -> Summary {
+    result.map(|doc| {
+        (0..doc.len())
+            .map(|i| {
+                let n = doc.node(i);
+                let lines = doc.value(i).lines().map(str::to_owned).collect();
+                (doc.key(i).to_owned(), lines, n.line, n.column, n.form)
+            })
+            .collect()
+    })
 }
 
 /// The `Kind` lines the first byte of a `load_entity` input chooses from; the last

@@ -17,7 +17,9 @@ use support::Crate;
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-const N: usize = 500;
+/// Entities per round (fewer under Miri, which runs the counting allocator's `unsafe`
+/// in `.ci/miri` and is about a thousand times slower).
+const N: usize = if cfg!(miri) { 20 } else { 500 };
 
 /// Allocations made by instantiating `n` instances of `template` with `delta` in
 /// `manager` (then destroying them, uncounted).

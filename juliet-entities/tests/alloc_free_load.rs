@@ -16,7 +16,9 @@ use support::{crate_file, Crate};
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-const N: usize = 500;
+/// Entities per round (fewer under Miri, which runs the counting allocator's `unsafe`
+/// in `.ci/miri` and is about a thousand times slower).
+const N: usize = if cfg!(miri) { 20 } else { 500 };
 
 #[test]
 fn loading_entities_without_heap_fields_allocates_nothing_per_entity_once_warm() {

@@ -252,7 +252,10 @@ fn the_format_doc_lists_every_catalogue_file() {
             } else if parse_expect(&fs::read(&path).unwrap()).is_some() {
                 let name = path.strip_prefix(hostile_dir()).unwrap();
                 let name = name.to_string_lossy().replace('\\', "/");
-                assert!(section.contains(&format!("| `{name}` |")), "{name} is not listed");
+                assert!(
+                    section.contains(&format!("| `{name}` |")),
+                    "{name} is not listed"
+                );
                 count += 1;
             }
         }

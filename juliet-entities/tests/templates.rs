@@ -511,7 +511,10 @@ fn inspector_diff_and_reverts() {
     world.set_property(standalone, "Mass", "3.0").unwrap();
     let e = world.manager().entity(standalone).unwrap();
     assert!(e.overrides().is_empty(), "no overrides without a template");
-    assert_eq!(world.manager().property_text(standalone, "mass").unwrap(), "3.0");
+    assert_eq!(
+        world.manager().property_text(standalone, "mass").unwrap(),
+        "3.0"
+    );
     assert!(matches!(
         world.revert_to_template(standalone).unwrap_err().kind,
         ErrorKind::Template { .. }

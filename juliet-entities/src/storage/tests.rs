@@ -1,0 +1,322 @@
+//! Tests of [`KindStorage`](super::KindStorage); they run under Miri:
+//! `cargo +nightly miri test -p juliet-entities --lib storage::`.
+
+use super::*;
+use crate::support::{drops, Aligned, Counted, Crate, Exploding, Marker, Sign, EXPLODE};
+use juliet_core::{Reflect, TokenBuffer};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+
+fn filled<T: Reflect>(n: u32) -> KindStorage {
+    let mut s = KindStorage::new(T::CLASS);
+    for i in 0..n {
+        assert_eq!(s.push_default(100 + i), i);
+    }
+    s
+}
+
+fn counted_values(s: &KindStorage) -> Vec<u32> {
+    s.as_slice::<Counted>()
+        .unwrap()
+        .iter()
+        .map(|c| c.value)
+        .collect()
+}
+
+#[test]
+fn push_default_writes_declared_defaults_and_links_bases() {
+    let s = filled::<Crate>(3);
+    assert_eq!(s.len(), 3);
+    assert_eq!(s.bases(), &[100, 101, 102]);
+    let all = s.as_slice::<Crate>().unwrap();
+    assert!(all.iter().all(|c| *c == Crate::default()));
+    assert_eq!(all[1].mesh_instance, u32::MAX);
+}
+
+#[test]
+fn typed_access_refuses_other_types() {
+    let mut s = filled::<Crate>(1);
+    assert!(s.as_slice::<Sign>().is_none());
+    assert!(s.get_mut::<u64>(0).is_none());
+    assert!(s.get::<Crate>(1).is_none());
+    s.get_mut::<Crate>(0).unwrap().health = 5;
+    assert_eq!(s.get::<Crate>(0).unwrap().health, 5);
+}
+
+#[test]
+fn growth_keeps_values_and_heap_fields() {
+    let mut s = filled::<Sign>(0);
+    for i in 0..40u32 {
+        s.push_default(i);
+        s.get_mut::<Sign>(i as usize).unwrap().text = format!("sign {i}");
+    }
+    assert!(s.capacity() >= 40);
+    let texts: Vec<_> = s
+        .as_slice::<Sign>()
+        .unwrap()
+        .iter()
+        .map(|x| x.text.clone())
+        .collect();
+    assert_eq!(texts[0], "sign 0");
+    assert_eq!(texts[39], "sign 39");
+    s.reserve(100);
+    assert!(s.capacity() >= 140);
+    assert_eq!(s.get::<Sign>(17).unwrap().text, "sign 17");
+}
+
+#[test]
+fn swap_remove_drops_the_removed_value_once_and_moves_the_last() {
+    let before = drops();
+    let mut s = filled::<Counted>(4);
+    for (i, c) in s.as_mut_slice::<Counted>().unwrap().iter_mut().enumerate() {
+        c.value = i as u32;
+    }
+    assert_eq!(s.swap_remove(1), Some(103));
+    assert_eq!(drops() - before, 1);
+    assert_eq!(counted_values(&s), vec![0, 3, 2]);
+    assert_eq!(s.bases(), &[100, 103, 102]);
+    assert_eq!(s.swap_remove(2), None);
+    assert_eq!(drops() - before, 2);
+    assert_eq!(s.bases(), &[100, 103]);
+    drop(s);
+    assert_eq!(drops() - before, 4);
+}
+
+#[test]
+fn mutable_values_come_with_their_bases() {
+    let mut s = filled::<Counted>(3);
+    let (values, bases) = s.as_mut_slice_with_bases::<Counted>().unwrap();
+    for (v, &b) in values.iter_mut().zip(bases) {
+        v.value = b;
+    }
+    assert_eq!(counted_values(&s), vec![100, 101, 102]);
+    assert!(s.as_mut_slice_with_bases::<Crate>().is_none());
+}
+
+#[test]
+fn drop_of_the_storage_drops_every_value() {
+    let before = drops();
+    let s = filled::<Counted>(9);
+    drop(s);
+    assert_eq!(drops() - before, 9);
+}
+
+#[test]
+fn zero_sized_kind_never_allocates() {
+    let mut s = filled::<Marker>(1000);
+    assert_eq!(s.capacity(), usize::MAX);
+    assert_eq!(s.as_slice::<Marker>().unwrap().len(), 1000);
+    assert_eq!(s.swap_remove(10), Some(100 + 999));
+    assert_eq!(s.len(), 999);
+    assert_eq!(s.as_ptr(0) as usize % std::mem::align_of::<Marker>(), 0);
+}
+
+#[test]
+fn over_aligned_kind_slots_are_aligned() {
+    let mut s = filled::<Aligned>(5);
+    for slot in 0..5 {
+        assert_eq!(s.as_ptr(slot) as usize % 64, 0);
+    }
+    s.get_mut::<Aligned>(4).unwrap().value = 44;
+    s.swap_remove(0);
+    assert_eq!(s.get::<Aligned>(0).unwrap().value, 44);
+    assert_eq!(s.get::<Aligned>(1).unwrap(), &Aligned::default());
+    for _ in 0..20 {
+        s.push_default(0);
+    }
+    assert!(s
+        .as_slice::<Aligned>()
+        .unwrap()
+        .iter()
+        .all(|a| (a as *const Aligned as usize) % 64 == 0));
+}
+
+#[test]
+fn panicking_drop_in_swap_remove_leaves_a_valid_storage() {
+    let before = drops();
+    let mut s = filled::<Exploding>(3);
+    s.get_mut::<Exploding>(0).unwrap().value = EXPLODE;
+    s.get_mut::<Exploding>(2).unwrap().value = 2;
+    let result = catch_unwind(AssertUnwindSafe(|| s.swap_remove(0)));
+    assert!(result.is_err());
+    assert_eq!(drops() - before, 1);
+    assert_eq!(s.len(), 2);
+    assert_eq!(s.bases(), &[102, 101]);
+    assert_eq!(s.get::<Exploding>(0).unwrap().value, 2);
+    drop(s);
+    assert_eq!(drops() - before, 3);
+}
+
+#[test]
+fn panicking_drop_in_storage_drop_frees_memory_without_double_drop() {
+    let before = drops();
+    let mut s = filled::<Exploding>(3);
+    s.get_mut::<Exploding>(1).unwrap().value = EXPLODE;
+    // Keep the leaked value's heap memory out of Miri's leak check.
+    let leaked_box: *mut u64 = &mut *s.get_mut::<Exploding>(2).unwrap().payload;
+    assert!(catch_unwind(AssertUnwindSafe(move || drop(s))).is_err());
+    // Slot 0 and the panicking slot 1 were dropped; slot 2 was leaked, not dropped.
+    assert_eq!(drops() - before, 2);
+    // SAFETY (test): the leaked value's box is never freed; reclaim it.
+    drop(unsafe { Box::from_raw(leaked_box) });
+}
+
+#[test]
+fn load_and_save_go_through_the_class() {
+    let mut s = filled::<Crate>(2);
+    let mut buf = TokenBuffer::new();
+    let doc = buf
+        .tokenize(b"; Mass\n2.5\n; Scale: 2, 2, 2\n", Path::new("c.jasset"))
+        .unwrap();
+    let mut ar = Archive::loading(doc);
+    s.load(1, &mut ar).unwrap();
+    let c = s.get::<Crate>(1).unwrap();
+    assert_eq!(
+        (c.mass, c.scale, c.health),
+        (2.5, glam::Vec3::splat(2.0), 100)
+    );
+    let mut out = String::new();
+    s.save(1, &mut Archive::saving(&mut out));
+    assert_eq!(
+        out,
+        "; ClassVersion\n2\n; MeshInstance\n4294967295\n; Mass\n2.5\n; Health\n100\n\
+         ; IsVisible\ntrue\n; Scale\n2.0 2.0 2.0\n"
+    );
+}
+
+#[test]
+fn push_clone_copies_an_archetype_from_another_storage() {
+    let before = drops();
+    let mut archetypes = filled::<Counted>(2);
+    archetypes.get_mut::<Counted>(1).unwrap().value = 42;
+    *archetypes.get_mut::<Counted>(1).unwrap().payload = 99;
+    let mut s = filled::<Counted>(1);
+    assert_eq!(s.push_clone(7, &archetypes, 1), 1);
+    assert_eq!(s.push_clone(8, &archetypes, 1), 2);
+    assert_eq!(s.bases(), &[100, 7, 8]);
+    let copy = s.get::<Counted>(2).unwrap();
+    assert_eq!((copy.value, *copy.payload), (42, 99));
+    // A deep copy: changing the clone leaves the archetype alone.
+    *s.get_mut::<Counted>(1).unwrap().payload = 5;
+    assert_eq!(*archetypes.get::<Counted>(1).unwrap().payload, 99);
+    drop(s);
+    drop(archetypes);
+    assert_eq!(drops() - before, 5);
+}
+
+#[test]
+fn push_clone_of_survives_growth_of_its_own_storage() {
+    let mut s = filled::<Sign>(0);
+    s.push_default(0);
+    s.get_mut::<Sign>(0).unwrap().text = "parent".into();
+    // Each push may reallocate: the source pointer is taken after `reserve`.
+    for i in 1..20u32 {
+        assert_eq!(s.push_clone_of(i, 0), i);
+    }
+    assert!(s
+        .as_slice::<Sign>()
+        .unwrap()
+        .iter()
+        .all(|x| x.text == "parent"));
+    let mut z = filled::<Marker>(1);
+    assert_eq!(z.push_clone_of(5, 0), 1);
+    assert_eq!(z.len(), 2);
+}
+
+#[test]
+#[should_panic(expected = "storage of `TestSign` used as `TestCrate`")]
+fn push_clone_refuses_another_kind() {
+    let signs = filled::<Sign>(1);
+    filled::<Crate>(0).push_clone(0, &signs, 0);
+}
+
+#[test]
+fn property_access_through_the_types_own_table() {
+    let mut s = filled::<Sign>(2);
+    let other = filled::<Sign>(1);
+    let text = Sign::CLASS
+        .property_index(juliet_core::key_crc("Text"))
+        .unwrap();
+    let lines = Sign::CLASS
+        .property_index(juliet_core::key_crc("Lines"))
+        .unwrap();
+    s.decode_property(1, text, Value::from_text("\"a b\""))
+        .unwrap();
+    s.decode_property(1, lines, Value::from_text("x\ny"))
+        .unwrap();
+    let mut out = String::new();
+    s.encode_property(1, text, &mut out);
+    assert_eq!(out, "\"a b\"");
+    assert!(!s.same_property(1, text, &other, 0));
+    assert!(s.same_property(0, text, &other, 0));
+    assert!(s.same_property(0, lines, &s, 0));
+    // A bad value leaves the field as it was.
+    let size = Sign::CLASS
+        .property_index(juliet_core::key_crc("Size"))
+        .unwrap();
+    assert!(s.decode_property(1, size, Value::from_text("big")).is_err());
+    assert_eq!(s.get::<Sign>(1).unwrap().size, 1.5);
+
+    let mut t = filled::<Sign>(1);
+    t.copy_property_from(0, text, &s, 1);
+    t.copy_property_from(0, lines, &s, 1);
+    assert_eq!(t.get::<Sign>(0).unwrap().text, "a b");
+    assert_eq!(t.get::<Sign>(0).unwrap().lines, vec!["x", "y"]);
+    s.copy_property_within(0, lines, 1);
+    assert_eq!(s.get::<Sign>(0).unwrap().lines, vec!["x", "y"]);
+    assert_eq!(s.get::<Sign>(0).unwrap().text, "Welcome");
+}
+
+#[test]
+#[should_panic(expected = "has 3 properties, not 4")]
+fn property_index_out_of_bounds_panics() {
+    let s = filled::<Sign>(1);
+    s.encode_property(0, 3, &mut String::new());
+}
+
+#[test]
+fn a_forged_property_table_is_not_used() {
+    // The public table says nothing; the storage goes by the type's own table.
+    static FORGED: Class = Class {
+        name: "ForgedSign",
+        crc: 0,
+        version: 1,
+        size: 0,
+        align: 1,
+        properties: &[],
+        deprecated: &[],
+        type_name: std::any::type_name::<Sign>,
+        ops: juliet_core::ClassOps::of::<Sign>(),
+    };
+    let mut s = KindStorage::new(&FORGED);
+    s.push_default(0);
+    assert_eq!(s.properties().len(), 3);
+    s.decode_property(0, 2, Value::from_text("4.0")).unwrap();
+    assert_eq!(s.get::<Sign>(0).unwrap().size, 4.0);
+}
+
+#[test]
+fn a_forged_class_cannot_change_layout_or_type() {
+    // Public fields that lie about size and type: the storage goes by the ops.
+    static FORGED: Class = Class {
+        name: "Forged",
+        crc: 0,
+        version: 1,
+        size: 1,
+        align: 1,
+        properties: &[],
+        deprecated: &[],
+        type_name: std::any::type_name::<Aligned>,
+        ops: {
+            let mut ops = juliet_core::ClassOps::of::<Aligned>();
+            ops.type_id = std::any::TypeId::of::<u8>;
+            ops
+        },
+    };
+    let mut s = KindStorage::new(&FORGED);
+    s.push_default(0);
+    s.push_default(1);
+    assert!(s.as_slice::<u8>().is_none());
+    assert_eq!(s.as_slice::<Aligned>().unwrap()[1], Aligned::default());
+    assert_eq!(s.as_ptr(1) as usize - s.as_ptr(0) as usize, 64);
+}

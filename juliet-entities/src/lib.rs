@@ -50,6 +50,8 @@ pub use juliet_core;
 /// the [`Entity`](struct@Entity) record and the [`juliet_core::Codec`] trait, in the macro namespace).
 pub use juliet_derive::{Codec, Entity};
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod entity;
 pub mod kinds;
 pub mod load;
@@ -57,6 +59,16 @@ pub mod manager;
 pub mod storage;
 pub mod template;
 pub mod world;
+
+/// The workspace README, whose "derive your first entity" example runs as a doctest.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
+/// The user guide (`docs/guide.md`), whose Rust examples run as doctests.
+#[doc = include_str!("../../docs/guide.md")]
+#[cfg(doctest)]
+pub struct GuideDoctests;
 
 #[cfg(test)]
 #[path = "../tests/support/mod.rs"]

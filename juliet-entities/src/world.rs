@@ -347,6 +347,27 @@ impl World {
         Ok(())
     }
 
+    /// Appends the canonical text of entity `id` to `out`: what [`World::save_world`]
+    /// writes to its file (an instance sparsely, through
+    /// [`template::save_instance`], which records differences from the template as
+    /// overrides; a standalone entity through [`save_entity`]). Writes no file and does
+    /// not change the dirty flag (`jasset fmt` and `jasset migrate` use it).
+    ///
+    /// # Errors
+    /// [`ErrorKind::NoSuchEntity`] when `id` is not live; for an instance, the error of
+    /// reloading its template when the cache was invalidated.
+    pub fn entity_text(&mut self, id: EntityId, out: &mut String) -> Result<(), Error> {
+        let none = EntityFileData::default();
+        let data = self.records.get(&id).map_or(&none, |r| &r.data);
+        match self.manager.entity(id).and_then(|e| e.template()) {
+            Some(crc) => {
+                template::reload_if_invalidated(&mut self.templates, crc, data)?;
+                template::save_instance(&mut self.manager, &self.templates, id, data, out)
+            }
+            None => save_entity(&self.manager, id, data, out),
+        }
+    }
+
     /// Saves the world (seed 02's `SaveWorld`): deletes the files of pending deletions,
     /// then writes each dirty entity, and only those, to its file (new entities to
     /// `Entities/<id as 16 hex digits>.jasset`) through a temporary file and a rename
@@ -416,21 +437,7 @@ impl World {
                 }
             };
             text.clear();
-            let none = EntityFileData::default();
-            let data = self.records.get(&id).map_or(&none, |r| &r.data);
-            match self.manager.entity(id).and_then(|e| e.template()) {
-                Some(crc) => {
-                    template::reload_if_invalidated(&mut self.templates, crc, data)?;
-                    template::save_instance(
-                        &mut self.manager,
-                        &self.templates,
-                        id,
-                        data,
-                        &mut text,
-                    )?
-                }
-                None => save_entity(&self.manager, id, data, &mut text)?,
-            }
+            self.entity_text(id, &mut text)?;
             write_atomic(&path, text.as_bytes(), fsync)?;
             if let Some(e) = self.manager.entity_mut(id) {
                 e.clear_dirty();

@@ -1,0 +1,204 @@
+//! `jasset bench ROOT`: load and save timings of worlds, with throughput.
+//!
+//! ROOT is a world folder (holding `Entities/`) or a project root (every world under
+//! `Assets/Worlds/`). The project is first copied to a temporary folder (not timed):
+//! saves write there, never under ROOT. For each world: the load (read, tokenize, load
+//! in place), the canonical writer alone (to memory), and the save of every entity
+//! (temporary file and rename per file; no `fsync` unless `--fsync`), each the best and
+//! the mean of `--iterations` runs.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use super::project::{copy_dir, find_root, load_world_dir, WORLDS_DIR};
+use super::{CliError, CliResult, Status};
+use crate::world::{Durability, ENTITIES_DIR};
+
+/// Arguments of `jasset bench`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// A world folder (holding `Entities/`) or a project root (holding `Assets/Worlds/`).
+    #[arg(value_name = "ROOT")]
+    pub root: PathBuf,
+    /// Runs of each measurement (the best and the mean are printed).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub iterations: u32,
+    /// `fsync` each file and the folder when saving (measures the disk, not the writer).
+    #[arg(long)]
+    pub fsync: bool,
+}
+
+/// Timings of one measurement.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Timing {
+    /// The fastest run.
+    pub best: Duration,
+    /// The mean of the runs.
+    pub mean: Duration,
+}
+
+impl Timing {
+    fn of(runs: &[Duration]) -> Timing {
+        let best = runs.iter().copied().min().unwrap_or_default();
+        let total: Duration = runs.iter().sum();
+        Timing {
+            best,
+            mean: total / runs.len().max(1) as u32,
+        }
+    }
+
+    /// `best (N files/s, M MB/s), mean` for `files` files of `bytes` bytes in all.
+    pub fn describe(&self, files: usize, bytes: u64) -> String {
+        let secs = self.best.as_secs_f64().max(1e-9);
+        format!(
+            "best {:>9.2?} ({:>10.0} files/s, {:>7.1} MB/s), mean {:.2?}",
+            self.best,
+            files as f64 / secs,
+            bytes as f64 / 1e6 / secs,
+            self.mean
+        )
+    }
+}
+
+/// Runs `jasset bench`.
+///
+/// # Errors
+/// A usage error when ROOT holds no world; I/O and load errors.
+pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
+    let (project, worlds) = locate(&args.root)?;
+    let copy = tempfile::tempdir()?;
+    copy_dir(&project, copy.path())?;
+    let mut failed = false;
+    for world in worlds {
+        let rel = world.strip_prefix(&project).unwrap_or(&world).to_path_buf();
+        let dir = copy.path().join(&rel);
+        let (files, bytes) = tree_size(&dir.join(ENTITIES_DIR))?;
+        writeln!(
+            out,
+            "world {}: {} files, {:.2} MB",
+            world.display(),
+            files,
+            bytes as f64 / 1e6
+        )?;
+        let mut runs = Vec::new();
+        let mut last = None;
+        for _ in 0..args.iterations {
+            let start = Instant::now();
+            let loaded = load_world_dir(Some(copy.path()), &dir)
+                .map_err(|e| CliError::failure(e.to_string()))?;
+            runs.push(start.elapsed());
+            last = Some(loaded);
+        }
+        let (mut world_state, report) = last.expect("at least one iteration");
+        writeln!(
+            out,
+            "  load          {}",
+            Timing::of(&runs).describe(files, bytes)
+        )?;
+        if !report.errors.is_empty() {
+            failed = true;
+            writeln!(
+                out,
+                "  ({} of {} files did not load; `jasset check` lists them)",
+                report.errors.len(),
+                report.files
+            )?;
+        }
+
+        // The canonical writer alone.
+        let ids: Vec<_> = world_state
+            .manager()
+            .entities()
+            .iter()
+            .map(|e| e.id())
+            .collect();
+        let mut runs = Vec::new();
+        let mut written = 0u64;
+        for _ in 0..args.iterations {
+            let start = Instant::now();
+            written = 0;
+            let mut text = String::new();
+            for &id in &ids {
+                text.clear();
+                if world_state.entity_text(id, &mut text).is_ok() {
+                    written += text.len() as u64;
+                }
+            }
+            runs.push(start.elapsed());
+        }
+        writeln!(
+            out,
+            "  write (memory) {}",
+            Timing::of(&runs).describe(ids.len(), written)
+        )?;
+
+        // Saving every entity.
+        world_state.set_durability(if args.fsync {
+            Durability::Fsync
+        } else {
+            Durability::Fast
+        });
+        let mut runs = Vec::new();
+        let mut saved = 0;
+        for _ in 0..args.iterations {
+            world_state
+                .manager_mut()
+                .for_each_entity_mut(|e| e.mark_dirty());
+            let start = Instant::now();
+            let report = world_state.save_world()?;
+            runs.push(start.elapsed());
+            saved = report.written.len();
+        }
+        let (_, saved_bytes) = tree_size(&dir.join(ENTITIES_DIR))?;
+        writeln!(
+            out,
+            "  save{}   {}",
+            if args.fsync { " (fsync)" } else { "        " },
+            Timing::of(&runs).describe(saved, saved_bytes)
+        )?;
+    }
+    Ok(Status::from_problems(failed))
+}
+
+/// The project root to copy and the worlds to measure.
+fn locate(root: &Path) -> Result<(PathBuf, Vec<PathBuf>), CliError> {
+    if root.join(ENTITIES_DIR).is_dir() {
+        let project = find_root(root).unwrap_or_else(|| root.to_path_buf());
+        return Ok((project, vec![root.to_path_buf()]));
+    }
+    let worlds_dir = root.join(WORLDS_DIR);
+    let mut worlds = Vec::new();
+    if let Ok(entries) = fs::read_dir(&worlds_dir) {
+        for entry in entries.flatten() {
+            if entry.path().join(ENTITIES_DIR).is_dir() {
+                worlds.push(entry.path());
+            }
+        }
+    }
+    worlds.sort();
+    if worlds.is_empty() {
+        return Err(CliError::usage(format!(
+            "{}: no world here (a world folder holds Entities/; a project root holds {WORLDS_DIR}/<Name>/Entities/)",
+            root.display()
+        )));
+    }
+    Ok((root.to_path_buf(), worlds))
+}
+
+/// Number and total size of the `.jasset` files of `dir`.
+fn tree_size(dir: &Path) -> std::io::Result<(usize, u64)> {
+    let mut files = 0;
+    let mut bytes = 0;
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        if super::project::is_jasset(&entry.path()) {
+            files += 1;
+            bytes += entry.metadata()?.len();
+        }
+    }
+    Ok((files, bytes))
+}

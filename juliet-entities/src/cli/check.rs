@@ -1,0 +1,73 @@
+//! `jasset check PATH... [--root DIR] [--strict]`: validates files and trees.
+//!
+//! One line per problem on stdout, in path order, `path:line:col: error|warning:
+//! message` (the `Display` of [`juliet_core::Error`] and [`juliet_core::Warning`], which
+//! editors and CI annotators parse), then a one-line summary on stderr. Exit 0 when no
+//! file has an error (warnings too with `--strict`), 1 otherwise.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::output::{count, progress_bar, tick};
+use super::project::{collect_files, resolve_root, Session};
+use super::{CliResult, Status};
+
+/// Arguments of `jasset check`.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// Files and folders to check (folders are walked for `.jasset` files).
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// The project root (`Template` paths resolve against it). Default: the nearest
+    /// ancestor of the first PATH holding an `Assets/` folder.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Treat warnings (unknown keys, newer versions) as errors.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// Runs `jasset check`.
+///
+/// # Errors
+/// A usage error when `--root` is not a folder; write errors.
+pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
+    let root = resolve_root(args.root.as_deref(), &args.paths)?;
+    let (files, mut path_errors) = collect_files(&args.paths);
+    let bar = progress_bar(files.len());
+    let mut session = Session::load(root, &files, &mut tick(&bar));
+    bar.finish_and_clear();
+    path_errors.append(&mut session.errors);
+    let errors = path_errors;
+    let warnings = session.warnings;
+
+    let mut lines: Vec<(&std::path::Path, u32, u32, String)> = errors
+        .iter()
+        .map(|e| (e.path.as_path(), e.line, e.column, e.to_string()))
+        .chain(
+            warnings
+                .iter()
+                .map(|w| (w.path.as_path(), w.line, w.column, w.to_string())),
+        )
+        .collect();
+    lines.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    for (.., line) in &lines {
+        writeln!(out, "{line}")?;
+    }
+
+    let failed = !errors.is_empty() || (args.strict && !warnings.is_empty());
+    eprintln!(
+        "checked {}: {}, {}{}",
+        count(files.len(), "file"),
+        count(errors.len(), "error"),
+        count(warnings.len(), "warning"),
+        if args.strict && !warnings.is_empty() {
+            " (--strict: warnings fail)"
+        } else {
+            ""
+        }
+    );
+    Ok(Status::from_problems(failed))
+}

@@ -1,0 +1,310 @@
+//! `jasset gen --entities N --templates M OUT`: a synthetic project for benchmarks and
+//! stress tests, deterministic (a seeded SplitMix64 generator: the same arguments give
+//! the same bytes).
+//!
+//! Layout: `OUT/Assets/Templates/Gen<Kind><i>.jasset` (M templates of the stock kinds,
+//! three Inert for each Collectible and Projectile) and
+//! `OUT/Assets/Worlds/Gen/Entities/<id>.jasset` (N entities: four in five are instances
+//! of a template with zero to three overrides when there are templates, the others
+//! standalone). Every file is in canonical form.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use glam::Vec3;
+use juliet_core::{write_header, write_property, Codec, Reflect, CLASS_VERSION};
+
+use super::project::{TEMPLATES_DIR, WORLDS_DIR};
+use super::{CliError, CliResult, Status};
+use crate::entity::EntityId;
+use crate::kinds::{Collectible, Inert, Projectile};
+use crate::load::{keys, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
+use crate::world::ENTITIES_DIR;
+
+/// The first id of generated entities (ids are consecutive from here).
+pub const FIRST_ID: u64 = 0x0002_0000_0000_0001;
+
+/// The name of the generated world.
+pub const WORLD_NAME: &str = "Gen";
+
+/// Arguments of `jasset gen`.
+#[derive(Debug, Clone, Args)]
+pub struct GenArgs {
+    /// Number of entity files.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub entities: usize,
+    /// Number of templates.
+    #[arg(long, value_name = "M", default_value_t = 10)]
+    pub templates: usize,
+    /// Seed of the generator.
+    #[arg(long, default_value_t = 0x5EED)]
+    pub seed: u64,
+    /// The project folder to create (must not hold an `Assets/` folder yet).
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+}
+
+/// SplitMix64: small, fast and good enough for test data.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+
+    /// A multiple of 0.25 in `lo..hi` (short, exact decimal text).
+    pub fn quarter(&mut self, lo: f32, hi: f32) -> f32 {
+        let steps = ((hi - lo) * 4.0) as u64;
+        lo + self.below(steps.max(1)) as f32 * 0.25
+    }
+}
+
+/// What was generated.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Generated {
+    /// Template files written.
+    pub templates: usize,
+    /// Entity files written.
+    pub entities: usize,
+    /// Of which template instances.
+    pub instances: usize,
+    /// Bytes written in all.
+    pub bytes: u64,
+}
+
+/// Runs `jasset gen`.
+///
+/// # Errors
+/// A usage error when OUT already holds `Assets/`; I/O errors.
+pub fn run(args: &GenArgs, out: &mut dyn Write) -> CliResult {
+    if args.out.join("Assets").exists() {
+        return Err(CliError::usage(format!(
+            "{}: already holds an Assets/ folder (choose a new or empty folder)",
+            args.out.display()
+        )));
+    }
+    let start = std::time::Instant::now();
+    let g = generate(&args.out, args.entities, args.templates, args.seed)?;
+    writeln!(
+        out,
+        "generated {} templates and {} entities ({} instances) in {}, {} bytes, {:.2?}",
+        g.templates,
+        g.entities,
+        g.instances,
+        args.out.display(),
+        g.bytes,
+        start.elapsed()
+    )?;
+    writeln!(
+        out,
+        "world: {}",
+        args.out.join(WORLDS_DIR).join(WORLD_NAME).display()
+    )?;
+    Ok(Status::Success)
+}
+
+/// A kind of generated template, by index: three Inert for each Collectible and
+/// Projectile.
+fn kind_of_template(i: usize) -> &'static str {
+    match i % 5 {
+        3 => Collectible::CLASS.name,
+        4 => Projectile::CLASS.name,
+        _ => Inert::CLASS.name,
+    }
+}
+
+/// Writes the project under `out`.
+///
+/// # Errors
+/// The first I/O error.
+pub fn generate(
+    out: &Path,
+    entities: usize,
+    templates: usize,
+    seed: u64,
+) -> Result<Generated, CliError> {
+    let mut rng = Rng::new(seed);
+    let tdir = out.join(TEMPLATES_DIR);
+    let edir = out.join(WORLDS_DIR).join(WORLD_NAME).join(ENTITIES_DIR);
+    fs::create_dir_all(&tdir)?;
+    fs::create_dir_all(&edir)?;
+    let mut g = Generated::default();
+    let mut names = Vec::with_capacity(templates);
+    let mut text = String::new();
+    for i in 0..templates {
+        let kind = kind_of_template(i);
+        let name = format!("Gen{kind}{i:03}.jasset");
+        text.clear();
+        begin(&mut text, None, kind, None, Vec3::ZERO);
+        properties(&mut text, kind, &mut rng, None);
+        fs::write(tdir.join(&name), &text)?;
+        g.bytes += text.len() as u64;
+        names.push((format!("{TEMPLATES_DIR}/{name}"), kind));
+        g.templates += 1;
+    }
+    for i in 0..entities {
+        let id = EntityId(FIRST_ID + i as u64);
+        let position = Vec3::new(
+            rng.quarter(-500.0, 500.0),
+            rng.quarter(0.0, 20.0),
+            rng.quarter(-500.0, 500.0),
+        );
+        text.clear();
+        if !names.is_empty() && rng.below(5) != 0 {
+            let (template, kind) = &names[rng.below(names.len() as u64) as usize];
+            begin(&mut text, Some(id), kind, Some(template), position);
+            let overrides = rng.below(4) as usize;
+            properties(&mut text, kind, &mut rng, Some(overrides));
+            g.instances += 1;
+        } else {
+            let kind = kind_of_template(rng.below(5) as usize);
+            begin(&mut text, Some(id), kind, None, position);
+            properties(&mut text, kind, &mut rng, None);
+        }
+        fs::write(edir.join(id.file_name()), &text)?;
+        g.bytes += text.len() as u64;
+        g.entities += 1;
+    }
+    Ok(g)
+}
+
+/// The base keys in canonical order.
+fn begin(
+    out: &mut String,
+    id: Option<EntityId>,
+    kind: &str,
+    template: Option<&String>,
+    position: Vec3,
+) {
+    write_header(out, keys::ASSET_TYPE.name);
+    out.push_str(ENTITY_ASSET_TYPE);
+    out.push('\n');
+    write_property(out, keys::BASE_VERSION.name, &ENTITY_BASE_VERSION);
+    if let Some(id) = id {
+        write_property(out, keys::ENTITY_ID.name, &id);
+    }
+    write_header(out, keys::KIND.name);
+    out.push_str(kind);
+    out.push('\n');
+    if let Some(t) = template {
+        write_property(out, keys::TEMPLATE.name, t);
+    }
+    write_property(out, keys::POSITION.name, &position);
+}
+
+/// `ClassVersion` and the properties of `kind` with random values: all of them, or
+/// `Some(n)` of them (an instance's overrides, in declaration order).
+fn properties(out: &mut String, kind: &str, rng: &mut Rng, only: Option<usize>) {
+    let values: Vec<(&'static str, String)> = if kind == Inert::CLASS.name {
+        let s = rng.quarter(0.5, 3.0);
+        vec![
+            ("MeshInstance", enc(&u32::MAX)),
+            (
+                "MeshAsset",
+                enc(&format!("Assets/Meshes/Gen_{:02}.obj", rng.below(40))),
+            ),
+            (
+                "MaterialOverride",
+                enc(&format!("Materials/M_Gen_{:02}", rng.below(12))),
+            ),
+            ("Scale", enc(&Vec3::splat(s))),
+            ("Mass", enc(&rng.quarter(0.0, 500.0))),
+            ("IsDestructible", enc(&(rng.below(2) == 0))),
+            ("IsVisible", enc(&(rng.below(10) != 0))),
+            ("Health", enc(&rng.quarter(1.0, 300.0))),
+        ]
+    } else if kind == Collectible::CLASS.name {
+        vec![("Value", enc(&(10 * (1 + rng.below(100)) as u32)))]
+    } else {
+        vec![
+            ("VelocityX", enc(&rng.quarter(-60.0, 60.0))),
+            ("VelocityY", enc(&rng.quarter(-10.0, 10.0))),
+            ("Damage", enc(&rng.quarter(1.0, 200.0))),
+        ]
+    };
+    let version = match kind {
+        k if k == Inert::CLASS.name => Inert::CLASS.version,
+        k if k == Collectible::CLASS.name => Collectible::CLASS.version,
+        _ => Projectile::CLASS.version,
+    };
+    let chosen: Vec<bool> = match only {
+        None => vec![true; values.len()],
+        Some(n) => {
+            let mut chosen = vec![false; values.len()];
+            for _ in 0..n {
+                let at = rng.below(values.len() as u64) as usize;
+                chosen[at] = true;
+            }
+            chosen
+        }
+    };
+    // A sparse instance without overrides writes no `ClassVersion` (as the runtime's
+    // writer does).
+    if chosen.iter().any(|&c| c) {
+        write_property(out, CLASS_VERSION.name, &version);
+    }
+    for ((key, value), keep) in values.iter().zip(chosen) {
+        if keep {
+            write_header(out, key);
+            out.push_str(value);
+            out.push('\n');
+        }
+    }
+}
+
+fn enc<T: Codec>(value: &T) -> String {
+    let mut s = String::new();
+    value.encode(&mut s);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rng_is_deterministic() {
+        let mut a = Rng::new(7);
+        let mut b = Rng::new(7);
+        let xs: Vec<u64> = (0..5).map(|_| a.next_u64()).collect();
+        let ys: Vec<u64> = (0..5).map(|_| b.next_u64()).collect();
+        assert_eq!(xs, ys);
+        assert_ne!(Rng::new(8).next_u64(), xs[0]);
+        let q = Rng::new(1).quarter(-1.0, 1.0);
+        assert!((-1.0..1.0).contains(&q) && (q * 4.0).fract() == 0.0);
+    }
+
+    #[test]
+    fn same_seed_same_bytes() {
+        let a = tempfile::tempdir().unwrap();
+        let b = tempfile::tempdir().unwrap();
+        let ga = generate(a.path(), 30, 5, 9).unwrap();
+        let gb = generate(b.path(), 30, 5, 9).unwrap();
+        assert_eq!(ga, gb);
+        assert_eq!((ga.templates, ga.entities), (5, 30));
+        let e = |d: &Path| d.join("Assets/Worlds/Gen/Entities");
+        for entry in fs::read_dir(e(a.path())).unwrap() {
+            let entry = entry.unwrap();
+            let other = e(b.path()).join(entry.file_name());
+            assert_eq!(fs::read(entry.path()).unwrap(), fs::read(other).unwrap());
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! `jasset inspect FILE [--root DIR] [--json]`: one entity file's resolved properties,
+//! with its template chain and override markers (seed 04 section 5's inspector view).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use juliet_core::{Archive, Class, Value};
+use serde_json::{json, Map, Value as Json};
+
+use super::output::Style;
+use super::project::{overridden_keys, resolve_root, EntityView, Session};
+use super::values::{self, float32, template_chain, ChainLink};
+use super::{CliError, CliResult, Status};
+use crate::load::ENTITY_BASE_VERSION;
+
+/// Arguments of `jasset inspect`.
+#[derive(Debug, Clone, Args)]
+pub struct InspectArgs {
+    /// The entity or template file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The project root (`Template` paths resolve against it). Default: the nearest
+    /// ancestor of FILE holding an `Assets/` folder.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Print one JSON object: `path`, `kind`, `id` (hex string or null), `template`
+    /// (path or null), `base_version`, `class_version`, `position` ([x, y, z]),
+    /// `properties` (key -> value), `overridden` (keys), `unknown` (keys), `warnings`
+    /// (strings).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One resolved property, for display.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// The key (canonical spelling).
+    pub key: &'static str,
+    /// The value lines (canonical text).
+    pub lines: Vec<String>,
+    /// The value as JSON.
+    pub json: Json,
+    /// Whether the instance overrides it.
+    pub overridden: bool,
+    /// Where a non-overridden value comes from: a template path, or `None` for the
+    /// file itself (standalone) or the class default.
+    pub source: Source,
+}
+
+/// Where a property's value comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The file itself.
+    File,
+    /// A template of the chain (its `Template` path).
+    Template(String),
+    /// The class's declared default.
+    Default,
+}
+
+/// What `inspect` shows of one file.
+#[derive(Debug, Clone)]
+pub struct Inspection {
+    /// The JSON object of `--json`.
+    pub json: Json,
+    /// The class.
+    pub class: &'static Class,
+    /// The properties, in declaration order.
+    pub properties: Vec<Resolved>,
+    /// The template chain, nearest first.
+    pub chain: Vec<String>,
+}
+
+/// Runs `jasset inspect`.
+///
+/// # Errors
+/// A usage error when `--root` is not a folder; write errors.
+pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
+    let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.file))?;
+    if !args.file.is_file() {
+        return Err(CliError::failure(format!(
+            "{}: not a file",
+            args.file.display()
+        )));
+    }
+    let session = Session::load(root.clone(), std::slice::from_ref(&args.file), &mut |_| {});
+    let Some(view) = session.entity(0) else {
+        for e in &session.errors {
+            writeln!(out, "{e}")?;
+        }
+        return Ok(Status::Problems);
+    };
+    let warnings: Vec<String> = session.warnings.iter().map(|w| w.to_string()).collect();
+    let mut chain_error = None;
+    let inspection = inspect(&view, root.as_deref(), warnings, &mut chain_error)?;
+    if args.json {
+        let text = serde_json::to_string_pretty(&inspection.json)
+            .map_err(|e| CliError::failure(e.to_string()))?;
+        writeln!(out, "{text}")?;
+    } else {
+        print_text(out, &inspection, Style::for_stdout())?;
+        if let Some(err) = &chain_error {
+            writeln!(out, "{err}")?;
+        }
+    }
+    Ok(Status::from_problems(chain_error.is_some()))
+}
+
+/// Builds the inspection of `view`. A template chain that cannot be followed is stored
+/// in `chain_error` (the properties are still shown).
+///
+/// # Errors
+/// When the entity cannot be written (it is not live).
+pub fn inspect(
+    view: &EntityView<'_>,
+    root: Option<&Path>,
+    warnings: Vec<String>,
+    chain_error: &mut Option<juliet_core::Error>,
+) -> Result<Inspection, CliError> {
+    let entity = view
+        .manager
+        .entity(view.id)
+        .ok_or_else(|| CliError::failure("entity not loaded"))?;
+    let class = entity.class();
+    let file_bytes = std::fs::read(view.path)?;
+    let file_props = values::properties(&file_bytes, view.path)?;
+    let header = values::header(&file_props);
+
+    let chain: Vec<ChainLink> = match (&view.data.template, root) {
+        (Some(t), Some(root)) => template_chain(root, view.path, t).unwrap_or_else(|e| {
+            *chain_error = Some(e);
+            Vec::new()
+        }),
+        _ => Vec::new(),
+    };
+
+    // The resolved values: the entity as the runtime holds it, written in full.
+    let mut text = String::new();
+    view.manager
+        .save_derived(view.id, &mut Archive::saving(&mut text))?;
+    let resolved_props = values::properties(text.as_bytes(), view.path)?;
+    let overridden = overridden_keys(view);
+    let has_key = |props: &values::Properties, p: &juliet_core::PropertyDescriptor| {
+        props
+            .iter()
+            .any(|(_, crc, _)| *crc == p.crc || p.aliases.iter().any(|a| a.crc == *crc))
+    };
+
+    let mut properties = Vec::new();
+    let mut json_props = Map::new();
+    for p in class.properties {
+        let lines = values::find(&resolved_props, p.key, &[])
+            .map(<[String]>::to_vec)
+            .unwrap_or_default();
+        let joined = lines.join("\n");
+        let json = values::to_json(&p.property_type, Value::from_text(&joined))
+            .unwrap_or_else(|_| Json::String(joined.clone()));
+        let is_overridden = overridden.contains(&p.key);
+        let source = if view.data.template.is_none() && has_key(&file_props, p) {
+            Source::File
+        } else if let Some(link) = chain.iter().find(|l| has_key(&l.properties, p)) {
+            Source::Template(link.template.clone())
+        } else if has_key(&file_props, p) {
+            Source::File
+        } else {
+            Source::Default
+        };
+        json_props.insert(p.key.to_owned(), json.clone());
+        properties.push(Resolved {
+            key: p.key,
+            lines,
+            json,
+            overridden: is_overridden,
+            source,
+        });
+    }
+
+    let position = entity.position();
+    let json = json!({
+        "path": view.path.display().to_string(),
+        "kind": class.name,
+        "id": if view.is_template { Json::Null } else { json!(view.id.to_string()) },
+        "template": view.data.template,
+        "base_version": header.base_version.unwrap_or(ENTITY_BASE_VERSION),
+        "class_version": header.class_version.unwrap_or(class.version),
+        "position": [float32(position.x), float32(position.y), float32(position.z)],
+        "properties": Json::Object(json_props),
+        "overridden": overridden,
+        "unknown": view.data.unknown.iter().map(|u| u.key.clone()).collect::<Vec<_>>(),
+        "warnings": warnings,
+    });
+    Ok(Inspection {
+        json,
+        class,
+        properties,
+        chain: chain.into_iter().map(|l| l.template).collect(),
+    })
+}
+
+fn print_text(out: &mut dyn Write, ins: &Inspection, style: Style) -> std::io::Result<()> {
+    let j = &ins.json;
+    let s = |v: &Json| match v {
+        Json::String(s) => s.clone(),
+        Json::Null => "-".to_owned(),
+        other => other.to_string(),
+    };
+    writeln!(out, "{}", style.bold(&s(&j["path"])))?;
+    let file_version = j["class_version"].as_u64().unwrap_or_default();
+    if file_version == u64::from(ins.class.version) {
+        writeln!(
+            out,
+            "  kind       {} (class version {file_version})",
+            ins.class.name
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  kind       {} (class version {file_version} in the file, {} in this build)",
+            ins.class.name, ins.class.version
+        )?;
+    }
+    writeln!(out, "  id         {}", s(&j["id"]))?;
+    if ins.chain.is_empty() {
+        writeln!(out, "  template   {}", s(&j["template"]))?;
+    } else {
+        writeln!(out, "  template   {}", ins.chain.join(" -> "))?;
+    }
+    let pos: Vec<String> = j["position"]
+        .as_array()
+        .map(|a| a.iter().map(|v| v.to_string()).collect())
+        .unwrap_or_default();
+    writeln!(out, "  position   {}", pos.join(" "))?;
+    writeln!(
+        out,
+        "  properties ({} overridden, marked {})",
+        ins.properties.iter().filter(|p| p.overridden).count(),
+        style.yellow("*")
+    )?;
+    let width = ins
+        .properties
+        .iter()
+        .map(|p| p.key.len())
+        .max()
+        .unwrap_or(0);
+    for p in &ins.properties {
+        let value = p.lines.join(" | ");
+        let line = format!("{:width$}  {value}", p.key);
+        if p.overridden {
+            writeln!(out, "  {} {}", style.yellow("*"), style.yellow(&line))?;
+        } else {
+            let from = match &p.source {
+                Source::File => String::new(),
+                Source::Template(t) => format!("  <- {t}"),
+                Source::Default => "  (default)".to_owned(),
+            };
+            let line = if p.source == Source::File {
+                line
+            } else {
+                style.dim(&format!("{line}{from}"))
+            };
+            writeln!(out, "    {line}")?;
+        }
+    }
+    if let Some(unknown) = j["unknown"].as_array().filter(|a| !a.is_empty()) {
+        let keys: Vec<String> = unknown.iter().map(s).collect();
+        writeln!(out, "  unknown keys (kept on save): {}", keys.join(", "))?;
+    }
+    if let Some(warnings) = j["warnings"].as_array() {
+        for w in warnings {
+            writeln!(out, "{}", style.yellow(&s(w)))?;
+        }
+    }
+    Ok(())
+}

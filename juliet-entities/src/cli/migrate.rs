@@ -1,0 +1,272 @@
+//! `jasset migrate PATH...`: brings files to the current versions (seed 01 section 7).
+//!
+//! Every file is loaded (a file at an older `ClassVersion` runs its class's migration,
+//! which consumes the deprecated keys; unknown keys are kept) and its canonical text is
+//! compared with the file by meaning: each key's value is read by its type, so
+//! re-spellings (`1` for `true`, `128.000000` for `128.0`, snake_case keys, comments)
+//! are not changes. Files that change are saved and reported key by key; the others are
+//! left alone (`jasset fmt` rewrites those).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use juliet_core::{key_crc_runtime, Archive, Class, PropertyType, Value, CLASS_VERSION};
+use serde_json::Value as Json;
+
+use super::output::{count, progress_bar, tick, Style};
+use super::project::{collect_files, read, resolve_root, write_atomic, Session};
+use super::values::{properties, to_json, Properties};
+use super::{CliResult, Status};
+use crate::load::{keys, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
+use crate::manager::EntityManager;
+
+/// Arguments of `jasset migrate`.
+#[derive(Debug, Clone, Args)]
+pub struct MigrateArgs {
+    /// Files and folders to migrate (folders are walked for `.jasset` files).
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Report what would change, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The project root. Default: the nearest ancestor of the first PATH holding an
+    /// `Assets/` folder.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+/// One change of one key.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// The value changed (old, new), e.g. `ClassVersion` 1 -> 2.
+    Changed(String, Json, Json),
+    /// The key is gone; `true` when it was a deprecated key consumed by a migration.
+    Removed(String, Json, bool),
+    /// The key is new.
+    Added(String, Json),
+}
+
+/// Runs `jasset migrate`.
+///
+/// # Errors
+/// A usage error when `--root` is not a folder; write errors.
+pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
+    let root = resolve_root(args.root.as_deref(), &args.paths)?;
+    let (files, path_errors) = collect_files(&args.paths);
+    let bar = progress_bar(files.len());
+    let mut session = Session::load(root, &files, &mut tick(&bar));
+    bar.finish_and_clear();
+    let style = Style::for_stdout();
+
+    let mut failed = path_errors.len() + session.errors.len();
+    for e in path_errors.iter().chain(&session.errors) {
+        writeln!(out, "{e} (not migrated)")?;
+    }
+    let mut migrated = 0;
+    let mut current = 0;
+    for i in 0..session.files.len() {
+        let Some((class, is_instance)) = session.entity(i).and_then(|v| {
+            let e = v.manager.entity(v.id)?;
+            Some((e.class(), e.template().is_some()))
+        }) else {
+            continue;
+        };
+        // Standalone entities and templates leave defaults out: they are not changes.
+        let defaults = (!is_instance).then(|| defaults_of(class));
+        let Some(text) = session.canonical_text(i) else {
+            continue;
+        };
+        let path = session.files[i].path.clone();
+        let result = text.and_then(|new| {
+            let old = read(&path)?;
+            let changes = changes(class, defaults.as_ref(), &old, new.as_bytes(), &path)?;
+            if !changes.is_empty() && !args.dry_run {
+                write_atomic(&path, new.as_bytes())?;
+            }
+            Ok(changes)
+        });
+        match result {
+            Ok(changes) if changes.is_empty() => current += 1,
+            Ok(changes) => {
+                migrated += 1;
+                writeln!(out, "{}", style.bold(&path.display().to_string()))?;
+                for change in &changes {
+                    writeln!(out, "  {}", describe(change, style))?;
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                writeln!(out, "{e} (not migrated)")?;
+            }
+        }
+    }
+    eprintln!(
+        "{} {}, {} already current, {} not migrated",
+        count(migrated, "file"),
+        if args.dry_run {
+            "would be migrated"
+        } else {
+            "migrated"
+        },
+        current,
+        failed
+    );
+    Ok(Status::from_problems(failed > 0))
+}
+
+/// One line for `change`.
+pub fn describe(change: &Change, style: Style) -> String {
+    match change {
+        Change::Changed(key, old, new) => format!("{key}: {} -> {}", show(old), show(new)),
+        Change::Removed(key, old, deprecated) => style.red(&format!(
+            "- {key}: {}{}",
+            show(old),
+            if *deprecated {
+                " (deprecated key, consumed by the migration)"
+            } else {
+                ""
+            }
+        )),
+        Change::Added(key, new) => style.green(&format!("+ {key}: {}", show(new))),
+    }
+}
+
+fn show(value: &Json) -> String {
+    match value {
+        Json::String(s) => s.clone(),
+        Json::Array(items) => items.iter().map(show).collect::<Vec<_>>().join(" "),
+        other => other.to_string(),
+    }
+}
+
+/// The changes, by meaning, from the entity file text `old` to `new` (both of class
+/// `class`), in key order of `new` then the removed keys.
+///
+/// # Errors
+/// A tokenizer error in either text.
+pub fn changes(
+    class: &Class,
+    defaults: Option<&Meaning>,
+    old: &[u8],
+    new: &[u8],
+    path: &std::path::Path,
+) -> Result<Vec<Change>, juliet_core::Error> {
+    let mut old = meaning(class, &properties(old, path)?);
+    let mut new = meaning(class, &properties(new, path)?);
+    // A key left out means its default: filled in on both sides, but a key the old
+    // file left out and the new one sets to another value is reported as added.
+    let mut implicit = Vec::new();
+    for (key, value) in defaults.into_iter().flatten() {
+        if !old.contains_key(key) {
+            implicit.push(key.clone());
+            old.insert(key.clone(), value.clone());
+        }
+        new.entry(key.clone()).or_insert_with(|| value.clone());
+    }
+    let mut out = Vec::new();
+    for (key, (value, _)) in &new {
+        match old.get(key) {
+            Some((before, _)) if before == value => {}
+            Some(_) if implicit.contains(key) => {
+                out.push(Change::Added(key.clone(), value.clone()))
+            }
+            Some((before, _)) => {
+                out.push(Change::Changed(key.clone(), before.clone(), value.clone()))
+            }
+            None => out.push(Change::Added(key.clone(), value.clone())),
+        }
+    }
+    for (key, (value, deprecated)) in &old {
+        if !new.contains_key(key) {
+            out.push(Change::Removed(key.clone(), value.clone(), *deprecated));
+        }
+    }
+    Ok(out)
+}
+
+/// Keys by canonical name, with their values read by type and whether they are
+/// deprecated keys.
+pub type Meaning = BTreeMap<String, (Json, bool)>;
+
+/// The declared default of every property of `class`, read like a file's values.
+pub fn defaults_of(class: &'static Class) -> Meaning {
+    let mut manager = EntityManager::new();
+    let id = manager.allocate_entity(class);
+    let mut text = String::new();
+    let _ = manager.save_derived(id, &mut Archive::saving(&mut text));
+    let props = properties(text.as_bytes(), std::path::Path::new("")).unwrap_or_default();
+    let mut map = meaning(class, &props);
+    map.retain(|key, _| class.property(key).is_some());
+    map
+}
+
+/// Each key of an entity file by its canonical name, with its value read by type and
+/// whether it is deprecated; header keys that are absent take the value they mean
+/// (`BaseVersion` and `ClassVersion` the current versions, `Kind` the class, `Position`
+/// the origin, `AssetType` `Entity`).
+fn meaning(class: &Class, props: &Properties) -> Meaning {
+    static U32: PropertyType = PropertyType::U32;
+    static U64: PropertyType = PropertyType::U64;
+    static VEC3: PropertyType = PropertyType::Floats(3);
+    static TEXT: PropertyType = PropertyType::String;
+    let base: [(&juliet_core::Key, &[juliet_core::Key], &PropertyType); 7] = [
+        (&keys::ASSET_TYPE, &[], &TEXT),
+        (&keys::BASE_VERSION, keys::BASE_VERSION_ALIASES, &U32),
+        (&keys::ENTITY_ID, keys::ENTITY_ID_ALIASES, &U64),
+        (&keys::KIND, keys::KIND_ALIASES, &TEXT),
+        (&keys::TEMPLATE, &[], &TEXT),
+        (&keys::POSITION, &[], &VEC3),
+        (&CLASS_VERSION, &[], &U32),
+    ];
+    let mut map = BTreeMap::new();
+    for (key, crc, lines) in props {
+        let raw = || Json::String(lines.join("\n"));
+        let text = lines.join("\n");
+        let read =
+            |ty: &PropertyType| to_json(ty, Value::from_text(&text)).unwrap_or_else(|_| raw());
+        let entry = if let Some((k, _, ty)) = base
+            .iter()
+            .find(|(k, aliases, _)| k.crc == *crc || aliases.iter().any(|a| a.crc == *crc))
+        {
+            let mut value = read(ty);
+            if k.crc == keys::KIND.crc || k.crc == keys::ASSET_TYPE.crc {
+                // Names compare ignoring case and `_` (`entity_instance` is `Entity`).
+                if let Json::String(s) = &value {
+                    let is_entity = k.crc == keys::ASSET_TYPE.crc
+                        && key_crc_runtime(s.as_bytes()) == key_crc_runtime(b"entity_instance");
+                    let name = if is_entity {
+                        ENTITY_ASSET_TYPE
+                    } else {
+                        s.as_str()
+                    };
+                    value = Json::String(juliet_core::normalize_key(name).to_string());
+                }
+            }
+            (k.name.to_owned(), (value, false))
+        } else if let Some(p) = class.property_by_crc(*crc) {
+            (p.key.to_owned(), (read(&p.property_type), false))
+        } else {
+            (key.clone(), (raw(), class.is_deprecated(*crc)))
+        };
+        map.insert(entry.0, entry.1);
+    }
+    let defaults = [
+        (
+            keys::ASSET_TYPE.name,
+            Json::String(juliet_core::normalize_key(ENTITY_ASSET_TYPE).to_string()),
+        ),
+        (keys::BASE_VERSION.name, Json::from(ENTITY_BASE_VERSION)),
+        (
+            keys::KIND.name,
+            Json::String(juliet_core::normalize_key(class.name).to_string()),
+        ),
+        (keys::POSITION.name, serde_json::json!([0.0, 0.0, 0.0])),
+        (CLASS_VERSION.name, Json::from(class.version)),
+    ];
+    for (key, value) in defaults {
+        map.entry(key.to_owned()).or_insert((value, false));
+    }
+    map
+}

@@ -1,0 +1,257 @@
+//! The `jasset` command-line tool: argument parsing (clap), one module per subcommand,
+//! and the helpers they share (project discovery, loading, output).
+//!
+//! DESIGN.md section 1 ("a command-line tool, `jasset`, checks, formats, inspects,
+//! migrates and benchmarks asset trees, and runs the whole pipeline on a bundled sample
+//! project"). The binary (`src/bin/jasset.rs`) only calls [`run`].
+//!
+//! Exit codes, for every subcommand: 0 success, 1 a problem in the data (an error, a
+//! file `fmt --check` would change, a failed verification), 2 a usage error (clap's own
+//! usage errors exit with 2 as well).
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub mod bench;
+pub mod check;
+pub mod demo;
+pub mod diff;
+pub mod fmt;
+pub mod gen;
+pub mod inspect;
+pub mod migrate;
+pub mod output;
+pub mod project;
+pub mod values;
+
+/// `jasset`: check, format, inspect, migrate, generate and benchmark `.jasset` asset
+/// trees, or run the whole pipeline on the bundled sample project (`jasset demo`).
+///
+/// Paths are printed as given. The project root (the folder holding `Assets/`, against
+/// which `Template` paths resolve) is the nearest ancestor of the first path that holds
+/// an `Assets/` folder, unless `--root` names it.
+///
+/// Exit codes: 0 success; 1 errors in the data (or a failed check); 2 usage errors.
+#[derive(Debug, Parser)]
+#[command(name = "jasset", version, about, long_about)]
+pub struct Cli {
+    /// Log the runtime's tracing events to stderr (-v: info, -vv: debug).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the whole pipeline on the bundled sample project.
+    ///
+    /// Copies the sample project to a temporary folder, loads its templates and world,
+    /// prints a summary (entities per kind, templates, overrides), makes a few edits (moves
+    /// an entity, changes a template and reloads it, migrates the version-1 projectile),
+    /// saves, shows which files were written with their diffs, then loads the saved world
+    /// again and verifies it. Exits with 1 when the verification fails. The original
+    /// sample project is never written.
+    Demo(demo::DemoArgs),
+    /// Validate `.jasset` files and trees.
+    ///
+    /// Prints one line per problem, `path:line:col: error|warning: message`, then a
+    /// summary on stderr. World entity files are loaded with their whole world (so a
+    /// duplicate `EntityID` in another file of the world is found), templates through
+    /// their chain. Exits with 0 when there is no error (warnings allowed unless
+    /// `--strict`), 1 otherwise. Shows a progress bar on large trees when stderr is a
+    /// terminal.
+    Check(check::CheckArgs),
+    /// Show one entity file's resolved properties.
+    ///
+    /// Prints the kind, id, template chain, position and every property with its
+    /// resolved value; overridden properties are marked `*` (coloured when stdout is a
+    /// terminal and `NO_COLOR` is unset), inherited ones name the template they come
+    /// from. `--json` prints one JSON object instead.
+    Inspect(inspect::InspectArgs),
+    /// Rewrite files to canonical form (load, then the canonical writer).
+    ///
+    /// Idempotent: a formatted file is left as it is. Files that do not load (a bad
+    /// value, an unknown kind) are reported and never rewritten. With `--check`, writes
+    /// nothing, lists the files that would change and exits with 1 if there is any.
+    Fmt(fmt::FmtArgs),
+    /// Bring files to the current versions.
+    ///
+    /// Loads every file (older `ClassVersion`s run their class's migration, deprecated
+    /// keys are consumed, unknown keys kept) and saves the files whose content changes,
+    /// reporting per file what changed: versions, removed and added keys, changed values.
+    /// Re-spellings alone (`1` for `true`, `%f` floats) do not count as a change.
+    Migrate(migrate::MigrateArgs),
+    /// Generate a synthetic project for benchmarks and stress tests.
+    ///
+    /// Writes `OUT/Assets/Templates/` (M templates of the stock kinds) and
+    /// `OUT/Assets/Worlds/Gen/Entities/` (N entity files: mostly template instances with
+    /// a few overrides, some standalone entities). Deterministic: the same arguments and
+    /// seed give the same bytes.
+    Gen(gen::GenArgs),
+    /// Time loading and saving a world.
+    ///
+    /// ROOT is a world folder (holding `Entities/`) or a project root (every world under
+    /// `Assets/Worlds/`). Prints load and save timings with throughput (files/s, MB/s).
+    /// Saves go to a temporary copy: ROOT is never written.
+    Bench(bench::BenchArgs),
+}
+
+/// A failure that ends a subcommand: a message and the exit code.
+#[derive(Debug)]
+pub struct CliError {
+    /// What went wrong (printed as `jasset: error: <message>`).
+    pub message: String,
+    /// 1 for a failure, 2 for a usage error.
+    pub code: u8,
+}
+
+impl CliError {
+    /// A failure (exit code 1).
+    pub fn failure(message: impl Into<String>) -> CliError {
+        CliError {
+            message: message.into(),
+            code: 1,
+        }
+    }
+
+    /// A usage error (exit code 2).
+    pub fn usage(message: impl Into<String>) -> CliError {
+        CliError {
+            message: message.into(),
+            code: 2,
+        }
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<io::Error> for CliError {
+    fn from(err: io::Error) -> CliError {
+        CliError::failure(format!("I/O error: {err}"))
+    }
+}
+
+impl From<juliet_core::Error> for CliError {
+    fn from(err: juliet_core::Error) -> CliError {
+        CliError::failure(err.to_string())
+    }
+}
+
+/// What a subcommand ends with: success (exit 0) or a problem found in the data
+/// (exit 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Exit code 0.
+    Success,
+    /// Exit code 1: the subcommand ran, and found errors (or changes, for `fmt --check`).
+    Problems,
+}
+
+impl Status {
+    /// [`Status::Problems`] when `problems`, else [`Status::Success`].
+    pub fn from_problems(problems: bool) -> Status {
+        if problems {
+            Status::Problems
+        } else {
+            Status::Success
+        }
+    }
+}
+
+/// The result type of the subcommands.
+pub type CliResult = Result<Status, CliError>;
+
+/// Runs `cli`, printing to stdout and stderr; returns the process exit code.
+pub fn run(cli: Cli) -> ExitCode {
+    init_tracing(cli.verbose);
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let result = run_with(cli.command, &mut out);
+    let _ = out.flush();
+    match result {
+        Ok(Status::Success) => ExitCode::SUCCESS,
+        Ok(Status::Problems) => ExitCode::from(1),
+        // A closed pipe (`jasset check demo | head`) is not an error of ours.
+        Err(err) if err.message.contains("Broken pipe") => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("jasset: error: {err}");
+            ExitCode::from(err.code)
+        }
+    }
+}
+
+/// Runs one subcommand, writing its report to `out` (stdout in the binary).
+///
+/// # Errors
+/// A [`CliError`] for a failure that stops the subcommand (an unreadable path, a usage
+/// error); problems found in the data are [`Status::Problems`] instead.
+pub fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
+    match command {
+        Command::Demo(args) => demo::run(&args, out),
+        Command::Check(args) => check::run(&args, out),
+        Command::Inspect(args) => inspect::run(&args, out),
+        Command::Fmt(args) => fmt::run(&args, out),
+        Command::Migrate(args) => migrate::run(&args, out),
+        Command::Gen(args) => gen::run(&args, out),
+        Command::Bench(args) => bench::run(&args, out),
+    }
+}
+
+/// Installs a stderr `tracing` subscriber when `-v` was given (the runtime logs each
+/// warning as a `tracing` event; without `-v` the printed report is enough).
+fn init_tracing(verbose: u8) {
+    let level = match verbose {
+        0 => return,
+        1 => tracing::Level::INFO,
+        _ => tracing::Level::DEBUG,
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(io::stderr)
+        .with_target(false)
+        .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_subcommand_has_help_text() {
+        let cmd = Cli::command();
+        let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+        assert_eq!(
+            names,
+            ["demo", "check", "inspect", "fmt", "migrate", "gen", "bench"]
+        );
+        for sub in cmd.get_subcommands() {
+            let about = sub.get_about().map(|s| s.to_string()).unwrap_or_default();
+            let long = sub
+                .get_long_about()
+                .map(|s| s.to_string())
+                .unwrap_or_default();
+            assert!(!about.is_empty(), "{} has no help", sub.get_name());
+            assert!(
+                long.len() > about.len(),
+                "{} has no long help",
+                sub.get_name()
+            );
+        }
+    }
+}

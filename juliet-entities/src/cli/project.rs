@@ -1,0 +1,626 @@
+//! Asset trees as the subcommands see them: the project root, the `.jasset` files under
+//! the given paths, what each file is (a template, a world entity file, a loose file),
+//! and a [`Session`] that loads them the way the game would: world files with their
+//! whole world, templates through their chain, loose files alone.
+//!
+//! Everything that depends on the templates runtime (loading instances and templates,
+//! the canonical text of an instance, its overrides, the template chain) goes through
+//! the few functions at the end of this module.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use juliet_core::{Error, TokenBuffer, Warning};
+
+use crate::entity::EntityId;
+use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
+use crate::manager::EntityManager;
+use crate::template::{overrides, save_instance, TemplateCache};
+use crate::world::{LoadOptions, LoadReport, World, WorldLoadError, ENTITIES_DIR, EXTENSION};
+
+use super::CliError;
+
+/// The folder of a project root that holds the assets.
+pub const ASSETS_DIR: &str = "Assets";
+
+/// Where templates live, relative to the project root.
+pub const TEMPLATES_DIR: &str = "Assets/Templates";
+
+/// Where worlds live, relative to the project root (`Assets/Worlds/<Name>/Entities`).
+pub const WORLDS_DIR: &str = "Assets/Worlds";
+
+/// The nearest ancestor of `start` (itself included) that holds an `Assets/` folder.
+///
+/// Relative paths are searched as given first (so that printed paths stay relative),
+/// then through their absolute form.
+pub fn find_root(start: &Path) -> Option<PathBuf> {
+    let has_assets = |dir: &Path| {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        dir.join(ASSETS_DIR).is_dir()
+    };
+    for dir in start.ancestors() {
+        if has_assets(dir) {
+            return Some(if dir.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                dir.to_path_buf()
+            });
+        }
+    }
+    let absolute = fs::canonicalize(start).ok()?;
+    absolute
+        .ancestors()
+        .find(|d| has_assets(d))
+        .map(Path::to_path_buf)
+}
+
+/// The project root: `explicit` (which must be a folder) or the nearest ancestor of the
+/// first path that holds `Assets/` (`None` when there is none).
+///
+/// # Errors
+/// A usage error when `explicit` is not a folder.
+pub fn resolve_root(
+    explicit: Option<&Path>,
+    paths: &[PathBuf],
+) -> Result<Option<PathBuf>, CliError> {
+    match explicit {
+        Some(root) if root.is_dir() => Ok(Some(root.to_path_buf())),
+        Some(root) => Err(CliError::usage(format!(
+            "--root {}: not a folder",
+            root.display()
+        ))),
+        None => Ok(paths.first().and_then(|p| find_root(p))),
+    }
+}
+
+/// The `.jasset` files named by `paths`: files as given, folders walked recursively
+/// (hidden entries, such as the `.<name>.tmp` files of an interrupted save, skipped),
+/// without duplicates, sorted by path. Paths that do not exist are returned as errors.
+pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<Error>) {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for path in paths {
+        match fs::metadata(path) {
+            Ok(m) if m.is_dir() => {
+                if let Err(e) = walk(path, &mut files) {
+                    errors.push(e);
+                }
+            }
+            Ok(_) => files.push(path.clone()),
+            Err(e) => errors.push(Error::io(path, e)),
+        }
+    }
+    files.sort();
+    files.dedup();
+    (files, errors)
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), Error> {
+    let entries = fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let path = dir.join(&name);
+        let kind = entry.file_type().map_err(|e| Error::io(&path, e))?;
+        if kind.is_dir() {
+            walk(&path, files)?;
+        } else if is_jasset(&path) {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Whether `path` has the `.jasset` extension (any case).
+pub fn is_jasset(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|x| x.eq_ignore_ascii_case(EXTENSION))
+}
+
+/// What a `.jasset` file is, by where it lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Role {
+    /// Under `<root>/Assets/Templates/`.
+    Template,
+    /// In an `Entities/` folder: an entity of the world folder that holds it.
+    World(PathBuf),
+    /// Anywhere else: loaded alone.
+    Loose,
+}
+
+/// The role of `path` in the project at `root`.
+pub fn role_of(path: &Path, root: Option<&Path>) -> Role {
+    let parent = path.parent().unwrap_or(Path::new(""));
+    if parent.file_name().is_some_and(|n| n == ENTITIES_DIR) {
+        return Role::World(parent.parent().unwrap_or(Path::new("")).to_path_buf());
+    }
+    if let Some(root) = root {
+        let templates = root.join(TEMPLATES_DIR);
+        if path.starts_with(&templates) || same_file_prefix(path, &templates) {
+            return Role::Template;
+        }
+    }
+    Role::Loose
+}
+
+/// Whether `path` is under `dir` once both are made absolute (for `./x` against `x`).
+fn same_file_prefix(path: &Path, dir: &Path) -> bool {
+    match (fs::canonicalize(path), fs::canonicalize(dir)) {
+        (Ok(p), Ok(d)) => p.starts_with(d),
+        _ => false,
+    }
+}
+
+/// The path of `path` relative to `root`, with `/` separators, as `Template` keys write
+/// it (`None` when `path` is not under `root`).
+pub fn project_relative(path: &Path, root: &Path) -> Option<String> {
+    let rel = match path.strip_prefix(root) {
+        Ok(rel) => rel.to_path_buf(),
+        Err(_) => {
+            let p = fs::canonicalize(path).ok()?;
+            let r = fs::canonicalize(root).ok()?;
+            p.strip_prefix(r).ok()?.to_path_buf()
+        }
+    };
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(parts.join("/"))
+}
+
+/// Where the entities of a [`Session`] live.
+#[derive(Debug)]
+enum Store {
+    /// A whole world.
+    World(Box<World>),
+    /// One file loaded alone (a template or a loose file).
+    Single(Box<SingleFile>),
+}
+
+/// How one requested file fared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileState {
+    /// Loaded: the entity `id` of store `store`.
+    Loaded {
+        /// Index of the store.
+        store: usize,
+        /// The entity.
+        id: EntityId,
+    },
+    /// Did not load (its error is in [`Session::errors`]).
+    Failed,
+}
+
+/// One requested file.
+#[derive(Debug, Clone)]
+pub struct FileEntry {
+    /// The path as collected.
+    pub path: PathBuf,
+    /// Template, world file or loose file.
+    pub role: Role,
+    /// Loaded or not.
+    pub state: FileState,
+}
+
+/// A loaded entity, as the subcommands read it.
+#[derive(Debug, Clone, Copy)]
+pub struct EntityView<'a> {
+    /// The manager that holds it.
+    pub manager: &'a EntityManager,
+    /// The templates its template chain is in.
+    pub templates: Option<&'a TemplateCache>,
+    /// Its id (a session id for templates, which have none in their file).
+    pub id: EntityId,
+    /// Its template path and unknown keys.
+    pub data: &'a EntityFileData,
+    /// Its file.
+    pub path: &'a Path,
+    /// Whether the file is a template.
+    pub is_template: bool,
+}
+
+/// Progress of [`Session::load`]: files done so far, out of a total.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress<'a> {
+    /// Files loaded so far.
+    pub done: usize,
+    /// Files in all.
+    pub total: usize,
+    /// What is being loaded now (a world folder or a file).
+    pub current: &'a Path,
+}
+
+/// The requested files, loaded: the worlds they belong to, templates and loose files,
+/// with every error and warning of the requested files (sorted by path, line, column).
+#[derive(Debug)]
+pub struct Session {
+    /// The project root, if any.
+    pub root: Option<PathBuf>,
+    stores: Vec<Store>,
+    /// The requested files, in path order.
+    pub files: Vec<FileEntry>,
+    /// Errors of the requested files (at most one per file, plus path errors).
+    pub errors: Vec<Error>,
+    /// Warnings of the requested files that loaded.
+    pub warnings: Vec<Warning>,
+}
+
+impl Session {
+    /// Loads `files` (from [`collect_files`]) in the project at `root`, calling
+    /// `progress` after each world or single file.
+    pub fn load(
+        root: Option<PathBuf>,
+        files: &[PathBuf],
+        progress: &mut dyn FnMut(Progress<'_>),
+    ) -> Session {
+        let mut session = Session {
+            root,
+            stores: Vec::new(),
+            files: Vec::new(),
+            errors: Vec::new(),
+            warnings: Vec::new(),
+        };
+        // Group world files by world folder; the others load one by one.
+        let mut worlds: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
+        for path in files {
+            let role = role_of(path, session.root.as_deref());
+            if let Role::World(dir) = &role {
+                worlds
+                    .entry(dir.clone())
+                    .or_default()
+                    .push(session.files.len());
+            }
+            session.files.push(FileEntry {
+                path: path.clone(),
+                role,
+                state: FileState::Failed,
+            });
+        }
+        let total = files.len();
+        let mut done = 0;
+        for (dir, members) in &worlds {
+            progress(Progress {
+                done,
+                total,
+                current: dir,
+            });
+            session.load_world_group(dir, members);
+            done += members.len();
+        }
+        for i in 0..session.files.len() {
+            if matches!(session.files[i].role, Role::World(_)) {
+                continue;
+            }
+            let path = session.files[i].path.clone();
+            progress(Progress {
+                done,
+                total,
+                current: &path,
+            });
+            let is_template = session.files[i].role == Role::Template;
+            session.load_single(i, is_template);
+            done += 1;
+        }
+        progress(Progress {
+            done,
+            total,
+            current: Path::new(""),
+        });
+        sort_problems(&mut session.errors, &mut session.warnings);
+        session
+    }
+
+    fn load_world_group(&mut self, dir: &Path, members: &[usize]) {
+        let wanted: HashMap<std::ffi::OsString, usize> = members
+            .iter()
+            .filter_map(|&i| Some((self.files[i].path.file_name()?.to_owned(), i)))
+            .collect();
+        let member_of = |path: &Path| path.file_name().and_then(|n| wanted.get(n)).copied();
+        let (world, report) = match load_world_dir(self.root.as_deref(), dir) {
+            Ok(loaded) => loaded,
+            Err(WorldLoadError::Directory(err)) => {
+                self.errors.push(err);
+                return;
+            }
+            Err(WorldLoadError::Strict(report)) => {
+                // Not asked for: strict loads are never requested here.
+                self.errors.extend(report.errors);
+                return;
+            }
+        };
+        for err in report.errors {
+            if member_of(&err.path).is_some() {
+                self.errors.push(err);
+            }
+        }
+        for w in report.warnings {
+            if member_of(&w.path).is_some() {
+                self.warnings.push(w);
+            }
+        }
+        let store = self.stores.len();
+        for e in world.manager().entities() {
+            if let Some(i) = world.file_of(e.id()).and_then(member_of) {
+                self.files[i].state = FileState::Loaded { store, id: e.id() };
+            }
+        }
+        self.stores.push(Store::World(Box::new(world)));
+    }
+
+    fn load_single(&mut self, i: usize, is_template: bool) {
+        let path = self.files[i].path.clone();
+        match load_single_file(self.root.as_deref(), &path, is_template) {
+            Ok(mut single) => {
+                self.warnings.append(&mut single.warnings);
+                self.files[i].state = FileState::Loaded {
+                    store: self.stores.len(),
+                    id: single.id,
+                };
+                self.stores.push(Store::Single(Box::new(single)));
+            }
+            Err(err) => self.errors.push(err),
+        }
+    }
+
+    /// The entity of requested file `i`, if it loaded.
+    pub fn entity(&self, i: usize) -> Option<EntityView<'_>> {
+        let entry = &self.files[i];
+        let FileState::Loaded { store, id } = entry.state else {
+            return None;
+        };
+        let (manager, templates, data) = match &self.stores[store] {
+            Store::World(world) => (world.manager(), world.templates(), world.file_data(id)?),
+            Store::Single(single) => (&single.manager, &single.templates, &single.data),
+        };
+        Some(EntityView {
+            manager,
+            templates: Some(templates),
+            id,
+            data,
+            path: &entry.path,
+            is_template: entry.role == Role::Template,
+        })
+    }
+
+    /// The canonical text of requested file `i` (what a save writes), if it loaded.
+    /// Differences from the template are recorded as overrides first, as a save does.
+    ///
+    /// # Errors
+    /// As [`World::entity_text`] and [`single_text`].
+    pub fn canonical_text(&mut self, i: usize) -> Option<Result<String, Error>> {
+        let entry = &self.files[i];
+        let FileState::Loaded { store, id } = entry.state else {
+            return None;
+        };
+        let is_template = entry.role == Role::Template;
+        Some(match &mut self.stores[store] {
+            Store::World(world) => {
+                let mut out = String::new();
+                world.entity_text(id, &mut out).map(|()| out)
+            }
+            Store::Single(single) => {
+                let SingleFile {
+                    manager,
+                    templates,
+                    data,
+                    ..
+                } = &mut **single;
+                single_text(manager, templates, id, data, is_template)
+            }
+        })
+    }
+
+    /// Whether any requested file had an error.
+    pub fn has_errors(&self) -> bool {
+        !self.errors.is_empty()
+    }
+}
+
+/// Sorts problems by path, line and column (the order of a compiler's output).
+pub fn sort_problems(errors: &mut [Error], warnings: &mut [Warning]) {
+    errors.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+    warnings.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+}
+
+/// Reads a whole file.
+///
+/// # Errors
+/// [`ErrorKind::Io`] naming the file.
+pub fn read(path: &Path) -> Result<Vec<u8>, Error> {
+    fs::read(path).map_err(|e| Error::io(path, e))
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a
+/// rename (so a crash leaves the old or the new file, never half of one).
+///
+/// # Errors
+/// [`ErrorKind::Io`] naming the file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let result = (|| -> io::Result<()> {
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".jasset-")
+            .suffix(".tmp")
+            .tempfile_in(dir)?;
+        io::Write::write_all(&mut tmp, bytes)?;
+        tmp.as_file().sync_all()?;
+        tmp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    })();
+    result.map_err(|e| Error::io(path, e))
+}
+
+/// Copies the folder `from` into `to` (created), recursively.
+///
+/// # Errors
+/// The first I/O error.
+pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    fs::create_dir_all(to)?;
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// The functions below use the templates runtime.
+// ---------------------------------------------------------------------------------------
+
+/// Loads the world at `dir` (its `Entities/` files) in the project at `root` (template
+/// paths resolve against it; found from `dir` when `None`).
+///
+/// # Errors
+/// As [`World::load`].
+pub fn load_world_dir(
+    root: Option<&Path>,
+    dir: &Path,
+) -> Result<(World, LoadReport), WorldLoadError> {
+    let options = LoadOptions {
+        project_root: root.map(Path::to_path_buf),
+        ..LoadOptions::default()
+    };
+    World::load(dir, &options)
+}
+
+/// One file loaded alone.
+#[derive(Debug)]
+pub struct SingleFile {
+    /// The manager that holds it.
+    pub manager: EntityManager,
+    /// The templates of its chain.
+    pub templates: TemplateCache,
+    /// Its id (a session id for a template).
+    pub id: EntityId,
+    /// Its template path and unknown keys.
+    pub data: EntityFileData,
+    /// Its warnings.
+    pub warnings: Vec<Warning>,
+}
+
+/// Loads one file alone: a template (no `EntityID` expected; a variant loads over its
+/// parent's archetype) or a loose entity file, resolving templates against `root` (the
+/// file's folder when `None`).
+///
+/// # Errors
+/// The file's first error (an error inside a template of its chain is reported at its
+/// `Template` key).
+pub fn load_single_file(
+    root: Option<&Path>,
+    path: &Path,
+    is_template: bool,
+) -> Result<SingleFile, Error> {
+    let bytes = read(path)?;
+    let mut manager = EntityManager::new();
+    let project = root
+        .map(Path::to_path_buf)
+        .or_else(|| path.parent().map(Path::to_path_buf))
+        .unwrap_or_default();
+    let mut templates = TemplateCache::new(project);
+    let loaded = load_entity_with_templates(
+        &mut TokenBuffer::new(),
+        &mut manager,
+        &mut templates,
+        path,
+        &bytes,
+    )?;
+    let mut warnings = loaded.warnings;
+    if is_template {
+        // Templates have no EntityID by design.
+        warnings.retain(|w| !(w.line == 0 && w.key.as_deref() == Some("EntityID")));
+    }
+    Ok(SingleFile {
+        manager,
+        templates,
+        id: loaded.id,
+        data: loaded.data,
+        warnings,
+    })
+}
+
+/// Loads the template at project-relative `rel` through a template cache (its chain
+/// first), returning its warnings.
+///
+/// # Errors
+/// The template's first error (including a broken chain or a cycle).
+pub fn load_template(root: &Path, rel: &str) -> Result<Vec<Warning>, Error> {
+    let mut cache = TemplateCache::new(root);
+    let warnings = cache.get_or_load(rel)?.cached().warnings().to_vec();
+    Ok(warnings)
+}
+
+/// Re-reads the template `rel` (project-relative) after its file changed, and gives every
+/// instance of `world` the new value of each property it does not override (marking
+/// those instances dirty). Returns how many instances changed.
+///
+/// # Errors
+/// The template's error.
+pub fn reload_template(world: &mut World, rel: &str) -> Result<usize, Error> {
+    Ok(world.reload_template(rel)?.updated.len())
+}
+
+/// The canonical text of the entity `id` held by `manager`: an instance sparsely
+/// (its overrides only), a standalone entity in full; a template without `EntityID`.
+///
+/// # Errors
+/// As [`save_entity`] and [`save_instance`].
+pub fn single_text(
+    manager: &mut EntityManager,
+    templates: &TemplateCache,
+    id: EntityId,
+    data: &EntityFileData,
+    is_template: bool,
+) -> Result<String, Error> {
+    let mut out = String::new();
+    if manager.entity(id).and_then(|e| e.template()).is_some() {
+        save_instance(manager, templates, id, data, &mut out)?;
+    } else {
+        save_entity(manager, id, data, &mut out)?;
+    }
+    if is_template {
+        out = without_entity_id(&out, id);
+    }
+    Ok(out)
+}
+
+/// `text` without its `; EntityID` property (a template's canonical text is an entity's
+/// without the id).
+fn without_entity_id(text: &str, id: EntityId) -> String {
+    let mut property = String::new();
+    juliet_core::write_property(&mut property, crate::load::keys::ENTITY_ID.name, &id);
+    text.replacen(&property, "", 1)
+}
+
+/// The keys an instance overrides (DESIGN.md section 3), in declaration order: the
+/// recorded overrides and the properties whose value differs from the template's.
+/// Empty for standalone entities.
+pub fn overridden_keys(view: &EntityView<'_>) -> Vec<&'static str> {
+    let is_instance = view
+        .manager
+        .entity(view.id)
+        .is_some_and(|e| e.template().is_some());
+    match (is_instance, view.templates) {
+        (true, Some(templates)) => overrides(view.manager, templates, view.id)
+            .map(|list| list.into_iter().map(|o| o.key).collect())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}

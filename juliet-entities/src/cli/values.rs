@@ -1,0 +1,313 @@
+//! Reading values and headers as the tools show them: a property value as JSON (by its
+//! [`PropertyType`]), the version and template keys of a file as written, the template
+//! chain of a file, and the properties of a text as `key -> value lines`.
+
+use std::path::{Path, PathBuf};
+
+use juliet_core::{
+    decode_variant, key_crc_runtime, Codec, Error, ErrorKind, PropertyType, TokenBuffer, Value,
+    ValueError, ValueErrorKind,
+};
+use serde_json::{json, Value as Json};
+
+use crate::load::keys;
+
+/// A property value as JSON, by its type: numbers, booleans, strings, arrays for
+/// vectors and lists. `u64` values are numbers too (JSON numbers hold them exactly in
+/// `serde_json`, though JavaScript readers round past 2^53). Non-finite floats (`inf`,
+/// `nan`), which JSON cannot hold, are strings. A game-defined codec's value is its
+/// text (a string; an array of strings when it spans several lines).
+///
+/// # Errors
+/// The codec's [`ValueError`] when the text does not parse as the type.
+pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueError<'a>> {
+    Ok(match ty {
+        PropertyType::Bool => Json::Bool(bool::decode(value)?),
+        PropertyType::I8 => json!(i8::decode(value)?),
+        PropertyType::I16 => json!(i16::decode(value)?),
+        PropertyType::I32 => json!(i32::decode(value)?),
+        PropertyType::I64 => json!(i64::decode(value)?),
+        PropertyType::U8 => json!(u8::decode(value)?),
+        PropertyType::U16 => json!(u16::decode(value)?),
+        PropertyType::U32 => json!(u32::decode(value)?),
+        PropertyType::U64 => json!(u64::decode(value)?),
+        PropertyType::F32 => float32(f32::decode(value)?),
+        PropertyType::F64 => float64(f64::decode(value)?),
+        PropertyType::Floats(n) => {
+            let line = value.single()?;
+            let parts: Vec<&str> = line
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|s| !s.is_empty())
+                .collect();
+            if parts.len() != *n {
+                return Err(ValueError::new(
+                    ValueErrorKind::ComponentCount {
+                        expected: *n,
+                        found: parts.len(),
+                    },
+                    line,
+                ));
+            }
+            let mut items = Vec::with_capacity(*n);
+            for part in parts {
+                items.push(float32(f32::decode(Value::from_text(part))?));
+            }
+            Json::Array(items)
+        }
+        PropertyType::String => Json::String(String::decode(value)?),
+        PropertyType::Enum { variants, .. } => {
+            let line = value.single()?;
+            Json::String(variants[decode_variant(line, variants)?].to_owned())
+        }
+        PropertyType::List(inner) => {
+            let mut items = Vec::new();
+            for line in value.lines() {
+                if line == "[]" {
+                    continue;
+                }
+                items.push(to_json(inner, Value::from_text(line))?);
+            }
+            Json::Array(items)
+        }
+        PropertyType::Custom(_) => {
+            let lines: Vec<&str> = value.lines().collect();
+            match lines.as_slice() {
+                [one] => Json::String((*one).to_owned()),
+                _ => Json::Array(lines.iter().map(|l| json!(l)).collect()),
+            }
+        }
+    })
+}
+
+/// An `f32` as the JSON number with its shortest decimal form (`0.1`, not
+/// `0.10000000149011612`); a string for non-finite values.
+pub fn float32(x: f32) -> Json {
+    if x.is_finite() {
+        // The shortest text that reads back as the same f32 also names the nearest f64.
+        let shortest: f64 = x.to_string().parse().unwrap_or(f64::from(x));
+        json!(shortest)
+    } else {
+        json!(x.to_string())
+    }
+}
+
+/// An `f64` as a JSON number; a string for non-finite values.
+pub fn float64(x: f64) -> Json {
+    if x.is_finite() {
+        json!(x)
+    } else {
+        json!(x.to_string())
+    }
+}
+
+/// The properties of a `.jasset` text: key as written, key CRC and value lines, in file
+/// order.
+pub type Properties = Vec<(String, u32, Vec<String>)>;
+
+/// Tokenizes `text` (labelled `path`) into its properties.
+///
+/// # Errors
+/// The tokenizer's error.
+pub fn properties(text: &[u8], path: &Path) -> Result<Properties, Error> {
+    let mut buffer = TokenBuffer::new();
+    let doc = buffer.tokenize(text, path)?;
+    Ok((0..doc.len())
+        .map(|i| {
+            (
+                doc.key(i).to_owned(),
+                doc.node(i).key_crc,
+                doc.value(i).lines().map(str::to_owned).collect(),
+            )
+        })
+        .collect())
+}
+
+/// The value lines of `key` (or one of `aliases`) in `props`.
+pub fn find<'p>(props: &'p Properties, key: &str, aliases: &[&str]) -> Option<&'p [String]> {
+    std::iter::once(key)
+        .chain(aliases.iter().copied())
+        .map(|k| key_crc_runtime(k.as_bytes()))
+        .find_map(|crc| props.iter().find(|p| p.1 == crc))
+        .map(|p| p.2.as_slice())
+}
+
+/// The header keys of an entity file as written (absent keys are `None`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Header {
+    /// `BaseVersion` (alias `version`).
+    pub base_version: Option<u32>,
+    /// `ClassVersion`.
+    pub class_version: Option<u32>,
+    /// `Template`, decoded.
+    pub template: Option<String>,
+    /// `Kind` (aliases `class`, `entity_type`).
+    pub kind: Option<String>,
+}
+
+/// Reads the header keys of the entity file text `props`. Values that do not parse are
+/// `None` (the loader reports them).
+pub fn header(props: &Properties) -> Header {
+    let one = |key: &str, aliases: &[&str]| {
+        find(props, key, aliases).and_then(|lines| match lines {
+            [line] => Some(line.clone()),
+            _ => None,
+        })
+    };
+    let number = |text: Option<String>| text.and_then(|t| u32::decode(Value::from_text(&t)).ok());
+    let text = |text: Option<String>| text.and_then(|t| String::decode(Value::from_text(&t)).ok());
+    Header {
+        base_version: number(one(keys::BASE_VERSION.name, &["version"])),
+        class_version: number(one(juliet_core::CLASS_VERSION.name, &[])),
+        template: text(one(keys::TEMPLATE.name, &[])),
+        kind: text(one(keys::KIND.name, &["class", "entity_type"])),
+    }
+}
+
+/// One link of a template chain: the template path as written and the file it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainLink {
+    /// The `Template` value (project-relative).
+    pub template: String,
+    /// The file (`root` joined with it).
+    pub file: PathBuf,
+    /// Its properties.
+    pub properties: Properties,
+}
+
+/// The template chain that starts at the `Template` value `first`, nearest first: the
+/// template, its own template, and so on. `from` labels errors (the file naming `first`).
+///
+/// # Errors
+/// [`ErrorKind::Template`] for a template that cannot be read or parsed, or a cycle
+/// (naming the chain).
+pub fn template_chain(root: &Path, from: &Path, first: &str) -> Result<Vec<ChainLink>, Error> {
+    let mut chain: Vec<ChainLink> = Vec::new();
+    let mut next = Some(first.to_owned());
+    let mut referrer = from.to_path_buf();
+    while let Some(template) = next.take() {
+        let normalized = template.replace('\\', "/");
+        if chain
+            .iter()
+            .any(|l| l.template.replace('\\', "/") == normalized)
+        {
+            let mut names: Vec<&str> = chain.iter().map(|l| l.template.as_str()).collect();
+            names.push(&template);
+            return Err(Error::file(
+                &referrer,
+                ErrorKind::Template {
+                    path: template.clone(),
+                    reason: format!("template cycle: {}", names.join(" -> ")),
+                },
+            ));
+        }
+        let file = root.join(&normalized);
+        let bytes = std::fs::read(&file).map_err(|e| {
+            Error::file(
+                &referrer,
+                ErrorKind::Template {
+                    path: template.clone(),
+                    reason: format!("cannot read {}: {e}", file.display()),
+                },
+            )
+        })?;
+        let props = properties(&bytes, &file)?;
+        next = header(&props).template;
+        referrer = file.clone();
+        chain.push(ChainLink {
+            template,
+            file,
+            properties: props,
+        });
+    }
+    Ok(chain)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static INNER: PropertyType = PropertyType::I32;
+
+    #[test]
+    fn values_become_json_by_type() {
+        let v = |t| Value::from_text(t);
+        assert_eq!(to_json(&PropertyType::F32, v("0.1")).unwrap(), json!(0.1));
+        assert_eq!(to_json(&PropertyType::Bool, v("1")).unwrap(), json!(true));
+        assert_eq!(to_json(&PropertyType::U32, v("+7")).unwrap(), json!(7));
+        assert_eq!(
+            to_json(&PropertyType::U64, v("0x0000000000000010")).unwrap(),
+            json!(16)
+        );
+        assert_eq!(
+            to_json(&PropertyType::Floats(3), v("1.5, 2 -3")).unwrap(),
+            json!([1.5, 2.0, -3.0])
+        );
+        assert_eq!(
+            to_json(&PropertyType::String, v("\"a b\"")).unwrap(),
+            json!("a b")
+        );
+        assert_eq!(
+            to_json(&PropertyType::List(&INNER), v("1\n2\n")).unwrap(),
+            json!([1, 2])
+        );
+        let e = PropertyType::Enum {
+            name: "M",
+            variants: &["Stone", "Wood"],
+        };
+        assert_eq!(to_json(&e, v("wood")).unwrap(), json!("Wood"));
+        assert_eq!(to_json(&PropertyType::F32, v("inf")).unwrap(), json!("inf"));
+        assert!(to_json(&PropertyType::F32, v("abc")).is_err());
+        assert!(to_json(&PropertyType::Floats(3), v("1 2")).is_err());
+    }
+
+    #[test]
+    fn header_reads_aliases() {
+        let props = properties(
+            b"; version\n1\n; class\nInert\n; class_version\n2\n; template: A/B.jasset\n",
+            Path::new("h"),
+        )
+        .unwrap();
+        assert_eq!(
+            header(&props),
+            Header {
+                base_version: Some(1),
+                class_version: Some(2),
+                template: Some("A/B.jasset".into()),
+                kind: Some("Inert".into()),
+            }
+        );
+    }
+
+    #[test]
+    fn chain_follows_templates_and_names_a_cycle() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("Assets/Templates");
+        std::fs::create_dir_all(&t).unwrap();
+        std::fs::write(
+            t.join("A.jasset"),
+            "; Template\nAssets/Templates/B.jasset\n",
+        )
+        .unwrap();
+        std::fs::write(t.join("B.jasset"), "; Kind\nInert\n").unwrap();
+        let chain =
+            template_chain(dir.path(), Path::new("x"), "Assets/Templates/A.jasset").unwrap();
+        let names: Vec<&str> = chain.iter().map(|l| l.template.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Assets/Templates/A.jasset", "Assets/Templates/B.jasset"]
+        );
+
+        std::fs::write(
+            t.join("B.jasset"),
+            "; Template\nAssets/Templates/A.jasset\n",
+        )
+        .unwrap();
+        let err =
+            template_chain(dir.path(), Path::new("x"), "Assets/Templates/A.jasset").unwrap_err();
+        assert!(err.to_string().contains("template cycle: Assets/Templates/A.jasset -> Assets/Templates/B.jasset -> Assets/Templates/A.jasset"), "{err}");
+
+        let err =
+            template_chain(dir.path(), Path::new("x"), "Assets/Templates/None.jasset").unwrap_err();
+        assert!(matches!(err.kind, ErrorKind::Template { .. }), "{err}");
+    }
+}

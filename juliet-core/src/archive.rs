@@ -294,8 +294,22 @@ impl UnknownProperty {
         }
     }
 
-    /// Appends the property in block form: `; key` then its value lines.
+    /// Appends the property in block form, `; key` then its value lines; or, when its
+    /// one value line starts with `#`, `//` or `;` (which only an inline header or a
+    /// compact property can hold, and which would read back as a comment or a header
+    /// in block form), in inline form `; key: value`. Either way it reads back as the
+    /// same key and lines.
     pub fn write(&self, out: &mut String) {
+        if let [line] = self.lines.as_slice() {
+            if line.starts_with(['#', ';']) || line.starts_with("//") {
+                out.push_str("; ");
+                out.push_str(&self.key);
+                out.push_str(": ");
+                out.push_str(line);
+                out.push('\n');
+                return;
+            }
+        }
         write_header(out, &self.key);
         for line in &self.lines {
             out.push_str(line);
@@ -387,6 +401,33 @@ mod tests {
         let mut out = String::new();
         unknown[0].write(&mut out);
         assert_eq!(out, "; Extra\nx\ny\n");
+    }
+
+    /// Fuzz finding (tests/fuzz-regressions/tokenize/unknown-value-starting-with-hash):
+    /// a one-line value that starts with `#`, `//` or `;` was written in block form,
+    /// where it reads back as a comment or a header, so the saved file lost the value
+    /// and no longer loaded.
+    #[test]
+    fn unknown_value_that_looks_like_a_comment_or_header_survives() {
+        for src in [
+            "Note: # not a comment\n",
+            "; Note: // nor this\n",
+            "Note: ; nor a header\n",
+        ] {
+            let mut buf = TokenBuffer::new();
+            let doc = buf.tokenize(src.as_bytes(), Path::new("n")).unwrap();
+            let unknown = UnknownProperty::from_document(&doc, 0);
+            let mut out = String::new();
+            unknown.write(&mut out);
+            let mut again = TokenBuffer::new();
+            let doc = again.tokenize(out.as_bytes(), Path::new("n")).unwrap();
+            assert_eq!(
+                UnknownProperty::from_document(&doc, 0).lines,
+                unknown.lines,
+                "{out}"
+            );
+            assert_eq!(doc.len(), 1);
+        }
     }
 
     #[test]

@@ -60,7 +60,11 @@ impl PropertyNode {
 pub struct TokenBuffer {
     nodes: Vec<PropertyNode>,
     values: Vec<ValueSpan>,
+    /// Key CRC -> index of the first node with that CRC (files of many keys only).
     seen: HashMap<u32, u32>,
+    /// Normalized key -> line, for the keys whose CRC another, different key of the
+    /// file shares (CRC-32 collisions: about a hundred in a million random keys).
+    collided: HashMap<Vec<u8>, u32>,
     /// The CRCs of keys met in earlier files (world files repeat the same keys).
     keys: KeyCrcCache,
     /// Which low bytes of key CRCs the current file has used (duplicate pre-check).
@@ -94,6 +98,7 @@ impl TokenBuffer {
         self.values.clear();
         if !self.seen.is_empty() {
             self.seen.clear();
+            self.collided.clear();
         }
         self.filter = [0; 4];
         if bytes.len() >= u32::MAX as usize {
@@ -369,6 +374,52 @@ mod tests {
         assert_eq!(err.kind, ErrorKind::DuplicateKey { first_line: 1 });
         assert_eq!((err.line, err.column), (4, 3));
         assert_eq!(err.key.as_deref(), Some("mesh_instance"));
+    }
+
+    /// `prop_vmaxkgcf` and `prop_hwpvvous` share a CRC-32 (as do about a hundred pairs
+    /// in a million random keys); they are different keys, not duplicates, in small
+    /// and large files and on the fast path (keys seen in an earlier file), while a
+    /// real duplicate of either is still found.
+    #[test]
+    fn keys_that_share_a_crc_are_not_duplicates() {
+        assert_eq!(
+            crate::key_crc_runtime(b"prop_vmaxkgcf"),
+            crate::key_crc_runtime(b"prop_hwpvvous")
+        );
+        let mut warm = TokenBuffer::new();
+        for filler in [0, 40] {
+            let mut src = String::new();
+            for i in 0..filler {
+                src.push_str(&format!("K{i}: {i}\n"));
+            }
+            src.push_str("prop_vmaxkgcf: 1\n; prop_hwpvvous\n2\n");
+            for _ in 0..2 {
+                // Twice with one buffer: the second time the keys are cached.
+                let doc = warm.tokenize(src.as_bytes(), Path::new("c")).unwrap();
+                assert_eq!(doc.len(), filler + 2);
+            }
+            for again in ["PropHwpvvous", "PROP_VMAXKGCF"] {
+                let first_line = if again.starts_with("PropH") {
+                    filler + 2
+                } else {
+                    filler + 1
+                };
+                let text = format!("{src}; {again}: 3\n");
+                for buffer in [&mut warm, &mut TokenBuffer::new()] {
+                    let err = buffer
+                        .tokenize(text.as_bytes(), Path::new("c"))
+                        .unwrap_err();
+                    assert_eq!(
+                        err.kind,
+                        ErrorKind::DuplicateKey {
+                            first_line: first_line as u32
+                        },
+                        "{again} after {filler} keys"
+                    );
+                    assert_eq!(err.line as usize, filler + 4);
+                }
+            }
+        }
     }
 
     #[test]

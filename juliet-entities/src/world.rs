@@ -13,6 +13,22 @@
 //! rename and the `Entities` directory once after all renames and deletions, so a power
 //! loss after [`World::save_world`] returns loses nothing. [`Durability::Fast`] skips
 //! both: still atomic against a crash of the program, not against a power loss.
+//!
+//! A save killed half-way can leave temporary files behind. [`World::load`] never loads
+//! them (they do not end in `.jasset`); it remembers them
+//! ([`World::stale_temp_files`]) and the next [`World::save_world`] deletes them. One
+//! process at a time saves a world.
+//!
+//! # What is loaded
+//!
+//! The regular files of `<root>/Entities` whose name ends in `.jasset` (any case).
+//! The world directory and `Entities` may be symbolic links (they are what the caller
+//! names), but an entry of `Entities` that is a symbolic link, FIFO, socket or device
+//! is skipped with a warning ([`WarningKind::Other`]) and never written or deleted: a
+//! save replaces files by renaming, which would turn a link into a copy, and a link
+//! could lead out of the world. A file over [`LoadOptions::max_file_size`] is refused
+//! from its metadata, before it is read ([`ErrorKind::FileTooLarge`]), and reading
+//! stops one byte past the limit should it grow meanwhile.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -21,7 +37,7 @@ use std::hash::BuildHasherDefault;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use juliet_core::{Error, ErrorKind, Registry, TokenBuffer, Warning};
+use juliet_core::{Error, ErrorKind, Registry, TokenBuffer, Warning, WarningKind};
 use rayon::prelude::*;
 
 use crate::entity::EntityId;
@@ -170,6 +186,9 @@ pub struct World {
     pending_deletions: Vec<PendingDeletion>,
     /// Files that did not load: never written or deleted.
     untouched: Vec<PathBuf>,
+    /// Temporary files of an interrupted save, found by the load: the next save
+    /// deletes them.
+    stale_temps: Vec<PathBuf>,
     pub(crate) durability: Durability,
 }
 
@@ -192,6 +211,7 @@ impl World {
             records: HashMap::default(),
             pending_deletions: Vec::new(),
             untouched: Vec::new(),
+            stale_temps: Vec::new(),
             durability: Durability::default(),
         }
     }
@@ -232,11 +252,27 @@ impl World {
                 }
             })
             .map_err(|e| WorldLoadError::Directory(Error::io(root, e)))?;
-        let paths = entity_files(&world.entities_dir()).map_err(WorldLoadError::Directory)?;
+        let listing = entity_files(&world.entities_dir()).map_err(WorldLoadError::Directory)?;
+        let paths = listing.files;
         let mut report = LoadReport {
             files: paths.len(),
             ..LoadReport::default()
         };
+        for skipped in listing.skipped {
+            report.warnings.push(Warning::new(
+                &skipped,
+                0,
+                0,
+                None,
+                WarningKind::Other(
+                    "not a regular file (a symbolic link, FIFO, socket or device): skipped, \
+                     and never written or deleted"
+                        .into(),
+                ),
+            ));
+            world.untouched.push(skipped);
+        }
+        world.stale_temps = listing.stale_temps;
         let mut buffer = TokenBuffer::new();
         let mut paths = paths.into_iter().peekable();
         let mut batch = Vec::with_capacity(READ_BATCH);
@@ -324,6 +360,12 @@ impl World {
         &self.untouched
     }
 
+    /// Temporary files left by an interrupted save, found by [`World::load`] and never
+    /// loaded; the next [`World::save_world`] deletes them.
+    pub fn stale_temp_files(&self) -> &[PathBuf] {
+        &self.stale_temps
+    }
+
     /// Entities removed since the last save, whose files the next save deletes (seed 02
     /// section 5.4's `PendingDeletions`).
     pub fn pending_deletions(&self) -> &[PendingDeletion] {
@@ -382,6 +424,16 @@ impl World {
         let dir = self.entities_dir();
         let mut report = SaveReport::default();
         let fsync = self.durability == Durability::Fsync;
+
+        // Temporary files of an interrupted save (never loaded; see the module docs).
+        while let Some(stale) = self.stale_temps.last() {
+            match fs::remove_file(stale) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(stale, e)),
+            }
+            self.stale_temps.pop();
+        }
 
         if !self.pending_deletions.is_empty() {
             let claimed: HashSet<&Path> = self.records.values().map(|r| r.path.as_path()).collect();
@@ -463,28 +515,62 @@ pub fn load_world(root: impl AsRef<Path>) -> Result<(World, LoadReport), WorldLo
     World::load(root, &LoadOptions::default())
 }
 
-/// The `.jasset` files of `dir`, sorted by name; none when `dir` does not exist.
-fn entity_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+/// What [`entity_files`] found in an `Entities` directory.
+#[derive(Debug, Default)]
+struct Listing {
+    /// Regular `.jasset` files, sorted by name.
+    files: Vec<PathBuf>,
+    /// `.jasset` entries that are not regular files (symbolic links, FIFOs, ...).
+    skipped: Vec<PathBuf>,
+    /// Temporary files of an interrupted save (`.<name>.jasset.tmp`).
+    stale_temps: Vec<PathBuf>,
+}
+
+/// The entries of `dir` (see the module documentation); none when `dir` does not
+/// exist.
+fn entity_files(dir: &Path) -> Result<Listing, Error> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Listing::default()),
         Err(e) => return Err(Error::io(dir, e)),
     };
-    let mut paths = Vec::new();
+    let mut listing = Listing::default();
     for entry in entries {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
         let path = entry.path();
+        // The entry's own type: a symbolic link is not followed.
+        let kind = entry.file_type().map_err(|e| Error::io(&path, e))?;
         let is_jasset = path
             .extension()
             .is_some_and(|x| x.eq_ignore_ascii_case(EXTENSION));
-        if is_jasset && !entry.file_type().is_ok_and(|t| t.is_dir()) {
-            paths.push(path);
+        if is_jasset {
+            if kind.is_file() {
+                listing.files.push(path);
+            } else if !kind.is_dir() {
+                listing.skipped.push(path);
+            }
+        } else if kind.is_file() && is_temp_name(&entry.file_name().to_string_lossy()) {
+            listing.stale_temps.push(path);
         }
     }
     // All are `dir` joined with a file name: comparing the raw bytes orders them by
     // file name, much more cheaply than comparing path components.
-    paths.sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
-    Ok(paths)
+    listing
+        .files
+        .sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
+    listing.skipped.sort();
+    Ok(listing)
+}
+
+/// Whether `name` is a temporary file name of [`write_atomic`]: `.<name>.jasset.tmp`
+/// (extension in any case).
+fn is_temp_name(name: &str) -> bool {
+    let Some(inner) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
+        return false;
+    };
+    Path::new(inner)
+        .extension()
+        .is_some_and(|x| x.eq_ignore_ascii_case(EXTENSION))
 }
 
 /// Reads a whole file (what `std::fs::read` does), refusing files over `limit` bytes.
@@ -517,7 +603,8 @@ fn new_file_path(dir: &Path, id: EntityId, claimed: &HashSet<PathBuf>) -> PathBu
     path
 }
 
-/// Writes `bytes` to `path` through `.<name>.tmp` in the same directory and a rename.
+/// Writes `bytes` to `path` through `.<name>.tmp` in the same directory and a rename
+/// (the loader recognizes the name: [`is_temp_name`]).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8], fsync: bool) -> Result<(), Error> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let tmp = path.with_file_name(format!(".{name}.tmp"));

@@ -152,7 +152,8 @@ impl TokenBuffer {
             let inline = (start, 2, line_no, LineForm::Inline);
             return self.fast_one_line(bytes, line, inline).then_some(NO_BLOCK);
         };
-        if self.find_duplicate(key_crc, line_no).is_some() {
+        let key = (start + 2, start + line.len());
+        if self.find_duplicate(bytes, key, key_crc, line_no).is_some() {
             return None;
         }
         self.nodes.push(PropertyNode {
@@ -193,7 +194,11 @@ impl TokenBuffer {
             return false;
         }
         let from = skip_blanks(line, colon + 1);
-        if from == line.len() || self.find_duplicate(key_crc, line_no).is_some() {
+        if from == line.len()
+            || self
+                .find_duplicate(bytes, (start + k, start + key_end), key_crc, line_no)
+                .is_some()
+        {
             return false;
         }
         self.nodes.push(PropertyNode {
@@ -469,7 +474,8 @@ impl TokenBuffer {
         form: LineForm,
     ) -> Result<(), Error> {
         let (key_start, key_end, key_crc) = key;
-        if let Some(first_line) = self.find_duplicate(key_crc, line) {
+        let text = (key_start, key_end);
+        if let Some(first_line) = self.find_duplicate(src.as_bytes(), text, key_crc, line) {
             return Err(duplicate_key(src, path, key, line, column, first_line));
         }
         self.nodes.push(PropertyNode {
@@ -486,9 +492,18 @@ impl TokenBuffer {
         Ok(())
     }
 
-    /// Returns the line of an earlier node with `crc`, and records this one (on `line`).
+    /// Returns the line of an earlier node with the same key as `src[key.0..key.1]`
+    /// (under any spelling), whose CRC is `crc`, and records this one (on `line`). Two
+    /// different keys that share a CRC are not duplicates.
     #[inline(always)]
-    fn find_duplicate(&mut self, crc: u32, line: u32) -> Option<u32> {
+    fn find_duplicate(
+        &mut self,
+        src: &[u8],
+        key: (usize, usize),
+        crc: u32,
+        line: u32,
+    ) -> Option<u32> {
+        let text = &src[key.0..key.1];
         let count = self.nodes.len();
         if count < LINEAR_DUPLICATE_SCAN {
             // A 256-bit filter on the CRC's low byte: most keys skip the scan.
@@ -499,21 +514,83 @@ impl TokenBuffer {
                 *word |= mask;
                 return None;
             }
-            return self.nodes.iter().find(|n| n.key_crc == crc).map(|n| n.line);
+            return self
+                .nodes
+                .iter()
+                .find(|n| n.key_crc == crc && same_key(node_key(src, n), text))
+                .map(|n| n.line);
         }
         if self.seen.is_empty() {
-            for n in &self.nodes {
-                self.seen.insert(n.key_crc, n.line);
+            // Past the linear scan: index the nodes so far (they hold no duplicate).
+            for i in 0..count {
+                let n = self.nodes[i];
+                self.record(src, i as u32, n.key_crc, node_key(src, &n), n.line);
             }
         }
-        match self.seen.get(&crc) {
-            Some(&first) => Some(first),
-            None => {
-                self.seen.insert(crc, line);
+        self.record(src, count as u32, crc, text, line)
+    }
+
+    /// [`TokenBuffer::record`] for a key `text` (on `line`) whose CRC the earlier,
+    /// different key of node `first` has.
+    #[cold]
+    #[inline(never)]
+    fn record_collision(
+        &mut self,
+        first: PropertyNode,
+        src: &[u8],
+        text: &[u8],
+        line: u32,
+    ) -> Option<u32> {
+        // Tell the keys of this CRC apart by their normalized text.
+        self.collided
+            .entry(normalized(node_key(src, &first)))
+            .or_insert(first.line);
+        match self.collided.entry(normalized(text)) {
+            std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(line);
                 None
             }
         }
     }
+
+    /// Records node `index` (key `text` with CRC `crc`, on `line`) in the duplicate
+    /// index; returns the line of an earlier node with the same key.
+    #[inline(always)]
+    fn record(&mut self, src: &[u8], index: u32, crc: u32, text: &[u8], line: u32) -> Option<u32> {
+        let first = *self.seen.entry(crc).or_insert(index);
+        if first == index {
+            return None;
+        }
+        let first = self.nodes[first as usize];
+        if same_key(node_key(src, &first), text) {
+            return Some(first.line);
+        }
+        self.record_collision(first, src, text, line)
+    }
+}
+
+/// The key bytes of node `n` in `src`.
+#[inline(always)]
+fn node_key<'a>(src: &'a [u8], n: &PropertyNode) -> &'a [u8] {
+    &src[n.key_start as usize..(n.key_start + n.key_len) as usize]
+}
+
+/// A key's bytes as matching sees them: ASCII lower case, without `_`.
+fn letters(key: &[u8]) -> impl Iterator<Item = u8> + '_ {
+    key.iter()
+        .filter(|&&c| c != b'_')
+        .map(u8::to_ascii_lowercase)
+}
+
+/// Whether two keys are one key: equal when ASCII case and `_` are ignored.
+fn same_key(a: &[u8], b: &[u8]) -> bool {
+    a == b || letters(a).eq(letters(b))
+}
+
+/// A key's normalized bytes (ASCII lower case, no `_`).
+fn normalized(key: &[u8]) -> Vec<u8> {
+    letters(key).collect()
 }
 
 /// Where the scan is: the start of the next line, the number of lines done and the

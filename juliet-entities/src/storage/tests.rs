@@ -320,3 +320,67 @@ fn a_forged_class_cannot_change_layout_or_type() {
     assert_eq!(s.as_slice::<Aligned>().unwrap()[1], Aligned::default());
     assert_eq!(s.as_ptr(1) as usize - s.as_ptr(0) as usize, 64);
 }
+
+/// The template paths of the storage (clones and property access) on the awkward
+/// layouts: an over-aligned kind, a zero-sized one and a drop-counted one with a heap
+/// field, across reallocations; every value is dropped exactly once.
+#[test]
+fn clones_and_property_access_on_aligned_zero_sized_and_counted_kinds() {
+    // Over-aligned: clones land in aligned slots, fields are reached at their offsets.
+    let mut a = filled::<Aligned>(1);
+    a.get_mut::<Aligned>(0).unwrap().value = 0x1234_5678_9ABC;
+    let weight = Aligned::CLASS
+        .property_index(juliet_core::key_crc("Weight"))
+        .unwrap();
+    a.decode_property(0, weight, Value::from_text("-7.25"))
+        .unwrap();
+    for i in 1..40u32 {
+        assert_eq!(a.push_clone_of(i, 0), i);
+        assert_eq!(a.as_ptr(i as usize) as usize % 64, 0);
+    }
+    let other = filled::<Aligned>(1);
+    assert_eq!(a.push_clone(99, &other, 0), 40);
+    assert!(!a.same_property(39, weight, &a, 40));
+    a.copy_property_within(40, weight, 39);
+    assert!(a.same_property(39, weight, &a, 40));
+    let mut out = String::new();
+    a.encode_property(40, weight, &mut out);
+    assert_eq!(out, "-7.25");
+    assert!(a.as_slice::<Aligned>().unwrap()[..40]
+        .iter()
+        .all(|x| x.value == 0x1234_5678_9ABC && x.weight == -7.25));
+    assert_eq!(a.get::<Aligned>(40).unwrap().value, 0xABCD);
+
+    // Zero-sized: clones from another storage and from itself, never allocating.
+    let mut z = filled::<Marker>(2);
+    let src = filled::<Marker>(1);
+    assert_eq!(z.push_clone(7, &src, 0), 2);
+    assert_eq!(z.push_clone_of(8, 1), 3);
+    assert_eq!(z.bases(), &[100, 101, 7, 8]);
+    assert_eq!(z.swap_remove(0), Some(8));
+    assert_eq!(z.len(), 3);
+
+    // Drop-counted with a heap field: clones are deep, property copies replace the
+    // old value, and every value is dropped once.
+    let before = drops();
+    let mut c = filled::<Counted>(1);
+    *c.get_mut::<Counted>(0).unwrap().payload = 11;
+    let value = Counted::CLASS
+        .property_index(juliet_core::key_crc("Value"))
+        .unwrap();
+    c.decode_property(0, value, Value::from_text("5")).unwrap();
+    for i in 1..10u32 {
+        c.push_clone_of(i, 0);
+    }
+    let mut d = filled::<Counted>(3);
+    d.copy_property_from(2, value, &c, 9);
+    c.copy_property_within(3, value, 0);
+    assert_eq!(counted_values(&c), vec![5; 10]);
+    assert_eq!(d.get::<Counted>(2).unwrap().value, 5);
+    assert_eq!(*c.get::<Counted>(9).unwrap().payload, 11);
+    assert_eq!(c.swap_remove(4), Some(9));
+    drop(c);
+    drop(d);
+    // 10 + 3 values, each dropped once.
+    assert_eq!(drops() - before, 13);
+}

@@ -36,6 +36,11 @@ use crate::storage::KindStorage;
 /// Templates larger than this many bytes are refused (as world files are by default).
 const MAX_TEMPLATE_SIZE: u64 = 16 << 20;
 
+/// The longest template chain: a template, its parent template, the parent's parent,
+/// and so on, counting the template itself. A longer chain is an
+/// [`ErrorKind::Template`] error (so that a hostile project cannot exhaust the stack).
+pub const MAX_TEMPLATE_DEPTH: usize = 32;
+
 /// One cached template (seed 04 section 3.2's `CachedTemplate`): its CRC and path, its
 /// class, where its archetype lives, its base defaults and what its file sets.
 #[derive(Debug)]
@@ -51,6 +56,8 @@ pub struct CachedTemplate {
     position_set: bool,
     sets: OverrideSet,
     parent: Option<u32>,
+    /// Templates in its chain, itself included (1 without parent).
+    depth: usize,
     warnings: Vec<Warning>,
 }
 
@@ -409,6 +416,7 @@ impl TemplateCache {
             position_set: true,
             sets: (0..T::CLASS.ops.properties().len()).collect(),
             parent: None,
+            depth: 1,
             warnings: Vec::new(),
         });
         self.by_crc.insert(crc, index);
@@ -502,11 +510,17 @@ impl TemplateCache {
             let reason = format!("templates form a cycle: {}", names.join(" -> "));
             return Err(template_error(origin, &full, &normalized, reason));
         }
+        if chain.len() >= MAX_TEMPLATE_DEPTH {
+            // Checked before the recursion goes deeper: a long chain must not exhaust
+            // the stack.
+            let reason = too_deep(chain, &normalized);
+            return Err(template_error(origin, &full, &normalized, reason));
+        }
         let bytes: &[u8] = match source {
             Source::Text(text) => text.as_bytes(),
             Source::File => {
                 self.files_read += 1;
-                read_into(scratch, &full)
+                read_into(scratch, &self.root, &full)
                     .map_err(|reason| template_error(origin, &full, &normalized, reason))?
             }
         };
@@ -576,6 +590,21 @@ impl TemplateCache {
             None => None,
         };
         let parent = parent.map(|p| &self.entries[p as usize]);
+        // `chain` holds this template and the ones being loaded that lead to it.
+        let depth = chain.len() + parent.map_or(0, |p| p.depth);
+        if depth > MAX_TEMPLATE_DEPTH {
+            let parent = parent.expect("a parent when deeper than the chain");
+            let reason = too_deep(
+                chain,
+                &format!("{} (a chain of {})", parent.path, parent.depth),
+            );
+            return Err(template_error(
+                None,
+                full,
+                chain.last().expect("this template"),
+                reason,
+            ));
+        }
         let class = match (header.class, parent) {
             (Some(class), Some(p)) if *class != *p.class => {
                 let node = header.kind_node.expect("a Kind node");
@@ -594,6 +623,7 @@ impl TemplateCache {
         };
         let parent_slot = parent.map(|p| p.slot as usize);
         let parent_crc = parent.map(|p| p.crc);
+        let parent_depth = parent.map_or(0, |p| p.depth);
         let position = header
             .position
             .or(parent.map(|p| p.position))
@@ -636,6 +666,7 @@ impl TemplateCache {
             position_set: header.position.is_some(),
             sets,
             parent: parent_crc,
+            depth: parent_depth + 1,
             warnings,
         }))
     }
@@ -684,10 +715,37 @@ pub(crate) fn file_properties(class: &Class, doc: &Document<'_>) -> OverrideSet 
     set
 }
 
-/// Reads the whole file `full` into `scratch`; the reason on failure.
-fn read_into<'s>(scratch: &'s Bump, full: &Path) -> Result<&'s [u8], String> {
+/// The reason of a chain deeper than [`MAX_TEMPLATE_DEPTH`]: the templates being
+/// loaded (`chain`, outermost first) and the next one, `next`.
+fn too_deep(chain: &[String], next: &str) -> String {
+    let mut names: Vec<&str> = chain.iter().map(String::as_str).collect();
+    names.push(next);
+    format!(
+        "the chain of templates is deeper than {MAX_TEMPLATE_DEPTH}, the limit: {}",
+        names.join(" -> ")
+    )
+}
+
+/// Reads the whole file `full` (under the project root `root`) into `scratch`; the
+/// reason on failure. Symbolic links are followed only while they stay inside the
+/// project root; only a regular file is opened (never a FIFO or a device, which could
+/// block), and only when its size is within [`MAX_TEMPLATE_SIZE`].
+fn read_into<'s>(scratch: &'s Bump, root: &Path, full: &Path) -> Result<&'s [u8], String> {
     let fail = |e: std::io::Error| format!("cannot read {}: {e}", full.display());
-    let mut file = File::open(full).map_err(fail)?;
+    let real = std::fs::canonicalize(full).map_err(fail)?;
+    let real_root = std::fs::canonicalize(root)
+        .map_err(|e| format!("cannot read the project root {}: {e}", root.display()))?;
+    if !real.starts_with(&real_root) {
+        return Err(format!(
+            "{} leads outside the project root (through a symbolic link) to {}",
+            full.display(),
+            real.display()
+        ));
+    }
+    if !std::fs::metadata(&real).map_err(fail)?.is_file() {
+        return Err(format!("{} is not a regular file", full.display()));
+    }
+    let mut file = File::open(&real).map_err(fail)?;
     let size = file.metadata().map_err(fail)?.len();
     if size > MAX_TEMPLATE_SIZE {
         return Err(format!(

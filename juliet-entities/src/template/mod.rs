@@ -61,7 +61,7 @@ pub mod overrides;
 pub mod path;
 mod world_ops;
 
-pub use cache::{CachedTemplate, TemplateCache, TemplateChange, TemplateRef};
+pub use cache::{CachedTemplate, TemplateCache, TemplateChange, TemplateRef, MAX_TEMPLATE_DEPTH};
 pub use instance::{
     instantiate_from_template, overrides, revert_property, revert_to_template, save_instance,
     Delta, DeltaTarget, PropertyDelta, PropertyOverride,

@@ -10,7 +10,8 @@
 //! ; BaseVersion        ENTITY_BASE_VERSION (alias `version`)
 //! ; EntityID           0x + 16 hex digits (alias `id`)
 //! ; Kind               the class name (aliases `class`, `entity_type`)
-//! ; Template           optional template path, kept and written back
+//! ; Template           optional template path: the file is an instance (seed 04,
+//!                      see `load_entity_with_templates` and `crate::template`)
 //! ; Position           3 floats
 //! ; ClassVersion       then the derived properties, written by the class
 //! ...                  then the unknown keys, in their original order
@@ -254,7 +255,7 @@ fn load_impl(
         }
         None => {
             let crc = header.template.as_ref().map(|(t, _)| {
-                template::normalize_template_path(t).map_or_else(
+                template::path::normalize(t).map_or_else(
                     |_| template::template_crc(t),
                     |n| template::template_crc(&n),
                 )

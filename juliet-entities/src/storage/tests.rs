@@ -1,5 +1,5 @@
-//! Tests of [`KindStorage`] (run under Miri: `cargo +nightly miri test -p juliet-entities
-//! --lib storage::`), with drop-counting, zero-sized and over-aligned kinds.
+//! Tests of [`KindStorage`](super::KindStorage); they run under Miri:
+//! `cargo +nightly miri test -p juliet-entities --lib storage::`.
 
 use super::*;
 use crate::support::{drops, Aligned, Counted, Crate, Exploding, Marker, Sign, EXPLODE};

@@ -53,6 +53,7 @@ pub use juliet_derive::{Codec, Entity};
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod entity;
+mod fsio;
 pub mod kinds;
 pub mod load;
 pub mod manager;

@@ -60,8 +60,10 @@ pub struct LoadOptions {
     /// Turn every per-file error or warning into a failed load
     /// ([`WorldLoadError::Strict`]).
     pub strict: bool,
-    /// Files larger than this many bytes are reported ([`ErrorKind::FileTooLarge`]) and
-    /// not read. Default 16 MiB.
+    /// Entity files larger than this many bytes are reported
+    /// ([`ErrorKind::FileTooLarge`]) and not read; template files larger than this are
+    /// a [`ErrorKind::Template`] error at the instance's `Template` key (see
+    /// [`TemplateCache::set_max_file_size`]). Default 16 MiB.
     pub max_file_size: u64,
     /// Classes for resolving `Kind`; `None` for [`Registry::global`].
     pub registry: Option<&'static Registry>,
@@ -240,6 +242,7 @@ impl World {
             world.templates =
                 TemplateCache::with_registry(world.templates.project_root(), registry);
         }
+        world.templates.set_max_file_size(options.max_file_size);
         fs::metadata(root)
             .and_then(|m| {
                 if m.is_dir() {

@@ -206,3 +206,66 @@ fn a_very_long_chain_is_an_error_not_a_stack_overflow() {
         .unwrap();
     assert!(reason(&err).contains("deeper than"), "{err}");
 }
+
+#[test]
+fn the_template_size_limit_is_configurable_and_inclusive() {
+    let p = project();
+    let text = "Kind: Inert\nMass: 2.0\n";
+    let size = text.len() as u64;
+    fs::write(p.path().join("Assets/Templates/Rock.jasset"), text).unwrap();
+
+    let mut cache = TemplateCache::new(p.path());
+    assert_eq!(
+        cache.max_file_size(),
+        juliet_entities::template::DEFAULT_MAX_TEMPLATE_SIZE
+    );
+    cache.set_max_file_size(size - 1);
+    let err = cache
+        .get_or_load("Assets/Templates/Rock.jasset")
+        .unwrap_err();
+    assert!(
+        reason(&err).contains(&format!(
+            "{size} bytes, over the limit of {} bytes",
+            size - 1
+        )),
+        "{err}"
+    );
+    assert_eq!(cache.len(), 0);
+
+    // Exactly the limit loads.
+    cache.set_max_file_size(size);
+    let rock = cache.get_or_load("Assets/Templates/Rock.jasset").unwrap();
+    assert_eq!(rock.class().name, "Inert");
+}
+
+#[test]
+fn world_load_applies_its_size_limit_to_templates() {
+    let p = project();
+    let template = format!("Kind: Inert\n# {}\nMass: 2.0\n", "x".repeat(400));
+    fs::write(p.path().join("Assets/Templates/Big.jasset"), &template).unwrap();
+    // The instance file is small: only the template is over the limit.
+    let instance = "; EntityID\n0x0000000000000001\n; Template\nAssets/Templates/Big.jasset\n";
+    assert!((instance.len() as u64) < 200 && template.len() > 200);
+    let entities = p.path().join("Assets/Worlds/W/Entities");
+    fs::write(entities.join("A.jasset"), instance).unwrap();
+
+    let options = LoadOptions {
+        max_file_size: 200,
+        ..LoadOptions::default()
+    };
+    let (world, report) = World::load(p.path().join("Assets/Worlds/W"), &options).unwrap();
+    assert_eq!(world.manager().len(), 0);
+    assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
+    let err = &report.errors[0];
+    assert!(reason(err).contains("over the limit of 200 bytes"), "{err}");
+    assert_eq!(
+        (err.line, err.column, err.key.as_deref()),
+        (3, 3, Some("Template"))
+    );
+
+    // With the default limit the same world loads.
+    let (world, report) =
+        World::load(p.path().join("Assets/Worlds/W"), &LoadOptions::default()).unwrap();
+    assert!(report.is_clean(), "{:?}", report.errors);
+    assert_eq!(world.manager().len(), 1);
+}

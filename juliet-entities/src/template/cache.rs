@@ -16,8 +16,6 @@
 use std::any::TypeId;
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::Read;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 
@@ -33,8 +31,10 @@ use super::path::{normalize, template_crc, INVALID_TEMPLATE_CRC};
 use crate::load::{located, read_header};
 use crate::storage::KindStorage;
 
-/// Templates larger than this many bytes are refused (as world files are by default).
-const MAX_TEMPLATE_SIZE: u64 = 16 << 20;
+/// Template files larger than this many bytes are refused unless
+/// [`TemplateCache::set_max_file_size`] says otherwise: 16 MiB, the default of
+/// [`crate::world::LoadOptions::max_file_size`] for world files.
+pub const DEFAULT_MAX_TEMPLATE_SIZE: u64 = 16 << 20;
 
 /// The longest template chain: a template, its parent template, the parent's parent,
 /// and so on, counting the template itself. A longer chain is an
@@ -251,6 +251,7 @@ pub struct TemplateCache {
     scratch: Bump,
     files_read: u64,
     new_warnings: Vec<Warning>,
+    max_file_size: u64,
 }
 
 impl TemplateCache {
@@ -268,6 +269,7 @@ impl TemplateCache {
             scratch: Bump::new(),
             files_read: 0,
             new_warnings: Vec::new(),
+            max_file_size: DEFAULT_MAX_TEMPLATE_SIZE,
         }
     }
 
@@ -280,6 +282,21 @@ impl TemplateCache {
             registry: Some(registry),
             ..TemplateCache::new(project_root)
         }
+    }
+
+    /// Sets the largest template file the cache reads, in bytes (inclusive; default
+    /// [`DEFAULT_MAX_TEMPLATE_SIZE`]). A larger file is refused with an
+    /// [`ErrorKind::Template`] error from its metadata, before it is read; a file that
+    /// grows past the limit while being read is refused too. [`crate::World::load`]
+    /// sets it to [`crate::world::LoadOptions::max_file_size`].
+    pub fn set_max_file_size(&mut self, bytes: u64) {
+        self.max_file_size = bytes;
+    }
+
+    /// The largest template file the cache reads, in bytes (see
+    /// [`TemplateCache::set_max_file_size`]).
+    pub fn max_file_size(&self) -> u64 {
+        self.max_file_size
     }
 
     /// The project root template paths are relative to.
@@ -520,7 +537,7 @@ impl TemplateCache {
             Source::Text(text) => text.as_bytes(),
             Source::File => {
                 self.files_read += 1;
-                read_into(scratch, &self.root, &full)
+                read_into(scratch, &self.root, &full, self.max_file_size)
                     .map_err(|reason| template_error(origin, &full, &normalized, reason))?
             }
         };
@@ -726,36 +743,7 @@ fn too_deep(chain: &[String], next: &str) -> String {
     )
 }
 
-/// Reads the whole file `full` (under the project root `root`) into `scratch`; the
-/// reason on failure. Symbolic links are followed only while they stay inside the
-/// project root; only a regular file is opened (never a FIFO or a device, which could
-/// block), and only when its size is within [`MAX_TEMPLATE_SIZE`].
-fn read_into<'s>(scratch: &'s Bump, root: &Path, full: &Path) -> Result<&'s [u8], String> {
-    let fail = |e: std::io::Error| format!("cannot read {}: {e}", full.display());
-    let real = std::fs::canonicalize(full).map_err(fail)?;
-    let real_root = std::fs::canonicalize(root)
-        .map_err(|e| format!("cannot read the project root {}: {e}", root.display()))?;
-    if !real.starts_with(&real_root) {
-        return Err(format!(
-            "{} leads outside the project root (through a symbolic link) to {}",
-            full.display(),
-            real.display()
-        ));
-    }
-    if !std::fs::metadata(&real).map_err(fail)?.is_file() {
-        return Err(format!("{} is not a regular file", full.display()));
-    }
-    let mut file = File::open(&real).map_err(fail)?;
-    let size = file.metadata().map_err(fail)?.len();
-    if size > MAX_TEMPLATE_SIZE {
-        return Err(format!(
-            "{} is {size} bytes, over the limit of {MAX_TEMPLATE_SIZE} bytes",
-            full.display()
-        ));
-    }
-    let bytes = scratch.alloc_slice_fill_copy(size as usize, 0u8);
-    file.read_exact(bytes).map_err(fail)?;
-    Ok(bytes)
-}
-
+mod read;
 mod reload;
+
+use read::read_into;

@@ -61,7 +61,10 @@ pub mod overrides;
 pub mod path;
 mod world_ops;
 
-pub use cache::{CachedTemplate, TemplateCache, TemplateChange, TemplateRef, MAX_TEMPLATE_DEPTH};
+pub use cache::{
+    CachedTemplate, TemplateCache, TemplateChange, TemplateRef, DEFAULT_MAX_TEMPLATE_SIZE,
+    MAX_TEMPLATE_DEPTH,
+};
 pub use instance::{
     instantiate_from_template, overrides, revert_property, revert_to_template, save_instance,
     Delta, DeltaTarget, PropertyDelta, PropertyOverride,

@@ -7,6 +7,7 @@
 //! blank lines between value lines are dropped, never folded into the value.
 
 mod scan;
+mod simd;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -69,8 +70,8 @@ pub struct TokenBuffer {
     keys: KeyCrcCache,
     /// Which low bytes of key CRCs the current file has used (duplicate pre-check).
     filter: [u64; 4],
-    /// Scratch for the newline offsets of one window of the file.
-    ends: Vec<u32>,
+    /// Scratch for the newline masks of the file, one word per 64 bytes.
+    masks: Vec<u64>,
 }
 
 impl TokenBuffer {
@@ -111,11 +112,15 @@ impl TokenBuffer {
             ));
         }
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let src = scan::check_text(bytes, path)?;
-        let mut ends = std::mem::take(&mut self.ends);
-        let scanned = self.scan(src, path, &mut ends);
-        self.ends = ends;
-        scanned?;
+        let mut masks = std::mem::take(&mut self.masks);
+        let text = match simd::scan_text(bytes, &mut masks) {
+            Some(text) => Ok(text),
+            // NUL or non-ASCII bytes: validated (and errors located) the slow way.
+            None => scan::check_text(bytes, path),
+        };
+        let scanned = text.and_then(|src| self.scan(src, path, &masks).map(|()| src));
+        self.masks = masks;
+        let src = scanned?;
         Ok(Document {
             src,
             path,

@@ -59,6 +59,9 @@ const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
+/// Powers of ten that are exact in `f32` (`5^10 < 2^24`).
+const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
 /// A decimal `[+-]digits[.digits]` whose digits, read as one integer, are below
 /// `2^53`: the value is `digits / 10^fraction_digits`, with the sign.
 #[derive(Clone, Copy)]
@@ -126,11 +129,18 @@ impl PlainDecimal {
         Some(if self.negative { -v } else { v })
     }
 
-    /// The correctly rounded `f32`: the correctly rounded `f64` rounded again, which
-    /// is exact unless the `f64` lies exactly halfway between two `f32`s (then `None`).
+    /// The correctly rounded `f32`: directly when the digits are below `2^24` and there
+    /// are at most 10 fraction digits; otherwise the correctly rounded `f64` rounded
+    /// again, which is exact unless the `f64` lies exactly halfway between two `f32`s (then `None`).
     /// The value is 0 or in `[1e-15, 2^53]`, far from `f32`'s subnormals and overflow.
     #[inline]
     fn to_f32(self) -> Option<f32> {
+        if self.digits < 1 << 24 && self.fraction_digits <= 10 {
+            // Clinger's fast path in `f32`: `digits` and `10^fraction_digits` are both
+            // exact `f32`s, so one IEEE division rounds the exact quotient once.
+            let v = self.digits as f32 / POW10_F32[self.fraction_digits];
+            return Some(if self.negative { -v } else { v });
+        }
         let v = self.to_f64()?;
         // The 29 mantissa bits an `f32` drops: exactly `100..0` is a tie.
         if v.to_bits() & 0x1FFF_FFFF == 0x1000_0000 {
@@ -363,6 +373,13 @@ mod tests {
             "0.000000000000001",
             "16777217",
             "16777217.0",
+            "16777215",
+            "-16777215.0",
+            "1677721.5",
+            "0.0000000001",
+            "0.00000000001",
+            "9.999999999",
+            "0.16777215",
             "0.30000001192092896",
             "1.00000005960464477539",
             "33554433",
@@ -418,6 +435,15 @@ mod tests {
         assert_eq!(fast("1234567890123456"), Some(1_234_567_890_123_456.0));
         assert_eq!(fast("9999999999999999"), None); // at least 2^53
         assert_eq!(fast("12345678901234567"), None); // too long
+        // Every decimal of up to 7 digits below 2^24 with the point anywhere (the
+        // `f32` fast path), a sample of them.
+        for i in (0..16_777_216u32).step_by(997) {
+            let digits = i.to_string();
+            for point in 0..digits.len() {
+                texts.push(format!("{}.{}", &digits[..=point], &digits[point + 1..]));
+                texts.push(format!("-0.{}{digits}", "0".repeat(point)));
+            }
+        }
         for t in &texts {
             match (parse_f32(t), t.parse::<f32>()) {
                 (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),

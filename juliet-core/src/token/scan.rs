@@ -105,7 +105,7 @@ impl TokenBuffer {
         line_no: u32,
         open: &mut usize,
     ) -> bool {
-        if let Some(line @ [first, .., last]) = bytes.get(start..end) {
+        if let Some(line @ ([first, .., last] | [first @ last])) = bytes.get(start..end) {
             if *first > b' ' && *last > b' ' {
                 if *open != NO_BLOCK && !matches!(first, b';' | b'#' | b'/') {
                     self.values.push(ValueSpan {

@@ -27,10 +27,22 @@ pub(crate) fn scan_text<'a>(bytes: &'a [u8], masks: &mut Vec<u64>) -> Option<&'a
     }
     let tail = blocks.remainder();
     if !tail.is_empty() {
-        // Padded with spaces: neither a newline nor a NUL or non-ASCII byte.
-        let mut padded = [b' '; BLOCK];
-        padded[..tail.len()].copy_from_slice(tail);
-        let (mask, block_plain) = classify(&padded);
+        let (mask, block_plain) = match bytes.len().checked_sub(BLOCK) {
+            // The last 64 bytes of the file (overlapping the block before): the bits
+            // of the tail are the high ones.
+            Some(last) => {
+                let block = bytes[last..].try_into().unwrap_or(&[b' '; BLOCK]);
+                let (mask, block_plain) = classify(block);
+                (mask >> (BLOCK - tail.len()), block_plain)
+            }
+            // A file under 64 bytes, padded with spaces: neither a newline nor a NUL
+            // or non-ASCII byte.
+            None => {
+                let mut padded = [b' '; BLOCK];
+                padded[..tail.len()].copy_from_slice(tail);
+                classify(&padded)
+            }
+        };
         masks.push(mask);
         plain &= block_plain;
     }

@@ -35,6 +35,58 @@ pub(crate) fn parse_f32(token: &str) -> Result<f32, ValueError<'_>> {
     }
 }
 
+/// Parses the float token of `line` that starts at byte `from` (not a separator) and
+/// runs up to the next byte for which `is_separator` holds, or the end: its value (as
+/// [`parse_f32`] of the token) and the token's end. A plain decimal is read in the
+/// same pass that finds the end.
+#[inline(always)]
+pub(crate) fn parse_f32_token(
+    line: &str,
+    from: usize,
+    is_separator: impl Fn(u8) -> bool,
+) -> Result<(f32, usize), ValueError<'_>> {
+    let bytes = line.as_bytes();
+    let digit = |i: usize| bytes.get(i).map(|b| b.wrapping_sub(b'0')).filter(|&d| d < 10);
+    let (negative, body) = match bytes.get(from) {
+        Some(b'-') => (true, from + 1),
+        Some(b'+') => (false, from + 1),
+        _ => (false, from),
+    };
+    let mut i = body;
+    // Wrapping: past 16 digits the value is not used.
+    let mut digits = 0u64;
+    while let Some(d) = digit(i) {
+        digits = digits.wrapping_mul(10).wrapping_add(u64::from(d));
+        i += 1;
+    }
+    let int_end = i;
+    if int_end > body && bytes.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(d) = digit(i) {
+            digits = digits.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+    }
+    let ends_here = bytes.get(i).is_none_or(|&b| is_separator(b));
+    if ends_here && int_end > body && i - body <= 16 && digits < 1 << 53 {
+        let fraction_digits = (i - int_end).saturating_sub(1);
+        let plain = PlainDecimal {
+            negative,
+            digits,
+            fraction_digits,
+        };
+        if let Some(v) = plain.to_f32() {
+            return Ok((v, i));
+        }
+    }
+    // Any other token: up to its end, through the general parser.
+    let mut end = i;
+    while bytes.get(end).is_some_and(|&b| !is_separator(b)) {
+        end += 1;
+    }
+    parse_f32(&line[from..end]).map(|v| (v, end))
+}
+
 /// Parses one `f64` token, as [`parse_f32`].
 #[inline(always)]
 fn parse_f64(token: &str) -> Result<f64, ValueError<'_>> {

@@ -125,12 +125,14 @@ impl TokenBuffer {
                     if open != &values && key_len <= 16 && self.nodes.len() < LINEAR_DUPLICATE_SCAN
                     {
                         if let Some(key_crc) = self.keys.get(bytes, start + 2, key_len) {
-                            // The first key of its CRC's low byte in this file: new.
+                            // The first key of its CRC's low byte in this file, or of
+                            // its CRC (few nodes: a short scan): new.
                             let bit = (key_crc & 0xFF) as usize;
-                            let word = &mut self.filter[bit >> 6];
                             let mask = 1u64 << (bit & 63);
-                            if *word & mask == 0 {
-                                *word |= mask;
+                            if self.filter[bit >> 6] & mask == 0
+                                || self.crc_is_new(key_crc)
+                            {
+                                self.filter[bit >> 6] |= mask;
                                 self.nodes.push(PropertyNode {
                                     key_crc,
                                     key_start: start as u32 + 2,
@@ -151,6 +153,12 @@ impl TokenBuffer {
             }
         }
         self.fast_other_line(bytes, start, end, line_no, open)
+    }
+
+    /// Whether no node so far has the CRC `crc` (behind a hit in the CRC filter).
+    #[inline(never)]
+    fn crc_is_new(&self, crc: u32) -> bool {
+        !self.nodes.iter().any(|n| n.key_crc == crc)
     }
 
     /// [`TokenBuffer::fast_line`] for the less common lines.

@@ -211,6 +211,11 @@ impl Codec for f32 {
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         parse_f32(value.single()?)
     }
+    #[inline(always)]
+    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        *self = parse_f32(value.single()?)?;
+        Ok(())
+    }
     fn same_value(&self, other: &Self) -> bool {
         self.to_bits() == other.to_bits()
     }
@@ -224,6 +229,11 @@ impl Codec for f64 {
     #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         parse_f64(value.single()?)
+    }
+    #[inline(always)]
+    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        *self = parse_f64(value.single()?)?;
+        Ok(())
     }
     fn same_value(&self, other: &Self) -> bool {
         self.to_bits() == other.to_bits()

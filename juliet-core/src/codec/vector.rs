@@ -17,7 +17,7 @@ fn write_floats(out: &mut String, v: &[f32]) {
 }
 
 /// Reads exactly `N` floats separated by commas and/or white space.
-#[inline]
+#[inline(always)]
 fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<'_>> {
     let line = value.single()?;
     let bytes = line.as_bytes();

@@ -46,7 +46,12 @@ pub(crate) fn parse_f32_token(
     is_separator: impl Fn(u8) -> bool,
 ) -> Result<(f32, usize), ValueError<'_>> {
     let bytes = line.as_bytes();
-    let digit = |i: usize| bytes.get(i).map(|b| b.wrapping_sub(b'0')).filter(|&d| d < 10);
+    let digit = |i: usize| {
+        bytes
+            .get(i)
+            .map(|b| b.wrapping_sub(b'0'))
+            .filter(|&d| d < 10)
+    };
     let (negative, body) = match bytes.get(from) {
         Some(b'-') => (true, from + 1),
         Some(b'+') => (false, from + 1),
@@ -497,8 +502,8 @@ mod tests {
         assert_eq!(fast("1234567890123456"), Some(1_234_567_890_123_456.0));
         assert_eq!(fast("9999999999999999"), None); // at least 2^53
         assert_eq!(fast("12345678901234567"), None); // too long
-        // Every decimal of up to 7 digits below 2^24 with the point anywhere (the
-        // `f32` fast path), a sample of them.
+                                                     // Every decimal of up to 7 digits below 2^24 with the point anywhere (the
+                                                     // `f32` fast path), a sample of them.
         for i in (0..16_777_216u32).step_by(997) {
             let digits = i.to_string();
             for point in 0..digits.len() {

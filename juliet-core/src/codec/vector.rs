@@ -141,8 +141,7 @@ mod tests {
     #[test]
     fn fused_token_parser_matches_split_then_parse() {
         const PIECES: [&str; 16] = [
-            "1", "0", "9", "12", "-", "+", ".", "5", "e", "e-3", "x", "inf", "nan", " ", ",",
-            "\t",
+            "1", "0", "9", "12", "-", "+", ".", "5", "e", "e-3", "x", "inf", "nan", " ", ",", "\t",
         ];
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = move |n: usize| {

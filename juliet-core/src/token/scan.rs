@@ -129,9 +129,7 @@ impl TokenBuffer {
                             // its CRC (few nodes: a short scan): new.
                             let bit = (key_crc & 0xFF) as usize;
                             let mask = 1u64 << (bit & 63);
-                            if self.filter[bit >> 6] & mask == 0
-                                || self.crc_is_new(key_crc)
-                            {
+                            if self.filter[bit >> 6] & mask == 0 || self.crc_is_new(key_crc) {
                                 self.filter[bit >> 6] |= mask;
                                 self.nodes.push(PropertyNode {
                                     key_crc,

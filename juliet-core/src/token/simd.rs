@@ -60,8 +60,8 @@ pub(crate) fn scan_text<'a>(bytes: &'a [u8], masks: &mut Vec<u64>) -> Option<&'a
 #[inline(always)]
 fn classify(block: &[u8; BLOCK]) -> (u64, bool) {
     use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128,
-        _mm_movemask_epi8, _mm_set1_epi8, _mm_setzero_si128,
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+        _mm_set1_epi8, _mm_setzero_si128,
     };
     // SAFETY: SSE2 is enabled on every `x86_64` target, so these intrinsics are
     // available; each `_mm_loadu_si128` reads 16 bytes at offset 0, 16, 32 or 48 of the

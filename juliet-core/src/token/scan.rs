@@ -210,7 +210,13 @@ impl TokenBuffer {
                 });
                 true
             }
-            _ => self.fast_one_line(bytes, line, (start, s, line_no, LineForm::Compact)),
+            _ => match find_colon(line, s) {
+                Some(colon) => {
+                    let compact = (start, s, colon, line_no, LineForm::Compact);
+                    self.fast_one_line(bytes, line, compact)
+                }
+                None => false,
+            },
         }
     }
 
@@ -236,10 +242,12 @@ impl TokenBuffer {
             return None;
         }
         let k = s + 2;
-        let Some(key_crc) = self.keys.get(bytes, start + k, line.len() - k) else {
-            let inline = (start, k, line_no, LineForm::Inline);
+        if let Some(colon) = find_colon(line, k) {
+            // `; Key: value` (no key holds a `:`).
+            let inline = (start, k, colon, line_no, LineForm::Inline);
             return self.fast_one_line(bytes, line, inline).then_some(NO_BLOCK);
-        };
+        }
+        let key_crc = self.keys.get(bytes, start + k, line.len() - k)?;
         let key = (start + k, start + line.len());
         if self.find_duplicate(bytes, key, key_crc, line_no).is_some() {
             return None;
@@ -259,28 +267,31 @@ impl TokenBuffer {
     }
 
     /// A one-line property `Key: value` (`line`, trimmed, at byte `at.0`, the key at
-    /// offset `at.1`, on line `at.2`, written as `at.3`) whose key is in the cache and
-    /// new, with a value: adds it and returns `true`. Otherwise changes nothing and
-    /// returns `false`. A block that the property closes was checked by the caller.
+    /// offset `at.1`, its first `:` at offset `at.2`, on line `at.3`, written as
+    /// `at.4`) whose key is in the cache and new, with a value: adds it and returns
+    /// `true`. Otherwise changes nothing and returns `false`. A block that the property
+    /// closes was checked by the caller.
+    ///
+    /// The key is the text before the `:` less its trailing blanks; the cache holds only
+    /// keys validated as identifiers, so a hit also validates it.
     #[inline(always)]
     fn fast_one_line(
         &mut self,
         bytes: &[u8],
         line: &[u8],
-        at: (usize, usize, u32, LineForm),
+        at: (usize, usize, usize, u32, LineForm),
     ) -> bool {
-        let (start, k, line_no, form) = at;
-        let key_end = ident_end(line, k);
+        let (start, k, colon, line_no, form) = at;
+        let mut key_end = colon;
+        while key_end > k && matches!(line[key_end - 1], b' ' | b'\t') {
+            key_end -= 1;
+        }
         if key_end == k {
             return false;
         }
         let Some(key_crc) = self.keys.get(bytes, start + k, key_end - k) else {
             return false;
         };
-        let colon = skip_blanks(line, key_end);
-        if line.get(colon) != Some(&b':') {
-            return false;
-        }
         let from = skip_blanks(line, colon + 1);
         if from == line.len()
             || self
@@ -694,6 +705,13 @@ struct ScanState {
 
 /// The open block state when no block is open.
 const NO_BLOCK: usize = usize::MAX;
+
+/// Offset of the first `:` at or after `from` in `line`.
+#[inline(always)]
+fn find_colon(line: &[u8], from: usize) -> Option<usize> {
+    let rest = line.get(from..)?;
+    rest.iter().position(|&b| b == b':').map(|i| from + i)
+}
 
 /// First offset at or after `from` in `line` that is not a space or a tab.
 #[inline(always)]

@@ -71,6 +71,7 @@ impl<'a> Archive<'a> {
     }
 
     /// An archive that reads the properties of `doc`.
+    #[inline]
     pub fn loading(doc: Document<'a>) -> Archive<'a> {
         Archive {
             inner: Inner::Load(doc),
@@ -136,6 +137,7 @@ impl<'a> Archive<'a> {
     }
 
     /// The document being loaded (`None` when saving).
+    #[inline]
     pub fn document(&self) -> Option<&Document<'a>> {
         match &self.inner {
             Inner::Load(doc) => Some(doc),
@@ -144,6 +146,7 @@ impl<'a> Archive<'a> {
     }
 
     /// The document being loaded, mutably (to decode and consume nodes).
+    #[inline]
     pub fn document_mut(&mut self) -> Option<&mut Document<'a>> {
         match &mut self.inner {
             Inner::Load(doc) => Some(doc),

@@ -7,6 +7,7 @@
 //! blank lines between value lines are dropped, never folded into the value.
 
 mod scan;
+mod simd;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -69,8 +70,8 @@ pub struct TokenBuffer {
     keys: KeyCrcCache,
     /// Which low bytes of key CRCs the current file has used (duplicate pre-check).
     filter: [u64; 4],
-    /// Scratch for the newline offsets of one window of the file.
-    ends: Vec<u32>,
+    /// Scratch for the newline masks of the file, one word per 64 bytes.
+    masks: Vec<u64>,
 }
 
 impl TokenBuffer {
@@ -111,11 +112,15 @@ impl TokenBuffer {
             ));
         }
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let src = scan::check_text(bytes, path)?;
-        let mut ends = std::mem::take(&mut self.ends);
-        let scanned = self.scan(src, path, &mut ends);
-        self.ends = ends;
-        scanned?;
+        let mut masks = std::mem::take(&mut self.masks);
+        let text = match simd::scan_text(bytes, &mut masks) {
+            Some(text) => Ok(text),
+            // NUL or non-ASCII bytes: validated (and errors located) the slow way.
+            None => scan::check_text(bytes, path),
+        };
+        let scanned = text.and_then(|src| self.scan(src, path, &masks).map(|()| src));
+        self.masks = masks;
+        let src = scanned?;
         Ok(Document {
             src,
             path,
@@ -137,31 +142,37 @@ pub struct Document<'a> {
 
 impl<'a> Document<'a> {
     /// The file's path (as given to [`TokenBuffer::tokenize`]).
+    #[inline]
     pub fn path(&self) -> &'a Path {
         self.path
     }
 
     /// The source text (after the byte-order mark).
+    #[inline]
     pub fn source(&self) -> &'a str {
         self.src
     }
 
     /// The property nodes, in file order.
+    #[inline]
     pub fn nodes(&self) -> &[PropertyNode] {
         self.nodes
     }
 
     /// Number of properties.
+    #[inline]
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
 
     /// Whether the file has no property.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }
 
     /// The node at `index` (panics when out of bounds, like slice indexing).
+    #[inline]
     pub fn node(&self, index: usize) -> &PropertyNode {
         &self.nodes[index]
     }
@@ -176,12 +187,13 @@ impl<'a> Document<'a> {
     #[inline(always)]
     pub fn value(&self, index: usize) -> Value<'a> {
         let n = &self.nodes[index];
-        let spans = &self.values[n.values_start as usize..(n.values_start + n.values_len) as usize];
+        let spans = &self.values[n.values_start as usize..][..n.values_len as usize];
         Value::from_spans(self.src, spans)
     }
 
     /// Index of the node with key CRC `crc` (seed 01's `FindProperty`), marking it
     /// consumed. A linear scan: files hold few properties.
+    #[inline]
     pub fn find(&mut self, crc: u32) -> Option<usize> {
         let index = self.nodes.iter().position(|n| n.key_crc == crc)?;
         self.nodes[index].consumed = true;
@@ -189,11 +201,13 @@ impl<'a> Document<'a> {
     }
 
     /// Like [`Document::find`] but without marking the node consumed.
+    #[inline]
     pub fn peek(&self, crc: u32) -> Option<usize> {
         self.nodes.iter().position(|n| n.key_crc == crc)
     }
 
     /// Marks node `index` consumed.
+    #[inline]
     pub fn consume(&mut self, index: usize) {
         self.nodes[index].consumed = true;
     }
@@ -203,14 +217,16 @@ impl<'a> Document<'a> {
     /// # Errors
     /// [`ErrorKind::BadValue`] at the line and column of the offending text, naming the
     /// key, the expected type and the text found.
-    #[inline]
+    #[inline(always)]
     pub fn decode_into<T: crate::Codec>(
         &mut self,
         index: usize,
         place: &mut T,
     ) -> Result<(), Error> {
-        self.nodes[index].consumed = true;
-        let value = self.value(index);
+        let n = &mut self.nodes[index];
+        n.consumed = true;
+        let spans = &self.values[n.values_start as usize..][..n.values_len as usize];
+        let value = Value::from_spans(self.src, spans);
         match place.decode_into(value) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.decode_error(index, &T::PROPERTY_TYPE, e)),
@@ -219,10 +235,12 @@ impl<'a> Document<'a> {
 
     /// Decodes node `index` as a new `T`, marking it consumed. Errors as
     /// [`Document::decode_into`].
-    #[inline]
+    #[inline(always)]
     pub fn decode<T: crate::Codec>(&mut self, index: usize) -> Result<T, Error> {
-        self.nodes[index].consumed = true;
-        let value = self.value(index);
+        let n = &mut self.nodes[index];
+        n.consumed = true;
+        let spans = &self.values[n.values_start as usize..][..n.values_len as usize];
+        let value = Value::from_spans(self.src, spans);
         match T::decode(value) {
             Ok(v) => Ok(v),
             Err(e) => Err(self.decode_error(index, &T::PROPERTY_TYPE, e)),

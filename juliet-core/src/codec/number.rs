@@ -35,6 +35,63 @@ pub(crate) fn parse_f32(token: &str) -> Result<f32, ValueError<'_>> {
     }
 }
 
+/// Parses the float token of `line` that starts at byte `from` (not a separator) and
+/// runs up to the next byte for which `is_separator` holds, or the end: its value (as
+/// [`parse_f32`] of the token) and the token's end. A plain decimal is read in the
+/// same pass that finds the end.
+#[inline(always)]
+pub(crate) fn parse_f32_token(
+    line: &str,
+    from: usize,
+    is_separator: impl Fn(u8) -> bool,
+) -> Result<(f32, usize), ValueError<'_>> {
+    let bytes = line.as_bytes();
+    let digit = |i: usize| {
+        bytes
+            .get(i)
+            .map(|b| b.wrapping_sub(b'0'))
+            .filter(|&d| d < 10)
+    };
+    let (negative, body) = match bytes.get(from) {
+        Some(b'-') => (true, from + 1),
+        Some(b'+') => (false, from + 1),
+        _ => (false, from),
+    };
+    let mut i = body;
+    // Wrapping: past 16 digits the value is not used.
+    let mut digits = 0u64;
+    while let Some(d) = digit(i) {
+        digits = digits.wrapping_mul(10).wrapping_add(u64::from(d));
+        i += 1;
+    }
+    let int_end = i;
+    if int_end > body && bytes.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(d) = digit(i) {
+            digits = digits.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+    }
+    let ends_here = bytes.get(i).is_none_or(|&b| is_separator(b));
+    if ends_here && int_end > body && i - body <= 16 && digits < 1 << 53 {
+        let fraction_digits = (i - int_end).saturating_sub(1);
+        let plain = PlainDecimal {
+            negative,
+            digits,
+            fraction_digits,
+        };
+        if let Some(v) = plain.to_f32() {
+            return Ok((v, i));
+        }
+    }
+    // Any other token: up to its end, through the general parser.
+    let mut end = i;
+    while bytes.get(end).is_some_and(|&b| !is_separator(b)) {
+        end += 1;
+    }
+    parse_f32(&line[from..end]).map(|v| (v, end))
+}
+
 /// Parses one `f64` token, as [`parse_f32`].
 #[inline(always)]
 fn parse_f64(token: &str) -> Result<f64, ValueError<'_>> {
@@ -58,6 +115,9 @@ const POW10: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
+
+/// Powers of ten that are exact in `f32` (`5^10 < 2^24`).
+const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
 
 /// A decimal `[+-]digits[.digits]` whose digits, read as one integer, are below
 /// `2^53`: the value is `digits / 10^fraction_digits`, with the sign.
@@ -126,11 +186,18 @@ impl PlainDecimal {
         Some(if self.negative { -v } else { v })
     }
 
-    /// The correctly rounded `f32`: the correctly rounded `f64` rounded again, which
-    /// is exact unless the `f64` lies exactly halfway between two `f32`s (then `None`).
+    /// The correctly rounded `f32`: directly when the digits are below `2^24` and there
+    /// are at most 10 fraction digits; otherwise the correctly rounded `f64` rounded
+    /// again, which is exact unless the `f64` lies exactly halfway between two `f32`s (then `None`).
     /// The value is 0 or in `[1e-15, 2^53]`, far from `f32`'s subnormals and overflow.
     #[inline]
     fn to_f32(self) -> Option<f32> {
+        if self.digits < 1 << 24 && self.fraction_digits <= 10 {
+            // Clinger's fast path in `f32`: `digits` and `10^fraction_digits` are both
+            // exact `f32`s, so one IEEE division rounds the exact quotient once.
+            let v = self.digits as f32 / POW10_F32[self.fraction_digits];
+            return Some(if self.negative { -v } else { v });
+        }
         let v = self.to_f64()?;
         // The 29 mantissa bits an `f32` drops: exactly `100..0` is a tie.
         if v.to_bits() & 0x1FFF_FFFF == 0x1000_0000 {
@@ -149,6 +216,11 @@ impl Codec for f32 {
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         parse_f32(value.single()?)
     }
+    #[inline(always)]
+    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        *self = parse_f32(value.single()?)?;
+        Ok(())
+    }
     fn same_value(&self, other: &Self) -> bool {
         self.to_bits() == other.to_bits()
     }
@@ -162,6 +234,11 @@ impl Codec for f64 {
     #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         parse_f64(value.single()?)
+    }
+    #[inline(always)]
+    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        *self = parse_f64(value.single()?)?;
+        Ok(())
     }
     fn same_value(&self, other: &Self) -> bool {
         self.to_bits() == other.to_bits()
@@ -363,6 +440,13 @@ mod tests {
             "0.000000000000001",
             "16777217",
             "16777217.0",
+            "16777215",
+            "-16777215.0",
+            "1677721.5",
+            "0.0000000001",
+            "0.00000000001",
+            "9.999999999",
+            "0.16777215",
             "0.30000001192092896",
             "1.00000005960464477539",
             "33554433",
@@ -418,6 +502,15 @@ mod tests {
         assert_eq!(fast("1234567890123456"), Some(1_234_567_890_123_456.0));
         assert_eq!(fast("9999999999999999"), None); // at least 2^53
         assert_eq!(fast("12345678901234567"), None); // too long
+                                                     // Every decimal of up to 7 digits below 2^24 with the point anywhere (the
+                                                     // `f32` fast path), a sample of them.
+        for i in (0..16_777_216u32).step_by(997) {
+            let digits = i.to_string();
+            for point in 0..digits.len() {
+                texts.push(format!("{}.{}", &digits[..=point], &digits[point + 1..]));
+                texts.push(format!("-0.{}{digits}", "0".repeat(point)));
+            }
+        }
         for t in &texts {
             match (parse_f32(t), t.parse::<f32>()) {
                 (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),

@@ -1,7 +1,7 @@
 //! Codecs for float vectors: `glam::Vec2/3/4` and `[f32; N]`, components separated by
 //! one space when written, by commas and/or spaces when read.
 
-use super::number::{parse_f32, write_f32};
+use super::number::{parse_f32_token, write_f32};
 use super::{Codec, PropertyType};
 use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
@@ -17,7 +17,7 @@ fn write_floats(out: &mut String, v: &[f32]) {
 }
 
 /// Reads exactly `N` floats separated by commas and/or white space.
-#[inline]
+#[inline(always)]
 fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<'_>> {
     let line = value.single()?;
     let bytes = line.as_bytes();
@@ -32,13 +32,15 @@ fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<
         if i == bytes.len() {
             break;
         }
-        let start = i;
-        while i < bytes.len() && !is_separator(bytes[i]) {
-            i += 1;
-        }
-        // Separators are ASCII, so `start` and `i` are character boundaries.
         if count < N {
-            out[count] = parse_f32(&line[start..i])?;
+            // Separators are ASCII, so token ends are character boundaries.
+            let (v, end) = parse_f32_token(line, i, is_separator)?;
+            out[count] = v;
+            i = end;
+        } else {
+            while i < bytes.len() && !is_separator(bytes[i]) {
+                i += 1;
+            }
         }
         count += 1;
     }
@@ -111,6 +113,66 @@ mod tests {
         assert_eq!(v, Vec3::new(10.5, -20.0, 30.25));
         let v = <[f32; 2]>::decode(Value::from_text("0.000000\t0.500000")).unwrap();
         assert_eq!(v, [0.0, 0.5]);
+    }
+
+    /// The reading before the fused token parser: split at separators, then the
+    /// standard parser on each of the first `N` tokens.
+    fn split_then_parse<const N: usize>(line: &str) -> Result<[f32; N], (ValueErrorKind, &str)> {
+        let tokens: Vec<&str> = line
+            .split([' ', ',', '\t'])
+            .filter(|t| !t.is_empty())
+            .collect();
+        let mut out = [0.0; N];
+        for (slot, token) in out.iter_mut().zip(&tokens) {
+            *slot = token
+                .parse()
+                .map_err(|_| (ValueErrorKind::InvalidNumber, *token))?;
+        }
+        if tokens.len() != N {
+            let kind = ValueErrorKind::ComponentCount {
+                expected: N,
+                found: tokens.len(),
+            };
+            return Err((kind, line));
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn fused_token_parser_matches_split_then_parse() {
+        const PIECES: [&str; 16] = [
+            "1", "0", "9", "12", "-", "+", ".", "5", "e", "e-3", "x", "inf", "nan", " ", ",", "\t",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..100_000 {
+            let mut line = String::new();
+            for _ in 0..1 + next(14) {
+                line.push_str(PIECES[next(PIECES.len())]);
+            }
+            if next(4) == 0 {
+                line.push_str("12345678901234567");
+            }
+            let line = line.trim_matches([' ', '\t']);
+            if line.is_empty() {
+                continue;
+            }
+            let value = Value::from_text(line);
+            let ours = <[f32; 3]>::decode(value).map_err(|e| (e.kind, e.found));
+            let want = split_then_parse::<3>(line);
+            match (&ours, &want) {
+                (Ok(a), Ok(b)) => {
+                    let bits = |v: &[f32; 3]| v.map(f32::to_bits);
+                    assert_eq!(bits(a), bits(b), "{line:?}");
+                }
+                _ => assert_eq!(ours, want, "{line:?}"),
+            }
+        }
     }
 
     #[test]

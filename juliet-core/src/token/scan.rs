@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::{LineForm, PropertyNode, TokenBuffer};
+use super::{simd, LineForm, PropertyNode, TokenBuffer};
 use crate::error::{shorten, Error, ErrorKind};
 use crate::value::ValueSpan;
 
@@ -14,38 +14,23 @@ use crate::value::ValueSpan;
 const LINEAR_DUPLICATE_SCAN: usize = 32;
 
 impl TokenBuffer {
-    /// Splits `src` into lines and handles each: the common lines in
-    /// [`TokenBuffer::fast_lines`], the others (and the last one) in
-    /// [`TokenBuffer::line`].
-    ///
-    /// Two steps per window of [`WINDOW`] bytes: the offsets of its newlines are found
-    /// 64 bytes at a time without a data-dependent branch, then each line is handled.
-    pub(super) fn scan(
-        &mut self,
-        src: &str,
-        path: &Path,
-        ends: &mut Vec<u32>,
-    ) -> Result<(), Error> {
+    /// Splits `src` into lines at the newlines of `masks` (see [`simd::scan_text`]) and
+    /// handles each: the common lines in [`TokenBuffer::fast_lines`], the others (and
+    /// the last one) in [`TokenBuffer::line`].
+    pub(super) fn scan(&mut self, src: &str, path: &Path, masks: &[u64]) -> Result<(), Error> {
         let bytes = src.as_bytes();
-        if ends.len() < WINDOW + 64 {
-            ends.resize(WINDOW + 64, 0);
-        }
         let mut at = ScanState {
             line_start: 0,
             line_no: 0,
             open: NO_BLOCK,
+            word: 0,
+            bits: masks.first().copied().unwrap_or(0),
         };
-        for (index, window) in bytes.chunks(WINDOW).enumerate() {
-            let count = newline_offsets(window, (index * WINDOW) as u32, ends);
-            let mut done = 0;
-            while let Some(skipped) = self.fast_lines(bytes, &ends[done..count], &mut at) {
-                // Line `done + skipped` needs the general path.
-                let end = ends[done + skipped] as usize;
-                at.line_no += 1;
-                self.line(src, at.line_start, end, at.line_no, &mut at.open, path)?;
-                at.line_start = end + 1;
-                done += skipped + 1;
-            }
+        while let Some(end) = self.fast_lines(bytes, masks, &mut at) {
+            // The line ending at `end` needs the general path.
+            at.line_no += 1;
+            self.line(src, at.line_start, end, at.line_no, &mut at.open, path)?;
+            at.line_start = end + 1;
         }
         at.line_no += 1;
         self.line(
@@ -68,68 +53,175 @@ impl TokenBuffer {
         Ok(())
     }
 
-    /// Handles the lines ending at `ends` (offsets of their `\n`) quickly while they
-    /// are common: blank lines, comments, value lines of an open block, and `; Key`,
-    /// `; Key: value` and `Key: value` properties of keys in the cache (that close a
-    /// non-empty block and are not duplicates). Stops at the first other line, changing
-    /// nothing for it, and returns its index; `None` when all are done.
+    /// Handles the lines whose newlines are the bits of `masks` from `at`'s position on,
+    /// quickly while they are common: blank lines, comments, value lines of an open
+    /// block, and `; Key`, `; Key: value` and `Key: value` properties of keys in the
+    /// cache (that close a non-empty block and are not duplicates), with leading blanks
+    /// or a `\r` before the newline. Stops at the first other line, changing nothing for
+    /// it, and returns the offset of its newline; `None` when every newline is done.
     #[inline(never)]
-    fn fast_lines(&mut self, bytes: &[u8], ends: &[u32], at: &mut ScanState) -> Option<usize> {
+    fn fast_lines(&mut self, bytes: &[u8], masks: &[u64], at: &mut ScanState) -> Option<usize> {
         // Kept in registers; written back once.
         let mut start = at.line_start;
         let mut line_no = at.line_no;
         let mut open = at.open;
-        let mut stopped = None;
-        for (i, &end) in ends.iter().enumerate() {
-            let end = end as usize;
-            let Some(line) = bytes.get(start..end) else {
-                stopped = Some(i);
-                break;
-            };
-            if let (Some(&first), Some(&last)) = (line.first(), line.last()) {
-                if first <= b' ' || last <= b' ' {
-                    stopped = Some(i);
-                    break;
+        let mut word = at.word;
+        let mut bits = at.bits;
+        let stopped = 'lines: loop {
+            while bits == 0 {
+                word += 1;
+                match masks.get(word) {
+                    Some(&next) => bits = next,
+                    None => break 'lines None,
                 }
-                let handled = match first {
-                    b'#' => true,
-                    b'/' if line.get(1) == Some(&b'/') => true,
-                    b';' => match self.fast_header(bytes, start, line, line_no + 1, open) {
-                        Some(now_open) => {
-                            open = now_open;
-                            true
-                        }
-                        None => false,
-                    },
-                    _ if open != NO_BLOCK => {
-                        self.values.push(ValueSpan {
-                            start: start as u32,
-                            len: line.len() as u32,
-                            line: line_no + 1,
-                            column: 1,
-                        });
-                        true
-                    }
-                    _ => {
-                        self.fast_one_line(bytes, line, (start, 0, line_no + 1, LineForm::Compact))
-                    }
-                };
-                if !handled {
-                    stopped = Some(i);
-                    break;
-                }
+            }
+            let end = word * simd::BLOCK + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if end != start && !self.fast_line(bytes, start, end, line_no + 1, &mut open) {
+                break Some(end);
             }
             line_no += 1;
             start = end + 1;
-        }
+        };
         at.line_start = start;
         at.line_no = line_no;
         at.open = open;
+        at.word = word;
+        at.bits = bits;
         stopped
     }
 
+    /// One non-empty line `bytes[start..end]` (line `line_no`) for
+    /// [`TokenBuffer::fast_lines`]: handles it and returns `true`, or returns `false`
+    /// having changed nothing. The commonest lines (a value line of an open block, a
+    /// `#` comment, `; Key` of a short cached key met first in this file) are handled
+    /// here, the others in [`TokenBuffer::fast_other_line`].
+    #[inline(always)]
+    fn fast_line(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        end: usize,
+        line_no: u32,
+        open: &mut usize,
+    ) -> bool {
+        if let Some(line @ ([first, .., last] | [first @ last])) = bytes.get(start..end) {
+            if *first > b' ' && *last > b' ' {
+                if *open != NO_BLOCK && !matches!(first, b';' | b'#' | b'/') {
+                    self.values.push(ValueSpan {
+                        start: start as u32,
+                        len: line.len() as u32,
+                        line: line_no,
+                        column: 1,
+                    });
+                    return true;
+                }
+                if *first == b'#' {
+                    return true;
+                }
+                if let [b';', b' ', _, ..] = line {
+                    let values = self.values.len();
+                    let key_len = line.len() - 2;
+                    if open != &values && key_len <= 16 && self.nodes.len() < LINEAR_DUPLICATE_SCAN
+                    {
+                        if let Some(key_crc) = self.keys.get(bytes, start + 2, key_len) {
+                            // The first key of its CRC's low byte in this file, or of
+                            // its CRC (few nodes: a short scan): new.
+                            let bit = (key_crc & 0xFF) as usize;
+                            let mask = 1u64 << (bit & 63);
+                            if self.filter[bit >> 6] & mask == 0 || self.crc_is_new(key_crc) {
+                                self.filter[bit >> 6] |= mask;
+                                self.nodes.push(PropertyNode {
+                                    key_crc,
+                                    key_start: start as u32 + 2,
+                                    key_len: key_len as u32,
+                                    line: line_no,
+                                    column: 3,
+                                    values_start: values as u32,
+                                    values_len: 0,
+                                    consumed: false,
+                                    form: LineForm::Block,
+                                });
+                                *open = values;
+                                return true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.fast_other_line(bytes, start, end, line_no, open)
+    }
+
+    /// Whether no node so far has the CRC `crc` (behind a hit in the CRC filter).
+    #[inline(never)]
+    fn crc_is_new(&self, crc: u32) -> bool {
+        !self.nodes.iter().any(|n| n.key_crc == crc)
+    }
+
+    /// [`TokenBuffer::fast_line`] for the less common lines.
+    #[inline(never)]
+    fn fast_other_line(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        end: usize,
+        line_no: u32,
+        open: &mut usize,
+    ) -> bool {
+        let Some(mut line) = bytes.get(start..end) else {
+            return false;
+        };
+        if let [rest @ .., b'\r'] = line {
+            line = rest;
+        }
+        let (Some(&first), Some(&last)) = (line.first(), line.last()) else {
+            return false;
+        };
+        if last <= b' ' {
+            return false;
+        }
+        let mut s = 0;
+        let mut first = first;
+        if first <= b' ' {
+            s = skip_blanks(line, 0);
+            // `last` is visible, so `s` is inside the line.
+            first = match line.get(s) {
+                Some(&b) if b > b' ' => b,
+                _ => return false,
+            };
+        }
+        match first {
+            b'#' => true,
+            b'/' if line.get(s + 1) == Some(&b'/') => true,
+            b';' => match self.fast_header(bytes, start, line, s, line_no, *open) {
+                Some(now_open) => {
+                    *open = now_open;
+                    true
+                }
+                None => false,
+            },
+            _ if *open != NO_BLOCK => {
+                self.values.push(ValueSpan {
+                    start: (start + s) as u32,
+                    len: (line.len() - s) as u32,
+                    line: line_no,
+                    column: s as u32 + 1,
+                });
+                true
+            }
+            _ => match find_colon(line, s) {
+                Some(colon) => {
+                    let compact = (start, s, colon, line_no, LineForm::Compact);
+                    self.fast_one_line(bytes, line, compact)
+                }
+                None => false,
+            },
+        }
+    }
+
     /// A `; Key` or `; Key: value` header `line` (line `line_no`, at byte `start`,
-    /// trimmed) when its key is in the cache, the block it closes (`open`, see
+    /// trimmed at its end, its `;` at offset `s`) when its key is in the cache, the block it closes (`open`, see
     /// [`TokenBuffer::line`]) has a value and the key is new: adds it and returns the new
     /// `open`. Otherwise changes nothing and returns `None`.
     #[inline(always)]
@@ -138,30 +230,34 @@ impl TokenBuffer {
         bytes: &[u8],
         start: usize,
         line: &[u8],
+        s: usize,
         line_no: u32,
         open: usize,
     ) -> Option<usize> {
-        let [_, b' ', _, ..] = line else {
+        let Some([_, b' ', _, ..]) = line.get(s..) else {
             return None;
         };
         let values = self.values.len();
         if open == values {
             return None;
         }
-        let Some(key_crc) = self.keys.get(bytes, start + 2, line.len() - 2) else {
-            let inline = (start, 2, line_no, LineForm::Inline);
+        let k = s + 2;
+        if let Some(colon) = find_colon(line, k) {
+            // `; Key: value` (no key holds a `:`).
+            let inline = (start, k, colon, line_no, LineForm::Inline);
             return self.fast_one_line(bytes, line, inline).then_some(NO_BLOCK);
-        };
-        let key = (start + 2, start + line.len());
+        }
+        let key_crc = self.keys.get(bytes, start + k, line.len() - k)?;
+        let key = (start + k, start + line.len());
         if self.find_duplicate(bytes, key, key_crc, line_no).is_some() {
             return None;
         }
         self.nodes.push(PropertyNode {
             key_crc,
-            key_start: start as u32 + 2,
-            key_len: line.len() as u32 - 2,
+            key_start: (start + k) as u32,
+            key_len: (line.len() - k) as u32,
             line: line_no,
-            column: 3,
+            column: k as u32 + 1,
             values_start: values as u32,
             values_len: 0,
             consumed: false,
@@ -171,28 +267,31 @@ impl TokenBuffer {
     }
 
     /// A one-line property `Key: value` (`line`, trimmed, at byte `at.0`, the key at
-    /// offset `at.1`, on line `at.2`, written as `at.3`) whose key is in the cache and
-    /// new, with a value: adds it and returns `true`. Otherwise changes nothing and
-    /// returns `false`. A block that the property closes was checked by the caller.
+    /// offset `at.1`, its first `:` at offset `at.2`, on line `at.3`, written as
+    /// `at.4`) whose key is in the cache and new, with a value: adds it and returns
+    /// `true`. Otherwise changes nothing and returns `false`. A block that the property
+    /// closes was checked by the caller.
+    ///
+    /// The key is the text before the `:` less its trailing blanks; the cache holds only
+    /// keys validated as identifiers, so a hit also validates it.
     #[inline(always)]
     fn fast_one_line(
         &mut self,
         bytes: &[u8],
         line: &[u8],
-        at: (usize, usize, u32, LineForm),
+        at: (usize, usize, usize, u32, LineForm),
     ) -> bool {
-        let (start, k, line_no, form) = at;
-        let key_end = ident_end(line, k);
+        let (start, k, colon, line_no, form) = at;
+        let mut key_end = colon;
+        while key_end > k && matches!(line[key_end - 1], b' ' | b'\t') {
+            key_end -= 1;
+        }
         if key_end == k {
             return false;
         }
         let Some(key_crc) = self.keys.get(bytes, start + k, key_end - k) else {
             return false;
         };
-        let colon = skip_blanks(line, key_end);
-        if line.get(colon) != Some(&b':') {
-            return false;
-        }
         let from = skip_blanks(line, colon + 1);
         if from == line.len()
             || self
@@ -599,82 +698,19 @@ struct ScanState {
     line_start: usize,
     line_no: u32,
     open: usize,
+    /// The mask word of the next newline, and its bits not yet done.
+    word: usize,
+    bits: u64,
 }
 
 /// The open block state when no block is open.
 const NO_BLOCK: usize = usize::MAX;
 
-/// Bytes per newline-search window (a multiple of 64).
-const WINDOW: usize = 4096;
-
-/// Writes the offsets (plus `base`) of the newlines of `window` (at most [`WINDOW`]
-/// bytes) to the front of `ends` (at least `WINDOW + 64` long) and returns how many.
-///
-/// 64 bytes at a time: a bit mask of the newlines, then their offsets, written without
-/// a data-dependent branch in the common case (at most 8 lines in 64 bytes).
-#[inline]
-fn newline_offsets(window: &[u8], base: u32, ends: &mut [u32]) -> usize {
-    let mut count = 0;
-    let mut at = base;
-    let mut blocks = window.chunks_exact(64);
-    for block in &mut blocks {
-        // 1 for each newline byte (the compiler does this 16 bytes at a time), then
-        // 8 flags to 8 bits with one multiplication.
-        let mut flags = [0u8; 64];
-        for (flag, &b) in flags.iter_mut().zip(block) {
-            *flag = u8::from(b == b'\n');
-        }
-        let mut mask = 0u64;
-        for (i, word) in flags.chunks_exact(8).enumerate() {
-            let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-            mask |= (word.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
-        }
-        count += flatten(mask, at, &mut ends[count..]);
-        at += 64;
-    }
-    let tail = blocks.remainder();
-    if !tail.is_empty() {
-        // Eight bytes at a time: a newline is a zero byte of `word ^ 0x0A..`.
-        let mut mask = 0u64;
-        let mut words = tail.chunks_exact(8);
-        for (i, word) in (&mut words).enumerate() {
-            let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-            let found = zero_bytes(word ^ 0x0A0A_0A0A_0A0A_0A0A);
-            mask |= (found.wrapping_mul(0x0002_0408_1020_4081) >> 56) << (8 * i);
-        }
-        let done = tail.len() - words.remainder().len();
-        for (i, &b) in words.remainder().iter().enumerate() {
-            mask |= u64::from(b == b'\n') << (done + i);
-        }
-        count += flatten(mask, at, &mut ends[count..]);
-    }
-    count
-}
-
-/// Writes `at` plus the index of each set bit of `mask` to the front of `ends` (at
-/// least 64 long) and returns how many: always 8 writes, then a loop for the rest.
+/// Offset of the first `:` at or after `from` in `line`.
 #[inline(always)]
-fn flatten(mut mask: u64, at: u32, ends: &mut [u32]) -> usize {
-    let lines = mask.count_ones() as usize;
-    for slot in &mut ends[..8] {
-        *slot = at + mask.trailing_zeros();
-        mask &= mask.wrapping_sub(1);
-    }
-    let mut next = 8;
-    while mask != 0 {
-        ends[next] = at + mask.trailing_zeros();
-        mask &= mask - 1;
-        next += 1;
-    }
-    lines
-}
-
-/// `0x80` in each byte of `word` that is zero, `0` in the others (exact: no false
-/// positives).
-#[inline(always)]
-fn zero_bytes(word: u64) -> u64 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    !(((word & LOW7) + LOW7) | word | LOW7)
+fn find_colon(line: &[u8], from: usize) -> Option<usize> {
+    let rest = line.get(from..)?;
+    rest.iter().position(|&b| b == b':').map(|i| from + i)
 }
 
 /// First offset at or after `from` in `line` that is not a space or a tab.

@@ -62,7 +62,8 @@ use syn::{parse_macro_input, DeriveInput};
 /// - `Reflect::default_value`, the default-init stub (seed 02 section 3.3): each field
 ///   set to its `default = expr`, else to `Default::default()`. A missing key keeps
 ///   that value when loading.
-/// - `Reflect::clone_value`: the properties cloned, `skip` fields at their defaults.
+/// - `Reflect::clone_value`: written field by field (no property table, no indirect
+///   call): the properties cloned, `skip` fields at their defaults.
 /// - `Reflect::save`: `ClassVersion`, then every property in declaration order.
 /// - `Reflect::load`: reads `ClassVersion` (a file without it is at the current
 ///   version), then makes one pass over the file's properties and dispatches each

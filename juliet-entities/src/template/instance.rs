@@ -342,8 +342,7 @@ pub fn instantiate_from_template<D: Delta + ?Sized>(
     // Step 4: the delta.
     delta.apply(&mut DeltaTarget { entity, storage })?;
     // Step 5: the id.
-    let id = guard.manager.next_free_id();
-    guard.manager.register_id(base, id);
+    let id = guard.manager.register_fresh_id(base);
     guard.armed = false;
     Ok(id)
 }

@@ -58,6 +58,7 @@ fn expand(cont: &Container<'_>) -> TokenStream {
     let (class_item, class) = class_static(cont, &krate);
     let default_value = default_value(cont);
     let clone_value = clone_value(cont, &krate);
+    let copy_properties = copy_properties(cont, &krate);
     let save = save(cont, &krate);
     let load = load(cont, &krate);
 
@@ -70,6 +71,7 @@ fn expand(cont: &Container<'_>) -> TokenStream {
                 #class
                 #default_value
                 #clone_value
+                #copy_properties
                 #save
                 #load
             }
@@ -240,6 +242,54 @@ fn clone_value(cont: &Container<'_>, krate: &Path) -> TokenStream {
             Self {
                 #(#inits,)*
             }
+        }
+    }
+}
+
+/// `Reflect::copy_properties`, field by field: property `i` (in table order) is
+/// clone-assigned (`Clone::clone_from`) when bit `i % 64` of word `i / 64` is set; one
+/// test and one inlined copy per property, no table and no indirect call. The helper's
+/// `Ty: Codec` bound follows the codec path's own use, as in `clone_value`.
+fn copy_properties(cont: &Container<'_>, krate: &Path) -> TokenStream {
+    let mut obligations = Vec::new();
+    let mut words = Vec::new();
+    let mut copies = Vec::new();
+    for (index, field) in cont.properties().enumerate() {
+        let (ty, member) = (field.ty, field.ident);
+        let codec = codec(field, krate);
+        obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
+        let (word, bit) = (index / 64, Literal::u64_suffixed(1 << (index % 64)));
+        let var = format_ident!("__word{}", word);
+        if index % 64 == 0 {
+            let word = Literal::usize_unsuffixed(word);
+            words.push(quote! {
+                let #var = match set.get(#word) {
+                    ::core::option::Option::Some(&word) => word,
+                    ::core::option::Option::None => 0,
+                };
+            });
+        }
+        let helper = quote_spanned!(ty.span()=> __juliet_clone_from::<#ty>);
+        copies.push(quote! {
+            if #var & #bit != 0 {
+                #helper(&mut self.#member, &src.#member);
+            }
+        });
+    }
+    if copies.is_empty() {
+        return quote! {
+            fn copy_properties(&mut self, _: &Self, _: &[u64]) {}
+        };
+    }
+    quote! {
+        fn copy_properties(&mut self, src: &Self, set: &[u64]) {
+            #[inline]
+            fn __juliet_clone_from<T: #krate::Codec>(dst: &mut T, src: &T) {
+                ::core::clone::Clone::clone_from(dst, src)
+            }
+            #(#obligations)*
+            #(#words)*
+            #(#copies)*
         }
     }
 }

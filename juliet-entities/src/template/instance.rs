@@ -184,10 +184,7 @@ impl<T: Reflect> Delta for PropertyDelta<T> {
                 },
             ));
         };
-        let table = T::CLASS.properties;
-        for index in self.set.iter() {
-            table[index].copy_value(value, &self.values);
-        }
+        value.copy_properties(&self.values, self.set.words());
         target.entity.overrides.union_with(&self.set);
         if let Some(position) = self.position {
             target.set_position(position);

@@ -26,6 +26,27 @@ pub trait Reflect: Sized + 'static {
     /// A copy: properties cloned, skipped fields at their defaults.
     fn clone_value(&self) -> Self;
 
+    /// Clone-assigns from `src` the properties in `set`, a bitset over the property
+    /// table ([`Class::properties`]): property `i` is bit `i % 64` of `set[i / 64]`;
+    /// missing words are zero and bits past the table are ignored. What a template
+    /// delta does to a new instance (seed 04 section 4.2, step 4).
+    ///
+    /// The provided version walks the table ([`PropertyDescriptor::copy_value`]); the
+    /// derive writes it field by field, with no table and no indirect call.
+    fn copy_properties(&mut self, src: &Self, set: &[u64]) {
+        let table = Self::CLASS.properties;
+        for (w, &word) in set.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let index = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some(property) = table.get(index) {
+                    property.copy_value(self, src);
+                }
+            }
+        }
+    }
+
     /// Writes `ClassVersion` and every property, in declaration order.
     fn save(&self, ar: &mut Archive<'_>);
 

@@ -57,7 +57,8 @@ fn expand(cont: &Container<'_>) -> TokenStream {
     let ident = cont.ident();
     let (class_item, class) = class_static(cont, &krate);
     let default_value = default_value(cont);
-    let clone_value = clone_value(&krate);
+    let clone_value = clone_value(cont, &krate);
+    let copy_properties = copy_properties(cont, &krate);
     let save = save(cont, &krate);
     let load = load(cont, &krate);
 
@@ -70,6 +71,7 @@ fn expand(cont: &Container<'_>) -> TokenStream {
                 #class
                 #default_value
                 #clone_value
+                #copy_properties
                 #save
                 #load
             }
@@ -151,17 +153,143 @@ fn default_value(cont: &Container<'_>) -> TokenStream {
     }
 }
 
-/// A clone is the default value with every property copied over it (through the
-/// property table's clone-assign), so `skip` fields are at their defaults and only
-/// property types need `Clone` (which `Codec` implies).
-fn clone_value(krate: &Path) -> TokenStream {
+/// `Reflect::clone_value`, written field by field with no property table and no
+/// indirect call:
+///
+/// - every property is cloned (`Clone::clone`, which `Codec` implies; called through
+///   `__juliet_clone::<Ty>`, whose `Ty: Codec` bound is the obligation every other use
+///   of the property makes at the field type, so a type without a codec is still
+///   reported once);
+/// - a `skip` field gets what `default_value` gives it: its declared default
+///   (`#[jasset(default = expr)]`, else `Default::default()`), so skipped fields need
+///   no `Clone`;
+/// - with the struct-level `default` and some `skip` field, skipped fields come from
+///   `<Self as Default>::default()`: that value is built and each of its properties is
+///   replaced by a clone of `self`'s.
+///
+/// The value is the one of the former definition (`default_value()`, then every
+/// property clone-assigned through the property table); only the side effects of
+/// default expressions of properties (and of a struct-level `Default` when no field is
+/// skipped) are gone, as those values were overwritten anyway.
+/// `Reflect::clone_value`, written field by field with no property table and no
+/// indirect call:
+///
+/// - every property is cloned (`Clone::clone`, which `Codec` implies);
+/// - a `skip` field gets what `default_value` gives it: its declared default
+///   (`#[jasset(default = expr)]`, else `Default::default()`), so skipped fields need
+///   no `Clone`;
+/// - with the struct-level `default` and some `skip` field, skipped fields come from
+///   `<Self as Default>::default()`: that value is built and each of its properties is
+///   replaced by a clone of `self`'s.
+///
+/// The value is the one of the former definition (`default_value()`, then every
+/// property clone-assigned through the property table); only the side effects of
+/// default expressions of properties (and of a struct-level `Default` when no field is
+/// skipped) are gone, as those values were overwritten anyway.
+///
+/// The clone goes through a local `__juliet_clone::<Ty>` whose bound is `Ty: Codec`,
+/// spanned at the field type and preceded in the same body by the codec path's own
+/// use (`<Ty as Codec>::PROPERTY_TYPE`): rustc then reports a type without a codec once,
+/// as for every other use (with a `Clone::clone` call, a type with neither trait would
+/// get a second error).
+fn clone_value(cont: &Container<'_>, krate: &Path) -> TokenStream {
+    let mut obligations = Vec::new();
+    let mut clones = Vec::new();
+    for field in cont.properties() {
+        let (ty, member) = (field.ty, field.ident);
+        let codec = codec(field, krate);
+        obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
+        let helper = quote_spanned!(ty.span()=> __juliet_clone::<#ty>);
+        clones.push((member, quote!(#helper(&self.#member))));
+    }
+    let helper = (!clones.is_empty()).then(|| {
+        quote! {
+            #[inline]
+            fn __juliet_clone<T: #krate::Codec>(value: &T) -> T {
+                ::core::clone::Clone::clone(value)
+            }
+            #(#obligations)*
+        }
+    });
+    let has_skipped = cont.fields.iter().any(|f| !f.is_property());
+    if cont.attrs.default.is_some() && has_skipped {
+        let assigns = clones
+            .iter()
+            .map(|(member, clone)| quote!(copy.#member = #clone;));
+        return quote! {
+            fn clone_value(&self) -> Self {
+                #helper
+                let mut copy = <Self as ::core::default::Default>::default();
+                #(#assigns)*
+                copy
+            }
+        };
+    }
+    let mut clones = clones.into_iter();
+    let inits = cont.fields.iter().map(|field| {
+        let member = field.ident;
+        if field.is_property() {
+            let (_, clone) = clones.next().expect("one clone per property");
+            quote!(#member: #clone)
+        } else {
+            let value = field_default(field);
+            quote!(#member: #value)
+        }
+    });
     quote! {
         fn clone_value(&self) -> Self {
-            let mut copy = <Self as #krate::Reflect>::default_value();
-            for property in <Self as #krate::Reflect>::CLASS.properties {
-                property.copy_value(&mut copy, self);
+            #helper
+            Self {
+                #(#inits,)*
             }
-            copy
+        }
+    }
+}
+
+/// `Reflect::copy_properties`, field by field: property `i` (in table order) is
+/// clone-assigned (`Clone::clone_from`) when bit `i % 64` of word `i / 64` is set; one
+/// test and one inlined copy per property, no table and no indirect call. The helper's
+/// `Ty: Codec` bound follows the codec path's own use, as in `clone_value`.
+fn copy_properties(cont: &Container<'_>, krate: &Path) -> TokenStream {
+    let mut obligations = Vec::new();
+    let mut words = Vec::new();
+    let mut copies = Vec::new();
+    for (index, field) in cont.properties().enumerate() {
+        let (ty, member) = (field.ty, field.ident);
+        let codec = codec(field, krate);
+        obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
+        let (word, bit) = (index / 64, Literal::u64_suffixed(1 << (index % 64)));
+        let var = format_ident!("__word{}", word);
+        if index % 64 == 0 {
+            let word = Literal::usize_unsuffixed(word);
+            words.push(quote! {
+                let #var = match set.get(#word) {
+                    ::core::option::Option::Some(&word) => word,
+                    ::core::option::Option::None => 0,
+                };
+            });
+        }
+        let helper = quote_spanned!(ty.span()=> __juliet_clone_from::<#ty>);
+        copies.push(quote! {
+            if #var & #bit != 0 {
+                #helper(&mut self.#member, &src.#member);
+            }
+        });
+    }
+    if copies.is_empty() {
+        return quote! {
+            fn copy_properties(&mut self, _: &Self, _: &[u64]) {}
+        };
+    }
+    quote! {
+        fn copy_properties(&mut self, src: &Self, set: &[u64]) {
+            #[inline]
+            fn __juliet_clone_from<T: #krate::Codec>(dst: &mut T, src: &T) {
+                ::core::clone::Clone::clone_from(dst, src)
+            }
+            #(#obligations)*
+            #(#words)*
+            #(#copies)*
         }
     }
 }

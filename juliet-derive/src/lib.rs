@@ -62,7 +62,11 @@ use syn::{parse_macro_input, DeriveInput};
 /// - `Reflect::default_value`, the default-init stub (seed 02 section 3.3): each field
 ///   set to its `default = expr`, else to `Default::default()`. A missing key keeps
 ///   that value when loading.
-/// - `Reflect::clone_value`: the properties cloned, `skip` fields at their defaults.
+/// - `Reflect::clone_value`: written field by field (no property table, no indirect
+///   call): the properties cloned, `skip` fields at their defaults.
+/// - `Reflect::copy_properties`: field by field too: each property whose bit is set in
+///   the given set (property `i` is bit `i % 64` of word `i / 64`) clone-assigned from
+///   the source (what a template's `PropertyDelta` does to a new instance).
 /// - `Reflect::save`: `ClassVersion`, then every property in declaration order.
 /// - `Reflect::load`: reads `ClassVersion` (a file without it is at the current
 ///   version), then makes one pass over the file's properties and dispatches each

@@ -7,6 +7,7 @@
 //! destroy finds its entity through an id map in O(1).
 
 use std::any::TypeId;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -82,6 +83,10 @@ pub struct EntityManager {
     /// Kind index by the Rust type of the class (looked up on every allocation: the
     /// cheap id hasher rather than SipHash).
     kind_by_type: HashMap<TypeId, u16, BuildHasherDefault<IdHasher>>,
+    /// The class and kind index of the last [`EntityManager::kind_index`] lookup: spawning
+    /// many entities of one kind skips the `TypeId` hash lookup. A `&'static Class`
+    /// cannot change, so its address always stands for the same kind.
+    last_kind: Option<(&'static Class, u16)>,
     /// Base index by id.
     ids: HashMap<EntityId, u32, BuildHasherDefault<IdHasher>>,
     /// The next id to try for a new entity (seed 02's `EntityManager::ID`, per manager).
@@ -103,6 +108,7 @@ impl EntityManager {
             entities: Vec::new(),
             kinds: Vec::new(),
             kind_by_type: HashMap::default(),
+            last_kind: None,
             ids: HashMap::default(),
             next_id: 1,
             registry: None,
@@ -172,13 +178,22 @@ impl EntityManager {
 
     /// Index of the storage of `class`, created on first use.
     fn kind_index(&mut self, class: &'static Class) -> u16 {
-        let type_id = class.ops.value_type_id();
-        if let Some(&k) = self.kind_by_type.get(&type_id) {
-            return k;
+        if let Some((last, k)) = self.last_kind {
+            if std::ptr::eq(last, class) {
+                return k;
+            }
         }
-        let k = u16::try_from(self.kinds.len()).expect("more than 65535 entity kinds");
-        self.kinds.push(KindStorage::new(class));
-        self.kind_by_type.insert(type_id, k);
+        let type_id = class.ops.value_type_id();
+        let k = match self.kind_by_type.get(&type_id) {
+            Some(&k) => k,
+            None => {
+                let k = u16::try_from(self.kinds.len()).expect("more than 65535 entity kinds");
+                self.kinds.push(KindStorage::new(class));
+                self.kind_by_type.insert(type_id, k);
+                k
+            }
+        };
+        self.last_kind = Some((class, k));
         k
     }
 
@@ -201,13 +216,6 @@ impl EntityManager {
         EntityId(candidate)
     }
 
-    /// A fresh id, advancing the counter past it.
-    pub(crate) fn next_free_id(&mut self) -> EntityId {
-        let id = self.peek_free_id();
-        self.next_id = id.0.checked_add(1).unwrap_or(1);
-        id
-    }
-
     /// Moves the id counter past `id` (seed 02 section 4.4), so new entities never reuse
     /// a loaded id.
     pub(crate) fn note_id(&mut self, id: EntityId) {
@@ -224,9 +232,8 @@ impl EntityManager {
     /// Unlike the seed, the id is assigned here (every live entity has a unique non-zero
     /// id). Panics past `u32::MAX - 1` entities or 65535 kinds.
     pub fn allocate_entity(&mut self, class: &'static Class) -> EntityId {
-        let id = self.next_free_id();
-        self.allocate_raw(class, id);
-        id
+        let base = self.push_record(class, EntityId(0), SlotInit::Default);
+        self.register_fresh_id(base)
     }
 
     /// Like [`EntityManager::allocate_entity`] with a given id (the loaders use it).
@@ -307,6 +314,29 @@ impl EntityManager {
         self.note_id(id);
     }
 
+    /// Like [`EntityManager::register_id`] with a fresh id (the one
+    /// [`EntityManager::peek_free_id`] gives: `next_id` unless taken, then the next free
+    /// one), found and entered in the id map in one probe per candidate (the map's entry
+    /// API); advances the counter past it and returns it.
+    pub(crate) fn register_fresh_id(&mut self, base: u32) -> EntityId {
+        let mut candidate = self.next_id;
+        let id = loop {
+            if candidate != 0 {
+                match self.ids.entry(EntityId(candidate)) {
+                    Entry::Vacant(slot) => {
+                        slot.insert(base);
+                        break EntityId(candidate);
+                    }
+                    Entry::Occupied(_) => {}
+                }
+            }
+            candidate = candidate.wrapping_add(1);
+        };
+        self.next_id = id.0.checked_add(1).unwrap_or(1);
+        self.entities[base as usize].id = id;
+        id
+    }
+
     /// Takes back the record at `base`, which must be the last record pushed by
     /// [`EntityManager::push_record`] and not registered: pops it and drops its derived
     /// struct (the last of its kind's storage).
@@ -362,7 +392,10 @@ impl EntityManager {
         // 1. Base array: the last record moves into `base`; its slot must point back.
         self.entities.swap_remove(base);
         if let Some(moved) = self.entities.get(base) {
-            self.ids.insert(moved.id, base as u32);
+            *self
+                .ids
+                .get_mut(&moved.id)
+                .expect("every record's id is in the id map") = base as u32;
             self.kinds[moved.kind as usize].set_base(moved.slot as usize, base as u32);
         }
         // 2. Kind storage: the last slot moves into `slot`; its base must point to it.
@@ -675,6 +708,40 @@ mod tests {
         let (mut m, _) = three();
         m.next_id = 2;
         assert!(m.check_invariants().unwrap_err().0.contains("id counter"));
+    }
+
+    /// A fresh id is the counter's unless taken (possible only once ids wrapped past
+    /// `u64::MAX`), then the next free one, never 0; the counter moves past it.
+    #[test]
+    fn fresh_ids_skip_taken_ids_and_zero() {
+        let (mut m, ids) = three();
+        assert_eq!(ids.map(EntityId::get), [1, 2, 3]);
+        m.allocate_entity_with_id(Crate::CLASS, EntityId(u64::MAX))
+            .unwrap();
+        m.next_id = 2;
+        assert_eq!(m.allocate_entity(Sign::CLASS), EntityId(4));
+        assert_eq!(m.next_id, 5);
+        m.next_id = u64::MAX;
+        assert_eq!(m.allocate_entity(Crate::CLASS), EntityId(5));
+        assert_eq!(m.next_id, 6);
+        assert_eq!(m.get::<Crate>(EntityId(5)), m.slice::<Crate>().last());
+        m.check_invariants().unwrap();
+    }
+
+    /// The one-entry kind cache gives each class its own storage when kinds alternate.
+    #[test]
+    fn kinds_alternating_keep_their_storages() {
+        let mut m = EntityManager::new();
+        for i in 0..6 {
+            if i % 2 == 0 {
+                m.make_entity::<Crate>(Vec3::ZERO);
+            } else {
+                m.make_entity::<Sign>(Vec3::ZERO);
+            }
+        }
+        assert_eq!(m.kinds().len(), 2);
+        assert_eq!((m.slice::<Crate>().len(), m.slice::<Sign>().len()), (3, 3));
+        m.check_invariants().unwrap();
     }
 
     #[test]

@@ -231,6 +231,55 @@ fn skipped_field_is_never_serialized() {
     assert_eq!(SupplyCrate::CLASS.properties.len(), 1);
 }
 
+/// A struct-level `Default` whose skipped field is not the type's own default, to tell
+/// where a clone's skipped field comes from.
+#[derive(Entity, Debug, PartialEq)]
+#[jasset(default)]
+struct Banner {
+    text: String,
+    tags: Vec<String>,
+    #[jasset(skip)]
+    cache: Option<String>,
+}
+
+impl Default for Banner {
+    fn default() -> Banner {
+        Banner {
+            text: "untitled".to_owned(),
+            tags: vec!["new".to_owned()],
+            cache: Some("from Default".to_owned()),
+        }
+    }
+}
+
+/// `clone_value` clones every property (heap-typed ones too) and gives a skipped field
+/// the value `default_value` gives it: its declared default, or the struct-level
+/// `Default`'s value of that field.
+#[test]
+fn clone_value_clones_properties_and_defaults_skipped_fields() {
+    let c = SupplyCrate {
+        mass: 4.5,
+        open_count: 99,
+    };
+    assert_eq!(
+        c.clone_value(),
+        SupplyCrate {
+            mass: 4.5,
+            open_count: 7
+        }
+    );
+    let b = Banner {
+        text: "Welcome".to_owned(),
+        tags: vec!["a".to_owned(), "b".to_owned()],
+        cache: None,
+    };
+    let copy = b.clone_value();
+    assert_eq!(copy.text, "Welcome");
+    assert_eq!(copy.tags, ["a", "b"]);
+    assert_eq!(copy.cache.as_deref(), Some("from Default"));
+    assert_eq!(b.cache, None, "the source is unchanged");
+}
+
 /// The class descriptor: name and CRC, version, layout, table in declaration order with
 /// keys, CRCs, offsets, types, aliases; deprecated keys.
 #[test]
@@ -352,7 +401,7 @@ fn derived_classes_register_themselves() {
         .iter()
         .filter(|c| (c.type_name)().starts_with("derive_seed01::"))
         .count();
-    assert_eq!(ours, 5, "the five classes of this file, each once");
+    assert_eq!(ours, 6, "the six classes of this file, each once");
 }
 
 /// A class without properties still writes and reads its version.

@@ -184,10 +184,7 @@ impl<T: Reflect> Delta for PropertyDelta<T> {
                 },
             ));
         };
-        let table = T::CLASS.properties;
-        for index in self.set.iter() {
-            table[index].copy_value(value, &self.values);
-        }
+        value.copy_properties(&self.values, self.set.words());
         target.entity.overrides.union_with(&self.set);
         if let Some(position) = self.position {
             target.set_position(position);
@@ -342,8 +339,7 @@ pub fn instantiate_from_template<D: Delta + ?Sized>(
     // Step 4: the delta.
     delta.apply(&mut DeltaTarget { entity, storage })?;
     // Step 5: the id.
-    let id = guard.manager.next_free_id();
-    guard.manager.register_id(base, id);
+    let id = guard.manager.register_fresh_id(base);
     guard.armed = false;
     Ok(id)
 }

@@ -54,7 +54,10 @@ impl OverrideSet {
         }
     }
 
-    fn words(&self) -> &[u64] {
+    /// The set as words: index `i` is bit `i % 64` of word `i / 64` (the form
+    /// [`juliet_core::Reflect::copy_properties`] takes).
+    #[inline]
+    pub(crate) fn words(&self) -> &[u64] {
         match &self.repr {
             Repr::Inline(w) => std::slice::from_ref(w),
             Repr::Spilled(words) => &words.0,
@@ -146,11 +149,19 @@ impl OverrideSet {
     }
 
     /// Adds every property of `other`.
+    #[inline]
     pub fn union_with(&mut self, other: &OverrideSet) {
         if let (Repr::Inline(a), Repr::Inline(b)) = (&mut self.repr, &other.repr) {
             *a |= *b;
             return;
         }
+        self.union_with_spilled(other);
+    }
+
+    /// [`OverrideSet::union_with`] when either set is spilled (classes of more than 64
+    /// properties): out of line, so that the common case inlines to one OR.
+    #[inline(never)]
+    fn union_with_spilled(&mut self, other: &OverrideSet) {
         for index in other.iter() {
             self.insert(index);
         }

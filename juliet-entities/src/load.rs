@@ -321,7 +321,10 @@ pub(crate) fn read_header(
 
     if let Some(i) = find_base(doc, keys::ASSET_TYPE, &[])? {
         let text = text_value(doc, i)?;
-        if !(keys_equal(&text, ENTITY_ASSET_TYPE) || keys_equal(&text, "entity_instance")) {
+        let expected = *text == *ENTITY_ASSET_TYPE // the canonical spelling, quickly
+            || keys_equal(&text, ENTITY_ASSET_TYPE)
+            || keys_equal(&text, "entity_instance");
+        if !expected {
             return Err(located(
                 doc,
                 i,

@@ -286,27 +286,38 @@ impl World {
                 world.load_file(&mut buffer, &mut report, path, bytes);
             }
         } else {
-            // Several threads: files are read in parallel a batch at a time, then loaded
-            // in order on this thread (entity kinds need not be `Send`).
-            let mut paths = paths.into_iter().peekable();
-            let mut batch = Vec::with_capacity(READ_BATCH);
-            while paths.peek().is_some() {
-                batch.clear();
-                batch.extend(paths.by_ref().take(READ_BATCH));
-                let contents: Vec<Result<Vec<u8>, Error>> = batch
+            // Several threads: files are read in parallel a batch at a time and loaded
+            // in order on this thread (entity kinds need not be `Send`), the next batch
+            // being read while this one loads.
+            let limit = options.max_file_size;
+            let read_batch = |batch: &[PathBuf]| -> Vec<Result<Vec<u8>, Error>> {
+                batch
                     .par_iter()
-                    .map(|p| {
-                        READER.with_borrow_mut(|r| {
-                            r.read(p, options.max_file_size).map(<[u8]>::to_vec)
-                        })
-                    })
-                    .collect();
-                for (path, bytes) in batch.drain(..).zip(contents) {
-                    match bytes {
-                        Ok(b) => world.load_file(&mut buffer, &mut report, path, Ok(&b)),
-                        Err(e) => world.load_file(&mut buffer, &mut report, path, Err(e)),
+                    .map(|p| READER.with_borrow_mut(|r| r.read(p, limit).map(<[u8]>::to_vec)))
+                    .collect()
+            };
+            let mut batches = Vec::with_capacity(paths.len().div_ceil(READ_BATCH));
+            let mut paths = paths.into_iter().peekable();
+            while paths.peek().is_some() {
+                batches.push(paths.by_ref().take(READ_BATCH).collect::<Vec<PathBuf>>());
+            }
+            let mut batches = batches.into_iter().peekable();
+            let mut contents = batches.peek().map(|b| read_batch(b)).unwrap_or_default();
+            while let Some(batch) = batches.next() {
+                let mut next_contents = Vec::new();
+                rayon::in_place_scope(|scope| {
+                    if let Some(next) = batches.peek() {
+                        let next_contents = &mut next_contents;
+                        scope.spawn(move |_| *next_contents = read_batch(next));
                     }
-                }
+                    for (path, bytes) in batch.into_iter().zip(contents.drain(..)) {
+                        match bytes {
+                            Ok(b) => world.load_file(&mut buffer, &mut report, path, Ok(&b)),
+                            Err(e) => world.load_file(&mut buffer, &mut report, path, Err(e)),
+                        }
+                    }
+                });
+                contents = next_contents;
             }
         }
         if options.strict && !report.is_clean() {
@@ -777,6 +788,79 @@ impl fmt::Display for PendingDeletion {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A world of `n` `Collectible` files (`<i>.jasset`, id `i`), some of them broken:
+    /// file 7 does not parse, file 11 repeats the id of file 3, file 13 is over a
+    /// 200-byte limit. Returns the expected (loaded, errors).
+    fn mixed_world(root: &Path, n: u64) -> (usize, usize) {
+        let dir = root.join(ENTITIES_DIR);
+        fs::create_dir_all(&dir).unwrap();
+        for i in 1..=n {
+            let id = if i == 11 { 3 } else { i };
+            let mut text = format!(
+                "; AssetType\nEntity\n; EntityID\n0x{id:016X}\n; Kind\nCollectible\n\
+                 ; Position\n{i}.0 0.0 0.0\n; Value\n{i}\n"
+            );
+            match i {
+                7 => text.push_str("no header line\n"),
+                13 => text.push_str(&format!("# {}\n", "x".repeat(200))),
+                _ => {}
+            }
+            fs::write(dir.join(format!("{i:05}.jasset")), text).unwrap();
+        }
+        let broken = [7, 11, 13].iter().filter(|&&i| i <= n).count();
+        (n as usize - broken, broken)
+    }
+
+    /// What a load found, comparable across thread counts.
+    fn outcome(world: &World, report: &LoadReport) -> Vec<String> {
+        let mut lines: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
+        lines.extend(report.warnings.iter().map(|w| w.to_string()));
+        for e in world.manager().entities() {
+            let file = world.file_of(e.id()).unwrap();
+            lines.push(format!("{} {} {}", e.id(), e.position(), file.display()));
+        }
+        lines.extend(
+            world
+                .untouched_files()
+                .iter()
+                .map(|p| p.display().to_string()),
+        );
+        lines
+    }
+
+    #[test]
+    fn one_thread_and_several_threads_load_the_same_world() {
+        // More files than two read batches: the pipelined path reads ahead.
+        let n = 2 * READ_BATCH as u64 + 37;
+        let root = tempfile::tempdir().unwrap();
+        let (loaded, broken) = mixed_world(root.path(), n);
+        let options = LoadOptions {
+            max_file_size: 200,
+            ..LoadOptions::default()
+        };
+        let mut outcomes = Vec::new();
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let found = pool.install(|| {
+                assert_eq!(rayon::current_num_threads(), threads);
+                let (world, report) = World::load(root.path(), &options).unwrap();
+                world.manager().check_invariants().unwrap();
+                assert_eq!((report.files, report.loaded), (n as usize, loaded));
+                assert_eq!(report.errors.len(), broken);
+                assert!(matches!(
+                    report.errors[2].kind,
+                    ErrorKind::FileTooLarge { limit: 200, .. }
+                ));
+                outcome(&world, &report)
+            });
+            outcomes.push(found);
+        }
+        assert_eq!(outcomes[0], outcomes[1]);
+    }
 
     #[test]
     fn name_keys_order_names_as_their_bytes() {

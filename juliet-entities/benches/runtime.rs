@@ -2,12 +2,15 @@
 //!
 //! - `world_load/*`: a generated world of 10,000 entity files (about 300 bytes each,
 //!   page cache warm), `World::load` on a one-thread rayon pool against listing the
-//!   directory and `std::fs::read` of every file (unsorted) on one thread;
+//!   directory and `std::fs::read` of every file (unsorted) on one thread, and against
+//!   the fewest system calls that read the files (`open`, one `read` into a reused
+//!   buffer, `close`: what `World::load` does on one thread);
 //! - `manager/allocate_destroy`: allocate then destroy 1,000 entities;
 //! - `manager/load_entity_from_memory`: one entity file parsed and loaded in place.
 
 use std::fs;
 use std::hint::black_box;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -85,6 +88,19 @@ fn world_load(c: &mut Criterion) {
             let mut total = 0;
             for entry in fs::read_dir(&dir).unwrap() {
                 total += fs::read(entry.unwrap().path()).unwrap().len();
+            }
+            black_box(total)
+        })
+    });
+    group.bench_function("open_read_close_baseline", |b| {
+        let dir = generated_world().join("Entities");
+        let mut buf = vec![0u8; 64 << 10];
+        b.iter(|| {
+            let mut total = 0;
+            for entry in fs::read_dir(&dir).unwrap() {
+                let mut file = fs::File::open(entry.unwrap().path()).unwrap();
+                // One read: the files are far smaller than the buffer.
+                total += file.read(&mut buf).unwrap();
             }
             black_box(total)
         })

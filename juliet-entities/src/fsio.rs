@@ -20,14 +20,7 @@ use std::path::Path;
 /// [`io::ErrorKind::InvalidInput`] "not a regular file" for a directory, FIFO, socket or
 /// device.
 pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let file = options.open(path)?;
+    let file = open_no_follow(path)?;
     if !file.metadata()?.is_file() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -35,6 +28,25 @@ pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
         ));
     }
     Ok(file)
+}
+
+/// Opens `path` for reading without following a symbolic link in its last component
+/// and without blocking (on Unix: `O_NOFOLLOW | O_NONBLOCK`), and without checking
+/// what it opened: for callers that listed the file as a regular file a moment before
+/// and only read it, where a FIFO swapped in since then reads as empty (or
+/// `WouldBlock`) and a directory fails to read, instead of hanging.
+///
+/// # Errors
+/// The open's own error (not found, permission, `ELOOP` for a symbolic link).
+pub(crate) fn open_no_follow(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 #[cfg(test)]
@@ -68,6 +80,8 @@ mod tests {
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let err = open_regular(&link).unwrap_err();
         assert_eq!(err.raw_os_error(), Some(libc::ELOOP), "{err}");
+        let err = open_no_follow(&link).unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::ELOOP), "{err}");
 
         let fifo = dir.path().join("fifo.jasset");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
@@ -77,5 +91,12 @@ mod tests {
         // Would block forever without O_NONBLOCK (no writer ever comes).
         let err = open_regular(&fifo).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        // Opened without checking: reading it without a writer ends at once.
+        let mut opened = open_no_follow(&fifo).unwrap();
+        let mut buf = [0u8; 8];
+        match io::Read::read(&mut opened, &mut buf) {
+            Ok(n) => assert_eq!(n, 0),
+            Err(e) => assert_eq!(e.kind(), io::ErrorKind::WouldBlock),
+        }
     }
 }

@@ -18,7 +18,7 @@
 //! ```
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::path::Path;
 
 use glam::Vec3;
@@ -312,13 +312,19 @@ pub(crate) struct Header {
 
 /// Reads (and consumes) the base keys. A missing `Kind` is left to the caller (an
 /// instance takes its template's).
-pub(crate) fn read_header(ar: &mut Archive<'_>, registry: &Registry) -> Result<Header, Error> {
+pub(crate) fn read_header(
+    ar: &mut Archive<'_>,
+    registry: &'static Registry,
+) -> Result<Header, Error> {
     let doc = ar.document_mut().expect("loading archive");
     let path = doc.path();
 
     if let Some(i) = find_base(doc, keys::ASSET_TYPE, &[])? {
         let text = text_value(doc, i)?;
-        if !(keys_equal(&text, ENTITY_ASSET_TYPE) || keys_equal(&text, "entity_instance")) {
+        let expected = *text == *ENTITY_ASSET_TYPE // the canonical spelling, quickly
+            || keys_equal(&text, ENTITY_ASSET_TYPE)
+            || keys_equal(&text, "entity_instance");
+        if !expected {
             return Err(located(
                 doc,
                 i,
@@ -374,7 +380,7 @@ pub(crate) fn read_header(ar: &mut Archive<'_>, registry: &Registry) -> Result<H
     let class = match kind {
         Some(i) => {
             let name = text_value(doc, i)?;
-            match registry.find_by_name(&name) {
+            match find_class(registry, &name) {
                 Some(class) => Some(class),
                 None => {
                     return Err(located(doc, i, ErrorKind::UnknownKind(name.into_owned())));
@@ -397,6 +403,29 @@ pub(crate) fn read_header(ar: &mut Archive<'_>, registry: &Registry) -> Result<H
         base_version,
         newer_base,
     })
+}
+
+thread_local! {
+    /// The class [`find_class`] found last, and the registry it came from.
+    static LAST_KIND: Cell<Option<(&'static Registry, &'static Class)>> =
+        const { Cell::new(None) };
+}
+
+/// `registry.find_by_name(name)`, remembering the last class found: the files of a
+/// world are mostly of a few kinds, and a name spelled exactly as the class's skips the
+/// hash lookup. Registries behind a `&'static` are never changed, so the answer stays
+/// right.
+fn find_class(registry: &'static Registry, name: &str) -> Option<&'static Class> {
+    if let Some((r, class)) = LAST_KIND.get() {
+        if std::ptr::eq(r, registry) && class.name == name {
+            return Some(class);
+        }
+    }
+    let found = registry.find_by_name(name);
+    if let Some(class) = found {
+        LAST_KIND.set(Some((registry, class)));
+    }
+    found
 }
 
 /// An error about node `i` of `doc`, at its key.
@@ -493,5 +522,37 @@ pub(crate) fn write_base_keys(
     }
     if let Some(position) = position {
         write_property(out, keys::POSITION.name, &position);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::{Collectible, Inert};
+    use juliet_core::Reflect;
+
+    #[test]
+    fn find_class_remembers_per_registry_and_spelling() {
+        let both: &'static Registry = Box::leak(Box::new(
+            Registry::new([Inert::CLASS, Collectible::CLASS]).unwrap(),
+        ));
+        let only_collectible: &'static Registry =
+            Box::leak(Box::new(Registry::new([Collectible::CLASS]).unwrap()));
+        let is = |found: Option<&'static Class>, class: &'static Class| {
+            found.is_some_and(|c| std::ptr::eq(c, class))
+        };
+        assert!(is(find_class(both, "Inert"), Inert::CLASS));
+        // The remembered class is not answered for another registry...
+        assert!(find_class(only_collectible, "Inert").is_none());
+        assert!(is(find_class(both, "Inert"), Inert::CLASS));
+        // ...nor for another name, and other spellings still resolve.
+        assert!(is(find_class(both, "Collectible"), Collectible::CLASS));
+        assert!(is(find_class(both, "inert"), Inert::CLASS));
+        assert!(is(find_class(both, "INERT"), Inert::CLASS));
+        assert!(find_class(both, "Inertia").is_none());
+        assert!(is(
+            find_class(only_collectible, "collectible"),
+            Collectible::CLASS
+        ));
     }
 }

@@ -144,11 +144,11 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
     // At most 16 digits: no overflow of `u64`.
     let mut digits = 0u64;
     let mut i = 0;
-    while let Some(d) = body
-        .get(i)
-        .map(|b| b.wrapping_sub(b'0'))
-        .filter(|&d| d < 10)
-    {
+    for &b in body {
+        let d = b.wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
         digits = digits * 10 + u64::from(d);
         i += 1;
     }

@@ -90,7 +90,7 @@ impl<'a> Value<'a> {
 
     /// [`Value::single`] for free text and for zero or several value lines.
     #[inline(never)]
-    fn single_slow(&self) -> Result<&'a str, ValueError<'a>> {
+    fn single_slow(self) -> Result<&'a str, ValueError<'a>> {
         let mut lines = self.lines();
         let first = lines.next().ok_or(ValueError {
             kind: ValueErrorKind::ExpectedOneLine(0),

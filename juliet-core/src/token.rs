@@ -130,6 +130,17 @@ impl TokenBuffer {
     }
 }
 
+/// The value spans of node `n` (one bounds check for the common single line).
+#[inline(always)]
+fn node_spans<'v>(values: &'v [ValueSpan], n: &PropertyNode) -> &'v [ValueSpan] {
+    let start = n.values_start as usize;
+    if n.values_len == 1 {
+        std::slice::from_ref(&values[start])
+    } else {
+        &values[start..][..n.values_len as usize]
+    }
+}
+
 /// A tokenized file: the source text, its path and its property nodes (borrowed from a
 /// [`TokenBuffer`]).
 #[derive(Debug)]
@@ -225,8 +236,7 @@ impl<'a> Document<'a> {
     ) -> Result<(), Error> {
         let n = &mut self.nodes[index];
         n.consumed = true;
-        let spans = &self.values[n.values_start as usize..][..n.values_len as usize];
-        let value = Value::from_spans(self.src, spans);
+        let value = Value::from_spans(self.src, node_spans(self.values, n));
         match place.decode_into(value) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.decode_error(index, &T::PROPERTY_TYPE, e)),
@@ -239,8 +249,7 @@ impl<'a> Document<'a> {
     pub fn decode<T: crate::Codec>(&mut self, index: usize) -> Result<T, Error> {
         let n = &mut self.nodes[index];
         n.consumed = true;
-        let spans = &self.values[n.values_start as usize..][..n.values_len as usize];
-        let value = Value::from_spans(self.src, spans);
+        let value = Value::from_spans(self.src, node_spans(self.values, n));
         match T::decode(value) {
             Ok(v) => Ok(v),
             Err(e) => Err(self.decode_error(index, &T::PROPERTY_TYPE, e)),

@@ -82,14 +82,15 @@ impl<'a> Value<'a> {
     pub fn single(&self) -> Result<&'a str, ValueError<'a>> {
         // The common case: one value line of a tokenized file.
         if let Repr::Spans { src, spans: [one] } = self.repr {
-            return Ok(&src[one.start as usize..(one.start + one.len) as usize]);
+            let start = one.start as usize;
+            return Ok(&src[start..start + one.len as usize]);
         }
         self.single_slow()
     }
 
     /// [`Value::single`] for free text and for zero or several value lines.
     #[inline(never)]
-    fn single_slow(&self) -> Result<&'a str, ValueError<'a>> {
+    fn single_slow(self) -> Result<&'a str, ValueError<'a>> {
         let mut lines = self.lines();
         let first = lines.next().ok_or(ValueError {
             kind: ValueErrorKind::ExpectedOneLine(0),

@@ -58,7 +58,7 @@ impl Codec for String {
         };
         // The common quoted form: no escape, the closing quote ends the line.
         if let Some(text) = body.strip_suffix('"') {
-            if !text.bytes().any(|b| b == b'"' || b == b'\\') {
+            if !has_quote_or_backslash(text.as_bytes()) {
                 replace_text(self, text);
                 return Ok(());
             }
@@ -79,6 +79,30 @@ impl Codec for String {
             }
         }
     }
+}
+
+/// Whether `bytes` holds a `"` or a `\\`: eight bytes at a time (the last eight
+/// overlapping), a byte loop below eight bytes.
+#[inline]
+fn has_quote_or_backslash(bytes: &[u8]) -> bool {
+    /// Whether any byte of `v` is zero (exact as a whole, not per byte).
+    #[inline(always)]
+    fn any_zero(v: u64) -> bool {
+        v.wrapping_sub(0x0101_0101_0101_0101) & !v & 0x8080_8080_8080_8080 != 0
+    }
+    #[inline(always)]
+    fn word_has(w: u64) -> bool {
+        any_zero(w ^ 0x2222_2222_2222_2222) || any_zero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+    }
+    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().expect("8 bytes"));
+    if bytes.len() < 8 {
+        return bytes.iter().any(|&b| b == b'"' || b == b'\\');
+    }
+    let mut chunks = bytes.chunks_exact(8);
+    if chunks.any(|c| word_has(word(c))) {
+        return true;
+    }
+    word_has(word(&bytes[bytes.len() - 8..]))
 }
 
 /// Sets `out` to `text`, in its allocation when it is large enough.
@@ -160,6 +184,36 @@ pub fn decode_variant<'a>(line: &'a str, variants: &[&str]) -> Result<usize, Val
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quote_scan_matches_byte_loop() {
+        // Every length up to 40, each byte drawn mostly from plain text, sometimes a
+        // quote, a backslash, or a byte one away from them (0x21, 0x23, 0x5B, 0x5D).
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let alphabet = b"aZ09 /._\"\x21\x23\x5B\x5D\xC3\xA9\x80\xFF";
+        for len in 0..=40 {
+            for _ in 0..500 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        let r = next();
+                        if r % 8 == 0 {
+                            alphabet[(r >> 8) as usize % alphabet.len()]
+                        } else {
+                            b'a' + (r >> 8) as u8 % 26
+                        }
+                    })
+                    .collect();
+                let expected = bytes.iter().any(|&b| b == b'"' || b == b'\\');
+                assert_eq!(has_quote_or_backslash(&bytes), expected, "{bytes:?}");
+            }
+        }
+    }
 
     fn enc(s: &str) -> String {
         let mut out = String::new();

@@ -105,7 +105,8 @@ impl TokenBuffer {
         line_no: u32,
         open: &mut usize,
     ) -> bool {
-        if let Some(line @ ([first, .., last] | [first @ last])) = bytes.get(start..end) {
+        if let Some(line) = bytes.get(start..end).filter(|l| !l.is_empty()) {
+            let (first, last) = (&line[0], &line[line.len() - 1]);
             if *first > b' ' && *last > b' ' {
                 if *open != NO_BLOCK && !matches!(first, b';' | b'#' | b'/') {
                     self.values.push(ValueSpan {

@@ -132,17 +132,8 @@ impl TokenBuffer {
                             let mask = 1u64 << (bit & 63);
                             if self.filter[bit >> 6] & mask == 0 || self.crc_is_new(key_crc) {
                                 self.filter[bit >> 6] |= mask;
-                                self.nodes.push(PropertyNode {
-                                    key_crc,
-                                    key_start: start as u32 + 2,
-                                    key_len: key_len as u32,
-                                    line: line_no,
-                                    column: 3,
-                                    values_start: values as u32,
-                                    values_len: 0,
-                                    consumed: false,
-                                    form: LineForm::Block,
-                                });
+                                let key = (start + 2, start + 2 + key_len);
+                                self.add_node(key_crc, key, line_no, 3, LineForm::Block);
                                 *open = values;
                                 return true;
                             }
@@ -152,6 +143,30 @@ impl TokenBuffer {
             }
         }
         self.fast_other_line(bytes, start, end, line_no, open)
+    }
+
+    /// Appends the node of the key `src[key.0..key.1]` (CRC `key_crc`) on `line` at
+    /// `column`, written as `form`; its value lines start at the next value span.
+    #[inline(always)]
+    fn add_node(
+        &mut self,
+        key_crc: u32,
+        key: (usize, usize),
+        line: u32,
+        column: u32,
+        form: LineForm,
+    ) {
+        self.nodes.push(PropertyNode {
+            key_crc,
+            key_start: key.0 as u32,
+            key_len: (key.1 - key.0) as u32,
+            line,
+            column,
+            values_start: self.values.len() as u32,
+            values_len: 0,
+            consumed: false,
+            form,
+        });
     }
 
     /// Whether no node so far has the CRC `crc` (behind a hit in the CRC filter).
@@ -253,17 +268,8 @@ impl TokenBuffer {
         if self.find_duplicate(bytes, key, key_crc, line_no).is_some() {
             return None;
         }
-        self.nodes.push(PropertyNode {
-            key_crc,
-            key_start: (start + k) as u32,
-            key_len: (line.len() - k) as u32,
-            line: line_no,
-            column: k as u32 + 1,
-            values_start: values as u32,
-            values_len: 0,
-            consumed: false,
-            form: LineForm::Block,
-        });
+        let key = (start + k, start + line.len());
+        self.add_node(key_crc, key, line_no, k as u32 + 1, LineForm::Block);
         Some(values)
     }
 
@@ -301,17 +307,8 @@ impl TokenBuffer {
         {
             return false;
         }
-        self.nodes.push(PropertyNode {
-            key_crc,
-            key_start: (start + k) as u32,
-            key_len: (key_end - k) as u32,
-            line: line_no,
-            column: k as u32 + 1,
-            values_start: self.values.len() as u32,
-            values_len: 0,
-            consumed: false,
-            form,
-        });
+        let key = (start + k, start + key_end);
+        self.add_node(key_crc, key, line_no, k as u32 + 1, form);
         self.values.push(ValueSpan {
             start: (start + from) as u32,
             len: (line.len() - from) as u32,
@@ -578,17 +575,7 @@ impl TokenBuffer {
         if let Some(first_line) = self.find_duplicate(src.as_bytes(), text, key_crc, line) {
             return Err(duplicate_key(src, path, key, line, column, first_line));
         }
-        self.nodes.push(PropertyNode {
-            key_crc,
-            key_start: key_start as u32,
-            key_len: (key_end - key_start) as u32,
-            line,
-            column,
-            values_start: self.values.len() as u32,
-            values_len: 0,
-            consumed: false,
-            form,
-        });
+        self.add_node(key_crc, (key_start, key_end), line, column, form);
         Ok(())
     }
 

@@ -6,6 +6,8 @@
 //! the buffer has grown to the largest file. Unlike the seed's tokenizer, comment and
 //! blank lines between value lines are dropped, never folded into the value.
 
+mod chain;
+mod fast;
 mod scan;
 mod simd;
 
@@ -72,6 +74,8 @@ pub struct TokenBuffer {
     filter: [u64; 4],
     /// Scratch for the newline masks of the file, one word per 64 bytes.
     masks: Vec<u64>,
+    /// Which `; Key` header follows which, in the files seen so far.
+    chain: chain::KeyChain,
 }
 
 impl TokenBuffer {

@@ -1,0 +1,353 @@
+//! The tokenizer's fast path: the common lines of a file, handled in one tight loop
+//! over the newline masks of [`simd::scan_text`] with no call in it, and the less common
+//! lines that still need no error report ([`TokenBuffer::fast_other_line`]). Every
+//! line either handles here returns to the general path in `scan.rs` unchanged.
+
+use super::chain::{header_head, CHAIN_KEY_MAX, HEAD_MASKS};
+use super::scan::{find_colon, skip_blanks, ScanState, LINEAR_DUPLICATE_SCAN, NO_BLOCK};
+use super::{simd, LineForm, PropertyNode, TokenBuffer};
+use crate::value::ValueSpan;
+
+/// Class of a line by its first byte (see [`FIRST_BYTE`]).
+const OTHER: u8 = 0;
+/// A visible byte that starts a value line (not `;`, `#` or `/`).
+const VALUE: u8 = 1;
+/// `;`: a header.
+const SEMI: u8 = 2;
+/// `#`: a comment.
+const HASH: u8 = 3;
+/// `/`: a `//` comment or a value line.
+const SLASH: u8 = 4;
+
+/// The class of each first byte of a line: blanks and control bytes are [`OTHER`]
+/// (leading blanks go to the slower path).
+static FIRST_BYTE: [u8; 256] = {
+    let mut table = [VALUE; 256];
+    let mut b = 0;
+    while b <= b' ' as usize {
+        table[b] = OTHER;
+        b += 1;
+    }
+    table[b';' as usize] = SEMI;
+    table[b'#' as usize] = HASH;
+    table[b'/' as usize] = SLASH;
+    table
+};
+
+impl TokenBuffer {
+    /// Handles the lines whose newlines are the bits of `masks` from `at`'s position on,
+    /// while they are common: blank lines, `#` and `//` comments, value lines of an
+    /// open block without leading or trailing blanks, and `; Key` headers of the key
+    /// the [`super::chain::KeyChain`] predicts (that close a non-empty block and are not
+    /// duplicates). Stops at the first other line, changing nothing for it, and returns
+    /// the offset of its newline, with `at` at its start and its number; `None` when
+    /// every newline is done.
+    ///
+    /// The loop calls nothing: it stops instead when a buffer is full, so its state
+    /// stays in registers.
+    #[inline(never)]
+    pub(super) fn fast_lines(
+        &mut self,
+        bytes: &[u8],
+        masks: &[u64],
+        at: &mut ScanState,
+    ) -> Option<usize> {
+        let mut start = at.line_start;
+        let mut line_no = at.line_no;
+        let mut open = at.open;
+        let mut word = at.word;
+        let mut base = word * simd::BLOCK;
+        let mut bits = at.bits;
+        let mut want = at.want;
+        // Local vectors (written back below): their lengths stay in registers.
+        let mut nodes = std::mem::take(&mut self.nodes);
+        let mut values = std::mem::take(&mut self.values);
+        let node_room = nodes.capacity().min(LINEAR_DUPLICATE_SCAN);
+        let chain = &self.chain.entries;
+        let filter = &mut self.filter;
+        let stopped = 'lines: loop {
+            while bits == 0 {
+                word += 1;
+                base += simd::BLOCK;
+                match masks.get(word) {
+                    Some(&next) => bits = next,
+                    None => break 'lines None,
+                }
+            }
+            let end = base + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            line_no += 1;
+            // `end > start` but on a blank line (newlines come in order).
+            if end <= start {
+                start = end + 1;
+                continue;
+            }
+            let Some(line) = bytes.get(start..end) else {
+                break Some(end);
+            };
+            let class = FIRST_BYTE[usize::from(line[0])];
+            if class == VALUE {
+                if line[line.len() - 1] <= b' '
+                    || open == NO_BLOCK
+                    || values.len() == values.capacity()
+                {
+                    break Some(end);
+                }
+                values.push(ValueSpan {
+                    start: start as u32,
+                    len: line.len() as u32,
+                    line: line_no,
+                    column: 1,
+                });
+                start = end + 1;
+                continue;
+            }
+            // `; Key` of the predicted key (the whole line equal to the entry's),
+            // new in this file, closing a block with a value.
+            let e = &chain[usize::from(want)];
+            if line.len() == usize::from(e.len) {
+                let Some(window) = bytes.get(start..start + 16) else {
+                    break Some(end);
+                };
+                let window: [u8; 16] = window.try_into().unwrap_or([0; 16]);
+                let head = u128::from_le_bytes(window) & HEAD_MASKS[usize::from(e.len)];
+                if head != e.head || open == values.len() || nodes.len() >= node_room {
+                    break Some(end);
+                }
+                let filter_word = &mut filter[usize::from(e.word & 3)];
+                if *filter_word & e.bit != 0 && nodes.iter().any(|n| n.key_crc == e.crc) {
+                    break Some(end);
+                }
+                *filter_word |= e.bit;
+                open = values.len();
+                nodes.push(PropertyNode {
+                    key_crc: e.crc,
+                    key_start: (start + 2) as u32,
+                    key_len: line.len() as u32 - 2,
+                    line: line_no,
+                    column: 3,
+                    values_start: open as u32,
+                    values_len: 0,
+                    consumed: false,
+                    form: LineForm::Block,
+                });
+                want = e.next;
+            } else if !(class == HASH || class == SLASH && line.get(1) == Some(&b'/')) {
+                break Some(end);
+            }
+            start = end + 1;
+        };
+        self.nodes = nodes;
+        self.values = values;
+        at.line_start = start;
+        at.line_no = line_no;
+        at.open = open;
+        at.word = word;
+        at.bits = bits;
+        at.want = want;
+        stopped
+    }
+
+    /// After a line off the fast loop added node `nodes.last()`: when it is a block
+    /// header of a chained key, links it to the block header before it in the
+    /// [`super::chain::KeyChain`] and predicts the next one from it.
+    #[inline(never)]
+    pub(super) fn relink(&mut self, src: &[u8], at: &mut ScanState) {
+        let Some((last, before)) = self.nodes.split_last() else {
+            return;
+        };
+        let chained = |n: &PropertyNode| {
+            let len = n.key_len as usize;
+            (n.form == LineForm::Block && len <= CHAIN_KEY_MAX)
+                .then(|| &src[n.key_start as usize..][..len])
+        };
+        let Some(key) = chained(last) else {
+            return;
+        };
+        // The predicted key, off the fast loop for another reason (a blank, a full
+        // buffer, a filter hit): the chain holds.
+        let predicted = &self.chain.entries[usize::from(at.want)];
+        if predicted.crc == last.key_crc && predicted.head == header_head(key) {
+            at.want = predicted.next;
+            return;
+        }
+        let Some(to) = self.chain.entry_of(key, last.key_crc) else {
+            return;
+        };
+        let from = match before.iter().rev().find(|n| n.form == LineForm::Block) {
+            Some(n) => chained(n).and_then(|key| self.chain.entry_of(key, n.key_crc)),
+            None => Some(0),
+        };
+        if let Some(from) = from {
+            self.chain.link(from, to);
+        }
+        at.want = self.chain.entries[usize::from(to)].next;
+    }
+
+    /// Appends the node of the key `src[key.0..key.1]` (CRC `key_crc`) on `line` at
+    /// `column`, written as `form`; its value lines start at the next value span.
+    #[inline(always)]
+    pub(super) fn add_node(
+        &mut self,
+        key_crc: u32,
+        key: (usize, usize),
+        line: u32,
+        column: u32,
+        form: LineForm,
+    ) {
+        self.nodes.push(PropertyNode {
+            key_crc,
+            key_start: key.0 as u32,
+            key_len: (key.1 - key.0) as u32,
+            line,
+            column,
+            values_start: self.values.len() as u32,
+            values_len: 0,
+            consumed: false,
+            form,
+        });
+    }
+
+    /// A line [`TokenBuffer::fast_lines`] stopped at (line `line_no`, `bytes[start..end]`), when it is common enough to need no error report: a line with leading blanks or a `\r`, a `//` comment, a value line, a `; Key` header or a `; Key: value` or `Key: value` property of a key in the cache (new, closing a block with a value). Handles it and returns `true`, or returns `false` having changed nothing.
+    #[inline(never)]
+    pub(super) fn fast_other_line(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        end: usize,
+        line_no: u32,
+        open: &mut usize,
+    ) -> bool {
+        let Some(mut line) = bytes.get(start..end) else {
+            return false;
+        };
+        if let [rest @ .., b'\r'] = line {
+            line = rest;
+        }
+        let (Some(&first), Some(&last)) = (line.first(), line.last()) else {
+            return false;
+        };
+        if last <= b' ' {
+            return false;
+        }
+        let mut s = 0;
+        let mut first = first;
+        if first <= b' ' {
+            s = skip_blanks(line, 0);
+            // `last` is visible, so `s` is inside the line.
+            first = match line.get(s) {
+                Some(&b) if b > b' ' => b,
+                _ => return false,
+            };
+        }
+        match first {
+            b'#' => true,
+            b'/' if line.get(s + 1) == Some(&b'/') => true,
+            b';' => match self.fast_header(bytes, start, line, s, line_no, *open) {
+                Some(now_open) => {
+                    *open = now_open;
+                    true
+                }
+                None => false,
+            },
+            _ if *open != NO_BLOCK => {
+                self.values.push(ValueSpan {
+                    start: (start + s) as u32,
+                    len: (line.len() - s) as u32,
+                    line: line_no,
+                    column: s as u32 + 1,
+                });
+                true
+            }
+            _ => match find_colon(line, s) {
+                Some(colon) => {
+                    let compact = (start, s, colon, line_no, LineForm::Compact);
+                    self.fast_one_line(bytes, line, compact)
+                }
+                None => false,
+            },
+        }
+    }
+
+    /// A `; Key` or `; Key: value` header `line` (line `line_no`, at byte `start`,
+    /// trimmed at its end, its `;` at offset `s`) when its key is in the cache, the block it closes (`open`, see
+    /// [`TokenBuffer::line`]) has a value and the key is new: adds it and returns the new
+    /// `open`. Otherwise changes nothing and returns `None`.
+    #[inline(always)]
+    fn fast_header(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        line: &[u8],
+        s: usize,
+        line_no: u32,
+        open: usize,
+    ) -> Option<usize> {
+        let Some([_, b' ', _, ..]) = line.get(s..) else {
+            return None;
+        };
+        let values = self.values.len();
+        if open == values {
+            return None;
+        }
+        let k = s + 2;
+        if let Some(colon) = find_colon(line, k) {
+            // `; Key: value` (no key holds a `:`).
+            let inline = (start, k, colon, line_no, LineForm::Inline);
+            return self.fast_one_line(bytes, line, inline).then_some(NO_BLOCK);
+        }
+        let key_crc = self.keys.get(bytes, start + k, line.len() - k)?;
+        let key = (start + k, start + line.len());
+        if self.find_duplicate(bytes, key, key_crc, line_no).is_some() {
+            return None;
+        }
+        let key = (start + k, start + line.len());
+        self.add_node(key_crc, key, line_no, k as u32 + 1, LineForm::Block);
+        Some(values)
+    }
+
+    /// A one-line property `Key: value` (`line`, trimmed, at byte `at.0`, the key at
+    /// offset `at.1`, its first `:` at offset `at.2`, on line `at.3`, written as
+    /// `at.4`) whose key is in the cache and new, with a value: adds it and returns
+    /// `true`. Otherwise changes nothing and returns `false`. A block that the property
+    /// closes was checked by the caller.
+    ///
+    /// The key is the text before the `:` less its trailing blanks; the cache holds only
+    /// keys validated as identifiers, so a hit also validates it.
+    #[inline(always)]
+    fn fast_one_line(
+        &mut self,
+        bytes: &[u8],
+        line: &[u8],
+        at: (usize, usize, usize, u32, LineForm),
+    ) -> bool {
+        let (start, k, colon, line_no, form) = at;
+        let mut key_end = colon;
+        while key_end > k && matches!(line[key_end - 1], b' ' | b'\t') {
+            key_end -= 1;
+        }
+        if key_end == k {
+            return false;
+        }
+        let Some(key_crc) = self.keys.get(bytes, start + k, key_end - k) else {
+            return false;
+        };
+        let from = skip_blanks(line, colon + 1);
+        if from == line.len()
+            || self
+                .find_duplicate(bytes, (start + k, start + key_end), key_crc, line_no)
+                .is_some()
+        {
+            return false;
+        }
+        let key = (start + k, start + key_end);
+        self.add_node(key_crc, key, line_no, k as u32 + 1, form);
+        self.values.push(ValueSpan {
+            start: (start + from) as u32,
+            len: (line.len() - from) as u32,
+            line: line_no,
+            column: from as u32 + 1,
+        });
+        true
+    }
+}

@@ -654,6 +654,7 @@ mod tests {
             state ^= state << 17;
             (state % n as u64) as usize
         };
+        let mut shared = TokenBuffer::new();
         for round in 0..4000 {
             let mut file = String::new();
             // Mostly valid files (keys unique per file); one broken line in four files.
@@ -706,6 +707,12 @@ mod tests {
                     .map(|doc| snapshot(&doc));
                 assert_eq!(cold, warm, "{file:?}");
             }
+            // One buffer across all the files: its key chain predicts each file's
+            // headers from the files before (often wrongly).
+            let shared = shared
+                .tokenize(file.as_bytes(), Path::new("t"))
+                .map(|doc| snapshot(&doc));
+            assert_eq!(cold, shared, "{file:?}");
         }
     }
 

@@ -70,8 +70,8 @@ pub struct TokenBuffer {
     collided: HashMap<Vec<u8>, u32>,
     /// The CRCs of keys met in earlier files (world files repeat the same keys).
     keys: KeyCrcCache,
-    /// Which low bytes of key CRCs the current file has used (duplicate pre-check).
-    filter: [u64; 4],
+    /// Which low 10 bits of key CRCs the current file has used (duplicate pre-check).
+    used: chain::SeenFilter,
     /// Scratch for the newline masks of the file, one word per 64 bytes.
     masks: Vec<u64>,
     /// Which `; Key` header follows which, in the files seen so far.
@@ -105,7 +105,7 @@ impl TokenBuffer {
             self.seen.clear();
             self.collided.clear();
         }
-        self.filter = [0; 4];
+        self.used.begin_file();
         if bytes.len() >= u32::MAX as usize {
             return Err(Error::file(
                 path,

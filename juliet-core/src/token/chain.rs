@@ -21,15 +21,13 @@ const ENTRIES: usize = 256;
 pub(super) struct ChainEntry {
     /// The line `; Key`, little-endian, zero-padded ([`header_head`]).
     pub(super) head: u128,
-    /// The key's bit in its word of the duplicate filter (`1 << (crc & 63)`).
-    pub(super) bit: u64,
     /// CRC-32 of the normalized key.
     pub(super) crc: u32,
     /// Length of the line `; Key` in bytes, 3 to 16 (0 in entry 0, which no line
     /// matches).
     pub(super) len: u8,
-    /// The duplicate filter's word of the key (`(crc & 0xFF) >> 6`).
-    pub(super) word: u8,
+    /// The key's slot in the [`SeenFilter`] (`crc & 0x3FF`).
+    pub(super) slot: u16,
     /// The entry of the block header that followed this one last time (0: none).
     pub(super) next: u8,
 }
@@ -87,10 +85,9 @@ impl KeyChain {
                 self.used += 1;
                 self.entries[index] = ChainEntry {
                     head,
-                    bit: 1u64 << (crc & 63),
                     crc,
                     len: len as u8,
-                    word: ((crc & 0xFF) >> 6) as u8,
+                    slot: (crc as usize % SEEN_SLOTS) as u16,
                     next: 0,
                 };
                 index
@@ -105,6 +102,51 @@ impl KeyChain {
     #[inline]
     pub(super) fn link(&mut self, from: u8, to: u8) {
         self.entries[usize::from(from)].next = to;
+    }
+}
+
+/// Slots of a [`SeenFilter`] (a power of two).
+pub(super) const SEEN_SLOTS: usize = 1024;
+
+/// The duplicate pre-check of one file: which values of the key CRCs' low 10 bits the
+/// file has used so far. Each slot holds the serial number of the last file that used
+/// it, so starting a file is one increment, not a clear.
+#[derive(Debug, Clone)]
+pub(super) struct SeenFilter {
+    pub(super) slots: Box<[u32; SEEN_SLOTS]>,
+    /// The current file's serial number (never 0 once a file has begun).
+    pub(super) serial: u32,
+}
+
+impl Default for SeenFilter {
+    fn default() -> SeenFilter {
+        SeenFilter {
+            slots: Box::new([0; SEEN_SLOTS]),
+            serial: 0,
+        }
+    }
+}
+
+impl SeenFilter {
+    /// Starts a file: no slot is used.
+    #[inline]
+    pub(super) fn begin_file(&mut self) {
+        self.serial = self.serial.wrapping_add(1);
+        if self.serial == 0 {
+            // Once in four billion files: slots of old files could match again.
+            *self.slots = [0; SEEN_SLOTS];
+            self.serial = 1;
+        }
+    }
+
+    /// Marks the slot of key CRC `crc` used; returns whether this file had used it
+    /// before (the key may be a duplicate: the caller compares the nodes).
+    #[inline(always)]
+    pub(super) fn test_and_set(&mut self, crc: u32) -> bool {
+        let slot = &mut self.slots[crc as usize % SEEN_SLOTS];
+        let used = *slot == self.serial;
+        *slot = self.serial;
+        used
     }
 }
 
@@ -160,10 +202,26 @@ mod tests {
         assert_eq!(chain.first(), ia);
         assert_eq!(chain.entries[usize::from(ia)].next, ib);
         let e = chain.entries[usize::from(ib)];
-        assert_eq!((e.crc, e.len, e.word, e.bit), (7, 10, 0, 1 << 7));
+        assert_eq!((e.crc, e.len, e.slot), (7, 10, 7));
         assert_eq!(e.head, u128::from_le_bytes(*b"; Rotation\0\0\0\0\0\0"));
         assert_eq!(chain.entry_of(b"FifteenBytesKey", 1), None);
         assert_eq!(chain.entry_of(b"", 1), None);
+    }
+
+    #[test]
+    fn the_seen_filter_forgets_at_each_file() {
+        let mut seen = SeenFilter::default();
+        for _ in 0..3 {
+            seen.begin_file();
+            assert!(!seen.test_and_set(5));
+            assert!(seen.test_and_set(5));
+            assert!(seen.test_and_set(5 + SEEN_SLOTS as u32));
+            assert!(!seen.test_and_set(6));
+        }
+        seen.serial = u32::MAX;
+        seen.begin_file();
+        assert_eq!(seen.serial, 1);
+        assert!(!seen.test_and_set(5));
     }
 
     #[test]

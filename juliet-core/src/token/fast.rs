@@ -3,7 +3,7 @@
 //! lines that still need no error report ([`TokenBuffer::fast_other_line`]). Every
 //! line either handles here returns to the general path in `scan.rs` unchanged.
 
-use super::chain::{header_head, CHAIN_KEY_MAX, HEAD_MASKS};
+use super::chain::{header_head, CHAIN_KEY_MAX, HEAD_MASKS, SEEN_SLOTS};
 use super::scan::{find_colon, skip_blanks, ScanState, LINEAR_DUPLICATE_SCAN, NO_BLOCK};
 use super::{simd, LineForm, PropertyNode, TokenBuffer};
 use crate::value::ValueSpan;
@@ -55,21 +55,19 @@ impl TokenBuffer {
         let mut start = at.line_start;
         let mut line_no = at.line_no;
         let mut open = at.open;
-        let mut word = at.word;
-        let mut base = word * simd::BLOCK;
+        let mut base = at.word * simd::BLOCK;
         let mut bits = at.bits;
         let mut want = at.want;
         // Local vectors (written back below): their lengths stay in registers.
         let mut nodes = std::mem::take(&mut self.nodes);
         let mut values = std::mem::take(&mut self.values);
-        let node_room = nodes.capacity().min(LINEAR_DUPLICATE_SCAN);
         let chain = &self.chain.entries;
-        let filter = &mut self.filter;
+        let seen_slots = &mut *self.used.slots;
+        let serial = self.used.serial;
         let stopped = 'lines: loop {
             while bits == 0 {
-                word += 1;
                 base += simd::BLOCK;
-                match masks.get(word) {
+                match masks.get(base / simd::BLOCK) {
                     Some(&next) => bits = next,
                     None => break 'lines None,
                 }
@@ -106,19 +104,22 @@ impl TokenBuffer {
             // new in this file, closing a block with a value.
             let e = &chain[usize::from(want)];
             if line.len() == usize::from(e.len) {
-                let Some(window) = bytes.get(start..start + 16) else {
+                let Some(&window) = bytes[start..].first_chunk::<16>() else {
                     break Some(end);
                 };
-                let window: [u8; 16] = window.try_into().unwrap_or([0; 16]);
                 let head = u128::from_le_bytes(window) & HEAD_MASKS[usize::from(e.len)];
-                if head != e.head || open == values.len() || nodes.len() >= node_room {
+                if head != e.head
+                    || open == values.len()
+                    || nodes.len() >= LINEAR_DUPLICATE_SCAN
+                    || nodes.len() == nodes.capacity()
+                {
                     break Some(end);
                 }
-                let filter_word = &mut filter[usize::from(e.word & 3)];
-                if *filter_word & e.bit != 0 && nodes.iter().any(|n| n.key_crc == e.crc) {
+                let seen = &mut seen_slots[usize::from(e.slot) % SEEN_SLOTS];
+                if *seen == serial {
                     break Some(end);
                 }
-                *filter_word |= e.bit;
+                *seen = serial;
                 open = values.len();
                 nodes.push(PropertyNode {
                     key_crc: e.crc,
@@ -142,7 +143,7 @@ impl TokenBuffer {
         at.line_start = start;
         at.line_no = line_no;
         at.open = open;
-        at.word = word;
+        at.word = base / simd::BLOCK;
         at.bits = bits;
         at.want = want;
         stopped

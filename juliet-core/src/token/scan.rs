@@ -335,12 +335,8 @@ impl TokenBuffer {
         let text = &src[key.0..key.1];
         let count = self.nodes.len();
         if count < LINEAR_DUPLICATE_SCAN {
-            // A 256-bit filter on the CRC's low byte: most keys skip the scan.
-            let bit = (crc & 0xFF) as usize;
-            let word = &mut self.filter[bit >> 6];
-            let mask = 1u64 << (bit & 63);
-            if *word & mask == 0 {
-                *word |= mask;
+            // A filter on the CRC's low 10 bits: most keys skip the scan.
+            if !self.used.test_and_set(crc) {
                 return None;
             }
             return self

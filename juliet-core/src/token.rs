@@ -628,6 +628,44 @@ mod tests {
     }
 
     #[test]
+    fn predicted_lines_in_another_context_tokenize_as_cold() {
+        // Each pair: the first file teaches the buffer's key chain a line start, the
+        // second meets it where it means something else (a value line of a block, a
+        // header closing an empty block, a duplicate, trailing blanks).
+        const PAD: &str = "# a comment of over sixteen bytes\n";
+        let pairs = [
+            ("x: 1\ny: 2\n", "; A\n1\nx: 2\ny: 3\n"),
+            ("  x: 1\n", "; A\n1\n  x: 2\n"),
+            ("; A\n1\n  x: 1\n", "; A\n1\n  x: 2\n"),
+            ("; A\n1\n; B: 2\n", "; A\n; B: 2\n"),
+            ("; A\n1\n; B: 2\n", "; A\n1\n; B: 2 \n; B: 3\n"),
+            ("; A\n1\n; B: 2\n", "; A\n1\n; B:\n"),
+            ("; A\n1\n; B\n2\n", "; A\n1\n; B\n; C\n2\n"),
+            ("; A\n1\n; B\n2\n", "; A\n; B\n2\n"),
+            ("; A\n1\n; B\n2\n", "; A\n1\n; B\n2\n; B\n3\n"),
+            ("; A: 1\nB: 2\n", "; A: 1\nB: 2\nb: 3\n"),
+            ("; A: 1\nB: 2\n", "; A\nB: 2\n"),
+            ("; Ab\n1\n; B\n2\n", "; Ab\n1\n; Ab\n2\n"),
+        ];
+        for (teach, file) in pairs {
+            // The fast loop reads 16 bytes from a line's start: a comment after the
+            // lines keeps them off the end of the text.
+            let (teach, file) = (format!("{teach}{PAD}"), format!("{file}{PAD}"));
+            let cold = TokenBuffer::new()
+                .tokenize(file.as_bytes(), Path::new("t"))
+                .map(|doc| snapshot(&doc));
+            let mut warm = TokenBuffer::new();
+            for _ in 0..2 {
+                warm.tokenize(teach.as_bytes(), Path::new("t")).unwrap();
+            }
+            let got = warm
+                .tokenize(file.as_bytes(), Path::new("t"))
+                .map(|doc| snapshot(&doc));
+            assert_eq!(cold, got, "{teach:?} then {file:?}");
+        }
+    }
+
+    #[test]
     fn random_files_tokenize_alike_cold_and_warm() {
         // Random files from every line form (and their broken variants), each
         // tokenized by a fresh buffer (general path), then again by the same buffer

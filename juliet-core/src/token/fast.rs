@@ -3,7 +3,7 @@
 //! lines that still need no error report ([`TokenBuffer::fast_other_line`]). Every
 //! line either handles here returns to the general path in `scan.rs` unchanged.
 
-use super::chain::{header_head, CHAIN_KEY_MAX, HEAD_MASKS, SEEN_SLOTS};
+use super::chain::{head_of, LineStart, CHAIN_START_MAX, HEAD_MASKS, SEEN_SLOTS};
 use super::scan::{find_colon, skip_blanks, ScanState, LINEAR_DUPLICATE_SCAN, NO_BLOCK};
 use super::{simd, LineForm, PropertyNode, TokenBuffer};
 use crate::value::ValueSpan;
@@ -100,14 +100,15 @@ impl TokenBuffer {
                 start = end + 1;
                 continue;
             }
-            // `; Key` of the predicted key (the whole line equal to the entry's),
-            // new in this file, closing a block with a value.
+            // The predicted property: a block header `; Key` equal to the entry, or a
+            // line `; Key: value` / `Key: value` that starts with it; new in this file
+            // and closing a block with a value.
             let e = &chain[usize::from(want)];
-            if line.len() == usize::from(e.len) {
+            if line.len() == usize::from(e.block_len) {
                 let Some(&window) = bytes[start..].first_chunk::<16>() else {
                     break Some(end);
                 };
-                let head = u128::from_le_bytes(window) & HEAD_MASKS[usize::from(e.len)];
+                let head = u128::from_le_bytes(window) & HEAD_MASKS[usize::from(e.block_len)];
                 if head != e.head
                     || open == values.len()
                     || nodes.len() >= LINEAR_DUPLICATE_SCAN
@@ -149,34 +150,114 @@ impl TokenBuffer {
         stopped
     }
 
-    /// After a line off the fast loop added node `nodes.last()`: when it is a block
-    /// header of a chained key, links it to the block header before it in the
+    /// The line `bytes[start..end]` (line `line_no`) that [`TokenBuffer::fast_lines`]
+    /// stopped at, when it is the property the chain predicts (`at.want`): a one-line
+    /// property `; Key: value` or `Key: value` (the fast loop takes only block
+    /// headers), or a block header too close to the end of the text for the fast
+    /// loop's 16-byte read. Adds it, advances the prediction and returns `true`; else
+    /// returns `false` having changed nothing.
+    #[inline(never)]
+    pub(super) fn predicted_line(&mut self, bytes: &[u8], end: usize, at: &mut ScanState) -> bool {
+        let e = self.chain.entries[usize::from(at.want)];
+        let prefix = usize::from(e.len);
+        let Some(line) = bytes.get(at.line_start..end) else {
+            return false;
+        };
+        let (Some(&last), Some(start)) = (line.last(), line.get(..prefix)) else {
+            return false;
+        };
+        let head = match bytes[at.line_start..].first_chunk::<16>() {
+            Some(&window) => u128::from_le_bytes(window) & HEAD_MASKS[prefix],
+            None => head_of(start),
+        };
+        if prefix == 0
+            || (line.len() > prefix) != e.one_line
+            || last <= b' '
+            || head != e.head
+            || at.open == self.values.len()
+            // In a block, `Key: value` is a value line.
+            || (e.form == LineForm::Compact && at.open != NO_BLOCK)
+        {
+            return false;
+        }
+        let key = at.line_start + usize::from(e.key_off);
+        let key = (key, key + usize::from(e.key_len));
+        if self.find_duplicate(bytes, key, e.crc, at.line_no).is_some() {
+            return false;
+        }
+        self.add_node(e.crc, key, at.line_no, u32::from(e.key_off) + 1, e.form);
+        if e.one_line {
+            let from = skip_blanks(line, prefix);
+            self.values.push(ValueSpan {
+                start: (at.line_start + from) as u32,
+                len: (line.len() - from) as u32,
+                line: at.line_no,
+                column: from as u32 + 1,
+            });
+            at.open = NO_BLOCK;
+        } else {
+            at.open = self.values.len();
+        }
+        at.want = e.next;
+        true
+    }
+
+    /// After the line `src[line_start..end]`, off the fast loop, added node
+    /// `nodes.last()`: links its line start to the property before it in the
     /// [`super::chain::KeyChain`] and predicts the next one from it.
     #[inline(never)]
-    pub(super) fn relink(&mut self, src: &[u8], at: &mut ScanState) {
+    pub(super) fn relink(&mut self, src: &[u8], line_start: usize, end: usize, at: &mut ScanState) {
         let Some((last, before)) = self.nodes.split_last() else {
             return;
         };
-        let chained = |n: &PropertyNode| {
-            let len = n.key_len as usize;
-            (n.form == LineForm::Block && len <= CHAIN_KEY_MAX)
-                .then(|| &src[n.key_start as usize..][..len])
-        };
-        let Some(key) = chained(last) else {
+        let Some(line) = src.get(line_start..end) else {
             return;
         };
-        // The predicted key, off the fast loop for another reason (a blank, a full
-        // buffer, a filter hit): the chain holds.
-        let predicted = &self.chain.entries[usize::from(at.want)];
-        if predicted.crc == last.key_crc && predicted.head == header_head(key) {
-            at.want = predicted.next;
+        let key_off = (last.key_start as usize).wrapping_sub(line_start);
+        let key_end = key_off + last.key_len as usize;
+        let (len, one_line) = match last.form {
+            LineForm::Block => (key_end, false),
+            // Only from the line's start: a `Key: value` after blanks is a value line
+            // when a block is open, and the fast loop takes such lines as properties.
+            LineForm::Compact if key_off != 0 => return,
+            LineForm::Inline | LineForm::Compact => match find_colon(line, key_end) {
+                Some(colon)
+                    if line[key_end..colon]
+                        .iter()
+                        .all(|&b| b == b' ' || b == b'\t') =>
+                {
+                    (colon + 1, true)
+                }
+                _ => return,
+            },
+        };
+        // A block header is chained when the line is exactly `; Key` (any other, with
+        // blanks or a `\r` after the key, never reaches the fast loop's compare).
+        if key_end > line.len()
+            || len > CHAIN_START_MAX
+            || (last.form == LineForm::Block
+                && (len != line.len() || key_off != 2 || !line.starts_with(b"; ")))
+        {
             return;
         }
-        let Some(to) = self.chain.entry_of(key, last.key_crc) else {
-            return;
+        let start = LineStart {
+            bytes: &line[..len],
+            key: (key_off, last.key_len as usize),
+            one_line,
+            form: last.form,
         };
-        let from = match before.iter().rev().find(|n| n.form == LineForm::Block) {
-            Some(n) => chained(n).and_then(|key| self.chain.entry_of(key, n.key_crc)),
+        // The predicted line, off the fast loop for another reason (a full buffer, a
+        // filter hit, the end of the text): the chain holds.
+        if self.chain.is(at.want, &start) {
+            at.want = self.chain.entries[usize::from(at.want)].next;
+            return;
+        }
+        let to = self.chain.entry_of(&start, last.key_crc);
+        let from = match before.last() {
+            Some(n) => {
+                let key = &src[n.key_start as usize..][..n.key_len as usize];
+                self.chain.entry_of_key(key, n.key_crc, n.form)
+            }
             None => Some(0),
         };
         if let Some(from) = from {

@@ -30,12 +30,14 @@ impl TokenBuffer {
         while let Some(end) = self.fast_lines(bytes, masks, &mut at) {
             // The line ending at `end` (line `at.line_no`, from `at.line_start`) needs
             // more than the fast loop.
-            let nodes = self.nodes.len();
-            if !self.fast_other_line(bytes, at.line_start, end, at.line_no, &mut at.open) {
-                self.line(src, at.line_start, end, at.line_no, &mut at.open, path)?;
-            }
-            if self.nodes.len() != nodes {
-                self.relink(bytes, &mut at);
+            if !self.predicted_line(bytes, end, &mut at) {
+                let nodes = self.nodes.len();
+                if !self.fast_other_line(bytes, at.line_start, end, at.line_no, &mut at.open) {
+                    self.line(src, at.line_start, end, at.line_no, &mut at.open, path)?;
+                }
+                if self.nodes.len() != nodes {
+                    self.relink(bytes, at.line_start, end, &mut at);
+                }
             }
             at.line_start = end + 1;
         }

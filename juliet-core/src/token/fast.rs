@@ -1,7 +1,8 @@
 //! The tokenizer's fast path: the common lines of a file, handled in one tight loop
 //! over the newline masks of [`simd::scan_text`] with no call in it, and the less common
-//! lines that still need no error report ([`TokenBuffer::fast_other_line`]). Every
-//! line either handles here returns to the general path in `scan.rs` unchanged.
+//! lines that still need no error report ([`TokenBuffer::predicted_line`],
+//! [`TokenBuffer::fast_other_line`]). Every line that neither takes goes to the
+//! general path in `scan.rs` unchanged.
 
 use super::chain::{head_of, LineStart, CHAIN_START_MAX, HEAD_MASKS, SEEN_SLOTS};
 use super::scan::{find_colon, skip_blanks, ScanState, LINEAR_DUPLICATE_SCAN, NO_BLOCK};
@@ -290,7 +291,12 @@ impl TokenBuffer {
         });
     }
 
-    /// A line [`TokenBuffer::fast_lines`] stopped at (line `line_no`, `bytes[start..end]`), when it is common enough to need no error report: a line with leading blanks or a `\r`, a `//` comment, a value line, a `; Key` header or a `; Key: value` or `Key: value` property of a key in the cache (new, closing a block with a value). Handles it and returns `true`, or returns `false` having changed nothing.
+    /// A line [`TokenBuffer::fast_lines`] stopped at (line `line_no`,
+    /// `bytes[start..end]`), when it is common enough to need no error report: a line
+    /// with leading blanks or a `\r`, a `//` comment, a value line, a `; Key` header or
+    /// a `; Key: value` or `Key: value` property of a key in the cache (new, closing a
+    /// block with a value). Handles it and returns `true`, or returns `false` having
+    /// changed nothing.
     #[inline(never)]
     pub(super) fn fast_other_line(
         &mut self,
@@ -352,9 +358,10 @@ impl TokenBuffer {
     }
 
     /// A `; Key` or `; Key: value` header `line` (line `line_no`, at byte `start`,
-    /// trimmed at its end, its `;` at offset `s`) when its key is in the cache, the block it closes (`open`, see
-    /// [`TokenBuffer::line`]) has a value and the key is new: adds it and returns the new
-    /// `open`. Otherwise changes nothing and returns `None`.
+    /// trimmed at its end, its `;` at offset `s`) when its key is in the cache, the
+    /// block it closes (`open`, see [`TokenBuffer::line`]) has a value and the key is
+    /// new: adds it and returns the new `open`. Otherwise changes nothing and returns
+    /// `None`.
     #[inline(always)]
     fn fast_header(
         &mut self,

@@ -6,8 +6,9 @@
 //! entity of every kind is kept, links are indices that are fixed on every move, and
 //! destroy finds its entity through an id map in O(1).
 
+mod id_map;
+
 use std::any::TypeId;
-use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -17,6 +18,7 @@ use juliet_core::{Archive, Class, Error, ErrorKind, Reflect, Registry};
 use crate::entity::{Entity, EntityId};
 use crate::storage::KindStorage;
 use crate::template::OverrideSet;
+use id_map::IdMap;
 
 /// How [`EntityManager::push_record`] initializes a new derived struct.
 pub(crate) enum SlotInit<'a> {
@@ -87,8 +89,8 @@ pub struct EntityManager {
     /// many entities of one kind skips the `TypeId` hash lookup. A `&'static Class`
     /// cannot change, so its address always stands for the same kind.
     last_kind: Option<(&'static Class, u16)>,
-    /// Base index by id.
-    ids: HashMap<EntityId, u32, BuildHasherDefault<IdHasher>>,
+    /// Base index by id (a window of consecutive ids, the others hashed).
+    ids: IdMap,
     /// The next id to try for a new entity (seed 02's `EntityManager::ID`, per manager).
     next_id: u64,
     /// Classes for resolving `Kind` when loading; `None` for the global registry.
@@ -109,7 +111,7 @@ impl EntityManager {
             kinds: Vec::new(),
             kind_by_type: HashMap::default(),
             last_kind: None,
-            ids: HashMap::default(),
+            ids: IdMap::default(),
             next_id: 1,
             registry: None,
         }
@@ -146,7 +148,7 @@ impl EntityManager {
 
     /// Whether `id` is a live entity.
     pub fn contains(&self, id: EntityId) -> bool {
-        self.ids.contains_key(&id)
+        self.ids.contains(id)
     }
 
     /// The base records, contiguous, in allocation order up to swap-and-pop moves.
@@ -210,7 +212,7 @@ impl EntityManager {
     /// Does not advance the counter.
     pub(crate) fn peek_free_id(&self) -> EntityId {
         let mut candidate = self.next_id;
-        while candidate == 0 || self.ids.contains_key(&EntityId(candidate)) {
+        while candidate == 0 || self.ids.contains(EntityId(candidate)) {
             candidate = candidate.wrapping_add(1);
         }
         EntityId(candidate)
@@ -249,7 +251,7 @@ impl EntityManager {
         if id.0 == 0 {
             return Err(Error::file("", ErrorKind::NoSuchEntity(0)));
         }
-        if self.ids.contains_key(&id) {
+        if self.ids.contains(id) {
             return Err(duplicate_id(id));
         }
         self.allocate_raw(class, id);
@@ -259,7 +261,7 @@ impl EntityManager {
 
     /// Allocates with `id` (free, non-zero); returns the base index.
     pub(crate) fn allocate_raw(&mut self, class: &'static Class, id: EntityId) -> u32 {
-        debug_assert!(id.0 != 0 && !self.ids.contains_key(&id));
+        debug_assert!(id.0 != 0 && !self.ids.contains(id));
         let base = self.push_record(class, id, SlotInit::Default);
         self.ids.insert(id, base);
         base
@@ -282,9 +284,9 @@ impl EntityManager {
             .ok()
             .filter(|&b| b < u32::MAX)
             .expect("more than u32::MAX - 1 entities");
-        // Reserve first, so that nothing can fail once the derived struct exists.
+        // Reserve first, so that nothing can fail once the derived struct exists (the
+        // id map's insertion cannot fail but by aborting on allocation failure).
         self.entities.reserve(1);
-        self.ids.reserve(1);
         let storage = &mut self.kinds[kind as usize];
         let slot = match init {
             SlotInit::Default => storage.push_default(base),
@@ -308,7 +310,7 @@ impl EntityManager {
     /// [`EntityManager::push_record`]) in the id map under `id` (free, non-zero) and
     /// moves the id counter past it.
     pub(crate) fn register_id(&mut self, base: u32, id: EntityId) {
-        debug_assert!(id.0 != 0 && !self.ids.contains_key(&id));
+        debug_assert!(id.0 != 0 && !self.ids.contains(id));
         self.entities[base as usize].id = id;
         self.ids.insert(id, base);
         self.note_id(id);
@@ -316,22 +318,16 @@ impl EntityManager {
 
     /// Like [`EntityManager::register_id`] with a fresh id (the one
     /// [`EntityManager::peek_free_id`] gives: `next_id` unless taken, then the next free
-    /// one), found and entered in the id map in one probe per candidate (the map's entry
-    /// API); advances the counter past it and returns it.
+    /// one), found and entered in the id map in one step per candidate (usually a push
+    /// onto the map's window of consecutive ids); advances the counter past it and
+    /// returns it.
+    #[inline]
     pub(crate) fn register_fresh_id(&mut self, base: u32) -> EntityId {
         let mut candidate = self.next_id;
-        let id = loop {
-            if candidate != 0 {
-                match self.ids.entry(EntityId(candidate)) {
-                    Entry::Vacant(slot) => {
-                        slot.insert(base);
-                        break EntityId(candidate);
-                    }
-                    Entry::Occupied(_) => {}
-                }
-            }
+        while !self.ids.insert_if_free(candidate, base) {
             candidate = candidate.wrapping_add(1);
-        };
+        }
+        let id = EntityId(candidate);
         self.next_id = id.0.checked_add(1).unwrap_or(1);
         self.entities[base as usize].id = id;
         id
@@ -347,7 +343,7 @@ impl EntityManager {
             "not the last record"
         );
         let e = self.entities.pop().expect("a record");
-        debug_assert!(self.ids.get(&e.id) != Some(&base));
+        debug_assert!(self.ids.get(e.id) != Some(base));
         let storage = &mut self.kinds[e.kind as usize];
         assert_eq!(e.slot as usize + 1, storage.len(), "not the last slot");
         storage.swap_remove(e.slot as usize);
@@ -382,7 +378,7 @@ impl EntityManager {
     pub fn destroy_entity(&mut self, id: EntityId) -> Result<(), Error> {
         let base = self
             .ids
-            .remove(&id)
+            .remove(id)
             .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?
             as usize;
         let (kind, slot) = (
@@ -392,10 +388,7 @@ impl EntityManager {
         // 1. Base array: the last record moves into `base`; its slot must point back.
         self.entities.swap_remove(base);
         if let Some(moved) = self.entities.get(base) {
-            *self
-                .ids
-                .get_mut(&moved.id)
-                .expect("every record's id is in the id map") = base as u32;
+            self.ids.set(moved.id, base as u32);
             self.kinds[moved.kind as usize].set_base(moved.slot as usize, base as u32);
         }
         // 2. Kind storage: the last slot moves into `slot`; its base must point to it.
@@ -412,7 +405,7 @@ impl EntityManager {
 
     /// Base index of `id` in [`EntityManager::entities`] (O(1), through the id map).
     pub fn index_of(&self, id: EntityId) -> Option<usize> {
-        self.ids.get(&id).map(|&b| b as usize)
+        self.ids.get(id).map(|b| b as usize)
     }
 
     /// The base record at base index `base` (panics when out of bounds).
@@ -591,11 +584,11 @@ impl EntityManager {
                     storage.class().name
                 ));
             }
-            if e.id.0 == 0 || self.ids.get(&e.id) != Some(&(i as u32)) {
+            if e.id.0 == 0 || self.ids.get(e.id) != Some(i as u32) {
                 return fail(format!(
                     "entity {} at {i}: id map says {:?}",
                     e.id,
-                    self.ids.get(&e.id)
+                    self.ids.get(e.id)
                 ));
             }
             if e.id.0 >= self.next_id && e.id.0 != u64::MAX {
@@ -625,6 +618,7 @@ impl EntityManager {
                 self.entities.len()
             ));
         }
+        self.ids.check().map_err(InvariantViolation)?;
         if self.ids.len() != self.entities.len() {
             return fail(format!(
                 "{} ids for {} base records",
@@ -696,7 +690,7 @@ mod tests {
     #[test]
     fn check_invariants_finds_a_stale_id_map() {
         let (mut m, ids) = three();
-        m.ids.insert(ids[0], 2);
+        m.ids.set(ids[0], 2);
         assert!(m.check_invariants().unwrap_err().0.contains("id map"));
         let (mut m, _) = three();
         m.ids.insert(EntityId(99), 0);

@@ -179,12 +179,17 @@ impl EntityManager {
     }
 
     /// Index of the storage of `class`, created on first use.
+    #[inline]
     fn kind_index(&mut self, class: &'static Class) -> u16 {
-        if let Some((last, k)) = self.last_kind {
-            if std::ptr::eq(last, class) {
-                return k;
-            }
+        match self.last_kind {
+            Some((last, k)) if std::ptr::eq(last, class) => k,
+            _ => self.kind_index_slow(class),
         }
+    }
+
+    /// [`EntityManager::kind_index`] past the one-entry cache.
+    #[cold]
+    fn kind_index_slow(&mut self, class: &'static Class) -> u16 {
         let type_id = class.ops.value_type_id();
         let k = match self.kind_by_type.get(&type_id) {
             Some(&k) => k,
@@ -273,6 +278,9 @@ impl EntityManager {
     /// `init` (the declared defaults, or a clone of an archetype: step 2), both links
     /// wired. The id is *not* entered in the id map: [`EntityManager::register_id`] does
     /// that (seed step 5), or [`EntityManager::discard_last`] takes the record back.
+    // Always inlined: in `instantiate_from_template` the call boundaries cost more than
+    // the work (this is the per-instance path of seed 04 section 4.2).
+    #[inline(always)]
     pub(crate) fn push_record(
         &mut self,
         class: &'static Class,
@@ -321,7 +329,7 @@ impl EntityManager {
     /// one), found and entered in the id map in one step per candidate (usually a push
     /// onto the map's window of consecutive ids); advances the counter past it and
     /// returns it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn register_fresh_id(&mut self, base: u32) -> EntityId {
         let mut candidate = self.next_id;
         while !self.ids.insert_if_free(candidate, base) {

@@ -352,6 +352,7 @@ struct Discard<'m> {
 }
 
 impl Drop for Discard<'_> {
+    #[inline]
     fn drop(&mut self) {
         if self.armed {
             self.manager.discard_last(self.base);

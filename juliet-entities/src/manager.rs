@@ -11,6 +11,7 @@ mod id_map;
 use std::any::TypeId;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::num::NonZeroU32;
 
 use glam::Vec3;
 use juliet_core::{Archive, Class, Error, ErrorKind, Reflect, Registry};
@@ -26,6 +27,29 @@ pub(crate) enum SlotInit<'a> {
     Default,
     /// A clone of the value in a slot of another storage of the kind (a template's
     /// archetype, seed 04 section 4.2 step 2).
+    Clone(&'a KindStorage, usize),
+}
+
+/// The fields of a new base record other than its id and links, as
+/// [`EntityManager::spawn_with`] writes them.
+#[derive(Debug, Default)]
+pub(crate) struct NewRecord {
+    /// World-space position.
+    pub(crate) position: Vec3,
+    /// The template reference (CRC-32 of the template's normalized path).
+    pub(crate) template: Option<NonZeroU32>,
+    /// The properties the entity overrides (empty for standalone entities).
+    pub(crate) overrides: OverrideSet,
+    /// Whether the position is the instance's own.
+    pub(crate) position_overridden: bool,
+}
+
+/// How [`EntityManager::spawn_with`] makes a new derived struct.
+pub(crate) enum TypedInit<'a, F> {
+    /// The value the closure returns.
+    Make(F),
+    /// A clone of the value in a slot of another storage of the kind, through the
+    /// class's clone ([`KindStorage::push_clone_with`]).
     Clone(&'a KindStorage, usize),
 }
 
@@ -288,10 +312,7 @@ impl EntityManager {
         init: SlotInit<'_>,
     ) -> u32 {
         let kind = self.kind_index(class);
-        let base = u32::try_from(self.entities.len())
-            .ok()
-            .filter(|&b| b < u32::MAX)
-            .expect("more than u32::MAX - 1 entities");
+        let base = self.next_base();
         // Reserve first, so that nothing can fail once the derived struct exists (the
         // id map's insertion cannot fail but by aborting on allocation failure).
         self.entities.reserve(1);
@@ -331,14 +352,75 @@ impl EntityManager {
     /// returns it.
     #[inline(always)]
     pub(crate) fn register_fresh_id(&mut self, base: u32) -> EntityId {
+        let id = self.enter_fresh_id(base);
+        self.entities[base as usize].id = id;
+        id
+    }
+
+    /// Enters a fresh id (see [`EntityManager::register_fresh_id`]) for base index
+    /// `base` in the id map and advances the counter past it; the record is not touched.
+    #[inline(always)]
+    fn enter_fresh_id(&mut self, base: u32) -> EntityId {
         let mut candidate = self.next_id;
         while !self.ids.insert_if_free(candidate, base) {
             candidate = candidate.wrapping_add(1);
         }
-        let id = EntityId(candidate);
-        self.next_id = id.0.checked_add(1).unwrap_or(1);
-        self.entities[base as usize].id = id;
-        id
+        self.next_id = candidate.checked_add(1).unwrap_or(1);
+        EntityId(candidate)
+    }
+
+    /// Creates an entity of `class` whose derived struct, a `T`, is the value `make`
+    /// returns, written straight into its final slot and then changed there by `finish`
+    /// (seed 04 section 4.2 steps 1 to 5 in one, for a caller that knows the kind's
+    /// Rust type; [`KindStorage::push_with`]): a base record with `record`'s fields at
+    /// the end of the base array (dirty), both links wired, a fresh id. Returns `None`
+    /// (nothing changed, no closure called) when `T` is not the type stored for `class`.
+    ///
+    /// When a closure panics nothing is created. Panics as
+    /// [`EntityManager::allocate_entity`].
+    #[inline(always)]
+    pub(crate) fn spawn_with<T: 'static>(
+        &mut self,
+        class: &'static Class,
+        record: NewRecord,
+        init: TypedInit<'_, impl FnOnce() -> T>,
+        finish: impl FnOnce(&mut T),
+    ) -> Option<EntityId> {
+        let kind = self.kind_index(class);
+        let base = self.next_base();
+        if self.entities.len() == self.entities.capacity() {
+            self.entities.reserve(1);
+        }
+        // The closures run inside: when one panics, only reserved capacity has changed.
+        let storage = &mut self.kinds[kind as usize];
+        let slot = match init {
+            TypedInit::Make(make) => storage.push_with(base, make, finish),
+            TypedInit::Clone(src, src_slot) => storage.push_clone_with(base, src, src_slot, finish),
+        }?;
+        // Neither can fail from here on: the id map's insertion aborts at worst (on
+        // allocation failure) and the base array has room.
+        let id = self.enter_fresh_id(base);
+        self.entities.push(Entity {
+            id,
+            class,
+            position: record.position,
+            slot,
+            template: record.template,
+            overrides: record.overrides,
+            kind,
+            dirty: true,
+            position_overridden: record.position_overridden,
+        });
+        Some(id)
+    }
+
+    /// The base index of the next record, checked against the `u32` limit.
+    #[inline(always)]
+    fn next_base(&self) -> u32 {
+        u32::try_from(self.entities.len())
+            .ok()
+            .filter(|&b| b < u32::MAX)
+            .expect("more than u32::MAX - 1 entities")
     }
 
     /// Takes back the record at `base`, which must be the last record pushed by
@@ -371,6 +453,16 @@ impl EntityManager {
     /// Creates an entity of kind `T` at `position` (seed 02's `MakeEntity<T>`): fresh
     /// id, declared defaults, dirty.
     pub fn make_entity<T: Reflect>(&mut self, position: Vec3) -> EntityId {
+        let record = NewRecord {
+            position,
+            ..NewRecord::default()
+        };
+        // The typed path: `T`'s defaults inlined, no indirect call. It applies unless
+        // `T::CLASS` was built for another Rust type than `T`.
+        let init = TypedInit::Make(T::default_value);
+        if let Some(id) = self.spawn_with(T::CLASS, record, init, |_| {}) {
+            return id;
+        }
         let id = self.allocate_entity(T::CLASS);
         let base = self.entities.len() - 1;
         self.entities[base].position = position;

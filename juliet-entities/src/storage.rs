@@ -198,6 +198,100 @@ impl KindStorage {
         slot
     }
 
+    /// Appends the value `make` returns, written straight into its final slot and then
+    /// changed in place by `finish`, linked to base record `base`; returns the slot, or
+    /// `None` (nothing done, neither closure called) when `T` is not the kind's type.
+    /// The typed form of [`KindStorage::push_clone`] and [`KindStorage::push_default`]:
+    /// both closures are inlined (a typed template instantiation clones the archetype
+    /// into the slot and copies its delta's values there, with no indirect call and no
+    /// temporary copy of the value).
+    ///
+    /// Panics as [`KindStorage::push_default`]; when `make` or `finish` panics nothing
+    /// is appended (a value `finish` was changing is dropped).
+    #[inline(always)]
+    pub fn push_with<T: 'static>(
+        &mut self,
+        base: u32,
+        make: impl FnOnce() -> T,
+        finish: impl FnOnce(&mut T),
+    ) -> Option<u32> {
+        if !self.holds::<T>() {
+            return None;
+        }
+        let slot = self.next_slot();
+        self.reserve_one();
+        let dst = self.slot_ptr(self.len).cast::<T>();
+        // SAFETY: `holds::<T>()` means the kind's type is `T`, so `elem` is
+        // `Layout::new::<T>()`; `reserve_one()` made slot `len` allocated (or `T` is
+        // zero-sized and `data` is aligned and non-null), and it is aligned for `T`
+        // (`data` is, and the stride is `size_of::<T>()`). The slot holds no live value,
+        // so nothing is overwritten without being dropped. The closures cannot reach the
+        // storage (`&mut self` is held here), so `dst` stays valid while they run.
+        unsafe { dst.write(make()) };
+        self.finish_push(base, finish);
+        Some(slot)
+    }
+
+    /// Like [`KindStorage::push_with`] with the value cloned from `src_slot` of `src`
+    /// through the class's clone, as [`KindStorage::push_clone`] does, then changed in
+    /// place by `finish`. `None` (nothing done) unless both storages hold `T`s. (The
+    /// type-erased clone writes straight into the slot; a typed clone inlined here
+    /// builds the value on the stack first.)
+    ///
+    /// Panics when `src_slot` is out of bounds, or as [`KindStorage::push_default`];
+    /// when the clone or `finish` panics nothing is appended (a value `finish` was
+    /// changing is dropped).
+    #[inline(always)]
+    pub fn push_clone_with<T: 'static>(
+        &mut self,
+        base: u32,
+        src: &KindStorage,
+        src_slot: usize,
+        finish: impl FnOnce(&mut T),
+    ) -> Option<u32> {
+        if !self.holds::<T>() || !src.holds::<T>() {
+            return None;
+        }
+        let src_ptr = src.as_ptr(src_slot);
+        let slot = self.next_slot();
+        self.reserve_one();
+        // SAFETY: as in `push_clone` (both storages hold `T`s: the same kind).
+        unsafe {
+            self.class
+                .ops
+                .clone_in_place(src_ptr, self.slot_ptr(self.len))
+        };
+        self.finish_push(base, finish);
+        Some(slot)
+    }
+
+    /// The end of [`KindStorage::push_with`] and [`KindStorage::push_clone_with`]:
+    /// runs `finish` on the live `T` just written to slot `len` (the storage holds
+    /// `T`s, and room in `bases` is reserved), then counts it and links it to `base`.
+    /// If `finish` unwinds, the value is dropped and not counted.
+    #[inline(always)]
+    fn finish_push<T: 'static>(&mut self, base: u32, finish: impl FnOnce(&mut T)) {
+        debug_assert!(self.holds::<T>() && self.bases.len() < self.bases.capacity());
+        let dst = self.slot_ptr(self.len).cast::<T>();
+        /// Drops the value in the uncounted slot if `finish` unwinds.
+        struct DropValue<T>(*mut T);
+        impl<T> Drop for DropValue<T> {
+            fn drop(&mut self) {
+                // SAFETY: armed only while `finish` runs: the slot holds the live value
+                // just written, outside `0..len`, so nothing else drops or reads it.
+                unsafe { self.0.drop_in_place() }
+            }
+        }
+        let guard = DropValue(dst);
+        // SAFETY: the callers wrote a live `T` (the storage's type) to slot `len`, which
+        // nothing else refers to (it is outside `0..len`, and `&mut self` is held).
+        finish(unsafe { &mut *dst });
+        std::mem::forget(guard);
+        self.len += 1;
+        // Cannot reallocate: the callers' `reserve_one()` made room in `bases` too.
+        self.bases.push(base);
+    }
+
     /// Removes the value in `slot` by swap-and-pop (seed 02 section 5.3): the last value
     /// moves into `slot` and the removed one is dropped with the class's drop. Returns
     /// the base index of the moved value (now in `slot`), `None` when `slot` was last.

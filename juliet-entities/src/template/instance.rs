@@ -23,7 +23,7 @@ use super::cache::{file_properties, Origin, TemplateCache, TemplateChange, Templ
 use super::overrides::OverrideSet;
 use crate::entity::{Entity, EntityId};
 use crate::load::{keys, located, write_base_keys, EntityFileData};
-use crate::manager::{EntityManager, SlotInit};
+use crate::manager::{EntityManager, NewRecord, SlotInit, TypedInit};
 use crate::storage::KindStorage;
 
 /// The label of errors in a text delta (it has no file).
@@ -48,6 +48,32 @@ pub trait Delta {
     /// Whatever the delta finds wrong (an unknown key, a bad value); the instance is
     /// then not created.
     fn apply(&self, target: &mut DeltaTarget<'_>) -> Result<(), Error>;
+
+    /// Creates an instance of `template` with this delta: what
+    /// [`instantiate_from_template`] runs. The provided body copies the archetype
+    /// through the class's type-erased clone, then calls [`Delta::apply`];
+    /// [`PropertyDelta`] builds the value typed instead (clone and delta in one inlined
+    /// step). Only this crate's deltas can replace it (its last parameter cannot be
+    /// named elsewhere), so every instance is made by one of these two paths.
+    ///
+    /// # Errors
+    /// As [`instantiate_from_template`].
+    #[doc(hidden)]
+    fn instantiate(
+        &self,
+        manager: &mut EntityManager,
+        template: TemplateRef<'_>,
+        _: sealed::Token,
+    ) -> Result<EntityId, Error> {
+        instantiate_erased(manager, template, self)
+    }
+}
+
+mod sealed {
+    /// Makes [`super::Delta::instantiate`] replaceable in this crate only: outside it,
+    /// this type cannot be named, so no impl can write the method's signature.
+    #[derive(Debug)]
+    pub struct Token(pub(super) ());
 }
 
 /// No delta: the instance is the template's archetype at the template's position.
@@ -170,19 +196,24 @@ impl<T: Reflect> PropertyDelta<T> {
     }
 }
 
+/// The error of a typed delta of kind `T` given a template of `class`.
+fn kind_mismatch<T: Reflect>(class: &'static Class) -> Error {
+    Error::file(
+        "",
+        ErrorKind::KindMismatch {
+            found: T::CLASS.name.into(),
+            template: class.name.into(),
+        },
+    )
+}
+
 /// # Errors
 /// [`ErrorKind::KindMismatch`] when the template is not of kind `T`.
 impl<T: Reflect> Delta for PropertyDelta<T> {
     fn apply(&self, target: &mut DeltaTarget<'_>) -> Result<(), Error> {
         let class = target.class();
         let Some(value) = target.value_mut::<T>() else {
-            return Err(Error::file(
-                "",
-                ErrorKind::KindMismatch {
-                    found: T::CLASS.name.into(),
-                    template: class.name.into(),
-                },
-            ));
+            return Err(kind_mismatch::<T>(class));
         };
         value.copy_properties(&self.values, self.set.words());
         target.entity.overrides.union_with(&self.set);
@@ -190,6 +221,36 @@ impl<T: Reflect> Delta for PropertyDelta<T> {
             target.set_position(position);
         }
         Ok(())
+    }
+
+    /// The typed path: the archetype cloned straight into its final slot (the class's
+    /// clone), then the delta's values copied in place by `T`'s own
+    /// `copy_properties`, inlined, and the base record written once with its position,
+    /// template and overrides: no [`DeltaTarget`], no rollback. The same instance as
+    /// [`Delta::apply`] after the type-erased path's copy (the test
+    /// `typed_and_erased_instantiation_agree`).
+    #[inline(always)]
+    fn instantiate(
+        &self,
+        manager: &mut EntityManager,
+        template: TemplateRef<'_>,
+        _: sealed::Token,
+    ) -> Result<EntityId, Error> {
+        let (archetypes, slot) = template.archetype_storage();
+        let record = NewRecord {
+            position: self.position.unwrap_or(template.position()),
+            template: NonZeroU32::new(template.crc()),
+            overrides: self.set.clone(),
+            position_overridden: self.position.is_some(),
+        };
+        // The type-erased clone (it writes straight into the slot), then the values
+        // copied in place, typed and inlined.
+        let init = TypedInit::<fn() -> T>::Clone(archetypes, slot);
+        let finish = |value: &mut T| value.copy_properties(&self.values, self.set.words());
+        // `None` when the template's kind is not `T` (nothing is created then).
+        manager
+            .spawn_with(template.class(), record, init, finish)
+            .ok_or_else(|| kind_mismatch::<T>(template.class()))
     }
 }
 
@@ -316,7 +377,18 @@ fn bad_value(key: &str, expected: &str, e: ValueError<'_>) -> Error {
 ///
 /// # Errors
 /// The delta's error; nothing is allocated then and no id is used.
+#[inline(always)]
 pub fn instantiate_from_template<D: Delta + ?Sized>(
+    manager: &mut EntityManager,
+    template: TemplateRef<'_>,
+    delta: &D,
+) -> Result<EntityId, Error> {
+    delta.instantiate(manager, template, sealed::Token(()))
+}
+
+/// [`instantiate_from_template`] through the class's type-erased clone and
+/// [`Delta::apply`] (every delta but [`PropertyDelta`]).
+fn instantiate_erased<D: Delta + ?Sized>(
     manager: &mut EntityManager,
     template: TemplateRef<'_>,
     delta: &D,

@@ -20,10 +20,9 @@ use juliet_core::{
 };
 
 use super::cache::{file_properties, Origin, TemplateCache, TemplateChange, TemplateRef};
-use super::overrides::OverrideSet;
 use crate::entity::{Entity, EntityId};
 use crate::load::{keys, located, write_base_keys, EntityFileData};
-use crate::manager::{EntityManager, NewRecord, SlotInit, TypedInit};
+use crate::manager::{EntityManager, SlotInit};
 use crate::storage::KindStorage;
 
 /// The label of errors in a text delta (it has no file).
@@ -69,7 +68,7 @@ pub trait Delta {
     }
 }
 
-mod sealed {
+pub(super) mod sealed {
     /// Makes [`super::Delta::instantiate`] replaceable in this crate only: outside it,
     /// this type cannot be named, so no impl can write the method's signature.
     #[derive(Debug)]
@@ -127,139 +126,12 @@ fn apply_text(
     Ok(())
 }
 
-/// A typed delta: chosen properties of a value of `T`, copied into each instance (no
-/// parsing), and optionally a position. The fast way to spawn many instances.
-///
-/// ```
-/// use glam::Vec3;
-/// use juliet_entities::prelude::*;
-/// use juliet_entities::kinds::Inert;
-/// use juliet_entities::template::{instantiate_from_template, PropertyDelta, TemplateCache};
-///
-/// let mut cache = TemplateCache::new(".");
-/// let rock = Inert { mass: 250.0, ..Inert::default_value() };
-/// let crc = cache.insert_archetype("Assets/Templates/Rock.jasset", rock, Vec3::ZERO)?.crc();
-///
-/// let delta = PropertyDelta::new(Inert { health: 50.0, ..Inert::default_value() })
-///     .with("Health")?
-///     .at(Vec3::new(142.5, 12.0, -84.2));
-/// let mut manager = EntityManager::new();
-/// let id = instantiate_from_template(&mut manager, cache.find(crc).unwrap(), &delta)?;
-/// let inert = manager.get::<Inert>(id).unwrap();
-/// assert_eq!((inert.mass, inert.health), (250.0, 50.0)); // inherited, overridden
-/// assert_eq!(manager.entity(id).unwrap().overrides().len(), 1);
-/// # Ok::<(), juliet_entities::juliet_core::Error>(())
-/// ```
-#[derive(Debug, Clone)]
-pub struct PropertyDelta<T: Reflect> {
-    values: T,
-    set: OverrideSet,
-    position: Option<Vec3>,
-}
-
-impl<T: Reflect> PropertyDelta<T> {
-    /// A delta taking no property yet from `values`.
-    pub fn new(values: T) -> PropertyDelta<T> {
-        PropertyDelta {
-            values,
-            set: OverrideSet::new(),
-            position: None,
-        }
-    }
-
-    /// Takes property `key` (any spelling) from the values.
-    ///
-    /// # Errors
-    /// [`ErrorKind::NoSuchProperty`] when `T` has no such property.
-    pub fn with(mut self, key: &str) -> Result<PropertyDelta<T>, Error> {
-        let index = T::CLASS
-            .property_index(key_crc_runtime(key.as_bytes()))
-            .ok_or_else(|| no_such_property(T::CLASS, key))?;
-        self.set.insert(index);
-        Ok(self)
-    }
-
-    /// Places instances at `position` (an override of the template's position).
-    pub fn at(mut self, position: Vec3) -> PropertyDelta<T> {
-        self.position = Some(position);
-        self
-    }
-
-    /// The values the chosen properties are taken from.
-    pub fn values(&self) -> &T {
-        &self.values
-    }
-
-    /// The chosen properties (indices into `T`'s property table).
-    pub fn properties(&self) -> &OverrideSet {
-        &self.set
-    }
-}
-
-/// The error of a typed delta of kind `T` given a template of `class`.
-fn kind_mismatch<T: Reflect>(class: &'static Class) -> Error {
-    Error::file(
-        "",
-        ErrorKind::KindMismatch {
-            found: T::CLASS.name.into(),
-            template: class.name.into(),
-        },
-    )
-}
-
-/// # Errors
-/// [`ErrorKind::KindMismatch`] when the template is not of kind `T`.
-impl<T: Reflect> Delta for PropertyDelta<T> {
-    fn apply(&self, target: &mut DeltaTarget<'_>) -> Result<(), Error> {
-        let class = target.class();
-        let Some(value) = target.value_mut::<T>() else {
-            return Err(kind_mismatch::<T>(class));
-        };
-        value.copy_properties(&self.values, self.set.words());
-        target.entity.overrides.union_with(&self.set);
-        if let Some(position) = self.position {
-            target.set_position(position);
-        }
-        Ok(())
-    }
-
-    /// The typed path: the archetype cloned straight into its final slot (the class's
-    /// clone), then the delta's values copied in place by `T`'s own
-    /// `copy_properties`, inlined, and the base record written once with its position,
-    /// template and overrides: no [`DeltaTarget`], no rollback. The same instance as
-    /// [`Delta::apply`] after the type-erased path's copy (the test
-    /// `typed_and_erased_instantiation_agree`).
-    #[inline(always)]
-    fn instantiate(
-        &self,
-        manager: &mut EntityManager,
-        template: TemplateRef<'_>,
-        _: sealed::Token,
-    ) -> Result<EntityId, Error> {
-        let (archetypes, slot) = template.archetype_storage();
-        let record = NewRecord {
-            position: self.position.unwrap_or(template.position()),
-            template: NonZeroU32::new(template.crc()),
-            overrides: self.set.clone(),
-            position_overridden: self.position.is_some(),
-        };
-        // The type-erased clone (it writes straight into the slot), then the values
-        // copied in place, typed and inlined.
-        let init = TypedInit::<fn() -> T>::Clone(archetypes, slot);
-        let finish = |value: &mut T| value.copy_properties(&self.values, self.set.words());
-        // `None` when the template's kind is not `T` (nothing is created then).
-        manager
-            .spawn_with(template.class(), record, init, finish)
-            .ok_or_else(|| kind_mismatch::<T>(template.class()))
-    }
-}
-
 /// The instance a [`Delta`] applies to: its base record and derived struct, with the
 /// reflection setters that record overrides.
 #[derive(Debug)]
 pub struct DeltaTarget<'a> {
-    entity: &'a mut Entity,
-    storage: &'a mut KindStorage,
+    pub(super) entity: &'a mut Entity,
+    pub(super) storage: &'a mut KindStorage,
 }
 
 impl DeltaTarget<'_> {
@@ -336,7 +208,7 @@ impl DeltaTarget<'_> {
     }
 }
 
-fn no_such_property(class: &'static Class, key: &str) -> Error {
+pub(super) fn no_such_property(class: &'static Class, key: &str) -> Error {
     Error::file(
         "",
         ErrorKind::NoSuchProperty {

@@ -437,6 +437,7 @@ impl EntityManager {
 
     /// The base record at `base` with its kind's storage, both mutable (the slot is
     /// `entity.slot()`).
+    #[inline]
     pub(crate) fn record_and_storage_mut(
         &mut self,
         base: usize,
@@ -639,7 +640,6 @@ impl EntityManager {
         let e = self.entity(id)?;
         Some((&self.kinds[e.kind as usize], e.slot as usize))
     }
-
 }
 
 /// The error for an id already live in the manager (the world names the other file).
@@ -687,7 +687,10 @@ mod tests {
         assert_eq!(m.get::<Crate>(typed), m.get::<Crate>(erased));
         assert_eq!(m.get::<Crate>(typed), Some(&Crate::default()));
         let e = m.entity(typed).unwrap();
-        assert_eq!((e.position(), e.is_dirty(), e.template()), (Vec3::Y, true, None));
+        assert_eq!(
+            (e.position(), e.is_dirty(), e.template()),
+            (Vec3::Y, true, None)
+        );
         assert!(e.overrides().is_empty() && !e.is_position_overridden());
         assert_eq!((typed, erased), (EntityId(1), EntityId(2)));
         m.check_invariants().unwrap();

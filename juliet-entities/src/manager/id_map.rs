@@ -160,11 +160,7 @@ impl IdMap {
             self.start = next;
             return;
         }
-        let holes = self
-            .window
-            .iter()
-            .position(|&b| b != VACANT)
-            .unwrap_or(len);
+        let holes = self.window.iter().position(|&b| b != VACANT).unwrap_or(len);
         if 4 * holes >= len {
             self.window.drain(..holes);
             self.start += holes as u64;
@@ -257,7 +253,10 @@ mod tests {
         assert_eq!((m.live, m.map.len()), (4, 1));
         assert!(!m.insert_if_free(3, 0), "a live id is not free");
         assert!(!m.insert_if_free(0, 0), "0 is never an id");
-        assert!(!m.insert_if_free(1000, 0), "a live id in the map is not free");
+        assert!(
+            !m.insert_if_free(1000, 0),
+            "a live id in the map is not free"
+        );
         assert_eq!(m.get(EntityId(3)), Some(30));
         assert_eq!(m.get(EntityId(1000)), Some(7));
         m.set(EntityId(1000), 8);

@@ -277,7 +277,10 @@ fn push_clone_with_clones_across_storages_then_finishes_in_place() {
     assert_eq!(*archetypes.get::<Counted>(1).unwrap().payload, 99);
     let signs = filled::<Sign>(1);
     assert_eq!(s.push_clone_with(0, &signs, 0, |_: &mut Counted| {}), None);
-    assert_eq!(s.push_clone_with(0, &archetypes, 0, |_: &mut Sign| {}), None);
+    assert_eq!(
+        s.push_clone_with(0, &archetypes, 0, |_: &mut Sign| {}),
+        None
+    );
     assert_eq!(s.len(), 10);
     drop((s, archetypes));
     assert_eq!(drops() - before, 12);

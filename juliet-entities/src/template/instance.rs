@@ -80,6 +80,24 @@ impl Delta for () {
     fn apply(&self, _: &mut DeltaTarget<'_>) -> Result<(), Error> {
         Ok(())
     }
+
+    /// The provided path without its rollback: with nothing to apply, nothing can fail
+    /// between the record's creation and its id.
+    #[inline]
+    fn instantiate(
+        &self,
+        manager: &mut EntityManager,
+        template: TemplateRef<'_>,
+        _: sealed::Token,
+    ) -> Result<EntityId, Error> {
+        let (archetypes, slot) = template.archetype_storage();
+        let init = SlotInit::Clone(archetypes, slot);
+        let base = manager.push_record(template.class(), EntityId(0), init);
+        let (entity, _) = manager.record_and_storage_mut(base as usize);
+        entity.position = template.position();
+        entity.template = NonZeroU32::new(template.crc());
+        Ok(manager.register_fresh_id(base))
+    }
 }
 
 /// A delta in `.jasset` text: `Position` and the class's properties, in any line form

@@ -70,9 +70,9 @@ pub use instance::{
     instantiate_from_template, overrides, revert_property, revert_to_template, save_instance,
     Delta, DeltaTarget, PropertyOverride,
 };
-pub use property_delta::PropertyDelta;
 pub use overrides::OverrideSet;
 pub use path::{normalize_template_path, template_crc, INVALID_TEMPLATE_CRC};
+pub use property_delta::PropertyDelta;
 pub use world_ops::{create_template_from_entity, ReloadReport, TEMPLATES_DIR};
 
 pub(crate) use instance::{allocate_instance, mark_file_overrides, resolve_for_instance};

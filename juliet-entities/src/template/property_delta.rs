@@ -208,7 +208,10 @@ mod tests {
             );
             assert_eq!(a.template(), Some(crc));
             assert!(a.is_dirty() && b.is_dirty());
-            let (x, y) = (m.get::<Inert>(typed).unwrap(), m.get::<Inert>(erased).unwrap());
+            let (x, y) = (
+                m.get::<Inert>(typed).unwrap(),
+                m.get::<Inert>(erased).unwrap(),
+            );
             assert_eq!(x, y);
             assert_eq!(x.mass, 250.0);
             assert_eq!(x.health, 50.0);
@@ -220,7 +223,10 @@ mod tests {
             assert_eq!((e.position(), e.is_position_overridden()), (Vec3::X, true));
             (m.get::<Inert>(id).unwrap().mesh_asset.clone(), id)
         };
-        assert_eq!(placed_id, ("Assets/Meshes/Other.obj".to_owned(), EntityId(1)));
+        assert_eq!(
+            placed_id,
+            ("Assets/Meshes/Other.obj".to_owned(), EntityId(1))
+        );
     }
 
     #[test]

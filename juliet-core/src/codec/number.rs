@@ -5,7 +5,7 @@ use std::num::IntErrorKind;
 
 use super::{Codec, PropertyType};
 use crate::error::ValueErrorKind;
-use crate::value::{Value, ValueError};
+use crate::value::{SingleLine, Value, ValueError};
 
 /// Writes a float as the shortest text that reads back bit-exact, always with `.` or an
 /// exponent (`100.0`, `0.1`, `1e-7`); `nan`, `inf`, `-inf` for the non-finite values.
@@ -35,17 +35,36 @@ pub(crate) fn parse_f32(token: &str) -> Result<f32, ValueError<'_>> {
     }
 }
 
+/// Parses a float value line: [`parse_f32`] of its text, the text sliced (with its
+/// character-boundary checks) only for the standard parser.
+#[inline(always)]
+fn parse_f32_line(line: SingleLine<'_>) -> Result<f32, ValueError<'_>> {
+    match plain_decimal(line.bytes()).and_then(PlainDecimal::to_f32) {
+        Some(v) => Ok(v),
+        None => parse_with_std(line.text()),
+    }
+}
+
+/// Parses an `f64` value line, as [`parse_f32_line`].
+#[inline(always)]
+fn parse_f64_line(line: SingleLine<'_>) -> Result<f64, ValueError<'_>> {
+    match plain_decimal(line.bytes()).and_then(PlainDecimal::to_f64) {
+        Some(v) => Ok(v),
+        None => parse_with_std(line.text()),
+    }
+}
+
 /// Parses the float token of `line` that starts at byte `from` (not a separator) and
 /// runs up to the next byte for which `is_separator` holds, or the end: its value (as
 /// [`parse_f32`] of the token) and the token's end. A plain decimal is read in the
 /// same pass that finds the end.
 #[inline(always)]
 pub(crate) fn parse_f32_token(
-    line: &str,
+    line: SingleLine<'_>,
     from: usize,
     is_separator: impl Fn(u8) -> bool,
 ) -> Result<(f32, usize), ValueError<'_>> {
-    let bytes = line.as_bytes();
+    let bytes = line.bytes();
     let digit = |i: usize| {
         bytes
             .get(i)
@@ -89,16 +108,7 @@ pub(crate) fn parse_f32_token(
     while bytes.get(end).is_some_and(|&b| !is_separator(b)) {
         end += 1;
     }
-    parse_f32(&line[from..end]).map(|v| (v, end))
-}
-
-/// Parses one `f64` token, as [`parse_f32`].
-#[inline(always)]
-fn parse_f64(token: &str) -> Result<f64, ValueError<'_>> {
-    match plain_decimal(token.as_bytes()).and_then(PlainDecimal::to_f64) {
-        Some(v) => Ok(v),
-        None => parse_with_std(token),
-    }
+    parse_f32(&line.text()[from..end]).map(|v| (v, end))
 }
 
 /// The standard parser, for the forms the fast path leaves (exponents, long digits,
@@ -214,11 +224,11 @@ impl Codec for f32 {
     }
     #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        parse_f32(value.single()?)
+        parse_f32_line(value.single_line()?)
     }
     #[inline(always)]
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        *self = parse_f32(value.single()?)?;
+        *self = parse_f32_line(value.single_line()?)?;
         Ok(())
     }
     fn same_value(&self, other: &Self) -> bool {
@@ -233,11 +243,11 @@ impl Codec for f64 {
     }
     #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        parse_f64(value.single()?)
+        parse_f64_line(value.single_line()?)
     }
     #[inline(always)]
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        *self = parse_f64(value.single()?)?;
+        *self = parse_f64_line(value.single_line()?)?;
         Ok(())
     }
     fn same_value(&self, other: &Self) -> bool {
@@ -261,14 +271,15 @@ macro_rules! decimal_codec {
             }
             #[inline]
             fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-                let token = value.single()?;
+                let line = value.single_line()?;
                 // A plain decimal: same result (and range error) as the standard
                 // parser, which handles the rest.
-                if let Some(v) = plain_integer(token.as_bytes(), <$ty>::MIN != 0) {
+                if let Some(v) = plain_integer(line.bytes(), <$ty>::MIN != 0) {
                     return <$ty>::try_from(v).map_err(|_| {
-                        ValueError::new(ValueErrorKind::OutOfRange(stringify!($ty)), token)
+                        ValueError::new(ValueErrorKind::OutOfRange(stringify!($ty)), line.text())
                     });
                 }
+                let token = line.text();
                 token
                     .parse::<$ty>()
                     .map_err(|e| ValueError::new(int_error(e.kind(), stringify!($ty)), token))
@@ -309,8 +320,11 @@ impl Codec for u64 {
     }
     #[inline]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        let token = value.single()?;
-        parse_u64(token)
+        let line = value.single_line()?;
+        match hex16(line.bytes()) {
+            Some(v) => Ok(v),
+            None => parse_u64(line.text()),
+        }
     }
 }
 
@@ -360,16 +374,25 @@ fn hex8(text: &[u8]) -> Option<u32> {
     Some(((halves << 16) | (halves >> 32)) as u32)
 }
 
+/// The writer's form, `0x` and exactly 16 hex digits; `None` for any other text.
+#[inline(always)]
+fn hex16(text: &[u8]) -> Option<u64> {
+    if let [b'0', b'x' | b'X', hex @ ..] = text {
+        if let (Some(high), Some(low)) = (hex.get(..8), hex.get(8..).filter(|l| l.len() == 8)) {
+            return Some(u64::from(hex8(high)?) << 32 | u64::from(hex8(low)?));
+        }
+    }
+    None
+}
+
 /// Parses `0x`-prefixed hex (any number of digits) or decimal (with an optional `+`).
 #[inline]
 pub(crate) fn parse_u64(token: &str) -> Result<u64, ValueError<'_>> {
-    // The writer's form: `0x` and 1 to 16 hex digits.
+    if let Some(v) = hex16(token.as_bytes()) {
+        return Ok(v);
+    }
+    // `0x` and 1 to 16 hex digits.
     if let [b'0', b'x' | b'X', hex @ ..] = token.as_bytes() {
-        if let (Some(high), Some(low)) = (hex.get(..8), hex.get(8..).filter(|l| l.len() == 8)) {
-            if let (Some(high), Some(low)) = (hex8(high), hex8(low)) {
-                return Ok(u64::from(high) << 32 | u64::from(low));
-            }
-        }
         if (1..=16).contains(&hex.len()) {
             let mut v = 0u64;
             let mut bad = 0u8;
@@ -406,13 +429,14 @@ impl Codec for bool {
     }
     #[inline]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        let token = value.single()?;
-        if token == "true" || token == "1" || token.eq_ignore_ascii_case("true") {
+        let line = value.single_line()?;
+        let token = line.bytes();
+        if token == b"true" || token == b"1" || token.eq_ignore_ascii_case(b"true") {
             Ok(true)
-        } else if token == "false" || token == "0" || token.eq_ignore_ascii_case("false") {
+        } else if token == b"false" || token == b"0" || token.eq_ignore_ascii_case(b"false") {
             Ok(false)
         } else {
-            Err(ValueError::new(ValueErrorKind::InvalidBool, token))
+            Err(ValueError::new(ValueErrorKind::InvalidBool, line.text()))
         }
     }
 }
@@ -585,16 +609,40 @@ mod tests {
                 texts.push(format!("-0.{}{digits}", "0".repeat(point)));
             }
         }
+        // Each text as a token (`parse_f32`, as vectors use it), as free text and as a
+        // value line in a source with text around it (the `Value` paths).
+        let mut src = String::new();
         for t in &texts {
-            match (parse_f32(t), t.parse::<f32>()) {
-                (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
-                (Err(_), Err(_)) => {}
-                (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+            src.clear();
+            src.push_str("; Mass: ");
+            src.push_str(t);
+            src.push_str("\n; Next: 1.5\n");
+            let spans = [crate::value::ValueSpan {
+                start: 8,
+                len: t.len() as u32,
+                line: 1,
+                column: 9,
+            }];
+            let in_source = Value::from_spans(&src, &spans);
+            let std32 = t.parse::<f32>();
+            for ours in [
+                parse_f32(t),
+                dec::<f32>(t).map_err(|_| ValueError::new(ValueErrorKind::InvalidNumber, t)),
+                f32::decode(in_source),
+            ] {
+                match (ours, &std32) {
+                    (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
+                    (Err(e), Err(_)) => assert_eq!(e.found, t),
+                    (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+                }
             }
-            match (parse_f64(t), t.parse::<f64>()) {
-                (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
-                (Err(_), Err(_)) => {}
-                (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+            let std64 = t.parse::<f64>();
+            for ours in [dec::<f64>(t).map_err(|_| ()), f64::decode(in_source).map_err(|_| ())] {
+                match (ours, &std64) {
+                    (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
+                    (Err(()), Err(_)) => {}
+                    (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+                }
             }
         }
     }

@@ -269,23 +269,40 @@ macro_rules! decimal_codec {
             fn encode(&self, out: &mut String) {
                 let _ = write!(out, "{self}");
             }
-            #[inline]
+            #[inline(always)]
             fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
                 let line = value.single_line()?;
                 // A plain decimal: same result (and range error) as the standard
-                // parser, which handles the rest.
-                if let Some(v) = plain_integer(line.bytes(), <$ty>::MIN != 0) {
-                    return <$ty>::try_from(v).map_err(|_| {
-                        ValueError::new(ValueErrorKind::OutOfRange(stringify!($ty)), line.text())
-                    });
+                // parser, which handles the rest (out of line).
+                match plain_integer(line.bytes(), <$ty>::MIN != 0) {
+                    Some(v) => <$ty>::try_from(v).map_err(|_| out_of_range(line, stringify!($ty))),
+                    None => parse_integer_with_std(line, stringify!($ty)),
                 }
-                let token = line.text();
-                token
-                    .parse::<$ty>()
-                    .map_err(|e| ValueError::new(int_error(e.kind(), stringify!($ty)), token))
             }
         }
     )*};
+}
+
+/// The range error of a plain decimal that does not fit `ty`.
+#[cold]
+#[inline(never)]
+fn out_of_range<'a>(line: SingleLine<'a>, ty: &'static str) -> ValueError<'a> {
+    ValueError::new(ValueErrorKind::OutOfRange(ty), line.text())
+}
+
+/// The standard parser, for integer forms the fast path leaves and for errors.
+#[inline(never)]
+fn parse_integer_with_std<'a, T>(
+    line: SingleLine<'a>,
+    ty: &'static str,
+) -> Result<T, ValueError<'a>>
+where
+    T: std::str::FromStr<Err = std::num::ParseIntError>,
+{
+    let token = line.text();
+    token
+        .parse::<T>()
+        .map_err(|e| ValueError::new(int_error(e.kind(), ty), token))
 }
 
 decimal_codec!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32);
@@ -318,12 +335,12 @@ impl Codec for u64 {
     fn encode(&self, out: &mut String) {
         let _ = write!(out, "0x{self:016X}");
     }
-    #[inline]
+    #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         let line = value.single_line()?;
         match hex16(line.bytes()) {
             Some(v) => Ok(v),
-            None => parse_u64(line.text()),
+            None => parse_u64_line(line),
         }
     }
 }
@@ -385,6 +402,12 @@ fn hex16(text: &[u8]) -> Option<u64> {
     None
 }
 
+/// [`parse_u64`] of a value line, out of line.
+#[inline(never)]
+fn parse_u64_line(line: SingleLine<'_>) -> Result<u64, ValueError<'_>> {
+    parse_u64(line.text())
+}
+
 /// Parses `0x`-prefixed hex (any number of digits) or decimal (with an optional `+`).
 #[inline]
 pub(crate) fn parse_u64(token: &str) -> Result<u64, ValueError<'_>> {
@@ -427,7 +450,7 @@ impl Codec for bool {
     fn encode(&self, out: &mut String) {
         out.push_str(if *self { "true" } else { "false" });
     }
-    #[inline]
+    #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         let line = value.single_line()?;
         let token = line.bytes();
@@ -436,9 +459,16 @@ impl Codec for bool {
         } else if token == b"false" || token == b"0" || token.eq_ignore_ascii_case(b"false") {
             Ok(false)
         } else {
-            Err(ValueError::new(ValueErrorKind::InvalidBool, line.text()))
+            Err(invalid_bool(line))
         }
     }
+}
+
+/// The error of a value line that is not a `bool`.
+#[cold]
+#[inline(never)]
+fn invalid_bool(line: SingleLine<'_>) -> ValueError<'_> {
+    ValueError::new(ValueErrorKind::InvalidBool, line.text())
 }
 
 #[cfg(test)]
@@ -637,7 +667,10 @@ mod tests {
                 }
             }
             let std64 = t.parse::<f64>();
-            for ours in [dec::<f64>(t).map_err(|_| ()), f64::decode(in_source).map_err(|_| ())] {
+            for ours in [
+                dec::<f64>(t).map_err(|_| ()),
+                f64::decode(in_source).map_err(|_| ()),
+            ] {
                 match (ours, &std64) {
                     (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
                     (Err(()), Err(_)) => {}

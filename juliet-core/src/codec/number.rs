@@ -68,7 +68,7 @@ pub(crate) fn parse_f32_token(
     let digit = |i: usize| {
         bytes
             .get(i)
-            .map(|b| b.wrapping_sub(b'0'))
+            .map(|&b| digit_value(b))
             .filter(|&d| d < 10)
     };
     let (negative, body) = match bytes.get(from) {
@@ -80,14 +80,14 @@ pub(crate) fn parse_f32_token(
     // Wrapping: past 16 digits the value is not used.
     let mut digits = 0u64;
     while let Some(d) = digit(i) {
-        digits = digits.wrapping_mul(10).wrapping_add(u64::from(d));
+        digits = digits.wrapping_mul(10).wrapping_add(d);
         i += 1;
     }
     let int_end = i;
     if int_end > body && bytes.get(i) == Some(&b'.') {
         i += 1;
         while let Some(d) = digit(i) {
-            digits = digits.wrapping_mul(10).wrapping_add(u64::from(d));
+            digits = digits.wrapping_mul(10).wrapping_add(d);
             i += 1;
         }
     }
@@ -138,6 +138,13 @@ struct PlainDecimal {
     fraction_digits: usize,
 }
 
+/// The value of a digit byte; 10 or more for any other byte. Widened before the
+/// subtraction, so the digit loops need no extra zero-extension of the value.
+#[inline(always)]
+fn digit_value(b: u8) -> u64 {
+    u64::from(b).wrapping_sub(u64::from(b'0'))
+}
+
 /// Reads `[+-]D+[.D*]` of at most 16 characters after the sign whose digits, read as
 /// one integer, are below `2^53`; else `None` (the caller falls back to the standard
 /// parser, which handles every form).
@@ -155,11 +162,11 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
     let mut digits = 0u64;
     let mut i = 0;
     for &b in body {
-        let d = b.wrapping_sub(b'0');
+        let d = digit_value(b);
         if d >= 10 {
             break;
         }
-        digits = digits * 10 + u64::from(d);
+        digits = digits * 10 + d;
         i += 1;
     }
     if i == 0 {
@@ -172,11 +179,11 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
         }
         // With the leading digit, at most 15 fraction digits.
         for &b in &body[i + 1..] {
-            let d = b.wrapping_sub(b'0');
+            let d = digit_value(b);
             if d >= 10 {
                 return None;
             }
-            digits = digits * 10 + u64::from(d);
+            digits = digits * 10 + d;
         }
         fraction_digits = body.len() - i - 1;
     }
@@ -321,11 +328,11 @@ fn plain_integer(text: &[u8], signed: bool) -> Option<i64> {
     }
     let mut v = 0i64;
     for &b in body {
-        let d = b.wrapping_sub(b'0');
+        let d = digit_value(b);
         if d >= 10 {
             return None;
         }
-        v = v * 10 + i64::from(d);
+        v = v * 10 + d as i64;
     }
     Some(if negative { -v } else { v })
 }

@@ -158,35 +158,22 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
     if !(1..=16).contains(&body.len()) {
         return None;
     }
-    // At most 16 digits: no overflow of `u64`.
+    // At most 16 digits: no overflow of `u64`. One pass: digits, and one point after
+    // at least one digit.
     let mut digits = 0u64;
-    let mut i = 0;
-    for &b in body {
+    let mut point = body.len();
+    for (i, &b) in body.iter().enumerate() {
         let d = digit_value(b);
-        if d >= 10 {
-            break;
-        }
-        digits = digits * 10 + d;
-        i += 1;
-    }
-    if i == 0 {
-        return None;
-    }
-    let mut fraction_digits = 0;
-    if i < body.len() {
-        if body[i] != b'.' {
+        if d < 10 {
+            digits = digits * 10 + d;
+        } else if b == b'.' && point == body.len() && i > 0 {
+            point = i;
+        } else {
             return None;
         }
-        // With the leading digit, at most 15 fraction digits.
-        for &b in &body[i + 1..] {
-            let d = digit_value(b);
-            if d >= 10 {
-                return None;
-            }
-            digits = digits * 10 + d;
-        }
-        fraction_digits = body.len() - i - 1;
     }
+    // The digits after the point (none without a point).
+    let fraction_digits = (body.len() - point).saturating_sub(1);
     (digits < 1 << 53).then_some(PlainDecimal {
         negative,
         digits,

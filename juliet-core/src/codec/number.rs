@@ -65,12 +65,7 @@ pub(crate) fn parse_f32_token(
     is_separator: impl Fn(u8) -> bool,
 ) -> Result<(f32, usize), ValueError<'_>> {
     let bytes = line.bytes();
-    let digit = |i: usize| {
-        bytes
-            .get(i)
-            .map(|&b| digit_value(b))
-            .filter(|&d| d < 10)
-    };
+    let digit = |i: usize| bytes.get(i).map(|&b| digit_value(b)).filter(|&d| d < 10);
     let (negative, body) = match bytes.get(from) {
         Some(b'-') => (true, from + 1),
         Some(b'+') => (false, from + 1),

@@ -88,6 +88,28 @@ impl<'a> Value<'a> {
         self.single_slow()
     }
 
+    /// [`Value::single`] as a place in the source: see [`SingleLine`].
+    ///
+    /// # Errors
+    /// As [`Value::single`].
+    #[inline(always)]
+    pub(crate) fn single_line(&self) -> Result<SingleLine<'a>, ValueError<'a>> {
+        if let Repr::Spans { src, spans: [one] } = self.repr {
+            let start = one.start as usize;
+            return Ok(SingleLine {
+                src,
+                start,
+                end: start + one.len as usize,
+            });
+        }
+        let text = self.single_slow()?;
+        Ok(SingleLine {
+            src: text,
+            start: 0,
+            end: text.len(),
+        })
+    }
+
     /// [`Value::single`] for free text and for zero or several value lines.
     #[inline(never)]
     fn single_slow(self) -> Result<&'a str, ValueError<'a>> {
@@ -103,6 +125,30 @@ impl<'a> Value<'a> {
                 found: second,
             }),
         }
+    }
+}
+
+/// One value line where it sits in its source: `src[start..end]`, for codecs
+/// that read its bytes and slice its text only when they need a `&str`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SingleLine<'a> {
+    src: &'a str,
+    start: usize,
+    end: usize,
+}
+
+impl<'a> SingleLine<'a> {
+    /// The line's text.
+    #[inline]
+    pub(crate) fn text(self) -> &'a str {
+        &self.src[self.start..self.end]
+    }
+
+    /// The line's bytes, without the character-boundary checks of [`SingleLine::text`]
+    /// (for codecs that read ASCII and take the text only for errors and slow paths).
+    #[inline(always)]
+    pub(crate) fn bytes(self) -> &'a [u8] {
+        &self.src.as_bytes()[self.start..self.end]
     }
 }
 

@@ -5,7 +5,7 @@ use std::num::IntErrorKind;
 
 use super::{Codec, PropertyType};
 use crate::error::ValueErrorKind;
-use crate::value::{Value, ValueError};
+use crate::value::{SingleLine, Value, ValueError};
 
 /// Writes a float as the shortest text that reads back bit-exact, always with `.` or an
 /// exponent (`100.0`, `0.1`, `1e-7`); `nan`, `inf`, `-inf` for the non-finite values.
@@ -35,23 +35,37 @@ pub(crate) fn parse_f32(token: &str) -> Result<f32, ValueError<'_>> {
     }
 }
 
+/// Parses a float value line: [`parse_f32`] of its text, the text sliced (with its
+/// character-boundary checks) only for the standard parser.
+#[inline(always)]
+fn parse_f32_line(line: SingleLine<'_>) -> Result<f32, ValueError<'_>> {
+    match plain_decimal(line.bytes()).and_then(PlainDecimal::to_f32) {
+        Some(v) => Ok(v),
+        None => parse_with_std(line.text()),
+    }
+}
+
+/// Parses an `f64` value line, as [`parse_f32_line`].
+#[inline(always)]
+fn parse_f64_line(line: SingleLine<'_>) -> Result<f64, ValueError<'_>> {
+    match plain_decimal(line.bytes()).and_then(PlainDecimal::to_f64) {
+        Some(v) => Ok(v),
+        None => parse_with_std(line.text()),
+    }
+}
+
 /// Parses the float token of `line` that starts at byte `from` (not a separator) and
 /// runs up to the next byte for which `is_separator` holds, or the end: its value (as
 /// [`parse_f32`] of the token) and the token's end. A plain decimal is read in the
 /// same pass that finds the end.
 #[inline(always)]
 pub(crate) fn parse_f32_token(
-    line: &str,
+    line: SingleLine<'_>,
     from: usize,
     is_separator: impl Fn(u8) -> bool,
 ) -> Result<(f32, usize), ValueError<'_>> {
-    let bytes = line.as_bytes();
-    let digit = |i: usize| {
-        bytes
-            .get(i)
-            .map(|b| b.wrapping_sub(b'0'))
-            .filter(|&d| d < 10)
-    };
+    let bytes = line.bytes();
+    let digit = |i: usize| bytes.get(i).map(|&b| digit_value(b)).filter(|&d| d < 10);
     let (negative, body) = match bytes.get(from) {
         Some(b'-') => (true, from + 1),
         Some(b'+') => (false, from + 1),
@@ -61,14 +75,14 @@ pub(crate) fn parse_f32_token(
     // Wrapping: past 16 digits the value is not used.
     let mut digits = 0u64;
     while let Some(d) = digit(i) {
-        digits = digits.wrapping_mul(10).wrapping_add(u64::from(d));
+        digits = digits.wrapping_mul(10).wrapping_add(d);
         i += 1;
     }
     let int_end = i;
     if int_end > body && bytes.get(i) == Some(&b'.') {
         i += 1;
         while let Some(d) = digit(i) {
-            digits = digits.wrapping_mul(10).wrapping_add(u64::from(d));
+            digits = digits.wrapping_mul(10).wrapping_add(d);
             i += 1;
         }
     }
@@ -89,16 +103,7 @@ pub(crate) fn parse_f32_token(
     while bytes.get(end).is_some_and(|&b| !is_separator(b)) {
         end += 1;
     }
-    parse_f32(&line[from..end]).map(|v| (v, end))
-}
-
-/// Parses one `f64` token, as [`parse_f32`].
-#[inline(always)]
-fn parse_f64(token: &str) -> Result<f64, ValueError<'_>> {
-    match plain_decimal(token.as_bytes()).and_then(PlainDecimal::to_f64) {
-        Some(v) => Ok(v),
-        None => parse_with_std(token),
-    }
+    parse_f32(&line.text()[from..end]).map(|v| (v, end))
 }
 
 /// The standard parser, for the forms the fast path leaves (exponents, long digits,
@@ -128,6 +133,13 @@ struct PlainDecimal {
     fraction_digits: usize,
 }
 
+/// The value of a digit byte; 10 or more for any other byte. Widened before the
+/// subtraction, so the digit loops need no extra zero-extension of the value.
+#[inline(always)]
+fn digit_value(b: u8) -> u64 {
+    u64::from(b).wrapping_sub(u64::from(b'0'))
+}
+
 /// Reads `[+-]D+[.D*]` of at most 16 characters after the sign whose digits, read as
 /// one integer, are below `2^53`; else `None` (the caller falls back to the standard
 /// parser, which handles every form).
@@ -141,35 +153,22 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
     if !(1..=16).contains(&body.len()) {
         return None;
     }
-    // At most 16 digits: no overflow of `u64`.
+    // At most 16 digits: no overflow of `u64`. One pass: digits, and one point after
+    // at least one digit.
     let mut digits = 0u64;
-    let mut i = 0;
-    for &b in body {
-        let d = b.wrapping_sub(b'0');
-        if d >= 10 {
-            break;
-        }
-        digits = digits * 10 + u64::from(d);
-        i += 1;
-    }
-    if i == 0 {
-        return None;
-    }
-    let mut fraction_digits = 0;
-    if i < body.len() {
-        if body[i] != b'.' {
+    let mut point = body.len();
+    for (i, &b) in body.iter().enumerate() {
+        let d = digit_value(b);
+        if d < 10 {
+            digits = digits * 10 + d;
+        } else if b == b'.' && point == body.len() && i > 0 {
+            point = i;
+        } else {
             return None;
         }
-        // With the leading digit, at most 15 fraction digits.
-        for &b in &body[i + 1..] {
-            let d = b.wrapping_sub(b'0');
-            if d >= 10 {
-                return None;
-            }
-            digits = digits * 10 + u64::from(d);
-        }
-        fraction_digits = body.len() - i - 1;
     }
+    // The digits after the point (none without a point).
+    let fraction_digits = (body.len() - point).saturating_sub(1);
     (digits < 1 << 53).then_some(PlainDecimal {
         negative,
         digits,
@@ -214,11 +213,11 @@ impl Codec for f32 {
     }
     #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        parse_f32(value.single()?)
+        parse_f32_line(value.single_line()?)
     }
     #[inline(always)]
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        *self = parse_f32(value.single()?)?;
+        *self = parse_f32_line(value.single_line()?)?;
         Ok(())
     }
     fn same_value(&self, other: &Self) -> bool {
@@ -233,11 +232,11 @@ impl Codec for f64 {
     }
     #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        parse_f64(value.single()?)
+        parse_f64_line(value.single_line()?)
     }
     #[inline(always)]
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        *self = parse_f64(value.single()?)?;
+        *self = parse_f64_line(value.single_line()?)?;
         Ok(())
     }
     fn same_value(&self, other: &Self) -> bool {
@@ -259,22 +258,40 @@ macro_rules! decimal_codec {
             fn encode(&self, out: &mut String) {
                 let _ = write!(out, "{self}");
             }
-            #[inline]
+            #[inline(always)]
             fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-                let token = value.single()?;
+                let line = value.single_line()?;
                 // A plain decimal: same result (and range error) as the standard
-                // parser, which handles the rest.
-                if let Some(v) = plain_integer(token.as_bytes(), <$ty>::MIN != 0) {
-                    return <$ty>::try_from(v).map_err(|_| {
-                        ValueError::new(ValueErrorKind::OutOfRange(stringify!($ty)), token)
-                    });
+                // parser, which handles the rest (out of line).
+                match plain_integer(line.bytes(), <$ty>::MIN != 0) {
+                    Some(v) => <$ty>::try_from(v).map_err(|_| out_of_range(line, stringify!($ty))),
+                    None => parse_integer_with_std(line, stringify!($ty)),
                 }
-                token
-                    .parse::<$ty>()
-                    .map_err(|e| ValueError::new(int_error(e.kind(), stringify!($ty)), token))
             }
         }
     )*};
+}
+
+/// The range error of a plain decimal that does not fit `ty`.
+#[cold]
+#[inline(never)]
+fn out_of_range<'a>(line: SingleLine<'a>, ty: &'static str) -> ValueError<'a> {
+    ValueError::new(ValueErrorKind::OutOfRange(ty), line.text())
+}
+
+/// The standard parser, for integer forms the fast path leaves and for errors.
+#[inline(never)]
+fn parse_integer_with_std<'a, T>(
+    line: SingleLine<'a>,
+    ty: &'static str,
+) -> Result<T, ValueError<'a>>
+where
+    T: std::str::FromStr<Err = std::num::ParseIntError>,
+{
+    let token = line.text();
+    token
+        .parse::<T>()
+        .map_err(|e| ValueError::new(int_error(e.kind(), ty), token))
 }
 
 decimal_codec!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32);
@@ -293,11 +310,11 @@ fn plain_integer(text: &[u8], signed: bool) -> Option<i64> {
     }
     let mut v = 0i64;
     for &b in body {
-        let d = b.wrapping_sub(b'0');
+        let d = digit_value(b);
         if d >= 10 {
             return None;
         }
-        v = v * 10 + i64::from(d);
+        v = v * 10 + d as i64;
     }
     Some(if negative { -v } else { v })
 }
@@ -307,10 +324,13 @@ impl Codec for u64 {
     fn encode(&self, out: &mut String) {
         let _ = write!(out, "0x{self:016X}");
     }
-    #[inline]
+    #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        let token = value.single()?;
-        parse_u64(token)
+        let line = value.single_line()?;
+        match hex16(line.bytes()) {
+            Some(v) => Ok(v),
+            None => parse_u64_line(line),
+        }
     }
 }
 
@@ -360,16 +380,31 @@ fn hex8(text: &[u8]) -> Option<u32> {
     Some(((halves << 16) | (halves >> 32)) as u32)
 }
 
+/// The writer's form, `0x` and exactly 16 hex digits; `None` for any other text.
+#[inline(always)]
+fn hex16(text: &[u8]) -> Option<u64> {
+    if let [b'0', b'x' | b'X', hex @ ..] = text {
+        if let (Some(high), Some(low)) = (hex.get(..8), hex.get(8..).filter(|l| l.len() == 8)) {
+            return Some(u64::from(hex8(high)?) << 32 | u64::from(hex8(low)?));
+        }
+    }
+    None
+}
+
+/// [`parse_u64`] of a value line, out of line.
+#[inline(never)]
+fn parse_u64_line(line: SingleLine<'_>) -> Result<u64, ValueError<'_>> {
+    parse_u64(line.text())
+}
+
 /// Parses `0x`-prefixed hex (any number of digits) or decimal (with an optional `+`).
 #[inline]
 pub(crate) fn parse_u64(token: &str) -> Result<u64, ValueError<'_>> {
-    // The writer's form: `0x` and 1 to 16 hex digits.
+    if let Some(v) = hex16(token.as_bytes()) {
+        return Ok(v);
+    }
+    // `0x` and 1 to 16 hex digits.
     if let [b'0', b'x' | b'X', hex @ ..] = token.as_bytes() {
-        if let (Some(high), Some(low)) = (hex.get(..8), hex.get(8..).filter(|l| l.len() == 8)) {
-            if let (Some(high), Some(low)) = (hex8(high), hex8(low)) {
-                return Ok(u64::from(high) << 32 | u64::from(low));
-            }
-        }
         if (1..=16).contains(&hex.len()) {
             let mut v = 0u64;
             let mut bad = 0u8;
@@ -404,17 +439,25 @@ impl Codec for bool {
     fn encode(&self, out: &mut String) {
         out.push_str(if *self { "true" } else { "false" });
     }
-    #[inline]
+    #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        let token = value.single()?;
-        if token == "true" || token == "1" || token.eq_ignore_ascii_case("true") {
+        let line = value.single_line()?;
+        let token = line.bytes();
+        if token == b"true" || token == b"1" || token.eq_ignore_ascii_case(b"true") {
             Ok(true)
-        } else if token == "false" || token == "0" || token.eq_ignore_ascii_case("false") {
+        } else if token == b"false" || token == b"0" || token.eq_ignore_ascii_case(b"false") {
             Ok(false)
         } else {
-            Err(ValueError::new(ValueErrorKind::InvalidBool, token))
+            Err(invalid_bool(line))
         }
     }
+}
+
+/// The error of a value line that is not a `bool`.
+#[cold]
+#[inline(never)]
+fn invalid_bool(line: SingleLine<'_>) -> ValueError<'_> {
+    ValueError::new(ValueErrorKind::InvalidBool, line.text())
 }
 
 #[cfg(test)]
@@ -585,16 +628,43 @@ mod tests {
                 texts.push(format!("-0.{}{digits}", "0".repeat(point)));
             }
         }
+        // Each text as a token (`parse_f32`, as vectors use it), as free text and as a
+        // value line in a source with text around it (the `Value` paths).
+        let mut src = String::new();
         for t in &texts {
-            match (parse_f32(t), t.parse::<f32>()) {
-                (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
-                (Err(_), Err(_)) => {}
-                (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+            src.clear();
+            src.push_str("; Mass: ");
+            src.push_str(t);
+            src.push_str("\n; Next: 1.5\n");
+            let spans = [crate::value::ValueSpan {
+                start: 8,
+                len: t.len() as u32,
+                line: 1,
+                column: 9,
+            }];
+            let in_source = Value::from_spans(&src, &spans);
+            let std32 = t.parse::<f32>();
+            for ours in [
+                parse_f32(t),
+                dec::<f32>(t).map_err(|_| ValueError::new(ValueErrorKind::InvalidNumber, t)),
+                f32::decode(in_source),
+            ] {
+                match (ours, &std32) {
+                    (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
+                    (Err(e), Err(_)) => assert_eq!(e.found, t),
+                    (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+                }
             }
-            match (parse_f64(t), t.parse::<f64>()) {
-                (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
-                (Err(_), Err(_)) => {}
-                (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+            let std64 = t.parse::<f64>();
+            for ours in [
+                dec::<f64>(t).map_err(|_| ()),
+                f64::decode(in_source).map_err(|_| ()),
+            ] {
+                match (ours, &std64) {
+                    (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
+                    (Err(()), Err(_)) => {}
+                    (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+                }
             }
         }
     }

@@ -19,8 +19,8 @@ fn write_floats(out: &mut String, v: &[f32]) {
 /// Reads exactly `N` floats separated by commas and/or white space.
 #[inline(always)]
 fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<'_>> {
-    let line = value.single()?;
-    let bytes = line.as_bytes();
+    let line = value.single_line()?;
+    let bytes = line.bytes();
     let is_separator = |b: u8| matches!(b, b' ' | b',' | b'\t');
     let mut out = [0.0f32; N];
     let mut count = 0;
@@ -50,7 +50,7 @@ fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<
                 expected: N,
                 found: count,
             },
-            line,
+            line.text(),
         ));
     }
     Ok(out)

@@ -31,10 +31,9 @@
 //! 64 KiB (or the limit plus one byte) shows the file may be larger, so no more than
 //! that is read of it; reading stops one byte past the limit should it grow meanwhile.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::fs::{self, File};
-use std::hash::BuildHasherDefault;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -43,12 +42,14 @@ use rayon::prelude::*;
 
 use crate::entity::EntityId;
 use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
-use crate::manager::{EntityManager, IdHasher};
+use crate::manager::EntityManager;
 use crate::template::{self, TemplateCache};
 
 mod files;
+mod records;
 
 use files::{entity_files, FileReader, READER};
+use records::Records;
 
 /// The directory of entity files inside a world directory.
 pub const ENTITIES_DIR: &str = "Entities";
@@ -189,7 +190,7 @@ pub struct World {
     root: PathBuf,
     pub(crate) manager: EntityManager,
     pub(crate) templates: TemplateCache,
-    pub(crate) records: HashMap<EntityId, FileRecord, BuildHasherDefault<IdHasher>>,
+    pub(crate) records: Records,
     pending_deletions: Vec<PendingDeletion>,
     /// Files that did not load: never written or deleted.
     untouched: Vec<PathBuf>,
@@ -215,7 +216,7 @@ impl World {
             root: root.into(),
             templates: TemplateCache::new(project_root),
             manager: EntityManager::new(),
-            records: HashMap::default(),
+            records: Records::default(),
             pending_deletions: Vec::new(),
             untouched: Vec::new(),
             stale_temps: Vec::new(),
@@ -538,10 +539,11 @@ impl World {
             if let Some(e) = self.manager.entity_mut(id) {
                 e.clear_dirty();
             }
-            self.records.entry(id).or_insert_with(|| FileRecord {
-                path: path.clone(),
-                data: EntityFileData::default(),
-            });
+            if self.records.get(&id).is_none() {
+                let data = EntityFileData::default();
+                let path = path.clone();
+                self.records.insert(id, FileRecord { path, data });
+            }
             report.written.push(path);
         }
         if fsync && !(report.written.is_empty() && report.deleted.is_empty()) {

@@ -4,6 +4,7 @@
 //! buffer.
 
 use std::cell::RefCell;
+use std::ffi::{OsStr, OsString};
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -33,44 +34,90 @@ pub(super) fn entity_files(dir: &Path) -> Result<Listing, Error> {
         Err(e) => return Err(Error::io(dir, e)),
     };
     let mut listing = Listing::default();
-    let dir_len = dir.as_os_str().len();
-    // The files, each with its sort key (see `name_key`).
-    let mut files: Vec<(u128, PathBuf)> = Vec::new();
+    // What every path starts with: `dir` and a separator (`dir.join(name)` is `dir`,
+    // a separator unless `dir` ends with one, and `name`, which has no separator).
+    let prefix = dir.join("");
+    let prefix = prefix.as_os_str();
+    // `dir` joined with `name`, in one allocation (`DirEntry::path` makes two), without
+    // `PathBuf::push`'s parsing of both paths.
+    let join = |name: &OsStr| {
+        let mut path = OsString::with_capacity(prefix.len() + name.len());
+        path.push(prefix);
+        path.push(name);
+        PathBuf::from(path)
+    };
+    // The files, and the sort key of each (see `name_key`) with its index.
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut keys: Vec<(u128, u32)> = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
         let name = entry.file_name();
-        // `dir` joined with `name`, in one allocation (`DirEntry::path` makes two).
-        let path = || {
-            let mut path = PathBuf::with_capacity(dir_len + 1 + name.len());
-            path.push(dir);
-            path.push(&name);
-            path
-        };
         // The entry's own type: a symbolic link is not followed.
-        let kind = entry.file_type().map_err(|e| Error::io(path(), e))?;
+        let kind = entry.file_type().map_err(|e| Error::io(join(&name), e))?;
         if has_extension(name.as_encoded_bytes()) {
             if kind.is_file() {
-                files.push((name_key(name.as_encoded_bytes()), path()));
+                let index = u32::try_from(files.len()).expect("fewer than 2^32 files");
+                keys.push((name_key(name.as_encoded_bytes()), index));
+                files.push(join(&name));
             } else if !kind.is_dir() {
-                listing.skipped.push(path());
+                listing.skipped.push(join(&name));
             }
         } else if kind.is_file() && is_temp_name(&name.to_string_lossy()) {
-            listing.stale_temps.push(path());
+            listing.stale_temps.push(join(&name));
         }
     }
     // By file name: by the names' first bytes as a number, then, when those are equal,
-    // by the raw bytes of the names (all paths are `dir` joined with a name). Much
-    // cheaper than comparing path components, or whole byte strings every time.
-    fn name_of(path: &Path, dir_len: usize) -> &[u8] {
-        &path.as_os_str().as_encoded_bytes()[dir_len..]
+    // by the raw bytes of the names (all paths are `prefix` and a name). Much cheaper
+    // than comparing path components, or whole byte strings every time.
+    sort_keys(&mut keys);
+    let name_of = |i: u32| &files[i as usize].as_os_str().as_encoded_bytes()[prefix.len()..];
+    for run in keys.chunk_by_mut(|a, b| a.0 == b.0) {
+        if run.len() > 1 {
+            run.sort_unstable_by(|a, b| name_of(a.1).cmp(name_of(b.1)));
+        }
     }
-    files.sort_unstable_by(|(ka, a), (kb, b)| {
-        ka.cmp(kb)
-            .then_with(|| name_of(a, dir_len).cmp(name_of(b, dir_len)))
-    });
-    listing.files = files.into_iter().map(|(_, path)| path).collect();
+    listing.files = keys
+        .iter()
+        .map(|&(_, i)| std::mem::take(&mut files[i as usize]))
+        .collect();
     listing.skipped.sort();
     Ok(listing)
+}
+
+/// Sorts `keys` by their first field; equal keys keep no particular order. A radix sort
+/// (least significant byte first, skipping the bytes all keys share, such as the
+/// leading zeros of names made of a 16-digit id) for many keys, a comparison sort for
+/// a few.
+fn sort_keys(keys: &mut Vec<(u128, u32)>) {
+    if keys.len() < 256 {
+        keys.sort_unstable();
+        return;
+    }
+    let first = keys[0].0;
+    let differ = keys.iter().fold(0u128, |acc, &(k, _)| acc | (k ^ first));
+    let mut other = vec![(0u128, 0u32); keys.len()];
+    for shift in (0..128).step_by(8) {
+        if (differ >> shift) & 0xff == 0 {
+            continue;
+        }
+        let digit = |k: u128| ((k >> shift) & 0xff) as usize;
+        let mut starts = [0usize; 256];
+        for &(k, _) in keys.iter() {
+            starts[digit(k)] += 1;
+        }
+        let mut sum = 0;
+        for start in starts.iter_mut() {
+            let count = *start;
+            *start = sum;
+            sum += count;
+        }
+        for &item in keys.iter() {
+            let d = digit(item.0);
+            other[starts[d]] = item;
+            starts[d] += 1;
+        }
+        std::mem::swap(keys, &mut other);
+    }
 }
 
 /// The first 16 bytes of `name`, zero-padded, as a big-endian number: names whose keys
@@ -226,6 +273,69 @@ mod tests {
                     assert_eq!(ka.cmp(&kb), a.cmp(b), "{a:?} {b:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn sort_keys_sorts_few_and_many_keys() {
+        // A small linear congruential generator: reproducible, no dependency.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            state >> 16
+        };
+        for n in [0, 1, 2, 255, 256, 257, 5000] {
+            // Keys as names of ids (few bytes differ), random keys, and many equal keys.
+            let kinds: [&dyn Fn(u64) -> u128; 3] = [
+                &|r| name_key(format!("{:016X}.jasset", r % 100_000).as_bytes()),
+                &|r| (u128::from(r) << 64) | u128::from(r.rotate_left(17) ^ 0x5555),
+                &|r| u128::from(r % 3) << 120,
+            ];
+            for make in kinds {
+                let mut keys: Vec<(u128, u32)> = (0..n).map(|i| (make(next()), i as u32)).collect();
+                let mut expected = keys.clone();
+                expected.sort_by_key(|&(k, _)| k);
+                sort_keys(&mut keys);
+                let got: Vec<u128> = keys.iter().map(|&(k, _)| k).collect();
+                let want: Vec<u128> = expected.iter().map(|&(k, _)| k).collect();
+                assert_eq!(got, want, "{n} keys");
+                // Every index is still there once.
+                let mut indices: Vec<u32> = keys.iter().map(|&(_, i)| i).collect();
+                indices.sort_unstable();
+                assert!(indices.iter().copied().eq(0..n as u32));
+            }
+        }
+    }
+
+    #[test]
+    fn listing_sorts_by_name_and_joins_as_path_join() {
+        let root = tempfile::tempdir().unwrap();
+        let mut names: Vec<String> = (0..300u32)
+            .map(|i| format!("{:016X}.jasset", i.wrapping_mul(2_654_435_761) % 1000))
+            .collect();
+        // Names equal in their first 16 bytes, and one that is a prefix of another.
+        names.extend(
+            [
+                "same_first_16_b_2.jasset",
+                "same_first_16_b_10.jasset",
+                "same_first_16_b.jasset",
+            ]
+            .map(String::from),
+        );
+        names.extend(["a.jasset", "a.jasset.jasset", "B.JASSET"].map(String::from));
+        names.sort();
+        names.dedup();
+        for name in &names {
+            fs::write(root.path().join(name), "").unwrap();
+        }
+        fs::write(root.path().join("notes.txt"), "").unwrap();
+        let with_slash = format!("{}/", root.path().display());
+        for dir in [root.path(), Path::new(&with_slash)] {
+            let listing = entity_files(dir).unwrap();
+            let expected: Vec<PathBuf> = names.iter().map(|n| dir.join(n)).collect();
+            assert_eq!(listing.files, expected, "{}", dir.display());
         }
     }
 

@@ -49,7 +49,7 @@ mod files;
 mod records;
 
 use files::{entity_files, FileReader, READER};
-use records::Records;
+use records::{FilePath, Records};
 
 /// The directory of entity files inside a world directory.
 pub const ENTITIES_DIR: &str = "Entities";
@@ -170,7 +170,7 @@ pub struct PendingDeletion {
 /// The file an entity came from (or was last saved to), and what to write back with it.
 #[derive(Debug, Clone)]
 pub(crate) struct FileRecord {
-    pub(crate) path: PathBuf,
+    pub(crate) path: FilePath,
     pub(crate) data: EntityFileData,
 }
 
@@ -191,6 +191,8 @@ pub struct World {
     pub(crate) manager: EntityManager,
     pub(crate) templates: TemplateCache,
     pub(crate) records: Records,
+    /// The paths of the files listed by [`World::load`] (see [`FilePath`]).
+    listed_paths: String,
     pending_deletions: Vec<PendingDeletion>,
     /// Files that did not load: never written or deleted.
     untouched: Vec<PathBuf>,
@@ -217,6 +219,7 @@ impl World {
             templates: TemplateCache::new(project_root),
             manager: EntityManager::new(),
             records: Records::default(),
+            listed_paths: String::new(),
             pending_deletions: Vec::new(),
             untouched: Vec::new(),
             stale_temps: Vec::new(),
@@ -283,30 +286,36 @@ impl World {
         }
         world.stale_temps = listing.stale_temps;
         world.records.reserve(paths.len());
+        // Read while the world is borrowed mutably; the world's own at the end.
+        let listed = listing.paths;
         let mut buffer = TokenBuffer::new();
         if rayon::current_num_threads() <= 1 {
             // One thread: read each file into one reused buffer and load it at once,
             // while its bytes are still in the cache.
             let mut reader = FileReader::default();
             for path in paths {
-                let bytes = reader.read(&path, options.max_file_size);
-                world.load_file(&mut buffer, &mut report, path, bytes);
+                let bytes = reader.read(path.resolve(&listed), options.max_file_size);
+                world.load_file(&mut buffer, &mut report, &listed, path, bytes);
             }
         } else {
             // Several threads: files are read in parallel a batch at a time and loaded
             // in order on this thread (entity kinds need not be `Send`), the next batch
             // being read while this one loads.
             let limit = options.max_file_size;
-            let read_batch = |batch: &[PathBuf]| -> Vec<Result<Vec<u8>, Error>> {
+            let listed = &listed;
+            let read_batch = |batch: &[FilePath]| -> Vec<Result<Vec<u8>, Error>> {
                 batch
                     .par_iter()
-                    .map(|p| READER.with_borrow_mut(|r| r.read(p, limit).map(<[u8]>::to_vec)))
+                    .map(|p| {
+                        let path = p.resolve(listed);
+                        READER.with_borrow_mut(|r| r.read(path, limit).map(<[u8]>::to_vec))
+                    })
                     .collect()
             };
             let mut batches = Vec::with_capacity(paths.len().div_ceil(READ_BATCH));
             let mut paths = paths.into_iter().peekable();
             while paths.peek().is_some() {
-                batches.push(paths.by_ref().take(READ_BATCH).collect::<Vec<PathBuf>>());
+                batches.push(paths.by_ref().take(READ_BATCH).collect::<Vec<FilePath>>());
             }
             let mut batches = batches.into_iter().peekable();
             let mut contents = batches.peek().map(|b| read_batch(b)).unwrap_or_default();
@@ -318,32 +327,37 @@ impl World {
                         scope.spawn(move |_| *next_contents = read_batch(next));
                     }
                     for (path, bytes) in batch.into_iter().zip(contents.drain(..)) {
+                        let (buffer, report) = (&mut buffer, &mut report);
                         match bytes {
-                            Ok(b) => world.load_file(&mut buffer, &mut report, path, Ok(&b)),
-                            Err(e) => world.load_file(&mut buffer, &mut report, path, Err(e)),
+                            Ok(b) => world.load_file(buffer, report, listed, path, Ok(&b)),
+                            Err(e) => world.load_file(buffer, report, listed, path, Err(e)),
                         }
                     }
                 });
                 contents = next_contents;
             }
         }
+        world.listed_paths = listed;
         if options.strict && !report.is_clean() {
             return Err(WorldLoadError::Strict(Box::new(report)));
         }
         Ok((world, report))
     }
 
-    /// Loads one entity file read from `path` (or reports why it was not read), and
-    /// records the result in `report` and the world (its file, or untouched).
+    /// Loads one entity file read from `path` (in `listed`, the listed paths), or
+    /// reports why it was not read, and records the result in `report` and the world
+    /// (its file, or untouched).
     fn load_file(
         &mut self,
         buffer: &mut TokenBuffer,
         report: &mut LoadReport,
-        path: PathBuf,
+        listed: &str,
+        path: FilePath,
         bytes: Result<&[u8], Error>,
     ) {
+        let file = path.resolve(listed);
         let loaded = bytes.and_then(|b| {
-            load_entity_with_templates(buffer, &mut self.manager, &mut self.templates, &path, b)
+            load_entity_with_templates(buffer, &mut self.manager, &mut self.templates, file, b)
         });
         report.warnings.extend(self.templates.take_new_warnings());
         match loaded {
@@ -361,11 +375,11 @@ impl World {
             Err(mut err) => {
                 if let ErrorKind::DuplicateEntityId { id, other } = &mut err.kind {
                     if let Some(first) = self.records.get(&EntityId(*id)) {
-                        *other = first.path.clone();
+                        *other = first.path.resolve(listed).to_path_buf();
                     }
                 }
                 report.errors.push(err);
-                self.untouched.push(path);
+                self.untouched.push(file.to_path_buf());
             }
         }
     }
@@ -392,7 +406,9 @@ impl World {
 
     /// The file entity `id` was loaded from or last saved to (`None` for a new entity).
     pub fn file_of(&self, id: EntityId) -> Option<&Path> {
-        self.records.get(&id).map(|r| r.path.as_path())
+        self.records
+            .get(&id)
+            .map(|r| r.path.resolve(&self.listed_paths))
     }
 
     /// The template path and unknown keys kept for entity `id`'s file.
@@ -429,7 +445,8 @@ impl World {
     /// [`ErrorKind::NoSuchEntity`] when `id` is not live.
     pub fn remove_world_entity(&mut self, id: EntityId) -> Result<(), Error> {
         self.manager.destroy_entity(id)?;
-        let file = self.records.remove(&id).map(|r| r.path);
+        let listed = &self.listed_paths;
+        let file = (self.records.remove(&id)).map(|r| r.path.resolve(listed).to_path_buf());
         self.pending_deletions.push(PendingDeletion { id, file });
         Ok(())
     }
@@ -481,7 +498,12 @@ impl World {
         }
 
         if !self.pending_deletions.is_empty() {
-            let claimed: HashSet<&Path> = self.records.values().map(|r| r.path.as_path()).collect();
+            let listed = &self.listed_paths;
+            let claimed: HashSet<&Path> = self
+                .records
+                .values()
+                .map(|r| r.path.resolve(listed))
+                .collect();
             let mut done = 0;
             let mut failure = None;
             for pending in &self.pending_deletions {
@@ -519,12 +541,12 @@ impl World {
         let mut claimed: Option<HashSet<PathBuf>> = None;
         for id in dirty {
             let path = match self.records.get(&id) {
-                Some(record) => record.path.clone(),
+                Some(record) => record.path.resolve(&self.listed_paths).to_path_buf(),
                 None => {
                     let claimed = claimed.get_or_insert_with(|| {
                         self.records
                             .values()
-                            .map(|r| r.path.clone())
+                            .map(|r| r.path.resolve(&self.listed_paths).to_path_buf())
                             .chain(self.untouched.iter().cloned())
                             .collect()
                     });
@@ -542,6 +564,7 @@ impl World {
             if self.records.get(&id).is_none() {
                 let data = EntityFileData::default();
                 let path = path.clone();
+                let path = FilePath::Owned(path);
                 self.records.insert(id, FileRecord { path, data });
             }
             report.written.push(path);

@@ -11,14 +11,17 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{Error, ErrorKind};
 
+use super::records::FilePath;
 use super::EXTENSION;
 use crate::fsio::open_no_follow;
 
 /// What [`entity_files`] found in an `Entities` directory.
 #[derive(Debug, Default)]
 pub(super) struct Listing {
-    /// Regular `.jasset` files, sorted by name.
-    pub(super) files: Vec<PathBuf>,
+    /// Regular `.jasset` files, sorted by name (mostly paths in `paths`).
+    pub(super) files: Vec<FilePath>,
+    /// The paths of `files` that are UTF-8, one after the other.
+    pub(super) paths: String,
     /// `.jasset` entries that are not regular files (symbolic links, FIFOs, ...).
     pub(super) skipped: Vec<PathBuf>,
     /// Temporary files of an interrupted save (`.<name>.jasset.tmp`).
@@ -46,8 +49,25 @@ pub(super) fn entity_files(dir: &Path) -> Result<Listing, Error> {
         path.push(name);
         PathBuf::from(path)
     };
+    // The files' paths go to `paths` (no allocation a file) when UTF-8.
+    let utf8_prefix = prefix.to_str();
+    let mut paths = String::new();
+    let mut add = |name: &OsStr| match (utf8_prefix, name.to_str()) {
+        (Some(prefix), Some(name))
+            if paths.len() + prefix.len() + name.len() <= u32::MAX as usize =>
+        {
+            let start = paths.len() as u32;
+            paths.push_str(prefix);
+            paths.push_str(name);
+            FilePath::Listed {
+                start,
+                len: paths.len() as u32 - start,
+            }
+        }
+        _ => FilePath::Owned(join(name)),
+    };
     // The files, and the sort key of each (see `name_key`) with its index.
-    let mut files: Vec<PathBuf> = Vec::new();
+    let mut files: Vec<FilePath> = Vec::new();
     let mut keys: Vec<(u128, u32)> = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
@@ -58,7 +78,7 @@ pub(super) fn entity_files(dir: &Path) -> Result<Listing, Error> {
             if kind.is_file() {
                 let index = u32::try_from(files.len()).expect("fewer than 2^32 files");
                 keys.push((name_key(name.as_encoded_bytes()), index));
-                files.push(join(&name));
+                files.push(add(&name));
             } else if !kind.is_dir() {
                 listing.skipped.push(join(&name));
             }
@@ -70,16 +90,21 @@ pub(super) fn entity_files(dir: &Path) -> Result<Listing, Error> {
     // by the raw bytes of the names (all paths are `prefix` and a name). Much cheaper
     // than comparing path components, or whole byte strings every time.
     sort_keys(&mut keys);
-    let name_of = |i: u32| &files[i as usize].as_os_str().as_encoded_bytes()[prefix.len()..];
+    let name_of = |i: u32| {
+        let path = files[i as usize].resolve(&paths);
+        &path.as_os_str().as_encoded_bytes()[prefix.len()..]
+    };
     for run in keys.chunk_by_mut(|a, b| a.0 == b.0) {
         if run.len() > 1 {
             run.sort_unstable_by(|a, b| name_of(a.1).cmp(name_of(b.1)));
         }
     }
+    let mut files: Vec<Option<FilePath>> = files.into_iter().map(Some).collect();
     listing.files = keys
         .iter()
-        .map(|&(_, i)| std::mem::take(&mut files[i as usize]))
+        .map(|&(_, i)| files[i as usize].take().expect("each index once"))
         .collect();
+    listing.paths = paths;
     listing.skipped.sort();
     Ok(listing)
 }
@@ -335,7 +360,16 @@ mod tests {
         for dir in [root.path(), Path::new(&with_slash)] {
             let listing = entity_files(dir).unwrap();
             let expected: Vec<PathBuf> = names.iter().map(|n| dir.join(n)).collect();
-            assert_eq!(listing.files, expected, "{}", dir.display());
+            let files: Vec<PathBuf> = listing
+                .files
+                .iter()
+                .map(|f| f.resolve(&listing.paths).to_path_buf())
+                .collect();
+            assert_eq!(files, expected, "{}", dir.display());
+            assert!(listing
+                .files
+                .iter()
+                .all(|f| matches!(f, FilePath::Listed { .. })));
         }
     }
 

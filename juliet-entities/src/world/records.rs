@@ -2,11 +2,42 @@
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use std::path::{Path, PathBuf};
 
 use crate::entity::EntityId;
 use crate::manager::IdHasher;
 
 use super::FileRecord;
+
+/// Where the path of a file record is kept.
+///
+/// The paths of the files a load lists are kept in one string per world (the world's
+/// `listed_paths`), not in a `PathBuf` each: one allocation instead of one a file when
+/// loading, and none to free a file when the world is dropped.
+#[derive(Debug, Clone)]
+pub(crate) enum FilePath {
+    /// `listed_paths[start..start + len]`.
+    Listed {
+        /// Byte offset in the listed paths.
+        start: u32,
+        /// Length in bytes.
+        len: u32,
+    },
+    /// A path of its own (a name that is not UTF-8, or a file a save made).
+    Owned(PathBuf),
+}
+
+impl FilePath {
+    /// The path, with `listed` the world's listed paths.
+    pub(crate) fn resolve<'a>(&'a self, listed: &'a str) -> &'a Path {
+        match self {
+            FilePath::Listed { start, len } => {
+                Path::new(&listed[*start as usize..][..*len as usize])
+            }
+            FilePath::Owned(path) => path,
+        }
+    }
+}
 
 /// File records by entity id: a map with cheap inserts in increasing id order.
 ///
@@ -90,16 +121,30 @@ impl Records {
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
-    use std::path::PathBuf;
 
     use super::*;
     use crate::load::EntityFileData;
 
     fn record(n: u64) -> FileRecord {
         FileRecord {
-            path: PathBuf::from(format!("{n}.jasset")),
+            path: FilePath::Owned(PathBuf::from(format!("{n}.jasset"))),
             data: EntityFileData::default(),
         }
+    }
+
+    fn owned(path: FilePath) -> PathBuf {
+        path.resolve("").to_path_buf()
+    }
+
+    #[test]
+    fn listed_paths_resolve_in_the_string() {
+        let listed = "dir/a.jasset".to_owned() + "dir/bb.jasset";
+        let a = FilePath::Listed { start: 0, len: 12 };
+        let b = FilePath::Listed { start: 12, len: 13 };
+        assert_eq!(a.resolve(&listed), Path::new("dir/a.jasset"));
+        assert_eq!(b.resolve(&listed), Path::new("dir/bb.jasset"));
+        let c = FilePath::Owned(PathBuf::from("x.jasset"));
+        assert_eq!(c.resolve(&listed), Path::new("x.jasset"));
     }
 
     /// Random inserts (in order, out of order, again), gets and removes agree with a
@@ -130,28 +175,28 @@ mod tests {
             match next(6) {
                 0..=2 => {
                     let old = records.insert(key, record(step));
-                    let model_old = model.insert(id, record(step).path);
-                    assert_eq!(old.map(|r| r.path), model_old, "insert {id}");
+                    let model_old = model.insert(id, owned(record(step).path));
+                    assert_eq!(old.map(|r| owned(r.path)), model_old, "insert {id}");
                 }
                 3 => {
-                    let old = records.remove(&key).map(|r| r.path);
+                    let old = records.remove(&key).map(|r| owned(r.path));
                     assert_eq!(old, model.remove(&id), "remove {id}");
                 }
                 4 => {
                     if let Some(r) = records.get_mut(&key) {
-                        r.path.push("x");
+                        r.path = FilePath::Owned(r.path.resolve("").join("x"));
                         model.get_mut(&id).unwrap().push("x");
                     }
                     assert_eq!(records.get_mut(&key).is_some(), model.contains_key(&id));
                 }
                 _ => {
-                    let got = records.get(&key).map(|r| r.path.clone());
+                    let got = records.get(&key).map(|r| r.path.resolve("").to_path_buf());
                     assert_eq!(got, model.get(&id).cloned(), "get {id}");
                 }
             }
         }
         assert!(!records.other.is_empty(), "out-of-order ids were tried");
-        let mut all: Vec<PathBuf> = records.values().map(|r| r.path.clone()).collect();
+        let mut all: Vec<PathBuf> = records.values().map(|r| owned(r.path.clone())).collect();
         let mut expected: Vec<PathBuf> = model.into_values().collect();
         all.sort();
         expected.sort();

@@ -46,9 +46,11 @@ use crate::manager::EntityManager;
 use crate::template::{self, TemplateCache};
 
 mod files;
+mod listing;
 mod records;
 
-use files::{entity_files, FileReader, READER};
+use files::{FileReader, READER};
+use listing::entity_files;
 use records::{FilePath, Records};
 
 /// The directory of entity files inside a world directory.
@@ -597,7 +599,7 @@ fn new_file_path(dir: &Path, id: EntityId, claimed: &HashSet<PathBuf>) -> PathBu
 }
 
 /// Writes `bytes` to `path` through `.<name>.tmp` in the same directory and a rename
-/// (the loader recognizes the name: `files::is_temp_name`).
+/// (the loader recognizes the name: `listing::is_temp_name`).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8], fsync: bool) -> Result<(), Error> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let tmp = path.with_file_name(format!(".{name}.tmp"));

@@ -2,13 +2,12 @@
 //! system calls into one reused buffer.
 
 use std::cell::RefCell;
-use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::path::Path;
 
 use juliet_core::{Error, ErrorKind};
 
-use crate::fsio::open_no_follow;
+use self::sys::{open, read, size};
 
 thread_local! {
     /// One read buffer per thread, for the parallel reads of [`World::load`].
@@ -24,7 +23,7 @@ const FIRST_READ: usize = 64 << 10;
 ///
 /// `std::fs::read` asks the file's size (`fstat`), reads, then reads again to see the
 /// end of the file. Here a file is opened (without following a symbolic link swapped
-/// in since the listing, and without blocking on a FIFO: [`open_no_follow`]) and read
+/// in since the listing, and without blocking on a FIFO: `crate::fsio::open_no_follow`) and read
 /// asking for more than an entity file holds ([`FIRST_READ`] bytes), then read until a
 /// read returns nothing, as `std::fs::read` does: a short read is not taken for the
 /// end of the file (a network or FUSE file system may return one mid-file, and a
@@ -44,7 +43,7 @@ impl FileReader {
     /// over `limit` bytes; valid until the next read.
     pub(super) fn read(&mut self, path: &Path, limit: u64) -> Result<&[u8], Error> {
         let io_err = |e| Error::io(path, e);
-        let mut file = open_no_follow(path).map_err(io_err)?;
+        let mut file = open(path).map_err(io_err)?;
         // The most bytes ever read: one past the limit shows a file over it.
         let cap = usize::try_from(limit)
             .unwrap_or(usize::MAX)
@@ -59,7 +58,7 @@ impl FileReader {
             }
             filled += n;
         }
-        let size = file.metadata().map_err(io_err)?.len();
+        let size = size(&file).map_err(io_err)?;
         if size > limit {
             return Err(Error::file(path, ErrorKind::FileTooLarge { size, limit }));
         }
@@ -97,11 +96,59 @@ impl FileReader {
 }
 
 /// One `read`, retried when a signal interrupts it before any byte.
-fn read_some(file: &mut File, buf: &mut [u8]) -> io::Result<usize> {
+fn read_some(file: &mut sys::Handle, buf: &mut [u8]) -> io::Result<usize> {
     loop {
-        match file.read(buf) {
+        match read(file, buf) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             result => return result,
         }
+    }
+}
+
+/// The system calls of [`FileReader`]: on Linux made directly (`rustix`: no C library
+/// wrapper, no copy of the path beyond the one making it a C string), elsewhere
+/// through `std::fs::File`. The same calls either way: `open` (no following of a
+/// symbolic link, no blocking on a FIFO: [`crate::fsio`]), `read`s, `fstat` only for a
+/// file filling the first read, `close`.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+mod sys {
+    use std::io;
+    use std::path::Path;
+
+    /// An open file, closed when dropped.
+    pub(super) type Handle = rustix::fd::OwnedFd;
+
+    pub(super) fn open(path: &Path) -> io::Result<Handle> {
+        crate::fsio::open_no_follow_fd(path)
+    }
+
+    pub(super) fn read(file: &mut Handle, buf: &mut [u8]) -> io::Result<usize> {
+        Ok(rustix::io::read(&*file, buf)?)
+    }
+
+    pub(super) fn size(file: &Handle) -> io::Result<u64> {
+        Ok(u64::try_from(rustix::fs::fstat(file)?.st_size).unwrap_or(0))
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+mod sys {
+    use std::fs::File;
+    use std::io::{self, Read};
+    use std::path::Path;
+
+    /// An open file, closed when dropped.
+    pub(super) type Handle = File;
+
+    pub(super) fn open(path: &Path) -> io::Result<Handle> {
+        crate::fsio::open_no_follow(path)
+    }
+
+    pub(super) fn read(file: &mut Handle, buf: &mut [u8]) -> io::Result<usize> {
+        file.read(buf)
+    }
+
+    pub(super) fn size(file: &Handle) -> io::Result<u64> {
+        Ok(file.metadata()?.len())
     }
 }

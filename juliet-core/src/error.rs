@@ -241,6 +241,22 @@ pub enum ErrorKind {
     /// An entity id that is not alive.
     #[error("no entity with id {0:#018X}")]
     NoSuchEntity(u64),
+    /// A class used as an entity kind has a property, alias or deprecated key spelled
+    /// like one of the entity file's base keys (`Position`, `EntityID`/`id`,
+    /// `Kind`/`class`/`entity_type`, ...), which the base tier would take: the class
+    /// is refused instead of losing that property's value.
+    #[error(
+        "class `{class}` has a property keyed `{key}`, which entity files reserve for \
+         the base key `{base}`: give the field another key (#[jasset(rename = \"...\")])"
+    )]
+    ReservedKey {
+        /// The class name.
+        class: &'static str,
+        /// The class's key, as it spells it.
+        key: &'static str,
+        /// The base key it collides with (canonical spelling).
+        base: &'static str,
+    },
 }
 
 impl PartialEq for ErrorKind {

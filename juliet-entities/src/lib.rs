@@ -57,6 +57,7 @@ mod fsio;
 pub mod kinds;
 pub mod load;
 pub mod manager;
+mod reserved;
 pub mod storage;
 pub mod template;
 pub mod world;

@@ -29,6 +29,7 @@ use juliet_core::{
 
 use crate::entity::EntityId;
 use crate::manager::EntityManager;
+use crate::reserved;
 use crate::template::{self, TemplateCache};
 
 /// The engine's base-tier version (seed 01 section 6's `kEntityBaseVersion`), written as
@@ -387,7 +388,8 @@ pub(crate) fn read_header(
         Some(i) => {
             let name = text_value(doc, i)?;
             match find_class(registry, &name) {
-                Some(class) => Some(class),
+                Some(Ok(class)) => Some(class),
+                Some(Err(reserved)) => return Err(located(doc, i, reserved)),
                 None => {
                     return Err(located(doc, i, ErrorKind::UnknownKind(name.into_owned())));
                 }
@@ -506,21 +508,25 @@ thread_local! {
         const { Cell::new(None) };
 }
 
-/// `registry.find_by_name(name)`, remembering the last class found: the files of a
-/// world are mostly of a few kinds, and a name spelled exactly as the class's skips the
-/// hash lookup. Registries behind a `&'static` are never changed, so the answer stays
-/// right.
-fn find_class(registry: &'static Registry, name: &str) -> Option<&'static Class> {
+/// `registry.find_by_name(name)`, checked with [`reserved::check_class`] (`Err` with
+/// [`ErrorKind::ReservedKey`] for a class that cannot be an entity kind), remembering
+/// the last class found that passed: the files of a world are mostly of a few kinds,
+/// and a name spelled exactly as the class's skips the hash lookup and the check.
+/// Registries behind a `&'static` are never changed, so the answer stays right.
+fn find_class(
+    registry: &'static Registry,
+    name: &str,
+) -> Option<Result<&'static Class, ErrorKind>> {
     if let Some((r, class)) = LAST_KIND.get() {
         if std::ptr::eq(r, registry) && class.name == name {
-            return Some(class);
+            return Some(Ok(class));
         }
     }
-    let found = registry.find_by_name(name);
-    if let Some(class) = found {
+    let class = registry.find_by_name(name)?;
+    Some(reserved::check_class(class).map(|()| {
         LAST_KIND.set(Some((registry, class)));
-    }
-    found
+        class
+    }))
 }
 
 /// An error about node `i` of `doc`, at its key.
@@ -551,7 +557,8 @@ fn text_value<'a>(doc: &Document<'a>, i: usize) -> Result<Cow<'a, str>, Error> {
 /// bytes.
 ///
 /// # Errors
-/// [`ErrorKind::NoSuchEntity`] when `id` is not live.
+/// [`ErrorKind::NoSuchEntity`] when `id` is not live; [`ErrorKind::ReservedKey`] when
+/// its class has a property keyed like a base key (nothing is written then).
 pub fn save_entity(
     manager: &EntityManager,
     id: EntityId,
@@ -567,7 +574,7 @@ pub fn save_entity(
         entity.class(),
         data.template.as_deref(),
         Some(entity.position()),
-    );
+    )?;
     manager.save_derived(id, &mut Archive::saving(out))?;
     for property in &data.unknown {
         property.write(out);
@@ -579,13 +586,18 @@ pub fn save_entity(
 /// `BaseVersion`, then `EntityID`, `Template` and `Position` when given (a template has
 /// no id; a sparse instance may leave its position to its template), with `Kind`
 /// between the id and the template.
+///
+/// # Errors
+/// [`ErrorKind::ReservedKey`] (no path) when `class` has a property keyed like a base
+/// key ([`reserved::check_class`]); `out` is left as it was.
 pub(crate) fn write_base_keys(
     out: &mut String,
     id: Option<EntityId>,
-    class: &Class,
+    class: &'static Class,
     template: Option<&str>,
     position: Option<Vec3>,
-) {
+) -> Result<(), Error> {
+    reserved::check_class(class).map_err(|kind| Error::file("", kind))?;
     write_header(out, keys::ASSET_TYPE.name);
     out.push_str(ENTITY_ASSET_TYPE);
     out.push('\n');
@@ -602,6 +614,7 @@ pub(crate) fn write_base_keys(
     if let Some(position) = position {
         write_property(out, keys::POSITION.name, &position);
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -617,8 +630,8 @@ mod tests {
         ));
         let only_collectible: &'static Registry =
             Box::leak(Box::new(Registry::new([Collectible::CLASS]).unwrap()));
-        let is = |found: Option<&'static Class>, class: &'static Class| {
-            found.is_some_and(|c| std::ptr::eq(c, class))
+        let is = |found: Option<Result<&'static Class, ErrorKind>>, class: &'static Class| {
+            found.is_some_and(|c| c.is_ok_and(|c| std::ptr::eq(c, class)))
         };
         assert!(is(find_class(both, "Inert"), Inert::CLASS));
         // The remembered class is not answered for another registry...

@@ -460,8 +460,9 @@ impl World {
     /// not change the dirty flag (`jasset fmt` and `jasset migrate` use it).
     ///
     /// # Errors
-    /// [`ErrorKind::NoSuchEntity`] when `id` is not live; for an instance, the error of
-    /// reloading its template when the cache was invalidated.
+    /// [`ErrorKind::NoSuchEntity`] when `id` is not live; [`ErrorKind::ReservedKey`]
+    /// when its class has a property keyed like a base key; for an instance, the error
+    /// of reloading its template when the cache was invalidated.
     pub fn entity_text(&mut self, id: EntityId, out: &mut String) -> Result<(), Error> {
         let none = EntityFileData::default();
         let data = self.records.get(&id).map_or(&none, |r| &r.data);
@@ -481,7 +482,9 @@ impl World {
     /// flags.
     ///
     /// # Errors
-    /// The first I/O error ([`ErrorKind::Io`] naming the file). What was not yet done
+    /// The first I/O error ([`ErrorKind::Io`] naming the file), or the first entity
+    /// whose text cannot be made ([`World::entity_text`]'s errors, naming the file it
+    /// was to be written to; nothing is written for it). What was not yet done
     /// stays pending: entities not yet written stay dirty, deletions not yet done stay
     /// in [`World::pending_deletions`], so a later save retries.
     pub fn save_world(&mut self) -> Result<SaveReport, Error> {
@@ -558,7 +561,8 @@ impl World {
                 }
             };
             text.clear();
-            self.entity_text(id, &mut text)?;
+            self.entity_text(id, &mut text)
+                .map_err(|e| e.with_path(&path))?;
             write_atomic(&path, text.as_bytes(), fsync)?;
             if let Some(e) = self.manager.entity_mut(id) {
                 e.clear_dirty();

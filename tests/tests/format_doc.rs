@@ -271,6 +271,11 @@ fn display(name: &str) -> Option<String> {
             key: "Colour".into(),
         },
         "NoSuchEntity" => ErrorKind::NoSuchEntity(0x42),
+        "ReservedKey" => ErrorKind::ReservedKey {
+            class: "Vehicle",
+            key: "Position",
+            base: "Position",
+        },
         "NewerBaseVersion" => {
             return Some(WarningKind::NewerBaseVersion { file: 2, code: 1 }.to_string())
         }
@@ -352,6 +357,7 @@ fn the_catalogue_covers_every_kind() {
         "Migration",
         "NoSuchProperty",
         "NoSuchEntity",
+        "ReservedKey",
         "InvalidNumber",
         "OutOfRange",
         "InvalidBool",

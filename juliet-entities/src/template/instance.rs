@@ -668,7 +668,7 @@ pub fn save_instance(
     pin_differences(manager, base, template);
     let entity = &manager.entities()[base];
     let position = entity.position_overridden.then_some(entity.position);
-    write_base_keys(out, Some(id), entity.class, Some(template.path()), position);
+    write_base_keys(out, Some(id), entity.class, Some(template.path()), position)?;
     if !entity.overrides.is_empty() {
         let (storage, slot) = manager.storage_of(id).expect("live");
         write_property(out, CLASS_VERSION.name, &entity.class.version);

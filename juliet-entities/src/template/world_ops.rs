@@ -195,7 +195,7 @@ pub fn create_template_from_entity(
         return Err(refuse("a template with this name exists already"));
     }
     let mut text = String::new();
-    write_base_keys(&mut text, None, class, None, Some(Vec3::ZERO));
+    write_base_keys(&mut text, None, class, None, Some(Vec3::ZERO))?;
     world
         .manager
         .save_derived(id, &mut Archive::saving(&mut text))?;

@@ -1,0 +1,161 @@
+//! The base tier's keys are reserved in entity files (DESIGN.md section 3).
+//!
+//! An entity file is one flat list of keys: `AssetType`, `BaseVersion`, `EntityID`,
+//! `Kind`, `Template` and `Position` (with the aliases of seed 02's files: `version`,
+//! `id`, `class`, `entity_type`) belong to the base tier, everything after
+//! `ClassVersion` to the class. A class with a property keyed like one of them (a field
+//! `position`, `id` or `kind`, or such an alias or deprecated key) cannot be told apart
+//! from the base tier: the loader would give its value to the base record and the
+//! writer would write the key twice, so the file would no longer load. Such a class is
+//! refused wherever it meets an entity file, with [`ErrorKind::ReservedKey`] naming the
+//! field's key and the base key, before anything is read or written.
+
+use juliet_core::{Class, ErrorKind, Key};
+
+use crate::load::keys;
+
+/// Every spelling the base tier reads, with the canonical key it stands for.
+const BASE_KEYS: [(Key, &str); 10] = [
+    (keys::ASSET_TYPE, keys::ASSET_TYPE.name),
+    (keys::BASE_VERSION, keys::BASE_VERSION.name),
+    (keys::BASE_VERSION_ALIASES[0], keys::BASE_VERSION.name),
+    (keys::ENTITY_ID, keys::ENTITY_ID.name),
+    (keys::ENTITY_ID_ALIASES[0], keys::ENTITY_ID.name),
+    (keys::KIND, keys::KIND.name),
+    (keys::KIND_ALIASES[0], keys::KIND.name),
+    (keys::KIND_ALIASES[1], keys::KIND.name),
+    (keys::TEMPLATE, keys::TEMPLATE.name),
+    (keys::POSITION, keys::POSITION.name),
+];
+
+/// The base key that `crc` (a [`juliet_core::key_crc`]) spells, if any.
+fn base_key(crc: u32) -> Option<&'static str> {
+    BASE_KEYS
+        .iter()
+        .find(|(key, _)| key.crc == crc)
+        .map(|&(_, canonical)| canonical)
+}
+
+/// Checks that no property key, property alias or deprecated key of `class` is one of
+/// the base tier's keys (compared as keys are: case- and `_`-insensitively, by CRC).
+///
+/// # Errors
+/// [`ErrorKind::ReservedKey`] for the first such key, in property-table order (each
+/// property's key, then its aliases), then the deprecated keys.
+pub(crate) fn check_class(class: &'static Class) -> Result<(), ErrorKind> {
+    let refuse = |key: &'static str, base: &'static str| ErrorKind::ReservedKey {
+        class: class.name,
+        key,
+        base,
+    };
+    for property in class.properties {
+        if let Some(base) = base_key(property.crc) {
+            return Err(refuse(property.key, base));
+        }
+        for alias in property.aliases {
+            if let Some(base) = base_key(alias.crc) {
+                return Err(refuse(alias.name, base));
+            }
+        }
+    }
+    for deprecated in class.deprecated {
+        if let Some(base) = base_key(deprecated.crc) {
+            return Err(refuse(deprecated.name, base));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::{Collectible, Inert, Projectile};
+    use juliet_core::{key_crc, Reflect};
+
+    /// A field named like the base tier's `Position`.
+    #[derive(crate::Entity)]
+    struct Vehicle {
+        position: glam::Vec3,
+        speed: f32,
+    }
+
+    /// The same field renamed, and an alias that spells seed 02's `id`.
+    #[derive(crate::Entity)]
+    struct Renamed {
+        #[jasset(rename = "SpawnPosition")]
+        position: glam::Vec3,
+    }
+
+    #[derive(crate::Entity)]
+    struct AliasedId {
+        #[jasset(alias = "id")]
+        serial: u32,
+    }
+
+    /// A deprecated key spelled like `Kind`'s alias `entity_type`.
+    #[derive(crate::Entity)]
+    #[jasset(version = 2, deprecated = "EntityType")]
+    struct DeprecatedKind {
+        health: f32,
+    }
+
+    #[test]
+    fn every_base_spelling_is_listed_with_its_canonical_key() {
+        for (spelling, canonical) in [
+            ("AssetType", "AssetType"),
+            ("BaseVersion", "BaseVersion"),
+            ("version", "BaseVersion"),
+            ("EntityID", "EntityID"),
+            ("id", "EntityID"),
+            ("Kind", "Kind"),
+            ("class", "Kind"),
+            ("entity_type", "Kind"),
+            ("Template", "Template"),
+            ("Position", "Position"),
+        ] {
+            assert_eq!(base_key(key_crc(spelling)), Some(canonical), "{spelling}");
+        }
+        assert_eq!(base_key(key_crc("Mass")), None);
+        assert_eq!(base_key(key_crc("ClassVersion")), None);
+    }
+
+    #[test]
+    fn the_stock_kinds_pass() {
+        for class in [Inert::CLASS, Projectile::CLASS, Collectible::CLASS] {
+            assert_eq!(check_class(class), Ok(()), "{}", class.name);
+        }
+        assert_eq!(check_class(Renamed::CLASS), Ok(()));
+    }
+
+    #[test]
+    fn a_property_keyed_like_a_base_key_is_refused_with_both_keys() {
+        assert_eq!(
+            check_class(Vehicle::CLASS),
+            Err(ErrorKind::ReservedKey {
+                class: "Vehicle",
+                key: "Position",
+                base: "Position",
+            })
+        );
+    }
+
+    #[test]
+    fn an_alias_or_a_deprecated_key_spelled_like_a_base_alias_is_refused() {
+        assert_eq!(
+            check_class(AliasedId::CLASS),
+            Err(ErrorKind::ReservedKey {
+                class: "AliasedId",
+                key: "id",
+                base: "EntityID",
+            })
+        );
+        assert_eq!(
+            check_class(DeprecatedKind::CLASS),
+            Err(ErrorKind::ReservedKey {
+                class: "DeprecatedKind",
+                key: "EntityType",
+                base: "Kind",
+            })
+        );
+    }
+}

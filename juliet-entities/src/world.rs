@@ -365,6 +365,16 @@ impl World {
         match loaded {
             Ok(entity) => {
                 report.loaded += 1;
+                if report.loaded == 1 {
+                    // Room for the files still to load, taken to be of the first one's
+                    // kind (worlds are mostly of a few kinds): the arrays are not
+                    // grown and copied a dozen times over the load. Other kinds grow
+                    // as they come.
+                    let remaining = report.files - report.errors.len() - 1;
+                    if let Some(class) = self.manager.entity(entity.id).map(|e| e.class()) {
+                        self.manager.reserve(class, remaining);
+                    }
+                }
                 report.warnings.extend(entity.warnings);
                 self.records.insert(
                     entity.id,

@@ -6,6 +6,8 @@
 //! the buffer has grown to the largest file. Unlike the seed's tokenizer, comment and
 //! blank lines between value lines are dropped, never folded into the value.
 
+mod chain;
+mod fast;
 mod scan;
 mod simd;
 
@@ -68,10 +70,12 @@ pub struct TokenBuffer {
     collided: HashMap<Vec<u8>, u32>,
     /// The CRCs of keys met in earlier files (world files repeat the same keys).
     keys: KeyCrcCache,
-    /// Which low bytes of key CRCs the current file has used (duplicate pre-check).
-    filter: [u64; 4],
+    /// Which low 10 bits of key CRCs the current file has used (duplicate pre-check).
+    used: chain::SeenFilter,
     /// Scratch for the newline masks of the file, one word per 64 bytes.
     masks: Vec<u64>,
+    /// Which `; Key` header follows which, in the files seen so far.
+    chain: chain::KeyChain,
 }
 
 impl TokenBuffer {
@@ -101,7 +105,7 @@ impl TokenBuffer {
             self.seen.clear();
             self.collided.clear();
         }
-        self.filter = [0; 4];
+        self.used.begin_file();
         if bytes.len() >= u32::MAX as usize {
             return Err(Error::file(
                 path,
@@ -624,6 +628,44 @@ mod tests {
     }
 
     #[test]
+    fn predicted_lines_in_another_context_tokenize_as_cold() {
+        // Each pair: the first file teaches the buffer's key chain a line start, the
+        // second meets it where it means something else (a value line of a block, a
+        // header closing an empty block, a duplicate, trailing blanks).
+        const PAD: &str = "# a comment of over sixteen bytes\n";
+        let pairs = [
+            ("x: 1\ny: 2\n", "; A\n1\nx: 2\ny: 3\n"),
+            ("  x: 1\n", "; A\n1\n  x: 2\n"),
+            ("; A\n1\n  x: 1\n", "; A\n1\n  x: 2\n"),
+            ("; A\n1\n; B: 2\n", "; A\n; B: 2\n"),
+            ("; A\n1\n; B: 2\n", "; A\n1\n; B: 2 \n; B: 3\n"),
+            ("; A\n1\n; B: 2\n", "; A\n1\n; B:\n"),
+            ("; A\n1\n; B\n2\n", "; A\n1\n; B\n; C\n2\n"),
+            ("; A\n1\n; B\n2\n", "; A\n; B\n2\n"),
+            ("; A\n1\n; B\n2\n", "; A\n1\n; B\n2\n; B\n3\n"),
+            ("; A: 1\nB: 2\n", "; A: 1\nB: 2\nb: 3\n"),
+            ("; A: 1\nB: 2\n", "; A\nB: 2\n"),
+            ("; Ab\n1\n; B\n2\n", "; Ab\n1\n; Ab\n2\n"),
+        ];
+        for (teach, file) in pairs {
+            // The fast loop reads 16 bytes from a line's start: a comment after the
+            // lines keeps them off the end of the text.
+            let (teach, file) = (format!("{teach}{PAD}"), format!("{file}{PAD}"));
+            let cold = TokenBuffer::new()
+                .tokenize(file.as_bytes(), Path::new("t"))
+                .map(|doc| snapshot(&doc));
+            let mut warm = TokenBuffer::new();
+            for _ in 0..2 {
+                warm.tokenize(teach.as_bytes(), Path::new("t")).unwrap();
+            }
+            let got = warm
+                .tokenize(file.as_bytes(), Path::new("t"))
+                .map(|doc| snapshot(&doc));
+            assert_eq!(cold, got, "{teach:?} then {file:?}");
+        }
+    }
+
+    #[test]
     fn random_files_tokenize_alike_cold_and_warm() {
         // Random files from every line form (and their broken variants), each
         // tokenized by a fresh buffer (general path), then again by the same buffer
@@ -650,6 +692,7 @@ mod tests {
             state ^= state << 17;
             (state % n as u64) as usize
         };
+        let mut shared = TokenBuffer::new();
         for round in 0..4000 {
             let mut file = String::new();
             // Mostly valid files (keys unique per file); one broken line in four files.
@@ -702,6 +745,12 @@ mod tests {
                     .map(|doc| snapshot(&doc));
                 assert_eq!(cold, warm, "{file:?}");
             }
+            // One buffer across all the files: its key chain predicts each file's
+            // headers from the files before (often wrongly).
+            let shared = shared
+                .tokenize(file.as_bytes(), Path::new("t"))
+                .map(|doc| snapshot(&doc));
+            assert_eq!(cold, shared, "{file:?}");
         }
     }
 

@@ -217,6 +217,7 @@ fn clone_value(cont: &Container<'_>, krate: &Path) -> TokenStream {
             .iter()
             .map(|(member, clone)| quote!(copy.#member = #clone;));
         return quote! {
+            #[inline]
             fn clone_value(&self) -> Self {
                 #helper
                 let mut copy = <Self as ::core::default::Default>::default();
@@ -237,6 +238,7 @@ fn clone_value(cont: &Container<'_>, krate: &Path) -> TokenStream {
         }
     });
     quote! {
+        #[inline]
         fn clone_value(&self) -> Self {
             #helper
             Self {
@@ -278,10 +280,12 @@ fn copy_properties(cont: &Container<'_>, krate: &Path) -> TokenStream {
     }
     if copies.is_empty() {
         return quote! {
+            #[inline]
             fn copy_properties(&mut self, _: &Self, _: &[u64]) {}
         };
     }
     quote! {
+        #[inline]
         fn copy_properties(&mut self, src: &Self, set: &[u64]) {
             #[inline]
             fn __juliet_clone_from<T: #krate::Codec>(dst: &mut T, src: &T) {

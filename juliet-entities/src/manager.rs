@@ -6,10 +6,13 @@
 //! entity of every kind is kept, links are indices that are fixed on every move, and
 //! destroy finds its entity through an id map in O(1).
 
+mod id_map;
+mod invariants;
+
 use std::any::TypeId;
-use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::num::NonZeroU32;
 
 use glam::Vec3;
 use juliet_core::{Archive, Class, Error, ErrorKind, Reflect, Registry};
@@ -17,6 +20,8 @@ use juliet_core::{Archive, Class, Error, ErrorKind, Reflect, Registry};
 use crate::entity::{Entity, EntityId};
 use crate::storage::KindStorage;
 use crate::template::OverrideSet;
+use id_map::IdMap;
+pub use invariants::InvariantViolation;
 
 /// How [`EntityManager::push_record`] initializes a new derived struct.
 pub(crate) enum SlotInit<'a> {
@@ -24,6 +29,29 @@ pub(crate) enum SlotInit<'a> {
     Default,
     /// A clone of the value in a slot of another storage of the kind (a template's
     /// archetype, seed 04 section 4.2 step 2).
+    Clone(&'a KindStorage, usize),
+}
+
+/// The fields of a new base record other than its id and links, as
+/// [`EntityManager::spawn_with`] writes them.
+#[derive(Debug, Default)]
+pub(crate) struct NewRecord {
+    /// World-space position.
+    pub(crate) position: Vec3,
+    /// The template reference (CRC-32 of the template's normalized path).
+    pub(crate) template: Option<NonZeroU32>,
+    /// The properties the entity overrides (empty for standalone entities).
+    pub(crate) overrides: OverrideSet,
+    /// Whether the position is the instance's own.
+    pub(crate) position_overridden: bool,
+}
+
+/// How [`EntityManager::spawn_with`] makes a new derived struct.
+pub(crate) enum TypedInit<'a, F> {
+    /// The value the closure returns.
+    Make(F),
+    /// A clone of the value in a slot of another storage of the kind, through the
+    /// class's clone ([`KindStorage::push_clone_with`]).
     Clone(&'a KindStorage, usize),
 }
 
@@ -50,12 +78,6 @@ impl Hasher for IdHasher {
         self.0
     }
 }
-
-/// A broken [`EntityManager`] invariant, as found by
-/// [`EntityManager::check_invariants`]: which one and for which entity.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("entity manager invariant broken: {0}")]
-pub struct InvariantViolation(pub String);
 
 /// The entity manager: allocation, lookup, typed storage and destruction of entities.
 ///
@@ -87,8 +109,8 @@ pub struct EntityManager {
     /// many entities of one kind skips the `TypeId` hash lookup. A `&'static Class`
     /// cannot change, so its address always stands for the same kind.
     last_kind: Option<(&'static Class, u16)>,
-    /// Base index by id.
-    ids: HashMap<EntityId, u32, BuildHasherDefault<IdHasher>>,
+    /// Base index by id (a window of consecutive ids, the others hashed).
+    ids: IdMap,
     /// The next id to try for a new entity (seed 02's `EntityManager::ID`, per manager).
     next_id: u64,
     /// Classes for resolving `Kind` when loading; `None` for the global registry.
@@ -109,7 +131,7 @@ impl EntityManager {
             kinds: Vec::new(),
             kind_by_type: HashMap::default(),
             last_kind: None,
-            ids: HashMap::default(),
+            ids: IdMap::default(),
             next_id: 1,
             registry: None,
         }
@@ -146,7 +168,7 @@ impl EntityManager {
 
     /// Whether `id` is a live entity.
     pub fn contains(&self, id: EntityId) -> bool {
-        self.ids.contains_key(&id)
+        self.ids.contains(id)
     }
 
     /// The base records, contiguous, in allocation order up to swap-and-pop moves.
@@ -177,12 +199,17 @@ impl EntityManager {
     }
 
     /// Index of the storage of `class`, created on first use.
+    #[inline]
     fn kind_index(&mut self, class: &'static Class) -> u16 {
-        if let Some((last, k)) = self.last_kind {
-            if std::ptr::eq(last, class) {
-                return k;
-            }
+        match self.last_kind {
+            Some((last, k)) if std::ptr::eq(last, class) => k,
+            _ => self.kind_index_slow(class),
         }
+    }
+
+    /// [`EntityManager::kind_index`] past the one-entry cache.
+    #[cold]
+    fn kind_index_slow(&mut self, class: &'static Class) -> u16 {
         let type_id = class.ops.value_type_id();
         let k = match self.kind_by_type.get(&type_id) {
             Some(&k) => k,
@@ -210,7 +237,7 @@ impl EntityManager {
     /// Does not advance the counter.
     pub(crate) fn peek_free_id(&self) -> EntityId {
         let mut candidate = self.next_id;
-        while candidate == 0 || self.ids.contains_key(&EntityId(candidate)) {
+        while candidate == 0 || self.ids.contains(EntityId(candidate)) {
             candidate = candidate.wrapping_add(1);
         }
         EntityId(candidate)
@@ -249,7 +276,7 @@ impl EntityManager {
         if id.0 == 0 {
             return Err(Error::file("", ErrorKind::NoSuchEntity(0)));
         }
-        if self.ids.contains_key(&id) {
+        if self.ids.contains(id) {
             return Err(duplicate_id(id));
         }
         self.allocate_raw(class, id);
@@ -259,7 +286,7 @@ impl EntityManager {
 
     /// Allocates with `id` (free, non-zero); returns the base index.
     pub(crate) fn allocate_raw(&mut self, class: &'static Class, id: EntityId) -> u32 {
-        debug_assert!(id.0 != 0 && !self.ids.contains_key(&id));
+        debug_assert!(id.0 != 0 && !self.ids.contains(id));
         let base = self.push_record(class, id, SlotInit::Default);
         self.ids.insert(id, base);
         base
@@ -271,6 +298,9 @@ impl EntityManager {
     /// `init` (the declared defaults, or a clone of an archetype: step 2), both links
     /// wired. The id is *not* entered in the id map: [`EntityManager::register_id`] does
     /// that (seed step 5), or [`EntityManager::discard_last`] takes the record back.
+    // Always inlined: in `instantiate_from_template` the call boundaries cost more than
+    // the work (this is the per-instance path of seed 04 section 4.2).
+    #[inline(always)]
     pub(crate) fn push_record(
         &mut self,
         class: &'static Class,
@@ -278,13 +308,10 @@ impl EntityManager {
         init: SlotInit<'_>,
     ) -> u32 {
         let kind = self.kind_index(class);
-        let base = u32::try_from(self.entities.len())
-            .ok()
-            .filter(|&b| b < u32::MAX)
-            .expect("more than u32::MAX - 1 entities");
-        // Reserve first, so that nothing can fail once the derived struct exists.
+        let base = self.next_base();
+        // Reserve first, so that nothing can fail once the derived struct exists (the
+        // id map's insertion cannot fail but by aborting on allocation failure).
         self.entities.reserve(1);
-        self.ids.reserve(1);
         let storage = &mut self.kinds[kind as usize];
         let slot = match init {
             SlotInit::Default => storage.push_default(base),
@@ -308,7 +335,7 @@ impl EntityManager {
     /// [`EntityManager::push_record`]) in the id map under `id` (free, non-zero) and
     /// moves the id counter past it.
     pub(crate) fn register_id(&mut self, base: u32, id: EntityId) {
-        debug_assert!(id.0 != 0 && !self.ids.contains_key(&id));
+        debug_assert!(id.0 != 0 && !self.ids.contains(id));
         self.entities[base as usize].id = id;
         self.ids.insert(id, base);
         self.note_id(id);
@@ -316,25 +343,80 @@ impl EntityManager {
 
     /// Like [`EntityManager::register_id`] with a fresh id (the one
     /// [`EntityManager::peek_free_id`] gives: `next_id` unless taken, then the next free
-    /// one), found and entered in the id map in one probe per candidate (the map's entry
-    /// API); advances the counter past it and returns it.
+    /// one), found and entered in the id map in one step per candidate (usually a push
+    /// onto the map's window of consecutive ids); advances the counter past it and
+    /// returns it.
+    #[inline(always)]
     pub(crate) fn register_fresh_id(&mut self, base: u32) -> EntityId {
-        let mut candidate = self.next_id;
-        let id = loop {
-            if candidate != 0 {
-                match self.ids.entry(EntityId(candidate)) {
-                    Entry::Vacant(slot) => {
-                        slot.insert(base);
-                        break EntityId(candidate);
-                    }
-                    Entry::Occupied(_) => {}
-                }
-            }
-            candidate = candidate.wrapping_add(1);
-        };
-        self.next_id = id.0.checked_add(1).unwrap_or(1);
+        let id = self.enter_fresh_id(base);
         self.entities[base as usize].id = id;
         id
+    }
+
+    /// Enters a fresh id (see [`EntityManager::register_fresh_id`]) for base index
+    /// `base` in the id map and advances the counter past it; the record is not touched.
+    #[inline(always)]
+    fn enter_fresh_id(&mut self, base: u32) -> EntityId {
+        let mut candidate = self.next_id;
+        while !self.ids.insert_if_free(candidate, base) {
+            candidate = candidate.wrapping_add(1);
+        }
+        self.next_id = candidate.checked_add(1).unwrap_or(1);
+        EntityId(candidate)
+    }
+
+    /// Creates an entity of `class` whose derived struct, a `T`, is the value `make`
+    /// returns, written straight into its final slot and then changed there by `finish`
+    /// (seed 04 section 4.2 steps 1 to 5 in one, for a caller that knows the kind's
+    /// Rust type; [`KindStorage::push_with`]): a base record with `record`'s fields at
+    /// the end of the base array (dirty), both links wired, a fresh id. Returns `None`
+    /// (nothing changed, no closure called) when `T` is not the type stored for `class`.
+    ///
+    /// When a closure panics nothing is created. Panics as
+    /// [`EntityManager::allocate_entity`].
+    #[inline(always)]
+    pub(crate) fn spawn_with<T: 'static>(
+        &mut self,
+        class: &'static Class,
+        record: NewRecord,
+        init: TypedInit<'_, impl FnOnce() -> T>,
+        finish: impl FnOnce(&mut T),
+    ) -> Option<EntityId> {
+        let kind = self.kind_index(class);
+        let base = self.next_base();
+        if self.entities.len() == self.entities.capacity() {
+            self.entities.reserve(1);
+        }
+        // The closures run inside: when one panics, only reserved capacity has changed.
+        let storage = &mut self.kinds[kind as usize];
+        let slot = match init {
+            TypedInit::Make(make) => storage.push_with(base, make, finish),
+            TypedInit::Clone(src, src_slot) => storage.push_clone_with(base, src, src_slot, finish),
+        }?;
+        // Neither can fail from here on: the id map's insertion aborts at worst (on
+        // allocation failure) and the base array has room.
+        let id = self.enter_fresh_id(base);
+        self.entities.push(Entity {
+            id,
+            class,
+            position: record.position,
+            slot,
+            template: record.template,
+            overrides: record.overrides,
+            kind,
+            dirty: true,
+            position_overridden: record.position_overridden,
+        });
+        Some(id)
+    }
+
+    /// The base index of the next record, checked against the `u32` limit.
+    #[inline(always)]
+    fn next_base(&self) -> u32 {
+        u32::try_from(self.entities.len())
+            .ok()
+            .filter(|&b| b < u32::MAX)
+            .expect("more than u32::MAX - 1 entities")
     }
 
     /// Takes back the record at `base`, which must be the last record pushed by
@@ -347,7 +429,7 @@ impl EntityManager {
             "not the last record"
         );
         let e = self.entities.pop().expect("a record");
-        debug_assert!(self.ids.get(&e.id) != Some(&base));
+        debug_assert!(self.ids.get(e.id) != Some(base));
         let storage = &mut self.kinds[e.kind as usize];
         assert_eq!(e.slot as usize + 1, storage.len(), "not the last slot");
         storage.swap_remove(e.slot as usize);
@@ -355,6 +437,7 @@ impl EntityManager {
 
     /// The base record at `base` with its kind's storage, both mutable (the slot is
     /// `entity.slot()`).
+    #[inline]
     pub(crate) fn record_and_storage_mut(
         &mut self,
         base: usize,
@@ -367,6 +450,16 @@ impl EntityManager {
     /// Creates an entity of kind `T` at `position` (seed 02's `MakeEntity<T>`): fresh
     /// id, declared defaults, dirty.
     pub fn make_entity<T: Reflect>(&mut self, position: Vec3) -> EntityId {
+        let record = NewRecord {
+            position,
+            ..NewRecord::default()
+        };
+        // The typed path: `T`'s defaults inlined, no indirect call. It applies unless
+        // `T::CLASS` was built for another Rust type than `T`.
+        let init = TypedInit::Make(T::default_value);
+        if let Some(id) = self.spawn_with(T::CLASS, record, init, |_| {}) {
+            return id;
+        }
         let id = self.allocate_entity(T::CLASS);
         let base = self.entities.len() - 1;
         self.entities[base].position = position;
@@ -382,7 +475,7 @@ impl EntityManager {
     pub fn destroy_entity(&mut self, id: EntityId) -> Result<(), Error> {
         let base = self
             .ids
-            .remove(&id)
+            .remove(id)
             .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?
             as usize;
         let (kind, slot) = (
@@ -392,10 +485,7 @@ impl EntityManager {
         // 1. Base array: the last record moves into `base`; its slot must point back.
         self.entities.swap_remove(base);
         if let Some(moved) = self.entities.get(base) {
-            *self
-                .ids
-                .get_mut(&moved.id)
-                .expect("every record's id is in the id map") = base as u32;
+            self.ids.set(moved.id, base as u32);
             self.kinds[moved.kind as usize].set_base(moved.slot as usize, base as u32);
         }
         // 2. Kind storage: the last slot moves into `slot`; its base must point to it.
@@ -412,7 +502,7 @@ impl EntityManager {
 
     /// Base index of `id` in [`EntityManager::entities`] (O(1), through the id map).
     pub fn index_of(&self, id: EntityId) -> Option<usize> {
-        self.ids.get(&id).map(|&b| b as usize)
+        self.ids.get(id).map(|b| b as usize)
     }
 
     /// The base record at base index `base` (panics when out of bounds).
@@ -550,90 +640,6 @@ impl EntityManager {
         let e = self.entity(id)?;
         Some((&self.kinds[e.kind as usize], e.slot as usize))
     }
-
-    /// Checks the invariants of seed 02 section 2.4 and the id map, in O(entities):
-    ///
-    /// 1. links: every base record's slot exists in its kind's storage and that slot's
-    ///    base index points back to the record (and every slot's base points to a record
-    ///    that points back);
-    /// 2. type coherence: a record's class is its storage's class;
-    /// 3. counts: the kinds' lengths add up to the number of base records;
-    /// 4. id map: one entry per record, mapping its (non-zero) id to its index, and the
-    ///    id counter is past every id below `u64::MAX`.
-    ///
-    /// # Errors
-    /// The first broken invariant found.
-    pub fn check_invariants(&self) -> Result<(), InvariantViolation> {
-        let fail = |msg: String| Err(InvariantViolation(msg));
-        for (i, e) in self.entities.iter().enumerate() {
-            let Some(storage) = self.kinds.get(e.kind as usize) else {
-                return fail(format!("entity {} at {i} has no kind {}", e.id, e.kind));
-            };
-            if e.slot as usize >= storage.len() {
-                return fail(format!(
-                    "entity {} at {i}: slot {} out of bounds",
-                    e.id, e.slot
-                ));
-            }
-            if storage.base_of(e.slot as usize) as usize != i {
-                return fail(format!(
-                    "entity {} at {i}: slot {} links back to {}",
-                    e.id,
-                    e.slot,
-                    storage.base_of(e.slot as usize)
-                ));
-            }
-            if storage.class() != e.class {
-                return fail(format!(
-                    "entity {} at {i}: class {} in the storage of {}",
-                    e.id,
-                    e.class.name,
-                    storage.class().name
-                ));
-            }
-            if e.id.0 == 0 || self.ids.get(&e.id) != Some(&(i as u32)) {
-                return fail(format!(
-                    "entity {} at {i}: id map says {:?}",
-                    e.id,
-                    self.ids.get(&e.id)
-                ));
-            }
-            if e.id.0 >= self.next_id && e.id.0 != u64::MAX {
-                return fail(format!(
-                    "entity {}: id counter {} not past it",
-                    e.id, self.next_id
-                ));
-            }
-        }
-        for (k, storage) in self.kinds.iter().enumerate() {
-            for (slot, &b) in storage.bases().iter().enumerate() {
-                match self.entities.get(b as usize) {
-                    Some(e) if e.kind as usize == k && e.slot as usize == slot => {}
-                    _ => {
-                        return fail(format!(
-                            "kind {} slot {slot}: base {b} does not link back",
-                            storage.class().name
-                        ))
-                    }
-                }
-            }
-        }
-        let total: usize = self.kinds.iter().map(KindStorage::len).sum();
-        if total != self.entities.len() {
-            return fail(format!(
-                "{total} derived structs for {} base records",
-                self.entities.len()
-            ));
-        }
-        if self.ids.len() != self.entities.len() {
-            return fail(format!(
-                "{} ids for {} base records",
-                self.ids.len(),
-                self.entities.len()
-            ));
-        }
-        Ok(())
-    }
 }
 
 /// The error for an id already live in the manager (the world names the other file).
@@ -649,66 +655,9 @@ pub(crate) fn duplicate_id(id: EntityId) -> Error {
 
 #[cfg(test)]
 mod tests {
+    use super::invariants::tests::three;
     use super::*;
     use crate::support::{Crate, Sign};
-
-    fn three() -> (EntityManager, [EntityId; 3]) {
-        let mut m = EntityManager::new();
-        let ids = [
-            m.make_entity::<Crate>(Vec3::X),
-            m.make_entity::<Sign>(Vec3::Y),
-            m.make_entity::<Crate>(Vec3::Z),
-        ];
-        m.check_invariants().unwrap();
-        (m, ids)
-    }
-
-    #[test]
-    fn check_invariants_finds_a_broken_back_link() {
-        let (mut m, _) = three();
-        m.kinds[0].set_base(1, 0);
-        let err = m.check_invariants().unwrap_err();
-        assert!(err.0.contains("links back"), "{err}");
-    }
-
-    #[test]
-    fn check_invariants_finds_a_slot_out_of_bounds() {
-        let (mut m, _) = three();
-        m.entities[1].slot = 5;
-        assert!(m
-            .check_invariants()
-            .unwrap_err()
-            .0
-            .contains("out of bounds"));
-    }
-
-    #[test]
-    fn check_invariants_finds_a_class_in_the_wrong_storage() {
-        let (mut m, _) = three();
-        m.entities[0].class = Sign::CLASS;
-        assert!(m
-            .check_invariants()
-            .unwrap_err()
-            .0
-            .contains("in the storage of"));
-    }
-
-    #[test]
-    fn check_invariants_finds_a_stale_id_map() {
-        let (mut m, ids) = three();
-        m.ids.insert(ids[0], 2);
-        assert!(m.check_invariants().unwrap_err().0.contains("id map"));
-        let (mut m, _) = three();
-        m.ids.insert(EntityId(99), 0);
-        assert!(m.check_invariants().unwrap_err().0.contains("ids for"));
-    }
-
-    #[test]
-    fn check_invariants_finds_an_id_counter_behind_an_id() {
-        let (mut m, _) = three();
-        m.next_id = 2;
-        assert!(m.check_invariants().unwrap_err().0.contains("id counter"));
-    }
 
     /// A fresh id is the counter's unless taken (possible only once ids wrapped past
     /// `u64::MAX`), then the next free one, never 0; the counter moves past it.
@@ -725,6 +674,25 @@ mod tests {
         assert_eq!(m.allocate_entity(Crate::CLASS), EntityId(5));
         assert_eq!(m.next_id, 6);
         assert_eq!(m.get::<Crate>(EntityId(5)), m.slice::<Crate>().last());
+        m.check_invariants().unwrap();
+    }
+
+    /// `make_entity` (the typed path: `T::default_value` inlined) builds what
+    /// `allocate_entity` (the class's type-erased default-init) does, at `position`.
+    #[test]
+    fn make_entity_agrees_with_allocate_entity() {
+        let mut m = EntityManager::new();
+        let typed = m.make_entity::<Crate>(Vec3::Y);
+        let erased = m.allocate_entity(Crate::CLASS);
+        assert_eq!(m.get::<Crate>(typed), m.get::<Crate>(erased));
+        assert_eq!(m.get::<Crate>(typed), Some(&Crate::default()));
+        let e = m.entity(typed).unwrap();
+        assert_eq!(
+            (e.position(), e.is_dirty(), e.template()),
+            (Vec3::Y, true, None)
+        );
+        assert!(e.overrides().is_empty() && !e.is_position_overridden());
+        assert_eq!((typed, erased), (EntityId(1), EntityId(2)));
         m.check_invariants().unwrap();
     }
 

@@ -16,6 +16,7 @@
 //! [`ClassOps::is`]: juliet_core::ClassOps::is
 
 use std::alloc::{self, Layout};
+use std::any::TypeId;
 use std::fmt;
 use std::ptr::{self, NonNull};
 
@@ -28,6 +29,11 @@ use juliet_core::{Archive, Class, Error, PropertyDescriptor, Value, ValueError};
 /// kind's type is only known through its [`Class`].
 pub struct KindStorage {
     class: &'static Class,
+    /// The Rust type of the values ([`ClassOps::value_type_id`], read once: typed
+    /// access and kind checks compare it with no indirect call).
+    ///
+    /// [`ClassOps::value_type_id`]: juliet_core::ClassOps::value_type_id
+    type_id: TypeId,
     /// Layout of one element (size is a multiple of the alignment, as for every Rust type).
     elem: Layout,
     /// Start of the elements: a dangling pointer aligned to `elem.align()` while nothing
@@ -58,6 +64,7 @@ impl KindStorage {
         let elem = class.ops.layout();
         KindStorage {
             class,
+            type_id: class.ops.value_type_id(),
             elem,
             data: dangling(elem.align()),
             len: 0,
@@ -103,6 +110,7 @@ impl KindStorage {
     }
 
     /// Address of `slot` (may be one past the end); computing it is safe, using it is not.
+    #[inline]
     fn slot_ptr(&self, slot: usize) -> *mut u8 {
         self.data
             .as_ptr()
@@ -112,6 +120,7 @@ impl KindStorage {
     /// A raw pointer to the value in `slot`, for type-erased property access through
     /// [`juliet_core::PropertyOps`] (dereferencing it is the caller's `unsafe`). Valid
     /// until the storage is next changed. Panics when `slot >= len()`.
+    #[inline]
     pub fn as_ptr(&self, slot: usize) -> *const u8 {
         assert!(slot < self.len, "slot {slot} out of bounds ({})", self.len);
         self.slot_ptr(slot)
@@ -122,6 +131,21 @@ impl KindStorage {
     pub fn as_mut_ptr(&mut self, slot: usize) -> *mut u8 {
         assert!(slot < self.len, "slot {slot} out of bounds ({})", self.len);
         self.slot_ptr(slot)
+    }
+
+    /// Makes room for one more entity (and its base index): two compares when there is
+    /// room already.
+    #[inline]
+    fn reserve_one(&mut self) {
+        if self.len == self.cap || self.bases.len() == self.bases.capacity() {
+            self.reserve(1);
+        }
+    }
+
+    /// Whether the values are `T`s.
+    #[inline]
+    fn holds<T: 'static>(&self) -> bool {
+        self.type_id == TypeId::of::<T>()
     }
 
     /// Makes room for at least `additional` more entities without reallocating.
@@ -161,17 +185,111 @@ impl KindStorage {
     /// stub panics (nothing is appended then).
     pub fn push_default(&mut self, base: u32) -> u32 {
         let slot = self.next_slot();
-        self.reserve(1);
-        // SAFETY: `reserve(1)` made slot `len` allocated (or the kind is zero-sized and
+        self.reserve_one();
+        // SAFETY: `reserve_one()` made slot `len` allocated (or the kind is zero-sized and
         // `data` is aligned and non-null); it is aligned to `elem.align()` because `data`
         // is and `elem.size()` is a multiple of it; `elem` is the layout of the class's
         // type (`ClassOps::layout`, consistent with `ops` by construction). The slot
         // holds no live value, so nothing is overwritten without being dropped.
         unsafe { self.class.ops.default_in_place(self.slot_ptr(self.len)) };
         self.len += 1;
-        // Cannot reallocate: `reserve(1)` reserved room in `bases` too.
+        // Cannot reallocate: `reserve_one()` made room in `bases` too.
         self.bases.push(base);
         slot
+    }
+
+    /// Appends the value `make` returns, written straight into its final slot and then
+    /// changed in place by `finish`, linked to base record `base`; returns the slot, or
+    /// `None` (nothing done, neither closure called) when `T` is not the kind's type.
+    /// The typed form of [`KindStorage::push_clone`] and [`KindStorage::push_default`]:
+    /// both closures are inlined (a typed template instantiation clones the archetype
+    /// into the slot and copies its delta's values there, with no indirect call and no
+    /// temporary copy of the value).
+    ///
+    /// Panics as [`KindStorage::push_default`]; when `make` or `finish` panics nothing
+    /// is appended (a value `finish` was changing is dropped).
+    #[inline(always)]
+    pub fn push_with<T: 'static>(
+        &mut self,
+        base: u32,
+        make: impl FnOnce() -> T,
+        finish: impl FnOnce(&mut T),
+    ) -> Option<u32> {
+        if !self.holds::<T>() {
+            return None;
+        }
+        let slot = self.next_slot();
+        self.reserve_one();
+        let dst = self.slot_ptr(self.len).cast::<T>();
+        // SAFETY: `holds::<T>()` means the kind's type is `T`, so `elem` is
+        // `Layout::new::<T>()`; `reserve_one()` made slot `len` allocated (or `T` is
+        // zero-sized and `data` is aligned and non-null), and it is aligned for `T`
+        // (`data` is, and the stride is `size_of::<T>()`). The slot holds no live value,
+        // so nothing is overwritten without being dropped. The closures cannot reach the
+        // storage (`&mut self` is held here), so `dst` stays valid while they run.
+        unsafe { dst.write(make()) };
+        self.finish_push(base, finish);
+        Some(slot)
+    }
+
+    /// Like [`KindStorage::push_with`] with the value cloned from `src_slot` of `src`
+    /// through the class's clone, as [`KindStorage::push_clone`] does, then changed in
+    /// place by `finish`. `None` (nothing done) unless both storages hold `T`s. (The
+    /// type-erased clone writes straight into the slot; a typed clone inlined here
+    /// builds the value on the stack first.)
+    ///
+    /// Panics when `src_slot` is out of bounds, or as [`KindStorage::push_default`];
+    /// when the clone or `finish` panics nothing is appended (a value `finish` was
+    /// changing is dropped).
+    #[inline(always)]
+    pub fn push_clone_with<T: 'static>(
+        &mut self,
+        base: u32,
+        src: &KindStorage,
+        src_slot: usize,
+        finish: impl FnOnce(&mut T),
+    ) -> Option<u32> {
+        if !self.holds::<T>() || !src.holds::<T>() {
+            return None;
+        }
+        let src_ptr = src.as_ptr(src_slot);
+        let slot = self.next_slot();
+        self.reserve_one();
+        // SAFETY: as in `push_clone` (both storages hold `T`s: the same kind).
+        unsafe {
+            self.class
+                .ops
+                .clone_in_place(src_ptr, self.slot_ptr(self.len))
+        };
+        self.finish_push(base, finish);
+        Some(slot)
+    }
+
+    /// The end of [`KindStorage::push_with`] and [`KindStorage::push_clone_with`]:
+    /// runs `finish` on the live `T` just written to slot `len` (the storage holds
+    /// `T`s, and room in `bases` is reserved), then counts it and links it to `base`.
+    /// If `finish` unwinds, the value is dropped and not counted.
+    #[inline(always)]
+    fn finish_push<T: 'static>(&mut self, base: u32, finish: impl FnOnce(&mut T)) {
+        debug_assert!(self.holds::<T>() && self.bases.len() < self.bases.capacity());
+        let dst = self.slot_ptr(self.len).cast::<T>();
+        /// Drops the value in the uncounted slot if `finish` unwinds.
+        struct DropValue<T>(*mut T);
+        impl<T> Drop for DropValue<T> {
+            fn drop(&mut self) {
+                // SAFETY: armed only while `finish` runs: the slot holds the live value
+                // just written, outside `0..len`, so nothing else drops or reads it.
+                unsafe { self.0.drop_in_place() }
+            }
+        }
+        let guard = DropValue(dst);
+        // SAFETY: the callers wrote a live `T` (the storage's type) to slot `len`, which
+        // nothing else refers to (it is outside `0..len`, and `&mut self` is held).
+        finish(unsafe { &mut *dst });
+        std::mem::forget(guard);
+        self.len += 1;
+        // Cannot reallocate: the callers' `reserve_one()` made room in `bases` too.
+        self.bases.push(base);
     }
 
     /// Removes the value in `slot` by swap-and-pop (seed 02 section 5.3): the last value
@@ -229,16 +347,17 @@ impl KindStorage {
     /// Panics when `src` holds another kind or `src_slot` is out of bounds (broken
     /// invariants), or as [`KindStorage::push_default`]; when the clone panics nothing is
     /// appended.
+    #[inline(always)]
     pub fn push_clone(&mut self, base: u32, src: &KindStorage, src_slot: usize) -> u32 {
         self.assert_same_kind(src);
         let src_ptr = src.as_ptr(src_slot);
         let slot = self.next_slot();
-        self.reserve(1);
+        self.reserve_one();
         // SAFETY: `src_ptr` points to a live value of the kind (checked in bounds, same
         // type as ours by `assert_same_kind`), kept alive and unchanged by the shared
         // borrow of `src`; `src` is another storage than `self` (a `&` and a `&mut` to one
         // object cannot coexist), so the destination does not overlap it. The
-        // destination slot `len` is allocated by `reserve(1)` (or the kind is
+        // destination slot `len` is allocated by `reserve_one()` (or the kind is
         // zero-sized), aligned, and holds no live value.
         unsafe {
             self.class
@@ -259,8 +378,8 @@ impl KindStorage {
             self.len
         );
         let slot = self.next_slot();
-        self.reserve(1);
-        // SAFETY: after `reserve(1)` (which may move the values, so both pointers are
+        self.reserve_one();
+        // SAFETY: after `reserve_one()` (which may move the values, so both pointers are
         // taken now) slot `src_slot < len` holds a live value of the class and slot `len`
         // is allocated, aligned and holds none; they are distinct slots of a type whose
         // size is their stride, so they do not overlap (for a zero-sized kind both are
@@ -276,6 +395,7 @@ impl KindStorage {
     }
 
     /// The next slot index, checked against the `u32` limit.
+    #[inline]
     fn next_slot(&self) -> u32 {
         u32::try_from(self.len)
             .ok()
@@ -284,9 +404,10 @@ impl KindStorage {
     }
 
     /// Panics unless `other` stores the same type.
+    #[inline]
     fn assert_same_kind(&self, other: &KindStorage) {
         assert!(
-            self.class.ops.value_type_id() == other.class.ops.value_type_id(),
+            self.type_id == other.type_id,
             "storage of `{}` used as `{}`",
             other.class.name,
             self.class.name
@@ -397,10 +518,11 @@ impl KindStorage {
 
     /// The values as `&[T]`, or `None` when `T` is not the kind's type.
     pub fn as_slice<T: 'static>(&self) -> Option<&[T]> {
-        if !self.class.ops.is::<T>() {
+        if !self.holds::<T>() {
             return None;
         }
-        // SAFETY: `ops.is::<T>()` means the kind's type is `T`, so `elem` is
+        // SAFETY: `holds::<T>()` means the kind's type is `T` (`type_id` is the
+        // private `ClassOps::value_type_id` of the class, read at creation), so `elem` is
         // `Layout::new::<T>()`; `data` is non-null and aligned to `align_of::<T>()`; slots
         // `0..len` hold live `T`s laid out with stride `size_of::<T>()`, within one
         // allocation of at most `isize::MAX` bytes (or zero-sized). The shared borrow of
@@ -410,7 +532,7 @@ impl KindStorage {
 
     /// The values as `&mut [T]`, or `None` when `T` is not the kind's type.
     pub fn as_mut_slice<T: 'static>(&mut self) -> Option<&mut [T]> {
-        if !self.class.ops.is::<T>() {
+        if !self.holds::<T>() {
             return None;
         }
         // SAFETY: as in `as_slice`; the unique borrow of `self` makes the slice unique.
@@ -420,7 +542,7 @@ impl KindStorage {
     /// The values as `&mut [T]` together with their base indices (`None` when `T` is not
     /// the kind's type).
     pub fn as_mut_slice_with_bases<T: 'static>(&mut self) -> Option<(&mut [T], &[u32])> {
-        if !self.class.ops.is::<T>() {
+        if !self.holds::<T>() {
             return None;
         }
         // SAFETY: as in `as_mut_slice`; `bases` is a separate allocation, borrowed shared

@@ -5,13 +5,13 @@
 
 use std::path::Path;
 
-use super::{simd, LineForm, PropertyNode, TokenBuffer};
+use super::{LineForm, PropertyNode, TokenBuffer};
 use crate::error::{shorten, Error, ErrorKind};
 use crate::value::ValueSpan;
 
 /// Past this many properties in one file, duplicate keys are found through a hash map
 /// instead of a linear scan (so a million-key file stays linear).
-const LINEAR_DUPLICATE_SCAN: usize = 32;
+pub(super) const LINEAR_DUPLICATE_SCAN: usize = 32;
 
 impl TokenBuffer {
     /// Splits `src` into lines at the newlines of `masks` (see [`simd::scan_text`]) and
@@ -25,11 +25,20 @@ impl TokenBuffer {
             open: NO_BLOCK,
             word: 0,
             bits: masks.first().copied().unwrap_or(0),
+            want: self.chain.first(),
         };
         while let Some(end) = self.fast_lines(bytes, masks, &mut at) {
-            // The line ending at `end` needs the general path.
-            at.line_no += 1;
-            self.line(src, at.line_start, end, at.line_no, &mut at.open, path)?;
+            // The line ending at `end` (line `at.line_no`, from `at.line_start`) needs
+            // more than the fast loop.
+            if !self.predicted_line(bytes, end, &mut at) {
+                let nodes = self.nodes.len();
+                if !self.fast_other_line(bytes, at.line_start, end, at.line_no, &mut at.open) {
+                    self.line(src, at.line_start, end, at.line_no, &mut at.open, path)?;
+                }
+                if self.nodes.len() != nodes {
+                    self.relink(bytes, at.line_start, end, &mut at);
+                }
+            }
             at.line_start = end + 1;
         }
         at.line_no += 1;
@@ -51,271 +60,6 @@ impl TokenBuffer {
             next = n.values_start;
         }
         Ok(())
-    }
-
-    /// Handles the lines whose newlines are the bits of `masks` from `at`'s position on,
-    /// quickly while they are common: blank lines, comments, value lines of an open
-    /// block, and `; Key`, `; Key: value` and `Key: value` properties of keys in the
-    /// cache (that close a non-empty block and are not duplicates), with leading blanks
-    /// or a `\r` before the newline. Stops at the first other line, changing nothing for
-    /// it, and returns the offset of its newline; `None` when every newline is done.
-    #[inline(never)]
-    fn fast_lines(&mut self, bytes: &[u8], masks: &[u64], at: &mut ScanState) -> Option<usize> {
-        // Kept in registers; written back once.
-        let mut start = at.line_start;
-        let mut line_no = at.line_no;
-        let mut open = at.open;
-        let mut word = at.word;
-        let mut bits = at.bits;
-        let stopped = 'lines: loop {
-            while bits == 0 {
-                word += 1;
-                match masks.get(word) {
-                    Some(&next) => bits = next,
-                    None => break 'lines None,
-                }
-            }
-            let end = word * simd::BLOCK + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            if end != start && !self.fast_line(bytes, start, end, line_no + 1, &mut open) {
-                break Some(end);
-            }
-            line_no += 1;
-            start = end + 1;
-        };
-        at.line_start = start;
-        at.line_no = line_no;
-        at.open = open;
-        at.word = word;
-        at.bits = bits;
-        stopped
-    }
-
-    /// One non-empty line `bytes[start..end]` (line `line_no`) for
-    /// [`TokenBuffer::fast_lines`]: handles it and returns `true`, or returns `false`
-    /// having changed nothing. The commonest lines (a value line of an open block, a
-    /// `#` comment, `; Key` of a short cached key met first in this file) are handled
-    /// here, the others in [`TokenBuffer::fast_other_line`].
-    #[inline(always)]
-    fn fast_line(
-        &mut self,
-        bytes: &[u8],
-        start: usize,
-        end: usize,
-        line_no: u32,
-        open: &mut usize,
-    ) -> bool {
-        if let Some(line) = bytes.get(start..end).filter(|l| !l.is_empty()) {
-            let (first, last) = (&line[0], &line[line.len() - 1]);
-            if *first > b' ' && *last > b' ' {
-                if *open != NO_BLOCK && !matches!(first, b';' | b'#' | b'/') {
-                    self.values.push(ValueSpan {
-                        start: start as u32,
-                        len: line.len() as u32,
-                        line: line_no,
-                        column: 1,
-                    });
-                    return true;
-                }
-                if *first == b'#' {
-                    return true;
-                }
-                if let [b';', b' ', _, ..] = line {
-                    let values = self.values.len();
-                    let key_len = line.len() - 2;
-                    if open != &values && key_len <= 16 && self.nodes.len() < LINEAR_DUPLICATE_SCAN
-                    {
-                        if let Some(key_crc) = self.keys.get(bytes, start + 2, key_len) {
-                            // The first key of its CRC's low byte in this file, or of
-                            // its CRC (few nodes: a short scan): new.
-                            let bit = (key_crc & 0xFF) as usize;
-                            let mask = 1u64 << (bit & 63);
-                            if self.filter[bit >> 6] & mask == 0 || self.crc_is_new(key_crc) {
-                                self.filter[bit >> 6] |= mask;
-                                let key = (start + 2, start + 2 + key_len);
-                                self.add_node(key_crc, key, line_no, 3, LineForm::Block);
-                                *open = values;
-                                return true;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        self.fast_other_line(bytes, start, end, line_no, open)
-    }
-
-    /// Appends the node of the key `src[key.0..key.1]` (CRC `key_crc`) on `line` at
-    /// `column`, written as `form`; its value lines start at the next value span.
-    #[inline(always)]
-    fn add_node(
-        &mut self,
-        key_crc: u32,
-        key: (usize, usize),
-        line: u32,
-        column: u32,
-        form: LineForm,
-    ) {
-        self.nodes.push(PropertyNode {
-            key_crc,
-            key_start: key.0 as u32,
-            key_len: (key.1 - key.0) as u32,
-            line,
-            column,
-            values_start: self.values.len() as u32,
-            values_len: 0,
-            consumed: false,
-            form,
-        });
-    }
-
-    /// Whether no node so far has the CRC `crc` (behind a hit in the CRC filter).
-    #[inline(never)]
-    fn crc_is_new(&self, crc: u32) -> bool {
-        !self.nodes.iter().any(|n| n.key_crc == crc)
-    }
-
-    /// [`TokenBuffer::fast_line`] for the less common lines.
-    #[inline(never)]
-    fn fast_other_line(
-        &mut self,
-        bytes: &[u8],
-        start: usize,
-        end: usize,
-        line_no: u32,
-        open: &mut usize,
-    ) -> bool {
-        let Some(mut line) = bytes.get(start..end) else {
-            return false;
-        };
-        if let [rest @ .., b'\r'] = line {
-            line = rest;
-        }
-        let (Some(&first), Some(&last)) = (line.first(), line.last()) else {
-            return false;
-        };
-        if last <= b' ' {
-            return false;
-        }
-        let mut s = 0;
-        let mut first = first;
-        if first <= b' ' {
-            s = skip_blanks(line, 0);
-            // `last` is visible, so `s` is inside the line.
-            first = match line.get(s) {
-                Some(&b) if b > b' ' => b,
-                _ => return false,
-            };
-        }
-        match first {
-            b'#' => true,
-            b'/' if line.get(s + 1) == Some(&b'/') => true,
-            b';' => match self.fast_header(bytes, start, line, s, line_no, *open) {
-                Some(now_open) => {
-                    *open = now_open;
-                    true
-                }
-                None => false,
-            },
-            _ if *open != NO_BLOCK => {
-                self.values.push(ValueSpan {
-                    start: (start + s) as u32,
-                    len: (line.len() - s) as u32,
-                    line: line_no,
-                    column: s as u32 + 1,
-                });
-                true
-            }
-            _ => match find_colon(line, s) {
-                Some(colon) => {
-                    let compact = (start, s, colon, line_no, LineForm::Compact);
-                    self.fast_one_line(bytes, line, compact)
-                }
-                None => false,
-            },
-        }
-    }
-
-    /// A `; Key` or `; Key: value` header `line` (line `line_no`, at byte `start`,
-    /// trimmed at its end, its `;` at offset `s`) when its key is in the cache, the block it closes (`open`, see
-    /// [`TokenBuffer::line`]) has a value and the key is new: adds it and returns the new
-    /// `open`. Otherwise changes nothing and returns `None`.
-    #[inline(always)]
-    fn fast_header(
-        &mut self,
-        bytes: &[u8],
-        start: usize,
-        line: &[u8],
-        s: usize,
-        line_no: u32,
-        open: usize,
-    ) -> Option<usize> {
-        let Some([_, b' ', _, ..]) = line.get(s..) else {
-            return None;
-        };
-        let values = self.values.len();
-        if open == values {
-            return None;
-        }
-        let k = s + 2;
-        if let Some(colon) = find_colon(line, k) {
-            // `; Key: value` (no key holds a `:`).
-            let inline = (start, k, colon, line_no, LineForm::Inline);
-            return self.fast_one_line(bytes, line, inline).then_some(NO_BLOCK);
-        }
-        let key_crc = self.keys.get(bytes, start + k, line.len() - k)?;
-        let key = (start + k, start + line.len());
-        if self.find_duplicate(bytes, key, key_crc, line_no).is_some() {
-            return None;
-        }
-        let key = (start + k, start + line.len());
-        self.add_node(key_crc, key, line_no, k as u32 + 1, LineForm::Block);
-        Some(values)
-    }
-
-    /// A one-line property `Key: value` (`line`, trimmed, at byte `at.0`, the key at
-    /// offset `at.1`, its first `:` at offset `at.2`, on line `at.3`, written as
-    /// `at.4`) whose key is in the cache and new, with a value: adds it and returns
-    /// `true`. Otherwise changes nothing and returns `false`. A block that the property
-    /// closes was checked by the caller.
-    ///
-    /// The key is the text before the `:` less its trailing blanks; the cache holds only
-    /// keys validated as identifiers, so a hit also validates it.
-    #[inline(always)]
-    fn fast_one_line(
-        &mut self,
-        bytes: &[u8],
-        line: &[u8],
-        at: (usize, usize, usize, u32, LineForm),
-    ) -> bool {
-        let (start, k, colon, line_no, form) = at;
-        let mut key_end = colon;
-        while key_end > k && matches!(line[key_end - 1], b' ' | b'\t') {
-            key_end -= 1;
-        }
-        if key_end == k {
-            return false;
-        }
-        let Some(key_crc) = self.keys.get(bytes, start + k, key_end - k) else {
-            return false;
-        };
-        let from = skip_blanks(line, colon + 1);
-        if from == line.len()
-            || self
-                .find_duplicate(bytes, (start + k, start + key_end), key_crc, line_no)
-                .is_some()
-        {
-            return false;
-        }
-        let key = (start + k, start + key_end);
-        self.add_node(key_crc, key, line_no, k as u32 + 1, form);
-        self.values.push(ValueSpan {
-            start: (start + from) as u32,
-            len: (line.len() - from) as u32,
-            line: line_no,
-            column: from as u32 + 1,
-        });
-        true
     }
 
     /// Handles line `line_no`, `src[start..end]` (without its `\n`); `open` is the
@@ -583,7 +327,7 @@ impl TokenBuffer {
     /// (under any spelling), whose CRC is `crc`, and records this one (on `line`). Two
     /// different keys that share a CRC are not duplicates.
     #[inline(always)]
-    fn find_duplicate(
+    pub(super) fn find_duplicate(
         &mut self,
         src: &[u8],
         key: (usize, usize),
@@ -593,12 +337,8 @@ impl TokenBuffer {
         let text = &src[key.0..key.1];
         let count = self.nodes.len();
         if count < LINEAR_DUPLICATE_SCAN {
-            // A 256-bit filter on the CRC's low byte: most keys skip the scan.
-            let bit = (crc & 0xFF) as usize;
-            let word = &mut self.filter[bit >> 6];
-            let mask = 1u64 << (bit & 63);
-            if *word & mask == 0 {
-                *word |= mask;
+            // A filter on the CRC's low 10 bits: most keys skip the scan.
+            if !self.used.test_and_set(crc) {
                 return None;
             }
             return self
@@ -682,28 +422,30 @@ fn normalized(key: &[u8]) -> Vec<u8> {
 
 /// Where the scan is: the start of the next line, the number of lines done and the
 /// open block (see [`TokenBuffer::line`]).
-struct ScanState {
-    line_start: usize,
-    line_no: u32,
-    open: usize,
+pub(super) struct ScanState {
+    pub(super) line_start: usize,
+    pub(super) line_no: u32,
+    pub(super) open: usize,
     /// The mask word of the next newline, and its bits not yet done.
-    word: usize,
-    bits: u64,
+    pub(super) word: usize,
+    pub(super) bits: u64,
+    /// The [`super::chain::KeyChain`] entry predicted for the next block header.
+    pub(super) want: u8,
 }
 
 /// The open block state when no block is open.
-const NO_BLOCK: usize = usize::MAX;
+pub(super) const NO_BLOCK: usize = usize::MAX;
 
 /// Offset of the first `:` at or after `from` in `line`.
 #[inline(always)]
-fn find_colon(line: &[u8], from: usize) -> Option<usize> {
+pub(super) fn find_colon(line: &[u8], from: usize) -> Option<usize> {
     let rest = line.get(from..)?;
     rest.iter().position(|&b| b == b':').map(|i| from + i)
 }
 
 /// First offset at or after `from` in `line` that is not a space or a tab.
 #[inline(always)]
-fn skip_blanks(line: &[u8], mut from: usize) -> usize {
+pub(super) fn skip_blanks(line: &[u8], mut from: usize) -> usize {
     while let Some(b' ' | b'\t') = line.get(from) {
         from += 1;
     }

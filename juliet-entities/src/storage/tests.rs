@@ -231,6 +231,85 @@ fn push_clone_refuses_another_kind() {
 }
 
 #[test]
+fn push_with_writes_the_value_then_finishes_it_in_place() {
+    let before = drops();
+    let mut s = filled::<Counted>(1);
+    let made = s.push_with(
+        7,
+        || Counted {
+            value: 3,
+            payload: Box::new(4),
+        },
+        |c: &mut Counted| *c.payload += 10,
+    );
+    assert_eq!(made, Some(1));
+    assert_eq!(s.bases(), &[100, 7]);
+    let c = s.get::<Counted>(1).unwrap();
+    assert_eq!((c.value, *c.payload), (3, 14));
+    // Another type: refused before either closure runs, nothing appended.
+    let refused = s.push_with(8, || -> Crate { unreachable!() }, |_| unreachable!());
+    assert_eq!((refused, s.len()), (None, 2));
+    let mut z = filled::<Marker>(0);
+    assert_eq!(z.push_with(1, || Marker, |_| {}), Some(0));
+    assert_eq!(z.len(), 1);
+    drop(s);
+    assert_eq!(drops() - before, 2);
+}
+
+#[test]
+fn push_clone_with_clones_across_storages_then_finishes_in_place() {
+    let before = drops();
+    let mut archetypes = filled::<Counted>(2);
+    *archetypes.get_mut::<Counted>(1).unwrap().payload = 99;
+    let mut s = filled::<Counted>(0);
+    for i in 0..10 {
+        let slot = s.push_clone_with(i, &archetypes, 1, |c: &mut Counted| c.value = i);
+        assert_eq!(slot, Some(i));
+    }
+    assert!(s
+        .as_slice::<Counted>()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .all(|(i, c)| c.value == i as u32 && *c.payload == 99));
+    // The clone is deep, and another type (on either side) is refused.
+    *s.get_mut::<Counted>(0).unwrap().payload = 1;
+    assert_eq!(*archetypes.get::<Counted>(1).unwrap().payload, 99);
+    let signs = filled::<Sign>(1);
+    assert_eq!(s.push_clone_with(0, &signs, 0, |_: &mut Counted| {}), None);
+    assert_eq!(
+        s.push_clone_with(0, &archetypes, 0, |_: &mut Sign| {}),
+        None
+    );
+    assert_eq!(s.len(), 10);
+    drop((s, archetypes));
+    assert_eq!(drops() - before, 12);
+}
+
+#[test]
+fn a_panicking_finish_drops_the_value_and_appends_nothing() {
+    let before = drops();
+    let archetypes = filled::<Counted>(1);
+    let mut s = filled::<Counted>(2);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        s.push_clone_with(9, &archetypes, 0, |_: &mut Counted| panic!("finish"))
+    }));
+    assert!(result.is_err());
+    assert_eq!((s.len(), s.bases()), (2, &[100, 101][..]));
+    assert_eq!(drops() - before, 1, "the half-made value was dropped once");
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        s.push_with(9, Counted::default, |_| panic!("finish"))
+    }));
+    assert!(result.is_err());
+    assert_eq!(s.len(), 2);
+    assert_eq!(drops() - before, 2);
+    // Still usable: the next push takes the slot.
+    assert_eq!(s.push_with(9, Counted::default, |_| {}), Some(2));
+    drop((s, archetypes));
+    assert_eq!(drops() - before, 6);
+}
+
+#[test]
 fn property_access_through_the_types_own_table() {
     let mut s = filled::<Sign>(2);
     let other = filled::<Sign>(1);

@@ -63,6 +63,7 @@ pub struct CachedTemplate {
 
 impl CachedTemplate {
     /// CRC-32 of the normalized path (seed 04's `TemplateCrc`), never 0.
+    #[inline]
     pub fn crc(&self) -> u32 {
         self.crc
     }
@@ -74,12 +75,14 @@ impl CachedTemplate {
     }
 
     /// The template's kind (seed 04's `EntityKind`).
+    #[inline]
     pub fn class(&self) -> &'static Class {
         self.class
     }
 
     /// The default position of instances (seed 04's `DefaultBase` X/Y/Z): the file's
     /// `Position`, else the parent template's, else the origin.
+    #[inline]
     pub fn position(&self) -> Vec3 {
         self.position
     }
@@ -129,6 +132,7 @@ impl<'c> TemplateRef<'c> {
     }
 
     /// The storage holding the archetype, and its slot, for type-erased access.
+    #[inline]
     pub fn archetype_storage(&self) -> (&'c KindStorage, usize) {
         (self.archetypes, self.template.slot as usize)
     }
@@ -145,6 +149,7 @@ impl<'c> TemplateRef<'c> {
 
 impl Deref for TemplateRef<'_> {
     type Target = CachedTemplate;
+    #[inline]
     fn deref(&self) -> &CachedTemplate {
         self.template
     }

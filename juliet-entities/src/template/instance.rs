@@ -20,7 +20,6 @@ use juliet_core::{
 };
 
 use super::cache::{file_properties, Origin, TemplateCache, TemplateChange, TemplateRef};
-use super::overrides::OverrideSet;
 use crate::entity::{Entity, EntityId};
 use crate::load::{keys, located, write_base_keys, EntityFileData};
 use crate::manager::{EntityManager, SlotInit};
@@ -48,12 +47,56 @@ pub trait Delta {
     /// Whatever the delta finds wrong (an unknown key, a bad value); the instance is
     /// then not created.
     fn apply(&self, target: &mut DeltaTarget<'_>) -> Result<(), Error>;
+
+    /// Creates an instance of `template` with this delta: what
+    /// [`instantiate_from_template`] runs. The provided body copies the archetype
+    /// through the class's type-erased clone, then calls [`Delta::apply`];
+    /// [`PropertyDelta`] builds the value typed instead (clone and delta in one inlined
+    /// step). Only this crate's deltas can replace it (its last parameter cannot be
+    /// named elsewhere), so every instance is made by one of these two paths.
+    ///
+    /// # Errors
+    /// As [`instantiate_from_template`].
+    #[doc(hidden)]
+    fn instantiate(
+        &self,
+        manager: &mut EntityManager,
+        template: TemplateRef<'_>,
+        _: sealed::Token,
+    ) -> Result<EntityId, Error> {
+        instantiate_erased(manager, template, self)
+    }
+}
+
+pub(super) mod sealed {
+    /// Makes [`super::Delta::instantiate`] replaceable in this crate only: outside it,
+    /// this type cannot be named, so no impl can write the method's signature.
+    #[derive(Debug)]
+    pub struct Token(pub(super) ());
 }
 
 /// No delta: the instance is the template's archetype at the template's position.
 impl Delta for () {
     fn apply(&self, _: &mut DeltaTarget<'_>) -> Result<(), Error> {
         Ok(())
+    }
+
+    /// The provided path without its rollback: with nothing to apply, nothing can fail
+    /// between the record's creation and its id.
+    #[inline]
+    fn instantiate(
+        &self,
+        manager: &mut EntityManager,
+        template: TemplateRef<'_>,
+        _: sealed::Token,
+    ) -> Result<EntityId, Error> {
+        let (archetypes, slot) = template.archetype_storage();
+        let init = SlotInit::Clone(archetypes, slot);
+        let base = manager.push_record(template.class(), EntityId(0), init);
+        let (entity, _) = manager.record_and_storage_mut(base as usize);
+        entity.position = template.position();
+        entity.template = NonZeroU32::new(template.crc());
+        Ok(manager.register_fresh_id(base))
     }
 }
 
@@ -101,104 +144,12 @@ fn apply_text(
     Ok(())
 }
 
-/// A typed delta: chosen properties of a value of `T`, copied into each instance (no
-/// parsing), and optionally a position. The fast way to spawn many instances.
-///
-/// ```
-/// use glam::Vec3;
-/// use juliet_entities::prelude::*;
-/// use juliet_entities::kinds::Inert;
-/// use juliet_entities::template::{instantiate_from_template, PropertyDelta, TemplateCache};
-///
-/// let mut cache = TemplateCache::new(".");
-/// let rock = Inert { mass: 250.0, ..Inert::default_value() };
-/// let crc = cache.insert_archetype("Assets/Templates/Rock.jasset", rock, Vec3::ZERO)?.crc();
-///
-/// let delta = PropertyDelta::new(Inert { health: 50.0, ..Inert::default_value() })
-///     .with("Health")?
-///     .at(Vec3::new(142.5, 12.0, -84.2));
-/// let mut manager = EntityManager::new();
-/// let id = instantiate_from_template(&mut manager, cache.find(crc).unwrap(), &delta)?;
-/// let inert = manager.get::<Inert>(id).unwrap();
-/// assert_eq!((inert.mass, inert.health), (250.0, 50.0)); // inherited, overridden
-/// assert_eq!(manager.entity(id).unwrap().overrides().len(), 1);
-/// # Ok::<(), juliet_entities::juliet_core::Error>(())
-/// ```
-#[derive(Debug, Clone)]
-pub struct PropertyDelta<T: Reflect> {
-    values: T,
-    set: OverrideSet,
-    position: Option<Vec3>,
-}
-
-impl<T: Reflect> PropertyDelta<T> {
-    /// A delta taking no property yet from `values`.
-    pub fn new(values: T) -> PropertyDelta<T> {
-        PropertyDelta {
-            values,
-            set: OverrideSet::new(),
-            position: None,
-        }
-    }
-
-    /// Takes property `key` (any spelling) from the values.
-    ///
-    /// # Errors
-    /// [`ErrorKind::NoSuchProperty`] when `T` has no such property.
-    pub fn with(mut self, key: &str) -> Result<PropertyDelta<T>, Error> {
-        let index = T::CLASS
-            .property_index(key_crc_runtime(key.as_bytes()))
-            .ok_or_else(|| no_such_property(T::CLASS, key))?;
-        self.set.insert(index);
-        Ok(self)
-    }
-
-    /// Places instances at `position` (an override of the template's position).
-    pub fn at(mut self, position: Vec3) -> PropertyDelta<T> {
-        self.position = Some(position);
-        self
-    }
-
-    /// The values the chosen properties are taken from.
-    pub fn values(&self) -> &T {
-        &self.values
-    }
-
-    /// The chosen properties (indices into `T`'s property table).
-    pub fn properties(&self) -> &OverrideSet {
-        &self.set
-    }
-}
-
-/// # Errors
-/// [`ErrorKind::KindMismatch`] when the template is not of kind `T`.
-impl<T: Reflect> Delta for PropertyDelta<T> {
-    fn apply(&self, target: &mut DeltaTarget<'_>) -> Result<(), Error> {
-        let class = target.class();
-        let Some(value) = target.value_mut::<T>() else {
-            return Err(Error::file(
-                "",
-                ErrorKind::KindMismatch {
-                    found: T::CLASS.name.into(),
-                    template: class.name.into(),
-                },
-            ));
-        };
-        value.copy_properties(&self.values, self.set.words());
-        target.entity.overrides.union_with(&self.set);
-        if let Some(position) = self.position {
-            target.set_position(position);
-        }
-        Ok(())
-    }
-}
-
 /// The instance a [`Delta`] applies to: its base record and derived struct, with the
 /// reflection setters that record overrides.
 #[derive(Debug)]
 pub struct DeltaTarget<'a> {
-    entity: &'a mut Entity,
-    storage: &'a mut KindStorage,
+    pub(super) entity: &'a mut Entity,
+    pub(super) storage: &'a mut KindStorage,
 }
 
 impl DeltaTarget<'_> {
@@ -275,7 +226,7 @@ impl DeltaTarget<'_> {
     }
 }
 
-fn no_such_property(class: &'static Class, key: &str) -> Error {
+pub(super) fn no_such_property(class: &'static Class, key: &str) -> Error {
     Error::file(
         "",
         ErrorKind::NoSuchProperty {
@@ -316,7 +267,18 @@ fn bad_value(key: &str, expected: &str, e: ValueError<'_>) -> Error {
 ///
 /// # Errors
 /// The delta's error; nothing is allocated then and no id is used.
+#[inline(always)]
 pub fn instantiate_from_template<D: Delta + ?Sized>(
+    manager: &mut EntityManager,
+    template: TemplateRef<'_>,
+    delta: &D,
+) -> Result<EntityId, Error> {
+    delta.instantiate(manager, template, sealed::Token(()))
+}
+
+/// [`instantiate_from_template`] through the class's type-erased clone and
+/// [`Delta::apply`] (every delta but [`PropertyDelta`]).
+fn instantiate_erased<D: Delta + ?Sized>(
     manager: &mut EntityManager,
     template: TemplateRef<'_>,
     delta: &D,
@@ -352,6 +314,7 @@ struct Discard<'m> {
 }
 
 impl Drop for Discard<'_> {
+    #[inline]
     fn drop(&mut self) {
         if self.armed {
             self.manager.discard_last(self.base);

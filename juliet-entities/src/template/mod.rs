@@ -59,6 +59,7 @@ mod cache;
 mod instance;
 pub mod overrides;
 pub mod path;
+mod property_delta;
 mod world_ops;
 
 pub use cache::{
@@ -67,10 +68,11 @@ pub use cache::{
 };
 pub use instance::{
     instantiate_from_template, overrides, revert_property, revert_to_template, save_instance,
-    Delta, DeltaTarget, PropertyDelta, PropertyOverride,
+    Delta, DeltaTarget, PropertyOverride,
 };
 pub use overrides::OverrideSet;
 pub use path::{normalize_template_path, template_crc, INVALID_TEMPLATE_CRC};
+pub use property_delta::PropertyDelta;
 pub use world_ops::{create_template_from_entity, ReloadReport, TEMPLATES_DIR};
 
 pub(crate) use instance::{allocate_instance, mark_file_overrides, resolve_for_instance};

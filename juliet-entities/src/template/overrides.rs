@@ -20,7 +20,7 @@ use std::fmt;
 /// assert!(set.remove(3));
 /// assert_eq!(set.len(), 1);
 /// ```
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct OverrideSet {
     repr: Repr,
 }
@@ -46,7 +46,28 @@ struct Words(Vec<u64>);
 // Two words: the base record stays within one cache line.
 static_assertions::const_assert!(std::mem::size_of::<OverrideSet>() <= 16);
 
+impl Clone for OverrideSet {
+    /// A copy of the word for up to 64 properties (inlined); a new heap block beyond.
+    #[inline]
+    fn clone(&self) -> OverrideSet {
+        match &self.repr {
+            Repr::Inline(w) => OverrideSet {
+                repr: Repr::Inline(*w),
+            },
+            Repr::Spilled(_) => self.clone_spilled(),
+        }
+    }
+}
+
 impl OverrideSet {
+    /// [`Clone::clone`] of a spilled set, out of line.
+    #[inline(never)]
+    fn clone_spilled(&self) -> OverrideSet {
+        OverrideSet {
+            repr: self.repr.clone(),
+        }
+    }
+
     /// The empty set (no heap memory).
     pub const fn new() -> OverrideSet {
         OverrideSet {

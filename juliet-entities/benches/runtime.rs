@@ -11,7 +11,7 @@
 use std::fs;
 use std::hint::black_box;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -21,39 +21,10 @@ use juliet_entities::juliet_core::Reflect;
 use juliet_entities::kinds::Inert;
 use juliet_entities::{load_entity, EntityId, EntityManager, LoadOptions, World};
 
-const WORLD_SIZE: u64 = 10_000;
+#[path = "support/world_gen.rs"]
+mod world_gen;
 
-/// A canonical `Inert` entity file of about 300 bytes, as the writer emits it.
-fn entity_file(i: u64) -> String {
-    let f = i as f32;
-    format!(
-        "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x{i:016X}\n; Kind\nInert\n\
-         ; Position\n{:?} {:?} {:?}\n; ClassVersion\n2\n; MeshInstance\n{}\n\
-         ; MeshAsset\nAssets/Meshes/Rock_{:02}.obj\n; MaterialOverride\nMaterials/M_Granite_{}\n\
-         ; Scale\n1.25 1.25 1.25\n; Mass\n{:?}\n; IsDestructible\ntrue\n; IsVisible\ntrue\n\
-         ; Health\n{:?}\n",
-        f * 0.5 + 0.125,
-        12.0f32,
-        -f * 0.25 - 0.375,
-        i % 64,
-        i % 16,
-        i % 8,
-        100.0 + f * 0.5,
-        50.0 + (i % 50) as f32,
-    )
-}
-
-fn write_world(root: &Path) -> Vec<PathBuf> {
-    let dir = root.join("Entities");
-    fs::create_dir_all(&dir).unwrap();
-    (1..=WORLD_SIZE)
-        .map(|i| {
-            let path = dir.join(format!("{i:016X}.jasset"));
-            fs::write(&path, entity_file(i)).unwrap();
-            path
-        })
-        .collect()
-}
+use world_gen::{entity_file, write_world, WORLD_SIZE};
 
 /// The generated world, written on first use (not when a filter skips these benches).
 static WORLD: OnceLock<tempfile::TempDir> = OnceLock::new();
@@ -63,6 +34,10 @@ fn generated_world() -> &'static Path {
         .get_or_init(|| {
             let root = tempfile::tempdir().unwrap();
             let paths = write_world(root.path());
+            // Write the new files back now: the kernel's writeback of 10,000 new files
+            // would otherwise run during the first timed runs (the `fs::read`
+            // baseline's), slowing them.
+            let _ = std::process::Command::new("sync").status();
             let bytes: u64 = paths.iter().map(|p| fs::metadata(p).unwrap().len()).sum();
             eprintln!(
                 "world_load: {WORLD_SIZE} files, {:.0} bytes on average",

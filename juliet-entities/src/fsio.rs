@@ -49,6 +49,19 @@ pub(crate) fn open_no_follow(path: &Path) -> io::Result<File> {
     options.open(path)
 }
 
+/// [`open_no_follow`] as a bare file descriptor, with the same flags
+/// (`O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC`), made by a direct system call
+/// (`rustix`), for readers that call `read` themselves.
+///
+/// # Errors
+/// As [`open_no_follow`].
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) fn open_no_follow_fd(path: &Path) -> io::Result<rustix::fd::OwnedFd> {
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    Ok(rustix::fs::open(path, flags, Mode::empty())?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,6 +95,15 @@ mod tests {
         assert_eq!(err.raw_os_error(), Some(libc::ELOOP), "{err}");
         let err = open_no_follow(&link).unwrap_err();
         assert_eq!(err.raw_os_error(), Some(libc::ELOOP), "{err}");
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            let err = open_no_follow_fd(&link).unwrap_err();
+            assert_eq!(err.raw_os_error(), Some(libc::ELOOP), "{err}");
+            let fd = open_no_follow_fd(&target).unwrap();
+            let mut buf = [0u8; 8];
+            assert_eq!(rustix::io::read(&fd, &mut buf).unwrap(), 5);
+            assert_eq!(&buf[..5], b"x: 1\n");
+        }
 
         let fifo = dir.path().join("fifo.jasset");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
@@ -97,6 +119,14 @@ mod tests {
         match io::Read::read(&mut opened, &mut buf) {
             Ok(n) => assert_eq!(n, 0),
             Err(e) => assert_eq!(e.kind(), io::ErrorKind::WouldBlock),
+        }
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            let fd = open_no_follow_fd(&fifo).unwrap();
+            match rustix::io::read(&fd, &mut buf) {
+                Ok(n) => assert_eq!(n, 0),
+                Err(e) => assert_eq!(e, rustix::io::Errno::AGAIN),
+            }
         }
     }
 }

@@ -24,7 +24,7 @@ use std::path::Path;
 use glam::Vec3;
 use juliet_core::{
     keys_equal, write_header, write_property, Archive, Class, Codec, Document, Error, ErrorKind,
-    Key, Registry, TokenBuffer, UnknownProperty, ValueError, ValueErrorKind, Warning, WarningKind,
+    Registry, TokenBuffer, UnknownProperty, ValueError, ValueErrorKind, Warning, WarningKind,
 };
 
 use crate::entity::EntityId;
@@ -313,14 +313,20 @@ pub(crate) struct Header {
 
 /// Reads (and consumes) the base keys. A missing `Kind` is left to the caller (an
 /// instance takes its template's).
+///
+/// One pass over the nodes finds every spelling of the base keys ([`BaseNodes`]); the
+/// keys are then checked in the order of the file format (`AssetType`, `BaseVersion`,
+/// `EntityID`, `Kind`, `Template`, `Position`), so the first problem reported is the
+/// same as when each key and alias was looked up on its own.
 pub(crate) fn read_header(
     ar: &mut Archive<'_>,
     registry: &'static Registry,
 ) -> Result<Header, Error> {
     let doc = ar.document_mut().expect("loading archive");
     let path = doc.path();
+    let nodes = BaseNodes::scan(doc);
 
-    if let Some(i) = find_base(doc, keys::ASSET_TYPE, &[])? {
+    if let Some(i) = nodes.take(doc, BaseNodes::ASSET_TYPE)? {
         let text = text_value(doc, i)?;
         let expected = *text == *ENTITY_ASSET_TYPE // the canonical spelling, quickly
             || keys_equal(&text, ENTITY_ASSET_TYPE)
@@ -339,7 +345,7 @@ pub(crate) fn read_header(
 
     let mut newer_base = None;
     let mut base_version = ENTITY_BASE_VERSION;
-    if let Some(i) = find_base(doc, keys::BASE_VERSION, keys::BASE_VERSION_ALIASES)? {
+    if let Some(i) = nodes.take(doc, BaseNodes::BASE_VERSION)? {
         let version: u32 = doc.decode(i)?;
         if version > ENTITY_BASE_VERSION {
             let n = doc.node(i);
@@ -358,7 +364,7 @@ pub(crate) fn read_header(
     }
 
     let mut id = None;
-    if let Some(i) = find_base(doc, keys::ENTITY_ID, keys::ENTITY_ID_ALIASES)? {
+    if let Some(i) = nodes.take(doc, BaseNodes::ENTITY_ID)? {
         let raw: u64 = doc.decode(i)?;
         if raw == 0 {
             let text = doc.value(i).single().unwrap_or("0");
@@ -371,9 +377,9 @@ pub(crate) fn read_header(
         id = Some((EntityId(raw), i));
     }
 
-    let kind = find_base(doc, keys::KIND, keys::KIND_ALIASES)?;
+    let kind = nodes.take(doc, BaseNodes::KIND)?;
 
-    let template = match find_base(doc, keys::TEMPLATE, &[])? {
+    let template = match nodes.take(doc, BaseNodes::TEMPLATE)? {
         Some(i) => Some((doc.decode::<String>(i)?, i)),
         None => None,
     };
@@ -392,7 +398,7 @@ pub(crate) fn read_header(
         None => None,
     };
 
-    let position = match find_base(doc, keys::POSITION, &[])? {
+    let position = match nodes.take(doc, BaseNodes::POSITION)? {
         Some(i) => Some(doc.decode::<Vec3>(i)?),
         None => None,
     };
@@ -405,6 +411,95 @@ pub(crate) fn read_header(
         base_version,
         newer_base,
     })
+}
+
+/// Where the spellings of the base keys are in a document: for each spelling (a key or
+/// one of its aliases, in [`keys`] order), the first node with its key CRC, as
+/// [`Document::find`] finds it, or [`BaseNodes::ABSENT`].
+struct BaseNodes {
+    at: [u32; 10],
+}
+
+impl BaseNodes {
+    /// No node has this spelling.
+    const ABSENT: u32 = u32::MAX;
+    /// The spellings of `AssetType`: indices into `at`.
+    const ASSET_TYPE: std::ops::Range<usize> = 0..1;
+    /// `BaseVersion`, `version`.
+    const BASE_VERSION: std::ops::Range<usize> = 1..3;
+    /// `EntityID`, `id`.
+    const ENTITY_ID: std::ops::Range<usize> = 3..5;
+    /// `Kind`, `class`, `entity_type`.
+    const KIND: std::ops::Range<usize> = 5..8;
+    /// `Template`.
+    const TEMPLATE: std::ops::Range<usize> = 8..9;
+    /// `Position`.
+    const POSITION: std::ops::Range<usize> = 9..10;
+
+    /// One pass over `doc`'s nodes, dispatching on the key CRC.
+    fn scan(doc: &Document<'_>) -> BaseNodes {
+        const ASSET_TYPE: u32 = keys::ASSET_TYPE.crc;
+        const BASE_VERSION: u32 = keys::BASE_VERSION.crc;
+        const VERSION: u32 = keys::BASE_VERSION_ALIASES[0].crc;
+        const ENTITY_ID: u32 = keys::ENTITY_ID.crc;
+        const ID: u32 = keys::ENTITY_ID_ALIASES[0].crc;
+        const KIND: u32 = keys::KIND.crc;
+        const CLASS: u32 = keys::KIND_ALIASES[0].crc;
+        const ENTITY_TYPE: u32 = keys::KIND_ALIASES[1].crc;
+        const TEMPLATE: u32 = keys::TEMPLATE.crc;
+        const POSITION: u32 = keys::POSITION.crc;
+        // The spellings above are every one of `keys` (a new alias needs a slot here).
+        const _: () = assert!(
+            keys::BASE_VERSION_ALIASES.len() == 1
+                && keys::ENTITY_ID_ALIASES.len() == 1
+                && keys::KIND_ALIASES.len() == 2
+        );
+        let mut at = [BaseNodes::ABSENT; 10];
+        for (i, n) in doc.nodes().iter().enumerate() {
+            let spelling = match n.key_crc {
+                ASSET_TYPE => 0,
+                BASE_VERSION => 1,
+                VERSION => 2,
+                ENTITY_ID => 3,
+                ID => 4,
+                KIND => 5,
+                CLASS => 6,
+                ENTITY_TYPE => 7,
+                TEMPLATE => 8,
+                POSITION => 9,
+                _ => continue,
+            };
+            if at[spelling] == BaseNodes::ABSENT {
+                at[spelling] = i as u32;
+            }
+        }
+        BaseNodes { at }
+    }
+
+    /// The node of the key whose spellings are `spellings`, consumed; two spellings in
+    /// one file are a [`ErrorKind::DuplicateKey`] error at the later one (the pair met
+    /// first in spelling order, as looking each spelling up in turn finds it).
+    fn take(
+        &self,
+        doc: &mut Document<'_>,
+        spellings: std::ops::Range<usize>,
+    ) -> Result<Option<usize>, Error> {
+        let mut found: Option<usize> = None;
+        for &at in &self.at[spellings] {
+            if at == BaseNodes::ABSENT {
+                continue;
+            }
+            let i = at as usize;
+            doc.consume(i);
+            if let Some(first) = found {
+                let (early, late) = if first < i { (first, i) } else { (i, first) };
+                let first_line = doc.node(early).line;
+                return Err(located(doc, late, ErrorKind::DuplicateKey { first_line }));
+            }
+            found = Some(i);
+        }
+        Ok(found)
+    }
 }
 
 thread_local! {
@@ -438,22 +533,6 @@ fn find_class(
 pub(crate) fn located(doc: &Document<'_>, i: usize, kind: ErrorKind) -> Error {
     let n = doc.node(i);
     Error::new(doc.path(), n.line, n.column, kind).with_key(doc.key(i))
-}
-
-/// Finds `key` or one of its aliases, consuming it; two spellings in one file are a
-/// [`ErrorKind::DuplicateKey`] error at the later one.
-fn find_base(doc: &mut Document<'_>, key: Key, aliases: &[Key]) -> Result<Option<usize>, Error> {
-    let mut found: Option<usize> = None;
-    for k in std::iter::once(&key).chain(aliases) {
-        let Some(i) = doc.find(k.crc) else { continue };
-        if let Some(first) = found {
-            let (early, late) = if first < i { (first, i) } else { (i, first) };
-            let first_line = doc.node(early).line;
-            return Err(located(doc, late, ErrorKind::DuplicateKey { first_line }));
-        }
-        found = Some(i);
-    }
-    Ok(found)
 }
 
 /// The one-line text value of node `i`: borrowed when bare, decoded when quoted.

@@ -181,6 +181,97 @@ fn failures_are_located_and_roll_back() {
     check(&m);
 }
 
+/// Every spelling of a base key is one key, whichever comes first in the file, and the
+/// base keys are checked in the format's order (`AssetType`, `BaseVersion`, `EntityID`,
+/// `Kind`, `Template`, `Position`): a file with several problems reports the first in
+/// that order, wherever it is in the file.
+#[test]
+fn base_key_spellings_and_the_order_of_base_key_errors() {
+    let mut m = EntityManager::new();
+    let dup = |first_line| ErrorKind::DuplicateKey { first_line };
+    let cases: Vec<(&str, ErrorKind, u32, &str)> = vec![
+        // (file, error, line, key): an alias before the canonical spelling.
+        (
+            "version: 1\nBaseVersion: 1\nKind: TestCrate\n",
+            dup(1),
+            2,
+            "BaseVersion",
+        ),
+        (
+            "id: 5\nKind: TestCrate\nEntityID: 6\n",
+            dup(1),
+            3,
+            "EntityID",
+        ),
+        ("Kind: TestCrate\nclass: TestCrate\n", dup(1), 2, "class"),
+        (
+            "entity_type: TestCrate\nKind: TestCrate\n",
+            dup(1),
+            2,
+            "Kind",
+        ),
+        (
+            "class: TestCrate\nentity_type: TestCrate\n",
+            dup(1),
+            2,
+            "entity_type",
+        ),
+        // Three spellings: the pair met first in spelling order (`Kind`, `class`).
+        (
+            "entity_type: TestCrate\nclass: TestCrate\nKind: TestCrate\n",
+            dup(2),
+            3,
+            "Kind",
+        ),
+        // Order of the checks: BaseVersion before a zero EntityID later in the file...
+        (
+            "EntityID: 0\nKind: TestCrate\nversion: 1\nBaseVersion: 2\n",
+            dup(3),
+            4,
+            "BaseVersion",
+        ),
+        // ...the AssetType before an unknown Kind and a bad Position...
+        (
+            "Position: 1 2\nKind: NoSuchKind\nAssetType: Texture\n",
+            ErrorKind::WrongAssetType {
+                expected: "Entity",
+                found: "Texture".into(),
+            },
+            3,
+            "AssetType",
+        ),
+        // ...a duplicate Kind before a duplicate id is not reported, the id is.
+        ("class: A\nKind: B\nEntityID: 1\nid: 2\n", dup(3), 4, "id"),
+        // ...an unknown Kind before a bad Position.
+        (
+            "Position: 1 2\nKind: NoSuchKind\n",
+            ErrorKind::UnknownKind("NoSuchKind".into()),
+            2,
+            "Kind",
+        ),
+    ];
+    for (file, kind, line, key) in cases {
+        let err = load_entity(&mut m, Path::new("b.jasset"), file.as_bytes()).unwrap_err();
+        assert_eq!(
+            (&err.kind, err.line, err.key.as_deref()),
+            (&kind, line, Some(key)),
+            "{file:?}: {err}"
+        );
+        assert!(m.is_empty(), "{file:?}: rolled back");
+        check(&m);
+    }
+    // Each alias alone is read as its key.
+    let file = "version: 1\nid: 0x33\nclass: TestCrate\nPosition: 1 2 3\n";
+    let loaded = load_entity(&mut m, Path::new("a.jasset"), file.as_bytes()).unwrap();
+    assert_eq!(loaded.id, EntityId(0x33));
+    assert_eq!(
+        m.entity(loaded.id).unwrap().position(),
+        Vec3::new(1.0, 2.0, 3.0)
+    );
+    assert!(loaded.warnings.is_empty() && loaded.data.unknown.is_empty());
+    check(&m);
+}
+
 #[test]
 fn an_id_already_live_is_an_error_at_the_entity_id_key() {
     let mut m = EntityManager::new();

@@ -174,21 +174,31 @@ fn random_file(rng: &mut Rng) -> String {
     if rng.below(8) == 0 {
         file.push('\u{FEFF}');
     }
-    let count = [3, 8, 20, 40][rng.below(4)];
+    let count = [3, 8, 20, 40, 100][rng.below(5)];
+    // Half the files have no duplicate key, so that long files can be valid.
+    let unique = rng.below(2) == 0;
+    let mut used = Vec::new();
     for _ in 0..count {
         // Mostly keys of a small set (the chain learns them), some numbered ones.
         let key = if rng.below(4) == 0 {
-            format!("K{}", rng.below(50))
+            format!("K{}", rng.below(100))
         } else {
             KEYS[rng.below(KEYS.len())].to_owned()
         };
+        if unique {
+            if used.contains(&normalized(&key)) {
+                continue;
+            }
+            used.push(normalized(&key));
+        }
         let eol = ["\n", "\n", "\n", "\r\n", " \n", "\t\n", "\n\n"][rng.below(7)];
         let pad = ["", "", "", " ", "\t"][rng.below(5)];
-        let value = ["1", "x:y", "; not a header", "2 3", "é"][rng.below(5)];
+        // A file without duplicates has no broken value either.
+        let value = ["1", "x:y", "2 3", "é", "; not a header"][rng.below(5 - usize::from(unique))];
         match rng.below(10) {
             0..=4 => {
                 file.push_str(&format!("{pad}; {key}{eol}"));
-                for _ in 0..rng.below(3) {
+                for _ in 0..rng.below(3) + usize::from(unique) {
                     file.push_str(&format!("{value}{eol}"));
                 }
                 if rng.below(3) == 0 {
@@ -199,7 +209,7 @@ fn random_file(rng: &mut Rng) -> String {
             6 => file.push_str(&format!("{pad}{key}:{value}{eol}")),
             7 => file.push_str(&format!("{key}: {value}{eol}")),
             8 => file.push_str(&format!("//{key}{eol}")),
-            _ => file.push_str(&format!(";{key}{eol}")),
+            _ => file.push_str(&format!(";{key}{eol}{value}{eol}")),
         }
     }
     if rng.below(3) == 0 {
@@ -216,10 +226,12 @@ fn warm_buffers_tokenize_random_files_as_the_model() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut shared = TokenBuffer::new();
     let mut outcomes = [0usize; 2];
+    let mut long_valid = 0;
     for _ in 0..30_000 {
         let file = random_file(&mut rng);
         let expected = model(&file);
         outcomes[usize::from(expected.is_ok())] += 1;
+        long_valid += usize::from(expected.as_ref().is_ok_and(|n| n.len() > 32));
         let got = tokenize(&mut shared, &file);
         assert_eq!(got, expected, "{file:?}");
         // Again, warm with this very file.
@@ -227,6 +239,8 @@ fn warm_buffers_tokenize_random_files_as_the_model() {
     }
     // Both outcomes are exercised.
     assert!(outcomes[0] > 1000 && outcomes[1] > 1000, "{outcomes:?}");
+    // Valid files of over 32 properties (duplicates found through the hash map).
+    assert!(long_valid > 100, "{long_valid}");
 }
 
 #[test]

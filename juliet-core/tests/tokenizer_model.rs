@@ -7,11 +7,16 @@
 
 use std::path::Path;
 
-use juliet_core::{ErrorKind, TokenBuffer};
+use juliet_core::{ErrorKind, TokenBuffer, ValueError, ValueErrorKind};
 
-/// Key, value lines, line, column of each property; or the error's line, column and a
-/// summary of its kind.
-type Outcome = Result<Vec<(String, Vec<String>, u32, u32)>, (u32, u32, String)>;
+/// A value line: its text, line and column.
+type Line = (String, u32, u32);
+
+/// One property: key, value lines, line, column.
+type Node = (String, Vec<Line>, u32, u32);
+
+/// The properties; or the error's line, column and a summary of its kind.
+type Outcome = Result<Vec<Node>, (u32, u32, String)>;
 
 fn kind_summary(kind: &ErrorKind) -> String {
     match kind {
@@ -28,7 +33,16 @@ fn tokenize(buf: &mut TokenBuffer, text: &str) -> Outcome {
         Ok(doc) => Ok((0..doc.len())
             .map(|i| {
                 let n = doc.node(i);
-                let lines = doc.value(i).lines().map(str::to_owned).collect();
+                // Where each value line is: where an error about all of it points.
+                let lines = doc
+                    .value(i)
+                    .lines()
+                    .map(|l| {
+                        let at = ValueError::new(ValueErrorKind::InvalidNumber, l);
+                        let e = doc.value_error(i, "t", at);
+                        (l.to_owned(), e.line, e.column)
+                    })
+                    .collect();
                 (doc.key(i).to_owned(), lines, n.line, n.column)
             })
             .collect()),
@@ -57,17 +71,17 @@ fn ident_len(s: &str) -> usize {
 /// The model: DESIGN.md section 3, one line at a time, no fast path.
 fn model(text: &str) -> Outcome {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let mut nodes: Vec<(String, Vec<String>, u32, u32)> = Vec::new();
+    let mut nodes: Vec<Node> = Vec::new();
     let mut open = false;
     let err = |line: u32, column: usize, what: &str| Err((line, column as u32, what.to_owned()));
-    let no_value = |nodes: &[(String, Vec<String>, u32, u32)]| {
+    let no_value = |nodes: &[Node]| {
         let n = nodes.last().unwrap();
         Err((n.2, n.3, "header without value".to_owned()))
     };
     let mut push = |nodes: &mut Vec<_>, key: &str, line: u32, column: usize| {
         if let Some(first) = nodes
             .iter()
-            .find(|n: &&(String, Vec<String>, u32, u32)| normalized(&n.0) == normalized(key))
+            .find(|n: &&Node| normalized(&n.0) == normalized(key))
         {
             return Err((line, column as u32, format!("duplicate of {}", first.2)));
         }
@@ -103,12 +117,18 @@ fn model(text: &str) -> Outcome {
                 if value.is_empty() {
                     return no_value(&nodes);
                 }
-                nodes.last_mut().unwrap().1.push(value.to_owned());
+                let column = (line.len() - value.len() + 1) as u32;
+                nodes
+                    .last_mut()
+                    .unwrap()
+                    .1
+                    .push((value.to_owned(), line_no, column));
             } else {
                 return err(line_no, k + 1, "invalid key");
             }
         } else if open {
-            nodes.last_mut().unwrap().1.push(rest.to_owned());
+            let value = (rest.to_owned(), line_no, s as u32 + 1);
+            nodes.last_mut().unwrap().1.push(value);
         } else {
             let key_len = ident_len(rest);
             let tail = rest[key_len..].trim_start_matches([' ', '\t']);
@@ -119,7 +139,12 @@ fn model(text: &str) -> Outcome {
                     if value.is_empty() {
                         return no_value(&nodes);
                     }
-                    nodes.last_mut().unwrap().1.push(value.to_owned());
+                    let column = (line.len() - value.len() + 1) as u32;
+                    nodes
+                        .last_mut()
+                        .unwrap()
+                        .1
+                        .push((value.to_owned(), line_no, column));
                 }
                 _ => return err(line_no, s + 1, "value without property"),
             }

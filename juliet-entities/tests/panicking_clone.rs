@@ -62,6 +62,9 @@ impl Drop for Touchy {
 
 hand_entity!(Touchy, "TestTouchy", 1, { value: u32 = "Value" });
 
+/// One way of instantiating the template.
+type Instantiate<'t> = dyn Fn(&mut EntityManager) -> Result<EntityId, Error> + 't;
+
 /// Forwards `apply` only: the type-erased instantiation path.
 struct Erased<D>(D);
 
@@ -87,7 +90,7 @@ fn a_panicking_clone_creates_nothing_on_every_path() {
         let first = instantiate_from_template(&mut m, template, &typed).unwrap();
         assert_eq!(m.get::<Touchy>(first).unwrap().value, 9);
         PANIC_ON_CLONE.with(|p| p.set(true));
-        let attempts: [&dyn Fn(&mut EntityManager) -> Result<EntityId, Error>; 3] = [
+        let attempts: [&Instantiate; 3] = [
             &|m| instantiate_from_template(m, template, &typed),
             &|m| instantiate_from_template(m, template, &()),
             &|m| instantiate_from_template(m, template, &erased),

@@ -113,6 +113,9 @@ pub struct EntityManager {
     ids: IdMap,
     /// The next id to try for a new entity (seed 02's `EntityManager::ID`, per manager).
     next_id: u64,
+    /// Whether a fresh id was taken at or past `u64::MAX`, so that the counter started
+    /// again from 1 and may be behind loaded ids (fresh ids still skip taken ones).
+    counter_wrapped: bool,
     /// Classes for resolving `Kind` when loading; `None` for the global registry.
     registry: Option<&'static Registry>,
 }
@@ -133,6 +136,7 @@ impl EntityManager {
             last_kind: None,
             ids: IdMap::default(),
             next_id: 1,
+            counter_wrapped: false,
             registry: None,
         }
     }
@@ -357,12 +361,26 @@ impl EntityManager {
     /// `base` in the id map and advances the counter past it; the record is not touched.
     #[inline(always)]
     fn enter_fresh_id(&mut self, base: u32) -> EntityId {
-        let mut candidate = self.next_id;
+        let start = self.next_id;
+        let mut candidate = start;
         while !self.ids.insert_if_free(candidate, base) {
             candidate = candidate.wrapping_add(1);
         }
-        self.next_id = candidate.checked_add(1).unwrap_or(1);
+        self.next_id = candidate.wrapping_add(1);
+        // Not past `start`: the id was `u64::MAX`, or the search went round through 0.
+        if self.next_id <= start {
+            self.wrap_counter();
+        }
         EntityId(candidate)
+    }
+
+    /// Notes that the id counter went round past `u64::MAX` (it restarts at 1 when it
+    /// overflowed): from now on it may be behind loaded ids.
+    #[cold]
+    #[inline(never)]
+    fn wrap_counter(&mut self) {
+        self.counter_wrapped = true;
+        self.next_id = self.next_id.max(1);
     }
 
     /// Creates an entity of `class` whose derived struct, a `T`, is the value `make`

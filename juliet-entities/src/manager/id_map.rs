@@ -336,6 +336,59 @@ mod tests {
         m.check().unwrap();
     }
 
+    /// Review: sparse ids (1, 2^40, the top) and churn of fresh ids (FIFO, LIFO,
+    /// random, one old id kept) keep the window within four times the most live ids
+    /// the map held, and the map right.
+    #[test]
+    fn sparse_ids_and_churn_keep_the_window_small() {
+        let mut state = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let mut below = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        for pattern in 0..4 {
+            let mut m = IdMap::default();
+            let mut live: Vec<u64> = Vec::new();
+            for id in [1, 1 << 40, u64::MAX] {
+                assert!(m.insert_if_free(id, 0));
+                live.push(id);
+            }
+            let mut counter = 2;
+            let mut most = live.len();
+            for step in 0..20_000u32 {
+                if below(2) == 0 || live.len() < 4 {
+                    while !m.insert_if_free(counter, step) {
+                        counter += 1;
+                    }
+                    live.push(counter);
+                    counter += 1;
+                } else {
+                    let i = match pattern {
+                        0 => 3,                                         // the oldest fresh id
+                        1 => live.len() - 1,                            // the newest
+                        2 => 1 + below(live.len() as u64 - 1) as usize, // any but id 1
+                        _ => 3 + below(live.len() as u64 - 3) as usize, // fresh ones
+                    };
+                    let id = live.remove(i);
+                    assert!(m.remove(EntityId(id)).is_some(), "{id}");
+                }
+                most = most.max(live.len());
+                assert!(
+                    m.window.capacity() <= 4 * most + 8,
+                    "pattern {pattern}: window of {} for at most {most} ids",
+                    m.window.capacity()
+                );
+            }
+            m.check().unwrap();
+            assert_eq!(m.len(), live.len());
+            for &id in &live {
+                assert!(m.contains(EntityId(id)), "{id}");
+            }
+        }
+    }
+
     #[derive(Debug, Clone)]
     enum Op {
         /// Enter the counter's id (as fresh allocation does).

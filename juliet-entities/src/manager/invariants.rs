@@ -19,7 +19,8 @@ impl EntityManager {
     /// 2. type coherence: a record's class is its storage's class;
     /// 3. counts: the kinds' lengths add up to the number of base records;
     /// 4. id map: one entry per record, mapping its (non-zero) id to its index, and the
-    ///    id counter is past every id below `u64::MAX`.
+    ///    id counter is past every id below `u64::MAX` (until it has gone round past
+    ///    `u64::MAX`: fresh ids then restart at 1 and skip the live ones).
     ///
     /// # Errors
     /// The first broken invariant found.
@@ -58,7 +59,7 @@ impl EntityManager {
                     self.ids.get(e.id)
                 ));
             }
-            if e.id.0 >= self.next_id && e.id.0 != u64::MAX {
+            if e.id.0 >= self.next_id && e.id.0 != u64::MAX && !self.counter_wrapped {
                 return fail(format!(
                     "entity {}: id counter {} not past it",
                     e.id, self.next_id

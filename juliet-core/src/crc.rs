@@ -174,10 +174,13 @@ impl KeyCrcCache {
 }
 
 /// `HALF_MASKS[n]` keeps the low `n` bytes of a `u128` (all of them from 16 on).
-static HALF_MASKS: [u128; 32] = half_masks();
+static HALF_MASKS: [u128; 32] = low_byte_masks();
 
-const fn half_masks() -> [u128; 32] {
-    let mut masks = [u128::MAX; 32];
+/// A table whose entry `n` keeps the low `n` bytes of a little-endian `u128` (all 16
+/// from `n = 16` on; `N` must be at least 16). Shared by the key cache here and the
+/// tokenizer's key chain.
+pub(crate) const fn low_byte_masks<const N: usize>() -> [u128; N] {
+    let mut masks = [u128::MAX; N];
     masks[0] = 0;
     let mut n = 1;
     while n < 16 {

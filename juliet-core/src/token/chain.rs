@@ -237,16 +237,7 @@ impl SeenFilter {
 
 /// `HEAD_MASKS[n]` keeps the low `n` bytes of a `u128` (all of them from 16 on; one
 /// entry per `u8`, so that an entry's length indexes it with no bounds check).
-pub(super) static HEAD_MASKS: [u128; 256] = {
-    let mut masks = [u128::MAX; 256];
-    masks[0] = 0;
-    let mut n = 1;
-    while n < 16 {
-        masks[n] = u128::MAX >> (128 - 8 * n);
-        n += 1;
-    }
-    masks
-};
+pub(super) static HEAD_MASKS: [u128; 256] = crate::crc::low_byte_masks();
 
 #[cfg(test)]
 mod tests {

@@ -189,12 +189,7 @@ impl TokenBuffer {
         self.add_node(e.crc, key, at.line_no, u32::from(e.key_off) + 1, e.form);
         if e.one_line {
             let from = skip_blanks(line, prefix);
-            self.values.push(ValueSpan {
-                start: (at.line_start + from) as u32,
-                len: (line.len() - from) as u32,
-                line: at.line_no,
-                column: from as u32 + 1,
-            });
+            self.add_value(at.line_start, line, from, at.line_no);
             at.open = NO_BLOCK;
         } else {
             at.open = self.values.len();
@@ -291,6 +286,19 @@ impl TokenBuffer {
         });
     }
 
+    /// Appends the value span of `line` (which starts at `line_start` in the source and
+    /// is line `line_no`) from byte `from` to its end. Everything before `from` is ASCII
+    /// (blanks, `;`, a key, `:`), so `from + 1` is the character column.
+    #[inline(always)]
+    pub(super) fn add_value(&mut self, line_start: usize, line: &[u8], from: usize, line_no: u32) {
+        self.values.push(ValueSpan {
+            start: (line_start + from) as u32,
+            len: (line.len() - from) as u32,
+            line: line_no,
+            column: from as u32 + 1,
+        });
+    }
+
     /// A line [`TokenBuffer::fast_lines`] stopped at (line `line_no`,
     /// `bytes[start..end]`), when it is common enough to need no error report: a line
     /// with leading blanks or a `\r`, a `//` comment, a value line, a `; Key` header or
@@ -339,12 +347,7 @@ impl TokenBuffer {
                 None => false,
             },
             _ if *open != NO_BLOCK => {
-                self.values.push(ValueSpan {
-                    start: (start + s) as u32,
-                    len: (line.len() - s) as u32,
-                    line: line_no,
-                    column: s as u32 + 1,
-                });
+                self.add_value(start, line, s, line_no);
                 true
             }
             _ => match find_colon(line, s) {
@@ -431,12 +434,7 @@ impl TokenBuffer {
         }
         let key = (start + k, start + key_end);
         self.add_node(key_crc, key, line_no, k as u32 + 1, form);
-        self.values.push(ValueSpan {
-            start: (start + from) as u32,
-            len: (line.len() - from) as u32,
-            line: line_no,
-            column: from as u32 + 1,
-        });
+        self.add_value(start, line, from, line_no);
         true
     }
 }

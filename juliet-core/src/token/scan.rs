@@ -7,7 +7,6 @@ use std::path::Path;
 
 use super::{LineForm, PropertyNode, TokenBuffer};
 use crate::error::{shorten, Error, ErrorKind};
-use crate::value::ValueSpan;
 
 /// Past this many properties in one file, duplicate keys are found through a hash map
 /// instead of a linear scan (so a million-key file stays linear).
@@ -126,12 +125,7 @@ impl TokenBuffer {
             b'#' => Ok(()),
             b'/' if line.get(s + 1) == Some(&b'/') => Ok(()),
             _ if *open != NO_BLOCK => {
-                self.values.push(ValueSpan {
-                    start: (start + s) as u32,
-                    len: (line.len() - s) as u32,
-                    line: line_no,
-                    column: s as u32 + 1,
-                });
+                self.add_value(start, line, s, line_no);
                 Ok(())
             }
             _ => self.compact(src, start, line, s, line_no, path),
@@ -282,14 +276,7 @@ impl TokenBuffer {
         if from == line.len() {
             return Err(header_without_value(src, path, self.nodes.last()));
         }
-        // Everything before `from` is ASCII (blanks, `;`, the key, `:`), so the byte
-        // offset is the character column.
-        self.values.push(ValueSpan {
-            start: (line_start + from) as u32,
-            len: (line.len() - from) as u32,
-            line: line_no,
-            column: from as u32 + 1,
-        });
+        self.add_value(line_start, line, from, line_no);
         Ok(())
     }
 

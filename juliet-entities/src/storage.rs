@@ -252,17 +252,38 @@ impl KindStorage {
         if !self.holds::<T>() || !src.holds::<T>() {
             return None;
         }
+        // SAFETY: both storages hold `T`s: the same kind.
+        let slot = unsafe { self.clone_to_end(src, src_slot) };
+        self.finish_push(base, finish);
+        Some(slot)
+    }
+
+    /// Clones slot `src_slot` of `src` into slot `len` through the class's clone,
+    /// after reserving room for it, and returns the slot's number; the value is not
+    /// yet counted in `len` nor linked to a base (the caller does both).
+    ///
+    /// Panics when `src_slot` is out of bounds or as [`KindStorage::push_default`];
+    /// when the clone panics the slot stays empty.
+    ///
+    /// # Safety
+    /// `src` holds the same kind as `self`.
+    #[inline(always)]
+    unsafe fn clone_to_end(&mut self, src: &KindStorage, src_slot: usize) -> u32 {
         let src_ptr = src.as_ptr(src_slot);
         let slot = self.next_slot();
         self.reserve_one();
-        // SAFETY: as in `push_clone` (both storages hold `T`s: the same kind).
+        // SAFETY: `src_ptr` points to a live value of the kind (checked in bounds, same
+        // type as ours by the caller's contract), kept alive and unchanged by the shared
+        // borrow of `src`; `src` is another storage than `self` (a `&` and a `&mut` to one
+        // object cannot coexist), so the destination does not overlap it. The
+        // destination slot `len` is allocated by `reserve_one()` (or the kind is
+        // zero-sized), aligned, and holds no live value.
         unsafe {
             self.class
                 .ops
                 .clone_in_place(src_ptr, self.slot_ptr(self.len))
         };
-        self.finish_push(base, finish);
-        Some(slot)
+        slot
     }
 
     /// The end of [`KindStorage::push_with`] and [`KindStorage::push_clone_with`]:
@@ -350,20 +371,8 @@ impl KindStorage {
     #[inline(always)]
     pub fn push_clone(&mut self, base: u32, src: &KindStorage, src_slot: usize) -> u32 {
         self.assert_same_kind(src);
-        let src_ptr = src.as_ptr(src_slot);
-        let slot = self.next_slot();
-        self.reserve_one();
-        // SAFETY: `src_ptr` points to a live value of the kind (checked in bounds, same
-        // type as ours by `assert_same_kind`), kept alive and unchanged by the shared
-        // borrow of `src`; `src` is another storage than `self` (a `&` and a `&mut` to one
-        // object cannot coexist), so the destination does not overlap it. The
-        // destination slot `len` is allocated by `reserve_one()` (or the kind is
-        // zero-sized), aligned, and holds no live value.
-        unsafe {
-            self.class
-                .ops
-                .clone_in_place(src_ptr, self.slot_ptr(self.len))
-        };
+        // SAFETY: `assert_same_kind` checked that `src` holds our kind.
+        let slot = unsafe { self.clone_to_end(src, src_slot) };
         self.len += 1;
         self.bases.push(base);
         slot

@@ -393,7 +393,7 @@ impl EntityManager {
     /// When a closure panics nothing is created. Panics as
     /// [`EntityManager::allocate_entity`].
     #[inline(always)]
-    pub(crate) fn spawn_with<T: 'static>(
+    pub(crate) fn spawn_with<T: Reflect>(
         &mut self,
         class: &'static Class,
         record: NewRecord,

@@ -324,6 +324,7 @@ fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
 fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let version = Literal::u32_suffixed(cont.version());
     let mut consts = Vec::new();
+    let mut obligations = Vec::new();
     let mut arms = Vec::new();
     for field in cont.properties() {
         let member = field.ident;
@@ -334,17 +335,12 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
             consts.push(quote!(const #name: u32 = #krate::key_crc(#text);));
             patterns.push(name);
         }
+        let ty = field.ty;
         let codec = codec(field, krate);
+        obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
+        let helper = quote_spanned!(ty.span()=> __juliet_decode::<#ty>);
         arms.push(quote! {
-            #(#patterns)|* => {
-                doc.consume(index);
-                if let ::core::result::Result::Err(e) =
-                    #codec::decode_into(&mut self.#member, doc.value(index))
-                {
-                    let expected = ::std::string::ToString::to_string(&#codec::PROPERTY_TYPE);
-                    return ::core::result::Result::Err(doc.value_error(index, &expected, e));
-                }
-            }
+            #(#patterns)|* => #helper(doc, index, &mut self.#member)?,
         });
     }
     if !cont.attrs.deprecated.is_empty() {
@@ -360,8 +356,22 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
         });
     }
 
+    let helper = (!obligations.is_empty()).then(|| {
+        quote! {
+            #[inline(always)]
+            fn __juliet_decode<T: #krate::Codec>(
+                doc: &mut #krate::Document<'_>,
+                index: usize,
+                place: &mut T,
+            ) -> ::core::result::Result<(), #krate::Error> {
+                doc.decode_into(index, place)
+            }
+            #(#obligations)*
+        }
+    });
     let dispatch = (!arms.is_empty()).then(|| {
         quote! {
+            #helper
             #(#consts)*
             if let ::core::option::Option::Some(doc) = ar.document_mut() {
                 for index in 0..doc.len() {

@@ -142,7 +142,7 @@ pub trait Codec: Clone + PartialEq + Sized + 'static {
     ///
     /// # Errors
     /// As [`Codec::decode`]; on error `self` is unchanged.
-    #[inline]
+    #[inline(always)]
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
         *self = Self::decode(value)?;
         Ok(())

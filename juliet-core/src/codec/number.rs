@@ -136,7 +136,7 @@ struct PlainDecimal {
 /// The value of a digit byte; 10 or more for any other byte. Widened before the
 /// subtraction, so the digit loops need no extra zero-extension of the value.
 #[inline(always)]
-fn digit_value(b: u8) -> u64 {
+pub(crate) fn digit_value(b: u8) -> u64 {
     u64::from(b).wrapping_sub(u64::from(b'0'))
 }
 
@@ -174,6 +174,19 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
         digits,
         fraction_digits,
     })
+}
+
+/// The correctly rounded `f32` of `digits / 10^fraction_digits` (negated when
+/// `negative`) for `digits` below `2^53` and at most 16 digits in all, as the plain
+/// decimal fast paths compute it; `None` when that needs the standard parser (a tie).
+#[inline(always)]
+pub(crate) fn decimal_to_f32(negative: bool, digits: u64, fraction_digits: usize) -> Option<f32> {
+    PlainDecimal {
+        negative,
+        digits,
+        fraction_digits,
+    }
+    .to_f32()
 }
 
 impl PlainDecimal {

@@ -1,10 +1,10 @@
 //! Codecs for float vectors: `glam::Vec2/3/4` and `[f32; N]`, components separated by
 //! one space when written, by commas and/or spaces when read.
 
-use super::number::{parse_f32_token, write_f32};
+use super::number::{decimal_to_f32, digit_value, parse_f32_token, write_f32};
 use super::{Codec, PropertyType};
 use crate::error::ValueErrorKind;
-use crate::value::{Value, ValueError};
+use crate::value::{SingleLine, Value, ValueError};
 
 /// Writes components separated by one space.
 fn write_floats(out: &mut String, v: &[f32]) {
@@ -16,12 +16,84 @@ fn write_floats(out: &mut String, v: &[f32]) {
     }
 }
 
+/// Whether `b` separates vector components.
+#[inline(always)]
+fn is_separator(b: u8) -> bool {
+    matches!(b, b' ' | b',' | b'\t')
+}
+
 /// Reads exactly `N` floats separated by commas and/or white space.
 #[inline(always)]
 fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<'_>> {
     let line = value.single_line()?;
+    match read_plain_floats::<N>(line.bytes()) {
+        Some(v) => Ok(v),
+        None => read_floats_general::<N>(line),
+    }
+}
+
+/// The writer's form, read in one pass: exactly `N` tokens `[-]D+[.D*]` of at most 16
+/// characters after the sign, each with digits (read as one integer) below `2^53`,
+/// between separators; each is converted as [`parse_f32_token`] converts it
+/// ([`decimal_to_f32`]). `None` for anything else (other forms, a count other than
+/// `N`, errors, ties): the caller reads the line again with [`read_floats_general`].
+#[inline(always)]
+fn read_plain_floats<const N: usize>(bytes: &[u8]) -> Option<[f32; N]> {
+    let mut out = [0.0f32; N];
+    let mut i = 0;
+    for slot in out.iter_mut() {
+        while i < bytes.len() && is_separator(bytes[i]) {
+            i += 1;
+        }
+        let negative = i < bytes.len() && bytes[i] == b'-';
+        i += usize::from(negative);
+        let start = i;
+        // Wrapping: a token of over 16 characters is refused below.
+        let mut digits = 0u64;
+        while i < bytes.len() {
+            let d = digit_value(bytes[i]);
+            if d >= 10 {
+                break;
+            }
+            digits = digits.wrapping_mul(10).wrapping_add(d);
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        let mut fraction_digits = 0;
+        if i < bytes.len() && bytes[i] == b'.' {
+            i += 1;
+            let fraction = i;
+            while i < bytes.len() {
+                let d = digit_value(bytes[i]);
+                if d >= 10 {
+                    break;
+                }
+                digits = digits.wrapping_mul(10).wrapping_add(d);
+                i += 1;
+            }
+            fraction_digits = i - fraction;
+        }
+        if i < bytes.len() && !is_separator(bytes[i]) {
+            return None;
+        }
+        if i - start > 16 || digits >= 1 << 53 {
+            return None;
+        }
+        *slot = decimal_to_f32(negative, digits, fraction_digits)?;
+    }
+    while i < bytes.len() && is_separator(bytes[i]) {
+        i += 1;
+    }
+    (i == bytes.len()).then_some(out)
+}
+
+/// Reads exactly `N` floats of any form separated by commas and/or white space, with
+/// the errors: a token that is not a number, a component count other than `N`.
+#[inline(never)]
+fn read_floats_general<const N: usize>(line: SingleLine<'_>) -> Result<[f32; N], ValueError<'_>> {
     let bytes = line.bytes();
-    let is_separator = |b: u8| matches!(b, b' ' | b',' | b'\t');
     let mut out = [0.0f32; N];
     let mut count = 0;
     let mut i = 0;
@@ -70,6 +142,11 @@ impl<const N: usize> Codec for [f32; N] {
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         read_floats::<N>(value)
     }
+    #[inline(always)]
+    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        *self = read_floats::<N>(value)?;
+        Ok(())
+    }
     fn same_value(&self, other: &Self) -> bool {
         same_bits(self, other)
     }
@@ -85,6 +162,11 @@ macro_rules! glam_codec {
             #[inline]
             fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
                 read_floats::<$n>(value).map(glam::$ty::from_array)
+            }
+            #[inline(always)]
+            fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+                *self = glam::$ty::from_array(read_floats::<$n>(value)?);
+                Ok(())
             }
             fn same_value(&self, other: &Self) -> bool {
                 same_bits(&self.to_array(), &other.to_array())

@@ -177,7 +177,7 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
 }
 
 /// The correctly rounded `f32` of `digits / 10^fraction_digits` (negated when
-/// `negative`) for `digits` below `2^53` and at most 16 digits in all, as the plain
+/// `negative`) for `digits` below `2^53` and at most 22 fraction digits, as the plain
 /// decimal fast paths compute it; `None` when that needs the standard parser (a tie).
 #[inline(always)]
 pub(crate) fn decimal_to_f32(negative: bool, digits: u64, fraction_digits: usize) -> Option<f32> {

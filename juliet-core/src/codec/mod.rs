@@ -6,6 +6,7 @@
 //! and `Vec<T>` as one element per value line. A game gives its own types a codec by
 //! implementing [`Codec`].
 
+mod float;
 mod list;
 mod number;
 mod text;
@@ -152,5 +153,25 @@ pub trait Codec: Clone + PartialEq + Sized + 'static {
     /// compare bit patterns, so `NaN` equals itself and `-0.0` differs from `0.0`.
     fn same_value(&self, other: &Self) -> bool {
         self == other
+    }
+}
+
+/// Helpers of the codec tests.
+#[cfg(test)]
+mod test_support {
+    use super::Codec;
+    use crate::error::ValueErrorKind;
+    use crate::value::Value;
+
+    /// The text `v` encodes to.
+    pub(crate) fn enc<T: Codec>(v: T) -> String {
+        let mut s = String::new();
+        v.encode(&mut s);
+        s
+    }
+
+    /// `text` decoded as a `T`, or the error's kind.
+    pub(crate) fn dec<T: Codec>(text: &str) -> Result<T, ValueErrorKind> {
+        T::decode(Value::from_text(text)).map_err(|e| e.kind)
     }
 }

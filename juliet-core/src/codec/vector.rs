@@ -1,7 +1,8 @@
 //! Codecs for float vectors: `glam::Vec2/3/4` and `[f32; N]`, components separated by
 //! one space when written, by commas and/or spaces when read.
 
-use super::number::{decimal_to_f32, digit_value, parse_f32_token, write_f32};
+use super::float::{decimal_to_f32, parse_f32_token, small_decimal_to_f32, write_f32};
+use super::number::digit_value;
 use super::{Codec, PropertyType};
 use crate::error::ValueErrorKind;
 use crate::value::{SingleLine, Value, ValueError};
@@ -85,10 +86,15 @@ fn read_plain_floats<const N: usize>(bytes: &[u8]) -> Option<[f32; N]> {
             }
             i += 1;
         }
-        if i - start > 17 || digits >= 1 << 53 {
+        let short = i - start <= 17;
+        *slot = if short && digits < 1 << 24 && fraction_digits <= 10 {
+            // The common case, as `decimal_to_f32` takes it, without its other checks.
+            small_decimal_to_f32(negative, digits, fraction_digits)
+        } else if short && digits < 1 << 53 {
+            decimal_to_f32(negative, digits, fraction_digits)?
+        } else {
             return None;
-        }
-        *slot = decimal_to_f32(negative, digits, fraction_digits)?;
+        };
     }
     while i < bytes.len() && is_separator(bytes[i]) {
         i += 1;

@@ -199,7 +199,7 @@ pub(crate) fn small_decimal_to_f32(negative: bool, digits: u64, fraction_digits:
 impl PlainDecimal {
     /// The correctly rounded `f64`: `digits` (below `2^53`) and `10^fraction_digits`
     /// (at most `10^15`) are exact, and IEEE division rounds correctly once.
-    #[inline]
+    #[inline(always)]
     fn to_f64(self) -> Option<f64> {
         let v = self.digits as f64 / POW10[self.fraction_digits];
         Some(if self.negative { -v } else { v })
@@ -209,7 +209,7 @@ impl PlainDecimal {
     /// are at most 10 fraction digits; otherwise the correctly rounded `f64` rounded
     /// again, which is exact unless the `f64` lies exactly halfway between two `f32`s (then `None`).
     /// The value is 0 or in `[1e-15, 2^53]`, far from `f32`'s subnormals and overflow.
-    #[inline]
+    #[inline(always)]
     fn to_f32(self) -> Option<f32> {
         if self.digits < 1 << 24 && self.fraction_digits <= 10 {
             return Some(small_decimal_to_f32(

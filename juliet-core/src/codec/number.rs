@@ -68,7 +68,7 @@ decimal_codec!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U1
 
 /// Reads `[+-]D{1,18}` (`-` only when `signed`), else `None` (the caller falls back to
 /// the standard parser). 18 digits always fit an `i64`.
-#[inline]
+#[inline(always)]
 fn plain_integer(text: &[u8], signed: bool) -> Option<i64> {
     let (negative, body) = match text {
         [b'-', rest @ ..] if signed => (true, rest),

@@ -4,9 +4,9 @@
 use std::fmt::Write as _;
 
 use super::number::digit_value;
-use super::{Codec, PropertyType};
+use super::{line_text, Codec, PropertyType};
 use crate::error::ValueErrorKind;
-use crate::value::{SingleLine, Value, ValueError};
+use crate::value::{Value, ValueError};
 
 /// Writes a float as the shortest text that reads back bit-exact, always with `.` or an
 /// exponent (`100.0`, `0.1`, `1e-7`); `nan`, `inf`, `-inf` for the non-finite values.
@@ -39,19 +39,19 @@ pub(crate) fn parse_f32(token: &str) -> Result<f32, ValueError<'_>> {
 /// Parses a float value line: [`parse_f32`] of its text, the text sliced (with its
 /// character-boundary checks) only for the standard parser.
 #[inline(always)]
-fn parse_f32_line(line: SingleLine<'_>) -> Result<f32, ValueError<'_>> {
-    match plain_decimal(line.bytes()).and_then(PlainDecimal::to_f32) {
+fn parse_f32_line(line: &[u8]) -> Result<f32, ValueError<'_>> {
+    match plain_decimal(line).and_then(PlainDecimal::to_f32) {
         Some(v) => Ok(v),
-        None => parse_with_std(line.text()),
+        None => parse_with_std(line_text(line)),
     }
 }
 
 /// Parses an `f64` value line, as [`parse_f32_line`].
 #[inline(always)]
-fn parse_f64_line(line: SingleLine<'_>) -> Result<f64, ValueError<'_>> {
-    match plain_decimal(line.bytes()).and_then(PlainDecimal::to_f64) {
+fn parse_f64_line(line: &[u8]) -> Result<f64, ValueError<'_>> {
+    match plain_decimal(line).and_then(PlainDecimal::to_f64) {
         Some(v) => Ok(v),
-        None => parse_with_std(line.text()),
+        None => parse_with_std(line_text(line)),
     }
 }
 
@@ -61,11 +61,10 @@ fn parse_f64_line(line: SingleLine<'_>) -> Result<f64, ValueError<'_>> {
 /// same pass that finds the end.
 #[inline(always)]
 pub(crate) fn parse_f32_token(
-    line: SingleLine<'_>,
+    bytes: &[u8],
     from: usize,
     is_separator: impl Fn(u8) -> bool,
 ) -> Result<(f32, usize), ValueError<'_>> {
-    let bytes = line.bytes();
     let digit = |i: usize| bytes.get(i).map(|&b| digit_value(b)).filter(|&d| d < 10);
     let (negative, body) = match bytes.get(from) {
         Some(b'-') => (true, from + 1),
@@ -104,7 +103,7 @@ pub(crate) fn parse_f32_token(
     while bytes.get(end).is_some_and(|&b| !is_separator(b)) {
         end += 1;
     }
-    parse_f32(&line.text()[from..end]).map(|v| (v, end))
+    parse_f32(line_text(&bytes[from..end])).map(|v| (v, end))
 }
 
 /// The standard parser, for the forms the fast path leaves (exponents, long digits,
@@ -234,11 +233,11 @@ impl Codec for f32 {
     }
     #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        parse_f32_line(value.single_line()?)
+        parse_f32_line(value.single_line()?.bytes())
     }
     #[inline(always)]
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        *self = parse_f32_line(value.single_line()?)?;
+        *self = parse_f32_line(value.single_line()?.bytes())?;
         Ok(())
     }
     fn same_value(&self, other: &Self) -> bool {
@@ -253,11 +252,11 @@ impl Codec for f64 {
     }
     #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        parse_f64_line(value.single_line()?)
+        parse_f64_line(value.single_line()?.bytes())
     }
     #[inline(always)]
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        *self = parse_f64_line(value.single_line()?)?;
+        *self = parse_f64_line(value.single_line()?.bytes())?;
         Ok(())
     }
     fn same_value(&self, other: &Self) -> bool {

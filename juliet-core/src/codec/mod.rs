@@ -18,6 +18,16 @@ use crate::value::{Value, ValueError};
 
 pub use text::{decode_variant, needs_quotes};
 
+/// The text of a value line's bytes (from [`crate::value::SingleLine::bytes`]), for the
+/// error and slow paths of codecs that read bytes: holding the bytes alone in the fast
+/// path keeps two registers live instead of the line's four words. A value line is
+/// whole characters, so the check never fails (it would give `""`, an error then
+/// located at the line's start).
+#[inline(never)]
+pub(crate) fn line_text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap_or_default()
+}
+
 /// The type of a property, as the reflection table and tools (inspector, JSON output)
 /// see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

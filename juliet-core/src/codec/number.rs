@@ -3,9 +3,9 @@
 use std::fmt::Write as _;
 use std::num::IntErrorKind;
 
-use super::{Codec, PropertyType};
+use super::{line_text, Codec, PropertyType};
 use crate::error::ValueErrorKind;
-use crate::value::{SingleLine, Value, ValueError};
+use crate::value::{Value, ValueError};
 
 /// The value of a digit byte; 10 or more for any other byte. Widened before the
 /// subtraction, so the digit loops need no extra zero-extension of the value.
@@ -30,10 +30,10 @@ macro_rules! decimal_codec {
             }
             #[inline(always)]
             fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-                let line = value.single_line()?;
+                let line = value.single_line()?.bytes();
                 // A plain decimal: same result (and range error) as the standard
                 // parser, which handles the rest (out of line).
-                match plain_integer(line.bytes(), <$ty>::MIN != 0) {
+                match plain_integer(line, <$ty>::MIN != 0) {
                     Some(v) => <$ty>::try_from(v).map_err(|_| out_of_range(line, stringify!($ty))),
                     None => parse_integer_with_std(line, stringify!($ty)),
                 }
@@ -45,20 +45,17 @@ macro_rules! decimal_codec {
 /// The range error of a plain decimal that does not fit `ty`.
 #[cold]
 #[inline(never)]
-fn out_of_range<'a>(line: SingleLine<'a>, ty: &'static str) -> ValueError<'a> {
-    ValueError::new(ValueErrorKind::OutOfRange(ty), line.text())
+fn out_of_range<'a>(line: &'a [u8], ty: &'static str) -> ValueError<'a> {
+    ValueError::new(ValueErrorKind::OutOfRange(ty), line_text(line))
 }
 
 /// The standard parser, for integer forms the fast path leaves and for errors.
 #[inline(never)]
-fn parse_integer_with_std<'a, T>(
-    line: SingleLine<'a>,
-    ty: &'static str,
-) -> Result<T, ValueError<'a>>
+fn parse_integer_with_std<'a, T>(line: &'a [u8], ty: &'static str) -> Result<T, ValueError<'a>>
 where
     T: std::str::FromStr<Err = std::num::ParseIntError>,
 {
-    let token = line.text();
+    let token = line_text(line);
     token
         .parse::<T>()
         .map_err(|e| ValueError::new(int_error(e.kind(), ty), token))
@@ -96,8 +93,8 @@ impl Codec for u64 {
     }
     #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        let line = value.single_line()?;
-        match hex16(line.bytes()) {
+        let line = value.single_line()?.bytes();
+        match hex16(line) {
             Some(v) => Ok(v),
             None => parse_u64_line(line),
         }
@@ -163,8 +160,8 @@ fn hex16(text: &[u8]) -> Option<u64> {
 
 /// [`parse_u64`] of a value line, out of line.
 #[inline(never)]
-fn parse_u64_line(line: SingleLine<'_>) -> Result<u64, ValueError<'_>> {
-    parse_u64(line.text())
+fn parse_u64_line(line: &[u8]) -> Result<u64, ValueError<'_>> {
+    parse_u64(line_text(line))
 }
 
 /// Parses `0x`-prefixed hex (any number of digits) or decimal (with an optional `+`).
@@ -211,14 +208,13 @@ impl Codec for bool {
     }
     #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        let line = value.single_line()?;
-        let token = line.bytes();
+        let token = value.single_line()?.bytes();
         if token == b"true" || token == b"1" || token.eq_ignore_ascii_case(b"true") {
             Ok(true)
         } else if token == b"false" || token == b"0" || token.eq_ignore_ascii_case(b"false") {
             Ok(false)
         } else {
-            Err(invalid_bool(line))
+            Err(invalid_bool(token))
         }
     }
 }
@@ -226,8 +222,8 @@ impl Codec for bool {
 /// The error of a value line that is not a `bool`.
 #[cold]
 #[inline(never)]
-fn invalid_bool(line: SingleLine<'_>) -> ValueError<'_> {
-    ValueError::new(ValueErrorKind::InvalidBool, line.text())
+fn invalid_bool(line: &[u8]) -> ValueError<'_> {
+    ValueError::new(ValueErrorKind::InvalidBool, line_text(line))
 }
 
 #[cfg(test)]

@@ -51,7 +51,7 @@ impl Codec for String {
 
     #[inline]
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        let line = value.single()?;
+        let line = value.single_line()?.text();
         let Some(body) = line.strip_prefix('"') else {
             replace_text(self, line);
             return Ok(());

@@ -3,9 +3,9 @@
 
 use super::float::{decimal_to_f32, parse_f32_token, small_decimal_to_f32, write_f32};
 use super::number::digit_value;
-use super::{Codec, PropertyType};
+use super::{line_text, Codec, PropertyType};
 use crate::error::ValueErrorKind;
-use crate::value::{SingleLine, Value, ValueError};
+use crate::value::{Value, ValueError};
 
 /// Writes components separated by one space.
 fn write_floats(out: &mut String, v: &[f32]) {
@@ -28,8 +28,8 @@ fn is_separator(b: u8) -> bool {
 /// Reads exactly `N` floats separated by commas and/or white space.
 #[inline(always)]
 fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<'_>> {
-    let line = value.single_line()?;
-    match read_plain_floats::<N>(line.bytes()) {
+    let line = value.single_line()?.bytes();
+    match read_plain_floats::<N>(line) {
         Some(v) => Ok(v),
         None => read_floats_general::<N>(line),
     }
@@ -105,8 +105,7 @@ fn read_plain_floats<const N: usize>(bytes: &[u8]) -> Option<[f32; N]> {
 /// Reads exactly `N` floats of any form separated by commas and/or white space, with
 /// the errors: a token that is not a number, a component count other than `N`.
 #[inline(never)]
-fn read_floats_general<const N: usize>(line: SingleLine<'_>) -> Result<[f32; N], ValueError<'_>> {
-    let bytes = line.bytes();
+fn read_floats_general<const N: usize>(bytes: &[u8]) -> Result<[f32; N], ValueError<'_>> {
     let mut out = [0.0f32; N];
     let mut count = 0;
     let mut i = 0;
@@ -119,7 +118,7 @@ fn read_floats_general<const N: usize>(line: SingleLine<'_>) -> Result<[f32; N],
         }
         if count < N {
             // Separators are ASCII, so token ends are character boundaries.
-            let (v, end) = parse_f32_token(line, i, is_separator)?;
+            let (v, end) = parse_f32_token(bytes, i, is_separator)?;
             out[count] = v;
             i = end;
         } else {
@@ -135,7 +134,7 @@ fn read_floats_general<const N: usize>(line: SingleLine<'_>) -> Result<[f32; N],
                 expected: N,
                 found: count,
             },
-            line.text(),
+            line_text(bytes),
         ));
     }
     Ok(out)
@@ -317,17 +316,10 @@ mod tests {
             if next(8) == 0 {
                 line.push_str(SEPARATORS[next(SEPARATORS.len())]);
             }
-            let spans = [crate::value::ValueSpan {
-                start: 0,
-                len: line.len() as u32,
-                line: 1,
-                column: 1,
-            }];
-            let one = Value::from_spans(&line, &spans).single_line().unwrap();
             let bits = |v: [f32; 3]| v.map(f32::to_bits);
             if let Some(fast) = read_plain_floats::<3>(line.as_bytes()) {
                 answered += 1;
-                let general = read_floats_general::<3>(one).expect(&line);
+                let general = read_floats_general::<3>(line.as_bytes()).expect(&line);
                 assert_eq!(bits(fast), bits(general), "{line:?}");
             }
         }

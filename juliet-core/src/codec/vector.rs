@@ -20,9 +20,10 @@ fn write_floats(out: &mut String, v: &[f32]) {
 /// Whether `b` separates vector components.
 #[inline(always)]
 fn is_separator(b: u8) -> bool {
-    // One bit test (`matches!` compiles to a jump table in the component loops).
+    // One bit test (`matches!` compiles to a jump table in the component loops), after
+    // one compare that digits, `-` and `.` (all above `,`) stop at.
     const SEPARATORS: u64 = 1 << b' ' | 1 << b',' | 1 << b'\t';
-    b < 64 && SEPARATORS >> b & 1 != 0
+    b <= b',' && SEPARATORS >> b & 1 != 0
 }
 
 /// Reads exactly `N` floats separated by commas and/or white space.

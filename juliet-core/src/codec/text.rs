@@ -85,14 +85,16 @@ impl Codec for String {
 /// overlapping), a byte loop below eight bytes.
 #[inline]
 fn has_quote_or_backslash(bytes: &[u8]) -> bool {
-    /// Whether any byte of `v` is zero (exact as a whole, not per byte).
+    /// Bit 7 of some byte set when a byte of `v` is zero (exact as a whole, not per
+    /// byte).
     #[inline(always)]
-    fn any_zero(v: u64) -> bool {
-        v.wrapping_sub(0x0101_0101_0101_0101) & !v & 0x8080_8080_8080_8080 != 0
+    fn zero_bytes(v: u64) -> u64 {
+        v.wrapping_sub(0x0101_0101_0101_0101) & !v & 0x8080_8080_8080_8080
     }
     #[inline(always)]
     fn word_has(w: u64) -> bool {
-        any_zero(w ^ 0x2222_2222_2222_2222) || any_zero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+        // Both tests, then one branch.
+        zero_bytes(w ^ 0x2222_2222_2222_2222) | zero_bytes(w ^ 0x5C5C_5C5C_5C5C_5C5C) != 0
     }
     let word = |c: &[u8]| u64::from_le_bytes(c.try_into().expect("8 bytes"));
     if bytes.len() < 8 {

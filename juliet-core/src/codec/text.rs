@@ -63,20 +63,26 @@ impl Codec for String {
                 return Ok(());
             }
         }
-        // Append after the old text, then drop the old text: `self` keeps its
-        // allocation and is unchanged on error.
-        let old_len = self.len();
-        match unquote(line, self) {
-            Ok(()) => {
-                if old_len > 0 {
-                    self.drain(..old_len);
-                }
-                Ok(())
+        decode_escaped(self, line)
+    }
+}
+
+/// [`String`]'s `decode_into` for a quoted line with escapes (or a quoting error),
+/// out of line: the text is appended after the old text, which is then dropped, so
+/// `out` keeps its allocation and is unchanged on error.
+#[inline(never)]
+fn decode_escaped<'a>(out: &mut String, line: &'a str) -> Result<(), ValueError<'a>> {
+    let old_len = out.len();
+    match unquote(line, out) {
+        Ok(()) => {
+            if old_len > 0 {
+                out.drain(..old_len);
             }
-            Err(e) => {
-                self.truncate(old_len);
-                Err(e)
-            }
+            Ok(())
+        }
+        Err(e) => {
+            out.truncate(old_len);
+            Err(e)
         }
     }
 }

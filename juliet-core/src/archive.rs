@@ -197,7 +197,28 @@ impl<'a> Archive<'a> {
     ///
     /// # Errors
     /// [`crate::ErrorKind::BadValue`] when `ClassVersion` is not a `u32`.
+    #[inline]
     pub fn resolve_class_version(&mut self, code_version: u32) -> Result<u32, Error> {
+        // The writer's form, inline: `ClassVersion` first in the file, a `u32` no newer
+        // than the code. Anything else (no such first node, an error, a newer version,
+        // a recorded version) takes the general path, which gives the same result.
+        if let (None, Inner::Load(doc)) = (self.class_version, &mut self.inner) {
+            if doc.nodes().first().map(|n| n.key_crc) == Some(CLASS_VERSION.crc) {
+                if let Ok(v) = u32::decode(doc.value(0)) {
+                    if v <= code_version {
+                        doc.consume(0);
+                        self.class_version = Some(v);
+                        return Ok(v);
+                    }
+                }
+            }
+        }
+        self.resolve_class_version_general(code_version)
+    }
+
+    /// [`Archive::resolve_class_version`] in every case, out of line.
+    #[inline(never)]
+    fn resolve_class_version_general(&mut self, code_version: u32) -> Result<u32, Error> {
         if let Some(v) = self.class_version {
             return Ok(v);
         }

@@ -1,6 +1,6 @@
 //! Expansion of `#[derive(Entity)]`: the `Reflect` impl (class descriptor, property
-//! table, default-init stub, clone, save, load with one-pass CRC dispatch and the
-//! migration call) and the registration with the class registry.
+//! table, default-init stub, clone, save, load in one pass over the properties with
+//! the migration call) and the registration with the class registry.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -321,10 +321,20 @@ fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
     }
 }
 
+/// `Reflect::load`: the class version, then one pass over the file's properties in
+/// file order. While they come in declaration order (as `save` writes them), each is
+/// one key CRC compare and an inlined decode; from the first that does not (another
+/// order, an alias, a deprecated or unknown key, a property consumed before), the rest
+/// go through a `match` on the key CRC, decoding through one out-of-line function per
+/// property type (so the decoders are inlined once). Either way the properties are
+/// decoded in file order, so the values, the first error and the consumed properties
+/// are those of a single `match` pass.
 fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let version = Literal::u32_suffixed(cont.version());
     let mut consts = Vec::new();
+    let mut obligations = Vec::new();
     let mut arms = Vec::new();
+    let mut straight = Vec::new();
     for field in cont.properties() {
         let member = field.ident;
         let mut patterns = Vec::new();
@@ -334,17 +344,22 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
             consts.push(quote!(const #name: u32 = #krate::key_crc(#text);));
             patterns.push(name);
         }
+        let ty = field.ty;
         let codec = codec(field, krate);
-        arms.push(quote! {
-            #(#patterns)|* => {
-                doc.consume(index);
-                if let ::core::result::Result::Err(e) =
-                    #codec::decode_into(&mut self.#member, doc.value(index))
-                {
-                    let expected = ::std::string::ToString::to_string(&#codec::PROPERTY_TYPE);
-                    return ::core::result::Result::Err(doc.value_error(index, &expected, e));
+        obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
+        let helper = quote_spanned!(ty.span()=> __juliet_decode::<#ty>);
+        let primary = key_const(&field.key.text);
+        straight.push(quote! {
+            if let ::core::option::Option::Some(node) = doc.nodes().get(next) {
+                if node.key_crc == #primary && !node.consumed {
+                    #helper(doc, next, &mut self.#member)?;
+                    next += 1;
                 }
             }
+        });
+        let other_order = quote_spanned!(ty.span()=> __juliet_decode_other_order::<#ty>);
+        arms.push(quote! {
+            #(#patterns)|* => #other_order(doc, index, &mut self.#member)?,
         });
     }
     if !cont.attrs.deprecated.is_empty() {
@@ -360,16 +375,44 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
         });
     }
 
+    let helper = (!obligations.is_empty()).then(|| {
+        quote! {
+            #[inline(always)]
+            fn __juliet_decode<T: #krate::Codec>(
+                doc: &mut #krate::Document<'_>,
+                index: usize,
+                place: &mut T,
+            ) -> ::core::result::Result<(), #krate::Error> {
+                doc.decode_into(index, place)
+            }
+            #[inline(never)]
+            fn __juliet_decode_other_order<T: #krate::Codec>(
+                doc: &mut #krate::Document<'_>,
+                index: usize,
+                place: &mut T,
+            ) -> ::core::result::Result<(), #krate::Error> {
+                doc.decode_into(index, place)
+            }
+            #(#obligations)*
+        }
+    });
     let dispatch = (!arms.is_empty()).then(|| {
         quote! {
+            #helper
             #(#consts)*
             if let ::core::option::Option::Some(doc) = ar.document_mut() {
-                for index in 0..doc.len() {
-                    let node = doc.node(index);
-                    if node.consumed {
+                let mut next = 0;
+                while doc.nodes().get(next).is_some_and(|node| node.consumed) {
+                    next += 1;
+                }
+                #(#straight)*
+                while let ::core::option::Option::Some(node) = doc.nodes().get(next) {
+                    let (index, key_crc, consumed) = (next, node.key_crc, node.consumed);
+                    next += 1;
+                    if consumed {
                         continue;
                     }
-                    match node.key_crc {
+                    match key_crc {
                         #(#arms)*
                         _ => {}
                     }

@@ -69,8 +69,10 @@ use syn::{parse_macro_input, DeriveInput};
 ///   the source (what a template's `PropertyDelta` does to a new instance).
 /// - `Reflect::save`: `ClassVersion`, then every property in declaration order.
 /// - `Reflect::load`: reads `ClassVersion` (a file without it is at the current
-///   version), then makes one pass over the file's properties and dispatches each
-///   on its key CRC with a `match` (keys and aliases; deprecated keys are marked read);
+///   version), then makes one pass over the file's properties: first as long as they
+///   come in declaration order (the order `save` writes), one key CRC compare each,
+///   then the rest dispatched each on its key CRC with a `match` (keys and aliases;
+///   deprecated keys are marked read), in file order either way;
 ///   then, when the file's version is older and `migrate` is given, calls the
 ///   migration. Keys the class does not know are left unconsumed for the caller's
 ///   audit (they are reported and kept by the runtime).

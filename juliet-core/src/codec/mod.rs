@@ -6,6 +6,7 @@
 //! and `Vec<T>` as one element per value line. A game gives its own types a codec by
 //! implementing [`Codec`].
 
+mod float;
 mod list;
 mod number;
 mod text;
@@ -16,6 +17,16 @@ use std::fmt;
 use crate::value::{Value, ValueError};
 
 pub use text::{decode_variant, needs_quotes};
+
+/// The text of a value line's bytes (from [`crate::value::SingleLine::bytes`]), for the
+/// error and slow paths of codecs that read bytes: holding the bytes alone in the fast
+/// path keeps two registers live instead of the line's four words. A value line is
+/// whole characters, so the check never fails (it would give `""`, an error then
+/// located at the line's start).
+#[inline(never)]
+pub(crate) fn line_text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap_or_default()
+}
 
 /// The type of a property, as the reflection table and tools (inspector, JSON output)
 /// see it.
@@ -142,7 +153,7 @@ pub trait Codec: Clone + PartialEq + Sized + 'static {
     ///
     /// # Errors
     /// As [`Codec::decode`]; on error `self` is unchanged.
-    #[inline]
+    #[inline(always)]
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
         *self = Self::decode(value)?;
         Ok(())
@@ -152,5 +163,25 @@ pub trait Codec: Clone + PartialEq + Sized + 'static {
     /// compare bit patterns, so `NaN` equals itself and `-0.0` differs from `0.0`.
     fn same_value(&self, other: &Self) -> bool {
         self == other
+    }
+}
+
+/// Helpers of the codec tests.
+#[cfg(test)]
+mod test_support {
+    use super::Codec;
+    use crate::error::ValueErrorKind;
+    use crate::value::Value;
+
+    /// The text `v` encodes to.
+    pub(crate) fn enc<T: Codec>(v: T) -> String {
+        let mut s = String::new();
+        v.encode(&mut s);
+        s
+    }
+
+    /// `text` decoded as a `T`, or the error's kind.
+    pub(crate) fn dec<T: Codec>(text: &str) -> Result<T, ValueErrorKind> {
+        T::decode(Value::from_text(text)).map_err(|e| e.kind)
     }
 }

@@ -1,247 +1,17 @@
-//! Codecs for floats, integers and `bool`.
+//! Codecs for integers (`u64` as `0x` and 16 hex digits) and `bool`.
 
 use std::fmt::Write as _;
 use std::num::IntErrorKind;
 
-use super::{Codec, PropertyType};
+use super::{line_text, Codec, PropertyType};
 use crate::error::ValueErrorKind;
-use crate::value::{SingleLine, Value, ValueError};
-
-/// Writes a float as the shortest text that reads back bit-exact, always with `.` or an
-/// exponent (`100.0`, `0.1`, `1e-7`); `nan`, `inf`, `-inf` for the non-finite values.
-pub(crate) fn write_f32(out: &mut String, v: f32) {
-    if v.is_nan() {
-        out.push_str("nan");
-    } else {
-        // `Debug` is Rust's shortest round-trip form with a `.0` or exponent.
-        let _ = write!(out, "{v:?}");
-    }
-}
-
-fn write_f64(out: &mut String, v: f64) {
-    if v.is_nan() {
-        out.push_str("nan");
-    } else {
-        let _ = write!(out, "{v:?}");
-    }
-}
-
-/// Parses one float token (any decimal or `%f` text, `inf`, `-inf`, `nan`).
-#[inline(always)]
-pub(crate) fn parse_f32(token: &str) -> Result<f32, ValueError<'_>> {
-    match plain_decimal(token.as_bytes()).and_then(PlainDecimal::to_f32) {
-        Some(v) => Ok(v),
-        None => parse_with_std(token),
-    }
-}
-
-/// Parses a float value line: [`parse_f32`] of its text, the text sliced (with its
-/// character-boundary checks) only for the standard parser.
-#[inline(always)]
-fn parse_f32_line(line: SingleLine<'_>) -> Result<f32, ValueError<'_>> {
-    match plain_decimal(line.bytes()).and_then(PlainDecimal::to_f32) {
-        Some(v) => Ok(v),
-        None => parse_with_std(line.text()),
-    }
-}
-
-/// Parses an `f64` value line, as [`parse_f32_line`].
-#[inline(always)]
-fn parse_f64_line(line: SingleLine<'_>) -> Result<f64, ValueError<'_>> {
-    match plain_decimal(line.bytes()).and_then(PlainDecimal::to_f64) {
-        Some(v) => Ok(v),
-        None => parse_with_std(line.text()),
-    }
-}
-
-/// Parses the float token of `line` that starts at byte `from` (not a separator) and
-/// runs up to the next byte for which `is_separator` holds, or the end: its value (as
-/// [`parse_f32`] of the token) and the token's end. A plain decimal is read in the
-/// same pass that finds the end.
-#[inline(always)]
-pub(crate) fn parse_f32_token(
-    line: SingleLine<'_>,
-    from: usize,
-    is_separator: impl Fn(u8) -> bool,
-) -> Result<(f32, usize), ValueError<'_>> {
-    let bytes = line.bytes();
-    let digit = |i: usize| bytes.get(i).map(|&b| digit_value(b)).filter(|&d| d < 10);
-    let (negative, body) = match bytes.get(from) {
-        Some(b'-') => (true, from + 1),
-        Some(b'+') => (false, from + 1),
-        _ => (false, from),
-    };
-    let mut i = body;
-    // Wrapping: past 16 digits the value is not used.
-    let mut digits = 0u64;
-    while let Some(d) = digit(i) {
-        digits = digits.wrapping_mul(10).wrapping_add(d);
-        i += 1;
-    }
-    let int_end = i;
-    if int_end > body && bytes.get(i) == Some(&b'.') {
-        i += 1;
-        while let Some(d) = digit(i) {
-            digits = digits.wrapping_mul(10).wrapping_add(d);
-            i += 1;
-        }
-    }
-    let ends_here = bytes.get(i).is_none_or(|&b| is_separator(b));
-    if ends_here && int_end > body && i - body <= 16 && digits < 1 << 53 {
-        let fraction_digits = (i - int_end).saturating_sub(1);
-        let plain = PlainDecimal {
-            negative,
-            digits,
-            fraction_digits,
-        };
-        if let Some(v) = plain.to_f32() {
-            return Ok((v, i));
-        }
-    }
-    // Any other token: up to its end, through the general parser.
-    let mut end = i;
-    while bytes.get(end).is_some_and(|&b| !is_separator(b)) {
-        end += 1;
-    }
-    parse_f32(&line.text()[from..end]).map(|v| (v, end))
-}
-
-/// The standard parser, for the forms the fast path leaves (exponents, long digits,
-/// `inf`, `nan`, ties) and for errors.
-#[inline(never)]
-fn parse_with_std<T: std::str::FromStr>(token: &str) -> Result<T, ValueError<'_>> {
-    token
-        .parse::<T>()
-        .map_err(|_| ValueError::new(ValueErrorKind::InvalidNumber, token))
-}
-
-/// Powers of ten that are exact in `f64`.
-const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
-
-/// Powers of ten that are exact in `f32` (`5^10 < 2^24`).
-const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
-
-/// A decimal `[+-]digits[.digits]` whose digits, read as one integer, are below
-/// `2^53`: the value is `digits / 10^fraction_digits`, with the sign.
-#[derive(Clone, Copy)]
-struct PlainDecimal {
-    negative: bool,
-    digits: u64,
-    fraction_digits: usize,
-}
+use crate::value::{Value, ValueError};
 
 /// The value of a digit byte; 10 or more for any other byte. Widened before the
 /// subtraction, so the digit loops need no extra zero-extension of the value.
 #[inline(always)]
-fn digit_value(b: u8) -> u64 {
+pub(crate) fn digit_value(b: u8) -> u64 {
     u64::from(b).wrapping_sub(u64::from(b'0'))
-}
-
-/// Reads `[+-]D+[.D*]` of at most 16 characters after the sign whose digits, read as
-/// one integer, are below `2^53`; else `None` (the caller falls back to the standard
-/// parser, which handles every form).
-#[inline(always)]
-fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
-    let (negative, body) = match text {
-        [b'-', rest @ ..] => (true, rest),
-        [b'+', rest @ ..] => (false, rest),
-        _ => (false, text),
-    };
-    if !(1..=16).contains(&body.len()) {
-        return None;
-    }
-    // At most 16 digits: no overflow of `u64`. One pass: digits, and one point after
-    // at least one digit.
-    let mut digits = 0u64;
-    let mut point = body.len();
-    for (i, &b) in body.iter().enumerate() {
-        let d = digit_value(b);
-        if d < 10 {
-            digits = digits * 10 + d;
-        } else if b == b'.' && point == body.len() && i > 0 {
-            point = i;
-        } else {
-            return None;
-        }
-    }
-    // The digits after the point (none without a point).
-    let fraction_digits = (body.len() - point).saturating_sub(1);
-    (digits < 1 << 53).then_some(PlainDecimal {
-        negative,
-        digits,
-        fraction_digits,
-    })
-}
-
-impl PlainDecimal {
-    /// The correctly rounded `f64`: `digits` (below `2^53`) and `10^fraction_digits`
-    /// (at most `10^15`) are exact, and IEEE division rounds correctly once.
-    #[inline]
-    fn to_f64(self) -> Option<f64> {
-        let v = self.digits as f64 / POW10[self.fraction_digits];
-        Some(if self.negative { -v } else { v })
-    }
-
-    /// The correctly rounded `f32`: directly when the digits are below `2^24` and there
-    /// are at most 10 fraction digits; otherwise the correctly rounded `f64` rounded
-    /// again, which is exact unless the `f64` lies exactly halfway between two `f32`s (then `None`).
-    /// The value is 0 or in `[1e-15, 2^53]`, far from `f32`'s subnormals and overflow.
-    #[inline]
-    fn to_f32(self) -> Option<f32> {
-        if self.digits < 1 << 24 && self.fraction_digits <= 10 {
-            // Clinger's fast path in `f32`: `digits` and `10^fraction_digits` are both
-            // exact `f32`s, so one IEEE division rounds the exact quotient once.
-            let v = self.digits as f32 / POW10_F32[self.fraction_digits];
-            return Some(if self.negative { -v } else { v });
-        }
-        let v = self.to_f64()?;
-        // The 29 mantissa bits an `f32` drops: exactly `100..0` is a tie.
-        if v.to_bits() & 0x1FFF_FFFF == 0x1000_0000 {
-            return None;
-        }
-        Some(v as f32)
-    }
-}
-
-impl Codec for f32 {
-    const PROPERTY_TYPE: PropertyType = PropertyType::F32;
-    fn encode(&self, out: &mut String) {
-        write_f32(out, *self);
-    }
-    #[inline(always)]
-    fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        parse_f32_line(value.single_line()?)
-    }
-    #[inline(always)]
-    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        *self = parse_f32_line(value.single_line()?)?;
-        Ok(())
-    }
-    fn same_value(&self, other: &Self) -> bool {
-        self.to_bits() == other.to_bits()
-    }
-}
-
-impl Codec for f64 {
-    const PROPERTY_TYPE: PropertyType = PropertyType::F64;
-    fn encode(&self, out: &mut String) {
-        write_f64(out, *self);
-    }
-    #[inline(always)]
-    fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        parse_f64_line(value.single_line()?)
-    }
-    #[inline(always)]
-    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        *self = parse_f64_line(value.single_line()?)?;
-        Ok(())
-    }
-    fn same_value(&self, other: &Self) -> bool {
-        self.to_bits() == other.to_bits()
-    }
 }
 
 fn int_error(kind: &IntErrorKind, ty: &'static str) -> ValueErrorKind {
@@ -260,10 +30,10 @@ macro_rules! decimal_codec {
             }
             #[inline(always)]
             fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-                let line = value.single_line()?;
+                let line = value.single_line()?.bytes();
                 // A plain decimal: same result (and range error) as the standard
                 // parser, which handles the rest (out of line).
-                match plain_integer(line.bytes(), <$ty>::MIN != 0) {
+                match plain_integer(line, <$ty>::MIN != 0) {
                     Some(v) => <$ty>::try_from(v).map_err(|_| out_of_range(line, stringify!($ty))),
                     None => parse_integer_with_std(line, stringify!($ty)),
                 }
@@ -275,20 +45,17 @@ macro_rules! decimal_codec {
 /// The range error of a plain decimal that does not fit `ty`.
 #[cold]
 #[inline(never)]
-fn out_of_range<'a>(line: SingleLine<'a>, ty: &'static str) -> ValueError<'a> {
-    ValueError::new(ValueErrorKind::OutOfRange(ty), line.text())
+fn out_of_range<'a>(line: &'a [u8], ty: &'static str) -> ValueError<'a> {
+    ValueError::new(ValueErrorKind::OutOfRange(ty), line_text(line))
 }
 
 /// The standard parser, for integer forms the fast path leaves and for errors.
 #[inline(never)]
-fn parse_integer_with_std<'a, T>(
-    line: SingleLine<'a>,
-    ty: &'static str,
-) -> Result<T, ValueError<'a>>
+fn parse_integer_with_std<'a, T>(line: &'a [u8], ty: &'static str) -> Result<T, ValueError<'a>>
 where
     T: std::str::FromStr<Err = std::num::ParseIntError>,
 {
-    let token = line.text();
+    let token = line_text(line);
     token
         .parse::<T>()
         .map_err(|e| ValueError::new(int_error(e.kind(), ty), token))
@@ -298,7 +65,7 @@ decimal_codec!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U1
 
 /// Reads `[+-]D{1,18}` (`-` only when `signed`), else `None` (the caller falls back to
 /// the standard parser). 18 digits always fit an `i64`.
-#[inline]
+#[inline(always)]
 fn plain_integer(text: &[u8], signed: bool) -> Option<i64> {
     let (negative, body) = match text {
         [b'-', rest @ ..] if signed => (true, rest),
@@ -326,8 +93,8 @@ impl Codec for u64 {
     }
     #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        let line = value.single_line()?;
-        match hex16(line.bytes()) {
+        let line = value.single_line()?.bytes();
+        match hex16(line) {
             Some(v) => Ok(v),
             None => parse_u64_line(line),
         }
@@ -393,8 +160,8 @@ fn hex16(text: &[u8]) -> Option<u64> {
 
 /// [`parse_u64`] of a value line, out of line.
 #[inline(never)]
-fn parse_u64_line(line: SingleLine<'_>) -> Result<u64, ValueError<'_>> {
-    parse_u64(line.text())
+fn parse_u64_line(line: &[u8]) -> Result<u64, ValueError<'_>> {
+    parse_u64(line_text(line))
 }
 
 /// Parses `0x`-prefixed hex (any number of digits) or decimal (with an optional `+`).
@@ -441,14 +208,13 @@ impl Codec for bool {
     }
     #[inline(always)]
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        let line = value.single_line()?;
-        let token = line.bytes();
+        let token = value.single_line()?.bytes();
         if token == b"true" || token == b"1" || token.eq_ignore_ascii_case(b"true") {
             Ok(true)
         } else if token == b"false" || token == b"0" || token.eq_ignore_ascii_case(b"false") {
             Ok(false)
         } else {
-            Err(invalid_bool(line))
+            Err(invalid_bool(token))
         }
     }
 }
@@ -456,8 +222,8 @@ impl Codec for bool {
 /// The error of a value line that is not a `bool`.
 #[cold]
 #[inline(never)]
-fn invalid_bool(line: SingleLine<'_>) -> ValueError<'_> {
-    ValueError::new(ValueErrorKind::InvalidBool, line.text())
+fn invalid_bool(line: &[u8]) -> ValueError<'_> {
+    ValueError::new(ValueErrorKind::InvalidBool, line_text(line))
 }
 
 #[cfg(test)]
@@ -504,170 +270,7 @@ mod tests {
         }
     }
 
-    fn enc<T: Codec>(v: T) -> String {
-        let mut s = String::new();
-        v.encode(&mut s);
-        s
-    }
-
-    fn dec<T: Codec>(text: &str) -> Result<T, ValueErrorKind> {
-        T::decode(Value::from_text(text)).map_err(|e| e.kind)
-    }
-
-    #[test]
-    fn floats_write_shortest_form_with_dot_or_exponent() {
-        assert_eq!(enc(100.0f32), "100.0");
-        assert_eq!(enc(0.1f32), "0.1");
-        assert_eq!(enc(1e-7f32), "1e-7");
-        assert_eq!(enc(-84.2f32), "-84.2");
-        assert_eq!(enc(f32::INFINITY), "inf");
-        assert_eq!(enc(f32::NEG_INFINITY), "-inf");
-        assert_eq!(enc(f32::NAN), "nan");
-        assert_eq!(enc(0.1f64), "0.1");
-    }
-
-    #[test]
-    fn floats_accept_percent_f_and_specials() {
-        assert_eq!(dec::<f32>("100.000000"), Ok(100.0));
-        assert_eq!(dec::<f32>("+2.5"), Ok(2.5));
-        assert_eq!(dec::<f32>("-inf"), Ok(f32::NEG_INFINITY));
-        assert!(dec::<f32>("nan").unwrap().is_nan());
-        assert_eq!(dec::<f32>("abc"), Err(ValueErrorKind::InvalidNumber));
-        assert_eq!(dec::<f32>("1.0 2.0"), Err(ValueErrorKind::InvalidNumber));
-    }
-
-    #[test]
-    fn fast_float_path_matches_the_standard_parser() {
-        let mut texts: Vec<String> = [
-            "0",
-            "-0",
-            "+0",
-            "0.0",
-            "-0.0",
-            "1.",
-            "-1.",
-            "00012.5",
-            "142.5",
-            "-84.2",
-            "0.1",
-            "0.7071068",
-            "3.4028235",
-            "340282350000000.0",
-            "999999999999999",
-            "0.000000000000001",
-            "16777217",
-            "16777217.0",
-            "16777215",
-            "-16777215.0",
-            "1677721.5",
-            "0.0000000001",
-            "0.00000000001",
-            "9.999999999",
-            "0.16777215",
-            "0.30000001192092896",
-            "1.00000005960464477539",
-            "33554433",
-            "1e5",
-            ".5",
-            "5e",
-            "1_0",
-            "0x10",
-            "--1",
-            "+",
-            "-",
-            "",
-            "1.2.3",
-            "1,5",
-            "nan",
-            "inf",
-            "-inf",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        // Random decimals of 1 to 16 digits with the point anywhere.
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..200_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let digits = (state % 16 + 1) as usize;
-            let mut s = format!("{:016}", state >> 12);
-            s.truncate(digits);
-            let point = (state >> 4) as usize % (digits + 1);
-            if point < digits {
-                s.insert(point.max(1), '.');
-            }
-            if state & 1 == 1 {
-                s.insert(0, '-');
-            }
-            texts.push(s);
-        }
-        // Exact f32 ties (short decimals halfway between two f32s) and f32 values
-        // written with 9 decimals.
-        for i in 0..2000u32 {
-            texts.push(format!("{}", 1_048_576.0 + 0.125 * f64::from(i) + 0.0625));
-            texts.push(format!("{}", 16_777_217 + 2 * u64::from(i)));
-            texts.push(format!("{:.9}", f32::from_bits(0x3F80_0000 + i * 977)));
-        }
-        // The fast path takes short decimals and leaves ties and other forms to std.
-        let fast = |t: &str| plain_decimal(t.as_bytes()).and_then(PlainDecimal::to_f32);
-        assert_eq!(fast("142.5"), Some(142.5));
-        assert_eq!(fast("-0.3125"), Some(-0.3125));
-        assert_eq!(fast("16777217"), None);
-        assert_eq!(fast("1e5"), None);
-        assert_eq!(fast("1234567890123456"), Some(1_234_567_890_123_456.0));
-        assert_eq!(fast("9999999999999999"), None); // at least 2^53
-        assert_eq!(fast("12345678901234567"), None); // too long
-                                                     // Every decimal of up to 7 digits below 2^24 with the point anywhere (the
-                                                     // `f32` fast path), a sample of them.
-        for i in (0..16_777_216u32).step_by(997) {
-            let digits = i.to_string();
-            for point in 0..digits.len() {
-                texts.push(format!("{}.{}", &digits[..=point], &digits[point + 1..]));
-                texts.push(format!("-0.{}{digits}", "0".repeat(point)));
-            }
-        }
-        // Each text as a token (`parse_f32`, as vectors use it), as free text and as a
-        // value line in a source with text around it (the `Value` paths).
-        let mut src = String::new();
-        for t in &texts {
-            src.clear();
-            src.push_str("; Mass: ");
-            src.push_str(t);
-            src.push_str("\n; Next: 1.5\n");
-            let spans = [crate::value::ValueSpan {
-                start: 8,
-                len: t.len() as u32,
-                line: 1,
-                column: 9,
-            }];
-            let in_source = Value::from_spans(&src, &spans);
-            let std32 = t.parse::<f32>();
-            for ours in [
-                parse_f32(t),
-                dec::<f32>(t).map_err(|_| ValueError::new(ValueErrorKind::InvalidNumber, t)),
-                f32::decode(in_source),
-            ] {
-                match (ours, &std32) {
-                    (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
-                    (Err(e), Err(_)) => assert_eq!(e.found, t),
-                    (a, b) => panic!("{t}: {a:?} vs {b:?}"),
-                }
-            }
-            let std64 = t.parse::<f64>();
-            for ours in [
-                dec::<f64>(t).map_err(|_| ()),
-                f64::decode(in_source).map_err(|_| ()),
-            ] {
-                match (ours, &std64) {
-                    (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
-                    (Err(()), Err(_)) => {}
-                    (a, b) => panic!("{t}: {a:?} vs {b:?}"),
-                }
-            }
-        }
-    }
+    use crate::codec::test_support::{dec, enc};
 
     #[test]
     fn fast_integer_paths_match_the_standard_parser() {

@@ -51,7 +51,7 @@ impl Codec for String {
 
     #[inline]
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        let line = value.single()?;
+        let line = value.single_line()?.text();
         let Some(body) = line.strip_prefix('"') else {
             replace_text(self, line);
             return Ok(());
@@ -63,20 +63,26 @@ impl Codec for String {
                 return Ok(());
             }
         }
-        // Append after the old text, then drop the old text: `self` keeps its
-        // allocation and is unchanged on error.
-        let old_len = self.len();
-        match unquote(line, self) {
-            Ok(()) => {
-                if old_len > 0 {
-                    self.drain(..old_len);
-                }
-                Ok(())
+        decode_escaped(self, line)
+    }
+}
+
+/// [`String`]'s `decode_into` for a quoted line with escapes (or a quoting error),
+/// out of line: the text is appended after the old text, which is then dropped, so
+/// `out` keeps its allocation and is unchanged on error.
+#[inline(never)]
+fn decode_escaped<'a>(out: &mut String, line: &'a str) -> Result<(), ValueError<'a>> {
+    let old_len = out.len();
+    match unquote(line, out) {
+        Ok(()) => {
+            if old_len > 0 {
+                out.drain(..old_len);
             }
-            Err(e) => {
-                self.truncate(old_len);
-                Err(e)
-            }
+            Ok(())
+        }
+        Err(e) => {
+            out.truncate(old_len);
+            Err(e)
         }
     }
 }
@@ -85,14 +91,16 @@ impl Codec for String {
 /// overlapping), a byte loop below eight bytes.
 #[inline]
 fn has_quote_or_backslash(bytes: &[u8]) -> bool {
-    /// Whether any byte of `v` is zero (exact as a whole, not per byte).
+    /// Bit 7 of some byte set when a byte of `v` is zero (exact as a whole, not per
+    /// byte).
     #[inline(always)]
-    fn any_zero(v: u64) -> bool {
-        v.wrapping_sub(0x0101_0101_0101_0101) & !v & 0x8080_8080_8080_8080 != 0
+    fn zero_bytes(v: u64) -> u64 {
+        v.wrapping_sub(0x0101_0101_0101_0101) & !v & 0x8080_8080_8080_8080
     }
     #[inline(always)]
     fn word_has(w: u64) -> bool {
-        any_zero(w ^ 0x2222_2222_2222_2222) || any_zero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+        // Both tests, then one branch.
+        zero_bytes(w ^ 0x2222_2222_2222_2222) | zero_bytes(w ^ 0x5C5C_5C5C_5C5C_5C5C) != 0
     }
     let word = |c: &[u8]| u64::from_le_bytes(c.try_into().expect("8 bytes"));
     if bytes.len() < 8 {

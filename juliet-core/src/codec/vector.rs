@@ -1,8 +1,9 @@
 //! Codecs for float vectors: `glam::Vec2/3/4` and `[f32; N]`, components separated by
 //! one space when written, by commas and/or spaces when read.
 
-use super::number::{parse_f32_token, write_f32};
-use super::{Codec, PropertyType};
+use super::float::{decimal_to_f32, parse_f32_token, small_decimal_to_f32, write_f32};
+use super::number::digit_value;
+use super::{line_text, Codec, PropertyType};
 use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
 
@@ -16,12 +17,96 @@ fn write_floats(out: &mut String, v: &[f32]) {
     }
 }
 
+/// Whether `b` separates vector components.
+#[inline(always)]
+fn is_separator(b: u8) -> bool {
+    // One bit test (`matches!` compiles to a jump table in the component loops), after
+    // one compare that digits, `-` and `.` (all above `,`) stop at.
+    const SEPARATORS: u64 = 1 << b' ' | 1 << b',' | 1 << b'\t';
+    b <= b',' && SEPARATORS >> b & 1 != 0
+}
+
 /// Reads exactly `N` floats separated by commas and/or white space.
 #[inline(always)]
 fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<'_>> {
-    let line = value.single_line()?;
-    let bytes = line.bytes();
-    let is_separator = |b: u8| matches!(b, b' ' | b',' | b'\t');
+    let line = value.single_line()?.bytes();
+    match read_plain_floats::<N>(line) {
+        Some(v) => Ok(v),
+        None => read_floats_general::<N>(line),
+    }
+}
+
+/// The writer's form, read in one pass: exactly `N` tokens `[-]D+[.D*]` between
+/// separators, each with digits (read as one integer) below `2^53` and short enough
+/// that they cannot wrap (at most 17 characters after the sign, counting the separator
+/// that ends it); each is converted as [`parse_f32_token`] converts it
+/// ([`decimal_to_f32`]). `None` for anything else (other forms, a count other than
+/// `N`, errors, ties): the caller reads the line again with [`read_floats_general`].
+#[inline(always)]
+fn read_plain_floats<const N: usize>(bytes: &[u8]) -> Option<[f32; N]> {
+    let mut out = [0.0f32; N];
+    let mut i = 0;
+    for slot in out.iter_mut() {
+        while i < bytes.len() && is_separator(bytes[i]) {
+            i += 1;
+        }
+        let negative = i < bytes.len() && bytes[i] == b'-';
+        i += usize::from(negative);
+        let start = i;
+        // Wrapping: a token of over 16 characters is refused below.
+        let mut digits = 0u64;
+        while i < bytes.len() {
+            let d = digit_value(bytes[i]);
+            if d >= 10 {
+                break;
+            }
+            digits = digits.wrapping_mul(10).wrapping_add(d);
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        let mut fraction_digits = 0;
+        if i < bytes.len() && bytes[i] == b'.' {
+            i += 1;
+            let fraction = i;
+            while i < bytes.len() {
+                let d = digit_value(bytes[i]);
+                if d >= 10 {
+                    break;
+                }
+                digits = digits.wrapping_mul(10).wrapping_add(d);
+                i += 1;
+            }
+            fraction_digits = i - fraction;
+        }
+        // The token ends at a separator (stepped over) or at the end.
+        if i < bytes.len() {
+            if !is_separator(bytes[i]) {
+                return None;
+            }
+            i += 1;
+        }
+        let short = i - start <= 17;
+        *slot = if short && digits < 1 << 24 && fraction_digits <= 10 {
+            // The common case, as `decimal_to_f32` takes it, without its other checks.
+            small_decimal_to_f32(negative, digits, fraction_digits)
+        } else if short && digits < 1 << 53 {
+            decimal_to_f32(negative, digits, fraction_digits)?
+        } else {
+            return None;
+        };
+    }
+    while i < bytes.len() && is_separator(bytes[i]) {
+        i += 1;
+    }
+    (i == bytes.len()).then_some(out)
+}
+
+/// Reads exactly `N` floats of any form separated by commas and/or white space, with
+/// the errors: a token that is not a number, a component count other than `N`.
+#[inline(never)]
+fn read_floats_general<const N: usize>(bytes: &[u8]) -> Result<[f32; N], ValueError<'_>> {
     let mut out = [0.0f32; N];
     let mut count = 0;
     let mut i = 0;
@@ -34,7 +119,7 @@ fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<
         }
         if count < N {
             // Separators are ASCII, so token ends are character boundaries.
-            let (v, end) = parse_f32_token(line, i, is_separator)?;
+            let (v, end) = parse_f32_token(bytes, i, is_separator)?;
             out[count] = v;
             i = end;
         } else {
@@ -50,7 +135,7 @@ fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<
                 expected: N,
                 found: count,
             },
-            line.text(),
+            line_text(bytes),
         ));
     }
     Ok(out)
@@ -70,6 +155,11 @@ impl<const N: usize> Codec for [f32; N] {
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
         read_floats::<N>(value)
     }
+    #[inline(always)]
+    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        *self = read_floats::<N>(value)?;
+        Ok(())
+    }
     fn same_value(&self, other: &Self) -> bool {
         same_bits(self, other)
     }
@@ -85,6 +175,11 @@ macro_rules! glam_codec {
             #[inline]
             fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
                 read_floats::<$n>(value).map(glam::$ty::from_array)
+            }
+            #[inline(always)]
+            fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+                *self = glam::$ty::from_array(read_floats::<$n>(value)?);
+                Ok(())
             }
             fn same_value(&self, other: &Self) -> bool {
                 same_bits(&self.to_array(), &other.to_array())
@@ -173,6 +268,63 @@ mod tests {
                 _ => assert_eq!(ours, want, "{line:?}"),
             }
         }
+    }
+
+    /// The one-pass reader of the writer's form, where it answers, gives the general
+    /// reader's components bit for bit (random lines of plain decimals, with signs,
+    /// several separators, long digit runs, other forms and wrong counts mixed in).
+    #[test]
+    fn plain_reader_matches_general_reader() {
+        const PIECES: [&str; 14] = [
+            "0",
+            "1",
+            "7",
+            "42",
+            "0.0",
+            "142.5",
+            "-84.2",
+            "0.70710677",
+            "12345678.9",
+            "1234567890123456",
+            "0.00000000001",
+            "1e3",
+            "+1",
+            "-",
+        ];
+        const SEPARATORS: [&str; 5] = [" ", " ", ",", ", ", "\t "];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut answered = 0;
+        for _ in 0..200_000 {
+            let mut line = String::new();
+            for k in 0..2 + next(4) {
+                if k > 0 || next(8) == 0 {
+                    line.push_str(SEPARATORS[next(SEPARATORS.len())]);
+                }
+                if next(3) == 0 {
+                    line.push('-');
+                }
+                line.push_str(PIECES[next(PIECES.len())]);
+                for _ in 0..next(3) {
+                    line.push(char::from(b'0' + next(10) as u8));
+                }
+            }
+            if next(8) == 0 {
+                line.push_str(SEPARATORS[next(SEPARATORS.len())]);
+            }
+            let bits = |v: [f32; 3]| v.map(f32::to_bits);
+            if let Some(fast) = read_plain_floats::<3>(line.as_bytes()) {
+                answered += 1;
+                let general = read_floats_general::<3>(line.as_bytes()).expect(&line);
+                assert_eq!(bits(fast), bits(general), "{line:?}");
+            }
+        }
+        assert!(answered > 10_000, "{answered}");
     }
 
     #[test]

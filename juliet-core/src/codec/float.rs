@@ -1,0 +1,426 @@
+//! Codecs for `f32` and `f64`: shortest round-trip text when written; plain decimals
+//! read by an exact division, every other form by the standard parser.
+
+use std::fmt::Write as _;
+
+use super::number::digit_value;
+use super::{line_text, Codec, PropertyType};
+use crate::error::ValueErrorKind;
+use crate::value::{Value, ValueError};
+
+/// Writes a float as the shortest text that reads back bit-exact, always with `.` or an
+/// exponent (`100.0`, `0.1`, `1e-7`); `nan`, `inf`, `-inf` for the non-finite values.
+pub(crate) fn write_f32(out: &mut String, v: f32) {
+    if v.is_nan() {
+        out.push_str("nan");
+    } else {
+        // `Debug` is Rust's shortest round-trip form with a `.0` or exponent.
+        let _ = write!(out, "{v:?}");
+    }
+}
+
+fn write_f64(out: &mut String, v: f64) {
+    if v.is_nan() {
+        out.push_str("nan");
+    } else {
+        let _ = write!(out, "{v:?}");
+    }
+}
+
+/// Parses one float token (any decimal or `%f` text, `inf`, `-inf`, `nan`).
+#[inline(always)]
+pub(crate) fn parse_f32(token: &str) -> Result<f32, ValueError<'_>> {
+    match plain_decimal(token.as_bytes()).and_then(PlainDecimal::to_f32) {
+        Some(v) => Ok(v),
+        None => parse_with_std(token),
+    }
+}
+
+/// Parses a float value line: [`parse_f32`] of its text, the text sliced (with its
+/// character-boundary checks) only for the standard parser.
+#[inline(always)]
+fn parse_f32_line(line: &[u8]) -> Result<f32, ValueError<'_>> {
+    match plain_decimal(line).and_then(PlainDecimal::to_f32) {
+        Some(v) => Ok(v),
+        None => parse_with_std(line_text(line)),
+    }
+}
+
+/// Parses an `f64` value line, as [`parse_f32_line`].
+#[inline(always)]
+fn parse_f64_line(line: &[u8]) -> Result<f64, ValueError<'_>> {
+    match plain_decimal(line).and_then(PlainDecimal::to_f64) {
+        Some(v) => Ok(v),
+        None => parse_with_std(line_text(line)),
+    }
+}
+
+/// Parses the float token of `line` that starts at byte `from` (not a separator) and
+/// runs up to the next byte for which `is_separator` holds, or the end: its value (as
+/// [`parse_f32`] of the token) and the token's end. A plain decimal is read in the
+/// same pass that finds the end.
+#[inline(always)]
+pub(crate) fn parse_f32_token(
+    bytes: &[u8],
+    from: usize,
+    is_separator: impl Fn(u8) -> bool,
+) -> Result<(f32, usize), ValueError<'_>> {
+    let digit = |i: usize| bytes.get(i).map(|&b| digit_value(b)).filter(|&d| d < 10);
+    let (negative, body) = match bytes.get(from) {
+        Some(b'-') => (true, from + 1),
+        Some(b'+') => (false, from + 1),
+        _ => (false, from),
+    };
+    let mut i = body;
+    // Wrapping: past 16 digits the value is not used.
+    let mut digits = 0u64;
+    while let Some(d) = digit(i) {
+        digits = digits.wrapping_mul(10).wrapping_add(d);
+        i += 1;
+    }
+    let int_end = i;
+    if int_end > body && bytes.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(d) = digit(i) {
+            digits = digits.wrapping_mul(10).wrapping_add(d);
+            i += 1;
+        }
+    }
+    let ends_here = bytes.get(i).is_none_or(|&b| is_separator(b));
+    if ends_here && int_end > body && i - body <= 16 && digits < 1 << 53 {
+        let fraction_digits = (i - int_end).saturating_sub(1);
+        let plain = PlainDecimal {
+            negative,
+            digits,
+            fraction_digits,
+        };
+        if let Some(v) = plain.to_f32() {
+            return Ok((v, i));
+        }
+    }
+    // Any other token: up to its end, through the general parser.
+    let mut end = i;
+    while bytes.get(end).is_some_and(|&b| !is_separator(b)) {
+        end += 1;
+    }
+    parse_f32(line_text(&bytes[from..end])).map(|v| (v, end))
+}
+
+/// The standard parser, for the forms the fast path leaves (exponents, long digits,
+/// `inf`, `nan`, ties) and for errors.
+#[inline(never)]
+fn parse_with_std<T: std::str::FromStr>(token: &str) -> Result<T, ValueError<'_>> {
+    token
+        .parse::<T>()
+        .map_err(|_| ValueError::new(ValueErrorKind::InvalidNumber, token))
+}
+
+/// Powers of ten that are exact in `f64`.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Powers of ten that are exact in `f32` (`5^10 < 2^24`).
+const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// A decimal `[+-]digits[.digits]` whose digits, read as one integer, are below
+/// `2^53`: the value is `digits / 10^fraction_digits`, with the sign.
+#[derive(Clone, Copy)]
+struct PlainDecimal {
+    negative: bool,
+    digits: u64,
+    fraction_digits: usize,
+}
+
+/// Reads `[+-]D+[.D*]` of at most 16 characters after the sign whose digits, read as
+/// one integer, are below `2^53`; else `None` (the caller falls back to the standard
+/// parser, which handles every form).
+#[inline(always)]
+fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
+    let (negative, body) = match text {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, text),
+    };
+    if !(1..=16).contains(&body.len()) {
+        return None;
+    }
+    // At most 16 digits: no overflow of `u64`. One pass: digits, and one point after
+    // at least one digit.
+    let mut digits = 0u64;
+    let mut point = body.len();
+    for (i, &b) in body.iter().enumerate() {
+        let d = digit_value(b);
+        if d < 10 {
+            digits = digits * 10 + d;
+        } else if b == b'.' && point == body.len() && i > 0 {
+            point = i;
+        } else {
+            return None;
+        }
+    }
+    // The digits after the point (none without a point).
+    let fraction_digits = (body.len() - point).saturating_sub(1);
+    (digits < 1 << 53).then_some(PlainDecimal {
+        negative,
+        digits,
+        fraction_digits,
+    })
+}
+
+/// The correctly rounded `f32` of `digits / 10^fraction_digits` (negated when
+/// `negative`) for `digits` below `2^53` and at most 22 fraction digits, as the plain
+/// decimal fast paths compute it; `None` when that needs the standard parser (a tie).
+#[inline(always)]
+pub(crate) fn decimal_to_f32(negative: bool, digits: u64, fraction_digits: usize) -> Option<f32> {
+    PlainDecimal {
+        negative,
+        digits,
+        fraction_digits,
+    }
+    .to_f32()
+}
+
+/// Clinger's fast path in `f32`, for `digits` below `2^24` and at most 10
+/// `fraction_digits`: `digits` and `10^fraction_digits` are both exact `f32`s, so one
+/// IEEE division rounds the exact quotient once (negated when `negative`).
+#[inline(always)]
+pub(crate) fn small_decimal_to_f32(negative: bool, digits: u64, fraction_digits: usize) -> f32 {
+    let v = digits as f32 / POW10_F32[fraction_digits];
+    if negative {
+        -v
+    } else {
+        v
+    }
+}
+
+impl PlainDecimal {
+    /// The correctly rounded `f64`: `digits` (below `2^53`) and `10^fraction_digits`
+    /// (at most `10^15`) are exact, and IEEE division rounds correctly once.
+    #[inline(always)]
+    fn to_f64(self) -> Option<f64> {
+        let v = self.digits as f64 / POW10[self.fraction_digits];
+        Some(if self.negative { -v } else { v })
+    }
+
+    /// The correctly rounded `f32`: directly when the digits are below `2^24` and there
+    /// are at most 10 fraction digits; otherwise the correctly rounded `f64` rounded
+    /// again, which is exact unless the `f64` lies exactly halfway between two `f32`s (then `None`).
+    /// The value is 0 or in `[1e-15, 2^53]`, far from `f32`'s subnormals and overflow.
+    #[inline(always)]
+    fn to_f32(self) -> Option<f32> {
+        if self.digits < 1 << 24 && self.fraction_digits <= 10 {
+            return Some(small_decimal_to_f32(
+                self.negative,
+                self.digits,
+                self.fraction_digits,
+            ));
+        }
+        let v = self.to_f64()?;
+        // The 29 mantissa bits an `f32` drops: exactly `100..0` is a tie.
+        if v.to_bits() & 0x1FFF_FFFF == 0x1000_0000 {
+            return None;
+        }
+        Some(v as f32)
+    }
+}
+
+impl Codec for f32 {
+    const PROPERTY_TYPE: PropertyType = PropertyType::F32;
+    fn encode(&self, out: &mut String) {
+        write_f32(out, *self);
+    }
+    #[inline(always)]
+    fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
+        parse_f32_line(value.single_line()?.bytes())
+    }
+    #[inline(always)]
+    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        *self = parse_f32_line(value.single_line()?.bytes())?;
+        Ok(())
+    }
+    fn same_value(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+impl Codec for f64 {
+    const PROPERTY_TYPE: PropertyType = PropertyType::F64;
+    fn encode(&self, out: &mut String) {
+        write_f64(out, *self);
+    }
+    #[inline(always)]
+    fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
+        parse_f64_line(value.single_line()?.bytes())
+    }
+    #[inline(always)]
+    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        *self = parse_f64_line(value.single_line()?.bytes())?;
+        Ok(())
+    }
+    fn same_value(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::test_support::{dec, enc};
+
+    #[test]
+    fn floats_write_shortest_form_with_dot_or_exponent() {
+        assert_eq!(enc(100.0f32), "100.0");
+        assert_eq!(enc(0.1f32), "0.1");
+        assert_eq!(enc(1e-7f32), "1e-7");
+        assert_eq!(enc(-84.2f32), "-84.2");
+        assert_eq!(enc(f32::INFINITY), "inf");
+        assert_eq!(enc(f32::NEG_INFINITY), "-inf");
+        assert_eq!(enc(f32::NAN), "nan");
+        assert_eq!(enc(0.1f64), "0.1");
+    }
+
+    #[test]
+    fn floats_accept_percent_f_and_specials() {
+        assert_eq!(dec::<f32>("100.000000"), Ok(100.0));
+        assert_eq!(dec::<f32>("+2.5"), Ok(2.5));
+        assert_eq!(dec::<f32>("-inf"), Ok(f32::NEG_INFINITY));
+        assert!(dec::<f32>("nan").unwrap().is_nan());
+        assert_eq!(dec::<f32>("abc"), Err(ValueErrorKind::InvalidNumber));
+        assert_eq!(dec::<f32>("1.0 2.0"), Err(ValueErrorKind::InvalidNumber));
+    }
+
+    #[test]
+    fn fast_float_path_matches_the_standard_parser() {
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "+0",
+            "0.0",
+            "-0.0",
+            "1.",
+            "-1.",
+            "00012.5",
+            "142.5",
+            "-84.2",
+            "0.1",
+            "0.7071068",
+            "3.4028235",
+            "340282350000000.0",
+            "999999999999999",
+            "0.000000000000001",
+            "16777217",
+            "16777217.0",
+            "16777215",
+            "-16777215.0",
+            "1677721.5",
+            "0.0000000001",
+            "0.00000000001",
+            "9.999999999",
+            "0.16777215",
+            "0.30000001192092896",
+            "1.00000005960464477539",
+            "33554433",
+            "1e5",
+            ".5",
+            "5e",
+            "1_0",
+            "0x10",
+            "--1",
+            "+",
+            "-",
+            "",
+            "1.2.3",
+            "1,5",
+            "nan",
+            "inf",
+            "-inf",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // Random decimals of 1 to 16 digits with the point anywhere.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let digits = (state % 16 + 1) as usize;
+            let mut s = format!("{:016}", state >> 12);
+            s.truncate(digits);
+            let point = (state >> 4) as usize % (digits + 1);
+            if point < digits {
+                s.insert(point.max(1), '.');
+            }
+            if state & 1 == 1 {
+                s.insert(0, '-');
+            }
+            texts.push(s);
+        }
+        // Exact f32 ties (short decimals halfway between two f32s) and f32 values
+        // written with 9 decimals.
+        for i in 0..2000u32 {
+            texts.push(format!("{}", 1_048_576.0 + 0.125 * f64::from(i) + 0.0625));
+            texts.push(format!("{}", 16_777_217 + 2 * u64::from(i)));
+            texts.push(format!("{:.9}", f32::from_bits(0x3F80_0000 + i * 977)));
+        }
+        // The fast path takes short decimals and leaves ties and other forms to std.
+        let fast = |t: &str| plain_decimal(t.as_bytes()).and_then(PlainDecimal::to_f32);
+        assert_eq!(fast("142.5"), Some(142.5));
+        assert_eq!(fast("-0.3125"), Some(-0.3125));
+        assert_eq!(fast("16777217"), None);
+        assert_eq!(fast("1e5"), None);
+        assert_eq!(fast("1234567890123456"), Some(1_234_567_890_123_456.0));
+        assert_eq!(fast("9999999999999999"), None); // at least 2^53
+        assert_eq!(fast("12345678901234567"), None); // too long
+                                                     // Every decimal of up to 7 digits below 2^24 with the point anywhere (the
+                                                     // `f32` fast path), a sample of them.
+        for i in (0..16_777_216u32).step_by(997) {
+            let digits = i.to_string();
+            for point in 0..digits.len() {
+                texts.push(format!("{}.{}", &digits[..=point], &digits[point + 1..]));
+                texts.push(format!("-0.{}{digits}", "0".repeat(point)));
+            }
+        }
+        // Each text as a token (`parse_f32`, as vectors use it), as free text and as a
+        // value line in a source with text around it (the `Value` paths).
+        let mut src = String::new();
+        for t in &texts {
+            src.clear();
+            src.push_str("; Mass: ");
+            src.push_str(t);
+            src.push_str("\n; Next: 1.5\n");
+            let spans = [crate::value::ValueSpan {
+                start: 8,
+                len: t.len() as u32,
+                line: 1,
+                column: 9,
+            }];
+            let in_source = Value::from_spans(&src, &spans);
+            let std32 = t.parse::<f32>();
+            for ours in [
+                parse_f32(t),
+                dec::<f32>(t).map_err(|_| ValueError::new(ValueErrorKind::InvalidNumber, t)),
+                f32::decode(in_source),
+            ] {
+                match (ours, &std32) {
+                    (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
+                    (Err(e), Err(_)) => assert_eq!(e.found, t),
+                    (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+                }
+            }
+            let std64 = t.parse::<f64>();
+            for ours in [
+                dec::<f64>(t).map_err(|_| ()),
+                f64::decode(in_source).map_err(|_| ()),
+            ] {
+                match (ours, &std64) {
+                    (Ok(a), Ok(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{t}"),
+                    (Err(()), Err(_)) => {}
+                    (a, b) => panic!("{t}: {a:?} vs {b:?}"),
+                }
+            }
+        }
+    }
+}

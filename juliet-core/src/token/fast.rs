@@ -106,11 +106,10 @@ impl TokenBuffer {
             // and closing a block with a value.
             let e = &chain[usize::from(want)];
             if line.len() == usize::from(e.block_len) {
-                let Some(&window) = bytes[start..].first_chunk::<16>() else {
+                let Some(window) = bytes[start..].first_chunk::<16>() else {
                     break Some(end);
                 };
-                let head = u128::from_le_bytes(window) & HEAD_MASKS[usize::from(e.block_len)];
-                if head != e.head
+                if simd::common_prefix(window, &e.head) < u32::from(e.block_len)
                     || open == values.len()
                     || nodes.len() >= LINEAR_DUPLICATE_SCAN
                     || nodes.len() == nodes.capacity()

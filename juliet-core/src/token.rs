@@ -30,7 +30,7 @@ pub enum LineForm {
 }
 
 /// One property of a tokenized file: key CRC, key text, value lines, position and the
-/// consumed flag of seed 01 section 3.1. 40 bytes; no pointers, so a [`TokenBuffer`]
+/// consumed flag of seed 01 section 3.1. 32 bytes; no pointers, so a [`TokenBuffer`]
 /// outlives the sources it tokenized.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PropertyNode {
@@ -40,9 +40,9 @@ pub struct PropertyNode {
     key_len: u32,
     /// 1-based line of the key.
     pub line: u32,
+    values_start: u32,
     /// 1-based column of the key, in characters.
     pub column: u32,
-    values_start: u32,
     values_len: u32,
     /// Whether a reader has used this property (the unconsumed-key audit reads it).
     pub consumed: bool,

@@ -106,10 +106,18 @@ impl TokenBuffer {
             // and closing a block with a value.
             let e = &chain[usize::from(want)];
             if line.len() == usize::from(e.block_len) {
-                let Some(window) = bytes[start..].first_chunk::<16>() else {
-                    break Some(end);
+                let window = match bytes[start..].first_chunk::<16>() {
+                    Some(&window) => window,
+                    // A line in the text's last 16 bytes: those, moved down to its start.
+                    None => match bytes.last_chunk::<16>() {
+                        Some(&last) => {
+                            let skip = start + 16 - bytes.len();
+                            (u128::from_le_bytes(last) >> (8 * skip)).to_le_bytes()
+                        }
+                        None => break Some(end),
+                    },
                 };
-                if simd::common_prefix(window, &e.head) < u32::from(e.block_len)
+                if simd::common_prefix(&window, &e.head) < u32::from(e.block_len)
                     || open == values.len()
                     || nodes.len() >= LINEAR_DUPLICATE_SCAN
                     || nodes.len() == nodes.capacity()

@@ -48,6 +48,9 @@ pub(super) struct ChainEntry {
     /// [`ChainEntry::len`] for a block header `; Key` (whose key is at offset 2), 0
     /// for every other entry: the fast loop's test for a block header.
     pub(super) block_len: u8,
+    /// This entry's index in the chain (the fast loop holds the predicted entry, not
+    /// its index).
+    pub(super) index: u8,
 }
 
 impl Default for ChainEntry {
@@ -63,6 +66,7 @@ impl Default for ChainEntry {
             one_line: false,
             form: LineForm::Block,
             block_len: 0,
+            index: 0,
         }
     }
 }
@@ -80,7 +84,10 @@ pub(super) struct KeyChain {
 impl Default for KeyChain {
     fn default() -> KeyChain {
         KeyChain {
-            entries: Box::new([ChainEntry::default(); ENTRIES]),
+            entries: Box::new(std::array::from_fn(|i| ChainEntry {
+                index: i as u8,
+                ..ChainEntry::default()
+            })),
             used: 1,
             by_crc: [0; 256],
         }
@@ -148,6 +155,7 @@ impl KeyChain {
                     } else {
                         start.bytes.len() as u8
                     },
+                    index: index as u8,
                 };
                 index
             }

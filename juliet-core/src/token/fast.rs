@@ -58,7 +58,7 @@ impl TokenBuffer {
         let mut open = at.open;
         let mut base = at.word * simd::BLOCK;
         let mut bits = at.bits;
-        let mut want = at.want;
+        let mut e = &self.chain.entries[usize::from(at.want)];
         // Local vectors (written back below): their lengths stay in registers.
         let mut nodes = std::mem::take(&mut self.nodes);
         let mut values = std::mem::take(&mut self.values);
@@ -104,7 +104,6 @@ impl TokenBuffer {
             // The predicted property: a block header `; Key` equal to the entry, or a
             // line `; Key: value` / `Key: value` that starts with it; new in this file
             // and closing a block with a value.
-            let e = &chain[usize::from(want)];
             if line.len() == usize::from(e.block_len) {
                 let window = match bytes[start..].first_chunk::<16>() {
                     Some(&window) => window,
@@ -141,7 +140,7 @@ impl TokenBuffer {
                     consumed: false,
                     form: LineForm::Block,
                 });
-                want = e.next;
+                e = &chain[usize::from(e.next)];
             } else if !(class == HASH || class == SLASH && line.get(1) == Some(&b'/')) {
                 break Some(end);
             }
@@ -154,7 +153,7 @@ impl TokenBuffer {
         at.open = open;
         at.word = base / simd::BLOCK;
         at.bits = bits;
-        at.want = want;
+        at.want = e.index;
         stopped
     }
 

@@ -4,7 +4,7 @@
 //! [`TokenBuffer::fast_other_line`]). Every line that neither takes goes to the
 //! general path in `scan.rs` unchanged.
 
-use super::chain::{head_of, LineStart, CHAIN_START_MAX, HEAD_MASKS, SEEN_SLOTS};
+use super::chain::{head_of, LineStart, CHAIN_START_MAX, SEEN_SLOTS};
 use super::scan::{find_colon, skip_blanks, ScanState, LINEAR_DUPLICATE_SCAN, NO_BLOCK};
 use super::{simd, LineForm, PropertyNode, TokenBuffer};
 use crate::value::ValueSpan;
@@ -165,7 +165,7 @@ impl TokenBuffer {
     /// returns `false` having changed nothing.
     #[inline(never)]
     pub(super) fn predicted_line(&mut self, bytes: &[u8], end: usize, at: &mut ScanState) -> bool {
-        let e = self.chain.entries[usize::from(at.want)];
+        let e = &self.chain.entries[usize::from(at.want)];
         let prefix = usize::from(e.len);
         let Some(line) = bytes.get(at.line_start..end) else {
             return false;
@@ -173,34 +173,36 @@ impl TokenBuffer {
         let (Some(&last), Some(start)) = (line.last(), line.get(..prefix)) else {
             return false;
         };
-        let head = match bytes[at.line_start..].first_chunk::<16>() {
-            Some(&window) => u128::from_le_bytes(window) & HEAD_MASKS[prefix],
-            None => head_of(start),
+        let window = match bytes[at.line_start..].first_chunk::<16>() {
+            Some(&window) => window,
+            None => head_of(start).to_le_bytes(),
         };
         if prefix == 0
             || (line.len() > prefix) != e.one_line
             || last <= b' '
-            || head != e.head
+            || simd::common_prefix(&window, &e.head) < u32::from(e.len)
             || at.open == self.values.len()
             // In a block, `Key: value` is a value line.
             || (e.form == LineForm::Compact && at.open != NO_BLOCK)
         {
             return false;
         }
-        let key = at.line_start + usize::from(e.key_off);
+        // Only the fields still needed (not a copy of the whole entry).
+        let (crc, key_off, form, one_line, next) = (e.crc, e.key_off, e.form, e.one_line, e.next);
+        let key = at.line_start + usize::from(key_off);
         let key = (key, key + usize::from(e.key_len));
-        if self.find_duplicate(bytes, key, e.crc, at.line_no).is_some() {
+        if self.find_duplicate(bytes, key, crc, at.line_no).is_some() {
             return false;
         }
-        self.add_node(e.crc, key, at.line_no, u32::from(e.key_off) + 1, e.form);
-        if e.one_line {
+        self.add_node(crc, key, at.line_no, u32::from(key_off) + 1, form);
+        if one_line {
             let from = skip_blanks(line, prefix);
             self.add_value(at.line_start, line, from, at.line_no);
             at.open = NO_BLOCK;
         } else {
             at.open = self.values.len();
         }
-        at.want = e.next;
+        at.want = next;
         true
     }
 

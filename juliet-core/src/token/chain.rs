@@ -51,6 +51,10 @@ pub(super) struct ChainEntry {
     /// This entry's index in the chain (the fast loop holds the predicted entry, not
     /// its index).
     pub(super) index: u8,
+    /// The entry tried when this one is predicted and the line is not it (0: none):
+    /// the one it replaced, or that replaced it, as the next of some entry. Files of
+    /// a world that differ by an optional property alternate between the two.
+    pub(super) alt: u8,
 }
 
 impl Default for ChainEntry {
@@ -67,6 +71,7 @@ impl Default for ChainEntry {
             form: LineForm::Block,
             block_len: 0,
             index: 0,
+            alt: 0,
         }
     }
 }
@@ -156,6 +161,7 @@ impl KeyChain {
                         start.bytes.len() as u8
                     },
                     index: index as u8,
+                    alt: 0,
                 };
                 index
             }
@@ -184,9 +190,16 @@ impl KeyChain {
     }
 
     /// Records that the property of entry `to` followed the one of entry `from`
-    /// (0: the start of the file).
+    /// (0: the start of the file); the entry that followed it before, if another,
+    /// and `to` become each other's [`ChainEntry::alt`].
     #[inline]
     pub(super) fn link(&mut self, from: u8, to: u8) {
+        let old = self.entries[usize::from(from)].next;
+        if old != 0 && old != to {
+            // Each is the other's alternative from now on.
+            self.entries[usize::from(to)].alt = old;
+            self.entries[usize::from(old)].alt = to;
+        }
         self.entries[usize::from(from)].next = to;
     }
 }
@@ -304,6 +317,13 @@ mod tests {
         chain.link(ia, ib);
         assert_eq!(chain.first(), ia);
         assert_eq!(chain.entries[usize::from(ia)].next, ib);
+        assert_eq!(chain.entries[usize::from(ib)].alt, 0);
+        // `ia` followed by `ic` instead: `ib` and `ic` are each other's alternative.
+        chain.link(ia, ic);
+        chain.link(ia, ic);
+        assert_eq!(chain.entries[usize::from(ia)].next, ic);
+        assert_eq!(chain.entries[usize::from(ic)].alt, ib);
+        assert_eq!(chain.entries[usize::from(ib)].alt, ic);
         let e = chain.entries[usize::from(ib)];
         assert_eq!(
             (e.crc, e.len, e.slot, e.key_off, e.key_len),

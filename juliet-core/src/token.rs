@@ -667,6 +667,38 @@ mod tests {
     }
 
     #[test]
+    fn files_that_alternate_tokenize_alike_cold_and_warm() {
+        // Files that differ by an optional line after `Kind` (a one-line property or a
+        // block), so the key chain's prediction after `Kind` misses and its
+        // alternative is tried; some files repeat the optional key (a duplicate), put
+        // it where it means something else, or leave the block before it empty.
+        const PAD: &str = "# a comment of over sixteen bytes\n";
+        let optional = [
+            "; Template: a/b.jasset\n",
+            "; Extra\n1\n",
+            "",
+            "; Template: a/b.jasset\n; Template: c\n",
+            "; Extra\n1\n; Extra\n2\n",
+            "Template: x\n",
+            "; Extra\n; Position\n1\n",
+        ];
+        let mut warm = TokenBuffer::new();
+        for round in 0..60 {
+            let extra = optional[[0, 2, 2, 1, 2, 0, 1, 3, 4, 5, 6][round % 11]];
+            for pad in [PAD, ""] {
+                let file = format!("; Kind\nRock\n{extra}; Position\n1 2 3\n; Scale: 2\n{pad}");
+                let cold = TokenBuffer::new()
+                    .tokenize(file.as_bytes(), Path::new("t"))
+                    .map(|doc| snapshot(&doc));
+                let got = warm
+                    .tokenize(file.as_bytes(), Path::new("t"))
+                    .map(|doc| snapshot(&doc));
+                assert_eq!(cold, got, "{file:?}");
+            }
+        }
+    }
+
+    #[test]
     fn random_files_tokenize_alike_cold_and_warm() {
         // Random files from every line form (and their broken variants), each
         // tokenized by a fresh buffer (general path), then again by the same buffer

@@ -116,15 +116,12 @@ impl TokenBuffer {
             ));
         }
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let mut masks = std::mem::take(&mut self.masks);
-        let text = match simd::scan_text(bytes, &mut masks) {
-            Some(text) => Ok(text),
+        let src = match simd::scan_text(bytes, &mut self.masks) {
+            Some(text) => text,
             // NUL or non-ASCII bytes: validated (and errors located) the slow way.
-            None => scan::check_text(bytes, path),
+            None => scan::check_text(bytes, path)?,
         };
-        let scanned = text.and_then(|src| self.scan(src, path, &masks).map(|()| src));
-        self.masks = masks;
-        let src = scanned?;
+        self.scan(src, path)?;
         Ok(Document {
             src,
             path,

@@ -36,7 +36,7 @@ static FIRST_BYTE: [u8; 256] = {
 };
 
 impl TokenBuffer {
-    /// Handles the lines whose newlines are the bits of `masks` from `at`'s position on,
+    /// Handles the lines whose newlines are the bits of `self.masks` from `at`'s position on,
     /// while they are common: blank lines, `#` and `//` comments, value lines of an
     /// open block without leading or trailing blanks, and `; Key` headers of the key
     /// the [`super::chain::KeyChain`] predicts (that close a non-empty block and are not
@@ -47,12 +47,7 @@ impl TokenBuffer {
     /// The loop calls nothing: it stops instead when a buffer is full, so its state
     /// stays in registers.
     #[inline(never)]
-    pub(super) fn fast_lines(
-        &mut self,
-        bytes: &[u8],
-        masks: &[u64],
-        at: &mut ScanState,
-    ) -> Option<usize> {
+    pub(super) fn fast_lines(&mut self, bytes: &[u8], at: &mut ScanState) -> Option<usize> {
         let mut start = at.line_start;
         let mut line_no = at.line_no;
         let mut open = at.open;
@@ -63,6 +58,7 @@ impl TokenBuffer {
         let mut nodes = std::mem::take(&mut self.nodes);
         let mut values = std::mem::take(&mut self.values);
         let chain = &self.chain.entries;
+        let masks = &self.masks;
         let seen_slots = &mut *self.used.slots;
         let serial = self.used.serial;
         let stopped = 'lines: loop {

@@ -115,7 +115,9 @@ impl TokenBuffer {
                 },
             ));
         }
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        // The mark's length, or 0.
+        let bom = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+        let bytes = &bytes[bom..];
         let src = match simd::scan_text(bytes, &mut self.masks) {
             Some(text) => text,
             // NUL or non-ASCII bytes: validated (and errors located) the slow way.

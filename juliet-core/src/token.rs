@@ -116,7 +116,11 @@ impl TokenBuffer {
             ));
         }
         // The mark's length, or 0.
-        let bom = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+        let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
         let bytes = &bytes[bom..];
         let src = match simd::scan_text(bytes, &mut self.masks) {
             Some(text) => text,

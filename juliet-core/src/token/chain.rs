@@ -55,7 +55,12 @@ pub(super) struct ChainEntry {
     /// the one it replaced, or that replaced it, as the next of some entry. Files of
     /// a world that differ by an optional property alternate between the two.
     pub(super) alt: u8,
+    /// The entry last linked to this one (whose `next` it became), 0 at first.
+    pub(super) from: u8,
 }
+
+// The fast loop indexes entries by shifting: keep them 32 bytes.
+const _: () = assert!(std::mem::size_of::<ChainEntry>() == 32);
 
 impl Default for ChainEntry {
     fn default() -> ChainEntry {
@@ -72,6 +77,7 @@ impl Default for ChainEntry {
             block_len: 0,
             index: 0,
             alt: 0,
+            from: 0,
         }
     }
 }
@@ -162,6 +168,7 @@ impl KeyChain {
                     },
                     index: index as u8,
                     alt: 0,
+                    from: 0,
                 };
                 index
             }
@@ -201,6 +208,17 @@ impl KeyChain {
             self.entries[usize::from(old)].alt = to;
         }
         self.entries[usize::from(from)].next = to;
+        self.entries[usize::from(to)].from = from;
+    }
+
+    /// Makes `to`, taken as the alternative of the predicted entry `want`, the
+    /// prediction in `want`'s place (after the entry last linked to `want`, if that
+    /// one still predicts it).
+    pub(super) fn promote(&mut self, want: u8, to: u8) {
+        let from = self.entries[usize::from(want)].from;
+        if self.entries[usize::from(from)].next == want {
+            self.link(from, to);
+        }
     }
 }
 
@@ -324,6 +342,13 @@ mod tests {
         assert_eq!(chain.entries[usize::from(ia)].next, ic);
         assert_eq!(chain.entries[usize::from(ic)].alt, ib);
         assert_eq!(chain.entries[usize::from(ib)].alt, ic);
+        // `ib` taken as the alternative of `ic`: the prediction after `ia` again.
+        chain.promote(ic, ib);
+        assert_eq!(chain.entries[usize::from(ia)].next, ib);
+        assert_eq!(chain.entries[usize::from(ib)].from, ia);
+        // `ia` no longer predicts `ic`: promoting from it changes nothing.
+        chain.promote(ic, ib);
+        assert_eq!(chain.entries[usize::from(ia)].next, ib);
         let e = chain.entries[usize::from(ib)];
         assert_eq!(
             (e.crc, e.len, e.slot, e.key_off, e.key_len),

@@ -157,18 +157,23 @@ impl TokenBuffer {
     /// stopped at, when it is the property the chain predicts (`at.want`): a one-line
     /// property `; Key: value` or `Key: value` (the fast loop takes only block
     /// headers), or a block header too close to the end of the text for the fast
-    /// loop's 16-byte read; or else the predicted entry's [`ChainEntry::alt`]. Adds
-    /// it, advances the prediction and returns `true`; else returns `false` having
-    /// changed nothing.
+    /// loop's 16-byte read; or else the predicted entry's [`ChainEntry::alt`] (which
+    /// then becomes the prediction in its place). Adds it, advances the prediction
+    /// and returns `true`; else returns `false` having changed nothing.
     ///
     /// [`ChainEntry::alt`]: super::chain::ChainEntry::alt
     #[inline(never)]
     pub(super) fn predicted_line(&mut self, bytes: &[u8], end: usize, at: &mut ScanState) -> bool {
-        if self.chain_line(bytes, end, at, at.want) {
+        let at_want = at.want;
+        if self.chain_line(bytes, end, at, at_want) {
             return true;
         }
-        let alt = self.chain.entries[usize::from(at.want)].alt;
-        alt != 0 && self.chain_line(bytes, end, at, alt)
+        let alt = self.chain.entries[usize::from(at_want)].alt;
+        if alt == 0 || !self.chain_line(bytes, end, at, alt) {
+            return false;
+        }
+        self.chain.promote(at_want, alt);
+        true
     }
 
     /// [`TokenBuffer::predicted_line`] for the chain entry `index`.

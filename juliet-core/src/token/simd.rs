@@ -23,6 +23,7 @@ pub(crate) fn scan_text<'a>(bytes: &'a [u8], masks: &mut Vec<u64>) -> Option<&'a
     // Written in place: no capacity check, and no call in the loop (which would send
     // the checker's vectors to the stack).
     let full = blocks.len();
+    debug_assert!(masks.capacity() >= full);
     for (word, block) in masks.spare_capacity_mut().iter_mut().zip(&mut blocks) {
         word.write(checker.block(block.try_into().unwrap_or(&[b' '; BLOCK])));
     }

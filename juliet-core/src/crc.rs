@@ -177,9 +177,8 @@ impl KeyCrcCache {
 static HALF_MASKS: [u128; 32] = low_byte_masks();
 
 /// A table whose entry `n` keeps the low `n` bytes of a little-endian `u128` (all 16
-/// from `n = 16` on; `N` must be at least 16). Shared by the key cache here and the
-/// tokenizer's key chain.
-pub(crate) const fn low_byte_masks<const N: usize>() -> [u128; N] {
+/// from `n = 16` on; `N` must be at least 16).
+const fn low_byte_masks<const N: usize>() -> [u128; N] {
     let mut masks = [u128::MAX; N];
     masks[0] = 0;
     let mut n = 1;

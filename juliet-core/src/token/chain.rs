@@ -48,7 +48,19 @@ pub(super) struct ChainEntry {
     /// [`ChainEntry::len`] for a block header `; Key` (whose key is at offset 2), 0
     /// for every other entry: the fast loop's test for a block header.
     pub(super) block_len: u8,
+    /// This entry's index in the chain (the fast loop holds the predicted entry, not
+    /// its index).
+    pub(super) index: u8,
+    /// The entry tried when this one is predicted and the line is not it (0: none):
+    /// the one it replaced, or that replaced it, as the next of some entry. Files of
+    /// a world that differ by an optional property alternate between the two.
+    pub(super) alt: u8,
+    /// The entry last linked to this one (whose `next` it became), 0 at first.
+    pub(super) from: u8,
 }
+
+// The fast loop indexes entries by shifting: keep them 32 bytes.
+const _: () = assert!(std::mem::size_of::<ChainEntry>() == 32);
 
 impl Default for ChainEntry {
     fn default() -> ChainEntry {
@@ -63,6 +75,9 @@ impl Default for ChainEntry {
             one_line: false,
             form: LineForm::Block,
             block_len: 0,
+            index: 0,
+            alt: 0,
+            from: 0,
         }
     }
 }
@@ -80,7 +95,10 @@ pub(super) struct KeyChain {
 impl Default for KeyChain {
     fn default() -> KeyChain {
         KeyChain {
-            entries: Box::new([ChainEntry::default(); ENTRIES]),
+            entries: Box::new(std::array::from_fn(|i| ChainEntry {
+                index: i as u8,
+                ..ChainEntry::default()
+            })),
             used: 1,
             by_crc: [0; 256],
         }
@@ -148,6 +166,9 @@ impl KeyChain {
                     } else {
                         start.bytes.len() as u8
                     },
+                    index: index as u8,
+                    alt: 0,
+                    from: 0,
                 };
                 index
             }
@@ -176,10 +197,28 @@ impl KeyChain {
     }
 
     /// Records that the property of entry `to` followed the one of entry `from`
-    /// (0: the start of the file).
+    /// (0: the start of the file); the entry that followed it before, if another,
+    /// and `to` become each other's [`ChainEntry::alt`].
     #[inline]
     pub(super) fn link(&mut self, from: u8, to: u8) {
+        let old = self.entries[usize::from(from)].next;
+        if old != 0 && old != to {
+            // Each is the other's alternative from now on.
+            self.entries[usize::from(to)].alt = old;
+            self.entries[usize::from(old)].alt = to;
+        }
         self.entries[usize::from(from)].next = to;
+        self.entries[usize::from(to)].from = from;
+    }
+
+    /// Makes `to`, taken as the alternative of the predicted entry `want`, the
+    /// prediction in `want`'s place (after the entry last linked to `want`, if that
+    /// one still predicts it).
+    pub(super) fn promote(&mut self, want: u8, to: u8) {
+        let from = self.entries[usize::from(want)].from;
+        if self.entries[usize::from(from)].next == want {
+            self.link(from, to);
+        }
     }
 }
 
@@ -235,10 +274,6 @@ impl SeenFilter {
     }
 }
 
-/// `HEAD_MASKS[n]` keeps the low `n` bytes of a `u128` (all of them from 16 on; one
-/// entry per `u8`, so that an entry's length indexes it with no bounds check).
-pub(super) static HEAD_MASKS: [u128; 256] = crate::crc::low_byte_masks();
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,15 +293,16 @@ mod tests {
     }
 
     #[test]
-    fn heads_and_masks_agree() {
+    fn heads_match_the_line_starts_they_were_made_from() {
         let text = b"; MeshInstance\nmore text";
+        let window: [u8; 16] = text[..16].try_into().unwrap();
         for len in 1..=16 {
-            let window: [u8; 16] = text[..16].try_into().unwrap();
-            let masked = u128::from_le_bytes(window) & HEAD_MASKS[len];
-            assert_eq!(masked, head_of(&text[..len]), "{len}");
+            let head = head_of(&text[..len]);
+            assert!(super::super::simd::common_prefix(&window, &head) >= len as u32);
         }
-        assert_eq!(HEAD_MASKS[200], u128::MAX);
-        assert_eq!(HEAD_MASKS[0], 0);
+        let other = head_of(b"; MeshInstancf\n");
+        assert_eq!(super::super::simd::common_prefix(&window, &other), 13);
+        assert_eq!(head_of(b""), 0);
     }
 
     #[test]
@@ -298,6 +334,20 @@ mod tests {
         chain.link(0, ia);
         chain.link(ia, ib);
         assert_eq!(chain.first(), ia);
+        assert_eq!(chain.entries[usize::from(ia)].next, ib);
+        assert_eq!(chain.entries[usize::from(ib)].alt, 0);
+        // `ia` followed by `ic` instead: `ib` and `ic` are each other's alternative.
+        chain.link(ia, ic);
+        chain.link(ia, ic);
+        assert_eq!(chain.entries[usize::from(ia)].next, ic);
+        assert_eq!(chain.entries[usize::from(ic)].alt, ib);
+        assert_eq!(chain.entries[usize::from(ib)].alt, ic);
+        // `ib` taken as the alternative of `ic`: the prediction after `ia` again.
+        chain.promote(ic, ib);
+        assert_eq!(chain.entries[usize::from(ia)].next, ib);
+        assert_eq!(chain.entries[usize::from(ib)].from, ia);
+        // `ia` no longer predicts `ic`: promoting from it changes nothing.
+        chain.promote(ic, ib);
         assert_eq!(chain.entries[usize::from(ia)].next, ib);
         let e = chain.entries[usize::from(ib)];
         assert_eq!(

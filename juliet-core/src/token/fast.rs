@@ -4,7 +4,7 @@
 //! [`TokenBuffer::fast_other_line`]). Every line that neither takes goes to the
 //! general path in `scan.rs` unchanged.
 
-use super::chain::{head_of, LineStart, CHAIN_START_MAX, HEAD_MASKS, SEEN_SLOTS};
+use super::chain::{head_of, LineStart, CHAIN_START_MAX, SEEN_SLOTS};
 use super::scan::{find_colon, skip_blanks, ScanState, LINEAR_DUPLICATE_SCAN, NO_BLOCK};
 use super::{simd, LineForm, PropertyNode, TokenBuffer};
 use crate::value::ValueSpan;
@@ -36,7 +36,7 @@ static FIRST_BYTE: [u8; 256] = {
 };
 
 impl TokenBuffer {
-    /// Handles the lines whose newlines are the bits of `masks` from `at`'s position on,
+    /// Handles the lines whose newlines are the bits of `self.masks` from `at`'s position on,
     /// while they are common: blank lines, `#` and `//` comments, value lines of an
     /// open block without leading or trailing blanks, and `; Key` headers of the key
     /// the [`super::chain::KeyChain`] predicts (that close a non-empty block and are not
@@ -47,22 +47,18 @@ impl TokenBuffer {
     /// The loop calls nothing: it stops instead when a buffer is full, so its state
     /// stays in registers.
     #[inline(never)]
-    pub(super) fn fast_lines(
-        &mut self,
-        bytes: &[u8],
-        masks: &[u64],
-        at: &mut ScanState,
-    ) -> Option<usize> {
+    pub(super) fn fast_lines(&mut self, bytes: &[u8], at: &mut ScanState) -> Option<usize> {
         let mut start = at.line_start;
         let mut line_no = at.line_no;
         let mut open = at.open;
         let mut base = at.word * simd::BLOCK;
         let mut bits = at.bits;
-        let mut want = at.want;
+        let mut e = &self.chain.entries[usize::from(at.want)];
         // Local vectors (written back below): their lengths stay in registers.
         let mut nodes = std::mem::take(&mut self.nodes);
         let mut values = std::mem::take(&mut self.values);
         let chain = &self.chain.entries;
+        let masks = &self.masks;
         let seen_slots = &mut *self.used.slots;
         let serial = self.used.serial;
         let stopped = 'lines: loop {
@@ -104,13 +100,19 @@ impl TokenBuffer {
             // The predicted property: a block header `; Key` equal to the entry, or a
             // line `; Key: value` / `Key: value` that starts with it; new in this file
             // and closing a block with a value.
-            let e = &chain[usize::from(want)];
             if line.len() == usize::from(e.block_len) {
-                let Some(&window) = bytes[start..].first_chunk::<16>() else {
-                    break Some(end);
+                let window = match bytes[start..].first_chunk::<16>() {
+                    Some(&window) => window,
+                    // A line in the text's last 16 bytes: those, moved down to its start.
+                    None => match bytes.last_chunk::<16>() {
+                        Some(&last) => {
+                            let skip = start + 16 - bytes.len();
+                            (u128::from_le_bytes(last) >> (8 * skip)).to_le_bytes()
+                        }
+                        None => break Some(end),
+                    },
                 };
-                let head = u128::from_le_bytes(window) & HEAD_MASKS[usize::from(e.block_len)];
-                if head != e.head
+                if simd::common_prefix(&window, &e.head) < u32::from(e.block_len)
                     || open == values.len()
                     || nodes.len() >= LINEAR_DUPLICATE_SCAN
                     || nodes.len() == nodes.capacity()
@@ -134,7 +136,7 @@ impl TokenBuffer {
                     consumed: false,
                     form: LineForm::Block,
                 });
-                want = e.next;
+                e = &chain[usize::from(e.next)];
             } else if !(class == HASH || class == SLASH && line.get(1) == Some(&b'/')) {
                 break Some(end);
             }
@@ -147,7 +149,7 @@ impl TokenBuffer {
         at.open = open;
         at.word = base / simd::BLOCK;
         at.bits = bits;
-        at.want = want;
+        at.want = e.index;
         stopped
     }
 
@@ -155,11 +157,29 @@ impl TokenBuffer {
     /// stopped at, when it is the property the chain predicts (`at.want`): a one-line
     /// property `; Key: value` or `Key: value` (the fast loop takes only block
     /// headers), or a block header too close to the end of the text for the fast
-    /// loop's 16-byte read. Adds it, advances the prediction and returns `true`; else
-    /// returns `false` having changed nothing.
+    /// loop's 16-byte read; or else the predicted entry's [`ChainEntry::alt`] (which
+    /// then becomes the prediction in its place). Adds it, advances the prediction
+    /// and returns `true`; else returns `false` having changed nothing.
+    ///
+    /// [`ChainEntry::alt`]: super::chain::ChainEntry::alt
     #[inline(never)]
     pub(super) fn predicted_line(&mut self, bytes: &[u8], end: usize, at: &mut ScanState) -> bool {
-        let e = self.chain.entries[usize::from(at.want)];
+        let at_want = at.want;
+        if self.chain_line(bytes, end, at, at_want) {
+            return true;
+        }
+        let alt = self.chain.entries[usize::from(at_want)].alt;
+        if alt == 0 || !self.chain_line(bytes, end, at, alt) {
+            return false;
+        }
+        self.chain.promote(at_want, alt);
+        true
+    }
+
+    /// [`TokenBuffer::predicted_line`] for the chain entry `index`.
+    #[inline(always)]
+    fn chain_line(&mut self, bytes: &[u8], end: usize, at: &mut ScanState, index: u8) -> bool {
+        let e = &self.chain.entries[usize::from(index)];
         let prefix = usize::from(e.len);
         let Some(line) = bytes.get(at.line_start..end) else {
             return false;
@@ -167,34 +187,36 @@ impl TokenBuffer {
         let (Some(&last), Some(start)) = (line.last(), line.get(..prefix)) else {
             return false;
         };
-        let head = match bytes[at.line_start..].first_chunk::<16>() {
-            Some(&window) => u128::from_le_bytes(window) & HEAD_MASKS[prefix],
-            None => head_of(start),
+        let window = match bytes[at.line_start..].first_chunk::<16>() {
+            Some(&window) => window,
+            None => head_of(start).to_le_bytes(),
         };
         if prefix == 0
             || (line.len() > prefix) != e.one_line
             || last <= b' '
-            || head != e.head
+            || simd::common_prefix(&window, &e.head) < u32::from(e.len)
             || at.open == self.values.len()
             // In a block, `Key: value` is a value line.
             || (e.form == LineForm::Compact && at.open != NO_BLOCK)
         {
             return false;
         }
-        let key = at.line_start + usize::from(e.key_off);
+        // Only the fields still needed (not a copy of the whole entry).
+        let (crc, key_off, form, one_line, next) = (e.crc, e.key_off, e.form, e.one_line, e.next);
+        let key = at.line_start + usize::from(key_off);
         let key = (key, key + usize::from(e.key_len));
-        if self.find_duplicate(bytes, key, e.crc, at.line_no).is_some() {
+        if self.find_duplicate(bytes, key, crc, at.line_no).is_some() {
             return false;
         }
-        self.add_node(e.crc, key, at.line_no, u32::from(e.key_off) + 1, e.form);
-        if e.one_line {
+        self.add_node(crc, key, at.line_no, u32::from(key_off) + 1, form);
+        if one_line {
             let from = skip_blanks(line, prefix);
             self.add_value(at.line_start, line, from, at.line_no);
             at.open = NO_BLOCK;
         } else {
             at.open = self.values.len();
         }
-        at.want = e.next;
+        at.want = next;
         true
     }
 

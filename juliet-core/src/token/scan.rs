@@ -13,20 +13,20 @@ use crate::error::{shorten, Error, ErrorKind};
 pub(super) const LINEAR_DUPLICATE_SCAN: usize = 32;
 
 impl TokenBuffer {
-    /// Splits `src` into lines at the newlines of `masks` (see [`simd::scan_text`]) and
+    /// Splits `src` into lines at the newlines of `self.masks` (see [`simd::scan_text`]) and
     /// handles each: the common lines in [`TokenBuffer::fast_lines`], the others (and
     /// the last one) in [`TokenBuffer::line`].
-    pub(super) fn scan(&mut self, src: &str, path: &Path, masks: &[u64]) -> Result<(), Error> {
+    pub(super) fn scan(&mut self, src: &str, path: &Path) -> Result<(), Error> {
         let bytes = src.as_bytes();
         let mut at = ScanState {
             line_start: 0,
             line_no: 0,
             open: NO_BLOCK,
             word: 0,
-            bits: masks.first().copied().unwrap_or(0),
+            bits: self.masks.first().copied().unwrap_or(0),
             want: self.chain.first(),
         };
-        while let Some(end) = self.fast_lines(bytes, masks, &mut at) {
+        while let Some(end) = self.fast_lines(bytes, &mut at) {
             // The line ending at `end` (line `at.line_no`, from `at.line_start`) needs
             // more than the fast loop.
             if !self.predicted_line(bytes, end, &mut at) {

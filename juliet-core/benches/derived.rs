@@ -7,13 +7,18 @@
 //!   (each call searches the nodes for its key), after the same tokenizing;
 //! - `serde_json`: `serde_json::from_str` of the same record as JSON.
 //!
+//! After criterion's estimates, a paired summary (see [`paired_summary`]): the three
+//! loaders in alternation, best round of each and median of the per-round ratios, which
+//! a shared machine's changing load disturbs far less than criterion's means.
+//!
 //! Run with `cargo bench -p juliet-core --bench derived`; the figures go to
 //! `docs/performance.md`.
 
 use std::hint::black_box;
 use std::path::Path;
+use std::time::Instant;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use juliet_core::{key, Archive, Error, Reflect, TokenBuffer};
 use serde::{Deserialize, Serialize};
 
@@ -146,5 +151,80 @@ fn loaders(c: &mut Criterion) {
     group.finish();
 }
 
+/// Alternating rounds of the paired summary.
+const PAIRED_ROUNDS: usize = 200;
+
+/// Loads of the record per loader and round of the paired summary.
+const PAIRED_BATCH: u32 = 2000;
+
+/// Nanoseconds a load of the record takes on average over one batch of `load`.
+fn per_load(mut load: impl FnMut()) -> f64 {
+    let start = Instant::now();
+    for _ in 0..PAIRED_BATCH {
+        load();
+    }
+    start.elapsed().as_nanos() as f64 / f64::from(PAIRED_BATCH)
+}
+
+/// A load-robust summary printed after criterion's estimates: the derived, the
+/// hand-written and the `serde_json` loader run in alternation, [`PAIRED_ROUNDS`]
+/// rounds of [`PAIRED_BATCH`] loads each; prints the best round of each (the least
+/// disturbed, in ns a record) and the median of the per-round ratios.
+fn paired_summary() {
+    let record = sample();
+    let mut jasset = String::new();
+    record.save(&mut Archive::saving(&mut jasset));
+    let json = serde_json::to_string(&record).unwrap();
+    let path = Path::new("record.jasset");
+    let mut buffer = TokenBuffer::new();
+    let (mut derived, mut by_hand) = (Record::default_value(), Record::default_value());
+    let mut best = [f64::MAX; 3];
+    let (mut over_derived, mut over_hand) = (Vec::new(), Vec::new());
+    for _ in 0..PAIRED_ROUNDS {
+        let d = per_load(|| {
+            let doc = buffer.tokenize(black_box(jasset.as_bytes()), path).unwrap();
+            derived.load(&mut Archive::loading(doc)).unwrap();
+            black_box(&derived);
+        });
+        let h = per_load(|| {
+            let doc = buffer.tokenize(black_box(jasset.as_bytes()), path).unwrap();
+            serialize_by_hand(&mut Archive::loading(doc), &mut by_hand).unwrap();
+            black_box(&by_hand);
+        });
+        let s = per_load(|| {
+            black_box(serde_json::from_str::<Record>(black_box(&json)).unwrap());
+        });
+        for (b, t) in best.iter_mut().zip([d, h, s]) {
+            *b = b.min(t);
+        }
+        over_derived.push(s / d);
+        over_hand.push(h / d);
+    }
+    assert_eq!(derived, record);
+    assert_eq!(by_hand, record);
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    println!(
+        "paired summary ({PAIRED_ROUNDS} rounds of {PAIRED_BATCH} loads): best round \
+         derived {:.1} ns, hand-written {:.1} ns, serde_json {:.1} ns a record; median \
+         per-round ratio serde_json/derived {:.2}, hand-written/derived {:.2}",
+        best[0],
+        best[1],
+        best[2],
+        median(over_derived),
+        median(over_hand),
+    );
+}
+
 criterion_group!(benches, loaders);
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    // Only under `cargo bench` (not when `cargo test` runs the bench targets once).
+    if std::env::args().any(|arg| arg == "--bench") {
+        paired_summary();
+    }
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -155,8 +155,11 @@ fn unquote<'a>(line: &'a str, out: &mut String) -> Result<(), ValueError<'a>> {
             Some(b'u') => {
                 let rest = &body[at + 2..];
                 let close = rest.find('}').filter(|_| rest.starts_with('{'));
+                // Hex digits only: `from_str_radix` would also take a leading `+`.
                 let c = close
-                    .and_then(|end| u32::from_str_radix(&rest[1..end], 16).ok())
+                    .map(|end| &rest[1..end])
+                    .filter(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .and_then(|hex| u32::from_str_radix(hex, 16).ok())
                     .and_then(char::from_u32)
                     .ok_or(ValueError::new(
                         ValueErrorKind::UnknownEscape('u'),
@@ -285,6 +288,15 @@ mod tests {
             dec("\"x\\u{ZZ}\"").unwrap_err().0,
             ValueErrorKind::UnknownEscape('u')
         );
+        // Only hex digits between the braces: no sign, no empty escape.
+        for bad in ["\"\\u{+41}\"", "\"\\u{-41}\"", "\"\\u{}\"", "\"\\u{ 41}\""] {
+            assert_eq!(
+                dec(bad).unwrap_err().0,
+                ValueErrorKind::UnknownEscape('u'),
+                "{bad}"
+            );
+        }
+        assert_eq!(dec("\"\\u{041}\\u{6a}\"").unwrap(), "Aj");
         assert_eq!(
             dec("\"x\\").unwrap_err().0,
             ValueErrorKind::UnterminatedQuote

@@ -55,6 +55,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod batch;
 mod cache;
 mod instance;
 pub mod overrides;
@@ -62,6 +63,7 @@ pub mod path;
 mod property_delta;
 mod world_ops;
 
+pub use batch::instantiate_many;
 pub use cache::{
     CachedTemplate, TemplateCache, TemplateChange, TemplateRef, DEFAULT_MAX_TEMPLATE_SIZE,
     MAX_TEMPLATE_DEPTH,

@@ -7,6 +7,8 @@
 //!   `MeshAsset` string makes every clone allocate), delta `Scale`, `Mass`, `Health`;
 //! - `instantiate_10k/projectile_*`: a `Projectile` template (no heap-typed field),
 //!   delta `VelocityX`, `VelocityY`, `Damage`;
+//! - `*_template_batch`: the same instances with the typed delta, made by one
+//!   `instantiate_many` call per 10,000 (ids appended to a `Vec` with room);
 //! - `*_template_text`: the same delta as `.jasset` text, parsed per instance (for
 //!   scale: what a spawn from an editor or a script costs);
 //! - `*_baseline_clone_value` and `*_template_no_delta`: where the time goes (the
@@ -25,7 +27,9 @@ use criterion::{criterion_group, Criterion, Throughput};
 use glam::Vec3;
 use juliet_entities::juliet_core::Reflect;
 use juliet_entities::kinds::{Inert, Projectile};
-use juliet_entities::template::{instantiate_from_template, PropertyDelta, TemplateCache};
+use juliet_entities::template::{
+    instantiate_from_template, instantiate_many, PropertyDelta, TemplateCache,
+};
 use juliet_entities::{EntityId, EntityManager};
 
 const COUNT: usize = 10_000;
@@ -99,7 +103,9 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
         let mut m = reserved();
         b.iter_custom(|iters| {
             timed(iters, &mut m, |m| {
-                instantiate_from_template(m, template, &()).unwrap();
+                for _ in 0..COUNT {
+                    instantiate_from_template(m, template, &()).unwrap();
+                }
             })
         })
     });
@@ -107,7 +113,20 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
         let mut m = reserved();
         b.iter_custom(|iters| {
             timed(iters, &mut m, |m| {
-                instantiate_from_template(m, template, black_box(&case.delta)).unwrap();
+                for _ in 0..COUNT {
+                    instantiate_from_template(m, template, black_box(&case.delta)).unwrap();
+                }
+            })
+        })
+    });
+    // The same instances made by one batch call (ids into a `Vec` with room).
+    group.bench_function(format!("{}_template_batch", case.name), |b| {
+        let mut m = reserved();
+        let mut ids = Vec::with_capacity(COUNT);
+        b.iter_custom(|iters| {
+            timed(iters, &mut m, |m| {
+                instantiate_many(m, template, black_box(&case.delta), COUNT, &mut ids).unwrap();
+                ids.clear();
             })
         })
     });
@@ -115,7 +134,9 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
         let mut m = reserved();
         b.iter_custom(|iters| {
             timed(iters, &mut m, |m| {
-                instantiate_from_template(m, template, black_box(case.text)).unwrap();
+                for _ in 0..COUNT {
+                    instantiate_from_template(m, template, black_box(case.text)).unwrap();
+                }
             })
         })
     });
@@ -127,7 +148,9 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
     (case.set_fields)(&mut expected);
     let typed = instantiate_from_template(&mut m, template, &case.delta).unwrap();
     let text = instantiate_from_template(&mut m, template, case.text).unwrap();
-    for id in [typed, text] {
+    let mut batch = Vec::new();
+    instantiate_many(&mut m, template, &case.delta, 2, &mut batch).unwrap();
+    for id in [typed, text].into_iter().chain(batch) {
         let got = m.get::<T>(id).unwrap();
         assert!(T::CLASS
             .properties
@@ -136,22 +159,20 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
     }
 }
 
-/// Times `iters` batches of `COUNT` calls of `spawn` into `m` (warm capacity), emptying
-/// `m` (untimed) after each batch.
+/// Times `iters` batches of `spawn`, which makes `COUNT` instances in `m` (warm
+/// capacity), emptying `m` (untimed) after each batch.
 ///
 /// The ids to destroy go through a buffer allocated once: a fresh 80 KB `Vec` per batch
 /// would, when freed, make glibc's allocator consolidate its free lists, and every
 /// `String` clone of the next batch would then take malloc's slow path (about 80 more
 /// instructions per instance than the baseline's allocations, whose `Vec::clear` frees
 /// nothing that large).
-fn timed(iters: u64, m: &mut EntityManager, spawn: impl Fn(&mut EntityManager)) -> Duration {
+fn timed(iters: u64, m: &mut EntityManager, mut spawn: impl FnMut(&mut EntityManager)) -> Duration {
     let mut total = Duration::ZERO;
     let mut ids: Vec<EntityId> = Vec::with_capacity(COUNT + 2);
     for _ in 0..iters {
         let start = Instant::now();
-        for _ in 0..COUNT {
-            spawn(m);
-        }
+        spawn(m);
         total += start.elapsed();
         ids.clear();
         ids.extend(m.entities().iter().map(|e| e.id()));

@@ -6,6 +6,7 @@
 //! entity of every kind is kept, links are indices that are fixed on every move, and
 //! destroy finds its entity through an id map in O(1).
 
+mod batch;
 mod id_map;
 mod invariants;
 
@@ -34,7 +35,7 @@ pub(crate) enum SlotInit<'a> {
 
 /// The fields of a new base record other than its id and links, as
 /// [`EntityManager::spawn_with`] writes them.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct NewRecord {
     /// World-space position.
     pub(crate) position: Vec3,
@@ -44,6 +45,30 @@ pub(crate) struct NewRecord {
     pub(crate) overrides: OverrideSet,
     /// Whether the position is the instance's own.
     pub(crate) position_overridden: bool,
+}
+
+impl NewRecord {
+    /// The base record of a new entity (dirty) with these fields.
+    #[inline(always)]
+    pub(crate) fn into_entity(
+        self,
+        id: EntityId,
+        class: &'static Class,
+        slot: u32,
+        kind: u16,
+    ) -> Entity {
+        Entity {
+            id,
+            class,
+            position: self.position,
+            slot,
+            template: self.template,
+            overrides: self.overrides,
+            kind,
+            dirty: true,
+            position_overridden: self.position_overridden,
+        }
+    }
 }
 
 /// How [`EntityManager::spawn_with`] makes a new derived struct.
@@ -361,26 +386,12 @@ impl EntityManager {
     /// `base` in the id map and advances the counter past it; the record is not touched.
     #[inline(always)]
     fn enter_fresh_id(&mut self, base: u32) -> EntityId {
-        let start = self.next_id;
-        let mut candidate = start;
-        while !self.ids.insert_if_free(candidate, base) {
-            candidate = candidate.wrapping_add(1);
-        }
-        self.next_id = candidate.wrapping_add(1);
-        // Not past `start`: the id was `u64::MAX`, or the search went round through 0.
-        if self.next_id <= start {
-            self.wrap_counter();
-        }
-        EntityId(candidate)
-    }
-
-    /// Notes that the id counter went round past `u64::MAX` (it restarts at 1 when it
-    /// overflowed): from now on it may be behind loaded ids.
-    #[cold]
-    #[inline(never)]
-    fn wrap_counter(&mut self) {
-        self.counter_wrapped = true;
-        self.next_id = self.next_id.max(1);
+        fresh_id(
+            &mut self.ids,
+            &mut self.next_id,
+            &mut self.counter_wrapped,
+            base,
+        )
     }
 
     /// Creates an entity of `class` whose derived struct, a `T`, is the value `make`
@@ -414,17 +425,8 @@ impl EntityManager {
         // Neither can fail from here on: the id map's insertion aborts at worst (on
         // allocation failure) and the base array has room.
         let id = self.enter_fresh_id(base);
-        self.entities.push(Entity {
-            id,
-            class,
-            position: record.position,
-            slot,
-            template: record.template,
-            overrides: record.overrides,
-            kind,
-            dirty: true,
-            position_overridden: record.position_overridden,
-        });
+        self.entities
+            .push(record.into_entity(id, class, slot, kind));
         Some(id)
     }
 
@@ -658,6 +660,33 @@ impl EntityManager {
         let e = self.entity(id)?;
         Some((&self.kinds[e.kind as usize], e.slot as usize))
     }
+}
+
+/// [`EntityManager::enter_fresh_id`] on the manager's id fields (the id map, the
+/// counter and its wrap flag), so that a batch can call it while it holds a kind's
+/// storage.
+#[inline(always)]
+fn fresh_id(ids: &mut IdMap, next_id: &mut u64, wrapped: &mut bool, base: u32) -> EntityId {
+    let start = *next_id;
+    let mut candidate = start;
+    while !ids.insert_if_free(candidate, base) {
+        candidate = candidate.wrapping_add(1);
+    }
+    *next_id = candidate.wrapping_add(1);
+    // Not past `start`: the id was `u64::MAX`, or the search went round through 0.
+    if *next_id <= start {
+        wrap_counter(next_id, wrapped);
+    }
+    EntityId(candidate)
+}
+
+/// Notes that the id counter went round past `u64::MAX` (it restarts at 1 when it
+/// overflowed): from now on it may be behind loaded ids.
+#[cold]
+#[inline(never)]
+fn wrap_counter(next_id: &mut u64, wrapped: &mut bool) {
+    *wrapped = true;
+    *next_id = (*next_id).max(1);
 }
 
 /// The error for an id already live in the manager (the world names the other file).

@@ -1,7 +1,8 @@
 //! With a counting global allocator: once warm, instantiating a template whose kind has
 //! no heap-typed field makes no heap allocation per instance (seed 04 section 1.2's
-//! arena goal, DESIGN.md section 5), with each kind of delta. Instantiating N and 2N
-//! instances costs the same number of allocations: none.
+//! arena goal, DESIGN.md section 5), with each kind of delta, one call per instance or
+//! one batch ([`instantiate_many`], its ids' `Vec` given room beforehand).
+//! Instantiating N and 2N instances costs the same number of allocations: none.
 
 mod counting;
 mod support;
@@ -10,7 +11,9 @@ use counting::{allocations, Counting};
 use glam::Vec3;
 use juliet_core::Reflect;
 use juliet_entities::kinds::{Collectible, Inert};
-use juliet_entities::template::{instantiate_from_template, Delta, PropertyDelta, TemplateCache};
+use juliet_entities::template::{
+    instantiate_from_template, instantiate_many, Delta, PropertyDelta, TemplateCache,
+};
 use juliet_entities::EntityManager;
 use support::Crate;
 
@@ -29,11 +32,17 @@ fn instantiate_n<D: Delta + ?Sized>(
     crc: u32,
     delta: &D,
     n: usize,
+    batch: bool,
 ) -> usize {
     let template = cache.find(crc).unwrap();
+    let mut ids = Vec::with_capacity(n);
     let before = allocations();
-    for _ in 0..n {
-        instantiate_from_template(manager, template, delta).unwrap();
+    if batch {
+        instantiate_many(manager, template, delta, n, &mut ids).unwrap();
+    } else {
+        for _ in 0..n {
+            instantiate_from_template(manager, template, delta).unwrap();
+        }
     }
     let made = allocations() - before;
     manager.check_invariants().unwrap();
@@ -50,14 +59,19 @@ fn assert_no_allocation_per_instance<D: Delta + ?Sized>(
     crc: u32,
     delta: &D,
 ) {
-    instantiate_n(manager, cache, crc, delta, 2 * N); // warm up
-    let for_n = instantiate_n(manager, cache, crc, delta, N);
-    let for_2n = instantiate_n(manager, cache, crc, delta, 2 * N);
-    assert_eq!(
-        for_n, for_2n,
-        "allocations grow with the number of instances"
-    );
-    assert_eq!(for_2n, 0, "steady-state instantiation allocated");
+    for batch in [false, true] {
+        instantiate_n(manager, cache, crc, delta, 2 * N, batch); // warm up
+        let for_n = instantiate_n(manager, cache, crc, delta, N, batch);
+        let for_2n = instantiate_n(manager, cache, crc, delta, 2 * N, batch);
+        assert_eq!(
+            for_n, for_2n,
+            "allocations grow with the number of instances (batch: {batch})"
+        );
+        assert_eq!(
+            for_2n, 0,
+            "steady-state instantiation allocated (batch: {batch})"
+        );
+    }
 }
 
 #[test]
@@ -121,5 +135,6 @@ fn instantiating_kinds_without_heap_fields_allocates_nothing_per_instance() {
         .unwrap()
         .crc();
     manager.reserve(Inert::CLASS, 2 * N);
-    assert!(instantiate_n(&mut manager, &cache, rock, &(), N) >= N);
+    assert!(instantiate_n(&mut manager, &cache, rock, &(), N, false) >= N);
+    assert!(instantiate_n(&mut manager, &cache, rock, &(), N, true) >= N);
 }

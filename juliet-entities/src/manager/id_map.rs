@@ -131,6 +131,32 @@ impl IdMap {
         true
     }
 
+    /// Prepares a run of `count` fresh ids from `first` (`count > 0`): when they can
+    /// all be pushed at the window's end (none is live or 0, none is `u64::MAX`, the
+    /// window ends at `first` or is empty), makes room for them and returns `true`;
+    /// each is then entered by [`IdMap::push_next`]. `false` changes nothing.
+    pub(crate) fn start_run(&mut self, first: u64, count: usize) -> bool {
+        if self.window.is_empty() && first != 0 {
+            self.start = first; // Empty, so nothing is live in it.
+        }
+        let fits = first == self.end()
+            && first > self.map_max
+            && first.checked_add(count as u64).is_some();
+        if fits {
+            self.window.reserve(count);
+        }
+        fits
+    }
+
+    /// Enters the id at the window's end (the next of a run prepared by
+    /// [`IdMap::start_run`]) with base index `base` (below `u32::MAX`).
+    #[inline(always)]
+    pub(crate) fn push_next(&mut self, base: u32) {
+        debug_assert!(base != VACANT && self.end() > self.map_max && self.end() != 0);
+        self.window.push(base);
+        self.live += 1;
+    }
+
     /// Appends `id` (the window's end) to the window, making room first.
     fn push(&mut self, id: u64, base: u32) {
         if self.window.len() == self.window.capacity() && !self.window.is_empty() {

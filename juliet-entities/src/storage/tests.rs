@@ -463,3 +463,64 @@ fn clones_and_property_access_on_aligned_zero_sized_and_counted_kinds() {
     // 10 + 3 values, each dropped once.
     assert_eq!(drops() - before, 13);
 }
+
+#[test]
+fn an_appender_clones_its_source_into_reserved_slots() {
+    let before = drops();
+    let mut archetypes = filled::<Counted>(2);
+    *archetypes.get_mut::<Counted>(1).unwrap().payload = 7;
+    let mut s = filled::<Counted>(1);
+    {
+        let mut typed = s.appender::<Counted>(&archetypes, 1, 3).unwrap();
+        for i in 0..3 {
+            let slot = typed.push_with(200 + i, |c: &mut Counted| c.value = i);
+            assert_eq!(slot, 1 + i);
+        }
+        // The room is used up: a fourth push panics and appends nothing.
+        let extra = catch_unwind(AssertUnwindSafe(|| typed.push_with(9, |_| {})));
+        assert!(extra.is_err());
+    }
+    {
+        let mut erased = s.appender::<Erased>(&archetypes, 1, 2).unwrap();
+        assert_eq!((erased.push(300), erased.push(301)), (4, 5));
+    }
+    assert_eq!(s.bases(), &[100, 200, 201, 202, 300, 301]);
+    let values = s.as_slice::<Counted>().unwrap();
+    assert!(values[1..].iter().all(|c| *c.payload == 7));
+    assert_eq!(counted_values(&s)[1..4], [0, 1, 2]);
+    // Deep clones: the source is untouched by a change of an appended value.
+    *s.get_mut::<Counted>(5).unwrap().payload = 1;
+    assert_eq!(*archetypes.get::<Counted>(1).unwrap().payload, 7);
+    drop((s, archetypes));
+    assert_eq!(drops() - before, 8);
+}
+
+#[test]
+fn an_appender_refuses_other_kinds_and_survives_panics() {
+    let before = drops();
+    let archetypes = filled::<Counted>(1);
+    let signs = filled::<Sign>(1);
+    let mut s = filled::<Counted>(1);
+    assert!(s.appender::<Counted>(&signs, 0, 1).is_none());
+    assert!(s.appender::<Erased>(&signs, 0, 1).is_none());
+    assert!(s.appender::<Sign>(&archetypes, 0, 1).is_none());
+    let mut a = s.appender::<Counted>(&archetypes, 0, 4).unwrap();
+    assert_eq!(a.push_with(1, |_| {}), 1);
+    let result = catch_unwind(AssertUnwindSafe(|| a.push_with(2, |_| panic!("finish"))));
+    assert!(result.is_err());
+    assert_eq!(a.push_with(3, |_| {}), 2, "the slot is taken again");
+    assert_eq!((s.len(), s.bases()), (3, &[100, 1, 3][..]));
+    drop((s, archetypes, signs));
+    assert_eq!(drops() - before, 3 + 1 + 1, "each value dropped once");
+}
+
+#[test]
+fn an_appender_of_a_zero_sized_kind_writes_nothing() {
+    let archetypes = filled::<Marker>(1);
+    let mut s = filled::<Marker>(0);
+    let mut a = s.appender::<Marker>(&archetypes, 0, 3).unwrap();
+    for i in 0..3 {
+        assert_eq!(a.push_with(i, |_| {}), i);
+    }
+    assert_eq!((s.len(), s.bases()), (3, &[0, 1, 2][..]));
+}

@@ -19,6 +19,7 @@ use juliet_core::{
     Reflect, TokenBuffer, Value, ValueError, CLASS_VERSION,
 };
 
+use super::batch::{instantiate_each, instantiate_many_plain};
 use super::cache::{file_properties, Origin, TemplateCache, TemplateChange, TemplateRef};
 use crate::entity::{Entity, EntityId};
 use crate::load::{keys, located, write_base_keys, EntityFileData};
@@ -66,13 +67,33 @@ pub trait Delta {
     ) -> Result<EntityId, Error> {
         instantiate_erased(manager, template, self)
     }
+
+    /// Creates `count` (at least 1) instances of `template` with this delta, their ids
+    /// appended to `ids`: what [`super::instantiate_many`] runs. The provided body
+    /// makes `count` single calls ([`Delta::instantiate`]), taking them all back on an
+    /// error; `()` and [`PropertyDelta`] make the batch with their checks taken once.
+    /// Sealed as [`Delta::instantiate`].
+    ///
+    /// # Errors
+    /// As [`super::instantiate_many`].
+    #[doc(hidden)]
+    fn instantiate_many(
+        &self,
+        manager: &mut EntityManager,
+        template: TemplateRef<'_>,
+        count: usize,
+        ids: &mut Vec<EntityId>,
+        _: sealed::Token,
+    ) -> Result<(), Error> {
+        instantiate_each(manager, template, self, count, ids)
+    }
 }
 
 pub(super) mod sealed {
     /// Makes [`super::Delta::instantiate`] replaceable in this crate only: outside it,
     /// this type cannot be named, so no impl can write the method's signature.
     #[derive(Debug)]
-    pub struct Token(pub(super) ());
+    pub struct Token(pub(in crate::template) ());
 }
 
 /// No delta: the instance is the template's archetype at the template's position.
@@ -97,6 +118,19 @@ impl Delta for () {
         entity.position = template.position();
         entity.template = NonZeroU32::new(template.crc());
         Ok(manager.register_fresh_id(base))
+    }
+
+    /// The batch through the class's clone, its checks taken once (nothing can fail).
+    fn instantiate_many(
+        &self,
+        manager: &mut EntityManager,
+        template: TemplateRef<'_>,
+        count: usize,
+        ids: &mut Vec<EntityId>,
+        _: sealed::Token,
+    ) -> Result<(), Error> {
+        instantiate_many_plain(manager, template, count, ids);
+        Ok(())
     }
 }
 

@@ -10,6 +10,8 @@
 //! * [`instantiate_from_template`] copies the archetype straight into the instance's
 //!   final slot and applies a [`Delta`]; a world loads instance files the same way, the
 //!   file being the delta ([`crate::load_entity_with_templates`]).
+//!   [`instantiate_many`] makes many instances of one template with one delta, its
+//!   checks taken once per batch.
 //! * Each instance keeps an [`OverrideSet`] (a bitset over its class's property table,
 //!   beside the derived struct): the properties its file named, those set through the
 //!   reflection API, and those found different from the template at a save. Saving
@@ -55,6 +57,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod batch;
 mod cache;
 mod instance;
 pub mod overrides;
@@ -62,6 +65,7 @@ pub mod path;
 mod property_delta;
 mod world_ops;
 
+pub use batch::instantiate_many;
 pub use cache::{
     CachedTemplate, TemplateCache, TemplateChange, TemplateRef, DEFAULT_MAX_TEMPLATE_SIZE,
     MAX_TEMPLATE_DEPTH,

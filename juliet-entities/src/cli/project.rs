@@ -435,7 +435,7 @@ pub fn sort_problems(errors: &mut [Error], warnings: &mut [Warning]) {
 /// Reads a whole file.
 ///
 /// # Errors
-/// [`ErrorKind::Io`] naming the file.
+/// [`ErrorKind::Io`](juliet_core::ErrorKind::Io) naming the file.
 pub fn read(path: &Path) -> Result<Vec<u8>, Error> {
     fs::read(path).map_err(|e| Error::io(path, e))
 }
@@ -444,7 +444,7 @@ pub fn read(path: &Path) -> Result<Vec<u8>, Error> {
 /// rename (so a crash leaves the old or the new file, never half of one).
 ///
 /// # Errors
-/// [`ErrorKind::Io`] naming the file.
+/// [`ErrorKind::Io`](juliet_core::ErrorKind::Io) naming the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let dir = path
         .parent()

@@ -40,7 +40,7 @@ thread_local! {
 ///
 /// Implemented by `()` (no change), `str` (`.jasset` text such as
 /// `"Position: 1, 2, 3\nHealth: 50.0"`, parsed through the reflection table) and
-/// [`PropertyDelta`] (typed values, copied with no parsing).
+/// [`PropertyDelta`](super::PropertyDelta) (typed values, copied with no parsing).
 pub trait Delta {
     /// Applies the delta to a freshly copied archetype.
     ///
@@ -295,7 +295,7 @@ fn bad_value(key: &str, expected: &str, e: ValueError<'_>) -> Error {
 /// property it sets as an override, (5) assign a fresh id. The instance refers to the
 /// template by CRC ([`Entity::template`]) and is dirty (new).
 ///
-/// For kinds without heap-typed fields, with a `()`, text or [`PropertyDelta`] delta,
+/// For kinds without heap-typed fields, with a `()`, text or [`PropertyDelta`](super::PropertyDelta) delta,
 /// no heap allocation is made per instance once the manager has room
 /// ([`EntityManager::reserve`]).
 ///

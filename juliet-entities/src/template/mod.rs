@@ -15,7 +15,7 @@
 //! * Each instance keeps an [`OverrideSet`] (a bitset over its class's property table,
 //!   beside the derived struct): the properties its file named, those set through the
 //!   reflection API, and those found different from the template at a save. Saving
-//!   writes only those ([`save_instance`]); [`overrides`] lists them with both values
+//!   writes only those ([`save_instance`]); [`overrides()`] lists them with both values
 //!   (the inspector's diff); [`revert_property`] and [`revert_to_template`] clear them.
 //! * [`World::reload_template`] re-reads a changed template and gives every instance
 //!   (of it and of its variants) the new value of each property it does not override.

@@ -15,6 +15,10 @@
 //!   baseline cloning through the derive's `Reflect::clone_value`, which the template
 //!   path's archetype copy runs; the template path without a delta).
 //!
+//! After each case's criterion estimates, a paired summary: the baseline, the single
+//! calls and the batch in alternation, best round of each and median of the per-round
+//! ratios.
+//!
 //! Both sides work in warm capacity, as a game spawning waves does: one manager (one
 //! `Vec`) with room for 10,000, emptied outside the timed part after each batch (every
 //! entity destroyed, the `Vec` cleared).
@@ -33,6 +37,9 @@ use juliet_entities::template::{
 use juliet_entities::{EntityId, EntityManager};
 
 const COUNT: usize = 10_000;
+
+/// Alternating rounds of the paired summary (each of [`COUNT`] instances a case).
+const PAIRED_ROUNDS: usize = 300;
 
 const ROCK_LARGE: &str = "; entity_type: Inert\n\nPosition: 0.0, 0.0, 0.0\n\
     MeshAsset: Assets/Meshes/Rock_01.obj\nScale: 1.0, 1.0, 1.0\nMass: 250.0\n\
@@ -62,22 +69,36 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
     };
     let mut group = c.benchmark_group("instantiate_10k");
     group.throughput(Throughput::Elements(COUNT as u64));
+    let baseline = |iters: u64, all: &mut Vec<T>| {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            let start = Instant::now();
+            for _ in 0..COUNT {
+                let mut value = black_box(&archetype).clone();
+                (case.set_fields)(&mut value);
+                all.push(value);
+            }
+            total += start.elapsed();
+            all.clear();
+        }
+        total
+    };
+    let single = |iters: u64, m: &mut EntityManager| {
+        timed(iters, m, |m| {
+            for _ in 0..COUNT {
+                instantiate_from_template(m, template, black_box(&case.delta)).unwrap();
+            }
+        })
+    };
+    let batch = |iters: u64, m: &mut EntityManager, ids: &mut Vec<EntityId>| {
+        timed(iters, m, |m| {
+            instantiate_many(m, template, black_box(&case.delta), COUNT, ids).unwrap();
+            ids.clear();
+        })
+    };
     group.bench_function(format!("{}_baseline", case.name), |b| {
         let mut all = Vec::<T>::with_capacity(COUNT);
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let start = Instant::now();
-                for _ in 0..COUNT {
-                    let mut value = black_box(&archetype).clone();
-                    (case.set_fields)(&mut value);
-                    all.push(value);
-                }
-                total += start.elapsed();
-                all.clear();
-            }
-            total
-        })
+        b.iter_custom(|iters| baseline(iters, &mut all))
     });
     // Where the time goes: the same baseline cloning through the derive's
     // `Reflect::clone_value` (what `ClassOps::clone_in_place` runs), and the template
@@ -111,24 +132,13 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
     });
     group.bench_function(format!("{}_template", case.name), |b| {
         let mut m = reserved();
-        b.iter_custom(|iters| {
-            timed(iters, &mut m, |m| {
-                for _ in 0..COUNT {
-                    instantiate_from_template(m, template, black_box(&case.delta)).unwrap();
-                }
-            })
-        })
+        b.iter_custom(|iters| single(iters, &mut m))
     });
     // The same instances made by one batch call (ids into a `Vec` with room).
     group.bench_function(format!("{}_template_batch", case.name), |b| {
         let mut m = reserved();
         let mut ids = Vec::with_capacity(COUNT);
-        b.iter_custom(|iters| {
-            timed(iters, &mut m, |m| {
-                instantiate_many(m, template, black_box(&case.delta), COUNT, &mut ids).unwrap();
-                ids.clear();
-            })
-        })
+        b.iter_custom(|iters| batch(iters, &mut m, &mut ids))
     });
     group.bench_function(format!("{}_template_text", case.name), |b| {
         let mut m = reserved();
@@ -141,6 +151,42 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
         })
     });
     group.finish();
+
+    // Paired summary (only under `cargo bench`): the baseline, the single calls and
+    // the batch in alternation, best round of each and median of per-round ratios,
+    // which a shared machine's changing load disturbs far less than criterion's means.
+    if std::env::args().any(|arg| arg == "--bench") {
+        let (mut all, mut m, mut ids) = (Vec::with_capacity(COUNT), reserved(), Vec::new());
+        ids.reserve(COUNT);
+        let mut best = [f64::MAX; 3];
+        let (mut over_single, mut over_batch) = (Vec::new(), Vec::new());
+        for _ in 0..PAIRED_ROUNDS {
+            let per_instance = |d: Duration| d.as_nanos() as f64 / COUNT as f64;
+            let base = per_instance(baseline(1, &mut all));
+            let one = per_instance(single(1, &mut m));
+            let many = per_instance(batch(1, &mut m, &mut ids));
+            for (b, t) in best.iter_mut().zip([base, one, many]) {
+                *b = b.min(t);
+            }
+            over_single.push(one / base);
+            over_batch.push(many / base);
+        }
+        let median = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        println!(
+            "{} paired summary ({PAIRED_ROUNDS} rounds of {COUNT}): best round baseline \
+             {:.1} ns, template {:.1} ns, batch {:.1} ns an instance; median per-round \
+             ratio template/baseline {:.2}, batch/baseline {:.2}",
+            case.name,
+            best[0],
+            best[1],
+            best[2],
+            median(over_single),
+            median(over_batch),
+        );
+    }
 
     // The three ways build the same value.
     let mut m = reserved();

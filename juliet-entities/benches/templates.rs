@@ -65,7 +65,10 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
     let reserved = || {
         let mut m = EntityManager::new();
         m.reserve(T::CLASS, COUNT);
-        m
+        Warm {
+            m,
+            dead: Vec::with_capacity(COUNT + 2),
+        }
     };
     let mut group = c.benchmark_group("instantiate_10k");
     group.throughput(Throughput::Elements(COUNT as u64));
@@ -83,15 +86,15 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
         }
         total
     };
-    let single = |iters: u64, m: &mut EntityManager| {
-        timed(iters, m, |m| {
+    let single = |iters: u64, w: &mut Warm| {
+        w.timed(iters, |m| {
             for _ in 0..COUNT {
                 instantiate_from_template(m, template, black_box(&case.delta)).unwrap();
             }
         })
     };
-    let batch = |iters: u64, m: &mut EntityManager, ids: &mut Vec<EntityId>| {
-        timed(iters, m, |m| {
+    let batch = |iters: u64, w: &mut Warm, ids: &mut Vec<EntityId>| {
+        w.timed(iters, |m| {
             instantiate_many(m, template, black_box(&case.delta), COUNT, ids).unwrap();
             ids.clear();
         })
@@ -121,9 +124,9 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
         })
     });
     group.bench_function(format!("{}_template_no_delta", case.name), |b| {
-        let mut m = reserved();
+        let mut warm = reserved();
         b.iter_custom(|iters| {
-            timed(iters, &mut m, |m| {
+            warm.timed(iters, |m| {
                 for _ in 0..COUNT {
                     instantiate_from_template(m, template, &()).unwrap();
                 }
@@ -131,19 +134,19 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
         })
     });
     group.bench_function(format!("{}_template", case.name), |b| {
-        let mut m = reserved();
-        b.iter_custom(|iters| single(iters, &mut m))
+        let mut warm = reserved();
+        b.iter_custom(|iters| single(iters, &mut warm))
     });
     // The same instances made by one batch call (ids into a `Vec` with room).
     group.bench_function(format!("{}_template_batch", case.name), |b| {
-        let mut m = reserved();
+        let mut warm = reserved();
         let mut ids = Vec::with_capacity(COUNT);
-        b.iter_custom(|iters| batch(iters, &mut m, &mut ids))
+        b.iter_custom(|iters| batch(iters, &mut warm, &mut ids))
     });
     group.bench_function(format!("{}_template_text", case.name), |b| {
-        let mut m = reserved();
+        let mut warm = reserved();
         b.iter_custom(|iters| {
-            timed(iters, &mut m, |m| {
+            warm.timed(iters, |m| {
                 for _ in 0..COUNT {
                     instantiate_from_template(m, template, black_box(case.text)).unwrap();
                 }
@@ -156,15 +159,15 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
     // the batch in alternation, best round of each and median of per-round ratios,
     // which a shared machine's changing load disturbs far less than criterion's means.
     if std::env::args().any(|arg| arg == "--bench") {
-        let (mut all, mut m, mut ids) = (Vec::with_capacity(COUNT), reserved(), Vec::new());
+        let (mut all, mut warm, mut ids) = (Vec::with_capacity(COUNT), reserved(), Vec::new());
         ids.reserve(COUNT);
         let mut best = [f64::MAX; 3];
         let (mut over_single, mut over_batch) = (Vec::new(), Vec::new());
         for _ in 0..PAIRED_ROUNDS {
             let per_instance = |d: Duration| d.as_nanos() as f64 / COUNT as f64;
             let base = per_instance(baseline(1, &mut all));
-            let one = per_instance(single(1, &mut m));
-            let many = per_instance(batch(1, &mut m, &mut ids));
+            let one = per_instance(single(1, &mut warm));
+            let many = per_instance(batch(1, &mut warm, &mut ids));
             for (b, t) in best.iter_mut().zip([base, one, many]) {
                 *b = b.min(t);
             }
@@ -189,13 +192,13 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
     }
 
     // The three ways build the same value.
-    let mut m = reserved();
+    let m = &mut reserved().m;
     let mut expected = archetype.clone();
     (case.set_fields)(&mut expected);
-    let typed = instantiate_from_template(&mut m, template, &case.delta).unwrap();
-    let text = instantiate_from_template(&mut m, template, case.text).unwrap();
+    let typed = instantiate_from_template(m, template, &case.delta).unwrap();
+    let text = instantiate_from_template(m, template, case.text).unwrap();
     let mut batch = Vec::new();
-    instantiate_many(&mut m, template, &case.delta, 2, &mut batch).unwrap();
+    instantiate_many(m, template, &case.delta, 2, &mut batch).unwrap();
     for id in [typed, text].into_iter().chain(batch) {
         let got = m.get::<T>(id).unwrap();
         assert!(T::CLASS
@@ -205,28 +208,36 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
     }
 }
 
-/// Times `iters` batches of `spawn`, which makes `COUNT` instances in `m` (warm
-/// capacity), emptying `m` (untimed) after each batch.
-///
-/// The ids to destroy go through a buffer allocated once: a fresh 80 KB `Vec` per batch
-/// would, when freed, make glibc's allocator consolidate its free lists, and every
-/// `String` clone of the next batch would then take malloc's slow path (about 80 more
-/// instructions per instance than the baseline's allocations, whose `Vec::clear` frees
-/// nothing that large).
-fn timed(iters: u64, m: &mut EntityManager, mut spawn: impl FnMut(&mut EntityManager)) -> Duration {
-    let mut total = Duration::ZERO;
-    let mut ids: Vec<EntityId> = Vec::with_capacity(COUNT + 2);
-    for _ in 0..iters {
-        let start = Instant::now();
-        spawn(m);
-        total += start.elapsed();
-        ids.clear();
-        ids.extend(m.entities().iter().map(|e| e.id()));
-        for &id in &ids {
-            m.destroy_entity(id).unwrap();
+/// A manager with room for [`COUNT`] instances, and the buffer its ids go through
+/// when it is emptied.
+struct Warm {
+    m: EntityManager,
+    dead: Vec<EntityId>,
+}
+
+impl Warm {
+    /// Times `iters` batches of `spawn`, which makes `COUNT` instances in the manager
+    /// (warm capacity), emptying it (untimed) after each batch.
+    ///
+    /// The ids to destroy go through a buffer allocated once, with the manager: a
+    /// fresh 80 KB `Vec` per batch would make glibc's allocator consolidate its free
+    /// lists, and every `String` clone of the next batch would then take malloc's slow
+    /// path (about 80 more instructions per instance than the baseline's allocations,
+    /// whose `Vec::clear` frees nothing that large).
+    fn timed(&mut self, iters: u64, mut spawn: impl FnMut(&mut EntityManager)) -> Duration {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            let start = Instant::now();
+            spawn(&mut self.m);
+            total += start.elapsed();
+            self.dead.clear();
+            self.dead.extend(self.m.entities().iter().map(|e| e.id()));
+            for &id in &self.dead {
+                self.m.destroy_entity(id).unwrap();
+            }
         }
+        total
     }
-    total
 }
 
 fn delta<T: Reflect>(values: T, keys: [&str; 3]) -> PropertyDelta<T> {

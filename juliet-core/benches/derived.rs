@@ -80,11 +80,17 @@ fn sample() -> Record {
     }
 }
 
-fn loaders(c: &mut Criterion) {
+/// The sample record, and its text as `.jasset` (the derive's writer) and as JSON.
+fn inputs() -> (Record, String, String) {
     let record = sample();
     let mut jasset = String::new();
     record.save(&mut Archive::saving(&mut jasset));
     let json = serde_json::to_string(&record).unwrap();
+    (record, jasset, json)
+}
+
+fn loaders(c: &mut Criterion) {
+    let (record, jasset, json) = inputs();
     let path = Path::new("record.jasset");
 
     // The three loaders agree before they are timed.
@@ -171,10 +177,7 @@ fn per_load(mut load: impl FnMut()) -> f64 {
 /// rounds of [`PAIRED_BATCH`] loads each; prints the best round of each (the least
 /// disturbed, in ns a record) and the median of the per-round ratios.
 fn paired_summary() {
-    let record = sample();
-    let mut jasset = String::new();
-    record.save(&mut Archive::saving(&mut jasset));
-    let json = serde_json::to_string(&record).unwrap();
+    let (record, jasset, json) = inputs();
     let path = Path::new("record.jasset");
     let mut buffer = TokenBuffer::new();
     let (mut derived, mut by_hand) = (Record::default_value(), Record::default_value());

@@ -73,18 +73,11 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
     let mut group = c.benchmark_group("instantiate_10k");
     group.throughput(Throughput::Elements(COUNT as u64));
     let baseline = |iters: u64, all: &mut Vec<T>| {
-        let mut total = Duration::ZERO;
-        for _ in 0..iters {
-            let start = Instant::now();
-            for _ in 0..COUNT {
-                let mut value = black_box(&archetype).clone();
-                (case.set_fields)(&mut value);
-                all.push(value);
-            }
-            total += start.elapsed();
-            all.clear();
-        }
-        total
+        baseline_rounds(iters, all, || {
+            let mut value = black_box(&archetype).clone();
+            (case.set_fields)(&mut value);
+            value
+        })
     };
     let single = |iters: u64, w: &mut Warm| {
         w.timed(iters, |m| {
@@ -109,18 +102,11 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
     group.bench_function(format!("{}_baseline_clone_value", case.name), |b| {
         let mut all = Vec::<T>::with_capacity(COUNT);
         b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let start = Instant::now();
-                for _ in 0..COUNT {
-                    let mut value = black_box(&archetype).clone_value();
-                    (case.set_fields)(&mut value);
-                    all.push(value);
-                }
-                total += start.elapsed();
-                all.clear();
-            }
-            total
+            baseline_rounds(iters, &mut all, || {
+                let mut value = black_box(&archetype).clone_value();
+                (case.set_fields)(&mut value);
+                value
+            })
         })
     });
     group.bench_function(format!("{}_template_no_delta", case.name), |b| {
@@ -206,6 +192,22 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
             .iter()
             .all(|p| p.same_value(got, &expected)));
     }
+}
+
+/// Times `iters` rounds of the baseline: [`COUNT`] values made by `make` (the
+/// archetype cloned, its three fields set) pushed onto `all` (warm capacity), which is
+/// cleared (untimed) after each round.
+fn baseline_rounds<T>(iters: u64, all: &mut Vec<T>, mut make: impl FnMut() -> T) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        let start = Instant::now();
+        for _ in 0..COUNT {
+            all.push(make());
+        }
+        total += start.elapsed();
+        all.clear();
+    }
+    total
 }
 
 /// A manager with room for [`COUNT`] instances, and the buffer its ids go through

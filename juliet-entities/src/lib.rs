@@ -84,8 +84,8 @@ pub use load::{
 pub use manager::{EntityManager, InvariantViolation};
 pub use storage::KindStorage;
 pub use template::{
-    create_template_from_entity, instantiate_from_template, CachedTemplate, PropertyDelta,
-    TemplateCache,
+    create_template_from_entity, instantiate_from_template, instantiate_many, CachedTemplate,
+    PropertyDelta, TemplateCache,
 };
 pub use world::{Durability, LoadOptions, LoadReport, SaveReport, World, WorldLoadError};
 
@@ -94,7 +94,8 @@ pub mod prelude {
     pub use crate::entity::{Entity, EntityId};
     pub use crate::manager::EntityManager;
     pub use crate::template::{
-        create_template_from_entity, instantiate_from_template, PropertyDelta, TemplateCache,
+        create_template_from_entity, instantiate_from_template, instantiate_many, PropertyDelta,
+        TemplateCache,
     };
     pub use crate::world::{LoadOptions, World};
     pub use juliet_core::Reflect;

@@ -48,6 +48,9 @@ pub mod registry;
 pub mod token;
 pub mod value;
 
+#[cfg(test)]
+mod test_rng;
+
 pub use archive::{
     write_header, write_property, Archive, ArchiveMode, UnknownProperty, CLASS_VERSION,
 };

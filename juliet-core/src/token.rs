@@ -524,19 +524,13 @@ mod tests {
         // 64 bytes), comments and long padded values (lines crossing the 64-byte
         // blocks and 4096-byte windows), with LF or CRLF; every prefix length of the
         // last property exercises the tail of the newline search.
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut next = crate::test_rng::below();
         let mut src = String::new();
         let mut line = 1u32;
         let mut expected = Vec::new();
         for i in 0..300 {
             let eol = if next(4) == 0 { "\r\n" } else { "\n" };
-            for _ in 0..[0, 1, 2, 20, 70][next(5) as usize] {
+            for _ in 0..[0, 1, 2, 20, 70][next(5)] {
                 src.push_str(eol);
                 line += 1;
             }
@@ -549,7 +543,7 @@ mod tests {
                     src.push_str(&format!("  # comment {i}{eol}"));
                     line += 1;
                 }
-                let value = format!("v{i}.{j}{}x", "-".repeat(next(200) as usize));
+                let value = format!("v{i}.{j}{}x", "-".repeat(next(200)));
                 src.push_str(&format!("\t{value}  {eol}"));
                 values.push((value, line));
                 line += 1;
@@ -721,13 +715,7 @@ mod tests {
             "A_Long_Key_Beyond_Sixteen",
         ];
         const VALUES: [&str; 5] = ["1", "12.5 3", "\"a b\"", "x:y", "0x00FF"];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut next = crate::test_rng::below();
         let mut shared = TokenBuffer::new();
         for round in 0..4000 {
             let mut file = String::new();

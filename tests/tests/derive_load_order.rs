@@ -9,6 +9,8 @@ use std::path::Path;
 
 use juliet_core::{key_crc, Archive, Document, Error, Reflect, TokenBuffer};
 use juliet_entities::Entity;
+use proptest::prelude::RngExt;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[jasset(deprecated = "Legacy")]
@@ -93,13 +95,8 @@ fn any_order_loads_like_one_pass_in_file_order() {
         (&["Extra", "Other"], "kept", "kept"),
         (&["ClassVersion"], "1", "1"),
     ];
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+    let mut next = move |n: usize| rng.random_range(0..n);
     let mut in_declaration_order = 0;
     for round in 0..20_000 {
         // Declaration order in one round in three, else a random order; a random

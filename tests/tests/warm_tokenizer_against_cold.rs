@@ -6,6 +6,7 @@
 
 use juliet_core::TokenBuffer;
 use proptest::prelude::*;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 use std::path::Path;
 
 /// Everything observable of a tokenized file (or its error text).
@@ -131,13 +132,8 @@ fn chain_overflow_and_many_alternatives_tokenize_as_cold() {
     // Over 255 distinct line starts (the chain starts again when full), files that
     // share a prefix of keys then branch three or more ways, some with a duplicate of
     // the predicted key after the branch.
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+    let mut next = move |n: usize| rng.random_range(0..n);
     let mut warm = TokenBuffer::new();
     for round in 0..3000 {
         let mut text = String::from("; Kind\nRock\n; Position\n1 2 3\n");

@@ -341,11 +341,9 @@ mod tests {
         .map(|s| s.to_string())
         .collect();
         // Random decimals of 1 to 16 digits with the point anywhere.
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut bits = crate::test_rng::bits();
         for _ in 0..200_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = bits();
             let digits = (state % 16 + 1) as usize;
             let mut s = format!("{:016}", state >> 12);
             s.truncate(digits);

@@ -235,24 +235,16 @@ mod tests {
         // `0x` and 16 bytes, most hex digits, some a byte next to a digit range or
         // non-ASCII; compared with the standard parser (hex digits only: the same
         // value; anything else: an error).
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::test_rng::below();
         let hex = b"0123456789abcdefABCDEF";
         let near = [
             0x2F, 0x3A, 0x40, 0x47, 0x60, 0x67, 0x00, 0x7F, b'x', b'+', b' ', b'G',
         ];
         for round in 0..200_000 {
-            let mut bytes: Vec<u8> = (0..16)
-                .map(|_| hex[(next() % hex.len() as u64) as usize])
-                .collect();
+            let mut bytes: Vec<u8> = (0..16).map(|_| hex[next(hex.len())]).collect();
             if round % 2 == 1 {
-                let at = (next() % 16) as usize;
-                bytes[at] = near[(next() % near.len() as u64) as usize];
+                let at = next(16);
+                bytes[at] = near[next(near.len())];
             }
             let mut token = String::from("0x");
             token.push_str(std::str::from_utf8(&bytes).unwrap());
@@ -313,11 +305,9 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut bits = crate::test_rng::bits();
         for _ in 0..20_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = bits();
             let digits = (state % 20 + 1) as usize;
             let mut s = format!("{:020}", state >> 1);
             s.truncate(digits);

@@ -200,13 +200,7 @@ mod tests {
     fn quote_scan_matches_byte_loop() {
         // Every length up to 40, each byte drawn mostly from plain text, sometimes a
         // quote, a backslash, or a byte one away from them (0x21, 0x23, 0x5B, 0x5D).
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::test_rng::bits();
         let alphabet = b"aZ09 /._\"\x21\x23\x5B\x5D\xC3\xA9\x80\xFF";
         for len in 0..=40 {
             for _ in 0..500 {

@@ -238,13 +238,7 @@ mod tests {
         const PIECES: [&str; 16] = [
             "1", "0", "9", "12", "-", "+", ".", "5", "e", "e-3", "x", "inf", "nan", " ", ",", "\t",
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut next = crate::test_rng::below();
         for _ in 0..100_000 {
             let mut line = String::new();
             for _ in 0..1 + next(14) {
@@ -292,13 +286,7 @@ mod tests {
             "-",
         ];
         const SEPARATORS: [&str; 5] = [" ", " ", ",", ", ", "\t "];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut next = crate::test_rng::below();
         let mut answered = 0;
         for _ in 0..200_000 {
             let mut line = String::new();

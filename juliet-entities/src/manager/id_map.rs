@@ -257,6 +257,7 @@ impl IdMap {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use proptest::test_runner::{RngAlgorithm, TestRng};
 
     fn ids(m: &IdMap) -> Vec<(u64, u32)> {
         let mut all: Vec<_> = (0..m.window.len())
@@ -367,13 +368,8 @@ mod tests {
     /// the map held, and the map right.
     #[test]
     fn sparse_ids_and_churn_keep_the_window_small() {
-        let mut state = 0x0DDB_1A5E_5BAD_5EEDu64;
-        let mut below = move |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+        let mut below = move |n: usize| rng.random_range(0..n);
         for pattern in 0..4 {
             let mut m = IdMap::default();
             let mut live: Vec<u64> = Vec::new();
@@ -392,10 +388,10 @@ mod tests {
                     counter += 1;
                 } else {
                     let i = match pattern {
-                        0 => 3,                                         // the oldest fresh id
-                        1 => live.len() - 1,                            // the newest
-                        2 => 1 + below(live.len() as u64 - 1) as usize, // any but id 1
-                        _ => 3 + below(live.len() as u64 - 3) as usize, // fresh ones
+                        0 => 3,                         // the oldest fresh id
+                        1 => live.len() - 1,            // the newest
+                        2 => 1 + below(live.len() - 1), // any but id 1
+                        _ => 3 + below(live.len() - 3), // fresh ones
                     };
                     let id = live.remove(i);
                     assert!(m.remove(EntityId(id)).is_some(), "{id}");

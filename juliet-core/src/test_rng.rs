@@ -1,0 +1,21 @@
+//! The random source of juliet-core's randomized tests: proptest's deterministic
+//! generator (a fixed-seed ChaCha stream, the same on every run).
+
+use proptest::prelude::{Rng, RngExt};
+use proptest::test_runner::{RngAlgorithm, TestRng};
+
+fn rng() -> TestRng {
+    TestRng::deterministic_rng(RngAlgorithm::ChaCha)
+}
+
+/// A draw of `n` gives a uniform value in `0..n` (`n` at least 1).
+pub(crate) fn below() -> impl FnMut(usize) -> usize {
+    let mut rng = rng();
+    move |n| rng.random_range(0..n)
+}
+
+/// Each call gives 64 uniform random bits.
+pub(crate) fn bits() -> impl FnMut() -> u64 {
+    let mut rng = rng();
+    move || rng.next_u64()
+}

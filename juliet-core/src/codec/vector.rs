@@ -55,14 +55,7 @@ fn read_plain_floats<const N: usize>(bytes: &[u8]) -> Option<[f32; N]> {
         let start = i;
         // Wrapping: a token of over 16 characters is refused below.
         let mut digits = 0u64;
-        while i < bytes.len() {
-            let d = digit_value(bytes[i]);
-            if d >= 10 {
-                break;
-            }
-            digits = digits.wrapping_mul(10).wrapping_add(d);
-            i += 1;
-        }
+        i = read_digits(bytes, i, &mut digits);
         if i == start {
             return None;
         }
@@ -70,14 +63,7 @@ fn read_plain_floats<const N: usize>(bytes: &[u8]) -> Option<[f32; N]> {
         if i < bytes.len() && bytes[i] == b'.' {
             i += 1;
             let fraction = i;
-            while i < bytes.len() {
-                let d = digit_value(bytes[i]);
-                if d >= 10 {
-                    break;
-                }
-                digits = digits.wrapping_mul(10).wrapping_add(d);
-                i += 1;
-            }
+            i = read_digits(bytes, i, &mut digits);
             fraction_digits = i - fraction;
         }
         // The token ends at a separator (stepped over) or at the end.
@@ -101,6 +87,21 @@ fn read_plain_floats<const N: usize>(bytes: &[u8]) -> Option<[f32; N]> {
         i += 1;
     }
     (i == bytes.len()).then_some(out)
+}
+
+/// Appends the decimal digits of `bytes` from `i` on to `digits` (wrapping: the caller
+/// bounds the token's length); returns the index of the first byte that is not a digit.
+#[inline(always)]
+fn read_digits(bytes: &[u8], mut i: usize, digits: &mut u64) -> usize {
+    while i < bytes.len() {
+        let d = digit_value(bytes[i]);
+        if d >= 10 {
+            break;
+        }
+        *digits = digits.wrapping_mul(10).wrapping_add(d);
+        i += 1;
+    }
+    i
 }
 
 /// Reads exactly `N` floats of any form separated by commas and/or white space, with

@@ -8,6 +8,8 @@
 use std::path::Path;
 
 use juliet_core::{ErrorKind, TokenBuffer, ValueError, ValueErrorKind};
+use proptest::prelude::RngExt;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 
 /// A value line: its text, line and column.
 type Line = (String, u32, u32);
@@ -68,6 +70,19 @@ fn ident_len(s: &str) -> usize {
         .unwrap_or(b.len())
 }
 
+/// Adds the value after a compact or inline property's `:` (`after_colon`, a slice of
+/// `line`) as the last node's one value line; `false` (nothing added) when it is empty.
+fn push_inline_value(nodes: &mut [Node], line: &str, after_colon: &str, line_no: u32) -> bool {
+    let value = after_colon.trim_start_matches([' ', '\t']);
+    if value.is_empty() {
+        return false;
+    }
+    let column = (line.len() - value.len() + 1) as u32;
+    let last = nodes.last_mut().unwrap();
+    last.1.push((value.to_owned(), line_no, column));
+    true
+}
+
 /// The model: DESIGN.md section 3, one line at a time, no fast path.
 fn model(text: &str) -> Outcome {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
@@ -113,16 +128,9 @@ fn model(text: &str) -> Outcome {
                 open = true;
             } else if let Some(value) = tail.strip_prefix(':') {
                 push(&mut nodes, key, line_no, k + 1)?;
-                let value = value.trim_start_matches([' ', '\t']);
-                if value.is_empty() {
+                if !push_inline_value(&mut nodes, line, value, line_no) {
                     return no_value(&nodes);
                 }
-                let column = (line.len() - value.len() + 1) as u32;
-                nodes
-                    .last_mut()
-                    .unwrap()
-                    .1
-                    .push((value.to_owned(), line_no, column));
             } else {
                 return err(line_no, k + 1, "invalid key");
             }
@@ -135,16 +143,9 @@ fn model(text: &str) -> Outcome {
             match tail.strip_prefix(':') {
                 Some(value) if key_len > 0 => {
                     push(&mut nodes, &rest[..key_len], line_no, s + 1)?;
-                    let value = value.trim_start_matches([' ', '\t']);
-                    if value.is_empty() {
+                    if !push_inline_value(&mut nodes, line, value, line_no) {
                         return no_value(&nodes);
                     }
-                    let column = (line.len() - value.len() + 1) as u32;
-                    nodes
-                        .last_mut()
-                        .unwrap()
-                        .1
-                        .push((value.to_owned(), line_no, column));
                 }
                 _ => return err(line_no, s + 1, "value without property"),
             }
@@ -183,14 +184,12 @@ const KEYS: [&str; 24] = [
     "MaxSpeed",
 ];
 
-struct Rng(u64);
+/// proptest's deterministic generator, drawing in `0..n`.
+struct Rng(TestRng);
 
 impl Rng {
     fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
+        self.0.random_range(0..n)
     }
 }
 
@@ -248,7 +247,7 @@ fn random_file(rng: &mut Rng) -> String {
 
 #[test]
 fn warm_buffers_tokenize_random_files_as_the_model() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng(TestRng::deterministic_rng(RngAlgorithm::ChaCha));
     let mut shared = TokenBuffer::new();
     let mut outcomes = [0usize; 2];
     let mut long_valid = 0;

@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 use juliet_entities::kinds::{Collectible, Inert, Projectile};
 use juliet_entities::{Durability, EntityId, LoadOptions, World};
+use proptest::prelude::RngExt;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 
 /// Entities in the world.
 const ENTITIES: usize = 1_000;
@@ -229,18 +231,15 @@ fn crash_safe_saves() {
         "an uncut child save gives the new state"
     );
 
-    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
     for trial in 0..TRIALS {
         let root = scratch.path().join(format!("trial{trial}"));
         link_world(&old_root, &root);
         let (mut child, _out) = spawn_child(&exe, &root);
         // A random moment of the save: uniform over 1.2 times the calibrated save time
         // (so a few kills come after the end).
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
         let window = save_time.as_micros() as u64 * 6 / 5 + 1;
-        std::thread::sleep(Duration::from_micros(rng % window));
+        std::thread::sleep(Duration::from_micros(rng.random_range(0..window)));
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
 

@@ -8,16 +8,16 @@ use std::collections::HashMap;
 
 use juliet_core::Reflect;
 use juliet_entities::{EntityId, EntityManager};
+use proptest::prelude::RngExt;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 use support::{Crate, Sign};
 
-struct Rng(u64);
+/// proptest's deterministic generator, drawing in `0..n`.
+struct Rng(TestRng);
 
 impl Rng {
     fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
+        self.0.random_range(0..n)
     }
 }
 
@@ -33,7 +33,7 @@ fn agree(m: &EntityManager, model: &HashMap<u64, i32>) {
 
 #[test]
 fn loaded_ids_around_the_fresh_ones_keep_the_map_right() {
-    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut rng = Rng(TestRng::deterministic_rng(RngAlgorithm::ChaCha));
     let mut m = EntityManager::new();
     let mut model = HashMap::<u64, i32>::new();
     for step in 0..20_000i32 {

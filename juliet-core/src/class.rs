@@ -8,6 +8,7 @@
 use crate::archive::Archive;
 use crate::codec::{Codec, PropertyType};
 use crate::crc::{key_crc, Key};
+use crate::direct::DirectCursor;
 use crate::erased::{ClassOps, PropertyOps};
 use crate::error::Error;
 
@@ -56,6 +57,22 @@ pub trait Reflect: Sized + 'static {
     /// # Errors
     /// The first bad value ([`crate::ErrorKind::BadValue`]) or a failed migration.
     fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error>;
+
+    /// The direct load path ([`crate::direct`]): reads the class's properties at
+    /// `cursor` when the file is in the writer's canonical form (an optional
+    /// `ClassVersion` equal to [`Class::version`], then the properties in declaration
+    /// order, any of them absent), without tokenizing it.
+    ///
+    /// Returns `true` when it read every property that was there; the caller then checks
+    /// [`DirectCursor::is_done`] (or reads on). `false` means the file must go through
+    /// [`Reflect::load`] instead; `self` may then be partly written with the file's own
+    /// values, which that load writes again. The provided version declines every file;
+    /// the derive writes one that reads each property in line.
+    #[inline]
+    fn load_direct(&mut self, cursor: &mut DirectCursor<'_>) -> bool {
+        let _ = cursor;
+        false
+    }
 }
 
 /// A type's descriptor: name, name CRC, version, layout, property table, deprecated keys

@@ -42,6 +42,7 @@ pub mod archive;
 pub mod class;
 pub mod codec;
 pub mod crc;
+pub mod direct;
 pub mod erased;
 pub mod error;
 pub mod registry;
@@ -57,6 +58,7 @@ pub use archive::{
 pub use class::{Class, PropertyDescriptor, Reflect};
 pub use codec::{decode_variant, needs_quotes, Codec, PropertyType};
 pub use crc::{crc32, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key};
+pub use direct::{load_text, DirectCursor, LoadReport};
 pub use erased::{ClassOps, PropertyOps};
 pub use error::{Error, ErrorInfo, ErrorKind, ValueErrorKind, Warning, WarningKind};
 pub use registry::{ClassRegistration, Registry};

@@ -9,7 +9,7 @@
 mod chain;
 mod fast;
 mod scan;
-mod simd;
+pub(crate) mod simd;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -134,6 +134,13 @@ impl TokenBuffer {
             nodes: &mut self.nodes,
             values: &self.values,
         })
+    }
+}
+
+impl TokenBuffer {
+    /// The newline-mask scratch, for the direct load path (`crate::direct`).
+    pub(crate) fn masks_mut(&mut self) -> &mut Vec<u64> {
+        &mut self.masks
     }
 }
 

@@ -61,6 +61,7 @@ fn expand(cont: &Container<'_>) -> TokenStream {
     let copy_properties = copy_properties(cont, &krate);
     let save = save(cont, &krate);
     let load = load(cont, &krate);
+    let load_direct = load_direct(cont, &krate);
 
     quote! {
         const _: () = {
@@ -74,6 +75,7 @@ fn expand(cont: &Container<'_>) -> TokenStream {
                 #copy_properties
                 #save
                 #load
+                #load_direct
             }
 
             #krate::inventory::submit! {
@@ -452,6 +454,54 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
             #dispatch
             #migrate
             ::core::result::Result::Ok(())
+        }
+    }
+}
+
+/// `Reflect::load_direct`: the direct path over a file in the writer's form (see
+/// `juliet_core::direct`): an optional `ClassVersion` equal to the class's, then each
+/// property in declaration order, absent or one inlined header compare and decode. Any
+/// other file (another version, order or spelling, a deprecated key) declines, and
+/// `Reflect::load` reads it, so the migration never runs here.
+fn load_direct(cont: &Container<'_>, krate: &Path) -> TokenStream {
+    let version = Literal::u32_suffixed(cont.version());
+    let mut obligations = Vec::new();
+    let mut reads = Vec::new();
+    for field in cont.properties() {
+        let member = field.ident;
+        let text = &field.key.text;
+        let ty = field.ty;
+        let codec = codec(field, krate);
+        obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
+        let helper = quote_spanned!(ty.span()=> __juliet_direct::<#ty>);
+        reads.push(quote! {
+            if !#helper(cursor, { const KEY: #krate::Key = #krate::Key::new(#text); KEY }, &mut self.#member) {
+                return false;
+            }
+        });
+    }
+    let helper = (!reads.is_empty()).then(|| {
+        quote! {
+            #[inline(always)]
+            fn __juliet_direct<T: #krate::Codec>(
+                cursor: &mut #krate::DirectCursor<'_>,
+                key: #krate::Key,
+                place: &mut T,
+            ) -> bool {
+                cursor.property(key, place).is_some()
+            }
+            #(#obligations)*
+        }
+    });
+    quote! {
+        #[inline]
+        fn load_direct(&mut self, cursor: &mut #krate::DirectCursor<'_>) -> bool {
+            #helper
+            if !cursor.class_version(#version) {
+                return false;
+            }
+            #(#reads)*
+            true
         }
     }
 }

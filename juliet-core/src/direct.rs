@@ -138,19 +138,18 @@ impl<'a> DirectCursor<'a> {
         let start = self.pos + n + 3;
         let end = self.line_end(start);
         // The line must be a value line exactly as the tokenizer trims it: not empty,
-        // no comment, no header, nothing to trim at either end.
-        let (&first, &last) = (bytes.get(start)?, bytes.get(end.wrapping_sub(1))?);
-        if end == start
-            || matches!(first, b' ' | b'\t' | b'#' | b';')
-            || matches!(last, b' ' | b'\t' | b'\r')
-            || bytes[start..end].starts_with(b"//")
+        // nothing to trim at either end, no comment or header (a value starting with
+        // `/` is left to the tokenizer too, which tells `//` comments from text).
+        if end <= start
+            || EDGE[usize::from(bytes[start])] & FIRST != 0
+            || EDGE[usize::from(bytes[end - 1])] & LAST != 0
         {
             return None;
         }
         // What follows must open the next property (or end the file); a second value
         // line, a comment or a blank line leaves the file to the tokenizer.
-        let next = if end < bytes.len() { end + 1 } else { end };
-        if next < bytes.len() && bytes[next] != b';' {
+        let next = end + 1;
+        if bytes.get(next).is_some_and(|&b| b != b';') {
             return None;
         }
         let span = [ValueSpan {
@@ -160,7 +159,7 @@ impl<'a> DirectCursor<'a> {
             column: 0,
         }];
         place.decode_into(Value::from_spans(self.src, &span)).ok()?;
-        self.pos = next;
+        self.pos = next.min(bytes.len());
         Some(true)
     }
 
@@ -186,6 +185,23 @@ impl<'a> DirectCursor<'a> {
         self.pos
     }
 }
+
+/// [`EDGE`] bit: a value line cannot start with this byte (blank, comment, header).
+const FIRST: u8 = 1;
+/// [`EDGE`] bit: a value line cannot end with this byte (the tokenizer trims it).
+const LAST: u8 = 2;
+
+/// What each byte may not be at the edges of a directly read value line.
+static EDGE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    table[b' ' as usize] = FIRST | LAST;
+    table[b'\t' as usize] = FIRST | LAST;
+    table[b'\r' as usize] = LAST;
+    table[b'#' as usize] = FIRST;
+    table[b';' as usize] = FIRST;
+    table[b'/' as usize] = FIRST;
+    table
+};
 
 /// Whether `name` is a key the tokenizer reads as one (`[A-Za-z_][A-Za-z0-9_]*`). For a
 /// constant key the compiler folds the whole check away.

@@ -65,9 +65,11 @@ pub trait Reflect: Sized + 'static {
     ///
     /// Returns `true` when it read every property that was there; the caller then checks
     /// [`DirectCursor::is_done`] (or reads on). `false` means the file must go through
-    /// [`Reflect::load`] instead; `self` may then be partly written with the file's own
-    /// values, which that load writes again. The provided version declines every file;
-    /// the derive writes one that reads each property in line.
+    /// [`Reflect::load`] instead. Either way the properties read so far
+    /// ([`DirectCursor::properties_read`], the first ones of the file) hold the file's
+    /// values; [`crate::load_text`] marks them consumed before it calls `load`, which
+    /// the derive's `load` then skips. The provided version declines every file and
+    /// reads nothing; the derive writes one that reads each property in line.
     #[inline]
     fn load_direct(&mut self, cursor: &mut DirectCursor<'_>) -> bool {
         let _ = cursor;

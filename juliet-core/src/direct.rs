@@ -20,7 +20,7 @@ use crate::class::Reflect;
 use crate::codec::Codec;
 use crate::crc::Key;
 use crate::error::{Error, Warning};
-use crate::token::{simd, TokenBuffer};
+use crate::token::{simd, Document, TokenBuffer};
 use crate::value::{Value, ValueSpan};
 
 /// A position in a file's text for the direct load path (see the [module docs](self)),
@@ -45,6 +45,8 @@ pub struct DirectCursor<'a> {
     /// Bit `i` of word `w` is set when `src[64 * w + i]` is `\n`.
     newlines: &'a [u64],
     pos: usize,
+    /// Properties read so far.
+    read: usize,
 }
 
 impl TokenBuffer {
@@ -55,22 +57,22 @@ impl TokenBuffer {
     /// buffer's scratch), so each line end then costs a bit scan.
     #[inline]
     pub fn direct<'a>(&'a mut self, bytes: &'a [u8]) -> Option<DirectCursor<'a>> {
+        let src = self.scan_direct(bytes)?;
+        Some(DirectCursor::new(src, self.masks()))
+    }
+
+    /// [`TokenBuffer::direct`]'s check and scan: the text, with its newline masks in
+    /// the scratch.
+    #[inline]
+    fn scan_direct<'b>(&mut self, bytes: &'b [u8]) -> Option<&'b str> {
         if bytes.len() >= u32::MAX as usize {
             return None;
         }
-        let masks = self.masks_mut();
-        let src = match simd::scan_text(bytes, masks) {
+        let src = match simd::scan_text(bytes, self.masks_mut()) {
             Some(text) => text,
             None => utf8_without_nul(bytes)?,
         };
-        if src.starts_with('\u{FEFF}') {
-            return None;
-        }
-        Some(DirectCursor {
-            src,
-            newlines: masks,
-            pos: 0,
-        })
+        (!src.starts_with('\u{FEFF}')).then_some(src)
     }
 }
 
@@ -84,6 +86,16 @@ fn utf8_without_nul(bytes: &[u8]) -> Option<&str> {
 }
 
 impl<'a> DirectCursor<'a> {
+    #[inline(always)]
+    fn new(src: &'a str, newlines: &'a [u64]) -> DirectCursor<'a> {
+        DirectCursor {
+            src,
+            newlines,
+            pos: 0,
+            read: 0,
+        }
+    }
+
     /// Offset of the first `\n` at or after `from`, or the length of the text.
     #[inline(always)]
     fn line_end(&self, from: usize) -> usize {
@@ -160,6 +172,7 @@ impl<'a> DirectCursor<'a> {
         }];
         place.decode_into(Value::from_spans(self.src, &span)).ok()?;
         self.pos = next.min(bytes.len());
+        self.read += 1;
         Some(true)
     }
 
@@ -183,6 +196,13 @@ impl<'a> DirectCursor<'a> {
     /// Byte offset of the cursor in the file (0 to the file's length).
     pub fn position(&self) -> usize {
         self.pos
+    }
+
+    /// How many properties have been read (`ClassVersion` included): the text before
+    /// [`DirectCursor::position`] holds exactly these, so they are the first nodes the
+    /// tokenizer makes of the file.
+    pub fn properties_read(&self) -> usize {
+        self.read
     }
 }
 
@@ -232,9 +252,11 @@ pub struct LoadReport {
 }
 
 /// Loads the file `bytes` over `value` (missing keys keep their current values): first
-/// through [`Reflect::load_direct`], and when that declines, by tokenizing the file into
-/// `buffer` and running [`Reflect::load`] over an [`Archive`], then the
-/// unconsumed-key audit. Both ways give the same values.
+/// through [`Reflect::load_direct`]; when that declines, by tokenizing the file into
+/// `buffer` and running [`Reflect::load`] over an [`Archive`], then the unconsumed-key
+/// audit. The properties the direct path read before it declined are consumed in the
+/// document, so the derive's `load` does not decode them again (and the file's bytes
+/// are not checked twice). Both ways give the same values, errors and reports.
 ///
 /// `path` only labels errors.
 ///
@@ -247,26 +269,35 @@ pub fn load_text<T: Reflect>(
     path: &Path,
     value: &mut T,
 ) -> Result<LoadReport, Error> {
-    if let Some(mut cursor) = buffer.direct(bytes) {
-        if value.load_direct(&mut cursor) && cursor.is_done() {
-            return Ok(LoadReport {
-                direct: true,
-                ..LoadReport::default()
-            });
-        }
+    let Some(src) = buffer.scan_direct(bytes) else {
+        return load_tokenized(buffer.tokenize(bytes, path)?, value, 0);
+    };
+    let mut cursor = DirectCursor::new(src, buffer.masks());
+    // A file that does not start with a header (a comment, a blank line, a compact
+    // property) is not in canonical form: no attempt.
+    let canonical_start = src.as_bytes().first().is_none_or(|&b| b == b';');
+    if canonical_start && value.load_direct(&mut cursor) && cursor.is_done() {
+        return Ok(LoadReport {
+            direct: true,
+            ..LoadReport::default()
+        });
     }
-    load_tokenized(buffer, bytes, path, value)
+    let read = cursor.properties_read();
+    load_tokenized(buffer.tokenize_scanned(src, path)?, value, read)
 }
 
-/// [`load_text`]'s general path, out of line.
+/// [`load_text`]'s general path, out of line: the first `read` nodes of `doc` were read
+/// by the direct path.
 #[inline(never)]
 fn load_tokenized<T: Reflect>(
-    buffer: &mut TokenBuffer,
-    bytes: &[u8],
-    path: &Path,
+    mut doc: Document<'_>,
     value: &mut T,
+    read: usize,
 ) -> Result<LoadReport, Error> {
-    let mut ar = Archive::loading(buffer.tokenize(bytes, path)?);
+    for index in 0..read.min(doc.len()) {
+        doc.consume(index);
+    }
+    let mut ar = Archive::loading(doc);
     value.load(&mut ar)?;
     let unknown = ar.audit_unconsumed();
     Ok(LoadReport {

@@ -127,7 +127,7 @@ impl<'a> DirectCursor<'a> {
     /// the next line is not that header (`place` untouched: an absent key keeps its
     /// default), and `None` when the direct path must give up on this file: the header
     /// is there but its value is not one clean value line followed by a header or the
-    /// end (blank, comment, indented, trailing spaces or CR, several lines), the value
+    /// end (blank, indented, starting with `#`, `;` or `/`, trailing spaces or CR, several lines), the value
     /// does not decode (`place` may then be partly written), or `key.name` is not an
     /// identifier. The cursor moves only on `Some(true)`.
     #[inline(always)]

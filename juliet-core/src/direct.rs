@@ -127,9 +127,9 @@ impl<'a> DirectCursor<'a> {
     /// the next line is not that header (`place` untouched: an absent key keeps its
     /// default), and `None` when the direct path must give up on this file: the header
     /// is there but its value is not one clean value line followed by a header or the
-    /// end (blank, indented, starting with `#`, `;` or `/`, trailing spaces or CR, several lines), the value
-    /// does not decode (`place` may then be partly written), or `key.name` is not an
-    /// identifier. The cursor moves only on `Some(true)`.
+    /// end (blank, indented, starting with `#`, `;` or `/`, trailing spaces or CR,
+    /// several lines), the value does not decode (`place` may then be partly written),
+    /// or `key.name` is not an identifier. The cursor moves only on `Some(true)`.
     #[inline(always)]
     pub fn property<T: Codec>(&mut self, key: Key, place: &mut T) -> Option<bool> {
         let name = key.name.as_bytes();

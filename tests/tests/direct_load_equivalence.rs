@@ -239,6 +239,15 @@ fn vec3() -> impl Strategy<Value = Vec3> {
     [float32(), float32(), float32()].prop_map(Vec3::from_array)
 }
 
+/// Lists of mostly 0 or 1 elements (one value line: the direct path's form), sometimes
+/// more (several lines: the general path's).
+fn list<S: Strategy>(item: impl Fn() -> S) -> impl Strategy<Value = Vec<S::Value>> {
+    prop_oneof![
+        6 => prop::collection::vec(item(), 0..2),
+        1 => prop::collection::vec(item(), 2..4),
+    ]
+}
+
 fn everything() -> impl Strategy<Value = Everything> {
     (
         (
@@ -262,10 +271,10 @@ fn everything() -> impl Strategy<Value = Everything> {
             [float32(), float32(), float32(), float32()].prop_map(Vec4::from_array),
             text(),
             team(),
-            prop::collection::vec(text(), 0..4),
-            prop::collection::vec(any::<i32>(), 0..4),
-            prop::collection::vec(vec3(), 0..3),
-            prop::collection::vec(team(), 0..3),
+            list(text),
+            list(any::<i32>),
+            list(vec3),
+            list(team),
             any::<u32>(),
         ),
     )
@@ -305,7 +314,7 @@ fn small() -> impl Strategy<Value = Small> {
     (
         float32(),
         text(),
-        prop::collection::vec(text(), 0..3),
+        list(text),
         any::<u64>(),
     )
         .prop_map(|(mass, label, list, code)| Small {
@@ -753,13 +762,13 @@ proptest! {
 /// The keys the hand-written cursor sequence asks for, in order.
 const CURSOR_KEYS: [&str; 3] = ["A", "Bc", "D_1"];
 
-fn alphabet_text() -> impl Strategy<Value = Vec<u8>> {
-    let byte = prop_oneof![
+fn alphabet_byte() -> impl Strategy<Value = u8> {
+    prop_oneof![
         3 => Just(b';'),
         3 => Just(b' '),
         1 => Just(b'\t'),
         1 => Just(b'\r'),
-        4 => Just(b'\n'),
+        3 => Just(b'\n'),
         1 => Just(b'#'),
         1 => Just(b'/'),
         1 => Just(b':'),
@@ -771,13 +780,48 @@ fn alphabet_text() -> impl Strategy<Value = Vec<u8>> {
         2 => Just(b'1'),
         1 => Just(b'x'),
         1 => Just(b'"'),
-    ];
-    let piece = prop_oneof![
-        3 => prop::collection::vec(byte, 0..6),
-        2 => prop::sample::select(vec!["; A\n", "; Bc\n", "; D_1\n", "x\n", "1\n", "\"q\"\n", "A: 1\n"])
-            .prop_map(|s| s.as_bytes().to_vec()),
-    ];
-    prop::collection::vec(piece, 0..10).prop_map(|p| p.concat())
+    ]
+}
+
+/// Text near the canonical form of `CURSOR_KEYS`: each key present or not, with a value
+/// line of alphabet bytes, then a few alphabet bytes inserted, replaced or removed, and
+/// sometimes plain alphabet noise instead.
+fn alphabet_text() -> impl Strategy<Value = Vec<u8>> {
+    let value_line = prop::collection::vec(
+        prop_oneof![5 => prop::sample::select(b"Ax1_\"".to_vec()), 1 => alphabet_byte()],
+        0..5,
+    );
+    let blocks = prop::collection::vec((any::<bool>(), value_line), 3);
+    let edits = prop::collection::vec((0u8..3, any::<usize>(), alphabet_byte()), 0..3);
+    let near_canonical = (blocks, edits, any::<bool>()).prop_map(|(blocks, edits, final_newline)| {
+        let mut text = Vec::new();
+        for (key, (present, value)) in CURSOR_KEYS.iter().zip(blocks) {
+            if present {
+                text.extend_from_slice(format!("; {key}\n").as_bytes());
+                text.extend_from_slice(&value);
+                text.push(b'\n');
+            }
+        }
+        if !final_newline {
+            text.pop();
+        }
+        for (kind, at, byte) in edits {
+            let at = at % (text.len() + 1);
+            match kind {
+                0 => text.insert(at, byte),
+                1 if at < text.len() => text[at] = byte,
+                _ if at < text.len() => {
+                    text.remove(at);
+                }
+                _ => {}
+            }
+        }
+        text
+    });
+    prop_oneof![
+        4 => near_canonical,
+        1 => prop::collection::vec(alphabet_byte(), 0..40),
+    ]
 }
 
 /// The cursor reading `CURSOR_KEYS` as strings; `None` when it declines anywhere.

@@ -10,7 +10,10 @@
 //! [`Archive`] path gives. Anything else (comments, blank lines, other spellings, other
 //! orders, unknown or deprecated keys, several value lines, a value that does not
 //! parse, CRLF, a byte-order mark) makes it decline, and the caller loads the file the
-//! general way, which also reports errors with their line and column. Seed 01 section 5
+//! general way, which also reports errors with their line and column. A class finds all
+//! of its properties ([`DirectCursor::locate`]) before it decodes any, so a declined file
+//! leaves the value as the general path finds it, also when that path then fails (a
+//! duplicate key further on, a bad `ClassVersion` after the first property). Seed 01 section 5
 //! (the symmetric serialize) and section 3 (the tokenizer it stands in for).
 
 use std::path::Path;
@@ -45,6 +48,38 @@ pub struct DirectCursor<'a> {
     /// Bit `i` of word `w` is set when `src[64 * w + i]` is `\n`.
     newlines: &'a [u64],
     pos: usize,
+}
+
+/// One property's value line, found by [`DirectCursor::locate`] (trimmed as the
+/// tokenizer trims it, without its `\n`), to be decoded with
+/// [`DirectValue::decode_into`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DirectValue<'a> {
+    line: &'a str,
+}
+
+impl DirectValue<'_> {
+    /// Decodes the value line into `place` (as the general path's
+    /// `Document::decode_into` would); `false` when it does not decode (`place` is then
+    /// what the codec's `decode_into` leaves on error: unchanged for every built-in
+    /// codec).
+    #[inline(always)]
+    pub fn decode_into<T: Codec>(self, place: &mut T) -> bool {
+        let span = [ValueSpan {
+            start: 0,
+            len: self.line.len() as u32,
+            line: 0,
+            column: 0,
+        }];
+        place
+            .decode_into(Value::from_spans(self.line, &span))
+            .is_ok()
+    }
+
+    /// The value line's text.
+    pub fn text(&self) -> &str {
+        self.line
+    }
 }
 
 impl TokenBuffer {
@@ -116,10 +151,35 @@ impl<'a> DirectCursor<'a> {
     /// default), and `None` when the direct path must give up on this file: the header
     /// is there but its value is not one clean value line followed by a header or the
     /// end (blank, comment, indented, trailing spaces or CR, several lines), the value
-    /// does not decode (`place` may then be partly written), or `key.name` is not an
-    /// identifier. The cursor moves only on `Some(true)`.
+    /// does not decode (`place` kept: the codecs write only what decodes), or `key.name`
+    /// is not an identifier. The cursor moves only on `Some(true)`.
+    ///
+    /// A class reading several properties should [`DirectCursor::locate`] them all and
+    /// decode them only once the file is known to be done, so that a file the direct
+    /// path declines leaves the value untouched (see [`Reflect::load_direct`]).
     #[inline(always)]
     pub fn property<T: Codec>(&mut self, key: Key, place: &mut T) -> Option<bool> {
+        let before = self.pos;
+        match self.locate(key)? {
+            None => Some(false),
+            Some(value) if value.decode_into(place) => Some(true),
+            Some(_) => {
+                self.pos = before;
+                None
+            }
+        }
+    }
+
+    /// Finds the property `key` if it is the next one, in canonical form (as
+    /// [`DirectCursor::property`] reads it), without decoding it.
+    ///
+    /// Returns `Some(Some(value))` and moves past the property when it is there,
+    /// `Some(None)` when the next line is not that header (the cursor stays), and `None`
+    /// when the direct path must give up on this file (the header is there but not one
+    /// clean value line, followed by a header or the end; or `key.name` is not an
+    /// identifier).
+    #[inline(always)]
+    pub fn locate(&mut self, key: Key) -> Option<Option<DirectValue<'a>>> {
         let name = key.name.as_bytes();
         if !is_identifier(name) {
             return None;
@@ -133,7 +193,7 @@ impl<'a> DirectCursor<'a> {
             || &rest[2..2 + n] != name
             || rest[2 + n] != b'\n'
         {
-            return Some(false);
+            return Some(None);
         }
         let start = self.pos + n + 3;
         let end = self.line_end(start);
@@ -152,15 +212,12 @@ impl<'a> DirectCursor<'a> {
         if bytes.get(next).is_some_and(|&b| b != b';') {
             return None;
         }
-        let span = [ValueSpan {
-            start: start as u32,
-            len: (end - start) as u32,
-            line: 0,
-            column: 0,
-        }];
-        place.decode_into(Value::from_spans(self.src, &span)).ok()?;
         self.pos = next.min(bytes.len());
-        Some(true)
+        // `start` and `end` are at ASCII bytes (after a `\n`, before a `\n` or at the
+        // end), so they are character boundaries.
+        Some(Some(DirectValue {
+            line: &self.src[start..end],
+        }))
     }
 
     /// Reads the `ClassVersion` property if it comes next and checks it against the
@@ -354,6 +411,35 @@ mod tests {
         let mut name = String::new();
         assert_eq!(c.property(key!("Name"), &mut name), Some(true));
         assert_eq!((name.as_str(), c.position()), ("Rock", 12));
+    }
+
+    #[test]
+    fn locate_finds_values_without_decoding_them() {
+        let mut buffer = TokenBuffer::new();
+        let mut c = buffer.direct(b"; Mass\nheavy\n; Name\nRock").unwrap();
+        assert_eq!(c.locate(key!("Position")), Some(None));
+        assert_eq!(c.position(), 0);
+        let mass = c.locate(key!("Mass")).unwrap().unwrap();
+        assert_eq!((mass.text(), c.position()), ("heavy", 13));
+        let name = c.locate(key!("Name")).unwrap().unwrap();
+        assert!(c.is_done());
+        let (mut m, mut n) = (7.0f32, String::new());
+        assert!(!mass.decode_into(&mut m), "`heavy` is no f32");
+        assert_eq!(m, 7.0);
+        assert!(name.decode_into(&mut n));
+        assert_eq!(n, "Rock");
+        // A header without one clean value line gives up.
+        let mut c = buffer.direct(b"; Mass\n2.5\n\n").unwrap();
+        assert_eq!(c.locate(key!("Mass")), None);
+    }
+
+    #[test]
+    fn property_that_does_not_decode_keeps_place_and_position() {
+        let mut buffer = TokenBuffer::new();
+        let mut c = buffer.direct(b"; Mass\nheavy\n").unwrap();
+        let mut mass = 7.0f32;
+        assert_eq!(c.property(key!("Mass"), &mut mass), None);
+        assert_eq!((mass, c.position()), (7.0, 0));
     }
 
     #[test]

@@ -729,6 +729,11 @@ fn mutated(text: &str, muts: &[Mutation], layout: Layout) -> Vec<u8> {
 // ---------------------------------------------------------------------------------
 // The property tests.
 
+/// Whether the writer puts `s` bare at the start of a value line, starting with `/`.
+fn bare_slash(s: &str) -> bool {
+    s.starts_with('/') && !juliet_core::needs_quotes(s)
+}
+
 /// 768 cases (or `PROPTEST_CASES`), no persistence files.
 fn config() -> Config {
     Config {
@@ -756,12 +761,14 @@ proptest! {
         let text = save(&value);
         let mut buffer = TokenBuffer::new();
         // The canonical file itself gives what the general path gives, and reads
-        // directly unless a list takes several lines (the cursor reads one line).
+        // directly unless a list takes several lines (the cursor reads one line) or a
+        // bare string starts with `/` (left to the tokenizer, which tells comments).
         let one_line = [value.tags.len(), value.scores.len(), value.waypoints.len(), value.squad.len()]
             .iter()
             .all(|&n| n <= 1);
+        let slash = std::iter::once(&value.name).chain(&value.tags).any(|s| bare_slash(s));
         let direct = assert_same(&mut buffer, text.as_bytes(), &initial, everything_extra)?;
-        prop_assert_eq!(direct, one_line);
+        prop_assert_eq!(direct, one_line && !slash);
         let bytes = mutated(&text, &muts, layout);
         assert_same(&mut buffer, &bytes, &initial, everything_extra)?;
     }
@@ -778,7 +785,8 @@ proptest! {
         let text = save(&value);
         let mut buffer = TokenBuffer::new();
         let direct = assert_same(&mut buffer, text.as_bytes(), &initial, no_extra)?;
-        prop_assert_eq!(direct, value.list.len() <= 1);
+        let slash = std::iter::once(&value.label).chain(&value.list).any(|s| bare_slash(s));
+        prop_assert_eq!(direct, value.list.len() <= 1 && !slash);
         let bytes = mutated(&text, &muts, layout);
         assert_same(&mut buffer, &bytes, &initial, no_extra)?;
     }

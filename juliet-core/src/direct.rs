@@ -55,10 +55,16 @@ pub struct DirectCursor<'a> {
 /// [`DirectValue::decode_into`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DirectValue<'a> {
-    line: &'a str,
+    /// The whole file's text.
+    src: &'a str,
+    /// Where the line is in `src` (at ASCII bytes: after a `\n`, before a `\n` or at
+    /// the end).
+    start: u32,
+    /// The line's length in bytes.
+    len: u32,
 }
 
-impl DirectValue<'_> {
+impl<'a> DirectValue<'a> {
     /// Decodes the value line into `place` (as the general path's
     /// `Document::decode_into` would); `false` when it does not decode (`place` is then
     /// what the codec's `decode_into` leaves on error: unchanged for every built-in
@@ -66,19 +72,20 @@ impl DirectValue<'_> {
     #[inline(always)]
     pub fn decode_into<T: Codec>(self, place: &mut T) -> bool {
         let span = [ValueSpan {
-            start: 0,
-            len: self.line.len() as u32,
+            start: self.start,
+            len: self.len,
             line: 0,
             column: 0,
         }];
         place
-            .decode_into(Value::from_spans(self.line, &span))
+            .decode_into(Value::from_spans(self.src, &span))
             .is_ok()
     }
 
     /// The value line's text.
-    pub fn text(&self) -> &str {
-        self.line
+    pub fn text(&self) -> &'a str {
+        let start = self.start as usize;
+        &self.src[start..start + self.len as usize]
     }
 }
 
@@ -213,10 +220,10 @@ impl<'a> DirectCursor<'a> {
             return None;
         }
         self.pos = next.min(bytes.len());
-        // `start` and `end` are at ASCII bytes (after a `\n`, before a `\n` or at the
-        // end), so they are character boundaries.
         Some(Some(DirectValue {
-            line: &self.src[start..end],
+            src: self.src,
+            start: start as u32,
+            len: (end - start) as u32,
         }))
     }
 

@@ -298,13 +298,16 @@ pub struct LoadReport {
 /// Loads the file `bytes` over `value` (missing keys keep their current values): first
 /// through [`Reflect::load_direct`], and when that declines, by tokenizing the file into
 /// `buffer` and running [`Reflect::load`] over an [`Archive`], then the
-/// unconsumed-key audit. Both ways give the same values.
+/// unconsumed-key audit. Both ways give the same values, warnings, unknown properties
+/// and errors (`tests/tests/direct_load_equivalence.rs` checks this on mutated files).
 ///
 /// `path` only labels errors.
 ///
 /// # Errors
 /// Those of [`TokenBuffer::tokenize`] and [`Reflect::load`], with path, line and column.
-/// On error `value` may be partly loaded.
+/// On error `value` may be partly loaded, exactly as [`Reflect::load`] alone leaves it
+/// (for a derived class; a hand-written [`Reflect::load_direct`] must decline without
+/// writing, see there).
 pub fn load_text<T: Reflect>(
     buffer: &mut TokenBuffer,
     bytes: &[u8],

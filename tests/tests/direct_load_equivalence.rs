@@ -771,6 +771,8 @@ proptest! {
         prop_assert_eq!(direct, one_line && !slash);
         let bytes = mutated(&text, &muts, layout);
         assert_same(&mut buffer, &bytes, &initial, everything_extra)?;
+        // The buffer the mutated file left behind reads the canonical one the same.
+        prop_assert_eq!(assert_same(&mut buffer, text.as_bytes(), &initial, everything_extra)?, direct);
     }
 
     #[test]
@@ -789,6 +791,7 @@ proptest! {
         prop_assert_eq!(direct, value.list.len() <= 1 && !slash);
         let bytes = mutated(&text, &muts, layout);
         assert_same(&mut buffer, &bytes, &initial, no_extra)?;
+        prop_assert_eq!(assert_same(&mut buffer, text.as_bytes(), &initial, no_extra)?, direct);
     }
 }
 

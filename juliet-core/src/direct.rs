@@ -10,7 +10,10 @@
 //! [`Archive`] path gives. Anything else (comments, blank lines, other spellings, other
 //! orders, unknown or deprecated keys, several value lines, a value that does not
 //! parse, CRLF, a byte-order mark) makes it decline, and the caller loads the file the
-//! general way, which also reports errors with their line and column. Seed 01 section 5
+//! general way, which also reports errors with their line and column. A class finds all
+//! of its properties ([`DirectCursor::locate`]) before it decodes any, so a declined file
+//! leaves the value as the general path finds it, also when that path then fails (a
+//! duplicate key further on, a bad `ClassVersion` after the first property). Seed 01 section 5
 //! (the symmetric serialize) and section 3 (the tokenizer it stands in for).
 
 use std::path::Path;
@@ -45,8 +48,45 @@ pub struct DirectCursor<'a> {
     /// Bit `i` of word `w` is set when `src[64 * w + i]` is `\n`.
     newlines: &'a [u64],
     pos: usize,
-    /// Properties read so far.
-    read: usize,
+}
+
+/// One property's value line, found by [`DirectCursor::locate`] (trimmed as the
+/// tokenizer trims it, without its `\n`), to be decoded with
+/// [`DirectValue::decode_into`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DirectValue<'a> {
+    /// The whole file's text.
+    src: &'a str,
+    /// Where the line is in `src` (at ASCII bytes: after a `\n`, before a `\n` or at
+    /// the end).
+    start: u32,
+    /// The line's length in bytes.
+    len: u32,
+}
+
+impl<'a> DirectValue<'a> {
+    /// Decodes the value line into `place` (as the general path's
+    /// `Document::decode_into` would); `false` when it does not decode (`place` is then
+    /// what the codec's `decode_into` leaves on error: unchanged for every built-in
+    /// codec).
+    #[inline(always)]
+    pub fn decode_into<T: Codec>(self, place: &mut T) -> bool {
+        let span = [ValueSpan {
+            start: self.start,
+            len: self.len,
+            line: 0,
+            column: 0,
+        }];
+        place
+            .decode_into(Value::from_spans(self.src, &span))
+            .is_ok()
+    }
+
+    /// The value line's text.
+    pub fn text(&self) -> &'a str {
+        let start = self.start as usize;
+        &self.src[start..start + self.len as usize]
+    }
 }
 
 impl TokenBuffer {
@@ -92,7 +132,6 @@ impl<'a> DirectCursor<'a> {
             src,
             newlines,
             pos: 0,
-            read: 0,
         }
     }
 
@@ -128,10 +167,36 @@ impl<'a> DirectCursor<'a> {
     /// default), and `None` when the direct path must give up on this file: the header
     /// is there but its value is not one clean value line followed by a header or the
     /// end (blank, indented, starting with `#`, `;` or `/`, trailing spaces or CR,
-    /// several lines), the value does not decode (`place` may then be partly written),
-    /// or `key.name` is not an identifier. The cursor moves only on `Some(true)`.
+    /// several lines), the value does not decode (`place` kept: the codecs write only
+    /// what decodes), or `key.name` is not an identifier. The cursor moves only on
+    /// `Some(true)`.
+    ///
+    /// A class reading several properties should [`DirectCursor::locate`] them all and
+    /// decode them only once the file is known to be done, so that a file the direct
+    /// path declines leaves the value untouched (see [`Reflect::load_direct`]).
     #[inline(always)]
     pub fn property<T: Codec>(&mut self, key: Key, place: &mut T) -> Option<bool> {
+        let before = self.pos;
+        match self.locate(key)? {
+            None => Some(false),
+            Some(value) if value.decode_into(place) => Some(true),
+            Some(_) => {
+                self.pos = before;
+                None
+            }
+        }
+    }
+
+    /// Finds the property `key` if it is the next one, in canonical form (as
+    /// [`DirectCursor::property`] reads it), without decoding it.
+    ///
+    /// Returns `Some(Some(value))` and moves past the property when it is there,
+    /// `Some(None)` when the next line is not that header (the cursor stays), and `None`
+    /// when the direct path must give up on this file (the header is there but not one
+    /// clean value line, followed by a header or the end; or `key.name` is not an
+    /// identifier).
+    #[inline(always)]
+    pub fn locate(&mut self, key: Key) -> Option<Option<DirectValue<'a>>> {
         let name = key.name.as_bytes();
         if !is_identifier(name) {
             return None;
@@ -145,7 +210,7 @@ impl<'a> DirectCursor<'a> {
             || &rest[2..2 + n] != name
             || rest[2 + n] != b'\n'
         {
-            return Some(false);
+            return Some(None);
         }
         let start = self.pos + n + 3;
         let end = self.line_end(start);
@@ -164,16 +229,12 @@ impl<'a> DirectCursor<'a> {
         if bytes.get(next).is_some_and(|&b| b != b';') {
             return None;
         }
-        let span = [ValueSpan {
+        self.pos = next.min(bytes.len());
+        Some(Some(DirectValue {
+            src: self.src,
             start: start as u32,
             len: (end - start) as u32,
-            line: 0,
-            column: 0,
-        }];
-        place.decode_into(Value::from_spans(self.src, &span)).ok()?;
-        self.pos = next.min(bytes.len());
-        self.read += 1;
-        Some(true)
+        }))
     }
 
     /// Reads the `ClassVersion` property if it comes next and checks it against the
@@ -196,13 +257,6 @@ impl<'a> DirectCursor<'a> {
     /// Byte offset of the cursor in the file (0 to the file's length).
     pub fn position(&self) -> usize {
         self.pos
-    }
-
-    /// How many properties have been read (`ClassVersion` included): the text before
-    /// [`DirectCursor::position`] holds exactly these, so they are the first nodes the
-    /// tokenizer makes of the file.
-    pub fn properties_read(&self) -> usize {
-        self.read
     }
 }
 
@@ -252,17 +306,19 @@ pub struct LoadReport {
 }
 
 /// Loads the file `bytes` over `value` (missing keys keep their current values): first
-/// through [`Reflect::load_direct`]; when that declines, by tokenizing the file into
-/// `buffer` and running [`Reflect::load`] over an [`Archive`], then the unconsumed-key
-/// audit. The properties the direct path read before it declined are consumed in the
-/// document, so the derive's `load` does not decode them again (and the file's bytes
-/// are not checked twice). Both ways give the same values, errors and reports.
+/// through [`Reflect::load_direct`], and when that declines, by tokenizing the file into
+/// `buffer` (from the scan the direct path made: the bytes are checked once) and
+/// running [`Reflect::load`] over an [`Archive`], then the unconsumed-key audit. Both
+/// ways give the same values, warnings, unknown properties and errors
+/// (`tests/tests/direct_load_equivalence.rs` checks this on mutated files).
 ///
 /// `path` only labels errors.
 ///
 /// # Errors
 /// Those of [`TokenBuffer::tokenize`] and [`Reflect::load`], with path, line and column.
-/// On error `value` may be partly loaded.
+/// On error `value` may be partly loaded, exactly as [`Reflect::load`] alone leaves it
+/// (for a derived class; a hand-written [`Reflect::load_direct`] must decline without
+/// writing, see there).
 pub fn load_text<T: Reflect>(
     buffer: &mut TokenBuffer,
     bytes: &[u8],
@@ -270,7 +326,7 @@ pub fn load_text<T: Reflect>(
     value: &mut T,
 ) -> Result<LoadReport, Error> {
     let Some(src) = buffer.scan_direct(bytes) else {
-        return load_tokenized(buffer.tokenize(bytes, path)?, value, 0);
+        return load_tokenized(buffer.tokenize(bytes, path)?, value);
     };
     let mut cursor = DirectCursor::new(src, buffer.masks());
     // A file that does not start with a header (a comment, a blank line, a compact
@@ -282,21 +338,12 @@ pub fn load_text<T: Reflect>(
             ..LoadReport::default()
         });
     }
-    let read = cursor.properties_read();
-    load_tokenized(buffer.tokenize_scanned(src, path)?, value, read)
+    load_tokenized(buffer.tokenize_scanned(src, path)?, value)
 }
 
-/// [`load_text`]'s general path, out of line: the first `read` nodes of `doc` were read
-/// by the direct path.
+/// [`load_text`]'s general path, out of line.
 #[inline(never)]
-fn load_tokenized<T: Reflect>(
-    mut doc: Document<'_>,
-    value: &mut T,
-    read: usize,
-) -> Result<LoadReport, Error> {
-    for index in 0..read.min(doc.len()) {
-        doc.consume(index);
-    }
+fn load_tokenized<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadReport, Error> {
     let mut ar = Archive::loading(doc);
     value.load(&mut ar)?;
     let unknown = ar.audit_unconsumed();
@@ -385,6 +432,35 @@ mod tests {
         let mut name = String::new();
         assert_eq!(c.property(key!("Name"), &mut name), Some(true));
         assert_eq!((name.as_str(), c.position()), ("Rock", 12));
+    }
+
+    #[test]
+    fn locate_finds_values_without_decoding_them() {
+        let mut buffer = TokenBuffer::new();
+        let mut c = buffer.direct(b"; Mass\nheavy\n; Name\nRock").unwrap();
+        assert_eq!(c.locate(key!("Position")), Some(None));
+        assert_eq!(c.position(), 0);
+        let mass = c.locate(key!("Mass")).unwrap().unwrap();
+        assert_eq!((mass.text(), c.position()), ("heavy", 13));
+        let name = c.locate(key!("Name")).unwrap().unwrap();
+        assert!(c.is_done());
+        let (mut m, mut n) = (7.0f32, String::new());
+        assert!(!mass.decode_into(&mut m), "`heavy` is no f32");
+        assert_eq!(m, 7.0);
+        assert!(name.decode_into(&mut n));
+        assert_eq!(n, "Rock");
+        // A header without one clean value line gives up.
+        let mut c = buffer.direct(b"; Mass\n2.5\n\n").unwrap();
+        assert_eq!(c.locate(key!("Mass")), None);
+    }
+
+    #[test]
+    fn property_that_does_not_decode_keeps_place_and_position() {
+        let mut buffer = TokenBuffer::new();
+        let mut c = buffer.direct(b"; Mass\nheavy\n").unwrap();
+        let mut mass = 7.0f32;
+        assert_eq!(c.property(key!("Mass"), &mut mass), None);
+        assert_eq!((mass, c.position()), (7.0, 0));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `load_text` and the derive's `load_direct` (the direct load path, `juliet_core::direct`)
 //! on the seed 01 classes: which files take the direct path, and that a file the direct
-//! path gives up on half-way (after reading some properties) loads exactly as through
+//! path gives up on half-way (after finding some properties) loads exactly as through
 //! the tokenizer alone, migration, warnings and unknown keys included.
 
 use std::path::Path;

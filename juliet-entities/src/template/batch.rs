@@ -25,9 +25,11 @@ use crate::storage::{Erased, Source};
 ///
 /// With `()` and [`PropertyDelta`] deltas, the kind lookup, the type checks, the
 /// limits, the room (base records, the kind's storage, the id map and `ids`) and the
-/// delta's record fields are taken once per batch, leaving per instance the clone, the
-/// delta's copy and the records' writes. Other deltas (text, user types) run the single
-/// call `count` times. For kinds without heap-typed fields, with a `()` or
+/// delta's record fields are taken once per batch, and a [`PropertyDelta`]'s values
+/// are copied once, into a clone of the archetype (a prototype, dropped at the end):
+/// per instance are left the clone (of the prototype: the same value as the single
+/// call's clone and copy) and the records' writes, each kind of write in one pass.
+/// Other deltas (text, user types) run the single call `count` times. For kinds without heap-typed fields, with a `()` or
 /// [`PropertyDelta`] delta, nothing is allocated per instance once `ids` has room (or
 /// the batch reserves it once).
 ///

@@ -2,7 +2,8 @@
 //! array (seed 02 section 2.3, the typed arena `by_type[kind]`), driven by the kind's
 //! [`Class`].
 //!
-//! This is the only module of `juliet-entities` that holds `unsafe`. It is a small
+//! This is the only module of `juliet-entities` that holds `unsafe` (with its
+//! submodule `append`, batch appends). It is a small
 //! "blob vector": element layout and type identity come from [`ClassOps::layout`] and
 //! [`ClassOps::is`] (private copies made by `ClassOps::of::<T>()`, which no hand-built
 //! [`Class`] can forge), values are created with the class's default-init stub in their
@@ -18,10 +19,12 @@
 use std::alloc::{self, Layout};
 use std::any::TypeId;
 use std::fmt;
-use std::marker::PhantomData;
 use std::ptr::{self, NonNull};
 
 use juliet_core::{Archive, Class, Error, PropertyDescriptor, Reflect, Value, ValueError};
+
+mod append;
+pub(crate) use append::{Appender, Erased, Source};
 
 /// The derived structs of one entity kind, contiguous, with the base index of each slot.
 ///
@@ -425,42 +428,6 @@ impl KindStorage {
         slot
     }
 
-    /// Starts a batch of `count` appends of clones of the value in `src_slot` of `src`
-    /// (another storage of the kind): the kinds, the source slot, the `u32` limit and
-    /// the room (`reserve(count)`) are checked once here, so that each
-    /// [`Appender::push`] or [`Appender::push_with`] is the clone, the back-link and
-    /// one count check. `T` is the kind's Rust type (typed pushes) or [`Erased`] (the
-    /// class's type-erased clone). `None` when `src` holds another kind than this
-    /// storage, or `T` is neither [`Erased`] nor the kind's type.
-    ///
-    /// Panics when `src_slot` is out of bounds, or when the kind would hold more than
-    /// `u32::MAX - 1` entities after the batch (nothing is appended then).
-    pub(crate) fn appender<'a, T: 'static>(
-        &'a mut self,
-        src: &'a KindStorage,
-        src_slot: usize,
-        count: usize,
-    ) -> Option<Appender<'a, T>> {
-        let typed = TypeId::of::<T>() == TypeId::of::<Erased>() || self.holds::<T>();
-        if !typed || self.type_id != src.type_id {
-            return None;
-        }
-        let source = src.as_ptr(src_slot);
-        let end = self.len.checked_add(count);
-        assert!(
-            end.is_some_and(|end| end <= u32::MAX as usize),
-            "more than u32::MAX - 1 entities of one kind"
-        );
-        self.reserve(count);
-        Some(Appender {
-            storage: self,
-            source,
-            remaining: count,
-            _source: PhantomData,
-            _type: PhantomData,
-        })
-    }
-
     /// The next slot index, checked against the `u32` limit.
     #[inline]
     fn next_slot(&self) -> u32 {
@@ -649,79 +616,6 @@ impl KindStorage {
         // SAFETY: `ptr` points to the live value in `slot`, of the class's type; the
         // shared borrow of `self` keeps it alive and unchanged.
         unsafe { self.class.ops.save(ptr, ar) }
-    }
-}
-
-/// The marker type of an [`Appender`] that clones through the class's type-erased
-/// clone ([`juliet_core::ClassOps::clone_in_place`]).
-#[derive(Debug)]
-pub(crate) enum Erased {}
-
-/// A batch of appends of one source value's clones to a [`KindStorage`], made by
-/// [`KindStorage::appender`] (which checked the kinds and reserved the room).
-pub(crate) struct Appender<'a, T> {
-    storage: &'a mut KindStorage,
-    /// The live value cloned: a slot of another storage of the kind, borrowed shared
-    /// for `'a`.
-    source: *const u8,
-    /// Appends left of the room reserved.
-    remaining: usize,
-    /// The source's borrow, and the type of the values (`fn() -> T`: no ownership).
-    _source: PhantomData<&'a KindStorage>,
-    _type: PhantomData<fn() -> T>,
-}
-
-impl<T> Appender<'_, T> {
-    /// Takes the next reserved slot (`len`): returns its index and address. Panics
-    /// when the batch's room is used up.
-    #[inline(always)]
-    fn next(&mut self) -> (u32, *mut u8) {
-        assert!(self.remaining != 0, "more appends than reserved");
-        self.remaining -= 1;
-        // Below `u32::MAX`: `appender` checked `len + count` against the limit.
-        let slot = self.storage.len as u32;
-        (slot, self.storage.slot_ptr(self.storage.len))
-    }
-}
-
-impl Appender<'_, Erased> {
-    /// Appends a clone of the source (the class's clone, as
-    /// [`KindStorage::push_clone`]) linked to base record `base`; returns its slot.
-    /// When the clone panics nothing is appended.
-    #[inline(always)]
-    pub(crate) fn push(&mut self, base: u32) -> u32 {
-        let (slot, dst) = self.next();
-        // SAFETY: `appender` checked that the source is a live value of this kind (its
-        // storage's type is ours, the slot in bounds), kept alive and unchanged by the
-        // shared borrow for `'a`; it lies in another storage (a `&` and a `&mut` cannot
-        // name one object), so `dst` does not overlap it. `dst` is slot `len`, within
-        // the room `appender` reserved (`remaining` counts what is left of it, and only
-        // this appender can change the storage while it lives), aligned, and holds no
-        // live value.
-        unsafe { self.storage.class.ops.clone_in_place(self.source, dst) };
-        self.storage.len += 1;
-        // Cannot reallocate: `appender` reserved room in `bases` too.
-        self.storage.bases.push(base);
-        slot
-    }
-}
-
-impl<T: Reflect> Appender<'_, T> {
-    /// Appends `T`'s clone of the source, changed in place by `finish` (as
-    /// [`KindStorage::push_clone_with`]), linked to base record `base`; returns its
-    /// slot. When the clone or `finish` panics nothing is appended (a value `finish`
-    /// was changing is dropped).
-    #[inline(always)]
-    pub(crate) fn push_with(&mut self, base: u32, finish: impl FnOnce(&mut T)) -> u32 {
-        let (slot, dst) = self.next();
-        // SAFETY: `appender` checked that both storages hold `T`s (`T` is not `Erased`,
-        // which no storage holds) and that the source is a live value of its storage,
-        // borrowed shared for `'a`, in another storage than ours, so not overlapping
-        // `dst`; `dst` is slot `len` within the reserved room (see `push`), aligned for
-        // `T`, holding no live value.
-        unsafe { clone_into(&*self.source.cast::<T>(), dst.cast::<T>()) };
-        self.storage.finish_push(base, finish);
-        slot
     }
 }
 

@@ -134,7 +134,7 @@ impl IdMap {
     /// Prepares a run of `count` fresh ids from `first` (`count > 0`): when they can
     /// all be pushed at the window's end (none is live or 0, none is `u64::MAX`, the
     /// window ends at `first` or is empty), makes room for them and returns `true`;
-    /// each is then entered by [`IdMap::push_next`]. `false` changes nothing.
+    /// they are then entered by [`IdMap::push_run`]. `false` changes nothing.
     pub(crate) fn start_run(&mut self, first: u64, count: usize) -> bool {
         if self.window.is_empty() && first != 0 {
             self.start = first; // Empty, so nothing is live in it.
@@ -148,13 +148,15 @@ impl IdMap {
         fits
     }
 
-    /// Enters the id at the window's end (the next of a run prepared by
-    /// [`IdMap::start_run`]) with base index `base` (below `u32::MAX`).
+    /// Enters the next `count` ids at the window's end (of a run prepared by
+    /// [`IdMap::start_run`]) with consecutive base indices from `first_base` (the last
+    /// below `u32::MAX`).
     #[inline(always)]
-    pub(crate) fn push_next(&mut self, base: u32) {
-        debug_assert!(base != VACANT && self.end() > self.map_max && self.end() != 0);
-        self.window.push(base);
-        self.live += 1;
+    pub(crate) fn push_run(&mut self, first_base: u32, count: u32) {
+        debug_assert!(self.end() > self.map_max && self.end() != 0);
+        // No overflow: the last base index is below `u32::MAX` (`VACANT`).
+        self.window.extend(first_base..first_base + count);
+        self.live += count as usize;
     }
 
     /// Appends `id` (the window's end) to the window, making room first.

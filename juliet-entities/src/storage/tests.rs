@@ -471,28 +471,39 @@ fn an_appender_clones_its_source_into_reserved_slots() {
     *archetypes.get_mut::<Counted>(1).unwrap().payload = 7;
     let mut s = filled::<Counted>(1);
     {
-        let mut typed = s.appender::<Counted>(&archetypes, 1, 3).unwrap();
-        for i in 0..3 {
-            let slot = typed.push_with(200 + i, |c: &mut Counted| c.value = i);
-            assert_eq!(slot, 1 + i);
-        }
-        // The room is used up: a fourth push panics and appends nothing.
-        let extra = catch_unwind(AssertUnwindSafe(|| typed.push_with(9, |_| {})));
-        assert!(extra.is_err());
+        let mut typed = s
+            .appender::<Counted>(Source::Slot(&archetypes, 1), 3)
+            .unwrap();
+        assert_eq!((typed.first_slot(), typed.appended()), (1, 0));
+        typed.fill(200);
+        assert_eq!(typed.appended(), 3);
+        // The room is used up: a second fill appends nothing.
+        typed.fill(900);
+        assert_eq!(typed.appended(), 3);
     }
     {
-        let mut erased = s.appender::<Erased>(&archetypes, 1, 2).unwrap();
-        assert_eq!((erased.push(300), erased.push(301)), (4, 5));
+        let mut erased = s
+            .appender::<Erased>(Source::Slot(&archetypes, 1), 2)
+            .unwrap();
+        erased.fill(300);
+        assert_eq!((erased.first_slot(), erased.appended()), (4, 2));
     }
-    assert_eq!(s.bases(), &[100, 200, 201, 202, 300, 301]);
+    let prototype = Counted {
+        value: 5,
+        payload: Box::new(9),
+    };
+    s.appender(Source::Value(&prototype), 2).unwrap().fill(400);
+    assert_eq!(s.bases(), &[100, 200, 201, 202, 300, 301, 400, 401]);
     let values = s.as_slice::<Counted>().unwrap();
-    assert!(values[1..].iter().all(|c| *c.payload == 7));
-    assert_eq!(counted_values(&s)[1..4], [0, 1, 2]);
-    // Deep clones: the source is untouched by a change of an appended value.
+    assert!(values[1..6].iter().all(|c| *c.payload == 7));
+    assert!(values[6..].iter().all(|c| (c.value, *c.payload) == (5, 9)));
+    // Deep clones: the sources are untouched by a change of an appended value.
     *s.get_mut::<Counted>(5).unwrap().payload = 1;
+    *s.get_mut::<Counted>(7).unwrap().payload = 1;
     assert_eq!(*archetypes.get::<Counted>(1).unwrap().payload, 7);
-    drop((s, archetypes));
-    assert_eq!(drops() - before, 8);
+    assert_eq!(*prototype.payload, 9);
+    drop((s, archetypes, prototype));
+    assert_eq!(drops() - before, 11);
 }
 
 #[test]
@@ -501,26 +512,46 @@ fn an_appender_refuses_other_kinds_and_survives_panics() {
     let archetypes = filled::<Counted>(1);
     let signs = filled::<Sign>(1);
     let mut s = filled::<Counted>(1);
-    assert!(s.appender::<Counted>(&signs, 0, 1).is_none());
-    assert!(s.appender::<Erased>(&signs, 0, 1).is_none());
-    assert!(s.appender::<Sign>(&archetypes, 0, 1).is_none());
-    let mut a = s.appender::<Counted>(&archetypes, 0, 4).unwrap();
-    assert_eq!(a.push_with(1, |_| {}), 1);
-    let result = catch_unwind(AssertUnwindSafe(|| a.push_with(2, |_| panic!("finish"))));
+    assert!(s.appender::<Counted>(Source::Slot(&signs, 0), 1).is_none());
+    assert!(s.appender::<Erased>(Source::Slot(&signs, 0), 1).is_none());
+    assert!(s
+        .appender::<Sign>(Source::Slot(&archetypes, 0), 1)
+        .is_none());
+    let sign = Sign::default_value();
+    assert!(s.appender(Source::Value(&sign), 1).is_none());
+    assert_eq!((s.len(), s.bases()), (1, &[100][..]), "nothing appended");
+    // The third clone of five panics: the two before it stay, linked.
+    let mut a = s
+        .appender::<Counted>(Source::Slot(&archetypes, 0), 5)
+        .unwrap();
+    crate::support::panic_after_clones(2);
+    let result = catch_unwind(AssertUnwindSafe(|| a.fill(10)));
     assert!(result.is_err());
-    assert_eq!(a.push_with(3, |_| {}), 2, "the slot is taken again");
-    assert_eq!((s.len(), s.bases()), (3, &[100, 1, 3][..]));
+    assert_eq!(a.appended(), 2);
+    // A later fill takes the slots again, from its own first base.
+    a.fill(20);
+    assert_eq!(a.appended(), 5);
+    assert_eq!((s.len(), s.bases()), (6, &[100, 10, 11, 20, 21, 22][..]));
+    // The same through the class's clone.
+    let mut e = s
+        .appender::<Erased>(Source::Slot(&archetypes, 0), 3)
+        .unwrap();
+    crate::support::panic_after_clones(1);
+    assert!(catch_unwind(AssertUnwindSafe(|| e.fill(30))).is_err());
+    assert_eq!((s.len(), &s.bases()[6..]), (7, &[30][..]));
     drop((s, archetypes, signs));
-    assert_eq!(drops() - before, 3 + 1 + 1, "each value dropped once");
+    assert_eq!(drops() - before, 7 + 1, "each value dropped once");
 }
 
 #[test]
 fn an_appender_of_a_zero_sized_kind_writes_nothing() {
     let archetypes = filled::<Marker>(1);
     let mut s = filled::<Marker>(0);
-    let mut a = s.appender::<Marker>(&archetypes, 0, 3).unwrap();
-    for i in 0..3 {
-        assert_eq!(a.push_with(i, |_| {}), i);
-    }
-    assert_eq!((s.len(), s.bases()), (3, &[0, 1, 2][..]));
+    let mut a = s
+        .appender::<Marker>(Source::Slot(&archetypes, 0), 3)
+        .unwrap();
+    a.fill(4);
+    assert_eq!(a.appended(), 3);
+    s.appender(Source::Value(&Marker), 2).unwrap().fill(7);
+    assert_eq!((s.len(), s.bases()), (5, &[4, 5, 6, 7, 8][..]));
 }

@@ -12,7 +12,7 @@ use super::instance::{sealed, Delta};
 use super::property_delta::{kind_mismatch, PropertyDelta};
 use crate::entity::EntityId;
 use crate::manager::{EntityManager, NewRecord};
-use crate::storage::Erased;
+use crate::storage::{Erased, Source};
 
 /// Creates `count` instances of `template` with `delta`, each exactly the instance
 /// [`instantiate_from_template`]`(manager, template, delta)` would create (seed 04
@@ -25,9 +25,11 @@ use crate::storage::Erased;
 ///
 /// With `()` and [`PropertyDelta`] deltas, the kind lookup, the type checks, the
 /// limits, the room (base records, the kind's storage, the id map and `ids`) and the
-/// delta's record fields are taken once per batch, leaving per instance the clone, the
-/// delta's copy and the records' writes. Other deltas (text, user types) run the single
-/// call `count` times. For kinds without heap-typed fields, with a `()` or
+/// delta's record fields are taken once per batch, and a [`PropertyDelta`]'s values
+/// are copied once, into a clone of the archetype (a prototype, dropped at the end):
+/// per instance are left the clone (of the prototype: the same value as the single
+/// call's clone and copy) and the records' writes, each kind of write in one pass.
+/// Other deltas (text, user types) run the single call `count` times. For kinds without heap-typed fields, with a `()` or
 /// [`PropertyDelta`] delta, nothing is allocated per instance once `ids` has room (or
 /// the batch reserves it once).
 ///
@@ -114,16 +116,19 @@ pub(super) fn instantiate_many_plain(
         template: NonZeroU32::new(template.crc()),
         ..NewRecord::default()
     };
-    let source = template.archetype_storage();
+    let (archetypes, slot) = template.archetype_storage();
+    let source = Source::<Erased>::Slot(archetypes, slot);
     manager
-        .spawn_clones::<Erased>(template.class(), &record, source, count, ids, |a, base| {
-            a.push(base)
+        .spawn_clones(template.class(), &record, source, count, ids, |a, base| {
+            a.fill(base)
         })
         .expect("a template's archetype is of its kind");
 }
 
-/// The batch of a [`PropertyDelta`]: `T`'s clone, then the delta's values copied in
-/// place, as its single call does.
+/// The batch of a [`PropertyDelta`]: the delta applied once, to a clone of the
+/// archetype (`T`'s clone, then its values copied in as the single call does), and
+/// each instance `T`'s clone of that prototype: the same values as the single call's
+/// clone and copy, with no per-instance copy.
 pub(super) fn instantiate_many_typed<T: Reflect>(
     delta: &PropertyDelta<T>,
     manager: &mut EntityManager,
@@ -132,11 +137,22 @@ pub(super) fn instantiate_many_typed<T: Reflect>(
     ids: &mut Vec<EntityId>,
 ) -> Result<(), Error> {
     let record = delta.record(template);
-    let source = template.archetype_storage();
-    let (values, words) = (delta.values(), delta.properties().words());
+    let prototype = template.archetype::<T>().map(|archetype| {
+        let mut value = archetype.clone_value();
+        value.copy_properties(delta.values(), delta.properties().words());
+        value
+    });
+    // Another kind than `T`: the archetype's slot, which the manager refuses.
+    let source = match &prototype {
+        Some(value) => Source::Value(value),
+        None => {
+            let (archetypes, slot) = template.archetype_storage();
+            Source::Slot(archetypes, slot)
+        }
+    };
     manager
         .spawn_clones::<T>(template.class(), &record, source, count, ids, |a, base| {
-            a.push_with(base, |value: &mut T| value.copy_properties(values, words))
+            a.fill(base)
         })
         .ok_or_else(|| kind_mismatch::<T>(template.class()))
 }
@@ -372,5 +388,57 @@ mod tests {
         // And the next batch takes the ids the failed ones would have.
         instantiate_many(&mut m, template, &(), 2, &mut ids).unwrap();
         assert_eq!(ids, [9, 5, 6].map(EntityId));
+    }
+
+    #[test]
+    fn a_clone_panicking_mid_batch_keeps_the_instances_made_before_it() {
+        use crate::support::{panic_after_clones, Counted};
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+        let mut cache = crate::template::TemplateCache::new(".");
+        let archetype = Counted {
+            value: 3,
+            payload: Box::new(4),
+        };
+        let crc = cache
+            .insert_archetype("Assets/Templates/Counted.jasset", archetype, Vec3::Y)
+            .unwrap()
+            .crc();
+        let template = cache.find(crc).unwrap();
+        let values = Counted {
+            value: 9,
+            payload: Box::new(0),
+        };
+        let delta = PropertyDelta::new(values).with("Value").unwrap();
+        let mut m = EntityManager::new();
+        m.make_entity::<Counted>(Vec3::ZERO);
+        // The typed batch clones the archetype once (its prototype), then one clone
+        // per instance: the fourth clone is the third instance's.
+        let mut ids = vec![EntityId(77)];
+        panic_after_clones(3);
+        let typed = catch_unwind(AssertUnwindSafe(|| {
+            instantiate_many(&mut m, template, &delta, 5, &mut ids)
+        }));
+        assert!(typed.is_err());
+        assert_eq!(ids, [77, 2, 3].map(EntityId));
+        // `()`: one clone per instance, the fourth panics.
+        panic_after_clones(3);
+        let plain = catch_unwind(AssertUnwindSafe(|| {
+            instantiate_many(&mut m, template, &(), 5, &mut ids)
+        }));
+        assert!(plain.is_err());
+        assert_eq!(ids, [77, 2, 3, 4, 5, 6].map(EntityId));
+        m.check_invariants().unwrap();
+        assert_eq!(m.len(), 6);
+        assert_eq!(m.next_id(), EntityId(7));
+        for (id, value) in [(2, 9), (3, 9), (4, 3), (5, 3), (6, 3)] {
+            let e = m.entity(EntityId(id)).unwrap();
+            assert_eq!(
+                (e.template(), e.position(), e.is_dirty()),
+                (Some(crc), Vec3::Y, true)
+            );
+            assert_eq!(e.overrides().len(), usize::from(value == 9));
+            let c = m.get::<Counted>(EntityId(id)).unwrap();
+            assert_eq!((c.value, *c.payload), (value, 4));
+        }
     }
 }

@@ -75,6 +75,25 @@ impl OverrideSet {
         }
     }
 
+    /// The set's one word (index `i` is bit `i`) when it is held inline, as every set
+    /// of a class with up to 64 properties is; `None` for a spilled set.
+    #[inline]
+    pub(crate) fn inline_word(&self) -> Option<u64> {
+        match self.repr {
+            Repr::Inline(w) => Some(w),
+            Repr::Spilled(_) => None,
+        }
+    }
+
+    /// The inline set of `word` (index `i` is bit `i`): equal to the set
+    /// [`OverrideSet::inline_word`] took it from, and a copy with no heap memory.
+    #[inline]
+    pub(crate) const fn from_word(word: u64) -> OverrideSet {
+        OverrideSet {
+            repr: Repr::Inline(word),
+        }
+    }
+
     /// The set as words: index `i` is bit `i % 64` of word `i / 64` (the form
     /// [`juliet_core::Reflect::copy_properties`] takes).
     #[inline]

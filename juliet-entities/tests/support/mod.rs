@@ -8,7 +8,8 @@
 //! - `Marker`: zero-sized;
 //! - `Aligned`: `#[repr(align(64))]`;
 //! - `Counted` and `Exploding`: count their drops (per thread), the latter panics
-//!   when dropped with `value == EXPLODE`.
+//!   when dropped with `value == EXPLODE`; `Counted`'s clone panics once a budget set
+//!   by `panic_after_clones` is spent.
 #![allow(dead_code)]
 
 use std::cell::Cell;
@@ -146,6 +147,13 @@ hand_entity!(Aligned, "TestAligned", 1, {
 
 thread_local! {
     static DROPS: Cell<usize> = const { Cell::new(0) };
+    static CLONES_LEFT: Cell<usize> = const { Cell::new(usize::MAX) };
+}
+
+/// Makes the clone of a [`Counted`] on this thread panic after `n` more clones
+/// (`usize::MAX`: never); the panicking clone resets the budget to never.
+pub fn panic_after_clones(n: usize) {
+    CLONES_LEFT.with(|c| c.set(n));
 }
 
 /// Drops of [`Counted`] and [`Exploding`] values on this thread so far.
@@ -176,6 +184,14 @@ impl Default for Counted {
 
 impl Clone for Counted {
     fn clone(&self) -> Counted {
+        let left = CLONES_LEFT.with(Cell::get);
+        if left == 0 {
+            panic_after_clones(usize::MAX);
+            panic!("Counted clone budget spent");
+        }
+        if left != usize::MAX {
+            CLONES_LEFT.with(|c| c.set(left - 1));
+        }
         Counted {
             value: self.value,
             payload: self.payload.clone(),

@@ -6,9 +6,8 @@
 //! A proptest saves random values of derived classes (every field type, renames,
 //! aliases, deprecated keys, a migration, a skipped field), mutates the canonical text
 //! (often not at all) and compares both paths from the same initial value; canonical
-//! files must take the direct path. A second proptest drives a hand-written
-//! `DirectCursor` sequence over random text from a small alphabet and checks every
-//! accepted file against the tokenizer's properties.
+//! files must take the direct path. The mutations are in `direct_load_equivalence/`;
+//! the cursor alone is compared with the tokenizer in `direct_cursor_against_tokenizer.rs`.
 
 use std::path::Path;
 

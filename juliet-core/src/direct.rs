@@ -120,6 +120,44 @@ impl<'a> DirectCursor<'a> {
     /// identifier. The cursor moves only on `Some(true)`.
     #[inline(always)]
     pub fn property<T: Codec>(&mut self, key: Key, place: &mut T) -> Option<bool> {
+        let Some((start, end, next)) = self.value_line(key)? else {
+            return Some(false);
+        };
+        let span = [ValueSpan {
+            start: start as u32,
+            len: (end - start) as u32,
+            line: 0,
+            column: 0,
+        }];
+        place.decode_into(Value::from_spans(self.src, &span)).ok()?;
+        self.pos = next;
+        Some(true)
+    }
+
+    /// Reads the property `key` if it is the next one, in canonical form (as
+    /// [`DirectCursor::property`]), and gives its value line as written, undecoded: for
+    /// a caller that compares or looks up the text itself (a name, a type tag).
+    ///
+    /// Returns `Some(Some(line))` and moves past the property when it is there,
+    /// `Some(None)` (cursor untouched) when the next line is not that header, and
+    /// `None` when the header is there but not followed by one clean value line and a
+    /// header or the end, or `key.name` is not an identifier. The line has nothing to
+    /// trim at either end and is neither a comment nor a header.
+    #[inline(always)]
+    pub fn text(&mut self, key: Key) -> Option<Option<&'a str>> {
+        let Some((start, end, next)) = self.value_line(key)? else {
+            return Some(None);
+        };
+        self.pos = next;
+        Some(Some(&self.src[start..end]))
+    }
+
+    /// Where the property `key` is, if it comes next in canonical form: `(start, end,
+    /// next)`, the value line's bounds and the offset of what follows it. `Some(None)`
+    /// when the next line is not that header, `None` when the direct path must give up
+    /// (see [`DirectCursor::property`]).
+    #[inline(always)]
+    fn value_line(&self, key: Key) -> Option<Option<(usize, usize, usize)>> {
         let name = key.name.as_bytes();
         if !is_identifier(name) {
             return None;
@@ -133,7 +171,7 @@ impl<'a> DirectCursor<'a> {
             || &rest[2..2 + n] != name
             || rest[2 + n] != b'\n'
         {
-            return Some(false);
+            return Some(None);
         }
         let start = self.pos + n + 3;
         let end = self.line_end(start);
@@ -153,15 +191,7 @@ impl<'a> DirectCursor<'a> {
         if next < bytes.len() && bytes[next] != b';' {
             return None;
         }
-        let span = [ValueSpan {
-            start: start as u32,
-            len: (end - start) as u32,
-            line: 0,
-            column: 0,
-        }];
-        place.decode_into(Value::from_spans(self.src, &span)).ok()?;
-        self.pos = next;
-        Some(true)
+        Some(Some((start, end, next)))
     }
 
     /// Reads the `ClassVersion` property if it comes next and checks it against the
@@ -338,6 +368,32 @@ mod tests {
         let mut name = String::new();
         assert_eq!(c.property(key!("Name"), &mut name), Some(true));
         assert_eq!((name.as_str(), c.position()), ("Rock", 12));
+    }
+
+    #[test]
+    fn text_gives_the_value_line_as_written() {
+        let mut buffer = TokenBuffer::new();
+        let mut c = buffer
+            .direct(b"; Kind\nInert\n; Name\n\"Ro ck\"\n; Mass\n1\n2\n")
+            .unwrap();
+        assert_eq!(c.text(key!("Mass")), Some(None), "not next: nothing read");
+        assert_eq!(c.position(), 0);
+        assert_eq!(c.text(key!("Kind")), Some(Some("Inert")));
+        assert_eq!(c.text(key!("Name")), Some(Some("\"Ro ck\"")), "undecoded");
+        let at = c.position();
+        assert_eq!(c.text(key!("Mass")), None, "two value lines");
+        assert_eq!(c.position(), at);
+        for declined in [
+            &b"; Kind\nInert \n"[..],
+            b"; Kind\n# c\n",
+            b"; Kind\n\n; A\n1\n",
+        ] {
+            let mut c = buffer.direct(declined).unwrap();
+            assert_eq!(c.text(key!("Kind")), None, "{declined:?}");
+        }
+        let mut c = buffer.direct(b"; Kind\nInert").unwrap();
+        assert_eq!(c.text(key!("Kind")), Some(Some("Inert")));
+        assert!(c.is_done());
     }
 
     #[test]

@@ -16,7 +16,8 @@ use std::cell::Cell;
 use glam::Vec3;
 
 /// Implements `Reflect` for `$ty` the way the derive does (save writes `ClassVersion` then
-/// every property; load reads the class version then every property present) and
+/// every property; load reads the class version then every property present; the
+/// direct load path reads the class version then each property in order) and
 /// registers the class.
 macro_rules! hand_entity {
     ($ty:ident, $name:literal, $ver:literal, { $($field:ident : $fty:ty = $key:literal),* $(,)? }) => {
@@ -53,6 +54,11 @@ macro_rules! hand_entity {
                 ar.resolve_class_version($ver)?;
                 $( ar.serialize(juliet_core::Key::new($key), &mut self.$field)?; )*
                 Ok(())
+            }
+
+            fn load_direct(&mut self, cursor: &mut juliet_core::DirectCursor<'_>) -> bool {
+                cursor.class_version($ver)
+                    $( && cursor.property(juliet_core::Key::new($key), &mut self.$field).is_some() )*
             }
         }
 

@@ -21,6 +21,12 @@ use super::{ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
 use crate::entity::EntityId;
 use crate::manager::EntityManager;
 
+#[cfg(test)]
+thread_local! {
+    /// Files declined after the allocation (taken back), on this thread.
+    pub(super) static LATE_DECLINES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Loads `bytes` through the direct path into `manager`, or returns `None` with the
 /// manager as it was (see the [module docs](self)). `registry` resolves `Kind`.
 #[inline]
@@ -44,6 +50,8 @@ pub(super) fn try_load(
         // The general path reads this file: take the allocation back exactly.
         drop(rollback);
         manager.forget_kinds_from(kinds);
+        #[cfg(test)]
+        LATE_DECLINES.set(LATE_DECLINES.get() + 1);
         return None;
     }
     let entity = rollback.manager.entity_at_mut(base);

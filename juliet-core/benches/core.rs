@@ -4,11 +4,14 @@
 //!   entity-like `.jasset` files (block headers, value lines, comments, inline and
 //!   compact properties, vectors, quoted and bare strings, lists), every file tokenized
 //!   in turn with one warm [`TokenBuffer`], as a world load does.
-//! * `typed_load/{juliet,serde_json}`: the same 12-field record loaded from `.jasset`
-//!   text (tokenize + decode every field, one pass over the nodes dispatching on
-//!   `key_crc`, as the derive generates) and from JSON (`serde_json::from_str` into the
-//!   same struct through `#[derive(Deserialize)]`). Both build a fresh record, strings
-//!   included, for each of the [`RECORDS`] distinct inputs of an iteration.
+//! * `typed_load/{juliet,juliet_tokenized,serde_json}`: the same 12-field record loaded
+//!   from `.jasset` text and from JSON (`serde_json::from_str` into the same struct
+//!   through `#[derive(Deserialize)]`). `juliet` reads the writer's canonical form
+//!   through the direct path ([`juliet_core::DirectCursor`], each key in order, as the
+//!   derive's `load_direct` does) and falls back to `juliet_tokenized`, which every
+//!   other file takes: tokenize, then one pass over the nodes dispatching on `key_crc`,
+//!   as the derive's `load` does. Each builds a fresh record, strings included, for
+//!   each of the [`RECORDS`] distinct inputs of an iteration.
 //! * After criterion's estimates, a paired summary (see [`paired_summary`]) that is
 //!   robust to a machine whose load changes between two benchmarks.
 //!
@@ -21,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use glam::Vec3;
-use juliet_core::{key_crc, Codec, Error, TokenBuffer};
+use juliet_core::{key, key_crc, Codec, Error, TokenBuffer};
 use serde::Deserialize;
 
 /// Target size of the tokenizer input, in bytes.
@@ -215,9 +218,41 @@ const IS_VISIBLE: u32 = key_crc("IsVisible");
 const DISPLAY_NAME: u32 = key_crc("DisplayName");
 const MESH_ASSET: u32 = key_crc("MeshAsset");
 
-/// The hand-written loader, shaped like the derive's output: tokenize, then one pass
-/// over the nodes that decodes each known key into its field.
+/// The hand-written loader, shaped like the derive's output: the direct path over the
+/// writer's canonical form (each key in order, absent or read in line), else
+/// [`load_unit_tokenized`].
 fn load_unit(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, Error> {
+    let mut unit = Unit::default();
+    if let Some(mut c) = buffer.direct(text.as_bytes()) {
+        let read = c.property(key!("EntityID"), &mut unit.entity_id).is_some()
+            && c.property(key!("Health"), &mut unit.health).is_some()
+            && c.property(key!("MaxSpeed"), &mut unit.max_speed).is_some()
+            && c.property(key!("Acceleration"), &mut unit.acceleration)
+                .is_some()
+            && c.property(key!("TurnRate"), &mut unit.turn_rate).is_some()
+            && c.property(key!("Mass"), &mut unit.mass).is_some()
+            && c.property(key!("SightRadius"), &mut unit.sight_radius)
+                .is_some()
+            && c.property(key!("Position"), &mut unit.position).is_some()
+            && c.property(key!("TeamIndex"), &mut unit.team_index)
+                .is_some()
+            && c.property(key!("IsVisible"), &mut unit.is_visible)
+                .is_some()
+            && c.property(key!("DisplayName"), &mut unit.display_name)
+                .is_some()
+            && c.property(key!("MeshAsset"), &mut unit.mesh_asset)
+                .is_some();
+        if read && c.is_done() {
+            return Ok(unit);
+        }
+    }
+    load_unit_tokenized(buffer, text, path)
+}
+
+/// The general path of [`load_unit`] (every file, canonical or not): tokenize, then one
+/// pass over the nodes that decodes each known key into its field.
+#[inline(never)]
+fn load_unit_tokenized(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, Error> {
     let mut doc = buffer.tokenize(text.as_bytes(), path)?;
     let mut unit = Unit::default();
     for i in 0..doc.len() {
@@ -317,9 +352,26 @@ fn records() -> (Vec<Unit>, Vec<String>, Vec<String>) {
 
 /// One measured pass of `typed_load/juliet`: every record, each into a new `Unit`.
 fn load_all_jasset(buffer: &mut TokenBuffer, jasset: &[String], path: &Path) -> f32 {
+    load_all_with(load_unit, buffer, jasset, path)
+}
+
+/// One measured pass of `typed_load/juliet_tokenized`: as [`load_all_jasset`], always
+/// through the tokenizer.
+fn load_all_tokenized(buffer: &mut TokenBuffer, jasset: &[String], path: &Path) -> f32 {
+    load_all_with(load_unit_tokenized, buffer, jasset, path)
+}
+
+/// Every record through `load`, each into a new `Unit`.
+#[inline(always)]
+fn load_all_with(
+    load: impl Fn(&mut TokenBuffer, &str, &Path) -> Result<Unit, Error>,
+    buffer: &mut TokenBuffer,
+    jasset: &[String],
+    path: &Path,
+) -> f32 {
     let mut sum = 0.0;
     for text in jasset {
-        let unit = load_unit(buffer, black_box(text), path).expect("jasset");
+        let unit = load(buffer, black_box(text), path).expect("jasset");
         sum += unit.health;
         black_box(unit);
     }
@@ -344,6 +396,10 @@ fn bench_typed_load(c: &mut Criterion) {
     // Both loaders read back exactly the records the inputs were made from.
     for ((u, j), s) in units.iter().zip(&jasset).zip(&json) {
         assert_eq!(&load_unit(&mut buffer, j, path).expect("jasset record"), u);
+        assert_eq!(
+            &load_unit_tokenized(&mut buffer, j, path).expect("jasset"),
+            u
+        );
         assert_eq!(&serde_json::from_str::<Unit>(s).expect("json record"), u);
     }
     let jasset_bytes = jasset.iter().map(String::len).sum::<usize>() / RECORDS;
@@ -361,6 +417,9 @@ fn bench_typed_load(c: &mut Criterion) {
     group.bench_function("juliet", |b| {
         b.iter(|| load_all_jasset(&mut buffer, &jasset, path))
     });
+    group.bench_function("juliet_tokenized", |b| {
+        b.iter(|| load_all_tokenized(&mut buffer, &jasset, path))
+    });
     group.bench_function("serde_json", |b| b.iter(|| load_all_json(&json)));
     group.finish();
 }
@@ -373,10 +432,10 @@ fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
 }
 
 /// A load-robust summary printed after criterion's estimates: on a shared machine the
-/// load changes between two criterion benchmarks, so here juliet and serde_json run in
-/// alternation, [`PAIRED_ROUNDS`] times, and the best round of each (the least
-/// disturbed) and the median of the per-round ratios are printed; likewise the best
-/// of [`PAIRED_ROUNDS`] tokenizer passes.
+/// load changes between two criterion benchmarks, so here juliet, juliet_tokenized and
+/// serde_json run in alternation, [`PAIRED_ROUNDS`] times, and the best round of each
+/// (the least disturbed) and the median of the per-round ratios are printed; likewise
+/// the best of [`PAIRED_ROUNDS`] tokenizer passes.
 fn paired_summary() {
     let files = entity_files();
     let bytes: usize = files.iter().map(String::len).sum();
@@ -389,8 +448,8 @@ fn paired_summary() {
     load_all_json(&json);
 
     let mut best_pass = f64::MAX;
-    let (mut best_juliet, mut best_serde) = (f64::MAX, f64::MAX);
-    let mut ratios = Vec::with_capacity(PAIRED_ROUNDS);
+    let (mut best_juliet, mut best_tokenized, mut best_serde) = (f64::MAX, f64::MAX, f64::MAX);
+    let (mut ratios, mut tokenized_ratios) = (Vec::new(), Vec::new());
     for _ in 0..PAIRED_ROUNDS {
         let (pass, _) = timed(|| tokenize_all(&mut buffer, &files, entity_path));
         best_pass = best_pass.min(pass);
@@ -399,20 +458,33 @@ fn paired_summary() {
                 .map(|_| load_all_jasset(&mut buffer, &jasset, path))
                 .sum::<f32>()
         });
+        let (tokenized, _) = timed(|| {
+            (0..PAIRED_BATCH)
+                .map(|_| load_all_tokenized(&mut buffer, &jasset, path))
+                .sum::<f32>()
+        });
         let (serde, _) = timed(|| (0..PAIRED_BATCH).map(|_| load_all_json(&json)).sum::<f32>());
         let per_record = (PAIRED_BATCH * RECORDS) as f64;
         best_juliet = best_juliet.min(juliet / per_record);
+        best_tokenized = best_tokenized.min(tokenized / per_record);
         best_serde = best_serde.min(serde / per_record);
         ratios.push(serde / juliet);
+        tokenized_ratios.push(serde / tokenized);
     }
-    ratios.sort_by(f64::total_cmp);
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
     println!(
         "paired summary ({PAIRED_ROUNDS} rounds): tokenizer best pass {:.3} GB/s; typed \
-         load best round: juliet {best_juliet:.1} ns/record, serde_json {best_serde:.1} \
-         ns/record (ratio of bests {:.2}); median per-round ratio serde_json/juliet {:.2}",
+         load best round: juliet {best_juliet:.1} ns/record, juliet_tokenized \
+         {best_tokenized:.1}, serde_json {best_serde:.1} (ratios of bests {:.2} and {:.2}); \
+         median per-round ratio serde_json/juliet {:.2}, serde_json/juliet_tokenized {:.2}",
         bytes as f64 / best_pass,
         best_serde / best_juliet,
-        ratios[ratios.len() / 2],
+        best_serde / best_tokenized,
+        median(ratios),
+        median(tokenized_ratios),
     );
 }
 

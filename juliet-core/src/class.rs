@@ -59,15 +59,21 @@ pub trait Reflect: Sized + 'static {
     fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error>;
 
     /// The direct load path ([`crate::direct`]): reads the class's properties at
-    /// `cursor` when the file is in the writer's canonical form (an optional
-    /// `ClassVersion` equal to [`Class::version`], then the properties in declaration
-    /// order, any of them absent), without tokenizing it.
+    /// `cursor` when the rest of the file is in the writer's canonical form (an
+    /// optional `ClassVersion` equal to [`Class::version`], then the properties in
+    /// declaration order, any of them absent, then the end of the file), without
+    /// tokenizing it.
     ///
-    /// Returns `true` when it read every property that was there; the caller then checks
-    /// [`DirectCursor::is_done`] (or reads on). `false` means the file must go through
-    /// [`Reflect::load`] instead; `self` may then be partly written with the file's own
-    /// values, which that load writes again. The provided version declines every file;
-    /// the derive writes one that reads each property in line.
+    /// Returns `true` when it read every property that was there. `false` means the
+    /// file must go through [`Reflect::load`] instead. An implementation must leave
+    /// `self` untouched when it declines for any reason but a value that does not
+    /// decode: [`DirectCursor::locate`] every property and check
+    /// [`DirectCursor::is_done`] before decoding any of them (the general path would
+    /// fail on the same file without writing anything, e.g. on a duplicate key or a
+    /// later bad `ClassVersion`). When a found value does not decode, the values before
+    /// it are the file's own, which [`Reflect::load`] writes again before failing on
+    /// the same value. The provided version declines every file; the derive writes one
+    /// that finds each property in line, then decodes them.
     #[inline]
     fn load_direct(&mut self, cursor: &mut DirectCursor<'_>) -> bool {
         let _ = cursor;

@@ -10,7 +10,10 @@
 //! [`Archive`] path gives. Anything else (comments, blank lines, other spellings, other
 //! orders, unknown or deprecated keys, several value lines, a value that does not
 //! parse, CRLF, a byte-order mark) makes it decline, and the caller loads the file the
-//! general way, which also reports errors with their line and column. Seed 01 section 5
+//! general way, which also reports errors with their line and column. A class finds all
+//! of its properties ([`DirectCursor::locate`]) before it decodes any, so a declined file
+//! leaves the value as the general path finds it, also when that path then fails (a
+//! duplicate key further on, a bad `ClassVersion` after the first property). Seed 01 section 5
 //! (the symmetric serialize) and section 3 (the tokenizer it stands in for).
 
 use std::path::Path;
@@ -20,7 +23,7 @@ use crate::class::Reflect;
 use crate::codec::Codec;
 use crate::crc::Key;
 use crate::error::{Error, Warning};
-use crate::token::{simd, TokenBuffer};
+use crate::token::{simd, Document, TokenBuffer};
 use crate::value::{Value, ValueSpan};
 
 /// A position in a file's text for the direct load path (see the [module docs](self)),
@@ -47,6 +50,45 @@ pub struct DirectCursor<'a> {
     pos: usize,
 }
 
+/// One property's value line, found by [`DirectCursor::locate`] (trimmed as the
+/// tokenizer trims it, without its `\n`), to be decoded with
+/// [`DirectValue::decode_into`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DirectValue<'a> {
+    /// The whole file's text.
+    src: &'a str,
+    /// Where the line is in `src` (at ASCII bytes: after a `\n`, before a `\n` or at
+    /// the end).
+    start: u32,
+    /// The line's length in bytes.
+    len: u32,
+}
+
+impl<'a> DirectValue<'a> {
+    /// Decodes the value line into `place` (as the general path's
+    /// `Document::decode_into` would); `false` when it does not decode (`place` is then
+    /// what the codec's `decode_into` leaves on error: unchanged for every built-in
+    /// codec).
+    #[inline(always)]
+    pub fn decode_into<T: Codec>(self, place: &mut T) -> bool {
+        let span = [ValueSpan {
+            start: self.start,
+            len: self.len,
+            line: 0,
+            column: 0,
+        }];
+        place
+            .decode_into(Value::from_spans(self.src, &span))
+            .is_ok()
+    }
+
+    /// The value line's text.
+    pub fn text(&self) -> &'a str {
+        let start = self.start as usize;
+        &self.src[start..start + self.len as usize]
+    }
+}
+
 impl TokenBuffer {
     /// A [`DirectCursor`] at the start of `bytes` (the whole file), or `None` when the
     /// direct path cannot read the file at all: bytes that are not UTF-8, a NUL byte, a
@@ -55,22 +97,22 @@ impl TokenBuffer {
     /// buffer's scratch), so each line end then costs a bit scan.
     #[inline]
     pub fn direct<'a>(&'a mut self, bytes: &'a [u8]) -> Option<DirectCursor<'a>> {
+        let src = self.scan_direct(bytes)?;
+        Some(DirectCursor::new(src, self.masks()))
+    }
+
+    /// [`TokenBuffer::direct`]'s check and scan: the text, with its newline masks in
+    /// the scratch.
+    #[inline]
+    fn scan_direct<'b>(&mut self, bytes: &'b [u8]) -> Option<&'b str> {
         if bytes.len() >= u32::MAX as usize {
             return None;
         }
-        let masks = self.masks_mut();
-        let src = match simd::scan_text(bytes, masks) {
+        let src = match simd::scan_text(bytes, self.masks_mut()) {
             Some(text) => text,
             None => utf8_without_nul(bytes)?,
         };
-        if src.starts_with('\u{FEFF}') {
-            return None;
-        }
-        Some(DirectCursor {
-            src,
-            newlines: masks,
-            pos: 0,
-        })
+        (!src.starts_with('\u{FEFF}')).then_some(src)
     }
 }
 
@@ -84,6 +126,15 @@ fn utf8_without_nul(bytes: &[u8]) -> Option<&str> {
 }
 
 impl<'a> DirectCursor<'a> {
+    #[inline(always)]
+    fn new(src: &'a str, newlines: &'a [u64]) -> DirectCursor<'a> {
+        DirectCursor {
+            src,
+            newlines,
+            pos: 0,
+        }
+    }
+
     /// Offset of the first `\n` at or after `from`, or the length of the text.
     #[inline(always)]
     fn line_end(&self, from: usize) -> usize {
@@ -115,49 +166,37 @@ impl<'a> DirectCursor<'a> {
     /// the next line is not that header (`place` untouched: an absent key keeps its
     /// default), and `None` when the direct path must give up on this file: the header
     /// is there but its value is not one clean value line followed by a header or the
-    /// end (blank, comment, indented, trailing spaces or CR, several lines), the value
-    /// does not decode (`place` may then be partly written), or `key.name` is not an
-    /// identifier. The cursor moves only on `Some(true)`.
+    /// end (blank, indented, starting with `#`, `;` or `/`, trailing spaces or CR,
+    /// several lines), the value does not decode (`place` kept: the codecs write only
+    /// what decodes), or `key.name` is not an identifier. The cursor moves only on
+    /// `Some(true)`.
+    ///
+    /// A class reading several properties should [`DirectCursor::locate`] them all and
+    /// decode them only once the file is known to be done, so that a file the direct
+    /// path declines leaves the value untouched (see [`Reflect::load_direct`]).
     #[inline(always)]
     pub fn property<T: Codec>(&mut self, key: Key, place: &mut T) -> Option<bool> {
-        let Some((start, end, next)) = self.value_line(key)? else {
-            return Some(false);
-        };
-        let span = [ValueSpan {
-            start: start as u32,
-            len: (end - start) as u32,
-            line: 0,
-            column: 0,
-        }];
-        place.decode_into(Value::from_spans(self.src, &span)).ok()?;
-        self.pos = next;
-        Some(true)
+        let before = self.pos;
+        match self.locate(key)? {
+            None => Some(false),
+            Some(value) if value.decode_into(place) => Some(true),
+            Some(_) => {
+                self.pos = before;
+                None
+            }
+        }
     }
 
-    /// Reads the property `key` if it is the next one, in canonical form (as
-    /// [`DirectCursor::property`]), and gives its value line as written, undecoded: for
-    /// a caller that compares or looks up the text itself (a name, a type tag).
+    /// Finds the property `key` if it is the next one, in canonical form (as
+    /// [`DirectCursor::property`] reads it), without decoding it.
     ///
-    /// Returns `Some(Some(line))` and moves past the property when it is there,
-    /// `Some(None)` (cursor untouched) when the next line is not that header, and
-    /// `None` when the header is there but not followed by one clean value line and a
-    /// header or the end, or `key.name` is not an identifier. The line has nothing to
-    /// trim at either end and is neither a comment nor a header.
+    /// Returns `Some(Some(value))` and moves past the property when it is there,
+    /// `Some(None)` when the next line is not that header (the cursor stays), and `None`
+    /// when the direct path must give up on this file (the header is there but not one
+    /// clean value line, followed by a header or the end; or `key.name` is not an
+    /// identifier).
     #[inline(always)]
-    pub fn text(&mut self, key: Key) -> Option<Option<&'a str>> {
-        let Some((start, end, next)) = self.value_line(key)? else {
-            return Some(None);
-        };
-        self.pos = next;
-        Some(Some(&self.src[start..end]))
-    }
-
-    /// Where the property `key` is, if it comes next in canonical form: `(start, end,
-    /// next)`, the value line's bounds and the offset of what follows it. `Some(None)`
-    /// when the next line is not that header, `None` when the direct path must give up
-    /// (see [`DirectCursor::property`]).
-    #[inline(always)]
-    fn value_line(&self, key: Key) -> Option<Option<(usize, usize, usize)>> {
+    pub fn locate(&mut self, key: Key) -> Option<Option<DirectValue<'a>>> {
         let name = key.name.as_bytes();
         if !is_identifier(name) {
             return None;
@@ -176,22 +215,26 @@ impl<'a> DirectCursor<'a> {
         let start = self.pos + n + 3;
         let end = self.line_end(start);
         // The line must be a value line exactly as the tokenizer trims it: not empty,
-        // no comment, no header, nothing to trim at either end.
-        let (&first, &last) = (bytes.get(start)?, bytes.get(end.wrapping_sub(1))?);
-        if end == start
-            || matches!(first, b' ' | b'\t' | b'#' | b';')
-            || matches!(last, b' ' | b'\t' | b'\r')
-            || bytes[start..end].starts_with(b"//")
+        // nothing to trim at either end, no comment or header (a value starting with
+        // `/` is left to the tokenizer too, which tells `//` comments from text).
+        if end <= start
+            || EDGE[usize::from(bytes[start])] & FIRST != 0
+            || EDGE[usize::from(bytes[end - 1])] & LAST != 0
         {
             return None;
         }
         // What follows must open the next property (or end the file); a second value
         // line, a comment or a blank line leaves the file to the tokenizer.
-        let next = if end < bytes.len() { end + 1 } else { end };
-        if next < bytes.len() && bytes[next] != b';' {
+        let next = end + 1;
+        if bytes.get(next).is_some_and(|&b| b != b';') {
             return None;
         }
-        Some(Some((start, end, next)))
+        self.pos = next.min(bytes.len());
+        Some(Some(DirectValue {
+            src: self.src,
+            start: start as u32,
+            len: (end - start) as u32,
+        }))
     }
 
     /// Reads the `ClassVersion` property if it comes next and checks it against the
@@ -216,6 +259,23 @@ impl<'a> DirectCursor<'a> {
         self.pos
     }
 }
+
+/// [`EDGE`] bit: a value line cannot start with this byte (blank, comment, header).
+const FIRST: u8 = 1;
+/// [`EDGE`] bit: a value line cannot end with this byte (the tokenizer trims it).
+const LAST: u8 = 2;
+
+/// What each byte may not be at the edges of a directly read value line.
+static EDGE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    table[b' ' as usize] = FIRST | LAST;
+    table[b'\t' as usize] = FIRST | LAST;
+    table[b'\r' as usize] = LAST;
+    table[b'#' as usize] = FIRST;
+    table[b';' as usize] = FIRST;
+    table[b'/' as usize] = FIRST;
+    table
+};
 
 /// Whether `name` is a key the tokenizer reads as one (`[A-Za-z_][A-Za-z0-9_]*`). For a
 /// constant key the compiler folds the whole check away.
@@ -247,40 +307,44 @@ pub struct LoadReport {
 
 /// Loads the file `bytes` over `value` (missing keys keep their current values): first
 /// through [`Reflect::load_direct`], and when that declines, by tokenizing the file into
-/// `buffer` and running [`Reflect::load`] over an [`Archive`], then the
-/// unconsumed-key audit. Both ways give the same values.
+/// `buffer` (from the scan the direct path made: the bytes are checked once) and
+/// running [`Reflect::load`] over an [`Archive`], then the unconsumed-key audit. Both
+/// ways give the same values, warnings, unknown properties and errors
+/// (`tests/tests/direct_load_equivalence.rs` checks this on mutated files).
 ///
 /// `path` only labels errors.
 ///
 /// # Errors
 /// Those of [`TokenBuffer::tokenize`] and [`Reflect::load`], with path, line and column.
-/// On error `value` may be partly loaded.
+/// On error `value` may be partly loaded, exactly as [`Reflect::load`] alone leaves it
+/// (for a derived class; a hand-written [`Reflect::load_direct`] must decline without
+/// writing, see there).
 pub fn load_text<T: Reflect>(
     buffer: &mut TokenBuffer,
     bytes: &[u8],
     path: &Path,
     value: &mut T,
 ) -> Result<LoadReport, Error> {
-    if let Some(mut cursor) = buffer.direct(bytes) {
-        if value.load_direct(&mut cursor) && cursor.is_done() {
-            return Ok(LoadReport {
-                direct: true,
-                ..LoadReport::default()
-            });
-        }
+    let Some(src) = buffer.scan_direct(bytes) else {
+        return load_tokenized(buffer.tokenize(bytes, path)?, value);
+    };
+    let mut cursor = DirectCursor::new(src, buffer.masks());
+    // A file that does not start with a header (a comment, a blank line, a compact
+    // property) is not in canonical form: no attempt.
+    let canonical_start = src.as_bytes().first().is_none_or(|&b| b == b';');
+    if canonical_start && value.load_direct(&mut cursor) && cursor.is_done() {
+        return Ok(LoadReport {
+            direct: true,
+            ..LoadReport::default()
+        });
     }
-    load_tokenized(buffer, bytes, path, value)
+    load_tokenized(buffer.tokenize_scanned(src, path)?, value)
 }
 
 /// [`load_text`]'s general path, out of line.
 #[inline(never)]
-fn load_tokenized<T: Reflect>(
-    buffer: &mut TokenBuffer,
-    bytes: &[u8],
-    path: &Path,
-    value: &mut T,
-) -> Result<LoadReport, Error> {
-    let mut ar = Archive::loading(buffer.tokenize(bytes, path)?);
+fn load_tokenized<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadReport, Error> {
+    let mut ar = Archive::loading(doc);
     value.load(&mut ar)?;
     let unknown = ar.audit_unconsumed();
     Ok(LoadReport {
@@ -371,29 +435,32 @@ mod tests {
     }
 
     #[test]
-    fn text_gives_the_value_line_as_written() {
+    fn locate_finds_values_without_decoding_them() {
         let mut buffer = TokenBuffer::new();
-        let mut c = buffer
-            .direct(b"; Kind\nInert\n; Name\n\"Ro ck\"\n; Mass\n1\n2\n")
-            .unwrap();
-        assert_eq!(c.text(key!("Mass")), Some(None), "not next: nothing read");
+        let mut c = buffer.direct(b"; Mass\nheavy\n; Name\nRock").unwrap();
+        assert_eq!(c.locate(key!("Position")), Some(None));
         assert_eq!(c.position(), 0);
-        assert_eq!(c.text(key!("Kind")), Some(Some("Inert")));
-        assert_eq!(c.text(key!("Name")), Some(Some("\"Ro ck\"")), "undecoded");
-        let at = c.position();
-        assert_eq!(c.text(key!("Mass")), None, "two value lines");
-        assert_eq!(c.position(), at);
-        for declined in [
-            &b"; Kind\nInert \n"[..],
-            b"; Kind\n# c\n",
-            b"; Kind\n\n; A\n1\n",
-        ] {
-            let mut c = buffer.direct(declined).unwrap();
-            assert_eq!(c.text(key!("Kind")), None, "{declined:?}");
-        }
-        let mut c = buffer.direct(b"; Kind\nInert").unwrap();
-        assert_eq!(c.text(key!("Kind")), Some(Some("Inert")));
+        let mass = c.locate(key!("Mass")).unwrap().unwrap();
+        assert_eq!((mass.text(), c.position()), ("heavy", 13));
+        let name = c.locate(key!("Name")).unwrap().unwrap();
         assert!(c.is_done());
+        let (mut m, mut n) = (7.0f32, String::new());
+        assert!(!mass.decode_into(&mut m), "`heavy` is no f32");
+        assert_eq!(m, 7.0);
+        assert!(name.decode_into(&mut n));
+        assert_eq!(n, "Rock");
+        // A header without one clean value line gives up.
+        let mut c = buffer.direct(b"; Mass\n2.5\n\n").unwrap();
+        assert_eq!(c.locate(key!("Mass")), None);
+    }
+
+    #[test]
+    fn property_that_does_not_decode_keeps_place_and_position() {
+        let mut buffer = TokenBuffer::new();
+        let mut c = buffer.direct(b"; Mass\nheavy\n").unwrap();
+        let mut mass = 7.0f32;
+        assert_eq!(c.property(key!("Mass"), &mut mass), None);
+        assert_eq!((mass, c.position()), (7.0, 0));
     }
 
     #[test]

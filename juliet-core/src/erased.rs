@@ -170,9 +170,9 @@ impl ClassOps {
     }
 
     /// Runs the direct load path on the value at `ptr` ([`Reflect::load_direct`]):
-    /// `true` when the class read every one of its properties at `cursor` (the caller
-    /// then checks [`DirectCursor::is_done`]), `false` when the file must go through
-    /// [`ClassOps::load`] instead (the value may then be partly written, but is live).
+    /// `true` when the class read the rest of the file at `cursor`, `false` when the file
+    /// must go through [`ClassOps::load`] instead (the value is then live, and untouched
+    /// but for the values decoded before one that did not decode).
     ///
     /// # Safety
     /// `ptr` must hold a live value of the class, not borrowed elsewhere.

@@ -3,7 +3,8 @@
 //! The `.jasset` text archive and the reflection runtime of Juliet-rs: CRC-32 keys, the
 //! zero-copy [tokenizer](TokenBuffer), the [`Archive`] that saves and loads with one
 //! call per field, the value [codecs](Codec), [`Class`] / [`PropertyDescriptor`]
-//! tables and the class [`Registry`].
+//! tables and the class [`Registry`], and the [direct load path](direct) that reads
+//! files in the writer's canonical form without tokenizing them ([`load_text`]).
 //!
 //! Seed 01 ("Serialization Core & .jasset Text Archive") with the format of DESIGN.md
 //! section 3. Game code normally uses `#[derive(Entity)]` through `juliet-entities`;
@@ -58,7 +59,7 @@ pub use archive::{
 pub use class::{Class, PropertyDescriptor, Reflect};
 pub use codec::{decode_variant, needs_quotes, Codec, PropertyType};
 pub use crc::{crc32, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key};
-pub use direct::{load_text, DirectCursor, LoadReport};
+pub use direct::{load_text, DirectCursor, DirectValue, LoadReport};
 pub use erased::{ClassOps, PropertyOps};
 pub use error::{Error, ErrorInfo, ErrorKind, ValueErrorKind, Warning, WarningKind};
 pub use registry::{ClassRegistration, Registry};

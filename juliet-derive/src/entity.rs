@@ -460,35 +460,48 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
 
 /// `Reflect::load_direct`: the direct path over a file in the writer's form (see
 /// `juliet_core::direct`): an optional `ClassVersion` equal to the class's, then each
-/// property in declaration order, absent or one inlined header compare and decode. Any
-/// other file (another version, order or spelling, a deprecated key) declines, and
-/// `Reflect::load` reads it, so the migration never runs here.
+/// property in declaration order, absent or one inlined header compare, to the end of
+/// the file; only then are the found values decoded, so a file the direct path declines
+/// (another version, order or spelling, a deprecated key, anything after the last
+/// property) leaves the value untouched for `Reflect::load`, and the migration never
+/// runs here.
 fn load_direct(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let version = Literal::u32_suffixed(cont.version());
     let mut obligations = Vec::new();
-    let mut reads = Vec::new();
-    for field in cont.properties() {
+    let mut finds = Vec::new();
+    let mut decodes = Vec::new();
+    for (i, field) in cont.properties().enumerate() {
         let member = field.ident;
         let text = &field.key.text;
         let ty = field.ty;
         let codec = codec(field, krate);
+        let found = format_ident!("__juliet_found_{}", i);
         obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
+        finds.push(quote! {
+            let ::core::option::Option::Some(#found) =
+                cursor.locate({ const KEY: #krate::Key = #krate::Key::new(#text); KEY })
+            else {
+                return false;
+            };
+        });
         let helper = quote_spanned!(ty.span()=> __juliet_direct::<#ty>);
-        reads.push(quote! {
-            if !#helper(cursor, { const KEY: #krate::Key = #krate::Key::new(#text); KEY }, &mut self.#member) {
+        decodes.push(quote! {
+            if !#helper(#found, &mut self.#member) {
                 return false;
             }
         });
     }
-    let helper = (!reads.is_empty()).then(|| {
+    let helper = (!decodes.is_empty()).then(|| {
         quote! {
             #[inline(always)]
             fn __juliet_direct<T: #krate::Codec>(
-                cursor: &mut #krate::DirectCursor<'_>,
-                key: #krate::Key,
+                found: ::core::option::Option<#krate::DirectValue<'_>>,
                 place: &mut T,
             ) -> bool {
-                cursor.property(key, place).is_some()
+                match found {
+                    ::core::option::Option::Some(value) => value.decode_into(place),
+                    ::core::option::Option::None => true,
+                }
             }
             #(#obligations)*
         }
@@ -500,7 +513,11 @@ fn load_direct(cont: &Container<'_>, krate: &Path) -> TokenStream {
             if !cursor.class_version(#version) {
                 return false;
             }
-            #(#reads)*
+            #(#finds)*
+            if !cursor.is_done() {
+                return false;
+            }
+            #(#decodes)*
             true
         }
     }

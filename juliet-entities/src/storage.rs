@@ -645,9 +645,9 @@ impl KindStorage {
     }
 
     /// Runs the class's direct load path ([`juliet_core::Reflect::load_direct`]) on the
-    /// value in `slot`: `true` when it read every property it has at `cursor` (the
-    /// caller checks [`DirectCursor::is_done`]), `false` when the file must be loaded
-    /// through [`KindStorage::load`] (the value is then partly written but valid).
+    /// value in `slot`: `true` when it read the rest of the file at `cursor`, `false`
+    /// when the file must be loaded through [`KindStorage::load`] (the value is then
+    /// valid, untouched but for values decoded before one that did not decode).
     /// Panics when `slot >= len()`.
     pub fn load_direct(&mut self, slot: usize, cursor: &mut DirectCursor<'_>) -> bool {
         let ptr = self.as_mut_ptr(slot);

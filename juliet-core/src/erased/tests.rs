@@ -135,16 +135,27 @@ impl Reflect for Crate {
         load_properties(self, ar)
     }
 
-    /// As the derive writes it: `ClassVersion`, then each property in order.
+    /// As the derive writes it: `ClassVersion`, then each property found in order,
+    /// the end of the file checked, then the values decoded.
     fn load_direct(&mut self, cursor: &mut DirectCursor<'_>) -> bool {
-        cursor.class_version(3)
-            && cursor.property(key!("Health"), &mut self.health).is_some()
-            && cursor.property(key!("Name"), &mut self.name).is_some()
-            && cursor.property(key!("Tags"), &mut self.tags).is_some()
-            && cursor
-                .property(key!("Position"), &mut self.position)
-                .is_some()
-            && cursor.property(key!("EntityID"), &mut self.id).is_some()
+        if !cursor.class_version(3) {
+            return false;
+        }
+        let (Some(health), Some(name), Some(tags), Some(position), Some(id)) = (
+            cursor.locate(key!("Health")),
+            cursor.locate(key!("Name")),
+            cursor.locate(key!("Tags")),
+            cursor.locate(key!("Position")),
+            cursor.locate(key!("EntityID")),
+        ) else {
+            return false;
+        };
+        cursor.is_done()
+            && health.is_none_or(|v| v.decode_into(&mut self.health))
+            && name.is_none_or(|v| v.decode_into(&mut self.name))
+            && tags.is_none_or(|v| v.decode_into(&mut self.tags))
+            && position.is_none_or(|v| v.decode_into(&mut self.position))
+            && id.is_none_or(|v| v.decode_into(&mut self.id))
     }
 }
 
@@ -638,9 +649,14 @@ fn load_direct_through_class_ops_reads_or_declines_in_place() {
             );
             assert_eq!(value.tags, ["wood"], "absent: the default kept");
         }
-        // Declines (a bad value after a good one): the value stays live, partly written.
+        // Declines on a bad value after a good one: the value stays live, the good one
+        // written (the general path writes it too before failing).
         let text = b"; Health\n7\n; Name\n\"x\n";
         let mut cursor = buffer.direct(text).unwrap();
+        assert!(!class.ops.load_direct(a.ptr, &mut cursor));
+        assert_eq!((*a.ptr.cast::<Crate>()).health, 7.0);
+        // A file that is not done declines before decoding anything.
+        let mut cursor = buffer.direct(b"; Health\n1\n; Unknown\n2\n").unwrap();
         assert!(!class.ops.load_direct(a.ptr, &mut cursor));
         assert_eq!((*a.ptr.cast::<Crate>()).health, 7.0);
         // Another class version declines before reading any property.

@@ -76,7 +76,7 @@ fn read_base(
     manager: &EntityManager,
     registry: &'static Registry,
 ) -> Option<(&'static juliet_core::Class, EntityId, Vec3)> {
-    if cursor.text(keys::ASSET_TYPE)?? != ENTITY_ASSET_TYPE {
+    if cursor.locate(keys::ASSET_TYPE)??.text() != ENTITY_ASSET_TYPE {
         return None;
     }
     let mut version = 0u32;
@@ -91,12 +91,12 @@ fn read_base(
     if manager.contains(id) {
         return None;
     }
-    let name = cursor.text(keys::KIND)??;
+    let name = cursor.locate(keys::KIND)??.text();
     if name.starts_with('"') {
         return None;
     }
     let class = find_class(registry, name)?.ok()?;
-    if cursor.text(keys::TEMPLATE)?.is_some() {
+    if cursor.locate(keys::TEMPLATE)?.is_some() {
         return None;
     }
     let mut position = Vec3::ZERO;

@@ -7,9 +7,9 @@ use super::EntityManager;
 
 impl EntityManager {
     /// Runs the class's direct load path ([`juliet_core::Reflect::load_direct`]) on the
-    /// derived struct of the entity at base index `base`: `true` when it read every
-    /// property it has at `cursor`, `false` when the file must go through
-    /// [`EntityManager::load_derived`] (the struct is then partly written but valid).
+    /// derived struct of the entity at base index `base`: `true` when it read the rest
+    /// of the file at `cursor`, `false` when the file must go through
+    /// [`EntityManager::load_derived`] (the struct is then valid; the caller destroys it).
     pub(crate) fn load_derived_direct(
         &mut self,
         base: usize,

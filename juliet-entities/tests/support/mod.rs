@@ -17,7 +17,8 @@ use glam::Vec3;
 
 /// Implements `Reflect` for `$ty` the way the derive does (save writes `ClassVersion` then
 /// every property; load reads the class version then every property present; the
-/// direct load path reads the class version then each property in order) and
+/// direct load path finds the class version then each property in order, checks the
+/// file is done, then decodes) and
 /// registers the class.
 macro_rules! hand_entity {
     ($ty:ident, $name:literal, $ver:literal, { $($field:ident : $fty:ty = $key:literal),* $(,)? }) => {
@@ -56,9 +57,16 @@ macro_rules! hand_entity {
                 Ok(())
             }
 
+            #[allow(unused_variables)]
             fn load_direct(&mut self, cursor: &mut juliet_core::DirectCursor<'_>) -> bool {
-                cursor.class_version($ver)
-                    $( && cursor.property(juliet_core::Key::new($key), &mut self.$field).is_some() )*
+                if !cursor.class_version($ver) {
+                    return false;
+                }
+                $( let Some($field) = cursor.locate(juliet_core::Key::new($key)) else {
+                    return false;
+                }; )*
+                cursor.is_done()
+                    $( && $field.is_none_or(|v| v.decode_into(&mut self.$field)) )*
             }
         }
 

@@ -1,0 +1,137 @@
+//! `load_text` and the derive's `load_direct` (the direct load path, `juliet_core::direct`)
+//! on the seed 01 classes: which files take the direct path, and that a file the direct
+//! path gives up on half-way (after finding some properties) loads exactly as through
+//! the tokenizer alone, migration, warnings and unknown keys included.
+
+use std::path::Path;
+
+use juliet_core::{load_text, Archive, Error, LoadReport, Reflect, TokenBuffer, WarningKind};
+use juliet_entities::Entity;
+
+/// Seed 01's `LegacyWeapon` with one more property after the migrated ones.
+#[derive(Entity, Debug, PartialEq)]
+#[jasset(version = 2, deprecated = "Speed", migrate = Weapon::migrate)]
+struct Weapon {
+    velocity_x: f32,
+    velocity_y: f32,
+    #[jasset(alias = "Rounds")]
+    ammo: u16,
+    #[jasset(default = String::from("none"))]
+    sound: String,
+}
+
+impl Weapon {
+    fn migrate(&mut self, _from: u32, ar: &mut Archive<'_>) -> Result<(), Error> {
+        if let Some(speed) = ar.read_deprecated::<f32>("Speed")? {
+            self.velocity_x = speed;
+        }
+        Ok(())
+    }
+}
+
+/// What the general path gives: tokenize, `Reflect::load`, the audit.
+fn general(text: &str) -> Result<(Weapon, LoadReport), String> {
+    let mut buffer = TokenBuffer::new();
+    let doc = buffer
+        .tokenize(text.as_bytes(), Path::new("w.jasset"))
+        .map_err(|e| e.to_string())?;
+    let mut ar = Archive::loading(doc);
+    let mut weapon = Weapon::default_value();
+    weapon.load(&mut ar).map_err(|e| e.to_string())?;
+    let unknown = ar.audit_unconsumed();
+    let report = LoadReport {
+        warnings: ar.take_warnings(),
+        unknown,
+        direct: false,
+    };
+    Ok((weapon, report))
+}
+
+/// What `load_text` gives.
+fn through_load_text(text: &str) -> Result<(Weapon, LoadReport), String> {
+    let mut buffer = TokenBuffer::new();
+    let mut weapon = Weapon::default_value();
+    let report = load_text(
+        &mut buffer,
+        text.as_bytes(),
+        Path::new("w.jasset"),
+        &mut weapon,
+    )
+    .map_err(|e| e.to_string())?;
+    Ok((weapon, report))
+}
+
+fn saved(weapon: &Weapon) -> String {
+    let mut text = String::new();
+    weapon.save(&mut Archive::saving(&mut text));
+    text
+}
+
+#[test]
+fn saved_files_and_files_with_absent_keys_take_the_direct_path() {
+    let weapon = Weapon {
+        velocity_x: 75.5,
+        velocity_y: -2.0,
+        ammo: 30,
+        sound: "Sounds/Bang 01.wav".into(),
+    };
+    let (loaded, report) = through_load_text(&saved(&weapon)).unwrap();
+    assert!(report.direct);
+    assert_eq!(loaded, weapon);
+    // Without ClassVersion and Ammo: the code's version, Ammo at its default.
+    let (sparse, report) =
+        through_load_text("; VelocityX\n1.5\n; VelocityY\n2.5\n; Sound\nbeep").unwrap();
+    assert!(report.direct);
+    assert_eq!(
+        (sparse.velocity_x, sparse.ammo, sparse.sound.as_str()),
+        (1.5, 0, "beep")
+    );
+}
+
+#[test]
+fn files_given_up_half_way_load_as_through_the_tokenizer() {
+    let files = [
+        // An unknown key after every known one: reported and kept.
+        "; ClassVersion\n2\n; VelocityX\n1\n; VelocityY\n2\n; Ammo\n3\n; Sound\ns\n; Extra\n9\n",
+        // An alias after two properties read directly.
+        "; ClassVersion\n2\n; VelocityX\n1\n; Rounds\n3\n",
+        // A v1 file: ClassVersion read, then the migration from the deprecated key.
+        "; ClassVersion\n1\n; VelocityY\n2\n; Speed\n75.5\n",
+        // A newer version: a warning, and the values.
+        "; ClassVersion\n7\n; VelocityX\n1\n",
+        // ClassVersion after properties read directly: the migration still runs.
+        "; VelocityY\n2\n; Speed\n75.5\n; ClassVersion\n1\n",
+        // A comment after the first property, then more properties.
+        "; VelocityX\n1\n# note\n; VelocityY\n2\n",
+        // A second value line.
+        "; VelocityX\n1\n; Ammo\n3\n4\n",
+        // A bad value after two good ones: the same error, same place.
+        "; VelocityX\n1\n; VelocityY\n2\n; Ammo\nmany\n",
+        // A duplicate of a property read directly.
+        "; VelocityX\n1\n; VelocityY\n2\n; VelocityX\n3\n",
+        // Another spelling of a key read directly, later.
+        "; VelocityX\n1\n; Sound\nx\n; velocity_x\n3\n",
+    ];
+    for text in files {
+        let expected = general(text);
+        let got = through_load_text(text);
+        assert_eq!(got, expected, "{text:?}");
+        if let Ok((_, report)) = got {
+            assert!(!report.direct, "{text:?}");
+        }
+    }
+    // The cases above do what they claim in the general path.
+    let (unknown, report) = general(files[0]).unwrap();
+    assert_eq!((unknown.ammo, report.unknown[0].key.as_str()), (3, "Extra"));
+    let (migrated, _) = general(files[2]).unwrap();
+    assert_eq!(migrated.velocity_x, 75.5);
+    let (_, report) = general(files[3]).unwrap();
+    assert!(matches!(
+        report.warnings[0].kind,
+        WarningKind::NewerClassVersion { .. }
+    ));
+    let (late, _) = general(files[4]).unwrap();
+    assert_eq!(late.velocity_x, 75.5);
+    assert!(general(files[7]).unwrap_err().contains(":6:"));
+    assert!(general(files[8]).is_err());
+}

@@ -32,6 +32,10 @@ use crate::manager::EntityManager;
 use crate::reserved;
 use crate::template::{self, TemplateCache};
 
+mod direct;
+#[cfg(test)]
+mod direct_tests;
+
 /// The engine's base-tier version (seed 01 section 6's `kEntityBaseVersion`), written as
 /// `BaseVersion`: it versions the keys this module reads, independently of each class's
 /// `ClassVersion`.
@@ -84,6 +88,10 @@ pub struct LoadedEntity {
     pub data: EntityFileData,
     /// Unknown keys, newer versions, a missing `EntityID`: the load went on.
     pub warnings: Vec<Warning>,
+    /// Whether the direct path read the file (a plain entity in the writer's canonical
+    /// form, see [`load_entity`]); `false`: the tokenizer and the [`Archive`]. Either
+    /// way the entity and the other fields are the same.
+    pub direct: bool,
 }
 
 thread_local! {
@@ -106,6 +114,13 @@ thread_local! {
 /// [`ErrorKind::UnknownKind`], [`ErrorKind::DuplicateEntityId`] (the id is live),
 /// [`ErrorKind::Template`] (a `Template` without `Kind`, which needs the templates
 /// runtime) or the class loader's error. On error nothing stays allocated.
+///
+/// A plain entity file in the writer's canonical form (what [`save_entity`] writes: the
+/// base keys in order, no `Template`, a free id, the class's properties one value line
+/// each) is read straight from its text, without tokenizing it
+/// ([`juliet_core::DirectCursor`]); every other file declines that path (nothing
+/// changed) and is loaded the general way. Both give the same result
+/// ([`LoadedEntity::direct`] says which ran).
 pub fn load_entity(
     manager: &mut EntityManager,
     path: &Path,
@@ -164,6 +179,23 @@ fn load_impl(
     bytes: &[u8],
 ) -> Result<LoadedEntity, Error> {
     let registry = manager.registry().map_err(|e| e.with_path(path))?;
+    match direct::try_load(buffer, manager, registry, bytes) {
+        Some(loaded) => Ok(loaded),
+        None => load_general(buffer, manager, registry, templates, path, bytes),
+    }
+}
+
+/// [`load_impl`]'s general path: tokenizer, base keys, allocation, the class loader
+/// over an [`Archive`], audit (the only path for every file the direct path declines).
+#[inline(never)]
+fn load_general(
+    buffer: &mut TokenBuffer,
+    manager: &mut EntityManager,
+    registry: &'static Registry,
+    templates: Option<&mut TemplateCache>,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<LoadedEntity, Error> {
     let doc = buffer.tokenize(bytes, path)?;
     let mut ar = Archive::loading(doc);
     let mut header = read_header(&mut ar, registry)?;
@@ -275,6 +307,7 @@ fn load_impl(
             unknown,
         },
         warnings: ar.take_warnings(),
+        direct: false,
     })
 }
 

@@ -7,6 +7,7 @@
 //! destroy finds its entity through an id map in O(1).
 
 mod batch;
+mod direct;
 mod id_map;
 mod invariants;
 

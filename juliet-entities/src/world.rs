@@ -105,6 +105,9 @@ pub struct LoadReport {
     pub errors: Vec<Error>,
     /// Warnings of the files that loaded (unknown keys, newer versions).
     pub warnings: Vec<Warning>,
+    /// Of the files loaded, those read through the direct path (plain entities in the
+    /// writer's canonical form: see [`crate::load_entity`]).
+    pub direct: usize,
 }
 
 impl LoadReport {
@@ -365,6 +368,7 @@ impl World {
         match loaded {
             Ok(entity) => {
                 report.loaded += 1;
+                report.direct += usize::from(entity.direct);
                 if report.loaded == 1 {
                     // Room for the files still to load, taken to be of the first one's
                     // kind (worlds are mostly of a few kinds): the arrays are not

@@ -17,7 +17,9 @@ use std::cell::Cell;
 use glam::Vec3;
 
 /// Implements `Reflect` for `$ty` the way the derive does (save writes `ClassVersion` then
-/// every property; load reads the class version then every property present) and
+/// every property; load reads the class version then every property present; the
+/// direct load path finds the class version then each property in order, checks the
+/// file is done, then decodes) and
 /// registers the class.
 macro_rules! hand_entity {
     ($ty:ident, $name:literal, $ver:literal, { $($field:ident : $fty:ty = $key:literal),* $(,)? }) => {
@@ -54,6 +56,18 @@ macro_rules! hand_entity {
                 ar.resolve_class_version($ver)?;
                 $( ar.serialize(juliet_core::Key::new($key), &mut self.$field)?; )*
                 Ok(())
+            }
+
+            #[allow(unused_variables)]
+            fn load_direct(&mut self, cursor: &mut juliet_core::DirectCursor<'_>) -> bool {
+                if !cursor.class_version($ver) {
+                    return false;
+                }
+                $( let Some($field) = cursor.locate(juliet_core::Key::new($key)) else {
+                    return false;
+                }; )*
+                cursor.is_done()
+                    $( && $field.is_none_or(|v| v.decode_into(&mut self.$field)) )*
             }
         }
 

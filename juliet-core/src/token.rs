@@ -138,6 +138,7 @@ impl TokenBuffer {
     }
 
     /// Empties the buffer for the next file.
+    #[inline(always)]
     fn begin_file(&mut self) {
         self.nodes.clear();
         self.values.clear();

@@ -16,6 +16,7 @@ impl TokenBuffer {
     /// Splits `src` into lines at the newlines of `self.masks` (see [`simd::scan_text`]) and
     /// handles each: the common lines in [`TokenBuffer::fast_lines`], the others (and
     /// the last one) in [`TokenBuffer::line`].
+    #[inline(always)]
     pub(super) fn scan(&mut self, src: &str, path: &Path) -> Result<(), Error> {
         let bytes = src.as_bytes();
         let mut at = ScanState {

@@ -4,14 +4,17 @@
 //!   entity-like `.jasset` files (block headers, value lines, comments, inline and
 //!   compact properties, vectors, quoted and bare strings, lists), every file tokenized
 //!   in turn with one warm [`TokenBuffer`], as a world load does.
-//! * `typed_load/{juliet,juliet_tokenized,serde_json}`: the same 12-field record loaded
-//!   from `.jasset` text and from JSON (`serde_json::from_str` into the same struct
-//!   through `#[derive(Deserialize)]`). `juliet` reads the writer's canonical form
-//!   through the direct path ([`juliet_core::DirectCursor`], each key in order, as the
-//!   derive's `load_direct` does) and falls back to `juliet_tokenized`, which every
+//! * `typed_load/{juliet,juliet_derived,juliet_tokenized,serde_json}`: the same 12-field
+//!   record loaded from `.jasset` text and from JSON (`serde_json::from_str` into the
+//!   same struct through `#[derive(Deserialize)]`). `juliet` reads the writer's
+//!   canonical form through the direct path ([`juliet_core::DirectCursor::property`],
+//!   each key in order, decoding as it goes into a fresh record that a fallback
+//!   discards) and falls back to `juliet_tokenized`, which every
 //!   other file takes: tokenize, then one pass over the nodes dispatching on `key_crc`,
-//!   as the derive's `load` does. Each builds a fresh record, strings included, for
-//!   each of the [`RECORDS`] distinct inputs of an iteration.
+//!   as the derive's `load` does. `juliet_derived` is the same record through
+//!   `#[derive(Entity)]` and [`juliet_core::load_text`] (issue 3's derived loader in
+//!   this benchmark). Each builds a fresh record, strings included, for each of the
+//!   [`RECORDS`] distinct inputs of an iteration.
 //! * After criterion's estimates, a paired summary (see [`paired_summary`]) that is
 //!   robust to a machine whose load changes between two benchmarks.
 //!
@@ -24,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use glam::Vec3;
-use juliet_core::{key, key_crc, Codec, Error, TokenBuffer};
+use juliet_core::{key, key_crc, load_text, Codec, Error, TokenBuffer};
 use serde::Deserialize;
 
 /// Target size of the tokenizer input, in bytes.
@@ -182,9 +185,13 @@ fn bench_tokenizer(c: &mut Criterion) {
 }
 
 /// The typed-load record: 6 `f32`, a 3-vector, a `u64` id, an `i32`, a `bool` and two
-/// short strings.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+/// short strings; `#[derive(Entity)]` for `typed_load/juliet_derived` (fields in the
+/// files' order).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, juliet_derive::Entity)]
+#[jasset(crate = ::juliet_core)]
 struct Unit {
+    #[jasset(rename = "EntityID")]
+    entity_id: u64,
     health: f32,
     max_speed: f32,
     acceleration: f32,
@@ -193,7 +200,6 @@ struct Unit {
     sight_radius: f32,
     #[serde(deserialize_with = "vec3")]
     position: Vec3,
-    entity_id: u64,
     team_index: i32,
     is_visible: bool,
     display_name: String,
@@ -218,9 +224,9 @@ const IS_VISIBLE: u32 = key_crc("IsVisible");
 const DISPLAY_NAME: u32 = key_crc("DisplayName");
 const MESH_ASSET: u32 = key_crc("MeshAsset");
 
-/// The hand-written loader, shaped like the derive's output: the direct path over the
-/// writer's canonical form (each key in order, absent or read in line), else
-/// [`load_unit_tokenized`].
+/// The hand-written loader: the direct path over the writer's canonical form (each key
+/// in order, absent or decoded in line into a fresh record, which a fallback drops),
+/// else [`load_unit_tokenized`].
 fn load_unit(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, Error> {
     let mut unit = Unit::default();
     if let Some(mut c) = buffer.direct(text.as_bytes()) {
@@ -247,6 +253,14 @@ fn load_unit(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, 
         }
     }
     load_unit_tokenized(buffer, text, path)
+}
+
+/// The derived loader: [`load_text`] over a fresh `Unit` (the derive's `load_direct`,
+/// else its `load` after tokenizing).
+fn load_unit_derived(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, Error> {
+    let mut unit = Unit::default();
+    load_text(buffer, text.as_bytes(), path, &mut unit)?;
+    Ok(unit)
 }
 
 /// The general path of [`load_unit`] (every file, canonical or not): tokenize, then one
@@ -361,6 +375,12 @@ fn load_all_tokenized(buffer: &mut TokenBuffer, jasset: &[String], path: &Path) 
     load_all_with(load_unit_tokenized, buffer, jasset, path)
 }
 
+/// One measured pass of `typed_load/juliet_derived`: as [`load_all_jasset`], through the
+/// derive.
+fn load_all_derived(buffer: &mut TokenBuffer, jasset: &[String], path: &Path) -> f32 {
+    load_all_with(load_unit_derived, buffer, jasset, path)
+}
+
 /// Every record through `load`, each into a new `Unit`.
 #[inline(always)]
 fn load_all_with(
@@ -400,6 +420,9 @@ fn bench_typed_load(c: &mut Criterion) {
             &load_unit_tokenized(&mut buffer, j, path).expect("jasset"),
             u
         );
+        let mut derived = Unit::default();
+        let report = load_text(&mut buffer, j.as_bytes(), path, &mut derived).expect("jasset");
+        assert!(report.direct && &derived == u);
         assert_eq!(&serde_json::from_str::<Unit>(s).expect("json record"), u);
     }
     let jasset_bytes = jasset.iter().map(String::len).sum::<usize>() / RECORDS;
@@ -416,6 +439,9 @@ fn bench_typed_load(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(6));
     group.bench_function("juliet", |b| {
         b.iter(|| load_all_jasset(&mut buffer, &jasset, path))
+    });
+    group.bench_function("juliet_derived", |b| {
+        b.iter(|| load_all_derived(&mut buffer, &jasset, path))
     });
     group.bench_function("juliet_tokenized", |b| {
         b.iter(|| load_all_tokenized(&mut buffer, &jasset, path))
@@ -449,13 +475,20 @@ fn paired_summary() {
 
     let mut best_pass = f64::MAX;
     let (mut best_juliet, mut best_tokenized, mut best_serde) = (f64::MAX, f64::MAX, f64::MAX);
+    let mut best_derived = f64::MAX;
     let (mut ratios, mut tokenized_ratios) = (Vec::new(), Vec::new());
+    let mut derived_ratios = Vec::new();
     for _ in 0..PAIRED_ROUNDS {
         let (pass, _) = timed(|| tokenize_all(&mut buffer, &files, entity_path));
         best_pass = best_pass.min(pass);
         let (juliet, _) = timed(|| {
             (0..PAIRED_BATCH)
                 .map(|_| load_all_jasset(&mut buffer, &jasset, path))
+                .sum::<f32>()
+        });
+        let (derived, _) = timed(|| {
+            (0..PAIRED_BATCH)
+                .map(|_| load_all_derived(&mut buffer, &jasset, path))
                 .sum::<f32>()
         });
         let (tokenized, _) = timed(|| {
@@ -467,6 +500,8 @@ fn paired_summary() {
         let per_record = (PAIRED_BATCH * RECORDS) as f64;
         best_juliet = best_juliet.min(juliet / per_record);
         best_tokenized = best_tokenized.min(tokenized / per_record);
+        best_derived = best_derived.min(derived / per_record);
+        derived_ratios.push(derived / juliet);
         best_serde = best_serde.min(serde / per_record);
         ratios.push(serde / juliet);
         tokenized_ratios.push(serde / tokenized);
@@ -478,13 +513,16 @@ fn paired_summary() {
     println!(
         "paired summary ({PAIRED_ROUNDS} rounds): tokenizer best pass {:.3} GB/s; typed \
          load best round: juliet {best_juliet:.1} ns/record, juliet_tokenized \
-         {best_tokenized:.1}, serde_json {best_serde:.1} (ratios of bests {:.2} and {:.2}); \
-         median per-round ratio serde_json/juliet {:.2}, serde_json/juliet_tokenized {:.2}",
+         {best_tokenized:.1}, juliet_derived {best_derived:.1}, serde_json {best_serde:.1} \
+         (ratios of bests {:.2}, {:.2} and {:.2}); median per-round ratio serde_json/juliet \
+         {:.2}, serde_json/juliet_tokenized {:.2}, juliet_derived/juliet {:.2}",
         bytes as f64 / best_pass,
         best_serde / best_juliet,
         best_serde / best_tokenized,
+        best_serde / best_derived,
         median(ratios),
         median(tokenized_ratios),
+        median(derived_ratios),
     );
 }
 

@@ -29,6 +29,12 @@ use crate::value::{Value, ValueSpan};
 /// A position in a file's text for the direct load path (see the [module docs](self)),
 /// made by [`TokenBuffer::direct`].
 ///
+/// [`DirectCursor::property`] decodes as it goes: right for a loader that reads into a
+/// fresh value and, when the cursor gives up, starts again the general way from another
+/// fresh value (below). A [`Reflect::load_direct`], which loads over a value the caller
+/// keeps, must [`DirectCursor::locate`] every property and check
+/// [`DirectCursor::is_done`] before it decodes any (see there).
+///
 /// ```
 /// use juliet_core::{key, TokenBuffer};
 ///
@@ -92,9 +98,9 @@ impl<'a> DirectValue<'a> {
 impl TokenBuffer {
     /// A [`DirectCursor`] at the start of `bytes` (the whole file), or `None` when the
     /// direct path cannot read the file at all: bytes that are not UTF-8, a NUL byte, a
-    /// byte-order mark, 4 GiB or more ([`TokenBuffer::tokenize`] reports those, or
-    /// reads past the mark). One pass checks the text and finds its newlines (into this
-    /// buffer's scratch), so each line end then costs a bit scan.
+    /// byte-order mark, `u32::MAX` bytes or more ([`TokenBuffer::tokenize`] reports
+    /// those, or reads past the mark). One pass checks the text and finds its newlines
+    /// (into this buffer's scratch), so each line end then costs a bit scan.
     #[inline]
     pub fn direct<'a>(&'a mut self, bytes: &'a [u8]) -> Option<DirectCursor<'a>> {
         let src = self.scan_direct(bytes)?;
@@ -296,7 +302,7 @@ const fn is_identifier(name: &[u8]) -> bool {
 
 /// What a load reported besides the values (see [`load_text`]).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct LoadReport {
+pub struct LoadTextReport {
     /// Warnings, also logged through `tracing` (a newer class version, unknown keys).
     pub warnings: Vec<Warning>,
     /// The properties no reader consumed, kept to be written back (seed 01 section 3.4).
@@ -324,7 +330,7 @@ pub fn load_text<T: Reflect>(
     bytes: &[u8],
     path: &Path,
     value: &mut T,
-) -> Result<LoadReport, Error> {
+) -> Result<LoadTextReport, Error> {
     let Some(src) = buffer.scan_direct(bytes) else {
         return load_tokenized(buffer.tokenize(bytes, path)?, value);
     };
@@ -333,9 +339,9 @@ pub fn load_text<T: Reflect>(
     // property) is not in canonical form: no attempt.
     let canonical_start = src.as_bytes().first().is_none_or(|&b| b == b';');
     if canonical_start && value.load_direct(&mut cursor) && cursor.is_done() {
-        return Ok(LoadReport {
+        return Ok(LoadTextReport {
             direct: true,
-            ..LoadReport::default()
+            ..LoadTextReport::default()
         });
     }
     load_tokenized(buffer.tokenize_scanned(src, path)?, value)
@@ -343,11 +349,11 @@ pub fn load_text<T: Reflect>(
 
 /// [`load_text`]'s general path, out of line.
 #[inline(never)]
-fn load_tokenized<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadReport, Error> {
+fn load_tokenized<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadTextReport, Error> {
     let mut ar = Archive::loading(doc);
     value.load(&mut ar)?;
     let unknown = ar.audit_unconsumed();
-    Ok(LoadReport {
+    Ok(LoadTextReport {
         warnings: ar.take_warnings(),
         unknown,
         direct: false,

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use juliet_core::{load_text, Archive, Error, LoadReport, Reflect, TokenBuffer, WarningKind};
+use juliet_core::{load_text, Archive, Error, LoadTextReport, Reflect, TokenBuffer, WarningKind};
 use juliet_entities::Entity;
 
 /// Seed 01's `LegacyWeapon` with one more property after the migrated ones.
@@ -30,7 +30,7 @@ impl Weapon {
 }
 
 /// What the general path gives: tokenize, `Reflect::load`, the audit.
-fn general(text: &str) -> Result<(Weapon, LoadReport), String> {
+fn general(text: &str) -> Result<(Weapon, LoadTextReport), String> {
     let mut buffer = TokenBuffer::new();
     let doc = buffer
         .tokenize(text.as_bytes(), Path::new("w.jasset"))
@@ -39,7 +39,7 @@ fn general(text: &str) -> Result<(Weapon, LoadReport), String> {
     let mut weapon = Weapon::default_value();
     weapon.load(&mut ar).map_err(|e| e.to_string())?;
     let unknown = ar.audit_unconsumed();
-    let report = LoadReport {
+    let report = LoadTextReport {
         warnings: ar.take_warnings(),
         unknown,
         direct: false,
@@ -48,7 +48,7 @@ fn general(text: &str) -> Result<(Weapon, LoadReport), String> {
 }
 
 /// What `load_text` gives.
-fn through_load_text(text: &str) -> Result<(Weapon, LoadReport), String> {
+fn through_load_text(text: &str) -> Result<(Weapon, LoadTextReport), String> {
     let mut buffer = TokenBuffer::new();
     let mut weapon = Weapon::default_value();
     let report = load_text(

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use glam::{Vec2, Vec3, Vec4};
 use juliet_core::{
-    load_text, Archive, Error, ErrorKind, LoadReport, Reflect, TokenBuffer, UnknownProperty,
+    load_text, Archive, Error, ErrorKind, LoadTextReport, Reflect, TokenBuffer, UnknownProperty,
     Warning,
 };
 use juliet_entities::{Codec, Entity};
@@ -100,12 +100,12 @@ struct Small {
 const PATH: &str = "equiv.jasset";
 
 /// The general path, forced: tokenize, `Reflect::load`, the audit.
-fn general<T: Reflect>(bytes: &[u8], value: &mut T) -> Result<LoadReport, Error> {
+fn general<T: Reflect>(bytes: &[u8], value: &mut T) -> Result<LoadTextReport, Error> {
     let mut buffer = TokenBuffer::new();
     let mut ar = Archive::loading(buffer.tokenize(bytes, Path::new(PATH))?);
     value.load(&mut ar)?;
     let unknown = ar.audit_unconsumed();
-    Ok(LoadReport {
+    Ok(LoadTextReport {
         warnings: ar.take_warnings(),
         unknown,
         direct: false,
@@ -127,7 +127,7 @@ struct Outcome {
     value: String,
 }
 
-fn outcome<T: Reflect>(result: Result<LoadReport, Error>, value: &T, extra: String) -> Outcome {
+fn outcome<T: Reflect>(result: Result<LoadTextReport, Error>, value: &T, extra: String) -> Outcome {
     Outcome {
         result: result
             .map(|r| (r.warnings, r.unknown))

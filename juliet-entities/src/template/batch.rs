@@ -29,7 +29,10 @@ use crate::storage::{Erased, Source};
 /// are copied once, into a clone of the archetype (a prototype, dropped at the end):
 /// per instance are left the clone (of the prototype: the same value as the single
 /// call's clone and copy) and the records' writes, each kind of write in one pass.
-/// Other deltas (text, user types) run the single call `count` times. For kinds without heap-typed fields, with a `()` or
+/// The prototype is one more clone and drop of the archetype per batch than `count`
+/// single calls make (seen only by a `Clone` or `Drop` with side effects). Other deltas
+/// (text, user types) run the single call `count` times. For kinds without heap-typed
+/// fields, with a `()` or
 /// [`PropertyDelta`] delta, nothing is allocated per instance once `ids` has room (or
 /// the batch reserves it once).
 ///

@@ -12,6 +12,10 @@ use juliet_core::{
 use juliet_entities::{Codec, Entity};
 use proptest::prelude::*;
 
+#[path = "common/floats.rs"]
+mod floats;
+use floats::{any_f32, any_f64};
+
 /// A unit enum property (`#[derive(Codec)]`).
 #[derive(Codec, Clone, Copy, PartialEq, Eq, Debug, Default)]
 enum Team {
@@ -207,36 +211,12 @@ fn unit_enum_codec_reads_case_insensitively() {
     assert_eq!(reason, &ValueErrorKind::UnknownVariant);
 }
 
-/// Floats with NaN mapped to the canonical quiet NaN: the text form `nan` has no
-/// payload.
-fn float32() -> impl Strategy<Value = f32> {
-    any::<u32>().prop_map(|bits| {
-        let f = f32::from_bits(bits);
-        if f.is_nan() {
-            f32::NAN
-        } else {
-            f
-        }
-    })
-}
-
-fn float64() -> impl Strategy<Value = f64> {
-    any::<u64>().prop_map(|bits| {
-        let f = f64::from_bits(bits);
-        if f.is_nan() {
-            f64::NAN
-        } else {
-            f
-        }
-    })
-}
-
 fn team() -> impl Strategy<Value = Team> {
     prop_oneof![Just(Team::Neutral), Just(Team::Red), Just(Team::Blue)]
 }
 
 fn vec3() -> impl Strategy<Value = Vec3> {
-    [float32(), float32(), float32()].prop_map(Vec3::from_array)
+    [any_f32(), any_f32(), any_f32()].prop_map(Vec3::from_array)
 }
 
 prop_compose! {
@@ -250,8 +230,8 @@ prop_compose! {
         word in any::<u16>(),
         mesh_instance in any::<u32>(),
         entity_id in any::<u64>(),
-        single in float32(),
-        double in float64(),
+        single in any_f32(),
+        double in any_f64(),
     ) -> (bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64) {
         (flag, tiny, small, medium, large, byte, word, mesh_instance, entity_id, single, double)
     }
@@ -260,11 +240,11 @@ prop_compose! {
 prop_compose! {
     fn everything()(
         n in numbers(),
-        uv in [float32(), float32()],
-        bounds in [float32(), float32(), float32(), float32(), float32(), float32()],
-        direction in [float32(), float32()].prop_map(Vec2::from_array),
+        uv in [any_f32(), any_f32()],
+        bounds in [any_f32(), any_f32(), any_f32(), any_f32(), any_f32(), any_f32()],
+        direction in [any_f32(), any_f32()].prop_map(Vec2::from_array),
         position in vec3(),
-        rotation in [float32(), float32(), float32(), float32()].prop_map(Vec4::from_array),
+        rotation in [any_f32(), any_f32(), any_f32(), any_f32()].prop_map(Vec4::from_array),
         name in any::<String>(),
         team in team(),
         tint in any::<u32>().prop_map(Rgba),

@@ -184,29 +184,12 @@ fn no_extra<T>(_: &T) -> String {
 // ---------------------------------------------------------------------------------
 // Random values.
 
+/// Any float, with the edge values drawn more often.
 fn float32() -> impl Strategy<Value = f32> {
     prop_oneof![
-        any::<u32>().prop_map(|b| {
-            let f = f32::from_bits(b);
-            if f.is_nan() {
-                f32::NAN
-            } else {
-                f
-            }
-        }),
+        any_f32(),
         prop::sample::select(vec![0.0, -0.0, 1.0, 0.1, f32::INFINITY, f32::MIN_POSITIVE]),
     ]
-}
-
-fn float64() -> impl Strategy<Value = f64> {
-    any::<u64>().prop_map(|b| {
-        let f = f64::from_bits(b);
-        if f.is_nan() {
-            f64::NAN
-        } else {
-            f
-        }
-    })
 }
 
 /// Strings with the characters that make the writer quote or escape.
@@ -256,7 +239,7 @@ fn everything() -> impl Strategy<Value = Everything> {
             any::<u32>(),
             any::<u64>(),
             float32(),
-            float64(),
+            any_f64(),
         ),
         (
             [float32(), float32()],
@@ -339,6 +322,9 @@ fn small() -> impl Strategy<Value = Small> {
     })
 }
 
+#[path = "common/floats.rs"]
+mod floats;
+use floats::{any_f32, any_f64};
 #[path = "direct_load_equivalence/mutate.rs"]
 mod mutate;
 use mutate::{layout, mutated, mutations};

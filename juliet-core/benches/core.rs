@@ -12,7 +12,7 @@
 //!   discards) and falls back to `juliet_tokenized`, which every
 //!   other file takes: tokenize, then one pass over the nodes dispatching on `key_crc`,
 //!   as the derive's `load` does. `juliet_derived` is the same record through
-//!   `#[derive(Entity)]` and [`juliet_core::load_text`] (issue 3's derived loader in
+//!   `#[derive(Entity)]` and [`juliet_core::from_text`] (issue 3's derived loader in
 //!   this benchmark). Each builds a fresh record, strings included, for each of the
 //!   [`RECORDS`] distinct inputs of an iteration.
 //! * After criterion's estimates, a paired summary (see [`paired_summary`]) that is
@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use glam::Vec3;
-use juliet_core::{key, key_crc, load_text, Codec, Error, TokenBuffer};
+use juliet_core::{from_text, key, key_crc, Codec, Error, TokenBuffer};
 use serde::Deserialize;
 
 /// Target size of the tokenizer input, in bytes.
@@ -255,11 +255,10 @@ fn load_unit(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, 
     load_unit_tokenized(buffer, text, path)
 }
 
-/// The derived loader: [`load_text`] over a fresh `Unit` (the derive's `load_direct`,
-/// else its `load` after tokenizing).
+/// The derived loader: [`from_text`], a new `Unit` (the derive's `load_direct_fresh`,
+/// else its `load` after tokenizing, from a new default).
 fn load_unit_derived(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, Error> {
-    let mut unit = Unit::default();
-    load_text(buffer, text.as_bytes(), path, &mut unit)?;
+    let (unit, _report) = from_text(buffer, text.as_bytes(), path)?;
     Ok(unit)
 }
 
@@ -420,9 +419,8 @@ fn bench_typed_load(c: &mut Criterion) {
             &load_unit_tokenized(&mut buffer, j, path).expect("jasset"),
             u
         );
-        let mut derived = Unit::default();
-        let report = load_text(&mut buffer, j.as_bytes(), path, &mut derived).expect("jasset");
-        assert!(report.direct && &derived == u);
+        let (derived, report) = from_text::<Unit>(&mut buffer, j.as_bytes(), path).expect("jasset");
+        assert!(report.direct() && &derived == u);
         assert_eq!(&serde_json::from_str::<Unit>(s).expect("json record"), u);
     }
     let jasset_bytes = jasset.iter().map(String::len).sum::<usize>() / RECORDS;

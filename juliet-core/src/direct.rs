@@ -300,15 +300,61 @@ const fn is_identifier(name: &[u8]) -> bool {
     true
 }
 
-/// What a load reported besides the values (see [`load_text`]).
+/// What a load reported besides the values (see [`load_text`] and [`from_text`]): how
+/// the file was read, its warnings and its unknown properties. Two words; nothing is
+/// allocated when there are no warnings and no unknown keys (every file the direct path
+/// reads).
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct LoadTextReport {
-    /// Warnings, also logged through `tracing` (a newer class version, unknown keys).
-    pub warnings: Vec<Warning>,
-    /// The properties no reader consumed, kept to be written back (seed 01 section 3.4).
-    pub unknown: Vec<UnknownProperty>,
+    direct: bool,
+    /// `None` when there is nothing to report.
+    findings: Option<Box<Findings>>,
+}
+
+/// The warnings and unknown properties of a [`LoadTextReport`] (never both empty).
+#[derive(Debug, Clone, PartialEq)]
+struct Findings {
+    warnings: Vec<Warning>,
+    unknown: Vec<UnknownProperty>,
+}
+
+impl LoadTextReport {
+    /// The report of a file the direct path read: nothing to report.
+    const DIRECT: LoadTextReport = LoadTextReport {
+        direct: true,
+        findings: None,
+    };
+
+    /// A report of a load: `direct` when the direct path read the file (else the
+    /// tokenizer and [`Archive`]), with its `warnings` and `unknown` properties.
+    pub fn new(direct: bool, warnings: Vec<Warning>, unknown: Vec<UnknownProperty>) -> Self {
+        let findings = (!warnings.is_empty() || !unknown.is_empty())
+            .then(|| Box::new(Findings { warnings, unknown }));
+        LoadTextReport { direct, findings }
+    }
+
     /// Whether the direct path read the file (`false`: tokenizer and [`Archive`]).
-    pub direct: bool,
+    pub fn direct(&self) -> bool {
+        self.direct
+    }
+
+    /// The warnings, also logged through `tracing` (a newer class version, unknown
+    /// keys), in file order.
+    pub fn warnings(&self) -> &[Warning] {
+        self.findings.as_ref().map_or(&[], |f| &f.warnings)
+    }
+
+    /// The properties no reader consumed, in file order, kept to be written back (seed
+    /// 01 section 3.4).
+    pub fn unknown(&self) -> &[UnknownProperty] {
+        self.findings.as_ref().map_or(&[], |f| &f.unknown)
+    }
+
+    /// The warnings and the unknown properties, by value.
+    pub fn into_parts(self) -> (Vec<Warning>, Vec<UnknownProperty>) {
+        self.findings
+            .map_or_else(Default::default, |f| (f.warnings, f.unknown))
+    }
 }
 
 /// Loads the file `bytes` over `value` (missing keys keep their current values): first
@@ -339,12 +385,43 @@ pub fn load_text<T: Reflect>(
     // property) is not in canonical form: no attempt.
     let canonical_start = src.as_bytes().first().is_none_or(|&b| b == b';');
     if canonical_start && value.load_direct(&mut cursor) && cursor.is_done() {
-        return Ok(LoadTextReport {
-            direct: true,
-            ..LoadTextReport::default()
-        });
+        return Ok(LoadTextReport::DIRECT);
     }
     load_tokenized(buffer.tokenize_scanned(src, path)?, value)
+}
+
+/// Loads a new `T` from the file `bytes`: [`Reflect::default_value`], then every key
+/// the file has. Through [`Reflect::load_direct_fresh`] when the file is in canonical
+/// form; else (or when that declines part way, when the partly read value is dropped)
+/// from a new default value through the tokenizer, [`Reflect::load`] and the audit,
+/// exactly as [`load_text`] over a fresh value.
+///
+/// `path` only labels errors.
+///
+/// # Errors
+/// Those of [`TokenBuffer::tokenize`] and [`Reflect::load`], with path, line and column
+/// (the partly loaded value is dropped).
+#[inline]
+pub fn from_text<T: Reflect>(
+    buffer: &mut TokenBuffer,
+    bytes: &[u8],
+    path: &Path,
+) -> Result<(T, LoadTextReport), Error> {
+    let mut value = T::default_value();
+    let Some(src) = buffer.scan_direct(bytes) else {
+        let report = load_tokenized(buffer.tokenize(bytes, path)?, &mut value)?;
+        return Ok((value, report));
+    };
+    if src.as_bytes().first().is_none_or(|&b| b == b';') {
+        let mut cursor = DirectCursor::new(src, buffer.masks());
+        if value.load_direct_fresh(&mut cursor) && cursor.is_done() {
+            return Ok((value, LoadTextReport::DIRECT));
+        }
+        // Declined part way: start again from the defaults.
+        value = T::default_value();
+    }
+    let report = load_tokenized(buffer.tokenize_scanned(src, path)?, &mut value)?;
+    Ok((value, report))
 }
 
 /// [`load_text`]'s general path, out of line.
@@ -353,11 +430,7 @@ fn load_tokenized<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadTe
     let mut ar = Archive::loading(doc);
     value.load(&mut ar)?;
     let unknown = ar.audit_unconsumed();
-    Ok(LoadTextReport {
-        warnings: ar.take_warnings(),
-        unknown,
-        direct: false,
-    })
+    Ok(LoadTextReport::new(false, ar.take_warnings(), unknown))
 }
 
 #[cfg(test)]

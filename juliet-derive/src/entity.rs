@@ -506,7 +506,10 @@ fn load_direct(cont: &Container<'_>, krate: &Path) -> TokenStream {
             #(#obligations)*
         }
     });
+    let fresh = load_direct_fresh(cont, krate);
     quote! {
+        #fresh
+
         #[inline]
         fn load_direct(&mut self, cursor: &mut #krate::DirectCursor<'_>) -> bool {
             #helper
@@ -518,6 +521,54 @@ fn load_direct(cont: &Container<'_>, krate: &Path) -> TokenStream {
                 return false;
             }
             #(#decodes)*
+            true
+        }
+    }
+}
+
+/// `Reflect::load_direct_fresh`: as `load_direct`, but over a fresh value the caller
+/// drops when it declines, so each property is decoded as it is found
+/// (`DirectCursor::property`), as a hand-written loader into a new record does.
+fn load_direct_fresh(cont: &Container<'_>, krate: &Path) -> TokenStream {
+    let version = Literal::u32_suffixed(cont.version());
+    let reads: Vec<TokenStream> = cont
+        .properties()
+        .map(|field| {
+            let member = field.ident;
+            let text = &field.key.text;
+            // Spanned at the field type, through a local helper as in `load_direct`: a
+            // type without a codec fails here as its other uses do, reported once.
+            let ty = field.ty;
+            let helper = quote_spanned!(ty.span()=> __juliet_read::<#ty>);
+            let codec = codec(field, krate);
+            quote! {
+                let _ = #codec::PROPERTY_TYPE;
+                if !#helper(cursor, { const KEY: #krate::Key = #krate::Key::new(#text); KEY }, &mut self.#member) {
+                    return false;
+                }
+            }
+        })
+        .collect();
+    let helper = (!reads.is_empty()).then(|| {
+        quote! {
+            #[inline(always)]
+            fn __juliet_read<T: #krate::Codec>(
+                cursor: &mut #krate::DirectCursor<'_>,
+                key: #krate::Key,
+                place: &mut T,
+            ) -> bool {
+                cursor.property(key, place).is_some()
+            }
+        }
+    });
+    quote! {
+        #[inline]
+        fn load_direct_fresh(&mut self, cursor: &mut #krate::DirectCursor<'_>) -> bool {
+            #helper
+            if !cursor.class_version(#version) {
+                return false;
+            }
+            #(#reads)*
             true
         }
     }

@@ -1,11 +1,14 @@
-//! `load_text` and the derive's `load_direct` (the direct load path, `juliet_core::direct`)
-//! on the seed 01 classes: which files take the direct path, and that a file the direct
-//! path gives up on half-way (after finding some properties) loads exactly as through
-//! the tokenizer alone, migration, warnings and unknown keys included.
+//! `load_text` and `from_text` with the derive's `load_direct` and `load_direct_fresh`
+//! (the direct load path, `juliet_core::direct`) on the seed 01 classes: which files
+//! take the direct path, and that a file the direct path gives up on half-way (after
+//! finding or decoding some properties) loads exactly as through the tokenizer alone,
+//! migration, warnings and unknown keys included.
 
 use std::path::Path;
 
-use juliet_core::{load_text, Archive, Error, LoadTextReport, Reflect, TokenBuffer, WarningKind};
+use juliet_core::{
+    from_text, load_text, Archive, Error, LoadTextReport, Reflect, TokenBuffer, WarningKind,
+};
 use juliet_entities::Entity;
 
 /// Seed 01's `LegacyWeapon` with one more property after the migrated ones.
@@ -39,11 +42,7 @@ fn general(text: &str) -> Result<(Weapon, LoadTextReport), String> {
     let mut weapon = Weapon::default_value();
     weapon.load(&mut ar).map_err(|e| e.to_string())?;
     let unknown = ar.audit_unconsumed();
-    let report = LoadTextReport {
-        warnings: ar.take_warnings(),
-        unknown,
-        direct: false,
-    };
+    let report = LoadTextReport::new(false, ar.take_warnings(), unknown);
     Ok((weapon, report))
 }
 
@@ -61,6 +60,12 @@ fn through_load_text(text: &str) -> Result<(Weapon, LoadTextReport), String> {
     Ok((weapon, report))
 }
 
+/// What `from_text` gives (a new value).
+fn through_from_text(text: &str) -> Result<(Weapon, LoadTextReport), String> {
+    let mut buffer = TokenBuffer::new();
+    from_text(&mut buffer, text.as_bytes(), Path::new("w.jasset")).map_err(|e| e.to_string())
+}
+
 fn saved(weapon: &Weapon) -> String {
     let mut text = String::new();
     weapon.save(&mut Archive::saving(&mut text));
@@ -76,12 +81,15 @@ fn saved_files_and_files_with_absent_keys_take_the_direct_path() {
         sound: "Sounds/Bang 01.wav".into(),
     };
     let (loaded, report) = through_load_text(&saved(&weapon)).unwrap();
-    assert!(report.direct);
+    assert!(report.direct());
     assert_eq!(loaded, weapon);
+    let (fresh, report) = through_from_text(&saved(&weapon)).unwrap();
+    assert!(report.direct());
+    assert_eq!(fresh, weapon);
     // Without ClassVersion and Ammo: the code's version, Ammo at its default.
     let (sparse, report) =
         through_load_text("; VelocityX\n1.5\n; VelocityY\n2.5\n; Sound\nbeep").unwrap();
-    assert!(report.direct);
+    assert!(report.direct());
     assert_eq!(
         (sparse.velocity_x, sparse.ammo, sparse.sound.as_str()),
         (1.5, 0, "beep")
@@ -116,18 +124,23 @@ fn files_given_up_half_way_load_as_through_the_tokenizer() {
         let expected = general(text);
         let got = through_load_text(text);
         assert_eq!(got, expected, "{text:?}");
+        // A new value, decoded as the direct path goes, then read again from scratch.
+        assert_eq!(through_from_text(text), expected, "from_text {text:?}");
         if let Ok((_, report)) = got {
-            assert!(!report.direct, "{text:?}");
+            assert!(!report.direct(), "{text:?}");
         }
     }
     // The cases above do what they claim in the general path.
     let (unknown, report) = general(files[0]).unwrap();
-    assert_eq!((unknown.ammo, report.unknown[0].key.as_str()), (3, "Extra"));
+    assert_eq!(
+        (unknown.ammo, report.unknown()[0].key.as_str()),
+        (3, "Extra")
+    );
     let (migrated, _) = general(files[2]).unwrap();
     assert_eq!(migrated.velocity_x, 75.5);
     let (_, report) = general(files[3]).unwrap();
     assert!(matches!(
-        report.warnings[0].kind,
+        report.warnings()[0].kind,
         WarningKind::NewerClassVersion { .. }
     ));
     let (late, _) = general(files[4]).unwrap();

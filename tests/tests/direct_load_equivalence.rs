@@ -1,7 +1,10 @@
 //! The direct load path against the general one: for every input, `load_text` (which
 //! tries `Reflect::load_direct` first) must give exactly what tokenizing and
 //! `Reflect::load` + `audit_unconsumed` give: the same final value (floats bit-exact),
-//! the same `Ok`/`Err` (same error), the same unknown properties and warnings.
+//! the same `Ok`/`Err` (same error), the same unknown properties and warnings; and
+//! `from_text` (`Reflect::load_direct_fresh`, which decodes as it goes and starts again
+//! from a new default when it declines) must give what the general path gives over a
+//! new default value.
 //!
 //! A proptest saves random values of derived classes (every field type, renames,
 //! aliases, deprecated keys, a migration, a skipped field), mutates the canonical text
@@ -13,8 +16,8 @@ use std::path::Path;
 
 use glam::{Vec2, Vec3, Vec4};
 use juliet_core::{
-    load_text, Archive, Error, ErrorKind, LoadTextReport, Reflect, TokenBuffer, UnknownProperty,
-    Warning,
+    from_text, load_text, Archive, Error, ErrorKind, LoadTextReport, Reflect, TokenBuffer,
+    UnknownProperty, Warning,
 };
 use juliet_entities::{Codec, Entity};
 use proptest::prelude::*;
@@ -105,11 +108,7 @@ fn general<T: Reflect>(bytes: &[u8], value: &mut T) -> Result<LoadTextReport, Er
     let mut ar = Archive::loading(buffer.tokenize(bytes, Path::new(PATH))?);
     value.load(&mut ar)?;
     let unknown = ar.audit_unconsumed();
-    Ok(LoadTextReport {
-        warnings: ar.take_warnings(),
-        unknown,
-        direct: false,
-    })
+    Ok(LoadTextReport::new(false, ar.take_warnings(), unknown))
 }
 
 /// Saved text of `value` (exact for floats: the writer's shortest round-trip form).
@@ -130,7 +129,7 @@ struct Outcome {
 fn outcome<T: Reflect>(result: Result<LoadTextReport, Error>, value: &T, extra: String) -> Outcome {
     Outcome {
         result: result
-            .map(|r| (r.warnings, r.unknown))
+            .map(LoadTextReport::into_parts)
             .map_err(|e| (e.clone(), e.to_string())),
         value: save(value) + &extra,
     }
@@ -147,7 +146,7 @@ fn both<T: Reflect + Clone>(
 ) -> (Outcome, Outcome, bool) {
     let mut a = initial.clone();
     let ra = load_text(buffer, bytes, Path::new(PATH), &mut a);
-    let direct = matches!(&ra, Ok(r) if r.direct);
+    let direct = matches!(&ra, Ok(r) if r.direct());
     let oa = outcome(ra, &a, extra(&a));
     let mut b = initial.clone();
     let rb = general(bytes, &mut b);
@@ -167,6 +166,36 @@ fn assert_same<T: Reflect + Clone>(
         direct_first,
         general,
         "load_text (direct: {}) and the general path differ on {:?}",
+        direct,
+        String::from_utf8_lossy(bytes)
+    );
+    Ok(direct)
+}
+
+/// Checks that `from_text` (a new value: the direct path decoding as it goes, else the
+/// general path from a new default) gives what the general path gives over
+/// `T::default_value()`: the same result and, on success, the same value; returns
+/// whether the direct path read the file.
+fn assert_fresh_same<T: Reflect>(
+    buffer: &mut TokenBuffer,
+    bytes: &[u8],
+    extra: impl Fn(&T) -> String,
+) -> Result<bool, TestCaseError> {
+    let fresh = from_text::<T>(buffer, bytes, Path::new(PATH));
+    let direct = matches!(&fresh, Ok((_, r)) if r.direct());
+    let got = match fresh {
+        Ok((value, report)) => Ok((save(&value) + &extra(&value), report.into_parts())),
+        Err(e) => Err((e.clone(), e.to_string())),
+    };
+    let mut value = T::default_value();
+    let want = match general(bytes, &mut value) {
+        Ok(report) => Ok((save(&value) + &extra(&value), report.into_parts())),
+        Err(e) => Err((e.clone(), e.to_string())),
+    };
+    prop_assert_eq!(
+        got,
+        want,
+        "from_text (direct: {}) and the general path differ on {:?}",
         direct,
         String::from_utf8_lossy(bytes)
     );
@@ -372,8 +401,11 @@ proptest! {
         let slash = std::iter::once(&value.name).chain(&value.tags).any(|s| bare_slash(s));
         let direct = assert_same(&mut buffer, text.as_bytes(), &initial, everything_extra)?;
         prop_assert_eq!(direct, one_line && !slash);
+        prop_assert_eq!(assert_fresh_same(&mut buffer, text.as_bytes(), everything_extra)?, direct);
         let bytes = mutated(&text, &muts, layout);
-        assert_same(&mut buffer, &bytes, &initial, everything_extra)?;
+        let mutated_direct = assert_same(&mut buffer, &bytes, &initial, everything_extra)?;
+        // A new value reads directly exactly when an existing one does.
+        prop_assert_eq!(assert_fresh_same(&mut buffer, &bytes, everything_extra)?, mutated_direct);
         // The buffer the mutated file left behind reads the canonical one the same.
         prop_assert_eq!(assert_same(&mut buffer, text.as_bytes(), &initial, everything_extra)?, direct);
     }
@@ -392,8 +424,10 @@ proptest! {
         let direct = assert_same(&mut buffer, text.as_bytes(), &initial, no_extra)?;
         let slash = std::iter::once(&value.label).chain(&value.list).any(|s| bare_slash(s));
         prop_assert_eq!(direct, value.list.len() <= 1 && !slash);
+        prop_assert_eq!(assert_fresh_same::<Small>(&mut buffer, text.as_bytes(), no_extra)?, direct);
         let bytes = mutated(&text, &muts, layout);
-        assert_same(&mut buffer, &bytes, &initial, no_extra)?;
+        let mutated_direct = assert_same(&mut buffer, &bytes, &initial, no_extra)?;
+        prop_assert_eq!(assert_fresh_same::<Small>(&mut buffer, &bytes, no_extra)?, mutated_direct);
         prop_assert_eq!(assert_same(&mut buffer, text.as_bytes(), &initial, no_extra)?, direct);
     }
 }
@@ -472,4 +506,40 @@ fn canonical_files_read_directly() {
     assert_eq!(outcome.value, save(&expected));
     let (_, direct) = small_both_ways("; Label\n\"caf\u{e9} \\\"x\\\"\"");
     assert!(direct);
+}
+
+/// `from_text` decodes as it goes: a file it declines after decoding some properties
+/// is read again from a new default value, so the result is the general path's (an
+/// unknown key reported, or the tokenizer's error), never the half-read value.
+#[test]
+fn from_text_starts_again_when_it_declines_part_way() {
+    let mut buffer = TokenBuffer::new();
+    let path = Path::new(PATH);
+    let (value, report) =
+        from_text::<Small>(&mut buffer, b"; Mass\n1.5\n; Label\nx\n; Extra\n1\n", path).unwrap();
+    assert!(!report.direct());
+    let expected = Small {
+        mass: 1.5,
+        label: "x".to_owned(),
+        ..Small::default_value()
+    };
+    assert_eq!(value, expected);
+    let unknown: Vec<&str> = report.unknown().iter().map(|u| u.key.as_str()).collect();
+    assert_eq!(unknown, ["Extra"]);
+    assert_eq!(
+        report.warnings().len(),
+        1,
+        "the unknown key is warned about"
+    );
+    // Read directly up to `Code`, whose value does not decode: the general path's error.
+    let err = from_text::<Small>(&mut buffer, b"; Mass\n1.5\n; Code\nzz\n", path).unwrap_err();
+    assert_eq!((err.key.as_deref(), err.line), (Some("Code"), 4));
+    // And a canonical file reads directly, absent keys at their defaults.
+    let (value, report) = from_text::<Small>(&mut buffer, b"; Code\n7\n", path).unwrap();
+    assert!(report.direct() && report.warnings().is_empty() && report.unknown().is_empty());
+    let expected = Small {
+        code: 7,
+        ..Small::default_value()
+    };
+    assert_eq!(value, expected);
 }

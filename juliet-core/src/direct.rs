@@ -10,11 +10,16 @@
 //! [`Archive`] path gives. Anything else (comments, blank lines, other spellings, other
 //! orders, unknown or deprecated keys, several value lines, a value that does not
 //! parse, CRLF, a byte-order mark) makes it decline, and the caller loads the file the
-//! general way, which also reports errors with their line and column. A class finds all
-//! of its properties ([`DirectCursor::locate`]) before it decodes any, so a declined file
-//! leaves the value as the general path finds it, also when that path then fails (a
-//! duplicate key further on, a bad `ClassVersion` after the first property). Seed 01 section 5
-//! (the symmetric serialize) and section 3 (the tokenizer it stands in for).
+//! general way, which also reports errors with their line and column.
+//!
+//! Over a value the caller keeps ([`load_text`], [`Reflect::load_direct`]) a class finds
+//! all of its properties ([`DirectCursor::locate`]) before it decodes any, so a declined
+//! file leaves the value as the general path finds it, also when that path then fails (a
+//! duplicate key further on, a bad `ClassVersion` after the first property). For a new
+//! value ([`from_text`], [`Reflect::load_direct_fresh`]) it decodes each property as it
+//! finds it ([`DirectCursor::property`]), and a file declined part way is loaded again
+//! from a new default value. Seed 01 section 5 (the symmetric serialize) and section 3
+//! (the tokenizer it stands in for).
 
 use std::path::Path;
 
@@ -31,9 +36,9 @@ use crate::value::{Value, ValueSpan};
 ///
 /// [`DirectCursor::property`] decodes as it goes: right for a loader that reads into a
 /// fresh value and, when the cursor gives up, starts again the general way from another
-/// fresh value (below). A [`Reflect::load_direct`], which loads over a value the caller
-/// keeps, must [`DirectCursor::locate`] every property and check
-/// [`DirectCursor::is_done`] before it decodes any (see there).
+/// fresh value (below, and [`Reflect::load_direct_fresh`]). A [`Reflect::load_direct`],
+/// which loads over a value the caller keeps, must [`DirectCursor::locate`] every
+/// property and check [`DirectCursor::is_done`] before it decodes any (see there).
 ///
 /// ```
 /// use juliet_core::{key, TokenBuffer};
@@ -390,13 +395,40 @@ pub fn load_text<T: Reflect>(
     load_tokenized(buffer.tokenize_scanned(src, path)?, value)
 }
 
-/// Loads a new `T` from the file `bytes`: [`Reflect::default_value`], then every key
-/// the file has. Through [`Reflect::load_direct_fresh`] when the file is in canonical
-/// form; else (or when that declines part way, when the partly read value is dropped)
-/// from a new default value through the tokenizer, [`Reflect::load`] and the audit,
-/// exactly as [`load_text`] over a fresh value.
+/// A new `T` from the file `bytes`: [`Reflect::default_value`], then every key the file
+/// has, and the load's [`LoadTextReport`]. A file in canonical form is read through
+/// [`Reflect::load_direct_fresh`] (decoding as it goes, no find-everything-first pass);
+/// any other file, or one that path declines part way (the partly read value is then
+/// dropped), is loaded from a new default value through the tokenizer (into `buffer`),
+/// [`Reflect::load`] and the unconsumed-key audit. Both ways give what [`load_text`]
+/// over [`Reflect::default_value`] gives (`tests/tests/direct_load_equivalence.rs`).
 ///
 /// `path` only labels errors.
+///
+/// ```
+/// use std::path::Path;
+/// use juliet_core::{from_text, TokenBuffer};
+///
+/// #[derive(juliet_derive::Entity, Debug, PartialEq)]
+/// #[jasset(crate = ::juliet_core)] // `juliet_entities::Entity` needs no `crate`
+/// struct Door {
+///     #[jasset(default = 1.0)]
+///     width: f32,
+///     locked: bool,
+/// }
+///
+/// let mut buffer = TokenBuffer::new();
+/// let path = Path::new("door.jasset");
+/// let (door, report) = from_text::<Door>(&mut buffer, b"; Locked\ntrue\n", path)?;
+/// assert_eq!(door, Door { width: 1.0, locked: true });
+/// assert!(report.direct() && report.unknown().is_empty());
+///
+/// let edited = b"# edited\n; Locked\nfalse\n; Color\nred\n";
+/// let (door, report) = from_text::<Door>(&mut buffer, edited, path)?;
+/// assert!(!report.direct() && !door.locked);
+/// assert_eq!(report.unknown()[0].key, "Color"); // kept, to be written back
+/// # Ok::<(), juliet_core::Error>(())
+/// ```
 ///
 /// # Errors
 /// Those of [`TokenBuffer::tokenize`] and [`Reflect::load`], with path, line and column

@@ -4,7 +4,8 @@
 //! zero-copy [tokenizer](TokenBuffer), the [`Archive`] that saves and loads with one
 //! call per field, the value [codecs](Codec), [`Class`] / [`PropertyDescriptor`]
 //! tables and the class [`Registry`], and the [direct load path](direct) that reads
-//! files in the writer's canonical form without tokenizing them ([`load_text`]).
+//! files in the writer's canonical form without tokenizing them ([`from_text`],
+//! [`load_text`]).
 //!
 //! Seed 01 ("Serialization Core & .jasset Text Archive") with the format of DESIGN.md
 //! section 3. Game code normally uses `#[derive(Entity)]` through `juliet-entities`;

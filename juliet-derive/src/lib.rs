@@ -76,6 +76,12 @@ use syn::{parse_macro_input, DeriveInput};
 ///   then, when the file's version is older and `migrate` is given, calls the
 ///   migration. Keys the class does not know are left unconsumed for the caller's
 ///   audit (they are reported and kept by the runtime).
+/// - `Reflect::load_direct` and `Reflect::load_direct_fresh`: the direct load path
+///   (`juliet_core::direct`) for files exactly as `save` writes them, read straight
+///   from their text: over a kept value every property is found before any is decoded
+///   (a declined file is left untouched for `load`); over a new value
+///   (`juliet_core::from_text`, the runtime's entity load) each is decoded as it is
+///   found. Any other file is declined and goes through `load`.
 /// - A registration with `juliet_core::Registry::global()` (through `inventory`), so
 ///   the runtime finds the class by name or name CRC.
 ///

@@ -640,7 +640,7 @@ fn raw_property_ops_reach_fields_by_offset() {
 }
 
 #[test]
-fn load_direct_through_class_ops_reads_or_declines_in_place() {
+fn load_direct_and_fresh_through_class_ops_read_or_decline_in_place() {
     let before = counts();
     let class = Crate::CLASS;
     let a = Block::new(class);
@@ -675,6 +675,23 @@ fn load_direct_through_class_ops_reads_or_declines_in_place() {
         let mut cursor = buffer.direct(b"; ClassVersion\n2\n; Health\n1\n").unwrap();
         assert!(!class.ops.load_direct(a.ptr, &mut cursor));
         assert_eq!((*a.ptr.cast::<Crate>()).health, 7.0);
+        // The fresh path (for a value its caller drops on a decline) decodes as it goes.
+        let text = b"; Health\n2\n; Name\n\"Small\"\n; Tags\n[]\n";
+        let mut cursor = buffer.direct(text).unwrap();
+        assert!(class.ops.load_direct_fresh(a.ptr, &mut cursor) && cursor.is_done());
+        {
+            let value = &*a.ptr.cast::<Crate>();
+            assert_eq!((value.health, value.name.as_str()), (2.0, "Small"));
+            assert!(value.tags.is_empty());
+        }
+        // Not done: the values before the unknown key are written, the value is live.
+        let mut cursor = buffer
+            .direct(b"; Health\n3\n; Name\nx\n; Unknown\n2\n")
+            .unwrap();
+        let read = class.ops.load_direct_fresh(a.ptr, &mut cursor);
+        assert!(!(read && cursor.is_done()));
+        assert_eq!((*a.ptr.cast::<Crate>()).health, 3.0);
+        assert_eq!((*a.ptr.cast::<Crate>()).name, "x");
         class.ops.drop_in_place(a.ptr);
     }
     assert_eq!(since(before), (1, 1));
@@ -682,7 +699,8 @@ fn load_direct_through_class_ops_reads_or_declines_in_place() {
 
 #[test]
 fn load_direct_of_a_class_without_one_declines() {
-    // `Aligned` keeps the provided `load_direct`: it declines and writes nothing.
+    // `Aligned` keeps the provided `load_direct`, which declines and writes nothing, and
+    // the provided `load_direct_fresh`, which is `load_direct`.
     let class = Aligned::CLASS;
     let a = Block::new(class);
     let mut buffer = TokenBuffer::new();
@@ -692,56 +710,6 @@ fn load_direct_of_a_class_without_one_declines() {
         class.ops.default_in_place(a.ptr);
         let mut cursor = buffer.direct(b"; Mass\n1\n").unwrap();
         assert!(!class.ops.load_direct(a.ptr, &mut cursor));
-        assert_eq!((*a.ptr.cast::<Aligned>()).mass, 250.0);
-        class.ops.drop_in_place(a.ptr);
-    }
-}
-
-#[test]
-fn load_direct_fresh_through_class_ops_decodes_as_it_goes() {
-    let before = counts();
-    let class = Crate::CLASS;
-    let a = Block::new(class);
-    let mut buffer = TokenBuffer::new();
-    // SAFETY: a block with the class's layout holding a live `Crate` from
-    // `default_in_place` to `drop_in_place`, borrowed only through these calls.
-    unsafe {
-        class.ops.default_in_place(a.ptr);
-        let text = b"; Health\n12.5\n; Name\n\"Big\"\n; Tags\n[]\n";
-        let mut cursor = buffer.direct(text).unwrap();
-        assert!(class.ops.load_direct_fresh(a.ptr, &mut cursor));
-        assert!(cursor.is_done());
-        {
-            let value = &*a.ptr.cast::<Crate>();
-            assert_eq!((value.health, value.name.as_str()), (12.5, "Big"));
-            assert!(value.tags.is_empty());
-            assert_eq!(value.id, 0x42, "absent: the default kept");
-        }
-        // A file that is not done: the values before the unknown key are written (the
-        // caller of the fresh path drops such a value), and the value stays live.
-        let mut cursor = buffer
-            .direct(b"; Health\n1\n; Name\nx\n; Unknown\n2\n")
-            .unwrap();
-        let read = class.ops.load_direct_fresh(a.ptr, &mut cursor);
-        assert!(!(read && cursor.is_done()));
-        assert_eq!((*a.ptr.cast::<Crate>()).health, 1.0);
-        assert_eq!((*a.ptr.cast::<Crate>()).name, "x");
-        class.ops.drop_in_place(a.ptr);
-    }
-    assert_eq!(since(before), (1, 1));
-}
-
-#[test]
-fn load_direct_fresh_of_a_class_without_one_declines() {
-    // `Aligned` keeps the provided methods: the fresh path is `load_direct`, which
-    // declines and writes nothing.
-    let class = Aligned::CLASS;
-    let a = Block::new(class);
-    let mut buffer = TokenBuffer::new();
-    // SAFETY: a block with the class's layout holding a live `Aligned` between
-    // `default_in_place` and `drop_in_place`.
-    unsafe {
-        class.ops.default_in_place(a.ptr);
         let mut cursor = buffer.direct(b"; Mass\n1\n").unwrap();
         assert!(!class.ops.load_direct_fresh(a.ptr, &mut cursor));
         assert_eq!((*a.ptr.cast::<Aligned>()).mass, 250.0);

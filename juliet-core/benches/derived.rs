@@ -9,10 +9,12 @@
 //!   keep their capacity), through `Reflect::load_direct`, which finds every property
 //!   before it decodes any;
 //! - `derived_tokenized`: the same derive's `Reflect::load` (one pass over the nodes,
-//!   key CRC `match`) after tokenizing the text into a reused `TokenBuffer`: what every
-//!   file not in canonical form (comments, other order, aliases...) costs;
+//!   key CRC `match`) into a new record after tokenizing the text into a reused
+//!   `TokenBuffer`: what every file not in canonical form (comments, other order,
+//!   aliases...) costs;
 //! - `hand_written`: the seed's `SerializeProp` idiom, `Archive::serialize` per field
-//!   (each call searches the nodes for its key), after the same tokenizing;
+//!   (each call searches the nodes for its key), into a new record after the same
+//!   tokenizing;
 //! - `serde_json`: `serde_json::from_str` of the same record as JSON.
 //!
 //! After criterion's estimates, a paired summary (see [`paired_summary`]): the loaders
@@ -74,6 +76,24 @@ fn serialize_by_hand(ar: &mut Archive<'_>, r: &mut Record) -> Result<(), Error> 
 /// The `derived` case: a new record from the text, through [`from_text`].
 fn load_new(buffer: &mut TokenBuffer, jasset: &str, path: &Path) -> Record {
     let (record, _report) = from_text::<Record>(buffer, jasset.as_bytes(), path).unwrap();
+    record
+}
+
+/// The `derived_tokenized` case: a new record, through the tokenizer and the derive's
+/// `Reflect::load`.
+fn load_tokenized(buffer: &mut TokenBuffer, jasset: &str, path: &Path) -> Record {
+    let doc = buffer.tokenize(jasset.as_bytes(), path).unwrap();
+    let mut record = Record::default_value();
+    record.load(&mut Archive::loading(doc)).unwrap();
+    record
+}
+
+/// The `hand_written` case: a new record, through the tokenizer and
+/// [`serialize_by_hand`].
+fn load_by_hand(buffer: &mut TokenBuffer, jasset: &str, path: &Path) -> Record {
+    let doc = buffer.tokenize(jasset.as_bytes(), path).unwrap();
+    let mut record = Record::default_value();
+    serialize_by_hand(&mut Archive::loading(doc), &mut record).unwrap();
     record
 }
 
@@ -148,21 +168,11 @@ fn loaders(c: &mut Criterion) {
     });
     group.bench_function("derived_tokenized", |b| {
         let mut buffer = TokenBuffer::new();
-        let mut out = Record::default_value();
-        b.iter(|| {
-            let doc = buffer.tokenize(black_box(jasset.as_bytes()), path).unwrap();
-            out.load(&mut Archive::loading(doc)).unwrap();
-            black_box(&out);
-        })
+        b.iter(|| black_box(load_tokenized(&mut buffer, black_box(&jasset), path)))
     });
     group.bench_function("hand_written", |b| {
         let mut buffer = TokenBuffer::new();
-        let mut out = Record::default_value();
-        b.iter(|| {
-            let doc = buffer.tokenize(black_box(jasset.as_bytes()), path).unwrap();
-            serialize_by_hand(&mut Archive::loading(doc), &mut out).unwrap();
-            black_box(&out);
-        })
+        b.iter(|| black_box(load_by_hand(&mut buffer, black_box(&jasset), path)))
     });
     group.bench_function("serde_json", |b| {
         b.iter(|| black_box(serde_json::from_str::<Record>(black_box(&json)).unwrap()))
@@ -205,31 +215,28 @@ fn per_load(mut load: impl FnMut()) -> f64 {
     start.elapsed().as_nanos() as f64 / f64::from(PAIRED_BATCH)
 }
 
-/// A load-robust summary printed after criterion's estimates: the four loaders run in
-/// alternation, [`PAIRED_ROUNDS`] rounds of [`PAIRED_BATCH`] loads each; prints the best
-/// round of each (the least disturbed, in ns a record) and the median of the per-round
-/// ratios to the derived loader.
+/// A load-robust summary printed after criterion's estimates: the four loaders, each
+/// making a new record per load, run in alternation, [`PAIRED_ROUNDS`] rounds of
+/// [`PAIRED_BATCH`] loads each; prints the best round of each (the least disturbed, in
+/// ns a record) and the median of the per-round ratios to the derived loader.
 fn paired_summary() {
     let (record, jasset, json) = inputs();
     let path = Path::new("record.jasset");
     let mut buffer = TokenBuffer::new();
-    let mut out = [(); 2].map(|()| Record::default_value());
+    assert!(load_new(&mut buffer, &jasset, path) == record);
+    assert!(load_tokenized(&mut buffer, &jasset, path) == record);
+    assert!(load_by_hand(&mut buffer, &jasset, path) == record);
     let mut best = [f64::MAX; 4];
     let mut over_derived: [Vec<f64>; 3] = Default::default();
     for _ in 0..PAIRED_ROUNDS {
-        let [tokenized, by_hand] = &mut out;
         let d = per_load(|| {
             black_box(load_new(&mut buffer, black_box(&jasset), path));
         });
         let t = per_load(|| {
-            let doc = buffer.tokenize(black_box(jasset.as_bytes()), path).unwrap();
-            tokenized.load(&mut Archive::loading(doc)).unwrap();
-            black_box(&*tokenized);
+            black_box(load_tokenized(&mut buffer, black_box(&jasset), path));
         });
         let h = per_load(|| {
-            let doc = buffer.tokenize(black_box(jasset.as_bytes()), path).unwrap();
-            serialize_by_hand(&mut Archive::loading(doc), by_hand).unwrap();
-            black_box(&*by_hand);
+            black_box(load_by_hand(&mut buffer, black_box(&jasset), path));
         });
         let s = per_load(|| {
             black_box(serde_json::from_str::<Record>(black_box(&json)).unwrap());
@@ -241,7 +248,6 @@ fn paired_summary() {
             ratios.push(other / d);
         }
     }
-    assert!(out.iter().all(|r| *r == record));
     let [over_serde, over_tokenized, over_hand] = over_derived.map(|mut v| {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]

@@ -80,16 +80,18 @@ pub trait Reflect: Sized + 'static {
         false
     }
 
-    /// [`Reflect::load_direct`] over a value the caller throws away when this declines
-    /// (a fresh [`Reflect::default_value`], as [`crate::from_text`] and the entity
-    /// runtime's in-place load make): it may decode each property as it finds it
-    /// ([`DirectCursor::property`]), so on `false` `self` may be partly written and
-    /// must not be used; the caller starts the general path again from a fresh value.
+    /// [`Reflect::load_direct`] over a value the caller throws away when the direct path
+    /// declines (a fresh [`Reflect::default_value`], as [`crate::from_text`] and the
+    /// entity runtime's in-place load make): it may decode each property as it finds it
+    /// ([`DirectCursor::property`]), so when it returns `false`, or `true` with the
+    /// cursor not done, `self` may be partly written and must not be used; the caller
+    /// starts the general path again from a fresh value.
     ///
     /// Returns `true` when it read every property that was there (the caller then
     /// checks [`DirectCursor::is_done`]). The provided version is
     /// [`Reflect::load_direct`]; the derive writes one that decodes in line, with no
-    /// find-everything-first pass.
+    /// find-everything-first pass. Seed 01 section 5 (the symmetric serialize, here
+    /// straight from the text).
     #[inline]
     fn load_direct_fresh(&mut self, cursor: &mut DirectCursor<'_>) -> bool {
         self.load_direct(cursor)

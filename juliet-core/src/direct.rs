@@ -182,9 +182,11 @@ impl<'a> DirectCursor<'a> {
     /// what decodes), or `key.name` is not an identifier. The cursor moves only on
     /// `Some(true)`.
     ///
-    /// A class reading several properties should [`DirectCursor::locate`] them all and
-    /// decode them only once the file is known to be done, so that a file the direct
-    /// path declines leaves the value untouched (see [`Reflect::load_direct`]).
+    /// A class reading several properties over a value its caller keeps should
+    /// [`DirectCursor::locate`] them all and decode them only once the file is known to
+    /// be done, so that a file the direct path declines leaves the value untouched (see
+    /// [`Reflect::load_direct`]); over a new value the caller drops on a decline,
+    /// `property` after `property` is right ([`Reflect::load_direct_fresh`]).
     #[inline(always)]
     pub fn property<T: Codec>(&mut self, key: Key, place: &mut T) -> Option<bool> {
         let before = self.pos;
@@ -306,15 +308,17 @@ const fn is_identifier(name: &[u8]) -> bool {
 }
 
 /// What a load reported besides the values (see [`load_text`] and [`from_text`]): how
-/// the file was read, its warnings and its unknown properties. Two words; nothing is
-/// allocated when there are no warnings and no unknown keys (every file the direct path
-/// reads).
+/// the file was read, its warnings and its unknown properties. Two words (checked at
+/// compile time); nothing is allocated when there are no warnings and no unknown keys
+/// (every file the direct path reads). Seed 01 section 3.4 (unknown keys kept).
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct LoadTextReport {
     direct: bool,
     /// `None` when there is nothing to report.
     findings: Option<Box<Findings>>,
 }
+
+static_assertions::assert_eq_size!(LoadTextReport, [usize; 2]);
 
 /// The warnings and unknown properties of a [`LoadTextReport`] (never both empty).
 #[derive(Debug, Clone, PartialEq)]
@@ -403,7 +407,9 @@ pub fn load_text<T: Reflect>(
 /// [`Reflect::load`] and the unconsumed-key audit. Both ways give what [`load_text`]
 /// over [`Reflect::default_value`] gives (`tests/tests/direct_load_equivalence.rs`).
 ///
-/// `path` only labels errors.
+/// `path` only labels errors. A file declined part way makes two default values (a
+/// `#[jasset(default = expr)]` runs twice). Seed 01 section 5 (the symmetric serialize,
+/// here straight from the text) and section 3.4 (unknown keys kept).
 ///
 /// ```
 /// use std::path::Path;
@@ -439,20 +445,37 @@ pub fn from_text<T: Reflect>(
     bytes: &[u8],
     path: &Path,
 ) -> Result<(T, LoadTextReport), Error> {
-    let mut value = T::default_value();
-    let Some(src) = buffer.scan_direct(bytes) else {
-        let report = load_tokenized(buffer.tokenize(bytes, path)?, &mut value)?;
-        return Ok((value, report));
-    };
-    if src.as_bytes().first().is_none_or(|&b| b == b';') {
-        let mut cursor = DirectCursor::new(src, buffer.masks());
-        if value.load_direct_fresh(&mut cursor) && cursor.is_done() {
-            return Ok((value, LoadTextReport::DIRECT));
+    let scanned = buffer.scan_direct(bytes);
+    if let Some(src) = scanned {
+        // As in `load_text`: a file that does not start with a header is not attempted.
+        if src.as_bytes().first().is_none_or(|&b| b == b';') {
+            let mut value = T::default_value();
+            let mut cursor = DirectCursor::new(src, buffer.masks());
+            if value.load_direct_fresh(&mut cursor) && cursor.is_done() {
+                return Ok((value, LoadTextReport::DIRECT));
+            }
+            // Declined, perhaps part way: this value is dropped.
         }
-        // Declined part way: start again from the defaults.
-        value = T::default_value();
     }
-    let report = load_tokenized(buffer.tokenize_scanned(src, path)?, &mut value)?;
+    from_text_general(buffer, bytes, scanned, path)
+}
+
+/// [`from_text`]'s general path, out of line: a new default value loaded through the
+/// tokenizer (from the direct path's scan when there is one) and [`load_tokenized`].
+#[cold]
+#[inline(never)]
+fn from_text_general<T: Reflect>(
+    buffer: &mut TokenBuffer,
+    bytes: &[u8],
+    scanned: Option<&str>,
+    path: &Path,
+) -> Result<(T, LoadTextReport), Error> {
+    let doc = match scanned {
+        Some(src) => buffer.tokenize_scanned(src, path)?,
+        None => buffer.tokenize(bytes, path)?,
+    };
+    let mut value = T::default_value();
+    let report = load_tokenized(doc, &mut value)?;
     Ok((value, report))
 }
 

@@ -189,9 +189,11 @@ impl ClassOps {
     }
 
     /// Runs the direct load path for a fresh value on the value at `ptr`
-    /// ([`Reflect::load_direct_fresh`]): as [`ClassOps::load_direct`], but on `false` the
-    /// value may be partly written (live and valid, but neither the old value nor the
-    /// file's): the caller drops it, or loads into a fresh default from scratch.
+    /// ([`Reflect::load_direct_fresh`]): as [`ClassOps::load_direct`], but when it
+    /// returns `false` (or `true` with the cursor not done) the value may be partly
+    /// written (live and valid, but neither the old value nor the file's): the caller
+    /// drops it, or loads into a fresh default from scratch. Seed 02 section 4.4 (the
+    /// in-place load).
     ///
     /// # Safety
     /// `ptr` must hold a live value of the class, not borrowed elsewhere.

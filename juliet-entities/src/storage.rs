@@ -625,8 +625,9 @@ impl KindStorage {
 
     /// Runs the class's direct load path for a fresh value
     /// ([`juliet_core::Reflect::load_direct_fresh`]) on the value in `slot`, which the
-    /// caller destroys when this returns `false` (the value is then valid but may be
-    /// partly written). Panics when `slot >= len()`.
+    /// caller destroys when this returns `false` or leaves the cursor not done (the
+    /// value is then valid but may be partly written). Panics when `slot >= len()`.
+    /// Seed 02 section 4.4 (the in-place load).
     pub fn load_direct_fresh(&mut self, slot: usize, cursor: &mut DirectCursor<'_>) -> bool {
         let ptr = self.as_mut_ptr(slot);
         // SAFETY: as in `load`: the live value in `slot`, of the class's type, borrowed

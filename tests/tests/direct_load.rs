@@ -148,3 +148,63 @@ fn files_given_up_half_way_load_as_through_the_tokenizer() {
     assert!(general(files[7]).unwrap_err().contains(":6:"));
     assert!(general(files[8]).is_err());
 }
+
+/// A codec whose `decode_into` adds the file's count to the value's, so that a value
+/// read twice shows it: `from_text` must start again from a new default when its direct
+/// path declines part way, not load over what it had read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+struct Tally(u32);
+
+impl juliet_core::Codec for Tally {
+    const PROPERTY_TYPE: juliet_core::PropertyType = juliet_core::PropertyType::Custom("tally");
+    fn encode(&self, out: &mut String) {
+        out.push_str(&self.0.to_string());
+    }
+    fn decode<'a>(value: juliet_core::Value<'a>) -> Result<Self, juliet_core::ValueError<'a>> {
+        let mut n = 0u32;
+        n.decode_into(value)?;
+        Ok(Tally(n))
+    }
+    fn decode_into<'a>(
+        &mut self,
+        value: juliet_core::Value<'a>,
+    ) -> Result<(), juliet_core::ValueError<'a>> {
+        self.0 += Tally::decode(value)?.0;
+        Ok(())
+    }
+}
+
+#[derive(Entity, Debug, PartialEq)]
+struct Counter {
+    tally: Tally,
+    label: String,
+}
+
+#[test]
+fn from_text_declined_part_way_reads_from_a_new_default() {
+    let mut buffer = TokenBuffer::new();
+    let path = Path::new("c.jasset");
+    // Read directly: the tally once.
+    let (c, report) = from_text::<Counter>(&mut buffer, b"; Tally\n5\n; Label\nx\n", path).unwrap();
+    assert!(report.direct());
+    assert_eq!(
+        c,
+        Counter {
+            tally: Tally(5),
+            label: "x".into()
+        }
+    );
+    // Declined at the unknown key after both properties were decoded: the general path
+    // reads the file from a new default, so the tally is still 5, not 10.
+    let text = b"; Tally\n5\n; Label\nx\n; Extra\n1\n";
+    let (c, report) = from_text::<Counter>(&mut buffer, text, path).unwrap();
+    assert!(!report.direct());
+    assert_eq!(
+        c,
+        Counter {
+            tally: Tally(5),
+            label: "x".into()
+        }
+    );
+    assert_eq!(report.unknown()[0].key, "Extra");
+}

@@ -510,7 +510,9 @@ fn canonical_files_read_directly() {
 
 /// `from_text` decodes as it goes: a file it declines after decoding some properties
 /// is read again from a new default value, so the result is the general path's (an
-/// unknown key reported, or the tokenizer's error), never the half-read value.
+/// unknown key reported, or the value's error). With these overwriting codecs a second
+/// read over the half-read value would look the same; `direct_load.rs`'s `Tally`
+/// codec, which adds, shows that it is a new value.
 #[test]
 fn from_text_starts_again_when_it_declines_part_way() {
     let mut buffer = TokenBuffer::new();

@@ -219,6 +219,14 @@ fn load_direct_fresh_goes_through_the_class_in_place() {
     let mut cursor = buf.direct(b"; Mass\n9\n; Scale\nbig\n").unwrap();
     assert!(!s.load_direct_fresh(1, &mut cursor));
     assert_eq!(s.get::<Crate>(1).unwrap().mass, 9.0);
+    // Not done (an unknown key after `Mass`): `Mass` is written all the same, where
+    // `load_direct`, which finds everything first, writes nothing.
+    let mut cursor = buf.direct(b"; Mass\n10\n; Unknown\n1\n").unwrap();
+    assert!(s.load_direct_fresh(1, &mut cursor) && !cursor.is_done());
+    assert_eq!(s.get::<Crate>(1).unwrap().mass, 10.0);
+    let mut cursor = buf.direct(b"; Mass\n11\n; Unknown\n1\n").unwrap();
+    assert!(!(s.load_direct(1, &mut cursor) && cursor.is_done()));
+    assert_eq!(s.get::<Crate>(1).unwrap().mass, 10.0);
     assert_eq!(*s.get::<Crate>(0).unwrap(), Crate::default());
 }
 

@@ -574,3 +574,58 @@ fn a_decline_after_any_prefix_of_the_class_part_leaves_the_general_paths_state()
     assert!(read_directly > 0);
     assert!(LATE_DECLINES.get() - late_before > 100);
 }
+
+/// A derived kind whose drop panics for `fuse == 13` (as the support kind `Exploding`,
+/// but derived, so that its direct path for a fresh value decodes as it goes).
+#[derive(crate::Entity, Debug, Clone, PartialEq)]
+struct Volatile {
+    fuse: u32,
+    label: String,
+}
+
+impl Drop for Volatile {
+    fn drop(&mut self) {
+        assert_ne!(self.fuse, 13, "a Volatile with fuse 13 dropped");
+    }
+}
+
+/// FAILS on `derive6`: a file the direct path declines after it decoded a property
+/// into the fresh entity. The general path loads it (`Ok`, the entity alive with
+/// `fuse` 13, `Unknown` kept); the direct path decodes `Fuse = 13` into the entity it
+/// allocated, declines at `Unknown`, and destroys that entity, dropping a value made
+/// from the file that the general path never drops: here the drop panics out of
+/// `load_entity`. (Before `load_direct_fresh`, a late decline dropped the entity at its
+/// defaults.)
+#[test]
+fn a_late_decline_drops_no_value_made_from_the_file() {
+    let text = "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x0000000000000077\n\
+                ; Kind\nVolatile\n; ClassVersion\n1\n; Fuse\n13\n; Unknown\n1\n";
+    let id = EntityId(0x77);
+    let mut general = EntityManager::new();
+    let registry = general.registry().unwrap();
+    let want = load_general(
+        &mut TokenBuffer::new(),
+        &mut general,
+        registry,
+        None,
+        Path::new("v.jasset"),
+        text.as_bytes(),
+    );
+    assert!(want.is_ok(), "{}", result_text(&want));
+    assert_eq!(general.get::<Volatile>(id).unwrap().fuse, 13);
+    let mut fast = EntityManager::new();
+    let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        load_entity(&mut fast, Path::new("v.jasset"), text.as_bytes()).map(|l| result_text(&Ok(l)))
+    }));
+    // Defuse what is alive, so that the managers drop quietly.
+    for m in [&mut general, &mut fast] {
+        if let Some(v) = m.get_mut::<Volatile>(id) {
+            v.fuse = 0;
+        }
+    }
+    // After the panic `fast` is consistent and empty, but keeps the `Volatile` kind
+    // storage the direct path made (the panic skips `forget_kinds_from`).
+    let got = got.expect("load_entity panicked: the direct path dropped the half-read entity");
+    assert_eq!(got, Ok(result_text(&want)));
+    assert_eq!(manager_state(&fast), manager_state(&general));
+}

@@ -256,7 +256,7 @@ fn load_unit(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, 
 }
 
 /// The derived loader: [`from_text`], a new `Unit` (the derive's `load_direct_fresh`,
-/// else its `load` after tokenizing, from a new default).
+/// else its `load` after tokenizing).
 fn load_unit_derived(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, Error> {
     let (unit, _report) = from_text(buffer, text.as_bytes(), path)?;
     Ok(unit)

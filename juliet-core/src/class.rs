@@ -80,12 +80,14 @@ pub trait Reflect: Sized + 'static {
         false
     }
 
-    /// [`Reflect::load_direct`] over a value the caller throws away when the direct path
-    /// declines (a fresh [`Reflect::default_value`], as [`crate::from_text`] and the
-    /// entity runtime's in-place load make): it may decode each property as it finds it
+    /// [`Reflect::load_direct`] over a new value ([`Reflect::default_value`], as
+    /// [`crate::from_text`] makes) that the caller loads through [`Reflect::load`] when
+    /// the direct path declines: it may decode each property as it finds it
     /// ([`DirectCursor::property`]), so when it returns `false`, or `true` with the
-    /// cursor not done, `self` may be partly written and must not be used; the caller
-    /// starts the general path again from a fresh value.
+    /// cursor not done, some properties may hold the values the file gives them. An
+    /// implementation must write nothing else (no other value, no other field): the
+    /// general path then writes those properties again and gives what it gives from the
+    /// default value.
     ///
     /// Returns `true` when it read every property that was there (the caller then
     /// checks [`DirectCursor::is_done`]). The provided version is

@@ -17,8 +17,8 @@
 //! file leaves the value as the general path finds it, also when that path then fails (a
 //! duplicate key further on, a bad `ClassVersion` after the first property). For a new
 //! value ([`from_text`], [`Reflect::load_direct_fresh`]) it decodes each property as it
-//! finds it ([`DirectCursor::property`]), and a file declined part way is loaded again
-//! from a new default value. Seed 01 section 5 (the symmetric serialize) and section 3
+//! finds it ([`DirectCursor::property`]), and a file declined part way goes on through
+//! the general path over the same value, which writes those properties again. Seed 01 section 5 (the symmetric serialize) and section 3
 //! (the tokenizer it stands in for).
 
 use std::path::Path;
@@ -185,8 +185,9 @@ impl<'a> DirectCursor<'a> {
     /// A class reading several properties over a value its caller keeps should
     /// [`DirectCursor::locate`] them all and decode them only once the file is known to
     /// be done, so that a file the direct path declines leaves the value untouched (see
-    /// [`Reflect::load_direct`]); over a new value the caller drops on a decline,
-    /// `property` after `property` is right ([`Reflect::load_direct_fresh`]).
+    /// [`Reflect::load_direct`]); over a new value that the general path then loads
+    /// from the same file, `property` after `property` is right
+    /// ([`Reflect::load_direct_fresh`]).
     #[inline(always)]
     pub fn property<T: Codec>(&mut self, key: Key, place: &mut T) -> Option<bool> {
         let before = self.pos;
@@ -399,17 +400,18 @@ pub fn load_text<T: Reflect>(
     load_tokenized(buffer.tokenize_scanned(src, path)?, value)
 }
 
-/// A new `T` from the file `bytes`: [`Reflect::default_value`], then every key the file
-/// has, and the load's [`LoadTextReport`]. A file in canonical form is read through
-/// [`Reflect::load_direct_fresh`] (decoding as it goes, no find-everything-first pass);
-/// any other file, or one that path declines part way (the partly read value is then
-/// dropped), is loaded from a new default value through the tokenizer (into `buffer`),
-/// [`Reflect::load`] and the unconsumed-key audit. Both ways give what [`load_text`]
-/// over [`Reflect::default_value`] gives (`tests/tests/direct_load_equivalence.rs`).
+/// A new `T` from the file `bytes`: [`Reflect::default_value`] (made once), then every
+/// key the file has, and the load's [`LoadTextReport`]. A file in canonical form is read
+/// through [`Reflect::load_direct_fresh`] (decoding as it goes, no find-everything-first
+/// pass); any other file, or one that path declines part way, is loaded over the same
+/// value through the tokenizer (into `buffer`), [`Reflect::load`] and the
+/// unconsumed-key audit: the properties the direct path read hold the file's own values,
+/// which [`Reflect::load`] writes again (every [`Codec::decode_into`] replaces the
+/// value). Both ways give what [`load_text`] over [`Reflect::default_value`] gives
+/// (`tests/tests/direct_load_equivalence.rs`, `tests/tests/from_text_hostile.rs`).
 ///
-/// `path` only labels errors. A file declined part way makes two default values (a
-/// `#[jasset(default = expr)]` runs twice). Seed 01 section 5 (the symmetric serialize,
-/// here straight from the text) and section 3.4 (unknown keys kept).
+/// `path` only labels errors. Seed 01 section 5 (the symmetric serialize, here straight
+/// from the text) and section 3.4 (unknown keys kept).
 ///
 /// ```
 /// use std::path::Path;
@@ -437,31 +439,34 @@ pub fn load_text<T: Reflect>(
 /// ```
 ///
 /// # Errors
-/// Those of [`TokenBuffer::tokenize`] and [`Reflect::load`], with path, line and column
-/// (the partly loaded value is dropped).
+/// Those of [`TokenBuffer::tokenize`] and [`Reflect::load`], with path, line and column.
+/// The partly loaded value is dropped; it may hold values the direct path read from
+/// the file before it declined (a tokenizer error further on).
 #[inline]
 pub fn from_text<T: Reflect>(
     buffer: &mut TokenBuffer,
     bytes: &[u8],
     path: &Path,
 ) -> Result<(T, LoadTextReport), Error> {
+    let mut value = T::default_value();
     let scanned = buffer.scan_direct(bytes);
     if let Some(src) = scanned {
         // As in `load_text`: a file that does not start with a header is not attempted.
         if src.as_bytes().first().is_none_or(|&b| b == b';') {
-            let mut value = T::default_value();
             let mut cursor = DirectCursor::new(src, buffer.masks());
             if value.load_direct_fresh(&mut cursor) && cursor.is_done() {
                 return Ok((value, LoadTextReport::DIRECT));
             }
-            // Declined, perhaps part way: this value is dropped.
         }
     }
-    from_text_general(buffer, bytes, scanned, path)
+    // Declined, perhaps part way: the properties read so far hold the file's own
+    // values, which the general path writes again.
+    from_text_general(buffer, bytes, scanned, path, value)
 }
 
-/// [`from_text`]'s general path, out of line: a new default value loaded through the
-/// tokenizer (from the direct path's scan when there is one) and [`load_tokenized`].
+/// [`from_text`]'s general path, out of line: `value` (the default value, perhaps with
+/// some properties read from this file) loaded through the tokenizer (from the direct
+/// path's scan when there is one) and [`load_tokenized`].
 #[cold]
 #[inline(never)]
 fn from_text_general<T: Reflect>(
@@ -469,12 +474,12 @@ fn from_text_general<T: Reflect>(
     bytes: &[u8],
     scanned: Option<&str>,
     path: &Path,
+    mut value: T,
 ) -> Result<(T, LoadTextReport), Error> {
     let doc = match scanned {
         Some(src) => buffer.tokenize_scanned(src, path)?,
         None => buffer.tokenize(bytes, path)?,
     };
-    let mut value = T::default_value();
     let report = load_tokenized(doc, &mut value)?;
     Ok((value, report))
 }

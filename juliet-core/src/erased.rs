@@ -26,7 +26,6 @@ pub struct ClassOps {
     save: unsafe fn(*const u8, &mut Archive<'_>),
     load: unsafe fn(*mut u8, &mut Archive<'_>) -> Result<(), Error>,
     load_direct: unsafe fn(*mut u8, &mut DirectCursor<'_>) -> bool,
-    load_direct_fresh: unsafe fn(*mut u8, &mut DirectCursor<'_>) -> bool,
     /// The `TypeId` of the class's Rust type.
     pub type_id: fn() -> TypeId,
     // Private copies made by `of::<T>()` that no code outside this module can change:
@@ -75,11 +74,6 @@ unsafe fn load_direct<T: Reflect>(ptr: *mut u8, cursor: &mut DirectCursor<'_>) -
     unsafe { (*ptr.cast::<T>()).load_direct(cursor) }
 }
 
-unsafe fn load_direct_fresh<T: Reflect>(ptr: *mut u8, cursor: &mut DirectCursor<'_>) -> bool {
-    // SAFETY: the caller guarantees `ptr` holds a live `T` with no other borrow.
-    unsafe { (*ptr.cast::<T>()).load_direct_fresh(cursor) }
-}
-
 impl ClassOps {
     /// The operations of `T`.
     pub const fn of<T: Reflect>() -> ClassOps {
@@ -90,7 +84,6 @@ impl ClassOps {
             save: save::<T>,
             load: load::<T>,
             load_direct: load_direct::<T>,
-            load_direct_fresh: load_direct_fresh::<T>,
             type_id: TypeId::of::<T>,
             layout: Layout::new::<T>(),
             value_type_id: TypeId::of::<T>,
@@ -186,20 +179,6 @@ impl ClassOps {
     pub unsafe fn load_direct(&self, ptr: *mut u8, cursor: &mut DirectCursor<'_>) -> bool {
         // SAFETY: forwarded contract.
         unsafe { (self.load_direct)(ptr, cursor) }
-    }
-
-    /// Runs the direct load path for a fresh value on the value at `ptr`
-    /// ([`Reflect::load_direct_fresh`]): as [`ClassOps::load_direct`], but when it
-    /// returns `false` (or `true` with the cursor not done) the value may be partly
-    /// written (live and valid, but neither the old value nor the file's): the caller
-    /// drops it, or loads into a fresh default from scratch. Seed 02 section 4.4 (the
-    /// in-place load).
-    ///
-    /// # Safety
-    /// `ptr` must hold a live value of the class, not borrowed elsewhere.
-    pub unsafe fn load_direct_fresh(&self, ptr: *mut u8, cursor: &mut DirectCursor<'_>) -> bool {
-        // SAFETY: forwarded contract.
-        unsafe { (self.load_direct_fresh)(ptr, cursor) }
     }
 }
 

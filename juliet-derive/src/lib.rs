@@ -80,8 +80,8 @@ use syn::{parse_macro_input, DeriveInput};
 ///   (`juliet_core::direct`) for files exactly as `save` writes them, read straight
 ///   from their text: over a kept value every property is found before any is decoded
 ///   (a declined file is left untouched for `load`); over a new value
-///   (`juliet_core::from_text`, the runtime's entity load) each is decoded as it is
-///   found. Any other file is declined and goes through `load`.
+///   (`juliet_core::from_text`) each is decoded as it is found, and a file declined
+///   part way goes on through `load`. Any other file is declined and goes through `load`.
 /// - A registration with `juliet_core::Registry::global()` (through `inventory`), so
 ///   the runtime finds the class by name or name CRC.
 ///

@@ -623,18 +623,6 @@ impl KindStorage {
         unsafe { self.class.ops.load_direct(ptr, cursor) }
     }
 
-    /// Runs the class's direct load path for a fresh value
-    /// ([`juliet_core::Reflect::load_direct_fresh`]) on the value in `slot`, which the
-    /// caller destroys when this returns `false` or leaves the cursor not done (the
-    /// value is then valid but may be partly written). Panics when `slot >= len()`.
-    /// Seed 02 section 4.4 (the in-place load).
-    pub fn load_direct_fresh(&mut self, slot: usize, cursor: &mut DirectCursor<'_>) -> bool {
-        let ptr = self.as_mut_ptr(slot);
-        // SAFETY: as in `load`: the live value in `slot`, of the class's type, borrowed
-        // only here.
-        unsafe { self.class.ops.load_direct_fresh(ptr, cursor) }
-    }
-
     /// Saves the value in `slot` through the class's writer (`ClassVersion`, then every
     /// property in declaration order). Panics when `slot >= len()`.
     pub fn save(&self, slot: usize, ar: &mut Archive<'_>) {

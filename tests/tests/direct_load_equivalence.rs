@@ -2,9 +2,9 @@
 //! tries `Reflect::load_direct` first) must give exactly what tokenizing and
 //! `Reflect::load` + `audit_unconsumed` give: the same final value (floats bit-exact),
 //! the same `Ok`/`Err` (same error), the same unknown properties and warnings; and
-//! `from_text` (`Reflect::load_direct_fresh`, which decodes as it goes and starts again
-//! from a new default when it declines) must give what the general path gives over a
-//! new default value.
+//! `from_text` (`Reflect::load_direct_fresh`, which decodes as it goes, and when it
+//! declines the general path over the same value) must give what the general path
+//! gives over a new default value.
 //!
 //! A proptest saves random values of derived classes (every field type, renames,
 //! aliases, deprecated keys, a migration, a skipped field), mutates the canonical text
@@ -173,7 +173,7 @@ fn assert_same<T: Reflect + Clone>(
 }
 
 /// Checks that `from_text` (a new value: the direct path decoding as it goes, else the
-/// general path from a new default) gives what the general path gives over
+/// general path over it) gives what the general path gives over
 /// `T::default_value()`: the same result and, on success, the same value; returns
 /// whether the direct path read the file.
 fn assert_fresh_same<T: Reflect>(
@@ -509,12 +509,10 @@ fn canonical_files_read_directly() {
 }
 
 /// `from_text` decodes as it goes: a file it declines after decoding some properties
-/// is read again from a new default value, so the result is the general path's (an
-/// unknown key reported, or the value's error). With these overwriting codecs a second
-/// read over the half-read value would look the same; `direct_load.rs`'s `Tally`
-/// codec, which adds, shows that it is a new value.
+/// goes on through the general path, so the result is the general path's (an unknown
+/// key reported, or the value's error).
 #[test]
-fn from_text_starts_again_when_it_declines_part_way() {
+fn from_text_goes_on_the_general_way_when_it_declines_part_way() {
     let mut buffer = TokenBuffer::new();
     let path = Path::new(PATH);
     let (value, report) =

@@ -1,5 +1,5 @@
 //! Hostile inputs for `from_text` (the direct path over a fresh value, which decodes as
-//! it goes and starts again from a new default when it declines part way): for every
+//! it goes, and the general path over the same value when it declines part way): for every
 //! input, `from_text::<T>` must give exactly what the general path (tokenizer,
 //! `Reflect::load`, the unconsumed-key audit) gives over `T::default_value()`: the same
 //! `Ok`/`Err` and error text, the same value (floats bit-exact), the same warnings and
@@ -7,16 +7,15 @@
 //!
 //! The inputs are built systematically from canonical files: every prefix of the
 //! property blocks followed by every hostile tail, every truncation, every byte
-//! replaced by every troublesome byte. Hand-written `Reflect` types check the two
-//! provided / hand-written fresh loaders that write before they decline.
+//! replaced by every troublesome byte.
 
 use std::cell::Cell;
 use std::path::Path;
 
 use glam::Vec3;
 use juliet_core::{
-    from_text, load_text, Archive, DirectCursor, Error, ErrorKind, LoadTextReport, PropertyType,
-    Reflect, TokenBuffer, UnknownProperty, Value, ValueError, Warning,
+    from_text, load_text, Archive, Error, ErrorKind, LoadTextReport, PropertyType, Reflect,
+    TokenBuffer, UnknownProperty, Value, ValueError, Warning,
 };
 use juliet_entities::{Codec, Entity};
 
@@ -131,18 +130,6 @@ type Got = Result<(String, (Vec<Warning>, Vec<UnknownProperty>)), (Error, String
 /// `load_text` over a default value against both), and that no `Counted` leaks;
 /// returns whether `from_text` read the file directly.
 fn check<T: Reflect>(buffer: &mut TokenBuffer, bytes: &[u8], extra: fn(&T) -> String) -> bool {
-    check_with(buffer, bytes, extra, true)
-}
-
-/// [`check`], comparing `load_text` too only when `also_load_text` (a class whose
-/// `load_direct` writes before it declines breaks `load_text` by contract, not
-/// `from_text`).
-fn check_with<T: Reflect>(
-    buffer: &mut TokenBuffer,
-    bytes: &[u8],
-    extra: fn(&T) -> String,
-    also_load_text: bool,
-) -> bool {
     let live = LIVE.get();
     let shown = String::from_utf8_lossy(bytes).into_owned();
     let fresh = from_text::<T>(buffer, bytes, Path::new(PATH));
@@ -160,11 +147,6 @@ fn check_with<T: Reflect>(
         got, want,
         "from_text (direct: {direct}) differs on {shown:?}"
     );
-    if !also_load_text {
-        drop(value);
-        assert_eq!(LIVE.get(), live, "a Counted leaked on {shown:?}");
-        return direct;
-    }
     // `load_text` over a default value must agree too.
     let mut over = T::default_value();
     let kept = load_text(buffer, bytes, Path::new(PATH), &mut over);

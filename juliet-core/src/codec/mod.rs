@@ -149,7 +149,9 @@ pub trait Codec: Clone + PartialEq + Sized + 'static {
     /// A [`ValueError`] whose `found` borrows the offending text from `value`.
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>>;
 
-    /// Reads a value into `self`, reusing its allocation where the type has one.
+    /// Reads a value into `self`, reusing its allocation where the type has one: on
+    /// success `self` is what [`Codec::decode`] gives, whatever it was before (loads
+    /// rely on that: reading a property twice gives the file's value).
     ///
     /// # Errors
     /// As [`Codec::decode`]; on error `self` is unchanged.

@@ -157,18 +157,6 @@ impl Reflect for Crate {
             && position.is_none_or(|v| v.decode_into(&mut self.position))
             && id.is_none_or(|v| v.decode_into(&mut self.id))
     }
-
-    /// As the derive writes it: each property decoded as it is found.
-    fn load_direct_fresh(&mut self, cursor: &mut DirectCursor<'_>) -> bool {
-        cursor.class_version(3)
-            && cursor.property(key!("Health"), &mut self.health).is_some()
-            && cursor.property(key!("Name"), &mut self.name).is_some()
-            && cursor.property(key!("Tags"), &mut self.tags).is_some()
-            && cursor
-                .property(key!("Position"), &mut self.position)
-                .is_some()
-            && cursor.property(key!("EntityID"), &mut self.id).is_some()
-    }
 }
 
 // --- a zero-sized type whose drop is counted -----------------------------------
@@ -640,7 +628,7 @@ fn raw_property_ops_reach_fields_by_offset() {
 }
 
 #[test]
-fn load_direct_and_fresh_through_class_ops_read_or_decline_in_place() {
+fn load_direct_through_class_ops_reads_or_declines_in_place() {
     let before = counts();
     let class = Crate::CLASS;
     let a = Block::new(class);
@@ -675,24 +663,6 @@ fn load_direct_and_fresh_through_class_ops_read_or_decline_in_place() {
         let mut cursor = buffer.direct(b"; ClassVersion\n2\n; Health\n1\n").unwrap();
         assert!(!class.ops.load_direct(a.ptr, &mut cursor));
         assert_eq!((*a.ptr.cast::<Crate>()).health, 7.0);
-        // The fresh path (for a value its caller drops on a decline) decodes as it goes.
-        let text = b"; Health\n2\n; Name\n\"Small\"\n; Tags\n[]\n";
-        let mut cursor = buffer.direct(text).unwrap();
-        assert!(class.ops.load_direct_fresh(a.ptr, &mut cursor) && cursor.is_done());
-        {
-            let value = &*a.ptr.cast::<Crate>();
-            assert_eq!((value.health, value.name.as_str()), (2.0, "Small"));
-            assert!(value.tags.is_empty());
-        }
-        // Not done: the values before the unknown key are written, the value is live.
-        let mut cursor = buffer
-            .direct(b"; Health\n3\n; Name\nx\n; Unknown\n2\n")
-            .unwrap();
-        // (`Tags`, `Position` and `EntityID` are absent before the unknown key.)
-        assert!(class.ops.load_direct_fresh(a.ptr, &mut cursor));
-        assert!(!cursor.is_done());
-        assert_eq!((*a.ptr.cast::<Crate>()).health, 3.0);
-        assert_eq!((*a.ptr.cast::<Crate>()).name, "x");
         class.ops.drop_in_place(a.ptr);
     }
     assert_eq!(since(before), (1, 1));
@@ -700,8 +670,7 @@ fn load_direct_and_fresh_through_class_ops_read_or_decline_in_place() {
 
 #[test]
 fn load_direct_of_a_class_without_one_declines() {
-    // `Aligned` keeps the provided `load_direct`, which declines and writes nothing, and
-    // the provided `load_direct_fresh`, which is `load_direct`.
+    // `Aligned` keeps the provided `load_direct`: it declines and writes nothing.
     let class = Aligned::CLASS;
     let a = Block::new(class);
     let mut buffer = TokenBuffer::new();
@@ -711,8 +680,6 @@ fn load_direct_of_a_class_without_one_declines() {
         class.ops.default_in_place(a.ptr);
         let mut cursor = buffer.direct(b"; Mass\n1\n").unwrap();
         assert!(!class.ops.load_direct(a.ptr, &mut cursor));
-        let mut cursor = buffer.direct(b"; Mass\n1\n").unwrap();
-        assert!(!class.ops.load_direct_fresh(a.ptr, &mut cursor));
         assert_eq!((*a.ptr.cast::<Aligned>()).mass, 250.0);
         class.ops.drop_in_place(a.ptr);
     }

@@ -6,11 +6,10 @@
 //! `BaseVersion` equal to [`ENTITY_BASE_VERSION`], a non-zero `EntityID` not live in the
 //! manager, a bare `Kind` naming a registered entity class, no `Template`, an optional
 //! `Position`), allocates the entity, and runs the class's
-//! [`juliet_core::Reflect::load_direct_fresh`] in its final slot (the new entity is at
-//! its defaults, and a decline destroys it); the whole file must then have been read.
-//! Any other file declines before the allocation, or after it, when the allocation is
-//! taken back exactly (the entity destroyed, a kind storage it created removed): the
-//! caller then runs the general path from scratch. So a file read here
+//! [`juliet_core::Reflect::load_direct`] in its final slot; the whole file must then have
+//! been read. Any other file declines before the allocation, or after it, when the
+//! allocation is taken back exactly (the entity destroyed, a kind storage it created
+//! removed): the caller then runs the general path from scratch. So a file read here
 //! gives what the general path gives: such a file has no warning, no unknown key and no
 //! error there. Seed 02 section 4.4 (the in-place load).
 

@@ -506,7 +506,7 @@ fn a_saved_world_loads_back_through_the_direct_path() {
 }
 
 /// Every prefix of an entity file's class part followed by a hostile tail (a decline
-/// after some properties were decoded into the fresh entity, or an error the general
+/// after the allocation and after some properties were found, or an error the general
 /// path reports), loaded into managers that already hold entities of every kind, with
 /// holes left by destroyed ones: both paths give the same result and the same state,
 /// and the loaded entity, destroyed again after each file, leaves both the same too.
@@ -576,7 +576,7 @@ fn a_decline_after_any_prefix_of_the_class_part_leaves_the_general_paths_state()
 }
 
 /// A derived kind whose drop panics for `fuse == 13` (as the support kind `Exploding`,
-/// but derived, so that its direct path for a fresh value decodes as it goes).
+/// but derived, with the derive's direct path).
 #[derive(crate::Entity, Debug, Clone, PartialEq)]
 struct Volatile {
     fuse: u32,
@@ -589,13 +589,11 @@ impl Drop for Volatile {
     }
 }
 
-/// FAILS on `derive6`: a file the direct path declines after it decoded a property
-/// into the fresh entity. The general path loads it (`Ok`, the entity alive with
-/// `fuse` 13, `Unknown` kept); the direct path decodes `Fuse = 13` into the entity it
-/// allocated, declines at `Unknown`, and destroys that entity, dropping a value made
-/// from the file that the general path never drops: here the drop panics out of
-/// `load_entity`. (Before `load_direct_fresh`, a late decline dropped the entity at its
-/// defaults.)
+/// A file the direct path declines after the allocation (at `Unknown`, after `Fuse`):
+/// the general path loads it (`Ok`, the entity alive with `fuse` 13, `Unknown` kept).
+/// The entity the direct path allocated and destroys must be at its defaults (the
+/// class's `load_direct` finds every property before it decodes any), not a value made
+/// from the file that the general path never drops: that drop would panic here.
 #[test]
 fn a_late_decline_drops_no_value_made_from_the_file() {
     let text = "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x0000000000000077\n\
@@ -683,10 +681,9 @@ struct Tally {
 
 /// Files of the derived `Tally` declined after each property (and the canonical one),
 /// loaded both ways: the same results and states, and once the managers are dropped
-/// every counted value is gone (the half-read entities the direct path destroyed
-/// included).
+/// every counted value is gone (the entities the direct path destroyed included).
 #[test]
-fn declined_fresh_entities_leak_nothing() {
+fn declined_entities_leak_nothing() {
     let base = "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x0000000000000042\n\
                 ; Kind\nTally\n; Position\n1.0 2.0 3.0\n";
     let class = [

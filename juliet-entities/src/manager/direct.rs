@@ -6,19 +6,17 @@ use juliet_core::DirectCursor;
 use super::EntityManager;
 
 impl EntityManager {
-    /// Runs the class's direct load path for a fresh value
-    /// ([`juliet_core::Reflect::load_direct_fresh`]) on the derived struct of the entity
-    /// at base index `base`, just allocated at its defaults: `true` when it read the rest
+    /// Runs the class's direct load path ([`juliet_core::Reflect::load_direct`]) on the
+    /// derived struct of the entity at base index `base`: `true` when it read the rest
     /// of the file at `cursor`, `false` when the file must go through
-    /// [`EntityManager::load_derived`] (the struct is then valid but may be partly
-    /// written: the caller destroys the entity and starts again).
+    /// [`EntityManager::load_derived`] (the struct is then valid; the caller destroys it).
     pub(crate) fn load_derived_direct(
         &mut self,
         base: usize,
         cursor: &mut DirectCursor<'_>,
     ) -> bool {
         let e = &self.entities[base];
-        self.kinds[e.kind as usize].load_direct_fresh(e.slot as usize, cursor)
+        self.kinds[e.kind as usize].load_direct(e.slot as usize, cursor)
     }
 
     /// Removes the kind storages created after the first `count` (which must all be

@@ -206,31 +206,6 @@ fn load_direct_goes_through_the_class_in_place() {
 }
 
 #[test]
-fn load_direct_fresh_goes_through_the_class_in_place() {
-    let mut s = filled::<Crate>(2);
-    let mut buf = TokenBuffer::new();
-    let mut cursor = buf.direct(b"; Mass\n2.5\n; Scale\n2 2 2\n").unwrap();
-    assert!(s.load_direct_fresh(1, &mut cursor));
-    assert!(cursor.is_done());
-    let c = s.get::<Crate>(1).unwrap();
-    assert_eq!((c.mass, c.scale), (2.5, glam::Vec3::splat(2.0)));
-    // Declined after `Mass` was decoded (a value that is not a vector): slot 1 keeps
-    // what was decoded, for its owner to destroy; slot 0 is untouched throughout.
-    let mut cursor = buf.direct(b"; Mass\n9\n; Scale\nbig\n").unwrap();
-    assert!(!s.load_direct_fresh(1, &mut cursor));
-    assert_eq!(s.get::<Crate>(1).unwrap().mass, 9.0);
-    // Not done (an unknown key after `Mass`): `Mass` is written all the same, where
-    // `load_direct`, which finds everything first, writes nothing.
-    let mut cursor = buf.direct(b"; Mass\n10\n; Unknown\n1\n").unwrap();
-    assert!(s.load_direct_fresh(1, &mut cursor) && !cursor.is_done());
-    assert_eq!(s.get::<Crate>(1).unwrap().mass, 10.0);
-    let mut cursor = buf.direct(b"; Mass\n11\n; Unknown\n1\n").unwrap();
-    assert!(!(s.load_direct(1, &mut cursor) && cursor.is_done()));
-    assert_eq!(s.get::<Crate>(1).unwrap().mass, 10.0);
-    assert_eq!(*s.get::<Crate>(0).unwrap(), Crate::default());
-}
-
-#[test]
 fn push_clone_copies_an_archetype_from_another_storage() {
     let before = drops();
     let mut archetypes = filled::<Counted>(2);

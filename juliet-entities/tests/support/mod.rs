@@ -19,8 +19,8 @@ use glam::Vec3;
 /// Implements `Reflect` for `$ty` the way the derive does (save writes `ClassVersion` then
 /// every property; load reads the class version then every property present; the
 /// direct load path finds the class version then each property in order, checks the
-/// file is done, then decodes; for a fresh value it decodes each property as it finds
-/// it) and registers the class.
+/// file is done, then decodes) and
+/// registers the class.
 macro_rules! hand_entity {
     ($ty:ident, $name:literal, $ver:literal, { $($field:ident : $fty:ty = $key:literal),* $(,)? }) => {
         impl juliet_core::Reflect for $ty {
@@ -68,12 +68,6 @@ macro_rules! hand_entity {
                 }; )*
                 cursor.is_done()
                     $( && $field.is_none_or(|v| v.decode_into(&mut self.$field)) )*
-            }
-
-            #[allow(unused_variables)]
-            fn load_direct_fresh(&mut self, cursor: &mut juliet_core::DirectCursor<'_>) -> bool {
-                cursor.class_version($ver)
-                    $( && cursor.property(juliet_core::Key::new($key), &mut self.$field).is_some() )*
             }
         }
 

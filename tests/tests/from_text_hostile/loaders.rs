@@ -1,139 +1,7 @@
-//! Hand-written `Reflect`s that write before they decline, and a class whose drop
-//! shows a value made from the file being dropped (part of `from_text_hostile.rs`).
+//! A class whose drop shows a value made from the file being dropped, and one whose
+//! declared default has a side effect (part of `from_text_hostile.rs`).
 
 use super::*;
-
-// ---------------------------------------------------------------------------------
-// Hand-written `Reflect`s that write before they decline.
-
-thread_local! {
-    /// Calls of the naughty loaders' direct methods on this thread.
-    static NAUGHTY_CALLS: Cell<u32> = const { Cell::new(0) };
-}
-
-/// A hand-written class that keeps the provided `load_direct_fresh` and breaks the
-/// `load_direct` contract: it decodes as it goes and scribbles on the value before it
-/// declines.
-#[derive(Debug, Clone, PartialEq)]
-struct OnlyDirect(Hostile);
-
-impl Reflect for OnlyDirect {
-    const CLASS: &'static juliet_core::Class = Hostile::CLASS;
-
-    fn default_value() -> Self {
-        OnlyDirect(Hostile::default_value())
-    }
-
-    fn clone_value(&self) -> Self {
-        OnlyDirect(self.0.clone_value())
-    }
-
-    fn save(&self, ar: &mut Archive<'_>) {
-        self.0.save(ar);
-    }
-
-    fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error> {
-        self.0.load(ar)
-    }
-
-    fn load_direct(&mut self, cursor: &mut DirectCursor<'_>) -> bool {
-        NAUGHTY_CALLS.set(NAUGHTY_CALLS.get() + 1);
-        let read = self.0.load_direct_fresh(cursor) && cursor.is_done();
-        if !read {
-            self.0.name.push_str(" scribbled");
-            self.0.scratch = 12345;
-            self.0.counted = Counted::new(-99);
-        }
-        read
-    }
-}
-
-/// A hand-written class whose own `load_direct_fresh` writes then declines on every
-/// file that is not done (and leaves `load_direct` declining everything).
-#[derive(Debug, Clone, PartialEq)]
-struct Scribbler(Hostile);
-
-impl Reflect for Scribbler {
-    const CLASS: &'static juliet_core::Class = Hostile::CLASS;
-
-    fn default_value() -> Self {
-        Scribbler(Hostile::default_value())
-    }
-
-    fn clone_value(&self) -> Self {
-        Scribbler(self.0.clone_value())
-    }
-
-    fn save(&self, ar: &mut Archive<'_>) {
-        self.0.save(ar);
-    }
-
-    fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error> {
-        self.0.load(ar)
-    }
-
-    fn load_direct_fresh(&mut self, cursor: &mut DirectCursor<'_>) -> bool {
-        NAUGHTY_CALLS.set(NAUGHTY_CALLS.get() + 1);
-        let read = self.0.load_direct_fresh(cursor);
-        self.0.tags.push("scribble".to_owned());
-        if read && cursor.is_done() {
-            self.0.tags.pop();
-            return true;
-        }
-        self.0.heat = f32::NAN;
-        false
-    }
-}
-
-fn only_direct_extra(v: &OnlyDirect) -> String {
-    hostile_extra(&v.0)
-}
-
-fn scribbler_extra(v: &Scribbler) -> String {
-    hostile_extra(&v.0)
-}
-
-#[test]
-fn hand_written_loaders_that_write_before_declining_give_the_general_result() {
-    let mut buffer = TokenBuffer::new();
-    let text = save(&a_hostile());
-    let b = blocks(&text);
-    let calls = NAUGHTY_CALLS.get();
-    assert!(check_with::<OnlyDirect>(
-        &mut buffer,
-        text.as_bytes(),
-        only_direct_extra,
-        false
-    ));
-    assert!(check::<Scribbler>(
-        &mut buffer,
-        text.as_bytes(),
-        scribbler_extra
-    ));
-    for k in 0..=b.len() {
-        for tail in [
-            "; Unknown\n1\n",
-            "; Counted\nbad\n",
-            "\n",
-            "; Name\n\"open\n",
-        ] {
-            let bytes = format!("{}{tail}{}", b[..k].concat(), b[k..].concat());
-            assert!(!check_with::<OnlyDirect>(
-                &mut buffer,
-                bytes.as_bytes(),
-                only_direct_extra,
-                false
-            ));
-            assert!(!check::<Scribbler>(
-                &mut buffer,
-                bytes.as_bytes(),
-                scribbler_extra
-            ));
-        }
-    }
-    // The direct methods really ran (so the scribbles were made and thrown away).
-    assert!(NAUGHTY_CALLS.get() - calls > 4 * b.len() as u32);
-}
 
 // ---------------------------------------------------------------------------------
 // A value made from the file and dropped.
@@ -152,11 +20,11 @@ impl Drop for Fragile {
     }
 }
 
-/// FAILS on `derive6`: `from_text` decodes `Fuse = 13` into its new value, declines at
-/// `Unknown`, and drops that half-read value before starting again, a drop of a value
-/// made from the file that the general path (and `load_text` over a default value)
-/// never makes: here the drop panics out of `from_text`, where the general path gives
-/// `Ok` (`fuse` 13, `Unknown` kept).
+/// `from_text` decodes `Fuse = 13` into its new value and declines at `Unknown`; the
+/// general path then goes on over that value, so no value made from the file is
+/// dropped (the general path, and `load_text` over a default value, drop none either):
+/// a drop here would panic, where the general path gives `Ok` (`fuse` 13, `Unknown`
+/// kept).
 #[test]
 fn from_text_drops_no_value_made_from_the_file_when_it_declines() {
     let text = b"; Fuse\n13\n; Unknown\n1\n";
@@ -203,13 +71,9 @@ struct Handled {
     name: String,
 }
 
-/// FAILS on `derive6` (a default with side effects; maybe by design, see the report):
-/// `from_text` on a file it declines after decoding `Size` makes `T::default_value()`
-/// twice (the half-read value, then the new default the general path loads), so a
-/// declared default with a side effect runs twice and the value gets the second
-/// handle; the general path over one `T::default_value()` (and `load_text` over it)
-/// runs it once and gets the first. A file read directly, or declined before any
-/// property, also makes one default only when the class has a direct path.
+/// `from_text` makes `T::default_value()` once, also for a file it declines after
+/// decoding `Size`: a declared default with a side effect runs once and the value gets
+/// the first handle, as through the general path over one `T::default_value()`.
 #[test]
 fn from_text_makes_one_default_value() {
     let mut buffer = TokenBuffer::new();

@@ -102,13 +102,12 @@ struct Small {
 
 const PATH: &str = "equiv.jasset";
 
+#[path = "common/oracle.rs"]
+mod oracle;
+
 /// The general path, forced: tokenize, `Reflect::load`, the audit.
 fn general<T: Reflect>(bytes: &[u8], value: &mut T) -> Result<LoadTextReport, Error> {
-    let mut buffer = TokenBuffer::new();
-    let mut ar = Archive::loading(buffer.tokenize(bytes, Path::new(PATH))?);
-    value.load(&mut ar)?;
-    let unknown = ar.audit_unconsumed();
-    Ok(LoadTextReport::new(false, ar.take_warnings(), unknown))
+    oracle::general(bytes, value, PATH)
 }
 
 /// Saved text of `value` (exact for floats: the writer's shortest round-trip form).

@@ -109,13 +109,12 @@ impl Hostile {
     }
 }
 
+#[path = "common/oracle.rs"]
+mod oracle;
+
 /// The general path, forced: tokenize, `Reflect::load`, the audit.
 fn general<T: Reflect>(bytes: &[u8], value: &mut T) -> Result<LoadTextReport, Error> {
-    let mut buffer = TokenBuffer::new();
-    let mut ar = Archive::loading(buffer.tokenize(bytes, Path::new(PATH))?);
-    value.load(&mut ar)?;
-    let unknown = ar.audit_unconsumed();
-    Ok(LoadTextReport::new(false, ar.take_warnings(), unknown))
+    oracle::general(bytes, value, PATH)
 }
 
 fn save<T: Reflect>(value: &T) -> String {

@@ -1,0 +1,20 @@
+//! The general load path, forced (`#[path]`-included, not a test target): the oracle
+//! the direct path's tests compare `load_text` and `from_text` with.
+
+use std::path::Path;
+
+use juliet_core::{Archive, Error, LoadTextReport, Reflect, TokenBuffer};
+
+/// Loads `bytes` over `value` the general way: tokenize (errors labelled with `path`),
+/// `Reflect::load`, then the unconsumed-key audit; the report says `direct: false`.
+pub fn general<T: Reflect>(
+    bytes: &[u8],
+    value: &mut T,
+    path: &str,
+) -> Result<LoadTextReport, Error> {
+    let mut buffer = TokenBuffer::new();
+    let mut ar = Archive::loading(buffer.tokenize(bytes, Path::new(path))?);
+    value.load(&mut ar)?;
+    let unknown = ar.audit_unconsumed();
+    Ok(LoadTextReport::new(false, ar.take_warnings(), unknown))
+}

@@ -104,6 +104,7 @@ const PATH: &str = "equiv.jasset";
 
 #[path = "common/oracle.rs"]
 mod oracle;
+use oracle::save;
 
 /// The general path, forced: tokenize, `Reflect::load`, the audit.
 fn general<T: Reflect>(bytes: &[u8], value: &mut T) -> Result<LoadTextReport, Error> {
@@ -111,12 +112,6 @@ fn general<T: Reflect>(bytes: &[u8], value: &mut T) -> Result<LoadTextReport, Er
 }
 
 /// Saved text of `value` (exact for floats: the writer's shortest round-trip form).
-fn save<T: Reflect>(value: &T) -> String {
-    let mut out = String::new();
-    value.save(&mut Archive::saving(&mut out));
-    out
-}
-
 /// What a load gave, in comparable form: the result without the `direct` flag, and the
 /// value's saved text plus its non-saved state.
 #[derive(Debug, PartialEq)]

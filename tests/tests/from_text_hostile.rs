@@ -111,16 +111,11 @@ impl Hostile {
 
 #[path = "common/oracle.rs"]
 mod oracle;
+use oracle::save;
 
 /// The general path, forced: tokenize, `Reflect::load`, the audit.
 fn general<T: Reflect>(bytes: &[u8], value: &mut T) -> Result<LoadTextReport, Error> {
     oracle::general(bytes, value, PATH)
-}
-
-fn save<T: Reflect>(value: &T) -> String {
-    let mut out = String::new();
-    value.save(&mut Archive::saving(&mut out));
-    out
 }
 
 type Got = Result<(String, (Vec<Warning>, Vec<UnknownProperty>)), (Error, String)>;

@@ -18,3 +18,10 @@ pub fn general<T: Reflect>(
     let unknown = ar.audit_unconsumed();
     Ok(LoadTextReport::new(false, ar.take_warnings(), unknown))
 }
+
+/// The saved text of `value` (exact for floats: the writer's shortest round-trip form).
+pub fn save<T: Reflect>(value: &T) -> String {
+    let mut out = String::new();
+    value.save(&mut Archive::saving(&mut out));
+    out
+}

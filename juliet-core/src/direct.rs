@@ -18,8 +18,8 @@
 //! duplicate key further on, a bad `ClassVersion` after the first property). For a new
 //! value ([`from_text`], [`Reflect::load_direct_fresh`]) it decodes each property as it
 //! finds it ([`DirectCursor::property`]), and a file declined part way goes on through
-//! the general path over the same value, which writes those properties again. Seed 01 section 5 (the symmetric serialize) and section 3
-//! (the tokenizer it stands in for).
+//! the general path over the same value, which writes those properties again. Seed 01
+//! section 5 (the symmetric serialize) and section 3 (the tokenizer it stands in for).
 
 use std::path::Path;
 
@@ -36,9 +36,11 @@ use crate::value::{Value, ValueSpan};
 ///
 /// [`DirectCursor::property`] decodes as it goes: right for a loader that reads into a
 /// fresh value and, when the cursor gives up, starts again the general way from another
-/// fresh value (below, and [`Reflect::load_direct_fresh`]). A [`Reflect::load_direct`],
-/// which loads over a value the caller keeps, must [`DirectCursor::locate`] every
-/// property and check [`DirectCursor::is_done`] before it decodes any (see there).
+/// fresh value (below), or goes on the general way over the same value, which writes
+/// the properties read so far again ([`Reflect::load_direct_fresh`]). A
+/// [`Reflect::load_direct`], which loads over a value the caller keeps, must
+/// [`DirectCursor::locate`] every property and check [`DirectCursor::is_done`] before
+/// it decodes any (see there).
 ///
 /// ```
 /// use juliet_core::{key, TokenBuffer};

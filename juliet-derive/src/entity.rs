@@ -526,9 +526,10 @@ fn load_direct(cont: &Container<'_>, krate: &Path) -> TokenStream {
     }
 }
 
-/// `Reflect::load_direct_fresh`: as `load_direct`, but over a fresh value the caller
-/// drops when it declines, so each property is decoded as it is found
-/// (`DirectCursor::property`), as a hand-written loader into a new record does.
+/// `Reflect::load_direct_fresh`: as `load_direct`, but over a new value that the caller
+/// loads the general way when it declines (which writes again what was read), so each
+/// property is decoded as it is found (`DirectCursor::property`), as a hand-written
+/// loader into a new record does.
 fn load_direct_fresh(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let version = Literal::u32_suffixed(cont.version());
     let reads: Vec<TokenStream> = cont

@@ -85,9 +85,12 @@ pub trait Reflect: Sized + 'static {
     /// the direct path declines: it may decode each property as it finds it
     /// ([`DirectCursor::property`]), so when it returns `false`, or `true` with the
     /// cursor not done, some properties may hold the values the file gives them. An
-    /// implementation must write nothing else (no other value, no other field): the
-    /// general path then writes those properties again and gives what it gives from the
-    /// default value.
+    /// implementation must write nothing else (no other value, no other field), and
+    /// only a class whose [`Reflect::load`] decodes every property of the file through
+    /// [`Codec::decode_into`], whatever the file's `ClassVersion`, position or order (as
+    /// the derive's does), may override this method: the general path then writes those
+    /// properties again and gives what it gives from the default value. Such a property
+    /// is then decoded twice and its first value dropped.
     ///
     /// Returns `true` when it read every property that was there (the caller then
     /// checks [`DirectCursor::is_done`]). The provided version is

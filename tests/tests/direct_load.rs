@@ -124,7 +124,7 @@ fn files_given_up_half_way_load_as_through_the_tokenizer() {
         let expected = general(text);
         let got = through_load_text(text);
         assert_eq!(got, expected, "{text:?}");
-        // A new value, decoded as the direct path goes, then read again from scratch.
+        // A new value, decoded as the direct path goes, then the general path over it.
         assert_eq!(through_from_text(text), expected, "from_text {text:?}");
         if let Ok((_, report)) = got {
             assert!(!report.direct(), "{text:?}");

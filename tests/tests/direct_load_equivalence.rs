@@ -111,7 +111,6 @@ fn general<T: Reflect>(bytes: &[u8], value: &mut T) -> Result<LoadTextReport, Er
     oracle::general(bytes, value, PATH)
 }
 
-/// Saved text of `value` (exact for floats: the writer's shortest round-trip form).
 /// What a load gave, in comparable form: the result without the `direct` flag, and the
 /// value's saved text plus its non-saved state.
 #[derive(Debug, PartialEq)]

@@ -149,9 +149,11 @@ pub trait Codec: Clone + PartialEq + Sized + 'static {
     /// A [`ValueError`] whose `found` borrows the offending text from `value`.
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>>;
 
-    /// Reads a value into `self`, reusing its allocation where the type has one: on
-    /// success `self` is what [`Codec::decode`] gives, whatever it was before (loads
-    /// rely on that: reading a property twice gives the file's value).
+    /// Reads a value into `self`, where the type can, reusing its allocation: on success
+    /// `self` is what [`Codec::decode`] gives, whatever it was before (loads rely on
+    /// that: reading a property twice gives the file's value). `decode` and `Drop`
+    /// should have no side effects: [`crate::from_text`] may decode a property twice and
+    /// drop the first value when its direct path declines part way.
     ///
     /// # Errors
     /// As [`Codec::decode`]; on error `self` is unchanged.

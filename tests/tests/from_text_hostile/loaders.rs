@@ -26,7 +26,7 @@ impl Drop for Fragile {
 /// a drop here would panic, where the general path gives `Ok` (`fuse` 13, `Unknown`
 /// kept).
 #[test]
-fn from_text_drops_no_value_made_from_the_file_when_it_declines() {
+fn from_text_drops_no_value_made_from_the_file_when_the_general_path_succeeds() {
     let text = b"; Fuse\n13\n; Unknown\n1\n";
     let mut want = Fragile::default_value();
     let report = general(text, &mut want).unwrap();

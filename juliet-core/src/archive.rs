@@ -3,7 +3,7 @@
 //! and the unconsumed-key audit (section 3.4).
 
 use crate::codec::Codec;
-use crate::crc::{key_crc_runtime, Key};
+use crate::crc::Key;
 use crate::error::{Error, Warning, WarningKind};
 use crate::token::Document;
 
@@ -114,7 +114,7 @@ impl<'a> Archive<'a> {
                 write_property(out, key.name, value);
                 Ok(true)
             }
-            Inner::Load(doc) => match doc.find(key.crc) {
+            Inner::Load(doc) => match doc.find(key) {
                 Some(index) => doc.decode_into(index, value).map(|()| true),
                 None => Ok(false),
             },
@@ -129,7 +129,7 @@ impl<'a> Archive<'a> {
     pub fn read_deprecated<T: Codec>(&mut self, key: &str) -> Result<Option<T>, Error> {
         match &mut self.inner {
             Inner::Save(_) => Ok(None),
-            Inner::Load(doc) => match doc.find(key_crc_runtime(key.as_bytes())) {
+            Inner::Load(doc) => match doc.find_name(key) {
                 Some(index) => doc.decode(index).map(Some),
                 None => Ok(None),
             },
@@ -203,7 +203,9 @@ impl<'a> Archive<'a> {
         // than the code. Anything else (no such first node, an error, a newer version,
         // a recorded version) takes the general path, which gives the same result.
         if let (None, Inner::Load(doc)) = (self.class_version, &mut self.inner) {
-            if doc.nodes().first().map(|n| n.key_crc) == Some(CLASS_VERSION.crc) {
+            if doc.nodes().first().map(|n| n.key_crc) == Some(CLASS_VERSION.crc)
+                && doc.key_is(0, CLASS_VERSION.name)
+            {
                 if let Ok(v) = u32::decode(doc.value(0)) {
                     if v <= code_version {
                         doc.consume(0);
@@ -225,7 +227,7 @@ impl<'a> Archive<'a> {
         let Inner::Load(doc) = &mut self.inner else {
             return Ok(code_version);
         };
-        let version = match doc.find(CLASS_VERSION.crc) {
+        let version = match doc.find(CLASS_VERSION) {
             Some(index) => {
                 let v: u32 = doc.decode(index)?;
                 if v > code_version {

@@ -7,7 +7,7 @@
 
 use crate::archive::Archive;
 use crate::codec::{Codec, PropertyType};
-use crate::crc::{key_crc, Key};
+use crate::crc::{key_crc, keys_equal, Key};
 use crate::direct::DirectCursor;
 use crate::erased::{ClassOps, PropertyOps};
 use crate::error::Error;
@@ -150,24 +150,21 @@ impl Class {
 
     /// The property whose key or alias is `key` (any spelling).
     pub fn property(&self, key: &str) -> Option<&'static PropertyDescriptor> {
-        self.property_by_crc(crate::crc::key_crc_runtime(key.as_bytes()))
+        self.property_index(crate::crc::key_crc_runtime(key.as_bytes()), key)
+            .map(|i| &self.properties[i])
     }
 
-    /// The property whose key or alias has CRC `crc`.
-    pub fn property_by_crc(&self, crc: u32) -> Option<&'static PropertyDescriptor> {
-        self.property_index(crc).map(|i| &self.properties[i])
+    /// Index in [`Class::properties`] of the property whose key or alias is `key`, whose
+    /// [`crate::key_crc_runtime`] is `crc`: the CRC is compared first, then the
+    /// normalized text, so a CRC-32 twin of a key is no property.
+    pub fn property_index(&self, crc: u32, key: &str) -> Option<usize> {
+        self.properties.iter().position(|p| p.matches(crc, key))
     }
 
-    /// Index in [`Class::properties`] of the property whose key or alias has CRC `crc`.
-    pub fn property_index(&self, crc: u32) -> Option<usize> {
-        self.properties
-            .iter()
-            .position(|p| p.crc == crc || p.aliases.iter().any(|a| a.crc == crc))
-    }
-
-    /// Whether `crc` is one of the deprecated keys.
-    pub fn is_deprecated(&self, crc: u32) -> bool {
-        self.deprecated.iter().any(|k| k.crc == crc)
+    /// Whether `key` (whose [`crate::key_crc_runtime`] is `crc`) is one of the deprecated
+    /// keys.
+    pub fn is_deprecated(&self, crc: u32, key: &str) -> bool {
+        self.deprecated.iter().any(|k| k.matches(crc, key))
     }
 
     /// Whether this is the class of `T` (decided by [`ClassOps::is`], which cannot be
@@ -206,6 +203,15 @@ pub struct PropertyDescriptor {
 }
 
 impl PropertyDescriptor {
+    /// Whether `key`, whose [`crate::key_crc_runtime`] is `crc`, is this property's key
+    /// or one of its aliases under any spelling: the CRC first, then the normalized
+    /// text, so a CRC-32 twin is not.
+    #[inline]
+    pub fn matches(&self, crc: u32, key: &str) -> bool {
+        (self.crc == crc && (key == self.key || keys_equal(key, self.key)))
+            || self.aliases.iter().any(|a| a.matches(crc, key))
+    }
+
     /// The descriptor of a field of type `F` at `offset` (used by the derive).
     pub const fn new<F: Codec>(
         key: &'static str,

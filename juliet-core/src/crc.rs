@@ -273,6 +273,13 @@ impl Key {
             crc: key_crc(name),
         }
     }
+
+    /// Whether `text`, whose [`key_crc`] is `crc`, is this key under any spelling: the
+    /// CRC first, then the normalized text, so a CRC-32 twin is not this key.
+    #[inline]
+    pub fn matches(&self, crc: u32, text: &str) -> bool {
+        self.crc == crc && (text == self.name || keys_equal(text, self.name))
+    }
 }
 
 /// A [`Key`] whose CRC is computed at compile time: `key!("MaxSpeed")`.

@@ -14,7 +14,7 @@ pub(crate) mod simd;
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::crc::KeyCrcCache;
+use crate::crc::{Key, KeyCrcCache};
 use crate::error::{shorten, Error, ErrorKind};
 use crate::value::{Value, ValueSpan};
 
@@ -250,19 +250,50 @@ impl<'a> Document<'a> {
         Value::from_spans(self.src, spans)
     }
 
-    /// Index of the node with key CRC `crc` (seed 01's `FindProperty`), marking it
+    /// Index of the node whose key is `key` (seed 01's `FindProperty`), marking it
     /// consumed. A linear scan: files hold few properties.
+    ///
+    /// Keys match exactly: the CRC is the first test and the normalized text the second,
+    /// so a CRC-32 twin (`notebqpyaawg` for `health`) is another key.
     #[inline]
-    pub fn find(&mut self, crc: u32) -> Option<usize> {
-        let index = self.nodes.iter().position(|n| n.key_crc == crc)?;
+    pub fn find(&mut self, key: Key) -> Option<usize> {
+        let index = self.peek(key)?;
         self.nodes[index].consumed = true;
         Some(index)
     }
 
     /// Like [`Document::find`] but without marking the node consumed.
     #[inline]
-    pub fn peek(&self, crc: u32) -> Option<usize> {
-        self.nodes.iter().position(|n| n.key_crc == crc)
+    pub fn peek(&self, key: Key) -> Option<usize> {
+        self.peek_text(key.crc, key.name)
+    }
+
+    /// [`Document::find`] of a key known at run time (typed by a user, read from a
+    /// file): its CRC is computed here.
+    #[inline]
+    pub fn find_name(&mut self, name: &str) -> Option<usize> {
+        let index = self.peek_name(name)?;
+        self.nodes[index].consumed = true;
+        Some(index)
+    }
+
+    /// [`Document::peek`] of a key known at run time.
+    #[inline]
+    pub fn peek_name(&self, name: &str) -> Option<usize> {
+        self.peek_text(crate::crc::key_crc_runtime(name.as_bytes()), name)
+    }
+
+    fn peek_text(&self, crc: u32, name: &str) -> Option<usize> {
+        (0..self.nodes.len()).find(|&i| self.nodes[i].key_crc == crc && self.key_is(i, name))
+    }
+
+    /// Whether node `index`'s key is `name` under any spelling (ASCII case and `_`
+    /// ignored): the same text, byte for byte, or the same normalized text. Callers
+    /// compare the CRC first; this is the test that tells CRC-32 twins apart.
+    #[inline(always)]
+    pub fn key_is(&self, index: usize, name: &str) -> bool {
+        let key = self.key(index);
+        key == name || crate::crc::keys_equal(key, name)
     }
 
     /// Marks node `index` consumed.
@@ -351,6 +382,21 @@ impl<'a> Document<'a> {
         spans
             .first()
             .map_or((n.line, n.column), |s| (s.line, s.column))
+    }
+
+    /// The [`ErrorKind::DuplicateKey`] error for nodes `a` and `b`, two spellings of one
+    /// key (a key and its alias): at the later of the two, naming the earlier's line.
+    #[cold]
+    pub fn duplicate_key(&self, a: usize, b: usize) -> Error {
+        let (early, late) = if self.nodes[a].line <= self.nodes[b].line {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let n = &self.nodes[late];
+        let first_line = self.nodes[early].line;
+        Error::new(self.path, n.line, n.column, ErrorKind::DuplicateKey { first_line })
+            .with_key(self.key(late))
     }
 
     /// Indices of the nodes no reader consumed, in file order.

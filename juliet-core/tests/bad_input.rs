@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use juliet_core::{key, key_crc, Archive, Codec, Error, ErrorKind, TokenBuffer, ValueErrorKind};
+use juliet_core::{key, Archive, Codec, Error, ErrorKind, TokenBuffer, ValueErrorKind};
 
 /// Tokenizes `bytes`, expecting an error.
 fn tokenize_err(bytes: &[u8]) -> Error {
@@ -25,7 +25,7 @@ fn decode_err<T: Codec + std::fmt::Debug>(src: &str, key: &str) -> Error {
     let mut doc = buffer
         .tokenize(src.as_bytes(), Path::new("bad.jasset"))
         .unwrap();
-    let index = doc.find(key_crc(key)).expect("key present");
+    let index = doc.find_name(key).expect("key present");
     match doc.decode::<T>(index) {
         Ok(v) => panic!("expected an error, decoded {v:?}"),
         Err(e) => e,
@@ -192,9 +192,9 @@ fn ten_mb_vector_line_and_ten_mb_string_value() {
     let src = format!("; Text\n{long}\n; After\n1\n");
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(src.as_bytes(), Path::new("big")).unwrap();
-    let index = doc.find(key_crc("Text")).unwrap();
+    let index = doc.find_name("Text").unwrap();
     assert_eq!(doc.decode::<String>(index).unwrap().len(), TEN_MB);
-    assert_eq!(doc.node(doc.peek(key_crc("After")).unwrap()).line, 3);
+    assert_eq!(doc.node(doc.peek_name("After").unwrap()).line, 3);
 }
 
 // --- a value line with no open property ------------------------------------------
@@ -485,8 +485,8 @@ fn a_bad_value_does_not_stop_other_properties_from_loading() {
     let src = "; Name\n\"broken\n; Mass\n14.25\n";
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(src.as_bytes(), Path::new("x")).unwrap();
-    let name = doc.find(key_crc("Name")).unwrap();
+    let name = doc.find_name("Name").unwrap();
     assert!(doc.decode::<String>(name).is_err());
-    let mass = doc.find(key_crc("Mass")).unwrap();
+    let mass = doc.find_name("Mass").unwrap();
     assert_eq!(doc.decode::<f32>(mass).unwrap(), 14.25);
 }

@@ -251,7 +251,7 @@ fn round_trip<T: Codec>(value: &T) -> Result<(T, String), Error> {
     write_property(&mut text, "Value", value);
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(text.as_bytes(), Path::new("rt.jasset"))?;
-    let index = doc.find(key_crc("Value")).expect("the key just written");
+    let index = doc.find_name("Value").expect("the key just written");
     let back = doc.decode::<T>(index)?;
     Ok((back, text))
 }
@@ -782,7 +782,7 @@ proptest! {
                 .map_err(|e| TestCaseError::fail(format!("{e}\n{layout:?}")))?;
             prop_assert_eq!(doc.len(), properties.len());
             for (i, (key, value)) in properties.iter().enumerate() {
-                let index = doc.find(key_crc(key)).expect("written key");
+                let index = doc.find_name(key).expect("written key");
                 prop_assert_eq!(index, i, "file order");
                 prop_assert_eq!(doc.key(index), key.as_str());
                 let same = value

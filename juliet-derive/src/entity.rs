@@ -337,46 +337,62 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let mut obligations = Vec::new();
     let mut arms = Vec::new();
     let mut straight = Vec::new();
-    for field in cont.properties() {
+    let mut first_nodes = Vec::new();
+    for (i, field) in cont.properties().enumerate() {
         let member = field.ident;
+        // A property with aliases remembers the node it was read from: a second
+        // spelling of it in the same file is a duplicate key (the tokenizer finds
+        // repeats of one spelling, not a key next to its alias).
+        let first = (!field.aliases.is_empty()).then(|| format_ident!("__juliet_first_{}", i));
+        if let Some(first) = &first {
+            first_nodes.push(quote!(let mut #first: ::core::option::Option<usize> = ::core::option::Option::None;));
+        }
+        let remember = first.as_ref().map(|first| quote!(#first = ::core::option::Option::Some(next);));
+        let check = first.as_ref().map(|first| {
+            quote! {
+                if let ::core::option::Option::Some(first) = #first {
+                    return ::core::result::Result::Err(doc.duplicate_key(first, index));
+                }
+                #first = ::core::option::Option::Some(index);
+            }
+        });
         let mut patterns = Vec::new();
+        let mut texts = Vec::new();
         for key in std::iter::once(&field.key).chain(&field.aliases) {
             let name = key_const(&key.text);
             let text = &key.text;
             consts.push(quote!(const #name: u32 = #krate::key_crc(#text);));
             patterns.push(name);
+            texts.push(text);
         }
         let ty = field.ty;
         let codec = codec(field, krate);
         obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
         let helper = quote_spanned!(ty.span()=> __juliet_decode::<#ty>);
         let primary = key_const(&field.key.text);
+        let primary_text = &field.key.text;
         straight.push(quote! {
             if let ::core::option::Option::Some(node) = doc.nodes().get(next) {
-                if node.key_crc == #primary && !node.consumed {
+                if node.key_crc == #primary && !node.consumed && doc.key_is(next, #primary_text) {
                     #helper(doc, next, &mut self.#member)?;
+                    #remember
                     next += 1;
                 }
             }
         });
         let other_order = quote_spanned!(ty.span()=> __juliet_decode_other_order::<#ty>);
+        // The CRC selects the arm and the text confirms it: a CRC-32 twin of a key is
+        // left unconsumed, for the audit to keep as an unknown key.
         arms.push(quote! {
-            #(#patterns)|* => #other_order(doc, index, &mut self.#member)?,
+            #(#patterns)|* if #(doc.key_is(index, #texts))||* => {
+                #check
+                #other_order(doc, index, &mut self.#member)?
+            }
         });
     }
-    if !cont.attrs.deprecated.is_empty() {
-        let mut patterns = Vec::new();
-        for lit in &cont.attrs.deprecated {
-            let text = lit.value();
-            let name = key_const(&text);
-            consts.push(quote!(const #name: u32 = #krate::key_crc(#text);));
-            patterns.push(name);
-        }
-        arms.push(quote! {
-            #(#patterns)|* => doc.consume(index),
-        });
-    }
-
+    // Deprecated keys get no arm: the migration reads them (`Archive::read_deprecated`
+    // consumes what it reads), and one it does not read stays unconsumed, so the audit
+    // keeps it as an unknown key and warns, instead of it vanishing from the file.
     let helper = (!obligations.is_empty()).then(|| {
         quote! {
             #[inline(always)]
@@ -403,6 +419,7 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
             #helper
             #(#consts)*
             if let ::core::option::Option::Some(doc) = ar.document_mut() {
+                #(#first_nodes)*
                 let mut next = 0;
                 while doc.nodes().get(next).is_some_and(|node| node.consumed) {
                     next += 1;

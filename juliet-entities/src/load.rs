@@ -502,6 +502,23 @@ impl BaseNodes {
                 POSITION => 9,
                 _ => continue,
             };
+            // The CRC picked the spelling; the text confirms it (a CRC-32 twin of a
+            // base key is an unknown key).
+            const SPELLINGS: [&str; 10] = [
+                keys::ASSET_TYPE.name,
+                keys::BASE_VERSION.name,
+                keys::BASE_VERSION_ALIASES[0].name,
+                keys::ENTITY_ID.name,
+                keys::ENTITY_ID_ALIASES[0].name,
+                keys::KIND.name,
+                keys::KIND_ALIASES[0].name,
+                keys::KIND_ALIASES[1].name,
+                keys::TEMPLATE.name,
+                keys::POSITION.name,
+            ];
+            if !doc.key_is(i, SPELLINGS[spelling]) {
+                continue;
+            }
             if at[spelling] == BaseNodes::ABSENT {
                 at[spelling] = i as u32;
             }

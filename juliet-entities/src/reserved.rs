@@ -28,11 +28,11 @@ const BASE_KEYS: [(Key, &str); 10] = [
     (keys::POSITION, keys::POSITION.name),
 ];
 
-/// The base key that `crc` (a [`juliet_core::key_crc`]) spells, if any.
-fn base_key(crc: u32) -> Option<&'static str> {
+/// The base key that `text` (whose [`juliet_core::key_crc`] is `crc`) spells, if any.
+fn base_key(crc: u32, text: &str) -> Option<&'static str> {
     BASE_KEYS
         .iter()
-        .find(|(key, _)| key.crc == crc)
+        .find(|(key, _)| key.matches(crc, text))
         .map(|&(_, canonical)| canonical)
 }
 
@@ -49,17 +49,17 @@ pub(crate) fn check_class(class: &'static Class) -> Result<(), ErrorKind> {
         base,
     };
     for property in class.properties {
-        if let Some(base) = base_key(property.crc) {
+        if let Some(base) = base_key(property.crc, property.key) {
             return Err(refuse(property.key, base));
         }
         for alias in property.aliases {
-            if let Some(base) = base_key(alias.crc) {
+            if let Some(base) = base_key(alias.crc, alias.name) {
                 return Err(refuse(alias.name, base));
             }
         }
     }
     for deprecated in class.deprecated {
-        if let Some(base) = base_key(deprecated.crc) {
+        if let Some(base) = base_key(deprecated.crc, deprecated.name) {
             return Err(refuse(deprecated.name, base));
         }
     }
@@ -113,10 +113,14 @@ mod tests {
             ("Template", "Template"),
             ("Position", "Position"),
         ] {
-            assert_eq!(base_key(key_crc(spelling)), Some(canonical), "{spelling}");
+            assert_eq!(
+                base_key(key_crc(spelling), spelling),
+                Some(canonical),
+                "{spelling}"
+            );
         }
-        assert_eq!(base_key(key_crc("Mass")), None);
-        assert_eq!(base_key(key_crc("ClassVersion")), None);
+        assert_eq!(base_key(key_crc("Mass"), "Mass"), None);
+        assert_eq!(base_key(key_crc("ClassVersion"), "ClassVersion"), None);
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! and every other property in a pass over the rest of the file. Whatever the order of
 //! the file, it must do what one pass over the file's properties in file order does:
 //! same values (the last spelling of a key wins), same first error, same consumed
-//! properties (deprecated keys consumed, unknown keys and properties consumed before
-//! the load left alone).
+//! properties (deprecated keys, which only a migration reads, unknown keys and
+//! properties consumed before the load left alone).
 
 use std::path::Path;
 
@@ -45,7 +45,6 @@ fn load_in_file_order(probe: &mut Probe, ar: &mut Archive<'_>) -> Result<(), Err
             c if c == key_crc("Name") => doc.decode_into(index, &mut probe.name)?,
             c if c == key_crc("Visible") => doc.decode_into(index, &mut probe.visible)?,
             c if c == key_crc("Id") => doc.decode_into(index, &mut probe.id)?,
-            c if c == key_crc("Legacy") => doc.consume(index),
             _ => {}
         }
     }
@@ -117,8 +116,8 @@ fn any_order_loads_like_one_pass_in_file_order() {
             }
             let (keys, good, bad) = properties[p];
             let key = keys[next(keys.len())];
-            // A key and its alias may both appear; the same key twice may not.
-            let normalized = key.to_ascii_lowercase();
+            // One spelling per property: two are a duplicate key (tested apart).
+            let normalized = keys[0].to_ascii_lowercase();
             if used_keys.contains(&normalized) {
                 continue;
             }
@@ -139,4 +138,24 @@ fn any_order_loads_like_one_pass_in_file_order() {
         );
     }
     assert!(in_declaration_order > 5000);
+}
+
+/// A key and its alias in one file are one key written twice: the duplicate-key error at
+/// the later of the two, naming the earlier's line, whatever the order.
+#[test]
+fn a_key_and_its_alias_are_a_duplicate_key() {
+    for (text, line, first_line) in [
+        ("; Position\n1 2 3\n; Pos\n4 5 6\n", 3, 1),
+        ("; Pos\n4 5 6\n; Position\n1 2 3\n", 3, 1),
+        ("; Health\n1.0\n; pos: 1 2 3\n; Level\n2\n; Position: 4 5 6\n", 6, 3),
+        ("; Health\n1.0\n; Position\n1 2 3\n# a comment\n; Level\n2\n; pos\n4 5 6\n", 8, 3),
+    ] {
+        let (result, _) = run(text, None, |p, ar| p.load(ar));
+        let message = result.expect_err(text);
+        assert!(
+            message.starts_with(&format!("probe.jasset:{line}:")),
+            "{text}: {message}"
+        );
+        assert!(message.contains(&format!("line {first_line}")), "{text}: {message}");
+    }
 }

@@ -53,7 +53,7 @@ fn assert_nodes(doc: &Document<'_>, expected: &[Node<'_>]) {
 /// Finds `key` (any spelling) and decodes it as a `T` through `Document::decode`.
 fn typed<T: Codec>(doc: &mut Document<'_>, key: &str) -> T {
     let index = doc
-        .find(key_crc(key))
+        .find_name(key)
         .unwrap_or_else(|| panic!("{}: no key {key}", doc.path().display()));
     doc.decode(index)
         .unwrap_or_else(|e| panic!("decoding {key}: {e}"))
@@ -117,16 +117,16 @@ fn seed01_entity_01_value_lines_are_located() {
     let (bytes, path) = fixture("seed01/Entity_01.jasset");
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
-    let index = doc.find(key_crc("MaterialOverride")).unwrap();
+    let index = doc.find_name("MaterialOverride").unwrap();
     let err = doc.decode::<f32>(index).unwrap_err();
     assert_eq!((err.line, err.column), (26, 1));
     assert_eq!(err.key.as_deref(), Some("MaterialOverride"));
     assert!(matches!(err.kind, ErrorKind::BadValue { .. }));
     // A wrong component count is reported at the start of the value line.
-    let index = doc.find(key_crc("Position")).unwrap();
+    let index = doc.find_name("Position").unwrap();
     let err = doc.decode::<[f32; 2]>(index).unwrap_err();
     assert_eq!((err.line, err.column), (17, 1));
-    let index = doc.find(key_crc("IsVisible")).unwrap();
+    let index = doc.find_name("IsVisible").unwrap();
     let err = doc.decode::<i8>(index).unwrap_err();
     assert_eq!((err.line, err.column), (29, 1));
 }
@@ -348,7 +348,7 @@ fn seed04_rock_large_042_instance() {
     assert_eq!(typed::<f32>(&mut doc, "Health"), 50.0);
     // The omitted properties (MeshAsset, Mass, IsDestructible) are absent, not empty.
     for key in ["MeshAsset", "Mass", "IsDestructible"] {
-        assert_eq!(doc.peek(key_crc(key)), None, "{key}");
+        assert_eq!(doc.peek_name(key), None, "{key}");
     }
 }
 

@@ -207,7 +207,7 @@ fn decode_error(input: &str, ty: &str, key: &str) -> String {
         let mut doc = buffer
             .tokenize(input.as_bytes(), Path::new(PATH))
             .unwrap_or_else(|e| panic!("the input must tokenize: {e}"));
-        let index = doc.find(key_crc(key)).expect("the key is in the input");
+        let index = doc.find_name(key).expect("the key is in the input");
         match doc.decode::<T>(index) {
             Ok(v) => panic!("expected an error, decoded {v:?}"),
             Err(e) => e.to_string(),
@@ -492,7 +492,7 @@ fn read<T: Codec>(text: &str) -> Result<T, ValueErrorKind> {
     let src = format!("; K\n{text}\n");
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(src.as_bytes(), Path::new("x")).unwrap();
-    let index = doc.find(key_crc("K")).unwrap();
+    let index = doc.find_name("K").unwrap();
     doc.decode::<T>(index).map_err(|e| match &e.kind {
         ErrorKind::BadValue { reason, .. } => reason.clone(),
         other => panic!("{other:?}"),

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use glam::Vec3;
-use juliet_core::{key, key_crc, Archive, Error, TokenBuffer, UnknownProperty, CLASS_VERSION};
+use juliet_core::{key, Archive, Error, TokenBuffer, UnknownProperty, CLASS_VERSION};
 
 // ---------------------------------------------------------------------------------
 // Test 1: tokenization with white space, comments and mixed line endings.
@@ -32,17 +32,17 @@ fn parser_tokenization() {
         .unwrap();
     assert_eq!(doc.len(), 3, "PropertyCount == 3");
 
-    let health = doc.find(key_crc("Health")).expect("Health");
+    let health = doc.find_name("Health").expect("Health");
     assert_eq!(
         doc.value(health).lines().collect::<Vec<_>>(),
         ["100.500000"]
     );
-    let name = doc.find(key_crc("Name")).expect("Name");
+    let name = doc.find_name("Name").expect("Name");
     assert_eq!(
         doc.value(name).lines().collect::<Vec<_>>(),
         ["\"Paladin Hero\""]
     );
-    let position = doc.find(key_crc("Position")).expect("Position");
+    let position = doc.find_name("Position").expect("Position");
     assert_eq!(
         doc.value(position).lines().collect::<Vec<_>>(),
         ["1.0 2.0 3.0"]
@@ -72,8 +72,8 @@ fn lookup_by_crc_marks_only_the_found_node_consumed() {
     let mut doc = buffer
         .tokenize(TEST_CONTENT.as_bytes(), Path::new("testContent"))
         .unwrap();
-    assert_eq!(doc.find(key_crc("Missing")), None);
-    let name = doc.find(key_crc("Name")).unwrap();
+    assert_eq!(doc.find_name("Missing"), None);
+    let name = doc.find_name("Name").unwrap();
     let consumed: Vec<bool> = doc.nodes().iter().map(|n| n.consumed).collect();
     let mut expected = vec![false; 3];
     expected[name] = true;

@@ -73,7 +73,7 @@ fn load_properties<T: Reflect>(value: &mut T, ar: &mut Archive<'_>) -> Result<()
         return Ok(());
     };
     for p in T::CLASS.properties {
-        if let Some(index) = doc.find(p.crc) {
+        if let Some(index) = doc.find_name(p.key) {
             let text = doc.value(index);
             p.decode_into(value, text)
                 .map_err(|e| doc.value_error(index, &p.property_type.to_string(), e))?;

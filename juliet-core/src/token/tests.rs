@@ -189,7 +189,7 @@ fn nul_and_invalid_utf8_are_located() {
 fn find_marks_consumed_and_unconsumed_lists_the_rest() {
     let mut buf = TokenBuffer::new();
     let mut doc = buf.tokenize(b"; A\n1\n; B\n2\n", Path::new("x")).unwrap();
-    let i = doc.find(crate::key_crc("a")).unwrap();
+    let i = doc.find_name("a").unwrap();
     assert_eq!(doc.key(i), "A");
     assert_eq!(doc.unconsumed().collect::<Vec<_>>(), vec![1]);
 }

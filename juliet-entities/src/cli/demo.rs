@@ -572,7 +572,7 @@ fn change_template(
 pub fn set_in_text(text: &str, key: &str, value: &str) -> Option<String> {
     let mut buffer = TokenBuffer::new();
     let doc = buffer.tokenize(text.as_bytes(), Path::new("")).ok()?;
-    let index = doc.peek(juliet_core::key_crc_runtime(key.as_bytes()))?;
+    let index = doc.peek_name(key)?;
     let node = *doc.node(index);
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     let at = node.line as usize - 1;

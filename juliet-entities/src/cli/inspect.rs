@@ -142,9 +142,7 @@ pub fn inspect(
     let resolved_props = values::properties(text.as_bytes(), view.path)?;
     let overridden = overridden_keys(view);
     let has_key = |props: &values::Properties, p: &juliet_core::PropertyDescriptor| {
-        props
-            .iter()
-            .any(|(_, crc, _)| *crc == p.crc || p.aliases.iter().any(|a| a.crc == *crc))
+        props.iter().any(|(key, crc, _)| p.matches(*crc, key))
     };
 
     let mut properties = Vec::new();

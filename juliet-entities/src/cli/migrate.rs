@@ -226,10 +226,9 @@ fn meaning(class: &Class, props: &Properties) -> Meaning {
         let text = lines.join("\n");
         let read =
             |ty: &PropertyType| to_json(ty, Value::from_text(&text)).unwrap_or_else(|_| raw());
-        let entry = if let Some((k, _, ty)) = base
-            .iter()
-            .find(|(k, aliases, _)| k.crc == *crc || aliases.iter().any(|a| a.crc == *crc))
-        {
+        let entry = if let Some((k, _, ty)) = base.iter().find(|(k, aliases, _)| {
+            k.matches(*crc, key) || aliases.iter().any(|a| a.matches(*crc, key))
+        }) {
             let mut value = read(ty);
             if k.crc == keys::KIND.crc || k.crc == keys::ASSET_TYPE.crc {
                 // Names compare ignoring case and `_` (`entity_instance` is `Entity`).
@@ -245,10 +244,13 @@ fn meaning(class: &Class, props: &Properties) -> Meaning {
                 }
             }
             (k.name.to_owned(), (value, false))
-        } else if let Some(p) = class.property_by_crc(*crc) {
+        } else if let Some(p) = class
+            .property_index(*crc, key)
+            .map(|i| &class.properties[i])
+        {
             (p.key.to_owned(), (read(&p.property_type), false))
         } else {
-            (key.clone(), (raw(), class.is_deprecated(*crc)))
+            (key.clone(), (raw(), class.is_deprecated(*crc, key)))
         };
         map.insert(entry.0, entry.1);
     }

@@ -126,8 +126,12 @@ pub fn properties(text: &[u8], path: &Path) -> Result<Properties, Error> {
 pub fn find<'p>(props: &'p Properties, key: &str, aliases: &[&str]) -> Option<&'p [String]> {
     std::iter::once(key)
         .chain(aliases.iter().copied())
-        .map(|k| key_crc_runtime(k.as_bytes()))
-        .find_map(|crc| props.iter().find(|p| p.1 == crc))
+        .find_map(|k| {
+            let crc = key_crc_runtime(k.as_bytes());
+            props
+                .iter()
+                .find(|p| p.1 == crc && juliet_core::keys_equal(&p.0, k))
+        })
         .map(|p| p.2.as_slice())
 }
 

@@ -335,10 +335,10 @@ fn property_access_through_the_types_own_table() {
     let mut s = filled::<Sign>(2);
     let other = filled::<Sign>(1);
     let text = Sign::CLASS
-        .property_index(juliet_core::key_crc("Text"))
+        .property_index(juliet_core::key_crc("Text"), "Text")
         .unwrap();
     let lines = Sign::CLASS
-        .property_index(juliet_core::key_crc("Lines"))
+        .property_index(juliet_core::key_crc("Lines"), "Lines")
         .unwrap();
     s.decode_property(1, text, Value::from_text("\"a b\""))
         .unwrap();
@@ -352,7 +352,7 @@ fn property_access_through_the_types_own_table() {
     assert!(s.same_property(0, lines, &s, 0));
     // A bad value leaves the field as it was.
     let size = Sign::CLASS
-        .property_index(juliet_core::key_crc("Size"))
+        .property_index(juliet_core::key_crc("Size"), "Size")
         .unwrap();
     assert!(s.decode_property(1, size, Value::from_text("big")).is_err());
     assert_eq!(s.get::<Sign>(1).unwrap().size, 1.5);
@@ -430,7 +430,7 @@ fn clones_and_property_access_on_aligned_zero_sized_and_counted_kinds() {
     let mut a = filled::<Aligned>(1);
     a.get_mut::<Aligned>(0).unwrap().value = 0x1234_5678_9ABC;
     let weight = Aligned::CLASS
-        .property_index(juliet_core::key_crc("Weight"))
+        .property_index(juliet_core::key_crc("Weight"), "Weight")
         .unwrap();
     a.decode_property(0, weight, Value::from_text("-7.25"))
         .unwrap();
@@ -466,7 +466,7 @@ fn clones_and_property_access_on_aligned_zero_sized_and_counted_kinds() {
     let mut c = filled::<Counted>(1);
     *c.get_mut::<Counted>(0).unwrap().payload = 11;
     let value = Counted::CLASS
-        .property_index(juliet_core::key_crc("Value"))
+        .property_index(juliet_core::key_crc("Value"), "Value")
         .unwrap();
     c.decode_property(0, value, Value::from_text("5")).unwrap();
     for i in 1..10u32 {

@@ -668,7 +668,7 @@ impl TemplateCache {
         if let Some(p) = parent_slot {
             // A migration may have set properties from deprecated keys: those differ
             // from the parent's value and are the file's own too.
-            if doc.nodes().iter().any(|n| class.is_deprecated(n.key_crc)) {
+            if (0..doc.len()).any(|i| class.is_deprecated(doc.node(i).key_crc, doc.key(i))) {
                 for i in 0..storage.properties().len() {
                     if !storage.same_property(slot as usize, i, storage, p) {
                         sets.insert(i);
@@ -726,11 +726,9 @@ struct Parsed(CachedTemplate);
 pub(crate) fn file_properties(class: &Class, doc: &Document<'_>) -> OverrideSet {
     let table = class.ops.properties();
     let mut set = OverrideSet::new();
-    for node in doc.nodes() {
-        if let Some(i) = table
-            .iter()
-            .position(|p| p.crc == node.key_crc || p.aliases.iter().any(|a| a.crc == node.key_crc))
-        {
+    for (index, node) in doc.nodes().iter().enumerate() {
+        let key = doc.key(index);
+        if let Some(i) = table.iter().position(|p| p.matches(node.key_crc, key)) {
             set.insert(i);
         }
     }

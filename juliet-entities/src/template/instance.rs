@@ -158,12 +158,12 @@ fn apply_text(
     let mut doc = buffer.tokenize(text.as_bytes(), Path::new(DELTA_PATH))?;
     for i in 0..doc.len() {
         let crc = doc.node(i).key_crc;
-        if crc == keys::POSITION.crc {
+        if keys::POSITION.matches(crc, doc.key(i)) {
             let position: Vec3 = doc.decode(i)?;
             target.set_position(position);
             continue;
         }
-        let Some(index) = target.class().property_index(crc) else {
+        let Some(index) = target.class().property_index(crc, doc.key(i)) else {
             let kind = ErrorKind::NoSuchProperty {
                 class: target.class().name,
                 key: doc.key(i).to_owned(),
@@ -211,7 +211,7 @@ impl DeltaTarget<'_> {
     /// file location: the value did not come from a file).
     pub fn set_property(&mut self, key: &str, value: Value<'_>) -> Result<(), Error> {
         let crc = key_crc_runtime(key.as_bytes());
-        if crc == keys::POSITION.crc {
+        if keys::POSITION.matches(crc, key) {
             let position =
                 <Vec3 as Codec>::decode(value).map_err(|e| bad_value(key, "3 floats", e))?;
             self.set_position(position);
@@ -219,7 +219,7 @@ impl DeltaTarget<'_> {
         }
         let index = self
             .class()
-            .property_index(crc)
+            .property_index(crc, key)
             .ok_or_else(|| no_such_property(self.class(), key))?;
         self.set_property_at(index, value).map_err(|e| {
             let expected = self.storage.properties()[index].property_type.to_string();
@@ -397,13 +397,13 @@ impl EntityManager {
             .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?;
         let mut out = String::new();
         let crc = key_crc_runtime(key.as_bytes());
-        if crc == keys::POSITION.crc {
+        if keys::POSITION.matches(crc, key) {
             e.position.encode(&mut out);
             return Ok(out);
         }
         let index = e
             .class
-            .property_index(crc)
+            .property_index(crc, key)
             .ok_or_else(|| no_such_property(e.class, key))?;
         let (storage, slot) = self.storage_of(id).expect("live");
         storage.encode_property(slot, index, &mut out);
@@ -510,13 +510,13 @@ pub fn revert_property(
     let (base, template) = instance_of(manager, templates, id)?;
     let (entity, storage) = manager.record_and_storage_mut(base);
     let crc = key_crc_runtime(key.as_bytes());
-    if crc == keys::POSITION.crc {
+    if keys::POSITION.matches(crc, key) {
         entity.position = template.position();
         entity.position_overridden = false;
     } else {
         let index = entity
             .class
-            .property_index(crc)
+            .property_index(crc, key)
             .ok_or_else(|| no_such_property(entity.class, key))?;
         let (archetypes, archetype) = template.archetype_storage();
         storage.copy_property_from(entity.slot as usize, index, archetypes, archetype);
@@ -612,11 +612,7 @@ pub(crate) fn mark_file_overrides(
 ) {
     let (entity, storage) = manager.record_and_storage_mut(base);
     entity.overrides = file_properties(entity.class, doc);
-    if doc
-        .nodes()
-        .iter()
-        .any(|n| entity.class.is_deprecated(n.key_crc))
-    {
+    if (0..doc.len()).any(|i| entity.class.is_deprecated(doc.node(i).key_crc, doc.key(i))) {
         let (archetypes, archetype) = template.archetype_storage();
         for index in 0..storage.properties().len() {
             if !storage.same_property(entity.slot as usize, index, archetypes, archetype) {

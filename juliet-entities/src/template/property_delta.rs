@@ -61,7 +61,7 @@ impl<T: Reflect> PropertyDelta<T> {
     /// [`ErrorKind::NoSuchProperty`] when `T` has no such property.
     pub fn with(mut self, key: &str) -> Result<PropertyDelta<T>, Error> {
         let index = T::CLASS
-            .property_index(key_crc_runtime(key.as_bytes()))
+            .property_index(key_crc_runtime(key.as_bytes()), key)
             .ok_or_else(|| no_such_property(T::CLASS, key))?;
         self.set.insert(index);
         Ok(self)

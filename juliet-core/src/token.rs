@@ -395,8 +395,13 @@ impl<'a> Document<'a> {
         };
         let n = &self.nodes[late];
         let first_line = self.nodes[early].line;
-        Error::new(self.path, n.line, n.column, ErrorKind::DuplicateKey { first_line })
-            .with_key(self.key(late))
+        Error::new(
+            self.path,
+            n.line,
+            n.column,
+            ErrorKind::DuplicateKey { first_line },
+        )
+        .with_key(self.key(late))
     }
 
     /// Indices of the nodes no reader consumed, in file order.

@@ -347,7 +347,9 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
         if let Some(first) = &first {
             first_nodes.push(quote!(let mut #first: ::core::option::Option<usize> = ::core::option::Option::None;));
         }
-        let remember = first.as_ref().map(|first| quote!(#first = ::core::option::Option::Some(next);));
+        let remember = first
+            .as_ref()
+            .map(|first| quote!(#first = ::core::option::Option::Some(next);));
         let check = first.as_ref().map(|first| {
             quote! {
                 if let ::core::option::Option::Some(first) = #first {

@@ -131,7 +131,11 @@ fn a_twin_alone_leaves_the_property_at_its_default() {
         let text = entity("Inert", &body);
         let mut manager = EntityManager::new();
         let loaded = load_entity(&mut manager, Path::new("e.jasset"), text.as_bytes()).unwrap();
-        assert_eq!(manager.get::<Inert>(loaded.id).unwrap().health, 100.0, "{body}");
+        assert_eq!(
+            manager.get::<Inert>(loaded.id).unwrap().health,
+            100.0,
+            "{body}"
+        );
         assert_eq!(unknown_warnings(&loaded.warnings), vec![twin.clone()]);
         assert_eq!(loaded.data.unknown[0].key, twin);
     }
@@ -164,7 +168,10 @@ fn a_twin_of_a_deprecated_key_is_not_read_by_the_migration() {
     );
     let mut manager = EntityManager::new();
     let loaded = load_entity(&mut manager, Path::new("e.jasset"), text.as_bytes()).unwrap();
-    assert_eq!(manager.get::<Projectile>(loaded.id).unwrap().velocity_x, 0.0);
+    assert_eq!(
+        manager.get::<Projectile>(loaded.id).unwrap().velocity_x,
+        0.0
+    );
     assert_eq!(unknown_warnings(&loaded.warnings), vec![twin]);
 }
 
@@ -202,9 +209,15 @@ fn fmt_and_migrate_keep_twins() {
         assert!(out.status.success(), "{command}: {stderr}");
         let text = fs::read_to_string(&inert).unwrap();
         assert!(text.contains("; Health\n77.0\n"), "{command}: {text}");
-        assert!(text.contains(&format!("; {health}\n5.0\n")), "{command}: {text}");
+        assert!(
+            text.contains(&format!("; {health}\n5.0\n")),
+            "{command}: {text}"
+        );
         let text = fs::read_to_string(&projectile).unwrap();
-        assert!(text.contains(&format!("; {speed}\n4.0\n")), "{command}: {text}");
+        assert!(
+            text.contains(&format!("; {speed}\n4.0\n")),
+            "{command}: {text}"
+        );
     }
     // The migration read `Speed`, not its twin.
     let text = fs::read_to_string(&projectile).unwrap();

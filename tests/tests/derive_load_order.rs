@@ -147,8 +147,16 @@ fn a_key_and_its_alias_are_a_duplicate_key() {
     for (text, line, first_line) in [
         ("; Position\n1 2 3\n; Pos\n4 5 6\n", 3, 1),
         ("; Pos\n4 5 6\n; Position\n1 2 3\n", 3, 1),
-        ("; Health\n1.0\n; pos: 1 2 3\n; Level\n2\n; Position: 4 5 6\n", 6, 3),
-        ("; Health\n1.0\n; Position\n1 2 3\n# a comment\n; Level\n2\n; pos\n4 5 6\n", 8, 3),
+        (
+            "; Health\n1.0\n; pos: 1 2 3\n; Level\n2\n; Position: 4 5 6\n",
+            6,
+            3,
+        ),
+        (
+            "; Health\n1.0\n; Position\n1 2 3\n# a comment\n; Level\n2\n; pos\n4 5 6\n",
+            8,
+            3,
+        ),
     ] {
         let (result, _) = run(text, None, |p, ar| p.load(ar));
         let message = result.expect_err(text);
@@ -156,6 +164,9 @@ fn a_key_and_its_alias_are_a_duplicate_key() {
             message.starts_with(&format!("probe.jasset:{line}:")),
             "{text}: {message}"
         );
-        assert!(message.contains(&format!("line {first_line}")), "{text}: {message}");
+        assert!(
+            message.contains(&format!("line {first_line}")),
+            "{text}: {message}"
+        );
     }
 }

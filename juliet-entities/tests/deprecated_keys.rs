@@ -1,0 +1,80 @@
+//! A deprecated key is read only by a migration. One that no migration read (the file is
+//! already at the class's version, or has no `ClassVersion` and so is read as the
+//! current version) is kept as an unknown key, with a warning that names it: a value
+//! the migration did not move never vanishes from the file.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use juliet_core::WarningKind;
+use juliet_entities::kinds::Projectile;
+use juliet_entities::{load_entity, save_entity, EntityManager};
+
+fn projectile(body: &str) -> String {
+    format!("; EntityID\n0x0000000000000042\n; Kind\nProjectile\n{body}")
+}
+
+#[test]
+fn an_unread_deprecated_key_is_kept_and_named_in_a_warning() {
+    for body in ["; Speed\n75.5\n", "; ClassVersion\n2\n; Speed\n75.5\n"] {
+        let text = projectile(body);
+        let mut manager = EntityManager::new();
+        let loaded = load_entity(&mut manager, Path::new("p.jasset"), text.as_bytes()).unwrap();
+        assert_eq!(
+            manager.get::<Projectile>(loaded.id).unwrap().velocity_x,
+            0.0
+        );
+        let named = loaded
+            .warnings
+            .iter()
+            .any(|w| matches!(&w.kind, WarningKind::UnknownKey(k) if k == "Speed"));
+        assert!(named, "{body}: {:?}", loaded.warnings);
+        let mut saved = String::new();
+        save_entity(&manager, loaded.id, &loaded.data, &mut saved).unwrap();
+        assert!(saved.ends_with("; Speed\n75.5\n"), "{saved}");
+    }
+}
+
+#[test]
+fn a_migration_consumes_the_deprecated_key_it_reads() {
+    let text = projectile("; ClassVersion\n1\n; Speed\n75.5\n");
+    let mut manager = EntityManager::new();
+    let loaded = load_entity(&mut manager, Path::new("p.jasset"), text.as_bytes()).unwrap();
+    assert_eq!(
+        manager.get::<Projectile>(loaded.id).unwrap().velocity_x,
+        75.5
+    );
+    assert!(loaded.data.unknown.is_empty());
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+}
+
+#[test]
+fn fmt_and_migrate_keep_an_unread_deprecated_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    fs::create_dir_all(&entities).unwrap();
+    let file = entities.join("0000000000000042.jasset");
+    let jasset = env!("CARGO_BIN_EXE_jasset");
+    for args in [
+        &["migrate", "--dry-run", "Assets"][..],
+        &["migrate", "Assets"],
+        &["fmt", "Assets"],
+    ] {
+        fs::write(&file, projectile("; ClassVersion\n2\n; Speed\n75.5\n")).unwrap();
+        let out = Command::new(jasset)
+            .args(args)
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{args:?}: {stdout}");
+        assert!(
+            !stdout.contains("consumed by the migration"),
+            "{args:?}: {stdout}"
+        );
+        let text = fs::read_to_string(&file).unwrap();
+        assert!(text.contains("; Speed\n75.5\n"), "{args:?}: {text}");
+    }
+}

@@ -88,8 +88,8 @@ const NAMES: [&str; 4] = [
     "Mossy Rock",
 ];
 
-/// One entity file in the style of seed 01's `Entity_01.jasset` and seed 04's
-/// directives.
+/// One entity file in the block form with `; Key: value` directives mixed in
+/// (docs/design.md, section 2.1).
 fn entity_file(rng: &mut Rng, index: usize, out: &mut String) {
     use std::fmt::Write as _;
     out.push_str("# Juliet Game Engine Asset File\n");

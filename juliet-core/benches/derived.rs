@@ -12,7 +12,7 @@
 //!   key CRC `match`) into a new record after tokenizing the text into a reused
 //!   `TokenBuffer`: what every file not in canonical form (comments, other order,
 //!   aliases...) costs;
-//! - `hand_written`: the seed's `SerializeProp` idiom, `Archive::serialize` per field
+//! - `hand_written`: the one-call-per-field idiom, `Archive::serialize` per field
 //!   (each call searches the nodes for its key), into a new record after the same
 //!   tokenizing;
 //! - `serde_json`: `serde_json::from_str` of the same record as JSON.
@@ -56,7 +56,7 @@ impl Default for Record {
     }
 }
 
-/// The hand-written symmetric serializer of seed 01 section 5.1.
+/// The hand-written symmetric serializer (docs/design.md, section 4.1).
 fn serialize_by_hand(ar: &mut Archive<'_>, r: &mut Record) -> Result<(), Error> {
     ar.serialize(key!("EntityId"), &mut r.entity_id)?;
     ar.serialize(key!("Name"), &mut r.name)?;

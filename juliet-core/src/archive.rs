@@ -1,6 +1,6 @@
-//! [`Archive`]: one `serialize` call per field serves saving and loading (seed 01
-//! sections 4 and 5), with two-tier versions (section 6), deprecated reads (section 7)
-//! and the unconsumed-key audit (section 3.4).
+//! [`Archive`]: one `serialize` call per field serves saving and loading
+//! (docs/design.md, section 4.1), with two-tier versions (section 2.4), deprecated reads
+//! (section 4.4) and the unconsumed-key audit (section 2.6).
 
 use crate::codec::Codec;
 use crate::crc::Key;
@@ -10,8 +10,8 @@ use crate::token::Document;
 /// The key every class writes its version under.
 pub const CLASS_VERSION: Key = Key::new("ClassVersion");
 
-/// Which way an [`Archive`] moves data (seed 01 section 4.1; the binary modes of the seed
-/// are not part of this format).
+/// Which way an [`Archive`] moves data (docs/design.md, section 4.1; the format is text
+/// only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArchiveMode {
     /// Writing `.jasset` text.
@@ -99,7 +99,7 @@ impl<'a> Archive<'a> {
         self.mode() == ArchiveMode::Loading
     }
 
-    /// Saves or loads one property (seed 01's `SerializeProp`).
+    /// Saves or loads one property.
     ///
     /// Saving writes `; Key` and the value and returns `Ok(true)`. Loading finds the key
     /// (under any spelling), decodes it into `value`, marks it consumed and returns
@@ -121,7 +121,7 @@ impl<'a> Archive<'a> {
         }
     }
 
-    /// Reads a deprecated key for a migration (seed 01's `ReadDeprecated`): `None` when
+    /// Reads a deprecated key for a migration (docs/design.md, section 4.4): `None` when
     /// saving or when the file lacks the key. Deprecated keys are never written.
     ///
     /// # Errors
@@ -191,7 +191,7 @@ impl<'a> Archive<'a> {
     }
 
     /// The derived-tier version of the file for a class whose code is at `code_version`
-    /// (seed 01 section 6.3): the recorded one, else the file's `ClassVersion` key
+    /// (docs/design.md, section 2.4): the recorded one, else the file's `ClassVersion` key
     /// (consumed), else `code_version`. A version newer than the code adds a
     /// [`WarningKind::NewerClassVersion`] warning. When saving, `code_version`.
     ///
@@ -268,7 +268,7 @@ impl<'a> Archive<'a> {
         std::mem::take(&mut self.warnings)
     }
 
-    /// The unconsumed-key audit (seed 01 section 3.4): every property no reader
+    /// The unconsumed-key audit (docs/design.md, section 2.6): every property no reader
     /// consumed, returned as data (to write back on save) and recorded as an
     /// [`WarningKind::UnknownKey`] warning each. Empty when saving.
     pub fn audit_unconsumed(&mut self) -> Vec<UnknownProperty> {
@@ -294,8 +294,8 @@ impl<'a> Archive<'a> {
     }
 }
 
-/// A property no class reads, kept so that a save writes it back unchanged (DESIGN.md
-/// section 3: an older build never destroys data written by a newer one).
+/// A property no class reads, kept so that a save writes it back unchanged
+/// (docs/design.md, section 2.6: an older build never destroys data written by a newer one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownProperty {
     /// The key as written in the file.

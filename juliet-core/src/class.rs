@@ -1,8 +1,8 @@
 //! [`Class`] descriptors, [`PropertyDescriptor`] tables and the [`Reflect`] trait that
 //! `#[derive(Entity)]` implements.
 //!
-//! Seed 01 section 6.2 (`Class` with its version) and seed 02 section 3.3 (the default
-//! init stub); the property table (key, key CRC, offset, type) is what seed 04's
+//! docs/design.md, sections 3.1 (`Class` with its version and property table) and 3.2
+//! (the default init stub); the property table (key, key CRC, offset, type) is what the
 //! template code walks.
 
 use crate::archive::Archive;
@@ -20,7 +20,7 @@ pub trait Reflect: Sized + 'static {
     /// The class descriptor.
     const CLASS: &'static Class;
 
-    /// The default-init stub (seed 02 section 3.3): every field at its declared default
+    /// The default-init stub (docs/design.md, section 3.2): every field at its declared default
     /// (`#[jasset(default = ...)]`, else `Default::default()`).
     fn default_value() -> Self;
 
@@ -30,7 +30,7 @@ pub trait Reflect: Sized + 'static {
     /// Clone-assigns from `src` the properties in `set`, a bitset over the property
     /// table ([`Class::properties`]): property `i` is bit `i % 64` of `set[i / 64]`;
     /// missing words are zero and bits past the table are ignored. What a template
-    /// delta does to a new instance (seed 04 section 4.2, step 4).
+    /// delta does to a new instance (docs/design.md, section 7.3, step 4).
     ///
     /// The provided version walks the table ([`PropertyDescriptor::copy_value`]); the
     /// derive writes it field by field, with no table and no indirect call.
@@ -95,8 +95,8 @@ pub trait Reflect: Sized + 'static {
     /// Returns `true` when it read every property that was there (the caller then
     /// checks [`DirectCursor::is_done`]). The provided version is
     /// [`Reflect::load_direct`]; the derive writes one that decodes in line, with no
-    /// find-everything-first pass. Seed 01 section 5 (the symmetric serialize, here
-    /// straight from the text).
+    /// find-everything-first pass. docs/design.md, section 4.3 (the symmetric
+    /// serialize, here straight from the text).
     #[inline]
     fn load_direct_fresh(&mut self, cursor: &mut DirectCursor<'_>) -> bool {
         self.load_direct(cursor)

@@ -1,9 +1,9 @@
 //! CRC-32 (IEEE 802.3, reflected, polynomial `0xEDB88320`) for property keys and names.
 //!
-//! Seed 01 section 3.2 ("Dual-Mode CRC32"): the same function serves compile-time keys
+//! docs/design.md, section 2.2: the same function serves compile-time keys
 //! ([`key_crc`] is a `const fn`, evaluated by the derive's generated constants) and
 //! runtime keys read from files ([`key_crc_runtime`], through `crc32fast`). Both hash the
-//! *normalized* key of DESIGN.md section 3: ASCII letters folded to lower case and `_`
+//! *normalized* key: ASCII letters folded to lower case and `_`
 //! removed, so `MeshInstance`, `mesh_instance` and `meshinstance` have one CRC.
 
 /// The 256-entry lookup table of the reflected IEEE polynomial, built at compile time.
@@ -222,7 +222,7 @@ pub fn normalize_key(key: &str) -> String {
         .collect()
 }
 
-/// Whether two keys are the same key under DESIGN.md's normalization (ASCII case and
+/// Whether two keys are the same key under the key normalization (ASCII case and
 /// `_` ignored). Allocation-free.
 pub fn keys_equal(a: &str, b: &str) -> bool {
     let mut a = a.bytes().filter(|&c| c != b'_');

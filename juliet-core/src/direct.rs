@@ -18,8 +18,8 @@
 //! duplicate key further on, a bad `ClassVersion` after the first property). For a new
 //! value ([`from_text`], [`Reflect::load_direct_fresh`]) it decodes each property as it
 //! finds it ([`DirectCursor::property`]), and a file declined part way goes on through
-//! the general path over the same value, which writes those properties again. Seed 01
-//! section 5 (the symmetric serialize) and section 3 (the tokenizer it stands in for).
+//! the general path over the same value, which writes those properties again.
+//! docs/design.md, section 4.3 (and section 4.2, the tokenizer it stands in for).
 
 use std::path::Path;
 
@@ -313,7 +313,7 @@ const fn is_identifier(name: &[u8]) -> bool {
 /// What a load reported besides the values (see [`load_text`] and [`from_text`]): how
 /// the file was read, its warnings and its unknown properties. Two words (checked at
 /// compile time); nothing is allocated when there are no warnings and no unknown keys
-/// (every file the direct path reads). Seed 01 section 3.4 (unknown keys kept).
+/// (every file the direct path reads). docs/design.md, section 2.6 (unknown keys kept).
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct LoadTextReport {
     direct: bool,
@@ -412,8 +412,8 @@ pub fn load_text<T: Reflect>(
 /// value). Both ways give what [`load_text`] over [`Reflect::default_value`] gives
 /// (`tests/tests/direct_load_equivalence.rs`, `tests/tests/from_text_hostile.rs`).
 ///
-/// `path` only labels errors. Seed 01 section 5 (the symmetric serialize, here straight
-/// from the text) and section 3.4 (unknown keys kept).
+/// `path` only labels errors. docs/design.md, sections 4.3 (the symmetric serialize,
+/// here straight from the text) and 2.6 (unknown keys kept).
 ///
 /// ```
 /// use std::path::Path;

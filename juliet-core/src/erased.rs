@@ -4,7 +4,7 @@
 //! This is one of the two modules of the workspace that hold `unsafe` (the other is the
 //! entity storage in `juliet-entities`): the runtime keeps entities of many kinds in
 //! per-kind storage it only knows by [`crate::Class`], and reaches fields by offset
-//! (seed 02 section 2, seed 04 section 4). Every function here is a thin monomorphic
+//! (docs/design.md, section 3.5). Every function here is a thin monomorphic
 //! wrapper whose safety contract is the pointer's validity; its tests run under Miri.
 
 use std::alloc::Layout;
@@ -95,7 +95,7 @@ impl ClassOps {
     /// of the `T` given to [`ClassOps::of`]). Unlike the public
     /// [`crate::Class::properties`] field it cannot be changed after [`ClassOps::of`], so
     /// type-erased code that reaches fields by offset (the template runtime's property
-    /// copies, seed 04 sections 4-5) may rely on it as much as on `T`'s own table.
+    /// copies) may rely on it as much as on `T`'s own table.
     pub fn properties(&self) -> &'static [PropertyDescriptor] {
         (self.properties)()
     }

@@ -7,8 +7,8 @@
 //! files in the writer's canonical form without tokenizing them ([`from_text`],
 //! [`load_text`]).
 //!
-//! Seed 01 ("Serialization Core & .jasset Text Archive") with the format of DESIGN.md
-//! section 3. Game code normally uses `#[derive(Entity)]` through `juliet-entities`;
+//! The design is docs/design.md, sections 2 to 4 (the format, reflection, the archive
+//! and migration). Game code normally uses `#[derive(Entity)]` through `juliet-entities`;
 //! this crate is what the derive's output calls.
 //!
 //! ```
@@ -25,7 +25,7 @@
 //!     Ok(())
 //! }
 //!
-//! // Seed 02's snake_case keys and seed 04's `; Key: value` lines read the same.
+//! // snake_case keys and `; Key: value` lines read the same.
 //! let file = "# a vehicle\n; max_speed\n180.0\n; Turbo: false\n";
 //! let mut buffer = TokenBuffer::new();
 //! let doc = buffer.tokenize(file.as_bytes(), Path::new("vehicle.jasset"))?;

@@ -1,9 +1,9 @@
 //! The zero-copy tokenizer: `.jasset` bytes to [`PropertyNode`]s.
 //!
-//! Seed 01 section 3 ("The In-Memory Zero-Copy Parser"), with the line forms of DESIGN.md
-//! section 3. Nodes do not copy text: they hold offsets into the source, and live in a
+//! docs/design.md, section 4.2, with the line forms of section 2.1. Nodes do not copy
+//! text: they hold offsets into the source, and live in a
 //! reusable [`TokenBuffer`], so tokenizing many files in a row allocates nothing once
-//! the buffer has grown to the largest file. Unlike the seed's tokenizer, comment and
+//! the buffer has grown to the largest file. Comment and
 //! blank lines between value lines are dropped, never folded into the value.
 
 mod chain;
@@ -30,7 +30,7 @@ pub enum LineForm {
 }
 
 /// One property of a tokenized file: key CRC, key text, value lines, position and the
-/// consumed flag of seed 01 section 3.1. 32 bytes; no pointers, so a [`TokenBuffer`]
+/// consumed flag (docs/design.md, section 4.2). 32 bytes; no pointers, so a [`TokenBuffer`]
 /// outlives the sources it tokenized.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PropertyNode {
@@ -250,7 +250,7 @@ impl<'a> Document<'a> {
         Value::from_spans(self.src, spans)
     }
 
-    /// Index of the node whose key is `key` (seed 01's `FindProperty`), marking it
+    /// Index of the node whose key is `key`, marking it
     /// consumed. A linear scan: files hold few properties.
     ///
     /// Keys match exactly: the CRC is the first test and the normalized text the second,

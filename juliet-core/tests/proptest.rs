@@ -3,7 +3,7 @@
 //! * Arbitrary bytes, and arbitrary text built from the format's line forms, never make
 //!   the tokenizer or any codec panic; errors carry a line and column inside the input.
 //! * A generated well-formed document tokenizes to exactly the properties it was built
-//!   from (a model of the line forms of DESIGN.md section 3).
+//!   from (a model of the line forms of docs/design.md, section 2.1).
 //! * Every codec type round-trips bit-identically through `encode` ->
 //!   `write_property` -> tokenize -> `decode`, alone and in whole files with several
 //!   properties, with LF or CRLF endings, a byte-order mark and indentation.
@@ -264,8 +264,8 @@ fn check_round_trip<T: Codec + BitEq + std::fmt::Debug>(
     Ok(text)
 }
 
-/// Whether the value line of a written float property has the form of DESIGN.md: a
-/// `.` or an exponent, or one of the special names.
+/// Whether the value line of a written float property has the written form of
+/// docs/design.md, section 2.3: a `.` or an exponent, or one of the special names.
 fn has_float_form(text: &str) -> bool {
     let written = text.lines().nth(1).unwrap_or("");
     written.contains('.') || written.contains('e') || ["inf", "-inf", "nan"].contains(&written)

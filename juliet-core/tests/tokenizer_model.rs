@@ -1,4 +1,4 @@
-//! The tokenizer against a plain model of DESIGN.md section 3, on random files built to
+//! The tokenizer against a plain model of docs/design.md, section 2.1, on random files built to
 //! trip the fast paths (issue: review of the key chain and the fast loop): keys that
 //! are one key under other spellings, keys that are prefixes of others or differ only
 //! past 16 bytes, CRLF and blank-padded line ends, tabs, a byte-order mark, a last line
@@ -83,7 +83,7 @@ fn push_inline_value(nodes: &mut [Node], line: &str, after_colon: &str, line_no:
     true
 }
 
-/// The model: DESIGN.md section 3, one line at a time, no fast path.
+/// The model: docs/design.md, section 2.1, one line at a time, no fast path.
 fn model(text: &str) -> Outcome {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let mut nodes: Vec<Node> = Vec::new();

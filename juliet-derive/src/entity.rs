@@ -90,7 +90,7 @@ fn expand(cont: &Container<'_>) -> TokenStream {
 /// The class descriptor as a `static`, and the `Reflect::CLASS` constant pointing at
 /// it: every use of `Reflect::CLASS`, from any crate, is then one address (a `const`
 /// table may be copied at each use), which the registry's identity test and the
-/// property accessors' fast path rely on, like seed 01's one global `Class` per kind.
+/// property accessors' fast path rely on: one global `Class` per kind.
 fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream) {
     let ident = cont.ident();
     let name = cont.class_name();

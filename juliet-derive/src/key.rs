@@ -1,5 +1,5 @@
 //! Keys as the derive sees them: PascalCase of field names, the normalization of
-//! DESIGN.md section 3 (ASCII case and `_` ignored) and the CRC-32 of the normalized
+//! docs/design.md, section 2.2 (ASCII case and `_` ignored) and the CRC-32 of the normalized
 //! key, computed here too so that collisions are compile errors.
 //!
 //! These mirror `juliet_core::{pascal_case, normalize_key, key_crc}`; the generated code

@@ -5,9 +5,8 @@
 //! the runtime in `juliet_core` through the path `::juliet_entities::juliet_core`
 //! unless `#[jasset(crate = path)]` says otherwise.
 //!
-//! The derive writes what seed 01 (sections 5 to 7) and seed 02 (section 3.3) wrote by
-//! hand with `DEFINE_ENTITY_VERSIONED`, `SERIALIZE_PROP` and `ReadDeprecated`: the
-//! class descriptor, the property table, the default-init stub, one symmetric
+//! The derive writes what a hand-written class would need (docs/design.md, sections 3
+//! and 4): the class descriptor, the property table, the default-init stub, one symmetric
 //! save/load pair and the migration call. See [`Entity`] and [`Codec`] for every
 //! attribute.
 //!
@@ -59,7 +58,7 @@ use syn::{parse_macro_input, DeriveInput};
 ///   declaration order: the key (the PascalCase field name unless renamed) and its CRC
 ///   computed at compile time, the aliases, the field's byte offset
 ///   (`core::mem::offset_of!`), its `PropertyType` and size.
-/// - `Reflect::default_value`, the default-init stub (seed 02 section 3.3): each field
+/// - `Reflect::default_value`, the default-init stub: each field
 ///   set to its `default = expr`, else to `Default::default()`. A missing key keeps
 ///   that value when loading.
 /// - `Reflect::clone_value`: written field by field (no property table, no indirect
@@ -97,7 +96,7 @@ use syn::{parse_macro_input, DeriveInput};
 /// `fn(&mut Self, from_version: u32, &mut Archive<'_>) -> Result<(), Error>` called
 /// after the load when the file's `ClassVersion` is older than `version` (so it needs
 /// `version = 2` or more); it reads deprecated values with `ar.read_deprecated::<T>(key)`.
-/// This is seed 01's `LegacyWeapon` (v1 `Speed` became v2 `VelocityX`):
+/// Here v1 `Speed` became v2 `VelocityX`:
 ///
 /// ```
 /// use juliet_entities::juliet_core::{Archive, Error};

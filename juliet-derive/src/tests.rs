@@ -40,7 +40,7 @@ fn errors(tokens: TokenStream) -> Vec<String> {
         .collect()
 }
 
-/// Seed 01's `DummyVehicle`: plain fields with declared defaults, the default crate path.
+/// A vehicle: plain fields with declared defaults, the default crate path.
 #[test]
 fn snapshot_plain_struct() {
     let input: DeriveInput = syn::parse_quote! {
@@ -60,7 +60,7 @@ fn snapshot_plain_struct() {
     insta::assert_snapshot!(expand_entity(input));
 }
 
-/// Seed 01's `LegacyWeapon` grown: version, deprecated keys, migration, rename, aliases.
+/// A weapon with a history: version, deprecated keys, migration, rename, aliases.
 #[test]
 fn snapshot_versioned_struct_with_migration() {
     let input: DeriveInput = syn::parse_quote! {

@@ -3,7 +3,7 @@
 //! hand-written baseline that clones the archetype struct, sets the three fields and
 //! pushes it onto a `Vec`, in the same run.
 //!
-//! - `instantiate_10k/inert_*`: seed 04's `RockLarge` template (an `Inert`, whose
+//! - `instantiate_10k/inert_*`: the design's `RockLarge` template (an `Inert`, whose
 //!   `MeshAsset` string makes every clone allocate), delta `Scale`, `Mass`, `Health`;
 //! - `instantiate_10k/projectile_*`: a `Projectile` template (no heap-typed field),
 //!   delta `VelocityX`, `VelocityY`, `Damage`;

@@ -1,8 +1,8 @@
 //! [`Entity`], the base record every entity has, and [`EntityId`].
 //!
-//! Seed 02 section 2.2 and 6.2: id, kind, position and the dirty flag, in one small
-//! record kept in one contiguous array by the [`crate::EntityManager`]. The seed's
-//! `Derived` pointer is an index here (the record's slot in its kind's storage), so it
+//! docs/design.md, section 5.1: id, kind, position and the dirty flag, in one small
+//! record kept in one contiguous array by the [`crate::EntityManager`]. The link to the
+//! derived struct is an index (the record's slot in its kind's storage), so it
 //! can never dangle.
 
 use std::fmt;
@@ -16,7 +16,7 @@ use crate::template::OverrideSet;
 /// An entity's identifier: 64 bits, unique in a manager and stable across saves.
 ///
 /// Written in files as `0x` + 16 upper-case hex digits (`0x0000000000000042`), decimal
-/// accepted. 0 is never a live entity's id (seed 02: 0 means "unassigned").
+/// accepted. 0 is never a live entity's id (0 means "unassigned").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EntityId(pub u64);
 
@@ -60,13 +60,13 @@ impl Codec for EntityId {
     }
 }
 
-/// The base record of an entity (seed 02's `Entity`): id, class, the slot of its
+/// The base record of an entity: id, class, the slot of its
 /// derived struct in its kind's storage, position, dirty flag and template reference.
 ///
 /// Records live in the manager's base array ([`crate::EntityManager::entities`]);
 /// the link fields are private and the record is neither `Clone` nor constructible
 /// outside this crate, so only the manager changes links. The position setter marks the
-/// record dirty (seed 02 section 6.3).
+/// record dirty (docs/design.md, section 6.2).
 #[derive(Debug)]
 pub struct Entity {
     pub(crate) id: EntityId,
@@ -75,9 +75,9 @@ pub struct Entity {
     /// Slot of the derived struct in the kind's storage.
     pub(crate) slot: u32,
     /// CRC-32 of the normalized template path ([`crate::template::template_crc`]), if
-    /// the entity is an instance of a template (0 is seed 04's `kInvalidTemplateCrc`).
+    /// the entity is an instance of a template (0 means none).
     pub(crate) template: Option<NonZeroU32>,
-    /// The properties this instance overrides (seed 04 section 4, DESIGN.md section 3):
+    /// The properties this instance overrides (docs/design.md, section 7.4):
     /// a bitset over the class's property table, kept beside the derived struct rather
     /// than in wrapper field types. Empty for standalone entities.
     pub(crate) overrides: OverrideSet,
@@ -89,7 +89,7 @@ pub struct Entity {
     pub(crate) position_overridden: bool,
 }
 
-// One cache line at most (seed 02 section 2.2 budgets 48 bytes).
+// One cache line at most (docs/design.md, section 5.1).
 static_assertions::const_assert!(std::mem::size_of::<Entity>() <= 64);
 
 impl Entity {
@@ -125,7 +125,7 @@ impl Entity {
         self.dirty = true;
     }
 
-    /// Whether the entity changed since it was loaded or saved (seed 02 section 6.3):
+    /// Whether the entity changed since it was loaded or saved (docs/design.md, section 6.2):
     /// new entities are dirty, loaded and saved ones clean.
     pub fn is_dirty(&self) -> bool {
         self.dirty
@@ -143,14 +143,14 @@ impl Entity {
     }
 
     /// CRC-32 of the entity's normalized template path, if it is a template instance
-    /// (seed 04 section 2.3: the runtime refers to templates by this CRC; look it up with
+    /// (docs/design.md, section 7.1: the runtime refers to templates by this CRC; look it up with
     /// [`crate::TemplateCache::find`]).
     pub fn template(&self) -> Option<u32> {
         self.template.map(NonZeroU32::get)
     }
 
     /// Sets the template reference (CRC-32 of the normalized template path; `Some(0)`,
-    /// seed 04's `kInvalidTemplateCrc`, means none) and marks the entity dirty. Override
+    /// means none) and marks the entity dirty. Override
     /// flags are kept: to turn an entity into an instance use
     /// [`crate::template::create_template_from_entity`] or instantiate it from the
     /// template.
@@ -160,7 +160,7 @@ impl Entity {
     }
 
     /// The properties this instance overrides: indices into its class's property table
-    /// (seed 04 section 4, DESIGN.md section 3). Empty for standalone entities. A value
+    /// (docs/design.md, section 7.4). Empty for standalone entities. A value
     /// that differs from the template's joins the set at the next save of the entity.
     pub fn overrides(&self) -> &OverrideSet {
         &self.overrides

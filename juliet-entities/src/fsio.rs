@@ -1,6 +1,6 @@
 //! Opening files of a project safely: regular files only, never blocking on a FIFO,
 //! never following a symbolic link in the last path component at the moment of the
-//! open (DESIGN.md section 3's "nobody expects data to vanish", and issue 7's
+//! open (docs/design.md, section 6.1, and issue 7's
 //! hostile-input rules, documented in `docs/jasset-format.md`, "Hostile input").
 
 use std::fs::{File, OpenOptions};

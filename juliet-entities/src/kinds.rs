@@ -1,6 +1,6 @@
-//! The stock entity kinds of the seeds, derived with `#[derive(Entity)]`:
-//! [`Inert`] (static props), [`Collectible`] (pickups) and [`Projectile`] (seed 01
-//! section 7.3's migration example).
+//! The stock entity kinds, derived with `#[derive(Entity)]`:
+//! [`Inert`] (static props), [`Collectible`] (pickups) and [`Projectile`] (the
+//! migration example of docs/design.md, section 4.4).
 //!
 //! They are registered like any game kind, so `Kind: Inert` files load without game
 //! code, and they serve as examples of the derive.
@@ -10,8 +10,8 @@ use juliet_core::{Archive, Error};
 
 use crate::Entity;
 
-/// A static prop: a mesh instance with physical and gameplay settings (seed 01's
-/// `Entity_01.jasset`, seed 04's `RockLarge` template). Class version 2.
+/// A static prop: a mesh instance with physical and gameplay settings (the demo's
+/// `RockLarge` template). Class version 2.
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[jasset(version = 2)]
 pub struct Inert {
@@ -37,7 +37,7 @@ pub struct Inert {
     pub health: f32,
 }
 
-/// A pickup worth `value` points (seed 04's template cache example).
+/// A pickup worth `value` points.
 #[derive(Entity, Debug, Clone, PartialEq)]
 pub struct Collectible {
     /// Points granted when picked up; 100 by default.
@@ -45,7 +45,7 @@ pub struct Collectible {
     pub value: u32,
 }
 
-/// A projectile (seed 01 section 7.3). Class version 2: version 1 files had a scalar
+/// A projectile (docs/design.md, section 4.4). Class version 2: version 1 files had a scalar
 /// `Speed`, which the migration turns into `VelocityX` (with `VelocityY` 0); it is
 /// never written again.
 #[derive(Entity, Debug, Clone, PartialEq)]

@@ -6,8 +6,8 @@
 //! per entity with dirty-only saving, and [`template`]s (prefabs) with sparse delta
 //! overrides.
 //!
-//! Seed 02 ("Entity Allocation & In-Place Lifecycle") and seed 04 ("Entity Templates &
-//! Delta Inheritance") with the file format of DESIGN.md section 3.
+//! The design is docs/design.md, sections 5 (the entity runtime), 6 (worlds) and 7
+//! (templates), with the file format of section 2.
 //!
 //! ```
 //! use glam::Vec3;

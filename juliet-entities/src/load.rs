@@ -1,17 +1,17 @@
 //! Entity files: in-place loading ([`load_entity`]) and the canonical writer
 //! ([`save_entity`]).
 //!
-//! Seed 02 section 4 (read the kind, allocate, stream the base and derived tiers
+//! docs/design.md, section 5.5 (read the kind, allocate, stream the base and derived tiers
 //! straight into the final slot, advance the id counter, clear the dirty flag) with the
-//! entity file of DESIGN.md section 3:
+//! entity file of section 2.4:
 //!
 //! ```text
-//! ; AssetType          Entity (seed 02: `asset_type entity_instance`)
+//! ; AssetType          Entity (also read: `entity_instance`)
 //! ; BaseVersion        ENTITY_BASE_VERSION (alias `version`)
 //! ; EntityID           0x + 16 hex digits (alias `id`)
 //! ; Kind               the class name (aliases `class`, `entity_type`)
-//! ; Template           optional template path: the file is an instance (seed 04,
-//!                      see `load_entity_with_templates` and `crate::template`)
+//! ; Template           optional template path: the file is an instance
+//!                      (see `load_entity_with_templates` and `crate::template`)
 //! ; Position           3 floats
 //! ; ClassVersion       then the derived properties, written by the class
 //! ...                  then the unknown keys, in their original order
@@ -36,7 +36,7 @@ mod direct;
 #[cfg(test)]
 mod direct_tests;
 
-/// The engine's base-tier version (seed 01 section 6's `kEntityBaseVersion`), written as
+/// The engine's base-tier version (docs/design.md, section 2.4), written as
 /// `BaseVersion`: it versions the keys this module reads, independently of each class's
 /// `ClassVersion`.
 pub const ENTITY_BASE_VERSION: u32 = 1;
@@ -44,7 +44,7 @@ pub const ENTITY_BASE_VERSION: u32 = 1;
 /// The `AssetType` of entity files.
 pub const ENTITY_ASSET_TYPE: &str = "Entity";
 
-/// The base-tier keys, in canonical order, with the aliases that seed 02's files use.
+/// The base-tier keys, in canonical order, with their aliases (docs/design.md, section 2.5).
 pub mod keys {
     use juliet_core::Key;
 
@@ -75,7 +75,7 @@ pub mod keys {
 pub struct EntityFileData {
     /// The `Template` path as written, if any (resolved by the templates runtime).
     pub template: Option<String>,
-    /// Unknown keys, in file order (DESIGN.md section 3: they survive a round trip).
+    /// Unknown keys, in file order (docs/design.md, section 2.6: they survive a round trip).
     pub unknown: Vec<UnknownProperty>,
 }
 
@@ -100,7 +100,7 @@ thread_local! {
 }
 
 /// Loads the entity file `bytes` (read from `path`, which labels errors) into `manager`,
-/// in place (seed 02 section 4.4): tokenize, read the base keys, resolve `Kind` through
+/// in place (docs/design.md, section 5.5): tokenize, read the base keys, resolve `Kind` through
 /// the manager's registry, allocate (derived defaults written in the final slot), load
 /// the derived properties into that slot in one pass, advance the id counter past the
 /// id, clear the dirty flag.
@@ -146,7 +146,7 @@ pub fn load_entity_with(
     load_impl(buffer, manager, None, path, bytes)
 }
 
-/// [`load_entity_with`] for a project with templates (seed 04 section 4.2): a file with
+/// [`load_entity_with`] for a project with templates (docs/design.md, section 7.3): a file with
 /// a `Template` key is an instance. Its template is found in (or loaded into) `templates`
 /// ([`TemplateCache::get_or_load`]); the entity's derived struct is a clone of the
 /// template's archetype written in its final slot, the position is the template's
@@ -600,7 +600,7 @@ fn text_value<'a>(doc: &Document<'a>, i: usize) -> Result<Cow<'a, str>, Error> {
     }
 }
 
-/// Writes entity `id` of `manager` in canonical form (DESIGN.md section 3): the base
+/// Writes entity `id` of `manager` in canonical form (docs/design.md, section 2.4): the base
 /// keys in order, `Template` when `data` has one, then `ClassVersion` and the derived
 /// properties (written by the class), then `data`'s unknown keys in their original
 /// order. Saving what [`load_entity`] just read from a canonical file gives the same
@@ -632,7 +632,7 @@ pub fn save_entity(
     Ok(())
 }
 
-/// Writes the base keys in canonical order (DESIGN.md section 3): `AssetType`,
+/// Writes the base keys in canonical order (docs/design.md, section 2.4): `AssetType`,
 /// `BaseVersion`, then `EntityID`, `Template` and `Position` when given (a template has
 /// no id; a sparse instance may leave its position to its template), with `Kind`
 /// between the id and the template.

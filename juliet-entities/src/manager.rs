@@ -1,8 +1,8 @@
 //! [`EntityManager`]: base records in one contiguous array, each kind's derived structs
 //! in one contiguous array of their own type, linked both ways by index.
 //!
-//! Seed 02 sections 2 (dual arena model), 3 (`AllocateEntity`, default init, wiring) and
-//! 5.2-5.3 (swap-and-pop destroy with link fix-up), without the seed's bugs: every
+//! docs/design.md, sections 5.1 (storage and links), 5.3 (allocation, default init,
+//! wiring) and 5.2 (swap-and-pop destroy with link fix-up): every
 //! entity of every kind is kept, links are indices that are fixed on every move, and
 //! destroy finds its entity through an id map in O(1).
 
@@ -27,10 +27,10 @@ pub use invariants::InvariantViolation;
 
 /// How [`EntityManager::push_record`] initializes a new derived struct.
 pub(crate) enum SlotInit<'a> {
-    /// The class's declared defaults (seed 02 section 3.3).
+    /// The class's declared defaults (docs/design.md, section 5.3).
     Default,
     /// A clone of the value in a slot of another storage of the kind (a template's
-    /// archetype, seed 04 section 4.2 step 2).
+    /// archetype, docs/design.md, section 7.3 step 2).
     Clone(&'a KindStorage, usize),
 }
 
@@ -124,9 +124,9 @@ impl Hasher for IdHasher {
 /// ```
 #[derive(Debug)]
 pub struct EntityManager {
-    /// Base records (seed 02's `manager.Entities`).
+    /// Base records.
     entities: Vec<Entity>,
-    /// One storage per kind (seed 02's `by_type`), in order of first allocation.
+    /// One storage per kind, in order of first allocation.
     kinds: Vec<KindStorage>,
     /// Kind index by the Rust type of the class (looked up on every allocation: the
     /// cheap id hasher rather than SipHash).
@@ -137,7 +137,7 @@ pub struct EntityManager {
     last_kind: Option<(&'static Class, u16)>,
     /// Base index by id (a window of consecutive ids, the others hashed).
     ids: IdMap,
-    /// The next id to try for a new entity (seed 02's `EntityManager::ID`, per manager).
+    /// The next id to try for a new entity (per manager).
     next_id: u64,
     /// Whether a fresh id was taken at or past `u64::MAX`, so that the counter started
     /// again from 1 and may be behind loaded ids (fresh ids still skip taken ones).
@@ -273,7 +273,7 @@ impl EntityManager {
         EntityId(candidate)
     }
 
-    /// Moves the id counter past `id` (seed 02 section 4.4), so new entities never reuse
+    /// Moves the id counter past `id` (docs/design.md, section 5.4), so new entities never reuse
     /// a loaded id.
     pub(crate) fn note_id(&mut self, id: EntityId) {
         if id.0 >= self.next_id {
@@ -281,12 +281,12 @@ impl EntityManager {
         }
     }
 
-    /// Allocates an entity of `class` (seed 02's `AllocateEntity`) with a fresh id:
+    /// Allocates an entity of `class` (docs/design.md, section 5.3) with a fresh id:
     /// a base record at the end of the base array (position zero, dirty) and the
     /// derived struct initialized with its declared defaults directly in its final slot
     /// of the kind's storage; both links wired, counts updated.
     ///
-    /// Unlike the seed, the id is assigned here (every live entity has a unique non-zero
+    /// The id is assigned here (every live entity has a unique non-zero
     /// id). Panics past `u32::MAX - 1` entities or 65535 kinds.
     pub fn allocate_entity(&mut self, class: &'static Class) -> EntityId {
         let base = self.push_record(class, EntityId(0), SlotInit::Default);
@@ -322,14 +322,14 @@ impl EntityManager {
         base
     }
 
-    /// Steps 1 and 3 of seed 04 section 4.2 (and seed 02's `AllocateEntity`): a base
+    /// Steps 1 and 3 of docs/design.md, section 7.3 (and of allocation, section 5.3): a base
     /// record at the end of the base array (position zero, dirty, no overrides) and the
     /// derived struct written straight into its final slot of the kind's storage, by
     /// `init` (the declared defaults, or a clone of an archetype: step 2), both links
     /// wired. The id is *not* entered in the id map: [`EntityManager::register_id`] does
     /// that (seed step 5), or [`EntityManager::discard_last`] takes the record back.
     // Always inlined: in `instantiate_from_template` the call boundaries cost more than
-    // the work (this is the per-instance path of seed 04 section 4.2).
+    // the work (this is the per-instance path of docs/design.md, section 7.3).
     #[inline(always)]
     pub(crate) fn push_record(
         &mut self,
@@ -397,7 +397,7 @@ impl EntityManager {
 
     /// Creates an entity of `class` whose derived struct, a `T`, is the value `make`
     /// returns, written straight into its final slot and then changed there by `finish`
-    /// (seed 04 section 4.2 steps 1 to 5 in one, for a caller that knows the kind's
+    /// (docs/design.md, section 7.3, steps 1 to 5 in one, for a caller that knows the kind's
     /// Rust type; [`KindStorage::push_with`]): a base record with `record`'s fields at
     /// the end of the base array (dirty), both links wired, a fresh id. Returns `None`
     /// (nothing changed, no closure called) when `T` is not the type stored for `class`.
@@ -468,7 +468,7 @@ impl EntityManager {
         (e, &mut self.kinds[kind])
     }
 
-    /// Creates an entity of kind `T` at `position` (seed 02's `MakeEntity<T>`): fresh
+    /// Creates an entity of kind `T` at `position`: fresh
     /// id, declared defaults, dirty.
     pub fn make_entity<T: Reflect>(&mut self, position: Vec3) -> EntityId {
         let record = NewRecord {
@@ -487,7 +487,7 @@ impl EntityManager {
         id
     }
 
-    /// Destroys entity `id` (seed 02's `DestroyEntity`): found through the id map in
+    /// Destroys entity `id` (docs/design.md, section 5.2): found through the id map in
     /// O(1), removed by swap-and-pop from the base array and from its kind's storage,
     /// and the links of both moved records fixed up. The derived struct is dropped.
     ///
@@ -548,7 +548,7 @@ impl EntityManager {
     }
 
     /// The derived struct of `id` as a `&mut T`, and marks the entity dirty (the caller
-    /// is about to change it; seed 02 section 6.3).
+    /// is about to change it; docs/design.md, section 6.2).
     pub fn get_mut<T: Reflect>(&mut self, id: EntityId) -> Option<&mut T> {
         let base = self.index_of(id)?;
         let e = &mut self.entities[base];
@@ -565,7 +565,7 @@ impl EntityManager {
         Some((e, self.downcast(e)?))
     }
 
-    /// Downcasts a base record to its derived struct (seed 02's `DownCast<T>`): `None`
+    /// Downcasts a base record to its derived struct: `None`
     /// when it is not a `T` or not a record of this manager.
     pub fn downcast<T: Reflect>(&self, entity: &Entity) -> Option<&T> {
         let storage = self.kinds.get(entity.kind as usize)?;
@@ -587,7 +587,7 @@ impl EntityManager {
         Some(&self.kinds[k as usize])
     }
 
-    /// Every `T`, contiguous (seed 02's typed array); empty when none exists. Slot `i`
+    /// Every `T`, contiguous (its kind's storage); empty when none exists. Slot `i`
     /// belongs to base record `bases_of::<T>()[i]`.
     pub fn slice<T: Reflect>(&self) -> &[T] {
         self.storage::<T>()
@@ -637,7 +637,7 @@ impl EntityManager {
     }
 
     /// Loads `ar` into the derived struct of the entity at base index `base` (the
-    /// in-place load of seed 02 section 4.4).
+    /// in-place load of docs/design.md, section 5.5).
     pub(crate) fn load_derived(&mut self, base: usize, ar: &mut Archive<'_>) -> Result<(), Error> {
         let e = &self.entities[base];
         self.kinds[e.kind as usize].load(e.slot as usize, ar)

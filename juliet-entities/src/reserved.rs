@@ -1,7 +1,7 @@
-//! The base tier's keys are reserved in entity files (DESIGN.md section 3).
+//! The base tier's keys are reserved in entity files (docs/design.md, section 2.4).
 //!
 //! An entity file is one flat list of keys: `AssetType`, `BaseVersion`, `EntityID`,
-//! `Kind`, `Template` and `Position` (with the aliases of seed 02's files: `version`,
+//! `Kind`, `Template` and `Position` (with their aliases: `version`,
 //! `id`, `class`, `entity_type`) belong to the base tier, everything after
 //! `ClassVersion` to the class. A class with a property keyed like one of them (a field
 //! `position`, `id` or `kind`, or such an alias or deprecated key) cannot be told apart
@@ -79,7 +79,7 @@ mod tests {
         speed: f32,
     }
 
-    /// The same field renamed, and an alias that spells seed 02's `id`.
+    /// The same field renamed, and an alias that spells the base alias `id`.
     #[derive(crate::Entity)]
     struct Renamed {
         #[jasset(rename = "SpawnPosition")]

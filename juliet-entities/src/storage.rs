@@ -1,5 +1,5 @@
 //! [`KindStorage`]: one entity kind's derived structs in one contiguous, type-erased
-//! array (seed 02 section 2.3, the typed arena `by_type[kind]`), driven by the kind's
+//! array (docs/design.md, section 5.1), driven by the kind's
 //! [`Class`].
 //!
 //! This is the only module of `juliet-entities` that holds `unsafe` (with its
@@ -9,8 +9,8 @@
 //! [`Class`] can forge), values are created with the class's default-init stub in their
 //! final slot, moved only bitwise (by growth and by swap-and-pop) and dropped with the
 //! class's drop. Zero-sized kinds never allocate; over-aligned kinds get memory of their
-//! alignment. Each slot records the index of its base record (seed 02 section 2.4's
-//! back-pointer, as an index into the manager's base array). Its tests run under Miri:
+//! alignment. Each slot records the index of its base record (docs/design.md, section
+//! 5.1: the back link, an index into the manager's base array). Its tests run under Miri:
 //! `cargo +nightly miri test -p juliet-entities --lib storage::`.
 //!
 //! [`ClassOps::layout`]: juliet_core::ClassOps::layout
@@ -196,7 +196,7 @@ impl KindStorage {
     }
 
     /// Appends a value initialized by the class's default-init stub, written straight
-    /// into its final slot (seed 02 section 3.3), linked to base record `base`. Returns
+    /// into its final slot (docs/design.md, section 5.3), linked to base record `base`. Returns
     /// the slot.
     ///
     /// Panics when the kind already holds `u32::MAX` entities, or when the default-init
@@ -340,7 +340,7 @@ impl KindStorage {
         self.bases.push(base);
     }
 
-    /// Removes the value in `slot` by swap-and-pop (seed 02 section 5.3): the last value
+    /// Removes the value in `slot` by swap-and-pop (docs/design.md, section 5.2): the last value
     /// moves into `slot` and the removed one is dropped with the class's drop. Returns
     /// the base index of the moved value (now in `slot`), `None` when `slot` was last.
     ///
@@ -389,7 +389,7 @@ impl KindStorage {
 
     /// Appends a clone of the value in `src_slot` of `src` (another storage of the same
     /// kind), written straight into its final slot and linked to base record `base`;
-    /// returns the slot. Step 2 of seed 04 section 4.2 (copy the archetype into the
+    /// returns the slot. Step 2 of docs/design.md, section 7.3 (copy the archetype into the
     /// instance's memory), through the class's clone ([`juliet_core::Reflect::clone_value`]).
     ///
     /// Panics when `src` holds another kind or `src_slot` is out of bounds (broken
@@ -482,7 +482,7 @@ impl KindStorage {
     }
 
     /// Decodes `value` into property `index` of the value in `slot` (the reflection
-    /// table's setter, seed 04 section 4.3).
+    /// table's setter, docs/design.md, section 3.1).
     ///
     /// # Errors
     /// The codec's [`ValueError`]; the property is unchanged then. Panics when `slot`

@@ -1,8 +1,8 @@
 //! [`World`]: a directory of entity files (`<world>/Entities/*.jasset`, one file per
 //! entity, any file names), loaded in parallel and saved dirty-only.
 //!
-//! Seed 02 sections 5.4-5.5 (`PendingDeletions`, deletion at save) and 6 (dirty
-//! tracking), with DESIGN.md section 5's crash-safe saves.
+//! docs/design.md, sections 6.3 (pending deletions, deletion at save) and 6.2 (dirty
+//! tracking and crash-safe saves).
 //!
 //! # Saving and the fsync policy
 //!
@@ -187,8 +187,8 @@ pub(crate) struct FileRecord {
 /// [`World::remove_world_entity`] (an entity destroyed directly through the manager
 /// keeps its file).
 ///
-/// Template instances (seed 04) load through their `Template` key from the world's
-/// [`TemplateCache`], rooted at the project root, and save sparsely (see
+/// Template instances (docs/design.md, section 7) load through their `Template` key
+/// from the world's [`TemplateCache`], rooted at the project root, and save sparsely (see
 /// [`crate::template`]).
 #[derive(Debug)]
 pub struct World {
@@ -232,7 +232,7 @@ impl World {
         }
     }
 
-    /// Loads every `<root>/Entities/*.jasset` file (seed 02's `LoadWorld`): files are
+    /// Loads every `<root>/Entities/*.jasset` file (docs/design.md, section 6.1): files are
     /// read in parallel (rayon) and loaded in place, in file-name order. A file that
     /// does not load (bad syntax or value, unknown `Kind`, an `EntityID` already used by
     /// an earlier file, which the error names) is reported in the [`LoadReport`] and
@@ -443,8 +443,8 @@ impl World {
         &self.stale_temps
     }
 
-    /// Entities removed since the last save, whose files the next save deletes (seed 02
-    /// section 5.4's `PendingDeletions`).
+    /// Entities removed since the last save, whose files the next save deletes
+    /// (docs/design.md, section 6.3).
     pub fn pending_deletions(&self) -> &[PendingDeletion] {
         &self.pending_deletions
     }
@@ -454,7 +454,7 @@ impl World {
         self.durability = durability;
     }
 
-    /// Removes entity `id` (seed 02's `RemoveWorldEntity`): destroyed in memory now, its
+    /// Removes entity `id`: destroyed in memory now, its
     /// file deleted at the next save.
     ///
     /// # Errors
@@ -489,7 +489,7 @@ impl World {
         }
     }
 
-    /// Saves the world (seed 02's `SaveWorld`): deletes the files of pending deletions,
+    /// Saves the world (docs/design.md, section 6.2): deletes the files of pending deletions,
     /// then writes each dirty entity, and only those, to its file (new entities to
     /// `Entities/<id as 16 hex digits>.jasset`) through a temporary file and a rename
     /// (see the module documentation for the fsync policy), and clears their dirty

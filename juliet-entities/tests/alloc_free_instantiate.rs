@@ -1,6 +1,6 @@
 //! With a counting global allocator: once warm, instantiating a template whose kind has
-//! no heap-typed field makes no heap allocation per instance (seed 04 section 1.2's
-//! arena goal, DESIGN.md section 5), with each kind of delta, one call per instance or
+//! no heap-typed field makes no heap allocation per instance (docs/design.md,
+//! section 5.6), with each kind of delta, one call per instance or
 //! one batch ([`instantiate_many`], its ids' `Vec` given room beforehand).
 //! Instantiating N and 2N instances costs the same number of allocations: none.
 

@@ -1,5 +1,5 @@
 //! With a counting global allocator: once warm, loading entities whose kind has no
-//! heap-typed field makes no heap allocation per entity (DESIGN.md section 5). Loading N
+//! heap-typed field makes no heap allocation per entity (docs/design.md, section 5.6). Loading N
 //! and 2N entities costs the same number of allocations.
 
 mod counting;

@@ -401,7 +401,7 @@ fn inspect_json_of_an_instance() {
     // From the instance file.
     assert_eq!(p["Scale"], serde_json::json!([1.4, 1.4, 1.4]));
     assert_eq!(p["Health"], 50.0);
-    // Inherited from the template (seed 04 section 2.1).
+    // Inherited from the template.
     assert_eq!(p["MeshAsset"], "Assets/Meshes/Rock_01.obj");
     assert_eq!(p["Mass"], 250.0);
     assert_eq!(p["IsDestructible"], true);

@@ -1,4 +1,4 @@
-//! Crash-safe saving (DESIGN.md section 5): a child process saves a world of 1,000
+//! Crash-safe saving (docs/design.md, section 6.2): a child process saves a world of 1,000
 //! entities with edits (changes, removals, additions) and is killed with SIGKILL at a
 //! random moment of the save; every entity file must then hold its old or its new
 //! content, whole (or be absent where that is the old or the new state), and the world

@@ -1,5 +1,6 @@
-//! The stock kinds through the runtime: seed 02 section 8.2's four tests with `Inert`,
-//! and the seeds' example entity files (`tests/fixtures`) loaded as written.
+//! The stock kinds through the runtime: allocation and wiring, in-place load,
+//! swap-and-pop destroy and dirty tracking with `Inert`, and the design's example
+//! entity files (`tests/fixtures`) loaded as written.
 
 mod support;
 
@@ -19,7 +20,7 @@ fn fixture(name: &str) -> (PathBuf, Vec<u8>) {
     (path, bytes)
 }
 
-/// Seed 02 section 8.2 `TestEntityAllocationAndWiring`.
+/// Allocation and wiring (docs/design.md, sections 5.1 and 5.3).
 #[test]
 fn entity_allocation_and_wiring() {
     let mut manager = EntityManager::new();
@@ -43,7 +44,7 @@ fn entity_allocation_and_wiring() {
     assert!(std::ptr::eq(&manager.slice::<Inert>()[0], inert));
 }
 
-/// Seed 02 section 8.2 `TestInPlaceDeserialization`.
+/// In-place load (docs/design.md, section 5.5).
 #[test]
 fn in_place_deserialization() {
     let mut manager = EntityManager::new();
@@ -62,7 +63,7 @@ fn in_place_deserialization() {
     assert_eq!(fresh.downcast::<Inert>(base).unwrap().mesh_instance, 42);
 }
 
-/// Seed 02 section 8.2 `TestSwapAndPopPointerFixup`.
+/// Swap-and-pop destroy with link fix-up (docs/design.md, section 5.2).
 #[test]
 fn swap_and_pop_fix_up() {
     let mut manager = EntityManager::new();
@@ -80,7 +81,7 @@ fn swap_and_pop_fix_up() {
     }
 }
 
-/// Seed 02 section 8.2 `TestDirtyTrackingLifecycle`.
+/// Dirty tracking (docs/design.md, section 6.2).
 #[test]
 fn dirty_tracking_lifecycle() {
     let mut manager = EntityManager::new();

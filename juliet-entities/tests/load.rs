@@ -1,5 +1,5 @@
-//! In-place loading and the canonical writer of entity files (seed 02 section 4,
-//! DESIGN.md section 3), with `check_invariants` after every operation.
+//! In-place loading and the canonical writer of entity files (docs/design.md,
+//! sections 5.5 and 2.4), with `check_invariants` after every operation.
 
 mod support;
 
@@ -14,7 +14,7 @@ fn check(m: &EntityManager) {
     m.check_invariants().unwrap();
 }
 
-/// Seed 02 section 8.2 `TestInPlaceDeserialization`: make, save, load into a fresh
+/// In-place load (docs/design.md, section 5.5): make, save, load into a fresh
 /// manager.
 #[test]
 fn saved_entity_loads_in_place_into_a_fresh_manager() {

@@ -1,5 +1,5 @@
 //! EntityManager: allocation and wiring, typed storage, swap-and-pop destroy, dirty
-//! tracking (seed 02 sections 2-3, 5.2-5.3, 6), with `check_invariants` after every
+//! tracking (docs/design.md, sections 5.1-5.3 and 6.2), with `check_invariants` after every
 //! operation.
 
 mod support;
@@ -28,7 +28,7 @@ fn allocate_entity_initializes_defaults_in_place_and_wires_both_links() {
     assert_eq!(e.slot(), 0);
     assert_eq!(m.bases_of::<Crate>(), &[0]);
     assert_eq!(m.base_of::<Crate>(0).unwrap().id(), id);
-    // Declared defaults, not zeroes (seed 02 section 3.3).
+    // Declared defaults, not zeroes (docs/design.md, section 5.3).
     assert_eq!(m.get::<Crate>(id).unwrap(), &Crate::default());
     assert_eq!(m.get::<Crate>(id).unwrap().mesh_instance, u32::MAX);
     // Downcast.
@@ -99,7 +99,7 @@ fn every_kind_keeps_every_entity_contiguous() {
     check(&m);
 }
 
-/// Seed 02 section 8.2 `TestSwapAndPopPointerFixup`: destroying the middle of three
+/// Swap-and-pop destroy (docs/design.md, section 5.2): destroying the middle of three
 /// moves the last into its place and fixes both links.
 #[test]
 fn destroy_swaps_and_pops_and_fixes_both_links() {
@@ -181,7 +181,7 @@ fn zero_sized_and_over_aligned_kinds() {
         .all(|a| (a as *const Aligned as usize) % 64 == 0));
 }
 
-/// Seed 02 section 8.2 `TestDirtyTrackingLifecycle`.
+/// Dirty tracking (docs/design.md, section 6.2).
 #[test]
 fn dirty_flag_follows_creation_save_and_mutation() {
     let mut m = EntityManager::new();

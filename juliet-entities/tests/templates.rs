@@ -1,7 +1,7 @@
 //! Templates through a world: the cache, variants, errors, the override rules of
-//! DESIGN.md section 3 (file keys, reflection sets and save-time differences are
+//! docs/design.md, section 7.4 (file keys, reflection sets and save-time differences are
 //! overrides; pinned overrides survive template changes; revert clears them),
-//! propagation on reload, and "Create Template from Entity" (seed 04 sections 2-5).
+//! propagation on reload, and "Create Template from Entity" (docs/design.md, section 7).
 
 mod project;
 

@@ -1,4 +1,5 @@
-//! Seed 04 section 7.3's four unit tests ported, seed 04's `RockLarge.jasset` /
+//! The template runtime's four basic tests (directive parsing, the cache, the
+//! instantiation pipeline, delta and revert), the design's `RockLarge.jasset` /
 //! `RockLarge_042.jasset` pair (`tests/fixtures/seed04`), and the bundled `demo/`
 //! project loaded and saved through the templates runtime.
 
@@ -21,7 +22,7 @@ fn fixture(name: &str) -> String {
     fs::read_to_string(path).unwrap()
 }
 
-/// Seed 04 7.3 Test 1, `TestKvParser`: the seed's sample tokenizes into its directive and
+/// Directive parsing: the design's sample tokenizes into its directive and
 /// four `Key: value` pairs in order, with typed values.
 #[test]
 fn kv_parser() {
@@ -59,7 +60,7 @@ fn kv_parser() {
     );
 }
 
-/// Seed 04 7.3 Test 2, `TestTemplateCache`: first load caches, the second returns the
+/// The template cache (docs/design.md, section 7.2): first load caches, the second returns the
 /// same record without reading, and lookup by CRC finds it.
 #[test]
 fn template_cache() {
@@ -78,7 +79,7 @@ fn template_cache() {
     assert!(std::ptr::eq(cache.find(crc).unwrap().cached(), first));
 }
 
-/// Seed 04 7.3 Test 3, `TestInstantiationPipeline`: a synthetic template (base position
+/// Instantiation (docs/design.md, section 7.3): a synthetic template (base position
 /// 1, 2, 3; `MeshInstance` 42) with a delta that sets only the position.
 #[test]
 fn instantiation_pipeline() {
@@ -112,7 +113,7 @@ fn instantiation_pipeline() {
     manager.check_invariants().unwrap();
 }
 
-/// Seed 04 7.3 Test 4, `TestDeltaOverrideAndRevert`: the delta changes `MeshInstance`;
+/// Delta and revert (docs/design.md, section 7.5): the delta changes `MeshInstance`;
 /// revert restores the template's value and keeps the position and the links.
 #[test]
 fn delta_override_and_revert() {
@@ -143,7 +144,7 @@ fn delta_override_and_revert() {
     manager.check_invariants().unwrap();
 }
 
-/// Seed 04 section 2's pair: the instance inherits `MeshAsset`, `Mass` and
+/// The design's template/instance pair: the instance inherits `MeshAsset`, `Mass` and
 /// `IsDestructible`, and saves back as the same three overrides.
 #[test]
 fn seed_04_rock_large_pair_inherits_and_saves_the_same_three_overrides() {
@@ -152,7 +153,7 @@ fn seed_04_rock_large_pair_inherits_and_saves_the_same_three_overrides() {
     p.entity("RockLarge_042", &fixture("RockLarge_042.jasset"));
     let (mut world, report) = p.load();
     assert!(report.errors.is_empty(), "{report:?}");
-    // The seed's instance has no EntityID: it gets one, with a warning (nothing else).
+    // The design's instance has no EntityID: it gets one, with a warning (nothing else).
     assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
     let id = world.manager().entities()[0].id();
     let rock = world.manager().get::<Inert>(id).unwrap();
@@ -228,7 +229,7 @@ fn demo_loads_with_zero_errors_and_saves_back_unchanged() {
     assert_eq!(mossy.mesh_asset, "Assets/Meshes/Rock_01.obj");
     assert_eq!(mossy.material_override, "Materials/M_Rock_Moss");
     assert_eq!((mossy.mass, mossy.health), (250.0, 80.0));
-    // Seed 04 style, Kind from the template chain: CoinPickup -> CoinPickupGold.
+    // `Key: value` style, Kind from the template chain: CoinPickup -> CoinPickupGold.
     let gold = |id| m.get::<Collectible>(EntityId(id)).unwrap().value;
     assert_eq!(gold(0x0001_0000_0000_3C12), 750);
     assert_eq!(gold(0x0001_0000_0000_3C01), 100);

@@ -1,5 +1,5 @@
 //! Worlds: one file per entity, parallel load, dirty-only save, pending deletions
-//! (seed 02 sections 5-6, DESIGN.md sections 3 and 5).
+//! (docs/design.md, section 6).
 
 mod support;
 

@@ -1,5 +1,6 @@
-//! Seed 01 section 8.2's serialization tests, through `#[derive(Entity)]` instead of
-//! hand-written `SERIALIZE_PROP` functions, plus the class descriptor, registration,
+//! The archive's serialization tests (tokenization, default retention, migration),
+//! through `#[derive(Entity)]` instead of
+//! hand-written serialize functions, plus the class descriptor, registration,
 //! aliases, unknown keys and errors of derived classes.
 
 use std::path::Path;
@@ -11,7 +12,7 @@ use juliet_core::{
 };
 use juliet_entities::Entity;
 
-/// Seed 01's `DummyVehicle`, its member initializers as `default = ...`.
+/// A vehicle, its initial values as `default = ...`.
 #[derive(Entity, Debug, PartialEq)]
 struct DummyVehicle {
     #[jasset(default = 120.0)]
@@ -26,7 +27,7 @@ struct DummyVehicle {
     position: Vec3,
 }
 
-/// Seed 01's `LegacyWeapon`: v1 had a scalar `Speed`, v2 has `VelocityX`/`VelocityY`.
+/// A weapon with a history: v1 had a scalar `Speed`, v2 has `VelocityX`/`VelocityY`.
 #[derive(Entity, Debug, PartialEq)]
 #[jasset(version = 2, deprecated = "Speed", migrate = LegacyWeapon::migrate)]
 struct LegacyWeapon {
@@ -65,7 +66,7 @@ fn save<T: Reflect>(value: &T) -> String {
     out
 }
 
-/// Seed 01 test 2: missing properties keep the struct's declared defaults.
+/// Missing properties keep the struct's declared defaults (docs/design.md, section 2.6).
 #[test]
 fn dummy_vehicle_keeps_defaults_for_missing_keys() {
     let mut vehicle = DummyVehicle::default_value();
@@ -88,7 +89,7 @@ fn dummy_vehicle_keeps_defaults_for_missing_keys() {
     assert!(unknown.is_empty() && warnings.is_empty());
 }
 
-/// The seed's spellings (`ChassisUUID`, a `%f` float) and seed 02's snake_case keys
+/// Other spellings (`ChassisUUID`, a `%f` float) and snake_case keys
 /// read as the derived keys; the writer emits the PascalCase form.
 #[test]
 fn dummy_vehicle_reads_any_key_spelling_and_saves_canonically() {
@@ -107,7 +108,8 @@ fn dummy_vehicle_reads_any_key_spelling_and_saves_canonically() {
     );
 }
 
-/// Seed 01 test 3: a v1 file's `Speed 75.5` loads as `VelocityX 75.5`, and saving
+/// Migration (docs/design.md, section 4.4): a v1 file's `Speed 75.5` loads as
+/// `VelocityX 75.5`, and saving
 /// writes `ClassVersion 2` and no `Speed`.
 #[test]
 fn legacy_weapon_migrates_speed_to_velocity_x() {

@@ -1,5 +1,5 @@
 //! `load_text` and `from_text` with the derive's `load_direct` and `load_direct_fresh`
-//! (the direct load path, `juliet_core::direct`) on the seed 01 classes: which files
+//! (the direct load path, `juliet_core::direct`) on the archive tests' classes: which files
 //! take the direct path, and that a file the direct path gives up on half-way (after
 //! finding or decoding some properties) loads exactly as through the tokenizer alone,
 //! migration, warnings and unknown keys included.
@@ -11,7 +11,7 @@ use juliet_core::{
 };
 use juliet_entities::Entity;
 
-/// Seed 01's `LegacyWeapon` with one more property after the migrated ones.
+/// The archive tests' `LegacyWeapon` with one more property after the migrated ones.
 #[derive(Entity, Debug, PartialEq)]
 #[jasset(version = 2, deprecated = "Speed", migrate = Weapon::migrate)]
 struct Weapon {

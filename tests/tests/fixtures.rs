@@ -1,8 +1,8 @@
-//! The seeds' example files and inline inputs (`tests/fixtures/`, see its README) parse
+//! The design's example files and inline inputs (`tests/fixtures/`, see its README) parse
 //! as written: each is tokenized, its keys, value lines and positions are checked
-//! against the seed text, and its values are decoded to the types the seeds give them.
+//! against the example text, and its values are decoded to the types the design gives them.
 //!
-//! Expected values are read off the seed documents, not off the code.
+//! Expected values are read off the design's examples, not off the code.
 
 use std::path::{Path, PathBuf};
 
@@ -357,7 +357,7 @@ fn seed04_test_kv_parser_input() {
     let (bytes, path) = fixture("seed04/TestKvParser.jasset");
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
-    // The seed's parser yields exactly these five pairs, then end of stream.
+    // The design's parser yields exactly these five pairs, then end of stream.
     assert_nodes(
         &doc,
         &[

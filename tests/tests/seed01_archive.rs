@@ -1,8 +1,7 @@
-//! Seed 01 section 8.2 (`SerializationUnitTest.cpp`) ported to the archive level: the
-//! seed's three tests (tokenization with CRLF and comments, default retention with
-//! `DummyVehicle`, deprecation migration with `LegacyWeapon`), with hand-written
-//! symmetric serialize functions over `juliet_core::Archive` in place of the seed's
-//! `SERIALIZE_PROP` macros. A save test checks that the migrated `Speed` is never
+//! The archive's three serialization tests (tokenization with CRLF and comments,
+//! default retention with `DummyVehicle`, deprecation migration with `LegacyWeapon`),
+//! with hand-written symmetric serialize functions over `juliet_core::Archive`
+//! (docs/design.md, section 4.1). A save test checks that the migrated `Speed` is never
 //! written.
 
 use std::path::Path;
@@ -14,7 +13,7 @@ use juliet_core::{key, Archive, Error, TokenBuffer, UnknownProperty, CLASS_VERSI
 // Test 1: tokenization with white space, comments and mixed line endings.
 // ---------------------------------------------------------------------------------
 
-/// The seed's `testContent`, byte for byte (CRLF and LF mixed).
+/// The design's `testContent`, byte for byte (CRLF and LF mixed).
 const TEST_CONTENT: &str = "# Header Comment\r\n\
                             // Secondary comment\n\
                             \n\
@@ -56,7 +55,7 @@ fn parser_tokenization() {
         (10, 3)
     );
 
-    // And the typed values (the seed reads them through SerializeProp).
+    // And the typed values (read through one serialize call per property).
     assert_eq!(doc.decode::<f32>(health).unwrap(), 100.5);
     assert_eq!(doc.decode::<String>(name).unwrap(), "Paladin Hero");
     assert_eq!(
@@ -84,7 +83,7 @@ fn lookup_by_crc_marks_only_the_found_node_consumed() {
 // Test 2: missing properties keep their default values.
 // ---------------------------------------------------------------------------------
 
-/// The seed's `DummyVehicle`, with its defaults.
+/// The design's `DummyVehicle`, with its defaults.
 #[derive(Debug, Clone, PartialEq)]
 struct DummyVehicle {
     max_speed: f32,
@@ -110,7 +109,7 @@ impl Default for DummyVehicle {
     }
 }
 
-/// The seed's `SerializeDummyVehicle`: one call per property serves both directions;
+/// The design's `SerializeDummyVehicle`: one call per property serves both directions;
 /// `Position` gathers the three scalar fields into one 3-float property.
 fn serialize_dummy_vehicle(ar: &mut Archive<'_>, v: &mut DummyVehicle) -> Result<(), Error> {
     ar.serialize(key!("MaxSpeed"), &mut v.max_speed)?;
@@ -172,7 +171,7 @@ fn dummy_vehicle_saves_the_value_table_forms_and_loads_back() {
     };
     let mut text = String::new();
     serialize_dummy_vehicle(&mut Archive::saving(&mut text), &mut vehicle).unwrap();
-    // DESIGN.md section 3's written forms: shortest float text with `.` or exponent,
+    // The written forms of docs/design.md, section 2.3: shortest float text with `.` or exponent,
     // decimal i32, `0x` + 16 upper-case hex digits, true/false, space-separated floats.
     assert_eq!(
         text,
@@ -193,7 +192,7 @@ fn dummy_vehicle_saves_the_value_table_forms_and_loads_back() {
 // Test 3: deprecation migration from v1 (`Speed`) to v2 (`VelocityX`).
 // ---------------------------------------------------------------------------------
 
-/// The seed's `LegacyWeapon`, class version 2.
+/// The design's `LegacyWeapon`, class version 2.
 #[derive(Debug, Default, Clone, PartialEq)]
 struct LegacyWeapon {
     velocity_x: f32,
@@ -202,7 +201,7 @@ struct LegacyWeapon {
 
 const LEGACY_WEAPON_VERSION: u32 = 2;
 
-/// The seed's `SerializeLegacyWeapon`: v1 files carry a scalar `Speed`, read through
+/// The design's `SerializeLegacyWeapon`: v1 files carry a scalar `Speed`, read through
 /// `read_deprecated` (which never writes); v2 files carry `VelocityX` / `VelocityY`.
 fn serialize_legacy_weapon(ar: &mut Archive<'_>, w: &mut LegacyWeapon) -> Result<(), Error> {
     // Loading: the file's ClassVersion (or the code's when absent); saving: the code's.
@@ -223,7 +222,7 @@ fn serialize_legacy_weapon(ar: &mut Archive<'_>, w: &mut LegacyWeapon) -> Result
     Ok(())
 }
 
-/// The seed's `v1Content`.
+/// The design's `v1Content`.
 const V1_CONTENT: &str = "; ClassVersion\n1\n; Speed\n75.500000\n";
 
 /// What loading a weapon file gives: the weapon, the file's class version as resolved,

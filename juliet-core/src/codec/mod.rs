@@ -1,6 +1,6 @@
 //! Value codecs: how each property type is written to and read from value lines.
 //!
-//! The value table of DESIGN.md section 3 (seed 01 sections 2.2 and 5): floats, every
+//! The value table of docs/design.md, section 2.3: floats, every
 //! integer width, `u64` as `0x` + 16 upper-case hex digits, `bool`, `String` with
 //! quoting and escapes, `glam` vectors and `[f32; N]`, unit enums (through the derive)
 //! and `Vec<T>` as one element per value line. A game gives its own types a codec by

@@ -1,5 +1,5 @@
 //! `jasset fmt PATH... [--check]`: rewrites files to canonical form (load, then the
-//! canonical writer of DESIGN.md section 3: keys in canonical order and spelling, values
+//! canonical writer of docs/design.md, section 2.6: keys in canonical order and spelling, values
 //! in canonical form, comments dropped, unknown keys kept at the end).
 //!
 //! Idempotent: the canonical text of a canonical file is the file itself, so a second

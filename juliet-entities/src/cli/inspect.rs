@@ -1,5 +1,5 @@
 //! `jasset inspect FILE [--root DIR] [--json]`: one entity file's resolved properties,
-//! with its template chain and override markers (seed 04 section 5's inspector view).
+//! with its template chain and override markers (docs/design.md, section 7.8).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,5 @@
-//! `jasset migrate PATH...`: brings files to the current versions (seed 01 section 7).
+//! `jasset migrate PATH...`: brings files to the current versions (docs/design.md,
+//! section 4.4).
 //!
 //! Every file is loaded (a file at an older `ClassVersion` runs its class's migration,
 //! which consumes the deprecated keys; unknown keys are kept) and its canonical text is

@@ -1,7 +1,7 @@
 //! The `jasset` command-line tool: argument parsing (clap), one module per subcommand,
 //! and the helpers they share (project discovery, loading, output).
 //!
-//! DESIGN.md section 1 ("a command-line tool, `jasset`, checks, formats, inspects,
+//! docs/design.md, section 8 (a command-line tool, `jasset`, checks, formats, inspects,
 //! migrates and benchmarks asset trees, and runs the whole pipeline on a bundled sample
 //! project"). The binary (`src/bin/jasset.rs`) only calls [`run`].
 //!

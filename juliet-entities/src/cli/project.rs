@@ -609,7 +609,7 @@ fn without_entity_id(text: &str, id: EntityId) -> String {
     text.replacen(&property, "", 1)
 }
 
-/// The keys an instance overrides (DESIGN.md section 3), in declaration order: the
+/// The keys an instance overrides (docs/design.md, section 7.4), in declaration order: the
 /// recorded overrides and the properties whose value differs from the template's.
 /// Empty for standalone entities.
 pub fn overridden_keys(view: &EntityView<'_>) -> Vec<&'static str> {

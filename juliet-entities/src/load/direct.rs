@@ -11,7 +11,7 @@
 //! allocation is taken back exactly (the entity destroyed, a kind storage it created
 //! removed): the caller then runs the general path from scratch. So a file read here
 //! gives what the general path gives: such a file has no warning, no unknown key and no
-//! error there. Seed 02 section 4.4 (the in-place load).
+//! error there. docs/design.md, sections 5.5 (the in-place load) and 4.3.
 
 use glam::Vec3;
 use juliet_core::{DirectCursor, Registry, TokenBuffer};

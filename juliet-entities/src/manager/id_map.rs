@@ -1,5 +1,5 @@
 //! [`IdMap`]: the [`EntityManager`](super::EntityManager)'s map from entity id to base
-//! index (destroy and lookup by id in O(1), seed 02 section 5.2).
+//! index (destroy and lookup by id in O(1), docs/design.md, sections 5.2 and 5.4).
 //!
 //! Fresh ids come from a counter, so live ids are mostly one run of consecutive
 //! numbers. The map keeps such a run in a *window*, a plain array indexed by

@@ -1,4 +1,4 @@
-//! [`EntityManager::check_invariants`]: the manager's invariants (seed 02 section 2.4's
+//! [`EntityManager::check_invariants`]: the manager's invariants (docs/design.md, section 5.1:
 //! links, type coherence and counts, and the id map), checked in O(entities).
 
 use super::EntityManager;
@@ -11,7 +11,7 @@ use crate::storage::KindStorage;
 pub struct InvariantViolation(pub String);
 
 impl EntityManager {
-    /// Checks the invariants of seed 02 section 2.4 and the id map, in O(entities):
+    /// Checks the invariants of docs/design.md, section 5.1, in O(entities):
     ///
     /// 1. links: every base record's slot exists in its kind's storage and that slot's
     ///    base index points back to the record (and every slot's base points to a record

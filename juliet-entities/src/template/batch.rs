@@ -1,6 +1,6 @@
 //! [`instantiate_many`]: many instances of one template with one delta (a game
 //! engine's batch spawn: Bevy's `spawn_batch`, Unity ECS's
-//! `EntityManager.Instantiate(entity, count)`), seed 04 section 4.2's five steps per
+//! `EntityManager.Instantiate(entity, count)`), docs/design.md, section 7.3's five steps per
 //! instance with the per-call checks made once per batch.
 
 use std::num::NonZeroU32;
@@ -15,8 +15,8 @@ use crate::manager::{EntityManager, NewRecord};
 use crate::storage::{Erased, Source};
 
 /// Creates `count` instances of `template` with `delta`, each exactly the instance
-/// [`instantiate_from_template`]`(manager, template, delta)` would create (seed 04
-/// section 4.2's five steps: the archetype cloned into its final slot, the template's
+/// [`instantiate_from_template`]`(manager, template, delta)` would create (docs/design.md,
+/// section 7.3's five steps: the archetype cloned into its final slot, the template's
 /// position, both links, the delta applied and its properties recorded as overrides,
 /// a fresh id; dirty, referring to the template by CRC), and appends their ids to
 /// `ids` in creation order. The ids are those `count` single calls would take in turn:

@@ -1,13 +1,13 @@
 //! [`TemplateCache`]: templates read and parsed once, their archetypes kept in per-kind
-//! storage, found by the CRC-32 of their normalized path (seed 04 section 3).
+//! storage, found by the CRC-32 of their normalized path (docs/design.md, section 7.2).
 //!
-//! A template is an entity file without `EntityID` (seed 04 section 1.2: one format for
+//! A template is an entity file without `EntityID` (docs/design.md, section 7.1: one format for
 //! templates and instances), read through the same base-key reader and class loader
-//! as world entities. Its *archetype* (the seed's `DefaultDerivedMemory`) is a value of
+//! as world entities. Its *archetype* is a value of
 //! its kind, kept in the cache's [`KindStorage`] of that kind, so the archetypes of one
-//! kind sit in one contiguous array like the seed's `TemplateArena`. File bytes are read
-//! into a `bumpalo` scratch arena that is reset once a load is done (seed 04 section
-//! 3.3 steps 2, 3 and 10).
+//! kind sit in one contiguous array. File bytes are read
+//! into a `bumpalo` scratch arena that is reset once a load is done (docs/design.md,
+//! section 5.6).
 //!
 //! A template may name a `Template` itself (a variant): its archetype starts as a clone
 //! of its parent's, and its own file is loaded over it. A chain that comes back to a
@@ -41,7 +41,7 @@ pub const DEFAULT_MAX_TEMPLATE_SIZE: u64 = 16 << 20;
 /// [`ErrorKind::Template`] error (so that a hostile project cannot exhaust the stack).
 pub const MAX_TEMPLATE_DEPTH: usize = 32;
 
-/// One cached template (seed 04 section 3.2's `CachedTemplate`): its CRC and path, its
+/// One cached template: its CRC and path, its
 /// class, where its archetype lives, its base defaults and what its file sets.
 #[derive(Debug)]
 pub struct CachedTemplate {
@@ -62,25 +62,25 @@ pub struct CachedTemplate {
 }
 
 impl CachedTemplate {
-    /// CRC-32 of the normalized path (seed 04's `TemplateCrc`), never 0.
+    /// CRC-32 of the normalized path, never 0.
     #[inline]
     pub fn crc(&self) -> u32 {
         self.crc
     }
 
-    /// The normalized project-relative path (seed 04's `SourcePath`, kept in every
+    /// The normalized project-relative path (kept in every
     /// build for messages, the inspector and saving).
     pub fn path(&self) -> &str {
         &self.path
     }
 
-    /// The template's kind (seed 04's `EntityKind`).
+    /// The template's kind.
     #[inline]
     pub fn class(&self) -> &'static Class {
         self.class
     }
 
-    /// The default position of instances (seed 04's `DefaultBase` X/Y/Z): the file's
+    /// The default position of instances: the file's
     /// `Position`, else the parent template's, else the origin.
     #[inline]
     pub fn position(&self) -> Vec3 {
@@ -224,7 +224,7 @@ enum Source<'t> {
     Text(&'t str),
 }
 
-/// The template cache (seed 04 section 3.2's `EntityTemplateCache`).
+/// The template cache (docs/design.md, section 7.2).
 ///
 /// ```
 /// use juliet_entities::template::TemplateCache;
@@ -338,8 +338,8 @@ impl TemplateCache {
         }
     }
 
-    /// The template whose normalized path has CRC `crc` (seed 04's
-    /// `FindCachedTemplate`), in O(1); `None` when it is not cached.
+    /// The template whose normalized path has CRC `crc`,
+    /// in O(1); `None` when it is not cached.
     pub fn find(&self, crc: u32) -> Option<TemplateRef<'_>> {
         let &i = self.by_crc.get(&crc)?;
         Some(self.entry_ref(&self.entries[i as usize]))
@@ -358,7 +358,7 @@ impl TemplateCache {
         std::mem::take(&mut self.new_warnings)
     }
 
-    /// Empties the cache (seed 04's `InvalidateTemplateCache`): every template is read
+    /// Empties the cache: every template is read
     /// again on its next use. Archetypes are dropped.
     pub fn invalidate(&mut self) {
         self.entries.clear();
@@ -368,7 +368,7 @@ impl TemplateCache {
         self.scratch.reset();
     }
 
-    /// The template at project-relative `path` (seed 04's `GetOrLoadTemplate`): the
+    /// The template at project-relative `path`: the
     /// path is normalized ([`super::normalize_template_path`]) and hashed; a cached template is
     /// returned at once, with no I/O. Otherwise the file `<project root>/<path>` is read
     /// into scratch memory, parsed with the entity loader, its parent template (if it
@@ -409,7 +409,7 @@ impl TemplateCache {
     }
 
     /// Caches `archetype` as the template at `path`, with instances' default position
-    /// `position`, without any file (seed 04 section 7.3's synthetic templates). Every
+    /// `position`, without any file (a synthetic template, for tests and tools). Every
     /// property counts as set by the template.
     ///
     /// # Errors

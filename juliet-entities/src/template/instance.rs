@@ -1,8 +1,8 @@
-//! Template instances: [`instantiate_from_template`] (seed 04 section 4.2), deltas,
-//! override tracking, the reflection setter, inspector diffing (section 5.3), revert
-//! (sections 5.3-5.4), sparse saving and propagation of template changes.
+//! Template instances: [`instantiate_from_template`] (docs/design.md, section 7.3), deltas,
+//! override tracking (section 7.4), the reflection setter, inspector diffing (section 7.8), revert
+//! (section 7.5), sparse saving and propagation of template changes (section 7.6).
 //!
-//! The override rules are DESIGN.md section 3's: a property is overridden when its key
+//! The override rules are docs/design.md, section 7.4's: a property is overridden when its key
 //! was present in the instance's file, when it was set through the reflection API (a
 //! delta, [`EntityManager::set_property`]), or when its value differs from the
 //! template's at save time. An override that happens to equal the template's value is
@@ -34,7 +34,7 @@ thread_local! {
     static DELTA_BUFFER: RefCell<TokenBuffer> = RefCell::new(TokenBuffer::new());
 }
 
-/// What an instance changes relative to its template: step 4 of seed 04 section 4.2
+/// What an instance changes relative to its template: step 4 of docs/design.md, section 7.3
 /// ("overwrite only specified properties"). Every property a delta sets becomes an
 /// override of the instance.
 ///
@@ -287,7 +287,7 @@ fn bad_value(key: &str, expected: &str, e: ValueError<'_>) -> Error {
     .with_key(key)
 }
 
-/// Creates an instance of `template` in `manager` through seed 04 section 4.2's five
+/// Creates an instance of `template` in `manager` through docs/design.md, section 7.3's five
 /// steps: (1) allocate a base record and a slot of the kind's storage, (2) copy the
 /// archetype into that final slot ([`juliet_core::ClassOps::clone_in_place`], no
 /// temporary) and the template's default position into the record, (3) wire the links
@@ -356,7 +356,7 @@ impl Drop for Discard<'_> {
     }
 }
 
-/// Reflection access by key (seed 04 section 4.3, and DESIGN.md section 3's
+/// Reflection access by key (docs/design.md, sections 3.1 and 7.4's
 /// `set_property`).
 impl EntityManager {
     /// Sets property `key` (any spelling; `Position` moves the entity) of entity `id`
@@ -411,7 +411,7 @@ impl EntityManager {
     }
 }
 
-/// One overridden property, as an inspector shows it (seed 04 section 5.3): the key,
+/// One overridden property, as an inspector shows it (docs/design.md, section 7.8): the key,
 /// the instance's and the template's values as text, and whether the override is
 /// recorded (pinned) or only a difference not yet saved.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -460,7 +460,7 @@ fn instance_of<'c>(
     Ok((base, template))
 }
 
-/// The overridden properties of instance `id` (seed 04 section 5.3's inspector
+/// The overridden properties of instance `id` (docs/design.md, section 7.8, inspector
 /// diffing), in declaration order: those recorded as overrides and those whose value
 /// differs from the template's, each with both values as text.
 ///
@@ -496,7 +496,7 @@ pub fn overrides(
 }
 
 /// Reverts property `key` of instance `id` to its template's value and clears its
-/// override (seed 04 section 5.3's per-property revert); `Position` reverts the
+/// override (docs/design.md, section 7.5); `Position` reverts the
 /// position to the template's. Marks the entity dirty.
 ///
 /// # Errors
@@ -527,7 +527,7 @@ pub fn revert_property(
 }
 
 /// Reverts every property of instance `id` to its template's value and clears its
-/// overrides (seed 04 section 5.4's `RevertEntityToTemplate`); the id, the position and
+/// overrides (docs/design.md, section 7.5); the id, the position and
 /// the links are kept. Fields outside the property table (`#[jasset(skip)]`, runtime
 /// handles) are left alone. Marks the entity dirty.
 ///
@@ -587,7 +587,7 @@ pub(crate) fn resolve_for_instance<'c>(
     Ok(template)
 }
 
-/// Allocates instance `id` of `template` (steps 1-3 of seed 04 section 4.2, the id
+/// Allocates instance `id` of `template` (steps 1-3 of docs/design.md, section 7.3, the id
 /// given by the file) and returns its base index.
 pub(crate) fn allocate_instance(
     manager: &mut EntityManager,
@@ -641,7 +641,7 @@ fn pin_differences(manager: &mut EntityManager, base: usize, template: TemplateR
     }
 }
 
-/// Writes instance `id` sparsely (seed 04 section 2.2, DESIGN.md section 3): the base
+/// Writes instance `id` sparsely (docs/design.md, sections 7.3 and 7.4): the base
 /// keys (`AssetType`, `BaseVersion`, `EntityID`, `Kind`, `Template`), `Position` when
 /// it is the instance's own, then `ClassVersion` and the overridden properties in
 /// declaration order (when there are any), then the unknown keys of `data`. Differences
@@ -678,7 +678,7 @@ pub fn save_instance(
 }
 
 /// Gives every instance of a changed template the new value of each changed property
-/// it does not override (DESIGN.md section 3), and the new default position when its
+/// it does not override (docs/design.md, section 7.6), and the new default position when its
 /// position is the template's. A value that was changed directly and differs from the
 /// old template value is an unsaved override: it is recorded and kept. Instances that
 /// took a new value are marked dirty; their ids are returned.

@@ -1,5 +1,5 @@
-//! Templates (prefabs) with sparse delta overrides: seed 04 ("Entity Templates & Delta
-//! Inheritance"), sections 2-7, with the override rules of DESIGN.md section 3.
+//! Templates (prefabs) with sparse delta overrides: docs/design.md, section 7 (the
+//! override rules are section 7.4).
 //!
 //! * A template is an ordinary entity `.jasset` file without `EntityID`, usually under
 //!   `Assets/Templates/`, named by instances through a `Template` key holding its path

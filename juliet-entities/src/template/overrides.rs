@@ -1,5 +1,5 @@
 //! [`OverrideSet`]: which properties of an instance are its own, as a bitset over its
-//! class's property table (DESIGN.md section 3, seed 04 section 4's sparse delta).
+//! class's property table (docs/design.md, section 7.4).
 //!
 //! Kept per instance in the base record, outside the field types (no wrapper types in
 //! game structs). Up to 64 properties fit inline, with no heap memory; a class with

@@ -1,5 +1,5 @@
-//! Template paths: project-relative, normalized, identified by their CRC-32 (seed 04
-//! section 2.3, "Relative Path vs CRC Identifier").
+//! Template paths: project-relative, normalized, identified by their CRC-32
+//! (docs/design.md, section 7.1).
 //!
 //! Files store paths relative to the project root (the folder that holds `Assets/`),
 //! as written by a person; the runtime normalizes them (`\` to `/`, `.` and `..`
@@ -10,11 +10,11 @@ use std::borrow::Cow;
 
 use juliet_core::{crc32, Error, ErrorKind};
 
-/// Seed 04's `kInvalidTemplateCrc`: no template has this CRC (a path that hashes to it
+/// "No template": no template has this CRC (a path that hashes to it
 /// is refused).
 pub const INVALID_TEMPLATE_CRC: u32 = 0;
 
-/// Normalizes a project-relative template path (seed 04 section 2.3): surrounding
+/// Normalizes a project-relative template path (docs/design.md, section 7.1): surrounding
 /// spaces trimmed, `\` read as `/`, empty and `.` components dropped, `..` removing the
 /// component before it. The result joins the components with `/`
 /// (`Assets\Templates\.\Rocks\..\RockLarge.jasset` gives

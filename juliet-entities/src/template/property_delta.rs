@@ -1,7 +1,7 @@
 //! [`PropertyDelta`], the typed delta, and its instantiation path: the archetype
 //! cloned straight into the instance's final slot, the delta's values copied in place
-//! by the kind's own `copy_properties`, and the base record written once (seed 04
-//! section 4.2's five steps with no type-erased delta, no rollback).
+//! by the kind's own `copy_properties`, and the base record written once (docs/design.md,
+//! section 7.3's five steps with no type-erased delta, no rollback).
 
 use std::num::NonZeroU32;
 

@@ -1,6 +1,6 @@
 //! The templates runtime on a [`World`]: the world's [`TemplateCache`], reflection
 //! calls that need the template (inspector diff, revert), template reload with
-//! propagation, and "Create Template from Entity" (seed 04 sections 5.1-5.4).
+//! propagation, and "Create Template from Entity" (docs/design.md, sections 7.5-7.8).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -75,8 +75,8 @@ impl World {
         &mut self.templates
     }
 
-    /// Spawns an instance of the template at project-relative `path` (seed 04 section
-    /// 5.2), loading the template when needed: see [`instantiate_from_template`]. The
+    /// Spawns an instance of the template at project-relative `path` (docs/design.md,
+    /// section 7.3), loading the template when needed: see [`instantiate_from_template`]. The
     /// new entity is saved (sparsely) at the next save.
     ///
     /// # Errors
@@ -128,7 +128,7 @@ impl World {
 
     /// Re-reads the changed template at project-relative `path` ([`TemplateCache::reload`])
     /// and gives every instance of it, and of its variants, the new value of each
-    /// changed property that the instance does not override (DESIGN.md section 3), and
+    /// changed property that the instance does not override (docs/design.md, section 7.6), and
     /// the new default position when the instance's position is the template's. Those
     /// instances are marked dirty, so the next save rewrites their files (which, being
     /// sparse, still hold only their overrides). A property an instance changed directly
@@ -146,7 +146,7 @@ impl World {
     }
 }
 
-/// Seed 04 section 5.1's "Create Template from Entity": writes entity `id` as the
+/// "Create Template from Entity" (docs/design.md, section 7.7): writes entity `id` as the
 /// template `Assets/Templates/<name>.jasset` under the world's project root (kind,
 /// position at the origin, every property's current value; no `EntityID`), loads it
 /// into the world's cache, and turns the entity into an instance of it: its template

@@ -94,7 +94,7 @@ pub fn keys_of(text: &str) -> Vec<&str> {
     text.lines().filter_map(|l| l.strip_prefix("; ")).collect()
 }
 
-/// The keys a sparse instance file holds (DESIGN.md section 3): the base keys, then
+/// The keys a sparse instance file holds (docs/design.md, section 7.3): the base keys, then
 /// `Position` when the instance's own, then `ClassVersion` and the overridden
 /// properties when there are any.
 pub fn sparse_keys<'a>(position: bool, overrides: &[&'a str]) -> Vec<&'a str> {
@@ -109,7 +109,7 @@ pub fn sparse_keys<'a>(position: bool, overrides: &[&'a str]) -> Vec<&'a str> {
     keys
 }
 
-/// The `RockLarge` template of seed 04 section 2.1 (an `Inert`), in the seed's style.
+/// The design's `RockLarge` template (an `Inert`), in `Key: value` style.
 pub const ROCK_LARGE: &str = "; entity_type: Inert\n\nPosition: 0.0, 0.0, 0.0\n\
     MeshAsset: Assets/Meshes/Rock_01.obj\nScale: 1.0, 1.0, 1.0\nMass: 250.0\n\
     IsDestructible: true\nHealth: 100.0\n";

@@ -1,6 +1,6 @@
 //! [`TemplateCache::reload`]: re-reading a changed template and rebuilding the
 //! archetypes of its variants, reporting each change so that instances can follow
-//! (DESIGN.md section 3: every instance takes the new value of each property it does not
+//! (docs/design.md, section 7.6: every instance takes the new value of each property it does not
 //! override).
 
 use std::path::Path;

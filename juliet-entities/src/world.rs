@@ -48,6 +48,7 @@ use crate::template::{self, TemplateCache};
 mod files;
 mod listing;
 mod records;
+mod save;
 
 use files::{FileReader, READER};
 use listing::entity_files;
@@ -177,6 +178,12 @@ pub struct PendingDeletion {
 pub(crate) struct FileRecord {
     pub(crate) path: FilePath,
     pub(crate) data: EntityFileData,
+    /// The file's bytes as loaded or last saved: a save edits them in place and checks
+    /// the file still holds them before replacing it.
+    pub(crate) original: Option<Box<[u8]>>,
+    /// [`crc32fast::hash`] of the canonical text of what the file holds, once a save
+    /// has made it: an entity whose text has the same CRC and length is not written.
+    pub(crate) text: Option<(u32, usize)>,
 }
 
 /// A world: an [`EntityManager`] over the entity files of one directory.
@@ -361,7 +368,9 @@ impl World {
         bytes: Result<&[u8], Error>,
     ) {
         let file = path.resolve(listed);
+        let mut original = None;
         let loaded = bytes.and_then(|b| {
+            original = Some(b);
             load_entity_with_templates(buffer, &mut self.manager, &mut self.templates, file, b)
         });
         report.warnings.extend(self.templates.take_new_warnings());
@@ -385,6 +394,8 @@ impl World {
                     FileRecord {
                         path,
                         data: entity.data,
+                        original: original.map(Box::from),
+                        text: None,
                     },
                 );
             }
@@ -487,112 +498,6 @@ impl World {
             }
             None => save_entity(&self.manager, id, data, out),
         }
-    }
-
-    /// Saves the world (docs/design.md, section 6.2): deletes the files of pending deletions,
-    /// then writes each dirty entity, and only those, to its file (new entities to
-    /// `Entities/<id as 16 hex digits>.jasset`) through a temporary file and a rename
-    /// (see the module documentation for the fsync policy), and clears their dirty
-    /// flags.
-    ///
-    /// # Errors
-    /// The first I/O error ([`ErrorKind::Io`] naming the file), or the first entity
-    /// whose text cannot be made ([`World::entity_text`]'s errors, naming the file it
-    /// was to be written to; nothing is written for it). What was not yet done
-    /// stays pending: entities not yet written stay dirty, deletions not yet done stay
-    /// in [`World::pending_deletions`], so a later save retries.
-    pub fn save_world(&mut self) -> Result<SaveReport, Error> {
-        let dir = self.entities_dir();
-        let mut report = SaveReport::default();
-        let fsync = self.durability == Durability::Fsync;
-
-        // Temporary files of an interrupted save (never loaded; see the module docs).
-        while let Some(stale) = self.stale_temps.last() {
-            match fs::remove_file(stale) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => return Err(Error::io(stale, e)),
-            }
-            self.stale_temps.pop();
-        }
-
-        if !self.pending_deletions.is_empty() {
-            let listed = &self.listed_paths;
-            let claimed: HashSet<&Path> = self
-                .records
-                .values()
-                .map(|r| r.path.resolve(listed))
-                .collect();
-            let mut done = 0;
-            let mut failure = None;
-            for pending in &self.pending_deletions {
-                if let Some(file) = &pending.file {
-                    if !claimed.contains(file.as_path()) {
-                        match fs::remove_file(file) {
-                            Ok(()) => report.deleted.push(file.clone()),
-                            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                            Err(e) => {
-                                failure = Some(Error::io(file, e));
-                                break;
-                            }
-                        }
-                    }
-                }
-                done += 1;
-            }
-            self.pending_deletions.drain(..done);
-            if let Some(err) = failure {
-                return Err(err);
-            }
-        }
-
-        let dirty: Vec<EntityId> = self
-            .manager
-            .entities()
-            .iter()
-            .filter(|e| e.is_dirty())
-            .map(|e| e.id())
-            .collect();
-        if !dirty.is_empty() {
-            fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-        }
-        let mut text = String::new();
-        let mut claimed: Option<HashSet<PathBuf>> = None;
-        for id in dirty {
-            let path = match self.records.get(&id) {
-                Some(record) => record.path.resolve(&self.listed_paths).to_path_buf(),
-                None => {
-                    let claimed = claimed.get_or_insert_with(|| {
-                        self.records
-                            .values()
-                            .map(|r| r.path.resolve(&self.listed_paths).to_path_buf())
-                            .chain(self.untouched.iter().cloned())
-                            .collect()
-                    });
-                    let path = new_file_path(&dir, id, claimed);
-                    claimed.insert(path.clone());
-                    path
-                }
-            };
-            text.clear();
-            self.entity_text(id, &mut text)
-                .map_err(|e| e.with_path(&path))?;
-            write_atomic(&path, text.as_bytes(), fsync)?;
-            if let Some(e) = self.manager.entity_mut(id) {
-                e.clear_dirty();
-            }
-            if self.records.get(&id).is_none() {
-                let data = EntityFileData::default();
-                let path = path.clone();
-                let path = FilePath::Owned(path);
-                self.records.insert(id, FileRecord { path, data });
-            }
-            report.written.push(path);
-        }
-        if fsync && !(report.written.is_empty() && report.deleted.is_empty()) {
-            sync_dir(&dir)?;
-        }
-        Ok(report)
     }
 }
 

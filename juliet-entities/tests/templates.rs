@@ -12,7 +12,7 @@ use juliet_core::{crc32, ErrorKind};
 use juliet_entities::kinds::{Collectible, Inert};
 use juliet_entities::template::{create_template_from_entity, TemplateCache};
 use juliet_entities::EntityId;
-use project::{instance, keys_of, snapshot, sparse_keys, Project, ROCK_LARGE};
+use project::{instance, keys_of, snapshot, sparse_keys, value_of, Project, ROCK_LARGE};
 
 const ROCK: &str = "Assets/Templates/RockLarge.jasset";
 
@@ -334,7 +334,11 @@ fn an_override_equal_to_the_template_value_is_pinned_and_survives_a_change() {
     world.set_property(EntityId(2), "health", "100.0").unwrap();
     assert_eq!(world.overrides(EntityId(2)).unwrap()[0].template, "100.0");
     world.save_world().unwrap();
-    assert!(p.read_entity("pinned_by_set").contains("; Health\n100.0\n"));
+    assert!(
+        value_of(&p.read_entity("pinned_by_set"), "Health").as_deref() == Some("100.0"),
+        "{}",
+        p.read_entity("pinned_by_set")
+    );
 
     p.template(
         "RockLarge",
@@ -422,7 +426,7 @@ fn propagation_reaches_non_overridden_properties_only() {
         keys_of(&p.read_entity("plain")),
         sparse_keys(false, &["IsDestructible"])
     );
-    assert!(p.read_entity("heavy").contains("; Mass\n900.0\n"));
+    assert!(value_of(&p.read_entity("heavy"), "Mass").as_deref() == Some("900.0"));
     assert!(!p.read_entity("heavy").contains("Rock_02"));
 }
 
@@ -451,7 +455,7 @@ fn a_value_that_differs_at_save_time_becomes_an_override() {
     // Now pinned: setting it back to the template's value keeps it an override.
     world.set_property(EntityId(1), "Mass", "250.0").unwrap();
     world.save_world().unwrap();
-    assert!(p.read_entity("r").contains("; Mass\n250.0\n"));
+    assert!(value_of(&p.read_entity("r"), "Mass").as_deref() == Some("250.0"));
 }
 
 #[test]
@@ -660,10 +664,12 @@ fn create_template_from_entity_writes_the_template_and_makes_an_instance() {
 
     world.save_world().unwrap();
     let saved = p.read_entity("boulder");
-    assert_eq!(
-        saved,
-        "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x0000000000000009\n; Kind\nInert\n\
-         ; Template\nAssets/Templates/Boulder.jasset\n; Position\n10.0 0.0 -4.0\n"
+    // Edited in place: the properties the template now holds are gone, the
+    // `Template` line is new, the rest is as the file wrote it.
+    assert_eq!(keys_of(&saved), sparse_keys(true, &[]));
+    assert!(
+        saved.contains("; Template\nAssets/Templates/Boulder.jasset\n"),
+        "{saved}"
     );
     let world = p.load_clean();
     assert_eq!(inert(&world, 9).mesh_asset, "Boulder.obj");

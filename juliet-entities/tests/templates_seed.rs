@@ -13,7 +13,7 @@ use juliet_core::{crc32, Reflect, TokenBuffer, WarningKind};
 use juliet_entities::kinds::{Collectible, Inert, Projectile};
 use juliet_entities::template::{instantiate_from_template, revert_to_template, TemplateCache};
 use juliet_entities::{Durability, EntityId, EntityManager, LoadOptions, World};
-use project::{keys_of, snapshot, sparse_keys, Project};
+use project::{keys_of, snapshot, sparse_keys, value_of, Project};
 
 fn fixture(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -168,10 +168,17 @@ fn seed_04_rock_large_pair_inherits_and_saves_the_same_three_overrides() {
     world.save_world().unwrap();
     let saved = p.read_entity("RockLarge_042");
     assert_eq!(keys_of(&saved), sparse_keys(true, &["Scale", "Health"]));
-    assert!(saved.contains(
-        "; Template\nAssets/Templates/RockLarge.jasset\n; Position\n142.5 12.0 -84.2\n\
-         ; ClassVersion\n2\n; Scale\n1.4 1.4 1.4\n; Health\n50.0\n"
-    ));
+    // Saved in place: the designer's lines as they were, and the new `EntityID`.
+    let original = fixture("RockLarge_042.jasset");
+    let mut lines = saved.lines();
+    for line in original.lines() {
+        assert!(lines.any(|l| l == line), "{line:?} kept in order:\n{saved}");
+    }
+    assert!(
+        saved.lines().count() <= original.lines().count() + 2,
+        "{saved}"
+    );
+    assert_eq!(value_of(&saved, "EntityID"), Some(format!("{id}")));
     // And it reads back the same.
     let world = p.load_clean();
     let again = world.manager().get::<Inert>(id).unwrap();

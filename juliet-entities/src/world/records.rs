@@ -109,6 +109,15 @@ impl Records {
         }
     }
 
+    /// The id of every record, in no particular order.
+    pub(crate) fn ids(&self) -> impl Iterator<Item = EntityId> + '_ {
+        self.sorted
+            .iter()
+            .filter(|(_, r)| r.is_some())
+            .map(|&(id, _)| id)
+            .chain(self.other.keys().copied())
+    }
+
     /// Every record, in no particular order.
     pub(crate) fn values(&self) -> impl Iterator<Item = &FileRecord> {
         self.sorted
@@ -129,6 +138,8 @@ mod tests {
         FileRecord {
             path: FilePath::Owned(PathBuf::from(format!("{n}.jasset"))),
             data: EntityFileData::default(),
+            original: None,
+            text: None,
         }
     }
 

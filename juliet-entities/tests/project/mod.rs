@@ -89,23 +89,54 @@ pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files
 }
 
-/// The keys of a `.jasset` file written in canonical block form, in order.
-pub fn keys_of(text: &str) -> Vec<&str> {
-    text.lines().filter_map(|l| l.strip_prefix("; ")).collect()
+/// The keys of an instance file that carry the instance's own values, normalized (ASCII
+/// lower case, no `_`) and sorted: `Position` when present and the properties; the base
+/// keys and `ClassVersion` are left out, since an in-place save keeps however the file
+/// wrote (or left out) those.
+pub fn keys_of(text: &str) -> Vec<String> {
+    let mut buffer = juliet_core::TokenBuffer::new();
+    let doc = buffer
+        .tokenize(text.as_bytes(), std::path::Path::new("instance.jasset"))
+        .expect("a saved file tokenizes");
+    let header = [
+        "assettype",
+        "baseversion",
+        "version",
+        "entityid",
+        "id",
+        "kind",
+        "class",
+        "entitytype",
+        "template",
+        "classversion",
+    ];
+    let mut keys: Vec<String> = (0..doc.len())
+        .map(|i| juliet_core::normalize_key(doc.key(i)))
+        .filter(|k| !header.contains(&k.as_str()))
+        .collect();
+    keys.sort();
+    keys
 }
 
-/// The keys a sparse instance file holds (docs/design.md, section 7.3): the base keys, then
-/// `Position` when the instance's own, then `ClassVersion` and the overridden
-/// properties when there are any.
-pub fn sparse_keys<'a>(position: bool, overrides: &[&'a str]) -> Vec<&'a str> {
-    let mut keys = vec!["AssetType", "BaseVersion", "EntityID", "Kind", "Template"];
-    if position {
-        keys.push("Position");
-    }
-    if !overrides.is_empty() {
-        keys.push("ClassVersion");
-        keys.extend_from_slice(overrides);
-    }
+/// The value lines of `key` (any spelling, any line form) in `text`, joined by `\n`.
+pub fn value_of(text: &str, key: &str) -> Option<String> {
+    let mut buffer = juliet_core::TokenBuffer::new();
+    let doc = buffer
+        .tokenize(text.as_bytes(), std::path::Path::new("instance.jasset"))
+        .expect("a saved file tokenizes");
+    let i = doc.peek_name(key)?;
+    Some(doc.value(i).lines().collect::<Vec<_>>().join("\n"))
+}
+
+/// What [`keys_of`] gives for a sparse instance file (docs/design.md, section 7.3):
+/// `Position` when the instance's own, and the overridden properties.
+pub fn sparse_keys(position: bool, overrides: &[&str]) -> Vec<String> {
+    let mut keys: Vec<String> = overrides
+        .iter()
+        .map(|k| juliet_core::normalize_key(k))
+        .chain(position.then(|| "position".to_owned()))
+        .collect();
+    keys.sort();
     keys
 }
 

@@ -167,7 +167,11 @@ pub(crate) fn edit(
             }
             continue;
         };
-        previous = Some(n);
+        // The insertion point of what follows: after the last, in the file, of the
+        // properties before it in the writer's order.
+        if previous.is_none_or(|p| nodes[p].span.1 < nodes[n].span.1) {
+            previous = Some(n);
+        }
         let node = &nodes[n];
         let unchanged = find(&old_props, key).is_some_and(|o| old_props[o].1 == *lines);
         let is_version = *key == keys::BASE_VERSION.name || *key == CLASS_VERSION.name;

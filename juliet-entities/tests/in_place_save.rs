@@ -1,0 +1,266 @@
+//! Saves edit the designer's file (docs/design.md, section 6.2): over random hand-written
+//! files (comments, blank lines, every line form, both key spellings, CRLF) and random
+//! edits, a save changes exactly the lines of the changed values, and a save with
+//! nothing changed writes nothing.
+
+use std::fs;
+use std::path::Path;
+
+use glam::Vec3;
+use juliet_entities::kinds::Inert;
+use juliet_entities::prelude::*;
+use proptest::prelude::*;
+
+/// How a property is written.
+#[derive(Debug, Clone, Copy)]
+enum Form {
+    Block,
+    Inline,
+    Compact,
+}
+
+/// One property of the hand-written file: which one, its form, spelling and comment.
+#[derive(Debug, Clone)]
+struct Written {
+    property: usize,
+    form: Form,
+    snake: bool,
+    comment_before: bool,
+    blank_after: bool,
+}
+
+const KEYS: [(&str, &str); 4] = [
+    ("Mass", "mass"),
+    ("Health", "health"),
+    ("IsVisible", "is_visible"),
+    ("Scale", "scale"),
+];
+
+fn file() -> impl Strategy<Value = (Vec<Written>, bool)> {
+    let one = (0..3u8, any::<bool>(), any::<bool>(), any::<bool>());
+    (
+        proptest::sample::subsequence((0..KEYS.len()).collect::<Vec<_>>(), 1..=KEYS.len())
+            .prop_shuffle(),
+        proptest::collection::vec(one, KEYS.len()),
+        any::<bool>(),
+    )
+        .prop_map(|(order, looks, crlf)| {
+            let mut block_open = false;
+            let written = order
+                .into_iter()
+                .zip(looks)
+                .map(|(property, (form, snake, comment_before, blank_after))| {
+                    // `Key: value` only where no block is open.
+                    let form = match form {
+                        0 => Form::Block,
+                        1 => Form::Inline,
+                        _ if block_open => Form::Inline,
+                        _ => Form::Compact,
+                    };
+                    block_open = matches!(form, Form::Block);
+                    Written {
+                        property,
+                        form,
+                        snake,
+                        comment_before,
+                        blank_after,
+                    }
+                })
+                .collect();
+            (written, crlf)
+        })
+}
+
+/// The hand-written values: an untidy spelling of each.
+const VALUES: [&str; 4] = ["250.50", "+100", "1", "1.4, 1.4,1.4"];
+
+/// The file's text and, for each property written, the 0-based line of its value.
+fn render(written: &[Written], crlf: bool) -> (String, Vec<(usize, usize)>) {
+    let mut lines = vec![
+        "# a rock, placed by hand".to_owned(),
+        "; EntityID: 0x0000000000000007".to_owned(),
+        "; Kind: Inert".to_owned(),
+    ];
+    let mut at = Vec::new();
+    for w in written {
+        if w.comment_before {
+            lines.push("// tuned by design".to_owned());
+        }
+        let (pascal, snake) = KEYS[w.property];
+        let key = if w.snake { snake } else { pascal };
+        let value = VALUES[w.property];
+        match w.form {
+            Form::Block => {
+                lines.push(format!("; {key}"));
+                lines.push(value.to_owned());
+            }
+            Form::Inline => lines.push(format!(";  {key}: {value}")),
+            Form::Compact => lines.push(format!("{key}: {value}")),
+        }
+        at.push((w.property, lines.len() - 1));
+        if w.blank_after {
+            lines.push(String::new());
+        }
+    }
+    let eol = if crlf { "\r\n" } else { "\n" };
+    let mut text = lines.join(eol);
+    text.push_str(eol);
+    (text, at)
+}
+
+/// Sets property `index` of `rock` to a value unlike the hand-written one and returns its
+/// canonical text.
+fn change(rock: &mut Inert, index: usize) -> &'static str {
+    match index {
+        0 => {
+            rock.mass = 3.25;
+            "3.25"
+        }
+        1 => {
+            rock.health = 7.5;
+            "7.5"
+        }
+        2 => {
+            rock.is_visible = false;
+            "false"
+        }
+        _ => {
+            rock.scale = Vec3::new(2.0, 0.5, 1.0);
+            "2.0 0.5 1.0"
+        }
+    }
+}
+
+fn split(text: &str) -> Vec<&str> {
+    text.split_inclusive('\n').collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_save_changes_exactly_the_lines_of_the_changed_values(
+        (written, crlf) in file(),
+        edits in proptest::collection::vec(any::<bool>(), KEYS.len()),
+    ) {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("Entities");
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rock.jasset");
+        let (text, at) = render(&written, crlf);
+        fs::write(&path, &text).unwrap();
+
+        let (mut world, report) = World::load(root.path(), &LoadOptions::default()).unwrap();
+        prop_assert!(report.is_clean(), "{:?}\n{}", report, text);
+        // Nothing changed: nothing written, the same bytes.
+        prop_assert!(world.save_world().unwrap().written.is_empty());
+        prop_assert_eq!(fs::read_to_string(&path).unwrap(), text.clone());
+
+        // Change some of the written properties, through a slice (no dirty mark).
+        let mut changed = Vec::new();
+        for &(property, line) in &at {
+            if edits[property] {
+                let rock = &mut world.manager_mut().slice_mut::<Inert>()[0];
+                changed.push((line, change(rock, property)));
+            }
+        }
+        let report = world.save_world().unwrap();
+        prop_assert_eq!(report.written.len(), usize::from(!changed.is_empty()));
+        let saved = fs::read_to_string(&path).unwrap();
+        let (before, after) = (split(&text), split(&saved));
+        prop_assert_eq!(before.len(), after.len(), "{}", saved);
+        for (i, (b, a)) in before.iter().zip(&after).enumerate() {
+            match changed.iter().find(|(line, _)| *line == i) {
+                Some((_, value)) => {
+                    prop_assert_ne!(b, a);
+                    prop_assert!(a.trim_end().ends_with(value), "line {}: {:?}", i, a);
+                    prop_assert_eq!(a.ends_with("\r\n"), crlf);
+                }
+                None => prop_assert_eq!(b, a, "line {}", i),
+            }
+        }
+
+        // It reads back with the new values, and a second save writes nothing.
+        let (mut again, report) = World::load(root.path(), &LoadOptions::default()).unwrap();
+        prop_assert!(report.is_clean());
+        prop_assert_eq!(
+            again.manager().slice::<Inert>()[0].clone(),
+            world.manager().slice::<Inert>()[0].clone()
+        );
+        prop_assert!(again.save_world().unwrap().written.is_empty());
+    }
+}
+
+#[test]
+fn a_new_override_is_added_next_to_its_neighbour_and_a_revert_removes_its_lines() {
+    let root = tempfile::tempdir().unwrap();
+    let templates = root.path().join("Assets/Templates");
+    let level = root.path().join("Assets/Worlds/L");
+    fs::create_dir_all(&templates).unwrap();
+    fs::create_dir_all(level.join("Entities")).unwrap();
+    fs::write(
+        templates.join("Rock.jasset"),
+        "; Kind: Inert\nMass: 250.0\n",
+    )
+    .unwrap();
+    let file = level.join("Entities/rock.jasset");
+    let original = "# keep me\n; Template\nAssets/Templates/Rock.jasset\n; EntityID\n0x0000000000000003\n\n; Health\n40.0\n# and me\n";
+    fs::write(&file, original).unwrap();
+    let (mut world, report) = World::load(&level, &LoadOptions::default()).unwrap();
+    assert!(report.is_clean(), "{report:?}");
+    let id = EntityId(3);
+
+    world.set_property(id, "Mass", "300.0").unwrap();
+    world.save_world().unwrap();
+    let text = fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        text,
+        "# keep me\n; Template\nAssets/Templates/Rock.jasset\n; EntityID\n0x0000000000000003\n; Mass\n300.0\n\n; Health\n40.0\n# and me\n"
+    );
+
+    world.revert_property(id, "Mass").unwrap();
+    world.save_world().unwrap();
+    assert_eq!(fs::read_to_string(&file).unwrap(), original);
+}
+
+#[test]
+fn an_entity_destroyed_through_the_manager_loses_its_file_at_the_save() {
+    let root = tempfile::tempdir().unwrap();
+    let mut world = World::new(root.path());
+    let keep = world.manager_mut().make_entity::<Inert>(Vec3::ZERO);
+    let gone = world.manager_mut().make_entity::<Inert>(Vec3::X);
+    world.save_world().unwrap();
+    let file = world.file_of(gone).unwrap().to_owned();
+    assert!(file.exists());
+
+    world.manager_mut().destroy_entity(gone).unwrap();
+    let report = world.save_world().unwrap();
+    assert_eq!(report.deleted, [file.clone()]);
+    assert!(!file.exists());
+    let (loaded, _) = World::load(root.path(), &LoadOptions::default()).unwrap();
+    assert!(loaded.manager().contains(keep) && !loaded.manager().contains(gone));
+}
+
+#[test]
+fn an_old_version_file_written_for_a_change_is_migrated_in_place() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("Entities");
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("p.jasset");
+    fs::write(
+        &file,
+        "; EntityID\n0x0000000000000005\n; Kind\nProjectile\n# fast\n; ClassVersion\n1\n; Speed\n75.5\n; Damage\n10.0\n",
+    )
+    .unwrap();
+    let (mut world, _) = World::load(root.path(), &LoadOptions::default()).unwrap();
+    world
+        .manager_mut()
+        .slice_mut::<juliet_entities::kinds::Projectile>()[0]
+        .damage = 12.0;
+    world.save_world().unwrap();
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        "; EntityID\n0x0000000000000005\n; Kind\nProjectile\n# fast\n; ClassVersion\n2\n; VelocityX\n75.5\n; Damage\n12.0\n"
+    );
+    assert!(Path::new(&file).exists());
+}

@@ -16,7 +16,13 @@ use crate::error::Error;
 ///
 /// Implementing it by hand is possible (the derive's output is the reference), but the
 /// derive also checks keys, versions and attributes at compile time.
-pub trait Reflect: Sized + 'static {
+///
+/// `Send + Sync` because the runtime keeps values of every registered type in type-erased
+/// storage that moves between threads with its world (a world loaded on a background
+/// thread, or kept in an `Arc<Mutex<_>>`): a type with a field that is not (an `Rc`, a
+/// `Cell`, a raw handle of a single-threaded API) is refused at compile time. Keep such
+/// state beside the entity, e.g. in a map by entity id owned by the thread that uses it.
+pub trait Reflect: Sized + Send + Sync + 'static {
     /// The class descriptor.
     const CLASS: &'static Class;
 

@@ -207,6 +207,10 @@ pub struct World {
     pub(crate) durability: Durability,
 }
 
+// A game loads a world on a background thread and hands it over, or shares it behind a
+// lock: the kinds' storage is `Send` and `Sync` (see `crate::storage`), and so is the rest.
+static_assertions::assert_impl_all!(World: Send, Sync);
+
 impl World {
     /// An empty world at directory `root` (nothing is written until a save), with the
     /// project root found from it (see [`World::project_root`]).

@@ -229,13 +229,11 @@ pub struct EntityView<'a> {
     pub is_template: bool,
 }
 
-/// Progress of [`Session::load`]: files done so far, out of a total.
+/// Progress of [`Session::load`]: files done so far.
 #[derive(Debug, Clone, Copy)]
 pub struct Progress<'a> {
     /// Files loaded so far.
     pub done: usize,
-    /// Files in all.
-    pub total: usize,
     /// What is being loaded now (a world folder or a file).
     pub current: &'a Path,
 }
@@ -286,14 +284,9 @@ impl Session {
                 state: FileState::Failed,
             });
         }
-        let total = files.len();
         let mut done = 0;
         for (dir, members) in &worlds {
-            progress(Progress {
-                done,
-                total,
-                current: dir,
-            });
+            progress(Progress { done, current: dir });
             session.load_world_group(dir, members);
             done += members.len();
         }
@@ -304,7 +297,6 @@ impl Session {
             let path = session.files[i].path.clone();
             progress(Progress {
                 done,
-                total,
                 current: &path,
             });
             let is_template = session.files[i].role == Role::Template;
@@ -313,7 +305,6 @@ impl Session {
         }
         progress(Progress {
             done,
-            total,
             current: Path::new(""),
         });
         sort_problems(&mut session.errors, &mut session.warnings);
@@ -418,11 +409,6 @@ impl Session {
                 single_text(manager, templates, id, data, is_template)
             }
         })
-    }
-
-    /// Whether any requested file had an error.
-    pub fn has_errors(&self) -> bool {
-        !self.errors.is_empty()
     }
 }
 

@@ -117,6 +117,9 @@ pub struct Class {
     pub name: &'static str,
     /// [`key_crc`] of `name` (case and `_` ignored).
     pub crc: u32,
+    /// Former names of the class (`#[jasset(alias = "Old")]`): files whose `Kind` is one
+    /// of them load as this class, and save under [`Class::name`].
+    pub aliases: &'static [Key],
     /// The derived-tier version, written as `ClassVersion` (at least 1).
     pub version: u32,
     /// `size_of` the type, in bytes.
@@ -144,6 +147,7 @@ impl Class {
         Class {
             name,
             crc: key_crc(name),
+            aliases: &[],
             version,
             size: std::mem::size_of::<T>(),
             align: std::mem::align_of::<T>(),
@@ -152,6 +156,22 @@ impl Class {
             type_name: std::any::type_name::<T>,
             ops: ClassOps::of::<T>(),
         }
+    }
+
+    /// This class with former names `aliases` ([`Class::aliases`]; used by the derive
+    /// for `#[jasset(alias = "...")]` on the struct).
+    pub const fn with_aliases(self, aliases: &'static [Key]) -> Class {
+        Class { aliases, ..self }
+    }
+
+    /// Whether `name` is the class's name or one of its aliases (ASCII case and `_`
+    /// ignored).
+    pub fn answers_to(&self, name: &str) -> bool {
+        crate::crc::keys_equal(self.name, name)
+            || self
+                .aliases
+                .iter()
+                .any(|a| crate::crc::keys_equal(a.name, name))
     }
 
     /// The property whose key or alias is `key` (any spelling).

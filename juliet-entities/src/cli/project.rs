@@ -319,7 +319,7 @@ impl Session {
         let member_of = |path: &Path| path.file_name().and_then(|n| wanted.get(n)).copied();
         let (world, report) = match load_world_dir(self.root.as_deref(), dir) {
             Ok(loaded) => loaded,
-            Err(WorldLoadError::Directory(err)) => {
+            Err(WorldLoadError::Directory(err) | WorldLoadError::Registry(err)) => {
                 self.errors.push(err);
                 return;
             }

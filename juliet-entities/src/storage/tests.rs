@@ -380,6 +380,7 @@ fn a_forged_property_table_is_not_used() {
     static FORGED: Class = Class {
         name: "ForgedSign",
         crc: 0,
+        aliases: &[],
         version: 1,
         size: 0,
         align: 1,
@@ -401,6 +402,7 @@ fn a_forged_class_cannot_change_layout_or_type() {
     static FORGED: Class = Class {
         name: "Forged",
         crc: 0,
+        aliases: &[],
         version: 1,
         size: 1,
         align: 1,

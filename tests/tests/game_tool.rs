@@ -13,25 +13,28 @@ use std::process::{Command, Output};
 
 use harness::OutsideCrate;
 
-const GAME_FILES: &[(&str, &str)] = &[
-    ("src/lib.rs", include_str!("../game/src/lib.rs")),
-    (
-        "src/bin/jasset.rs",
-        include_str!("../game/src/bin/jasset.rs"),
-    ),
-];
+const GAME_LIB: &str = include_str!("../game/src/lib.rs");
+const GAME_BIN: &str = include_str!("../game/src/bin/jasset.rs");
 
 const DEPENDENCIES: &str =
     "[dependencies]\njuliet-entities = { path = \"{workspace}/juliet-entities\", features = [\"cli\"] }\n";
 
 const LEVEL: &str = "Assets/Worlds/Level01/Entities";
 
+/// The game (library `lib`) with its tool as binary `bin`, built; `None` when cargo
+/// cannot be run. Each variant of the game names its binary differently, as they share
+/// one target folder.
+fn game_tool_of(lib: &str, bin: &str) -> Option<std::path::PathBuf> {
+    let bin_path = format!("src/bin/{bin}.rs");
+    let files = [("src/lib.rs", lib), (bin_path.as_str(), GAME_BIN)];
+    let game = OutsideCrate::new("my_game", DEPENDENCIES, &files)?;
+    game.cargo_ok(&["build", "--bin", bin]);
+    Some(OutsideCrate::binary(bin))
+}
+
 /// The game's `jasset`, built; `None` when cargo cannot be run.
 fn game_tool() -> Option<std::path::PathBuf> {
-    let game = OutsideCrate::new("my_game", DEPENDENCIES, GAME_FILES)?;
-    game.cargo_ok(&["build", "--bin", "jasset"]);
-    // The game's binary is the only `jasset` of the shared target folder.
-    Some(OutsideCrate::binary("jasset"))
+    game_tool_of(GAME_LIB, "jasset")
 }
 
 fn run(tool: &Path, cwd: &Path, args: &[&str]) -> Output {
@@ -125,5 +128,62 @@ fn the_games_tool_checks_inspects_and_migrates_the_games_kinds() {
     );
     assert!(!door.contains("Locked"), "{door}");
     let o = run(&tool, cwd, &["check", "--strict", "Assets"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+#[test]
+fn schema_check_catches_a_layout_change_made_without_a_version_bump() {
+    let Some(tool) = game_tool_of(GAME_LIB, "jasset-schema") else {
+        return;
+    };
+    let root = project();
+    let cwd = root.path();
+    let o = run(&tool, cwd, &["schema", "export"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let schema = fs::read_to_string(cwd.join("jasset.schema")).unwrap();
+    for expected in [
+        "; Projectile\nversion 1\nproperty Damage f32 5.0\nproperty Owner string \"\"\n",
+        "; Monster2\nversion 1\nalias Monster\nproperty Health i32 10\n",
+        "; Door\nversion 2\nproperty LockCode u32 0\nproperty LeadsTo floats3 0.0 0.0 0.0\ndeprecated Locked\n",
+        "; Inert\nversion 2\n",
+    ] {
+        assert!(schema.contains(expected), "{expected:?} not in:\n{schema}");
+    }
+    // The stock Projectile was replaced: one class of that name.
+    assert_eq!(schema.matches("; Projectile\n").count(), 1, "{schema}");
+    let o = run(&tool, cwd, &["schema", "check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = run(&tool, cwd, &["schema", "export", "-o", "elsewhere.schema"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(
+        fs::read_to_string(cwd.join("elsewhere.schema")).unwrap(),
+        schema
+    );
+
+    // `Owner` becomes a number; the version stays 1.
+    let changed = GAME_LIB.replace("pub owner: String,", "pub owner: u32,");
+    assert_ne!(changed, GAME_LIB);
+    let Some(tool) = game_tool_of(&changed, "jasset-changed") else {
+        return;
+    };
+    let o = run(&tool, cwd, &["schema", "check"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = text(&o);
+    assert!(
+        out.contains("class `Projectile`: property `Owner` changed type from string to u32"),
+        "{out}"
+    );
+    assert_eq!(out.matches("error:").count(), 1, "{out}");
+
+    // With a version bump the same change passes.
+    let bumped = changed.replace(
+        "#[derive(Entity, Debug)]\npub struct Projectile",
+        "#[derive(Entity, Debug)]\n#[jasset(version = 2)]\npub struct Projectile",
+    );
+    assert_ne!(bumped, changed);
+    let Some(tool) = game_tool_of(&bumped, "jasset-bumped") else {
+        return;
+    };
+    let o = run(&tool, cwd, &["schema", "check"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }

@@ -24,6 +24,7 @@ mod inspect;
 mod migrate;
 mod output;
 mod project;
+mod schema;
 mod values;
 
 /// `jasset`: check, format, inspect, migrate, generate and benchmark `.jasset` asset
@@ -100,6 +101,14 @@ pub(crate) enum Command {
     /// `Assets/Worlds/`). Prints load and save timings with throughput (files/s, MB/s).
     /// Saves go to a temporary copy: ROOT is never written.
     Bench(bench::BenchArgs),
+    /// Export the registered classes to `jasset.schema`, or check them against it.
+    ///
+    /// `schema export [-o FILE]` writes every class (name, aliases, version, properties
+    /// with key, type and default, deprecated keys) to `<root>/jasset.schema`.
+    /// `schema check` exits with 1, naming the class and the property, when a class's
+    /// property keys or types changed while its version did not: run it in CI so that
+    /// no layout change ships without a version bump.
+    Schema(schema::SchemaArgs),
 }
 
 /// A failure that ends a subcommand: a message and the exit code.
@@ -223,6 +232,7 @@ fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Migrate(args) => migrate::run(&args, out),
         Command::Gen(args) => gen::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
+        Command::Schema(args) => schema::run(&args, out),
     }
 }
 
@@ -257,7 +267,7 @@ mod tests {
         let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
         assert_eq!(
             names,
-            ["demo", "check", "inspect", "fmt", "migrate", "gen", "bench"]
+            ["demo", "check", "inspect", "fmt", "migrate", "gen", "bench", "schema"]
         );
         for sub in cmd.get_subcommands() {
             let about = sub.get_about().map(|s| s.to_string()).unwrap_or_default();

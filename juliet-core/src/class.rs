@@ -174,6 +174,12 @@ impl Class {
                 .any(|a| crate::crc::keys_equal(a.name, name))
     }
 
+    /// The keys a file of this class may hold: `ClassVersion`, then each property's key
+    /// (the candidates of a "did you mean" for an unknown key, [`crate::did_you_mean`]).
+    pub fn known_keys(&self) -> impl Iterator<Item = &'static str> + '_ {
+        std::iter::once("ClassVersion").chain(self.ops.properties().iter().map(|p| p.key))
+    }
+
     /// The property whose key or alias is `key` (any spelling).
     pub fn property(&self, key: &str) -> Option<&'static PropertyDescriptor> {
         self.property_by_crc(crate::crc::key_crc_runtime(key.as_bytes()))

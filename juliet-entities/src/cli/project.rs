@@ -79,6 +79,21 @@ pub fn resolve_root(
     }
 }
 
+/// Checks that every PATH given on the command line exists: one that does not is a
+/// mistake in the command (exit code 2, as a bad `--root`), not in the data.
+///
+/// # Errors
+/// A usage error naming the first missing path.
+pub fn require_paths(paths: &[PathBuf]) -> Result<(), CliError> {
+    match paths.iter().find(|p| fs::symlink_metadata(p).is_err()) {
+        Some(missing) => Err(CliError::usage(format!(
+            "{}: no such file or folder",
+            missing.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The `.jasset` files named by `paths`: files as given, folders walked recursively
 /// (hidden entries, such as the `.<name>.tmp` files of an interrupted save, skipped),
 /// without duplicates, sorted by path. Paths that do not exist are returned as errors.

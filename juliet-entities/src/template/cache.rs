@@ -682,7 +682,7 @@ impl TemplateCache {
                 }
             }
         }
-        ar.audit_unconsumed();
+        ar.audit_unconsumed_suggesting(&crate::load::known_keys(class));
         let warnings = ar.take_warnings();
         Ok(Parsed(CachedTemplate {
             crc,

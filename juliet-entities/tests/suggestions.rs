@@ -62,3 +62,36 @@ fn a_misspelled_template_directive_is_named_at_its_line() {
         p[0]
     );
 }
+
+#[test]
+fn a_missing_template_suggests_the_file_it_resembles() {
+    let project = tempfile::tempdir().unwrap();
+    let templates = project.path().join("Assets/Templates");
+    let world = project.path().join("Assets/Worlds/L");
+    fs::create_dir_all(&templates).unwrap();
+    fs::create_dir_all(world.join("Entities")).unwrap();
+    fs::write(templates.join("RockLarge.jasset"), "; Kind\nInert\n").unwrap();
+    let instance = |template: &str| {
+        fs::write(
+            world.join("Entities/e.jasset"),
+            format!("; EntityID\n1\n; Template\n{template}\n"),
+        )
+        .unwrap();
+        let (_, report) = World::load(&world, &LoadOptions::default()).unwrap();
+        report
+            .errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert!(instance("Assets/Templates/RockLarge.jasset").is_empty());
+    let errors = instance("Assets/Templates/RockLage.jasset");
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].contains("(did you mean `Assets/Templates/RockLarge.jasset`?)"),
+        "{}",
+        errors[0]
+    );
+    let errors = instance("Assets/Templates/Tree.jasset");
+    assert!(!errors[0].contains("did you mean"), "{}", errors[0]);
+}

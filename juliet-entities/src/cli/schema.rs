@@ -307,23 +307,30 @@ pub fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String> {
         if new.version != old.version {
             continue;
         }
-        let same_key = |a: &str, b: &str| {
-            juliet_core::key_crc_runtime(a.as_bytes()) == juliet_core::key_crc_runtime(b.as_bytes())
-                && a.eq_ignore_ascii_case(b)
-        };
+        // A key renamed with its old spelling kept as an alias is the same property
+        // (the rename that needs no version bump): `Class::property` finds both.
         let mut changes = Vec::new();
         for (key, ty, _) in &old.properties {
-            match new.properties.iter().find(|(k, ..)| same_key(k, key)) {
+            match class.property(key) {
                 None => changes.push(format!("property `{key}` was removed")),
-                Some((_, new_ty, _)) if new_ty != ty => changes.push(format!(
-                    "property `{key}` changed type from {ty} to {new_ty}"
+                Some(p) if type_name(&p.property_type) != *ty => changes.push(format!(
+                    "property `{key}` changed type from {ty} to {}",
+                    type_name(&p.property_type)
                 )),
                 Some(_) => {}
             }
         }
-        for (key, ty, _) in &new.properties {
-            if !old.properties.iter().any(|(k, ..)| same_key(k, key)) {
-                changes.push(format!("property `{key}` ({ty}) is new"));
+        for p in class.ops.properties() {
+            let was_there = old.properties.iter().any(|(k, ..)| {
+                juliet_core::keys_equal(k, p.key)
+                    || p.aliases.iter().any(|a| juliet_core::keys_equal(k, a.name))
+            });
+            if !was_there {
+                changes.push(format!(
+                    "property `{}` ({}) is new",
+                    p.key,
+                    type_name(&p.property_type)
+                ));
             }
         }
         for change in changes {
@@ -376,6 +383,23 @@ mod tests {
         // A version bump makes the same change fine.
         old.version = 1;
         assert!(check(&registry, &[old]).is_empty());
+    }
+
+    #[test]
+    fn a_key_renamed_with_its_old_spelling_as_alias_is_no_change() {
+        // A schema written when `Mass` was called `Weight`: the class reads `Weight` as
+        // `Mass` (an alias), so it is the same property; an unrelated old key is not.
+        #[derive(crate::Entity)]
+        struct Heavy {
+            #[jasset(alias = "Weight")]
+            mass: f32,
+        }
+        let registry = Registry::new([Heavy::CLASS]).unwrap();
+        let mut old = SchemaClass::of(Heavy::CLASS);
+        old.properties[0].0 = "Weight".into();
+        assert!(check(&registry, &[old.clone()]).is_empty());
+        old.properties[0].0 = "Heft".into();
+        assert_eq!(check(&registry, &[old]).len(), 2);
     }
 
     #[test]

@@ -100,7 +100,11 @@ impl Registry {
     /// (the registry is then unchanged).
     pub fn add(&mut self, class: &'static Class) -> Result<(), Error> {
         let crcs = || std::iter::once(class.crc).chain(class.aliases.iter().map(|a| a.crc));
-        if self.classes.iter().any(|c| std::ptr::eq(*c, class)) {
+        if self
+            .by_crc
+            .get(&class.crc)
+            .is_some_and(|c| std::ptr::eq(*c, class))
+        {
             return Ok(());
         }
         for crc in crcs() {

@@ -131,3 +131,16 @@ fn aliases_find_the_class_and_are_names_of_it() {
     ));
     assert!(monster.answers_to("mon_ster") && !monster.answers_to("Mon"));
 }
+
+#[test]
+fn adding_a_class_again_is_a_no_op_and_a_failed_add_changes_nothing() {
+    static OLD: &[Key] = &[Key::new("Ogre"), Key::new("Torch")];
+    let (torch, ogre) = (class("Torch", &[]), class("Monster", OLD));
+    let mut registry = Registry::new([torch]).unwrap();
+    registry.add(torch).unwrap();
+    assert_eq!(registry.classes().len(), 1);
+    // `Ogre` is free but `Torch` is not: nothing of `Monster` is registered.
+    assert!(registry.add(ogre).is_err());
+    assert!(registry.find_by_name("Ogre").is_none() && registry.find_by_name("Monster").is_none());
+    assert_eq!(registry.classes().len(), 1);
+}

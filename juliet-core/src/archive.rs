@@ -272,6 +272,12 @@ impl<'a> Archive<'a> {
     /// consumed, returned as data (to write back on save) and recorded as an
     /// [`WarningKind::UnknownKey`] warning each. Empty when saving.
     pub fn audit_unconsumed(&mut self) -> Vec<UnknownProperty> {
+        self.audit_unconsumed_suggesting(&[])
+    }
+
+    /// [`Archive::audit_unconsumed`], each warning suggesting the closest of `known`
+    /// (the keys the file's class and its loader read: see [`crate::did_you_mean`]).
+    pub fn audit_unconsumed_suggesting(&mut self, known: &[&str]) -> Vec<UnknownProperty> {
         let Inner::Load(doc) = &self.inner else {
             return Vec::new();
         };
@@ -287,7 +293,8 @@ impl<'a> Archive<'a> {
                 u.column,
                 Some(&u.key),
                 WarningKind::UnknownKey(u.key.clone()),
-            );
+            )
+            .with_suggestion(crate::did_you_mean(&u.key, known.iter().copied()));
             self.warn(w);
         }
         unknown

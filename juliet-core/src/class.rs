@@ -16,7 +16,13 @@ use crate::error::Error;
 ///
 /// Implementing it by hand is possible (the derive's output is the reference), but the
 /// derive also checks keys, versions and attributes at compile time.
-pub trait Reflect: Sized + 'static {
+///
+/// `Send + Sync` because the runtime keeps values of every registered type in type-erased
+/// storage that moves between threads with its world (a world loaded on a background
+/// thread, or kept in an `Arc<Mutex<_>>`): a type with a field that is not (an `Rc`, a
+/// `Cell`, a raw handle of a single-threaded API) is refused at compile time. Keep such
+/// state beside the entity, e.g. in a map by entity id owned by the thread that uses it.
+pub trait Reflect: Sized + Send + Sync + 'static {
     /// The class descriptor.
     const CLASS: &'static Class;
 
@@ -111,6 +117,9 @@ pub struct Class {
     pub name: &'static str,
     /// [`key_crc`] of `name` (case and `_` ignored).
     pub crc: u32,
+    /// Former names of the class (`#[jasset(alias = "Old")]`): files whose `Kind` is one
+    /// of them load as this class, and save under [`Class::name`].
+    pub aliases: &'static [Key],
     /// The derived-tier version, written as `ClassVersion` (at least 1).
     pub version: u32,
     /// `size_of` the type, in bytes.
@@ -138,6 +147,7 @@ impl Class {
         Class {
             name,
             crc: key_crc(name),
+            aliases: &[],
             version,
             size: std::mem::size_of::<T>(),
             align: std::mem::align_of::<T>(),
@@ -146,6 +156,28 @@ impl Class {
             type_name: std::any::type_name::<T>,
             ops: ClassOps::of::<T>(),
         }
+    }
+
+    /// This class with former names `aliases` ([`Class::aliases`]; used by the derive
+    /// for `#[jasset(alias = "...")]` on the struct).
+    pub const fn with_aliases(self, aliases: &'static [Key]) -> Class {
+        Class { aliases, ..self }
+    }
+
+    /// Whether `name` is the class's name or one of its aliases (ASCII case and `_`
+    /// ignored).
+    pub fn answers_to(&self, name: &str) -> bool {
+        crate::crc::keys_equal(self.name, name)
+            || self
+                .aliases
+                .iter()
+                .any(|a| crate::crc::keys_equal(a.name, name))
+    }
+
+    /// The keys a file of this class may hold: `ClassVersion`, then each property's key
+    /// (the candidates of a "did you mean" for an unknown key, [`crate::did_you_mean`]).
+    pub fn known_keys(&self) -> impl Iterator<Item = &'static str> + '_ {
+        std::iter::once("ClassVersion").chain(self.ops.properties().iter().map(|p| p.key))
     }
 
     /// The property whose key or alias is `key` (any spelling).

@@ -494,7 +494,8 @@ fn from_text_general<T: Reflect>(
 fn load_tokenized<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadTextReport, Error> {
     let mut ar = Archive::loading(doc);
     value.load(&mut ar)?;
-    let unknown = ar.audit_unconsumed();
+    let known: Vec<&str> = T::CLASS.known_keys().collect();
+    let unknown = ar.audit_unconsumed_suggesting(&known);
     Ok(LoadTextReport::new(false, ar.take_warnings(), unknown))
 }
 

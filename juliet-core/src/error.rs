@@ -33,6 +33,9 @@ pub struct ErrorInfo {
     pub key: Option<String>,
     /// What went wrong.
     pub kind: ErrorKind,
+    /// The likely intended spelling (of a key, a kind, a directive), printed as
+    /// `(did you mean `X`?)`.
+    pub suggestion: Option<String>,
 }
 
 impl std::ops::Deref for Error {
@@ -58,6 +61,7 @@ impl Error {
                 column,
                 key: None,
                 kind,
+                suggestion: None,
             }),
         }
     }
@@ -70,6 +74,12 @@ impl Error {
     /// Names the key the error is about.
     pub fn with_key(mut self, key: impl Into<String>) -> Error {
         self.info.key = Some(key.into());
+        self
+    }
+
+    /// Adds the likely intended spelling ([`ErrorInfo::suggestion`]), when there is one.
+    pub fn with_suggestion(mut self, suggestion: Option<&str>) -> Error {
+        self.info.suggestion = suggestion.map(str::to_owned);
         self
     }
 
@@ -108,7 +118,16 @@ impl fmt::Display for Error {
         if let Some(key) = &self.key {
             write!(f, "`{key}`: ")?;
         }
-        write!(f, "{}", self.kind)
+        write!(f, "{}", self.kind)?;
+        did_you_mean(f, self.suggestion.as_deref())
+    }
+}
+
+/// ` (did you mean `X`?)` when there is a suggestion.
+fn did_you_mean(f: &mut fmt::Formatter<'_>, suggestion: Option<&str>) -> fmt::Result {
+    match suggestion {
+        Some(s) => write!(f, " (did you mean `{s}`?)"),
+        None => Ok(()),
     }
 }
 
@@ -337,6 +356,9 @@ pub struct Warning {
     pub key: Option<String>,
     /// What it is about.
     pub kind: WarningKind,
+    /// The likely intended spelling (of an unknown key), printed as
+    /// `(did you mean `X`?)`.
+    pub suggestion: Option<String>,
 }
 
 impl Warning {
@@ -354,7 +376,14 @@ impl Warning {
             column,
             key: key.map(str::to_owned),
             kind,
+            suggestion: None,
         }
+    }
+
+    /// Adds the likely intended spelling ([`Warning::suggestion`]), when there is one.
+    pub fn with_suggestion(mut self, suggestion: Option<&str>) -> Warning {
+        self.suggestion = suggestion.map(str::to_owned);
+        self
     }
 }
 
@@ -370,7 +399,8 @@ impl fmt::Display for Warning {
         if let Some(key) = &self.key {
             write!(f, "`{key}`: ")?;
         }
-        write!(f, "{}", self.kind)
+        write!(f, "{}", self.kind)?;
+        did_you_mean(f, self.suggestion.as_deref())
     }
 }
 

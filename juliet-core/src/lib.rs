@@ -48,6 +48,7 @@ pub mod direct;
 pub mod erased;
 pub mod error;
 pub mod registry;
+pub mod suggest;
 pub mod token;
 pub mod value;
 
@@ -63,7 +64,8 @@ pub use crc::{crc32, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal
 pub use direct::{from_text, load_text, DirectCursor, DirectValue, LoadTextReport};
 pub use erased::{ClassOps, PropertyOps};
 pub use error::{Error, ErrorInfo, ErrorKind, ValueErrorKind, Warning, WarningKind};
-pub use registry::{ClassRegistration, Registry};
+pub use registry::{ClassRegistration, Registry, Replacement, StockClass};
+pub use suggest::did_you_mean;
 pub use token::{Document, LineForm, PropertyNode, TokenBuffer};
 pub use value::{Value, ValueError};
 

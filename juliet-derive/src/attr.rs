@@ -48,6 +48,8 @@ impl<'c, T> Once<'c, T> {
 pub(crate) struct ContainerAttrs {
     /// `name = "Kind"`: the class name (else the type's name).
     pub(crate) name: Option<LitStr>,
+    /// `alias = "OldKind"`, in order (repeatable): former class names.
+    pub(crate) aliases: Vec<LitStr>,
     /// `version = N`, with the literal for spans.
     pub(crate) version: Option<(u32, LitInt)>,
     /// `deprecated = "Key"`, in order (repeatable).
@@ -69,7 +71,7 @@ pub(crate) enum On {
     CodecEnum,
 }
 
-const ENTITY_KEYS: &str = "name, version, deprecated, migrate, crate, default";
+const ENTITY_KEYS: &str = "name, alias, version, deprecated, migrate, crate, default";
 const CODEC_KEYS: &str = "crate";
 const FIELD_KEYS: &str = "rename, alias, default, skip";
 const VARIANT_KEYS: &str = "rename";
@@ -150,6 +152,7 @@ impl ContainerAttrs {
         let mut krate = Once::new(cx, "crate");
         let mut default = Once::new(cx, "default");
         let mut deprecated = Vec::new();
+        let mut aliases = Vec::new();
         for_each_jasset(cx, attrs, |meta| {
             let path = &meta.path;
             if path.is_ident("crate") {
@@ -161,6 +164,8 @@ impl ContainerAttrs {
             }
             if path.is_ident("name") {
                 name.set(path, lit_str(meta)?);
+            } else if path.is_ident("alias") {
+                aliases.push(lit_str(meta)?);
             } else if path.is_ident("version") {
                 let lit: LitInt = meta.value()?.parse()?;
                 let n = lit.base10_parse::<u32>()?;
@@ -199,6 +204,7 @@ impl ContainerAttrs {
         });
         ContainerAttrs {
             name: name.get(),
+            aliases,
             version: version.get(),
             deprecated,
             migrate: migrate.get(),

@@ -5,7 +5,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Ident, Path};
+use syn::{DeriveInput, Ident, LitStr, Path};
 
 use crate::ast::{Container, Field};
 use crate::ctxt::Ctxt;
@@ -119,13 +119,18 @@ fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream
         let text = lit.value();
         quote!(#krate::Key::new(#text))
     });
+    // Former class names (`alias` on the struct): only written when there are some.
+    let aliases = (!cont.attrs.aliases.is_empty()).then(|| {
+        let texts = cont.attrs.aliases.iter().map(LitStr::value);
+        quote!(.with_aliases(&[#(#krate::Key::new(#texts)),*]))
+    });
     let item = quote! {
         static __JULIET_CLASS: #krate::Class = #krate::Class::of::<#ident>(
             #name,
             #version,
             &[#(#properties),*],
             &[#(#deprecated),*],
-        );
+        )#aliases;
     };
     let constant = quote! {
         const CLASS: &'static #krate::Class = &__JULIET_CLASS;

@@ -133,6 +133,20 @@ use syn::{parse_macro_input, DeriveInput};
 /// }
 /// ```
 ///
+/// `alias = "OldKind"` (repeatable) keeps a former class name: files whose `Kind` is
+/// the alias load as this class, and save under the new name, so renaming a class does
+/// not break old levels. An alias that is the class name again, or another alias, is a
+/// compile error (names match ignoring ASCII case and `_`):
+///
+/// ```
+/// # use juliet_entities::Entity;
+/// #[derive(Entity)]
+/// #[jasset(name = "Monster2", alias = "Monster")]
+/// struct Monster {
+///     health: i32,
+/// }
+/// ```
+///
 /// `crate = path` is the path of `juliet_core` in the generated code, for crates that
 /// reach it another way than through `juliet_entities` (default
 /// `::juliet_entities::juliet_core`):

@@ -90,6 +90,66 @@ fn snapshot_renamed_class_with_skip_and_own_default() {
     insta::assert_snapshot!(expand_entity(input));
 }
 
+/// A renamed class that keeps its former names (`alias` on the struct, repeatable).
+#[test]
+fn snapshot_class_renamed_with_aliases() {
+    let input: DeriveInput = syn::parse_quote! {
+        #[jasset(name = "Monster2", alias = "Monster", alias = "Beast")]
+        struct Monster {
+            health: i32,
+        }
+    };
+    let text = expand_entity(input);
+    assert!(text.contains(".with_aliases("), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn class_aliases_are_checked_together() {
+    let input: DeriveInput = syn::parse_quote! {
+        #[jasset(name = "Monster2", alias = "monster_2", alias = "Old Monster", alias = "Orc", alias = "ORC")]
+        struct Monster {
+            health: i32,
+        }
+    };
+    let messages = errors(crate::entity::derive(&input));
+    assert_eq!(messages.len(), 3, "{messages:#?}");
+    assert!(
+        messages[0].starts_with("class alias \"monster_2\" is the same class name as `Monster2`"),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[1].starts_with("class alias \"Old Monster\" "),
+        "{}",
+        messages[1]
+    );
+    assert!(
+        messages[1].contains("must be ASCII identifiers"),
+        "{}",
+        messages[1]
+    );
+    assert!(
+        messages[2].starts_with("class alias \"ORC\" is the same class name as `Orc`"),
+        "{}",
+        messages[2]
+    );
+    // Without `name`, an alias may not repeat the type's own name either.
+    let input: DeriveInput = syn::parse_quote! {
+        #[jasset(alias = "TORCH")]
+        struct Torch {
+            lit: bool,
+        }
+    };
+    let messages = errors(crate::entity::derive(&input));
+    assert_eq!(messages.len(), 1, "{messages:#?}");
+    assert!(
+        messages[0].contains("same class name as `Torch`"),
+        "{}",
+        messages[0]
+    );
+}
+
 #[test]
 fn snapshot_unit_enum_codec() {
     let input: DeriveInput = syn::parse_quote! {

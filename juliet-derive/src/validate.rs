@@ -54,17 +54,38 @@ fn check_version(cx: &Ctxt, cont: &Container<'_>) {
 }
 
 fn check_name(cx: &Ctxt, cont: &Container<'_>) {
-    if let Some(lit) = &cont.attrs.name {
-        if let Some(problem) = key_problem(&lit.value()) {
+    let mut names: Vec<(String, String, u32)> = Vec::new();
+    let named = cont.attrs.name.iter().map(|lit| (lit, "class name"));
+    let aliases = cont.attrs.aliases.iter().map(|lit| (lit, "class alias"));
+    if cont.attrs.name.is_none() {
+        let text = cont.class_name();
+        names.push((text.clone(), normalize(&text), key_crc(&text)));
+    }
+    for (lit, what) in named.chain(aliases) {
+        let text = lit.value();
+        if let Some(problem) = key_problem(&text) {
             cx.error_spanned_by(
                 lit,
                 format!(
-                    "class name {:?} {problem}: class names are written under `Kind` and \
-                     must be ASCII identifiers",
-                    lit.value()
+                    "{what} {text:?} {problem}: class names are written under `Kind` and \
+                     must be ASCII identifiers"
                 ),
             );
+            continue;
         }
+        let (normalized, crc) = (normalize(&text), key_crc(&text));
+        if let Some((other, ..)) = names.iter().find(|(_, n, c)| *n == normalized || *c == crc) {
+            cx.error_spanned_by(
+                lit,
+                format!(
+                    "{what} {text:?} is the same class name as `{other}` (names match \
+                     ignoring ASCII case and `_`, and must differ in CRC-32): a file's \
+                     `Kind` could not tell them apart"
+                ),
+            );
+            continue;
+        }
+        names.push((text, normalized, crc));
     }
 }
 

@@ -3,7 +3,11 @@
 //! migration example of docs/design.md, section 4.4).
 //!
 //! They are registered like any game kind, so `Kind: Inert` files load without game
-//! code, and they serve as examples of the derive.
+//! code, and they serve as examples of the derive. They are also stock kinds
+//! ([`juliet_core::StockClass`]): a game's class of the same name (ASCII case and `_`
+//! ignored) replaces one in [`juliet_core::Registry::global`], so that a game can define
+//! its own `Projectile`. The replaced type is then no longer registered, and its
+//! entities should not be made (they would save as the game's kind).
 
 use glam::Vec3;
 use juliet_core::{Archive, Error};
@@ -76,3 +80,7 @@ impl Projectile {
         Ok(())
     }
 }
+
+juliet_core::inventory::submit! { juliet_core::StockClass { class: <Inert as juliet_core::Reflect>::CLASS } }
+juliet_core::inventory::submit! { juliet_core::StockClass { class: <Collectible as juliet_core::Reflect>::CLASS } }
+juliet_core::inventory::submit! { juliet_core::StockClass { class: <Projectile as juliet_core::Reflect>::CLASS } }

@@ -10,7 +10,7 @@
 //! (templates), with the file format of section 2.
 //!
 //! ```
-//! use glam::Vec3;
+//! use juliet_entities::glam::Vec3;
 //! use juliet_entities::prelude::*;
 //! use juliet_entities::kinds::Inert;
 //!
@@ -45,6 +45,11 @@
 // path work inside this crate too (its stock kinds derive `Entity`).
 extern crate self as juliet_entities;
 
+/// The `glam` the runtime and the vector codecs are built with: positions are
+/// `glam::Vec3`, and `Vec2`/`Vec3`/`Vec4` fields have codecs only in this version. Use
+/// it as `juliet_entities::glam` rather than a `glam` dependency of your own, whose
+/// version could differ (a field of another `glam`'s `Vec3` has no codec).
+pub use glam;
 pub use juliet_core;
 /// `#[derive(Entity)]` and `#[derive(Codec)]` (the derive macros share their names with
 /// the [`Entity`](struct@Entity) record and the [`juliet_core::Codec`] trait, in the macro namespace).

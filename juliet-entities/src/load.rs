@@ -228,7 +228,7 @@ fn load_general(
                             .into(),
                     },
                 ),
-                None => Error::file(path, ErrorKind::MissingKey(keys::KIND.name)),
+                None => missing_kind(ar.document().expect("loading"), path),
             });
         }
     };
@@ -269,7 +269,7 @@ fn load_general(
         armed: true,
     };
     rollback.manager.load_derived(base, &mut ar)?;
-    let unknown = ar.audit_unconsumed();
+    let unknown = ar.audit_unconsumed_suggesting(&known_keys(class));
     let entity = rollback.manager.entity_at_mut(base);
     entity.position = header
         .position
@@ -424,7 +424,12 @@ pub(crate) fn read_header(
                 Some(Ok(class)) => Some(class),
                 Some(Err(reserved)) => return Err(located(doc, i, reserved)),
                 None => {
-                    return Err(located(doc, i, ErrorKind::UnknownKind(name.into_owned())));
+                    let names = registry.classes().iter().flat_map(|c| {
+                        std::iter::once(c.name).chain(c.aliases.iter().map(|a| a.name))
+                    });
+                    let suggestion = juliet_core::did_you_mean(&name, names);
+                    return Err(located(doc, i, ErrorKind::UnknownKind(name.into_owned()))
+                        .with_suggestion(suggestion));
                 }
             }
         }
@@ -556,6 +561,38 @@ thread_local! {
     /// The class [`find_class`] found last, and the registry it came from.
     static LAST_KIND: Cell<Option<(&'static Registry, &'static Class)>> =
         const { Cell::new(None) };
+}
+
+/// `Kind` is missing and so is `Template`: at the line of a key that looks like a
+/// misspelling of either (`; templat: ...`), naming it; else about the whole file.
+fn missing_kind(doc: &Document<'_>, path: &Path) -> Error {
+    let wanted = [keys::TEMPLATE.name, keys::KIND.name];
+    (0..doc.len())
+        .find_map(|i| {
+            let suggestion = juliet_core::did_you_mean(doc.key(i), wanted)?;
+            Some(
+                located(doc, i, ErrorKind::MissingKey(keys::KIND.name))
+                    .with_suggestion(Some(suggestion)),
+            )
+        })
+        .unwrap_or_else(|| Error::file(path, ErrorKind::MissingKey(keys::KIND.name)))
+}
+
+/// The keys an entity file of `class` may hold (base keys, then the class's): what an
+/// unknown key is compared with for a "did you mean".
+pub(crate) fn known_keys(class: &Class) -> Vec<&'static str> {
+    [
+        keys::ASSET_TYPE,
+        keys::BASE_VERSION,
+        keys::ENTITY_ID,
+        keys::KIND,
+        keys::TEMPLATE,
+        keys::POSITION,
+    ]
+    .iter()
+    .map(|k| k.name)
+    .chain(class.known_keys())
+    .collect()
 }
 
 /// `registry.find_by_name(name)`, checked with [`reserved::check_class`] (`Err` with

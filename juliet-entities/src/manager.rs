@@ -152,6 +152,10 @@ impl Default for EntityManager {
     }
 }
 
+// A game loads a world on a background thread and hands it over, or shares it behind a
+// lock: the kinds' storage is `Send` and `Sync` (see `crate::storage`), and so is the rest.
+static_assertions::assert_impl_all!(EntityManager: Send, Sync);
+
 impl EntityManager {
     /// An empty manager; loading resolves kinds through [`Registry::global`].
     pub fn new() -> EntityManager {

@@ -3,7 +3,8 @@
 //! [`Class`].
 //!
 //! This is the only module of `juliet-entities` that holds `unsafe` (with its
-//! submodule `append`, batch appends). It is a small
+//! submodules `append`, batch appends, and `exclusive`, a `Sync` wrapper reached only
+//! through `&mut`). It is a small
 //! "blob vector": element layout and type identity come from [`ClassOps::layout`] and
 //! [`ClassOps::is`] (private copies made by `ClassOps::of::<T>()`, which no hand-built
 //! [`Class`] can forge), values are created with the class's default-init stub in their
@@ -26,13 +27,15 @@ use juliet_core::{
 };
 
 mod append;
+mod exclusive;
 pub(crate) use append::{Appender, Erased, Source};
+pub(crate) use exclusive::Exclusive;
 
 /// The derived structs of one entity kind, contiguous, with the base index of each slot.
 ///
 /// Typed access ([`KindStorage::as_slice`], [`KindStorage::get`], ...) checks the class
-/// against `T` first and returns `None` for any other type. Not `Send`/`Sync`: the
-/// kind's type is only known through its [`Class`].
+/// against `T` first and returns `None` for any other type. `Send` and `Sync`, as every
+/// type that can be stored is ([`Reflect`] requires both).
 pub struct KindStorage {
     class: &'static Class,
     /// The Rust type of the values ([`ClassOps::value_type_id`], read once: typed
@@ -664,6 +667,24 @@ impl Drop for KindStorage {
         }
     }
 }
+
+// SAFETY: a `KindStorage` owns its values (it allocates, moves and drops them; the raw
+// `data` pointer is never shared with another owner), so sending it sends those values.
+// Their type is the one `class.ops` was made for: `ClassOps` is built only by
+// `ClassOps::of::<T>()` with `T: Reflect`, its layout and type id are private copies,
+// and `Reflect: Send`, so every value a storage can hold is `Send`. The other fields
+// (`&'static Class`, whose fields are plain data and function pointers, `TypeId`,
+// `Layout`, `Vec<u32>`) are `Send` on their own.
+unsafe impl Send for KindStorage {}
+
+// SAFETY: through `&KindStorage` other threads only read: every `&self` method reads the
+// values (`as_slice`, `get`, `encode_property`, `same_property`, `save`, `as_ptr`, whose
+// pointer is only read through by its `unsafe` callers) or the bookkeeping fields, and
+// nothing in the storage has interior mutability. Sharing `&T` between threads needs
+// `T: Sync`, which holds for every storable type as above (`Reflect: Sync`).
+unsafe impl Sync for KindStorage {}
+
+static_assertions::assert_impl_all!(KindStorage: Send, Sync);
 
 impl fmt::Debug for KindStorage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

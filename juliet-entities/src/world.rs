@@ -124,6 +124,11 @@ pub enum WorldLoadError {
     /// The world directory or its `Entities` directory could not be read.
     #[error("{0}")]
     Directory(Error),
+    /// The classes cannot be told apart: two of the game's classes answer to one name
+    /// ([`juliet_core::ErrorKind::DuplicateClass`], from [`Registry::global`]), so no
+    /// file's `Kind` could be trusted and none is loaded.
+    #[error("{0}")]
+    Registry(Error),
     /// Strict mode and some file had an error or a warning; the report lists them all.
     #[error("{}", strict_message(.0))]
     Strict(Box<LoadReport>),
@@ -214,6 +219,10 @@ pub struct World {
     pub(crate) durability: Durability,
 }
 
+// A game loads a world on a background thread and hands it over, or shares it behind a
+// lock: the kinds' storage is `Send` and `Sync` (see `crate::storage`), and so is the rest.
+static_assertions::assert_impl_all!(World: Send, Sync);
+
 impl World {
     /// An empty world at directory `root` (nothing is written until a save), with the
     /// project root found from it (see [`World::project_root`]).
@@ -264,6 +273,7 @@ impl World {
                 TemplateCache::with_registry(world.templates.project_root(), registry);
         }
         world.templates.set_max_file_size(options.max_file_size);
+        world.manager.registry().map_err(WorldLoadError::Registry)?;
         fs::metadata(root)
             .and_then(|m| {
                 if m.is_dir() {

@@ -235,7 +235,7 @@ fn an_entity_destroyed_through_the_manager_loses_its_file_at_the_save() {
 
     world.manager_mut().destroy_entity(gone).unwrap();
     let report = world.save_world().unwrap();
-    assert_eq!(report.deleted, [file.clone()]);
+    assert_eq!(report.deleted, std::slice::from_ref(&file));
     assert!(!file.exists());
     let (loaded, _) = World::load(root.path(), &LoadOptions::default()).unwrap();
     assert!(loaded.manager().contains(keep) && !loaded.manager().contains(gone));

@@ -50,3 +50,24 @@ fn duplicate_class_names_fail_registry_start_up_naming_both_types() {
     // The same error on every call.
     assert_eq!(Registry::global().unwrap_err().kind, err.kind);
 }
+
+#[test]
+fn a_world_of_such_a_program_does_not_load_and_says_why() {
+    let root = tempfile::tempdir().unwrap();
+    let entities = root.path().join("Entities");
+    std::fs::create_dir_all(&entities).unwrap();
+    std::fs::write(
+        entities.join("rock.jasset"),
+        "; EntityID\n0x0000000000000001\n; Kind\nInert\n",
+    )
+    .unwrap();
+    let err = juliet_entities::World::load(root.path(), &Default::default()).unwrap_err();
+    let juliet_entities::WorldLoadError::Registry(err) = err else {
+        panic!("expected a registry error, got {err}");
+    };
+    assert!(
+        matches!(err.kind, ErrorKind::DuplicateClass { .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("second::Barrel"), "{err}");
+}

@@ -41,7 +41,8 @@ fn general(text: &str) -> Result<(Weapon, LoadTextReport), String> {
     let mut ar = Archive::loading(doc);
     let mut weapon = Weapon::default_value();
     weapon.load(&mut ar).map_err(|e| e.to_string())?;
-    let unknown = ar.audit_unconsumed();
+    let known: Vec<&str> = Weapon::CLASS.known_keys().collect();
+    let unknown = ar.audit_unconsumed_suggesting(&known);
     let report = LoadTextReport::new(false, ar.take_warnings(), unknown);
     Ok((weapon, report))
 }

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::output::{count, progress_bar, tick};
-use super::project::{collect_files, resolve_root, Session};
+use super::project::{collect_files, require_paths, resolve_root, Session};
 use super::{CliResult, Status};
 
 /// Arguments of `jasset check`.
@@ -32,8 +32,9 @@ pub struct CheckArgs {
 /// Runs `jasset check`.
 ///
 /// # Errors
-/// A usage error when `--root` is not a folder; write errors.
+/// A usage error when a PATH does not exist or `--root` is not a folder; write errors.
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
+    require_paths(&args.paths)?;
     let root = resolve_root(args.root.as_deref(), &args.paths)?;
     let (files, mut path_errors) = collect_files(&args.paths);
     let bar = progress_bar(files.len());

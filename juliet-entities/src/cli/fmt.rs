@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::output::{count, progress_bar, tick};
-use super::project::{collect_files, read, resolve_root, write_atomic, Session};
+use super::project::{collect_files, read, require_paths, resolve_root, write_atomic, Session};
 use super::{CliResult, Status};
 
 /// Arguments of `jasset fmt`.
@@ -44,8 +44,9 @@ pub struct FmtReport {
 /// Runs `jasset fmt`.
 ///
 /// # Errors
-/// A usage error when `--root` is not a folder; write errors.
+/// A usage error when a PATH does not exist or `--root` is not a folder; write errors.
 pub fn run(args: &FmtArgs, out: &mut dyn Write) -> CliResult {
+    require_paths(&args.paths)?;
     let root = resolve_root(args.root.as_deref(), &args.paths)?;
     let (files, path_errors) = collect_files(&args.paths);
     let bar = progress_bar(files.len());

@@ -39,8 +39,6 @@ pub struct Resolved {
     pub key: &'static str,
     /// The value lines (canonical text).
     pub lines: Vec<String>,
-    /// The value as JSON.
-    pub json: Json,
     /// Whether the instance overrides it.
     pub overridden: bool,
     /// Where a non-overridden value comes from: a template path, or `None` for the
@@ -164,11 +162,10 @@ pub fn inspect(
         } else {
             Source::Default
         };
-        json_props.insert(p.key.to_owned(), json.clone());
+        json_props.insert(p.key.to_owned(), json);
         properties.push(Resolved {
             key: p.key,
             lines,
-            json,
             overridden: is_overridden,
             source,
         });

@@ -17,7 +17,7 @@ use juliet_core::{key_crc_runtime, Archive, Class, PropertyType, Value, CLASS_VE
 use serde_json::Value as Json;
 
 use super::output::{count, progress_bar, tick, Style};
-use super::project::{collect_files, read, resolve_root, write_atomic, Session};
+use super::project::{collect_files, read, require_paths, resolve_root, write_atomic, Session};
 use super::values::{properties, to_json, Properties};
 use super::{CliResult, Status};
 use crate::load::{keys, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
@@ -52,8 +52,9 @@ pub enum Change {
 /// Runs `jasset migrate`.
 ///
 /// # Errors
-/// A usage error when `--root` is not a folder; write errors.
+/// A usage error when a PATH does not exist or `--root` is not a folder; write errors.
 pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
+    require_paths(&args.paths)?;
     let root = resolve_root(args.root.as_deref(), &args.paths)?;
     let (files, path_errors) = collect_files(&args.paths);
     let bar = progress_bar(files.len());

@@ -1,9 +1,9 @@
 //! The `jasset` command-line tool: argument parsing (clap), one module per subcommand,
 //! and the helpers they share (project discovery, loading, output).
 //!
-//! docs/design.md, section 8 (a command-line tool, `jasset`, checks, formats, inspects,
-//! migrates and benchmarks asset trees, and runs the whole pipeline on a bundled sample
-//! project"). The binary (`src/bin/jasset.rs`) only calls [`run`].
+//! [`main`] is the one public item: the stock binary (the workspace's `jasset` crate)
+//! and a game's own `jasset` binary only call it, and the tool then knows every kind
+//! registered in the program, the game's too. Everything else here is private.
 //!
 //! Exit codes, for every subcommand: 0 success, 1 a problem in the data (an error, a
 //! file `fmt --check` would change, a failed verification), 2 a usage error (clap's own
@@ -14,17 +14,18 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-pub mod bench;
-pub mod check;
-pub mod demo;
-pub mod diff;
-pub mod fmt;
-pub mod gen;
-pub mod inspect;
-pub mod migrate;
-pub mod output;
-pub mod project;
-pub mod values;
+mod bench;
+mod check;
+mod demo;
+mod diff;
+mod fmt;
+mod gen;
+mod inspect;
+mod migrate;
+mod output;
+mod project;
+mod schema;
+mod values;
 
 /// `jasset`: check, format, inspect, migrate, generate and benchmark `.jasset` asset
 /// trees, or run the whole pipeline on the bundled sample project (`jasset demo`).
@@ -36,19 +37,19 @@ pub mod values;
 /// Exit codes: 0 success; 1 errors in the data (or a failed check); 2 usage errors.
 #[derive(Debug, Parser)]
 #[command(name = "jasset", version, about, long_about)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Log the runtime's tracing events to stderr (-v: info, -vv: debug).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
-    pub verbose: u8,
+    verbose: u8,
 
     /// The subcommand.
     #[command(subcommand)]
-    pub command: Command,
+    command: Command,
 }
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run the whole pipeline on the bundled sample project.
     ///
     /// Copies the sample project to a temporary folder, loads its templates and world,
@@ -100,11 +101,19 @@ pub enum Command {
     /// `Assets/Worlds/`). Prints load and save timings with throughput (files/s, MB/s).
     /// Saves go to a temporary copy: ROOT is never written.
     Bench(bench::BenchArgs),
+    /// Export the registered classes to `jasset.schema`, or check them against it.
+    ///
+    /// `schema export [-o FILE]` writes every class (name, aliases, version, properties
+    /// with key, type and default, deprecated keys) to `<root>/jasset.schema`.
+    /// `schema check` exits with 1, naming the class and the property, when a class's
+    /// property keys or types changed while its version did not: run it in CI so that
+    /// no layout change ships without a version bump.
+    Schema(schema::SchemaArgs),
 }
 
 /// A failure that ends a subcommand: a message and the exit code.
 #[derive(Debug)]
-pub struct CliError {
+pub(crate) struct CliError {
     /// What went wrong (printed as `jasset: error: <message>`).
     pub message: String,
     /// 1 for a failure, 2 for a usage error.
@@ -150,7 +159,7 @@ impl From<juliet_core::Error> for CliError {
 /// What a subcommand ends with: success (exit 0) or a problem found in the data
 /// (exit 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
+pub(crate) enum Status {
     /// Exit code 0.
     Success,
     /// Exit code 1: the subcommand ran, and found errors (or changes, for `fmt --check`).
@@ -169,10 +178,29 @@ impl Status {
 }
 
 /// The result type of the subcommands.
-pub type CliResult = Result<Status, CliError>;
+pub(crate) type CliResult = Result<Status, CliError>;
+
+/// The `jasset` tool: parses the process's arguments, runs the subcommand over the
+/// kinds registered in the program (the stock kinds and every `#[derive(Entity)]` type
+/// linked into it), prints to stdout and stderr, and returns the exit code: 0 success,
+/// 1 problems in the data (errors, a failed verification, files `fmt --check` would
+/// change), 2 a usage error.
+///
+/// A game's own tool is this binary in the game's crate (with the `cli` feature of
+/// `juliet-entities` on; `use my_game as _;` links the game's kinds when the binary
+/// names nothing else of the game's library):
+///
+/// ```no_run
+/// fn main() -> std::process::ExitCode {
+///     juliet_entities::cli::main()
+/// }
+/// ```
+pub fn main() -> ExitCode {
+    run(Cli::parse())
+}
 
 /// Runs `cli`, printing to stdout and stderr; returns the process exit code.
-pub fn run(cli: Cli) -> ExitCode {
+fn run(cli: Cli) -> ExitCode {
     init_tracing(cli.verbose);
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -195,7 +223,7 @@ pub fn run(cli: Cli) -> ExitCode {
 /// # Errors
 /// A [`CliError`] for a failure that stops the subcommand (an unreadable path, a usage
 /// error); problems found in the data are [`Status::Problems`] instead.
-pub fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
+fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
     match command {
         Command::Demo(args) => demo::run(&args, out),
         Command::Check(args) => check::run(&args, out),
@@ -204,6 +232,7 @@ pub fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Migrate(args) => migrate::run(&args, out),
         Command::Gen(args) => gen::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
+        Command::Schema(args) => schema::run(&args, out),
     }
 }
 
@@ -238,7 +267,7 @@ mod tests {
         let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
         assert_eq!(
             names,
-            ["demo", "check", "inspect", "fmt", "migrate", "gen", "bench"]
+            ["demo", "check", "inspect", "fmt", "migrate", "gen", "bench", "schema"]
         );
         for sub in cmd.get_subcommands() {
             let about = sub.get_about().map(|s| s.to_string()).unwrap_or_default();

@@ -1,10 +1,9 @@
 //! Terminal output shared by the subcommands: colours (only on a terminal, never with
 //! `NO_COLOR`), the progress bar of large trees, and the problem lines.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use juliet_core::{Error, Warning};
 
 use super::project::Progress;
 
@@ -27,6 +26,7 @@ impl Style {
     }
 
     /// No colours.
+    #[cfg(test)]
     pub fn plain() -> Style {
         Style { on: false }
     }
@@ -92,24 +92,6 @@ pub fn tick(bar: &ProgressBar) -> impl FnMut(Progress<'_>) + '_ {
         bar.set_position(p.done as u64);
         bar.set_message(p.current.display().to_string());
     }
-}
-
-/// Prints each error and warning as one line, `path:line:col: error|warning: message`.
-///
-/// # Errors
-/// The write error.
-pub fn print_problems(
-    out: &mut dyn Write,
-    errors: &[Error],
-    warnings: &[Warning],
-) -> io::Result<()> {
-    for e in errors {
-        writeln!(out, "{e}")?;
-    }
-    for w in warnings {
-        writeln!(out, "{w}")?;
-    }
-    Ok(())
 }
 
 /// `n` and the noun, plural when `n != 1` (`1 file`, `2 files`).

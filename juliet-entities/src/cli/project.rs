@@ -79,6 +79,21 @@ pub fn resolve_root(
     }
 }
 
+/// Checks that every PATH given on the command line exists: one that does not is a
+/// mistake in the command (exit code 2, as a bad `--root`), not in the data.
+///
+/// # Errors
+/// A usage error naming the first missing path.
+pub fn require_paths(paths: &[PathBuf]) -> Result<(), CliError> {
+    match paths.iter().find(|p| fs::symlink_metadata(p).is_err()) {
+        Some(missing) => Err(CliError::usage(format!(
+            "{}: no such file or folder",
+            missing.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The `.jasset` files named by `paths`: files as given, folders walked recursively
 /// (hidden entries, such as the `.<name>.tmp` files of an interrupted save, skipped),
 /// without duplicates, sorted by path. Paths that do not exist are returned as errors.
@@ -229,13 +244,11 @@ pub struct EntityView<'a> {
     pub is_template: bool,
 }
 
-/// Progress of [`Session::load`]: files done so far, out of a total.
+/// Progress of [`Session::load`]: files done so far.
 #[derive(Debug, Clone, Copy)]
 pub struct Progress<'a> {
     /// Files loaded so far.
     pub done: usize,
-    /// Files in all.
-    pub total: usize,
     /// What is being loaded now (a world folder or a file).
     pub current: &'a Path,
 }
@@ -286,14 +299,9 @@ impl Session {
                 state: FileState::Failed,
             });
         }
-        let total = files.len();
         let mut done = 0;
         for (dir, members) in &worlds {
-            progress(Progress {
-                done,
-                total,
-                current: dir,
-            });
+            progress(Progress { done, current: dir });
             session.load_world_group(dir, members);
             done += members.len();
         }
@@ -304,7 +312,6 @@ impl Session {
             let path = session.files[i].path.clone();
             progress(Progress {
                 done,
-                total,
                 current: &path,
             });
             let is_template = session.files[i].role == Role::Template;
@@ -313,7 +320,6 @@ impl Session {
         }
         progress(Progress {
             done,
-            total,
             current: Path::new(""),
         });
         sort_problems(&mut session.errors, &mut session.warnings);
@@ -328,7 +334,7 @@ impl Session {
         let member_of = |path: &Path| path.file_name().and_then(|n| wanted.get(n)).copied();
         let (world, report) = match load_world_dir(self.root.as_deref(), dir) {
             Ok(loaded) => loaded,
-            Err(WorldLoadError::Directory(err)) => {
+            Err(WorldLoadError::Directory(err) | WorldLoadError::Registry(err)) => {
                 self.errors.push(err);
                 return;
             }
@@ -418,11 +424,6 @@ impl Session {
                 single_text(manager, templates, id, data, is_template)
             }
         })
-    }
-
-    /// Whether any requested file had an error.
-    pub fn has_errors(&self) -> bool {
-        !self.errors.is_empty()
     }
 }
 

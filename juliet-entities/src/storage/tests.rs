@@ -380,6 +380,7 @@ fn a_forged_property_table_is_not_used() {
     static FORGED: Class = Class {
         name: "ForgedSign",
         crc: 0,
+        aliases: &[],
         version: 1,
         size: 0,
         align: 1,
@@ -401,6 +402,7 @@ fn a_forged_class_cannot_change_layout_or_type() {
     static FORGED: Class = Class {
         name: "Forged",
         crc: 0,
+        aliases: &[],
         version: 1,
         size: 1,
         align: 1,
@@ -575,4 +577,73 @@ fn an_appender_of_a_zero_sized_kind_writes_nothing() {
     assert_eq!(a.appended(), 3);
     s.appender(Source::Value(&Marker), 2).unwrap().fill(7);
     assert_eq!((s.len(), s.bases()), (5, &[4, 5, 6, 7, 8][..]));
+}
+
+#[test]
+fn a_storage_sent_to_another_thread_keeps_grows_and_drops_its_values() {
+    let mut signs = filled::<Sign>(3);
+    for (i, sign) in signs.as_mut_slice::<Sign>().unwrap().iter_mut().enumerate() {
+        sign.text = format!("sign {i}");
+    }
+    let counted = filled::<Counted>(5);
+    let here = drops();
+    let (texts, dropped_there) = std::thread::spawn(move || {
+        let before = drops();
+        // Growth reallocates on this thread memory allocated on the other.
+        signs.reserve(64);
+        signs.push_default(7);
+        assert_eq!(signs.swap_remove(0), Some(7));
+        let texts: Vec<String> = signs
+            .as_slice::<Sign>()
+            .unwrap()
+            .iter()
+            .map(|s| s.text.clone())
+            .collect();
+        drop(counted);
+        (texts, drops() - before)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(texts, ["Welcome", "sign 1", "sign 2"]);
+    // The values were dropped where the storage went, not here.
+    assert_eq!(dropped_there, 5);
+    assert_eq!(drops(), here);
+}
+
+#[test]
+fn a_storage_shared_between_threads_is_read_by_each() {
+    let mut s = filled::<Sign>(4);
+    s.get_mut::<Sign>(2).unwrap().text = "shared".into();
+    let text = Sign::CLASS
+        .property_index(juliet_core::key_crc("Text"), "Text")
+        .unwrap();
+    let shared = &s;
+    let seen: Vec<(String, bool)> = std::thread::scope(|scope| {
+        let readers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(move || {
+                    let mut out = String::new();
+                    shared.encode_property(2, text, &mut out);
+                    (out, shared.same_property(0, text, shared, 1))
+                })
+            })
+            .collect();
+        readers.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    assert_eq!(
+        seen,
+        [("shared".to_string(), true), ("shared".to_string(), true)]
+    );
+}
+
+#[test]
+fn an_exclusive_is_shared_without_sharing_its_value() {
+    // `Cell` is not `Sync`; an `Exclusive` of one is, and still works through `&mut`.
+    let mut cell = Exclusive::<std::cell::Cell<u32>>::default();
+    let shared = &cell;
+    std::thread::scope(|scope| {
+        scope.spawn(move || assert_eq!(format!("{shared:?}"), "Exclusive(..)"));
+    });
+    cell.get_mut().set(3);
+    assert_eq!(cell.get_mut().get(), 3);
 }

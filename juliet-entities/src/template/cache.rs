@@ -29,7 +29,7 @@ use juliet_core::{
 use super::overrides::OverrideSet;
 use super::path::{normalize, template_crc, INVALID_TEMPLATE_CRC};
 use crate::load::{located, read_header};
-use crate::storage::KindStorage;
+use crate::storage::{Exclusive, KindStorage};
 
 /// Template files larger than this many bytes are refused unless
 /// [`TemplateCache::set_max_file_size`] says otherwise: 16 MiB, the default of
@@ -253,11 +253,17 @@ pub struct TemplateCache {
     kinds: Vec<KindStorage>,
     kind_by_type: HashMap<TypeId, u16>,
     /// Scratch for file bytes, reset after each top-level load.
-    scratch: Bump,
+    /// Reached only through `&mut self` (the arena allocates through `&Bump`, which is
+    /// not `Sync`), so the cache stays `Sync`.
+    scratch: Exclusive<Bump>,
     files_read: u64,
     new_warnings: Vec<Warning>,
     max_file_size: u64,
 }
+
+// A game loads a world on a background thread and hands it over, or shares it behind a
+// lock: the kinds' storage is `Send` and `Sync` (see `crate::storage`), and so is the rest.
+static_assertions::assert_impl_all!(TemplateCache: Send, Sync);
 
 impl TemplateCache {
     /// An empty cache for the project at `project_root` (the folder that holds
@@ -271,7 +277,7 @@ impl TemplateCache {
             by_crc: HashMap::new(),
             kinds: Vec::new(),
             kind_by_type: HashMap::new(),
-            scratch: Bump::new(),
+            scratch: Exclusive::default(),
             files_read: 0,
             new_warnings: Vec::new(),
             max_file_size: DEFAULT_MAX_TEMPLATE_SIZE,
@@ -365,7 +371,7 @@ impl TemplateCache {
         self.by_crc.clear();
         self.kinds.clear();
         self.kind_by_type.clear();
-        self.scratch.reset();
+        self.scratch.get_mut().reset();
     }
 
     /// The template at project-relative `path`: the
@@ -498,7 +504,7 @@ impl TemplateCache {
         if let Some(&i) = self.by_crc.get(&crc) {
             return Ok(i);
         }
-        let scratch = std::mem::take(&mut self.scratch);
+        let scratch = std::mem::take(self.scratch.get_mut());
         let mut chain = Vec::new();
         let result = self
             .load_chain(
@@ -510,8 +516,8 @@ impl TemplateCache {
                 &mut chain,
             )
             .map(|parsed| self.commit(parsed));
-        self.scratch = scratch;
-        self.scratch.reset();
+        *self.scratch.get_mut() = scratch;
+        self.scratch.get_mut().reset();
         result
     }
 
@@ -676,7 +682,7 @@ impl TemplateCache {
                 }
             }
         }
-        ar.audit_unconsumed();
+        ar.audit_unconsumed_suggesting(&crate::load::known_keys(class));
         let warnings = ar.take_warnings();
         Ok(Parsed(CachedTemplate {
             crc,

@@ -6,7 +6,8 @@ use std::path::Path;
 use juliet_core::{Archive, Error, LoadTextReport, Reflect, TokenBuffer};
 
 /// Loads `bytes` over `value` the general way: tokenize (errors labelled with `path`),
-/// `Reflect::load`, then the unconsumed-key audit; the report says `direct: false`.
+/// `Reflect::load`, then the unconsumed-key audit (suggesting the class's keys); the
+/// report says `direct: false`.
 pub fn general<T: Reflect>(
     bytes: &[u8],
     value: &mut T,
@@ -15,7 +16,8 @@ pub fn general<T: Reflect>(
     let mut buffer = TokenBuffer::new();
     let mut ar = Archive::loading(buffer.tokenize(bytes, Path::new(path))?);
     value.load(&mut ar)?;
-    let unknown = ar.audit_unconsumed();
+    let known: Vec<&str> = T::CLASS.known_keys().collect();
+    let unknown = ar.audit_unconsumed_suggesting(&known);
     Ok(LoadTextReport::new(false, ar.take_warnings(), unknown))
 }
 

@@ -25,7 +25,13 @@ pub(super) fn read_into<'s>(
     limit: u64,
 ) -> Result<&'s [u8], String> {
     let fail = |e: std::io::Error| format!("cannot read {}: {e}", full.display());
-    let real = std::fs::canonicalize(full).map_err(fail)?;
+    let real = std::fs::canonicalize(full).map_err(|e| {
+        let missing = e.kind() == std::io::ErrorKind::NotFound;
+        match similar_file(root, full).filter(|_| missing) {
+            Some(near) => format!("{} (did you mean `{near}`?)", fail(e)),
+            None => fail(e),
+        }
+    })?;
     let real_root = std::fs::canonicalize(root)
         .map_err(|e| format!("cannot read the project root {}: {e}", root.display()))?;
     if !real.starts_with(&real_root) {
@@ -60,4 +66,30 @@ pub(super) fn read_into<'s>(
         return Err(over(bytes.len() as u64));
     }
     Ok(scratch.alloc_slice_copy(&bytes))
+}
+
+/// A `.jasset` file beside the missing `full` whose name is close to its name
+/// ([`juliet_core::did_you_mean`]), as a path relative to `root` with `/` separators
+/// (how a `Template` value names it). `None` when nothing is close, or the folder is
+/// not inside the project root.
+fn similar_file(root: &Path, full: &Path) -> Option<String> {
+    let name = full.file_name()?.to_str()?;
+    // Only folders inside the project root are listed (as only files there are read).
+    let dir = std::fs::canonicalize(full.parent()?).ok()?;
+    if !dir.starts_with(std::fs::canonicalize(root).ok()?) {
+        return None;
+    }
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".jasset"))
+        .collect();
+    let near = juliet_core::did_you_mean(name, names.iter().map(String::as_str))?;
+    let relative = full.with_file_name(near);
+    let relative = relative.strip_prefix(root).unwrap_or(&relative);
+    let parts: Vec<_> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
+    Some(parts.join("/"))
 }

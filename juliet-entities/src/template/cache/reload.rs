@@ -33,10 +33,10 @@ impl TemplateCache {
             self.get_or_load(path)?;
             return Ok(Vec::new());
         };
-        let scratch = std::mem::take(&mut self.scratch);
+        let scratch = std::mem::take(self.scratch.get_mut());
         let result = self.replace(&scratch, index, normalized.into_owned(), crc);
-        self.scratch = scratch;
-        self.scratch.reset();
+        *self.scratch.get_mut() = scratch;
+        self.scratch.get_mut().reset();
         let old = result?;
         Ok(self.cascade(index, old, &mut on_change))
     }

@@ -646,15 +646,21 @@ fn usage_errors_exit_with_2() {
 }
 
 #[test]
-fn missing_path_is_an_error() {
+fn a_missing_path_is_a_usage_error_like_a_bad_root() {
     let dir = tempfile::tempdir().unwrap();
-    let o = jasset(dir.path(), &["check", "nothing.jasset"]);
-    assert_eq!(code(&o), 1);
-    assert!(
-        stdout(&o).starts_with("nothing.jasset:0:0: error: I/O error"),
-        "{}",
-        stdout(&o)
-    );
+    for command in ["check", "fmt", "migrate"] {
+        let o = jasset(dir.path(), &[command, "nothing.jasset"]);
+        assert_eq!(code(&o), 2, "{command}");
+        assert_eq!(
+            stderr(&o),
+            "jasset: error: nothing.jasset: no such file or folder\n",
+            "{command}"
+        );
+        assert_eq!(
+            code(&jasset(dir.path(), &[command, "--root", "nowhere", "."])),
+            2
+        );
+    }
 }
 
 #[test]
@@ -663,7 +669,9 @@ fn help_documents_every_subcommand() {
     let o = jasset(dir.path(), &["--help"]);
     assert_eq!(code(&o), 0);
     let out = stdout(&o);
-    for sub in ["demo", "check", "inspect", "fmt", "migrate", "gen", "bench"] {
+    for sub in [
+        "demo", "check", "inspect", "fmt", "migrate", "gen", "bench", "schema",
+    ] {
         assert!(
             out.lines().any(|l| l.trim_start().starts_with(sub)),
             "{sub}:\n{out}"

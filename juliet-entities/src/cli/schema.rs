@@ -1,0 +1,415 @@
+//! `jasset schema export [-o FILE]` and `jasset schema check`: the registered classes as
+//! a `.jasset` text file (`<root>/jasset.schema` by default), and the guard that fails
+//! when a class's properties changed while its version did not.
+//!
+//! The schema is one block per class, keyed by the class name, after `AssetType:
+//! Schema`. Its value lines are `version N`, `alias NAME`, `property KEY TYPE DEFAULT`
+//! (the default's value text as an entity file writes it, its lines joined by `\n`) and
+//! `deprecated KEY`, so it diffs like any other asset:
+//!
+//! ```text
+//! ; AssetType
+//! Schema
+//! ; Projectile
+//! version 2
+//! property Damage f32 50.0
+//! deprecated Speed
+//! ```
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use juliet_core::{Class, PropertyType, Registry};
+
+use super::project::{find_root, read, write_atomic};
+use super::{CliError, CliResult, Status};
+use crate::storage::KindStorage;
+
+/// The schema's file name in the project root.
+pub const SCHEMA_FILE: &str = "jasset.schema";
+
+/// Arguments of `jasset schema`.
+#[derive(Debug, Clone, Args)]
+pub struct SchemaArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: SchemaCommand,
+}
+
+/// The `schema` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum SchemaCommand {
+    /// Write every registered class (name, aliases, version, properties with key,
+    /// type and default, deprecated keys) to `<root>/jasset.schema`, or to FILE.
+    Export {
+        /// Where to write the schema. Default: `<root>/jasset.schema`.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The project root. Default: the nearest ancestor of the current folder
+        /// holding an `Assets/` folder.
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+    },
+    /// Compare the registered classes with `<root>/jasset.schema`: exit with 1, naming
+    /// the class and the property, when a class's property keys or types changed while
+    /// its version did not.
+    Check {
+        /// The schema to compare with. Default: `<root>/jasset.schema`.
+        #[arg(long, value_name = "FILE")]
+        schema: Option<PathBuf>,
+        /// The project root. Default: the nearest ancestor of the current folder
+        /// holding an `Assets/` folder.
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+    },
+}
+
+/// Runs `jasset schema`.
+///
+/// # Errors
+/// A usage error when no project root is found or given; a failure when the registry
+/// cannot start, the schema cannot be read or written, or does not parse.
+pub fn run(args: &SchemaArgs, out: &mut dyn Write) -> CliResult {
+    let registry = Registry::global()?;
+    match &args.command {
+        SchemaCommand::Export { output, root } => {
+            let path = schema_path(output.as_deref(), root.as_deref())?;
+            write_atomic(&path, export(registry).as_bytes())?;
+            writeln!(
+                out,
+                "wrote {} ({} classes)",
+                path.display(),
+                registry.classes().len()
+            )?;
+            Ok(Status::Success)
+        }
+        SchemaCommand::Check { schema, root } => {
+            let path = schema_path(schema.as_deref(), root.as_deref())?;
+            let bytes = read(&path).map_err(|e| {
+                CliError::failure(format!(
+                    "{e} (write the schema first: `jasset schema export`)"
+                ))
+            })?;
+            let written = parse(&bytes, &path)?;
+            let problems = check(registry, &written);
+            for problem in &problems {
+                writeln!(out, "{}: error: {problem}", path.display())?;
+            }
+            if problems.is_empty() {
+                writeln!(
+                    out,
+                    "{}: every class matches its schema or has a new version",
+                    path.display()
+                )?;
+            }
+            Ok(Status::from_problems(!problems.is_empty()))
+        }
+    }
+}
+
+/// `explicit`, else `<root>/jasset.schema` with the root given or found from the
+/// current folder.
+fn schema_path(explicit: Option<&Path>, root: Option<&Path>) -> Result<PathBuf, CliError> {
+    if let Some(path) = explicit {
+        return Ok(path.to_path_buf());
+    }
+    let root = match root {
+        Some(root) if root.is_dir() => root.to_path_buf(),
+        Some(root) => {
+            return Err(CliError::usage(format!(
+                "--root {}: not a folder",
+                root.display()
+            )))
+        }
+        None => find_root(Path::new("")).ok_or_else(|| {
+            CliError::usage("no project root: no `Assets/` folder here or above (give --root DIR)")
+        })?,
+    };
+    Ok(root.join(SCHEMA_FILE))
+}
+
+/// One class as the schema holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaClass {
+    /// The class name.
+    pub name: String,
+    /// Former names.
+    pub aliases: Vec<String>,
+    /// The class version.
+    pub version: u32,
+    /// `(key, type, default text)`, in declaration order.
+    pub properties: Vec<(String, String, String)>,
+    /// Deprecated keys.
+    pub deprecated: Vec<String>,
+}
+
+impl SchemaClass {
+    /// What the schema says of `class` now.
+    pub fn of(class: &'static Class) -> SchemaClass {
+        let mut value = KindStorage::new(class);
+        value.push_default(0);
+        let properties = value
+            .properties()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut default = String::new();
+                value.encode_property(0, i, &mut default);
+                (p.key.to_owned(), type_name(&p.property_type), default)
+            })
+            .collect();
+        SchemaClass {
+            name: class.name.to_owned(),
+            aliases: class.aliases.iter().map(|a| a.name.to_owned()).collect(),
+            version: class.version,
+            properties,
+            deprecated: class.deprecated.iter().map(|k| k.name.to_owned()).collect(),
+        }
+    }
+}
+
+/// A property type as one word: `f32`, `floats3`, `enum(Stone|Wood)`, `list(string)`,
+/// `custom(Rgba)`.
+pub fn type_name(ty: &PropertyType) -> String {
+    match ty {
+        PropertyType::Bool => "bool".into(),
+        PropertyType::I8 => "i8".into(),
+        PropertyType::I16 => "i16".into(),
+        PropertyType::I32 => "i32".into(),
+        PropertyType::I64 => "i64".into(),
+        PropertyType::U8 => "u8".into(),
+        PropertyType::U16 => "u16".into(),
+        PropertyType::U32 => "u32".into(),
+        PropertyType::U64 => "u64".into(),
+        PropertyType::F32 => "f32".into(),
+        PropertyType::F64 => "f64".into(),
+        PropertyType::Floats(n) => format!("floats{n}"),
+        PropertyType::String => "string".into(),
+        PropertyType::Enum { variants, .. } => format!("enum({})", variants.join("|")),
+        PropertyType::List(inner) => format!("list({})", type_name(inner)),
+        PropertyType::Custom(name) => format!("custom({})", name.replace(' ', "")),
+    }
+}
+
+/// The schema text of every class of `registry`, sorted by name (so that the file does
+/// not change with link order).
+pub fn export(registry: &Registry) -> String {
+    let mut classes: Vec<SchemaClass> = registry
+        .classes()
+        .iter()
+        .map(|c| SchemaClass::of(c))
+        .collect();
+    classes.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut text = String::from(
+        "# The entity classes of this project's game: `jasset schema export` writes this\n\
+         # file, `jasset schema check` compares the game's classes with it.\n\
+         ; AssetType\nSchema\n",
+    );
+    for class in &classes {
+        let _ = writeln!(text, "; {}\nversion {}", class.name, class.version);
+        for alias in &class.aliases {
+            let _ = writeln!(text, "alias {alias}");
+        }
+        for (key, ty, default) in &class.properties {
+            let value = default.replace('\n', "\\n");
+            let _ = writeln!(text, "property {key} {ty} {value}");
+        }
+        for key in &class.deprecated {
+            let _ = writeln!(text, "deprecated {key}");
+        }
+    }
+    text
+}
+
+/// Reads a schema text.
+///
+/// # Errors
+/// A failure naming the file, line and what is wrong.
+pub fn parse(bytes: &[u8], path: &Path) -> Result<Vec<SchemaClass>, CliError> {
+    let mut buffer = juliet_core::TokenBuffer::new();
+    let doc = buffer.tokenize(bytes, path)?;
+    let mut classes = Vec::new();
+    for i in 0..doc.len() {
+        let name = doc.key(i);
+        let line_of = |n: usize| doc.node(i).line as usize + 1 + n;
+        if name.eq_ignore_ascii_case("AssetType") {
+            continue;
+        }
+        let bad = |n: usize, why: &str| {
+            CliError::failure(format!(
+                "{}:{}: class `{name}`: {why}",
+                path.display(),
+                line_of(n)
+            ))
+        };
+        let mut class = SchemaClass {
+            name: name.to_owned(),
+            aliases: Vec::new(),
+            version: 0,
+            properties: Vec::new(),
+            deprecated: Vec::new(),
+        };
+        for (n, line) in doc.value(i).lines().enumerate() {
+            let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+            match word {
+                "version" => {
+                    class.version = rest
+                        .parse()
+                        .map_err(|_| bad(n, &format!("bad version `{rest}`")))?;
+                }
+                "alias" => class.aliases.push(rest.to_owned()),
+                "deprecated" => class.deprecated.push(rest.to_owned()),
+                "property" => {
+                    let mut parts = rest.splitn(3, ' ');
+                    let (Some(key), Some(ty), Some(default)) =
+                        (parts.next(), parts.next(), parts.next())
+                    else {
+                        return Err(bad(n, "expected `property KEY TYPE DEFAULT`"));
+                    };
+                    class.properties.push((
+                        key.to_owned(),
+                        ty.to_owned(),
+                        default.replace("\\n", "\n"),
+                    ));
+                }
+                other => {
+                    return Err(bad(
+                        n,
+                        &format!(
+                            "unknown line `{other}` (expected version, alias, property or \
+                             deprecated)"
+                        ),
+                    ))
+                }
+            }
+        }
+        classes.push(class);
+    }
+    Ok(classes)
+}
+
+/// The layout changes of `registry`'s classes against `written` made without a version
+/// bump, one message each (class and property named).
+pub fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for old in written {
+        let class = registry.find_by_name(&old.name).or_else(|| {
+            old.aliases
+                .iter()
+                .find_map(|alias| registry.find_by_name(alias))
+        });
+        let Some(class) = class else {
+            continue;
+        };
+        let new = SchemaClass::of(class);
+        if new.version != old.version {
+            continue;
+        }
+        // A key renamed with its old spelling kept as an alias is the same property
+        // (the rename that needs no version bump): `Class::property` finds both.
+        let mut changes = Vec::new();
+        for (key, ty, _) in &old.properties {
+            match class.property(key) {
+                None => changes.push(format!("property `{key}` was removed")),
+                Some(p) if type_name(&p.property_type) != *ty => changes.push(format!(
+                    "property `{key}` changed type from {ty} to {}",
+                    type_name(&p.property_type)
+                )),
+                Some(_) => {}
+            }
+        }
+        for p in class.ops.properties() {
+            let was_there = old.properties.iter().any(|(k, ..)| {
+                juliet_core::keys_equal(k, p.key)
+                    || p.aliases.iter().any(|a| juliet_core::keys_equal(k, a.name))
+            });
+            if !was_there {
+                changes.push(format!(
+                    "property `{}` ({}) is new",
+                    p.key,
+                    type_name(&p.property_type)
+                ));
+            }
+        }
+        for change in changes {
+            problems.push(format!(
+                "class `{}`: {change}, but its version is still {} (bump `#[jasset(version \
+                 = {})]`, with a migration if old files need one, then export the schema \
+                 again)",
+                new.name,
+                new.version,
+                new.version + 1
+            ));
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::{Inert, Projectile};
+    use juliet_core::Reflect;
+
+    #[test]
+    fn an_exported_schema_reads_back_and_checks_clean() {
+        let registry = Registry::new([Inert::CLASS, Projectile::CLASS]).unwrap();
+        let text = export(&registry);
+        assert!(text.contains("; Projectile\nversion 2\n"), "{text}");
+        assert!(text.contains("property Damage f32 50.0\n"), "{text}");
+        assert!(text.contains("deprecated Speed\n"), "{text}");
+        let parsed = parse(text.as_bytes(), Path::new("jasset.schema")).unwrap();
+        assert_eq!(parsed.len(), 2);
+        assert_eq!(parsed[1], SchemaClass::of(Projectile::CLASS));
+        assert!(check(&registry, &parsed).is_empty());
+    }
+
+    #[test]
+    fn a_changed_layout_at_the_same_version_names_class_and_property() {
+        let registry = Registry::new([Projectile::CLASS]).unwrap();
+        let mut old = SchemaClass::of(Projectile::CLASS);
+        old.properties[2].1 = "i32".into(); // Damage
+        old.properties
+            .push(("Spin".into(), "f32".into(), "0.0".into()));
+        old.properties.remove(0); // VelocityX
+        let problems = check(&registry, &[old.clone()]);
+        assert_eq!(problems.len(), 3, "{problems:#?}");
+        assert!(problems[0]
+            .starts_with("class `Projectile`: property `Damage` changed type from i32 to f32"));
+        assert!(problems[1].contains("property `Spin` was removed"));
+        assert!(problems[2].contains("property `VelocityX` (f32) is new"));
+        // A version bump makes the same change fine.
+        old.version = 1;
+        assert!(check(&registry, &[old]).is_empty());
+    }
+
+    #[test]
+    fn a_key_renamed_with_its_old_spelling_as_alias_is_no_change() {
+        // A schema written when `Mass` was called `Weight`: the class reads `Weight` as
+        // `Mass` (an alias), so it is the same property; an unrelated old key is not.
+        #[derive(crate::Entity)]
+        struct Heavy {
+            #[jasset(alias = "Weight")]
+            mass: f32,
+        }
+        let registry = Registry::new([Heavy::CLASS]).unwrap();
+        let mut old = SchemaClass::of(Heavy::CLASS);
+        old.properties[0].0 = "Weight".into();
+        assert!(check(&registry, &[old.clone()]).is_empty());
+        old.properties[0].0 = "Heft".into();
+        assert_eq!(check(&registry, &[old]).len(), 2);
+    }
+
+    #[test]
+    fn a_bad_schema_line_is_named() {
+        let err = parse(b"; Projectile\nversion 2\nspeed 3\n", Path::new("s.jasset")).unwrap_err();
+        assert!(
+            err.message
+                .contains("s.jasset:3: class `Projectile`: unknown line `speed`"),
+            "{}",
+            err.message
+        );
+    }
+}

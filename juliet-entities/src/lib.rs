@@ -52,6 +52,7 @@ pub use juliet_derive::{Codec, Entity};
 
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod construct;
 pub mod entity;
 mod fsio;
 pub mod kinds;

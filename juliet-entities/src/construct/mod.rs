@@ -1,0 +1,3 @@
+//! Constructs: singular gameplay objects with their own logic, beside entities.
+#[cfg(feature = "physics")]
+pub mod physics;

@@ -285,7 +285,13 @@ fn level_from_entities_has_a_box_per_inert_with_a_mesh() {
         c.mesh_asset = "Meshes/Crate.obj".to_owned();
         c.scale = Vec3::new(2.0, -2.0, 2.0); // mirrored: the box is the same
     }
-    let _spawn = m.make_entity::<Inert>(Vec3::new(0.0, 1.0, 0.0)); // a marker, no mesh
+    let _no_mesh = m.make_entity::<Inert>(Vec3::new(0.0, 1.0, 0.0));
+    let marker = m.make_entity::<Inert>(Vec3::new(8.0, 1.0, 0.0));
+    {
+        let s = m.get_mut::<Inert>(marker).unwrap();
+        s.mesh_asset = "Meshes/Editor/SpawnMarker.obj".to_owned();
+        s.is_visible = false;
+    }
 
     let level = LevelPhysics::from_entities(&m).unwrap();
     assert_eq!(level.len(), 2);

@@ -80,11 +80,12 @@ impl StaticCollider {
 /// `Inert` has a position and a per-axis scale but no rotation, so the collider is an
 /// axis-aligned box centred on the entity's position whose size in metres is the
 /// absolute value of `scale` (a mesh modelled as a unit cube around its origin, scaled
-/// by the entity). Entities with an empty `mesh_asset` (spawn points, triggers and other
-/// markers) get no collider. Mass, visibility and health are ignored: every collider is
-/// static, and an invisible wall still blocks.
+/// by the entity). Entities that are not drawn (`is_visible` false: spawn points,
+/// triggers and other editor markers) or have no `mesh_asset` get no collider; a game
+/// that wants invisible walls maps them itself ([`LevelPhysics::from_entities_with`]).
+/// Mass and health are ignored: every collider is static.
 pub fn inert_box(entity: &Entity, inert: &Inert) -> Option<StaticCollider> {
-    if inert.mesh_asset.is_empty() {
+    if inert.mesh_asset.is_empty() || !inert.is_visible {
         return None;
     }
     Some(StaticCollider::cuboid(entity.position(), inert.scale.abs() * 0.5).for_entity(entity.id()))

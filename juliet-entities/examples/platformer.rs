@@ -1,0 +1,4 @@
+//! Placeholder: replaced by the full sample.
+fn main() {
+    println!("platformer");
+}

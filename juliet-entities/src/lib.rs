@@ -48,7 +48,7 @@ extern crate self as juliet_entities;
 pub use juliet_core;
 /// `#[derive(Entity)]` and `#[derive(Codec)]` (the derive macros share their names with
 /// the [`Entity`](struct@Entity) record and the [`juliet_core::Codec`] trait, in the macro namespace).
-pub use juliet_derive::{Codec, Entity};
+pub use juliet_derive::{construct, Codec, Entity};
 
 #[cfg(feature = "cli")]
 pub mod cli;

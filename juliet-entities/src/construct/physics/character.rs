@@ -208,7 +208,12 @@ impl CharacterController {
         let up = if g > 0.0 { -gravity / g } else { Vec3::Y };
         self.controller.up = to_rapier(up);
         let walk = desired_velocity - up * desired_velocity.dot(up);
-        self.vertical_speed -= g * dt;
+        // Standing on walkable ground, gravity is not pressed into the floor: a
+        // downward part in the sweep makes it hit the floor it stands on, which can
+        // stall a tick's walk. Snapping to the ground keeps it on slopes and stairs.
+        if !(self.grounded && !self.sliding && self.vertical_speed <= 0.0) {
+            self.vertical_speed -= g * dt;
+        }
         let desired = (walk + up * self.vertical_speed) * dt;
 
         let queries = level.queries();

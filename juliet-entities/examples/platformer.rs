@@ -160,10 +160,7 @@ impl Player {
             return;
         };
         let before = self.controller.feet();
-        if let Err(e) = self
-            .controller
-            .update(level, self.wish, GRAVITY, dt.to_float())
-        {
+        if let Err(e) = self.controller.update(level, self.wish, GRAVITY, dt) {
             tracing::warn!("player: {e}");
             return;
         }

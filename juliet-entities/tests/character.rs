@@ -5,10 +5,14 @@ use glam::{Quat, Vec3};
 use juliet_entities::construct::physics::{
     CharacterController, LevelPhysics, PhysicsError, StaticCollider, StaticShape,
 };
+use juliet_entities::construct::SimFloat;
 use juliet_entities::kinds::Inert;
 use juliet_entities::EntityManager;
 
-const DT: f32 = 1.0 / 64.0;
+/// One step at 64 Hz.
+fn dt() -> SimFloat {
+    SimFloat::ONE / SimFloat::from_int(64)
+}
 const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
 const RADIUS: f32 = 0.3;
 const HALF_HEIGHT: f32 = 0.6;
@@ -46,7 +50,7 @@ fn standing_at(x: f32) -> CharacterController {
 /// Runs `ticks` updates with a constant walk velocity.
 fn walk(c: &mut CharacterController, level: &LevelPhysics, velocity: Vec3, ticks: usize) {
     for _ in 0..ticks {
-        c.update(level, velocity, GRAVITY, DT).unwrap();
+        c.update(level, velocity, GRAVITY, dt()).unwrap();
     }
 }
 
@@ -59,7 +63,7 @@ fn is_grounded_on_the_floor_after_falling_onto_it() {
         HALF_HEIGHT,
     )
     .unwrap();
-    c.update(&level, Vec3::ZERO, GRAVITY, DT).unwrap();
+    c.update(&level, Vec3::ZERO, GRAVITY, dt()).unwrap();
     assert!(!c.is_grounded(), "grounded 1 m above the floor");
     assert!(c.vertical_speed() < 0.0);
     walk(&mut c, &level, Vec3::ZERO, 64);
@@ -213,7 +217,7 @@ fn jumps_only_from_the_ground() {
     let mut peak = 0.0f32;
     // v² / 2g = 1.27 m, reached after 0.51 s (33 ticks); it lands after 66.
     for _ in 0..40 {
-        c.update(&level, Vec3::ZERO, GRAVITY, DT).unwrap();
+        c.update(&level, Vec3::ZERO, GRAVITY, dt()).unwrap();
         peak = peak.max(c.feet().y);
     }
     assert!((1.2..1.3).contains(&peak), "peak {peak}");
@@ -228,24 +232,26 @@ fn bad_arguments_are_typed_errors_and_change_nothing() {
     walk(&mut c, &level, Vec3::ZERO, 4);
     let before = c.clone();
     assert!(matches!(
-        c.update(&level, Vec3::new(f32::NAN, 0.0, 0.0), GRAVITY, DT),
+        c.update(&level, Vec3::new(f32::NAN, 0.0, 0.0), GRAVITY, dt()),
         Err(PhysicsError::NonFinite {
             what: "desired_velocity",
             ..
         })
     ));
     assert!(matches!(
-        c.update(&level, Vec3::ZERO, Vec3::INFINITY, DT),
+        c.update(&level, Vec3::ZERO, Vec3::INFINITY, dt()),
         Err(PhysicsError::NonFinite {
             what: "gravity",
             ..
         })
     ));
     assert_eq!(
-        c.update(&level, Vec3::ZERO, GRAVITY, -DT),
-        Err(PhysicsError::BadTimeStep { dt: -DT })
+        c.update(&level, Vec3::ZERO, GRAVITY, SimFloat::ZERO - dt()),
+        Err(PhysicsError::BadTimeStep {
+            dt: SimFloat::ZERO - dt()
+        })
     );
-    c.update(&level, Vec3::X, GRAVITY, 0.0).unwrap();
+    c.update(&level, Vec3::X, GRAVITY, SimFloat::ZERO).unwrap();
     assert_eq!(c.position(), before.position());
     assert_eq!(c.is_grounded(), before.is_grounded());
 

@@ -10,6 +10,7 @@ use rapier3d::pipeline::QueryPipeline;
 use super::error::{check_finite, check_length, PhysicsError};
 use super::level::LevelPhysics;
 use super::{from_rapier, to_rapier};
+use crate::construct::SimFloat;
 
 /// How a [`CharacterController`] is shaped and what it can climb. Lengths in metres,
 /// angles in radians.
@@ -178,7 +179,8 @@ impl CharacterController {
         &self.settings
     }
 
-    /// Moves the character for `dt` seconds through `level`: `desired_velocity` (m/s)
+    /// Moves the character for `dt` seconds (the `dt` a `physics_step` hook gets)
+    /// through `level`: `desired_velocity` (m/s)
     /// is the walk (its part along gravity is ignored: see
     /// [`CharacterController::jump`]), `gravity` (m/s², usually `(0, -9.81, 0)`) pulls
     /// it down and defines "up" (opposite gravity; +Y when gravity is zero).
@@ -187,23 +189,25 @@ impl CharacterController {
     ///
     /// # Errors
     /// [`PhysicsError::NonFinite`] for a NaN or infinite velocity or gravity,
-    /// [`PhysicsError::BadTimeStep`] for a negative or non-finite `dt`; the character
-    /// is unchanged.
+    /// [`PhysicsError::BadTimeStep`] for a negative `dt`; the character is unchanged.
     pub fn update(
         &mut self,
         level: &LevelPhysics,
         desired_velocity: Vec3,
         gravity: Vec3,
-        dt: f32,
+        dt: SimFloat,
     ) -> Result<(), PhysicsError> {
         check_finite("desired_velocity", desired_velocity)?;
         check_finite("gravity", gravity)?;
-        if !dt.is_finite() || dt < 0.0 {
+        if dt < SimFloat::ZERO {
             return Err(PhysicsError::BadTimeStep { dt });
         }
-        if dt == 0.0 {
+        if dt == SimFloat::ZERO {
             return Ok(());
         }
+        // rapier's math is f32; a fixed-point step converts exactly for the usual
+        // rates (1/64 s is a power of two).
+        let dt = dt.to_float();
         let g = gravity.length();
         let up = if g > 0.0 { -gravity / g } else { Vec3::Y };
         self.controller.up = to_rapier(up);

@@ -3,6 +3,7 @@
 use glam::Vec3;
 use thiserror::Error;
 
+use crate::construct::SimFloat;
 use crate::entity::EntityId;
 
 /// A value the physics layer refuses. Nothing is changed when one is returned.
@@ -25,11 +26,11 @@ pub enum PhysicsError {
         /// The value given, in degrees.
         degrees: f32,
     },
-    /// A time step that is negative or not finite.
-    #[error("time step must be finite and not negative, got {dt} s")]
+    /// A negative time step.
+    #[error("time step must not be negative, got {dt} s")]
     BadTimeStep {
         /// The time step given, in seconds.
-        dt: f32,
+        dt: SimFloat,
     },
     /// A vector argument (velocity, gravity, position) has a NaN or infinite component.
     #[error("{what} must be finite, got {value}")]

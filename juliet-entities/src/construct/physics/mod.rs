@@ -10,6 +10,7 @@
 //! ```
 //! use glam::Vec3;
 //! use juliet_entities::construct::physics::{CharacterController, LevelPhysics, StaticCollider};
+//! use juliet_entities::construct::SimFloat;
 //!
 //! // A floor 20 m square whose top is at y = 0.
 //! let mut level = LevelPhysics::new();
@@ -18,7 +19,7 @@
 //! // A capsule 1.8 m tall, dropped from 1 m above the floor.
 //! let mut character = CharacterController::new(Vec3::new(0.0, 1.9, 0.0), 0.3, 0.6)?;
 //! for _ in 0..64 {
-//!     character.update(&level, Vec3::new(2.0, 0.0, 0.0), Vec3::new(0.0, -9.81, 0.0), 1.0 / 64.0)?;
+//!     character.update(&level, Vec3::new(2.0, 0.0, 0.0), Vec3::new(0.0, -9.81, 0.0), SimFloat::from_float(1.0 / 64.0))?;
 //! }
 //! assert!(character.is_grounded());
 //! assert!((character.feet().y - 0.0).abs() < 0.05);

@@ -252,7 +252,7 @@ impl Barrel {
         let turn = if error > max {
             max
         } else if error < -max {
-            SimFloat::ZERO - max
+            -max
         } else {
             error
         };

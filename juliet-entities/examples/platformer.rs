@@ -17,7 +17,7 @@ use std::path::Path;
 
 use glam::{Vec2, Vec3};
 use juliet_entities::construct::physics::{
-    inert_box, CharacterController, LevelPhysics, StaticCollider, StaticShape,
+    inert_box, CharacterController, CharacterSettings, LevelPhysics, StaticCollider, StaticShape,
 };
 use juliet_entities::construct::{
     construct, contract, Construct, ConstructId, ConstructView, FlowManager, Owned, SimFloat,
@@ -346,12 +346,12 @@ impl Simulation {
         flow.resources_mut().insert(Gamepad::default());
         // Spawned before the player, it still runs after it: its group is `Camera`.
         let camera = flow.spawn(FollowCamera::default());
-        let controller = CharacterController::new(Vec3::ZERO, 0.3, 0.6)?;
-        let mut controller_at_spawn = controller.clone();
-        controller_at_spawn.set_position(spawn + (controller.position() - controller.feet()))?;
+        // A capsule 1.8 m tall, radius 0.3, standing on the spawn point.
+        let settings = CharacterSettings::default();
+        let above_feet = Vec3::Y * (settings.half_height + settings.radius + settings.skin);
         let player = flow.spawn(Player {
             body: ConstructView::new(),
-            controller: controller_at_spawn,
+            controller: CharacterController::with_settings(spawn + above_feet, settings)?,
             wish: Vec3::ZERO,
         });
         let turret = flow.spawn(Turret {
@@ -394,7 +394,7 @@ impl Simulation {
     }
 
     /// A hash of the whole simulated state, bit for bit: the character, the
-    /// constructs' numbers and every entity's position and kind fields.
+    /// constructs' numbers, every entity's position and the player body's fields.
     fn state_hash(&self) -> u64 {
         let mut h = DefaultHasher::new();
         let p = self.player();
@@ -453,7 +453,7 @@ fn activity(p: &Player, previous_feet_y: f32) -> &'static str {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut sim = Simulation::new()?;
-    println!("level: {LEVEL}");
+    println!("level: demo/Assets/Worlds/Platformer");
     println!(
         "{} static colliders; player at {}, turret at {}",
         sim.flow

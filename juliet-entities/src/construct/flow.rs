@@ -326,7 +326,7 @@ impl FlowManager {
     /// Destroys every construct (views' entities included) and returns the world.
     pub fn into_world(mut self) -> World {
         self.destroy_where(|_| true);
-        std::mem::replace(&mut self.world, World::new(""))
+        std::mem::replace(&mut self.world, World::with_project_root("", ""))
     }
 
     /// Installs an event-driven game mode (no tick), replacing the previous one (a

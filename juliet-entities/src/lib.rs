@@ -47,7 +47,8 @@ extern crate self as juliet_entities;
 
 pub use juliet_core;
 /// `#[derive(Entity)]` and `#[derive(Codec)]` (the derive macros share their names with
-/// the [`Entity`](struct@Entity) record and the [`juliet_core::Codec`] trait, in the macro namespace).
+/// the [`Entity`](struct@Entity) record and the [`juliet_core::Codec`] trait, in the macro namespace),
+/// and `#[construct]` (the hooks of a [`construct`](mod@construct); also in that module).
 pub use juliet_derive::{construct, Codec, Entity};
 
 #[cfg(feature = "cli")]

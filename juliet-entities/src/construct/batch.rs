@@ -8,7 +8,9 @@
 //! is virtual), a [`TickGroup`] and an `i16` order. A batch sorts its entries by
 //! (group, order) only when entries were added since the last sort, with a stable
 //! sort: registration order (spawn order, parents before their children) breaks
-//! ties.
+//! ties. Consecutive entries of one kind (same type, same place in the tree) then
+//! make one run, dispatched by one call of their function, which loops over the run's
+//! objects with the hook inlined: an indirect call per run, not per entry.
 //!
 //! ```
 //! use juliet_entities::construct::{construct, Construct, FlowManager, SimFloat, TickPhase};
@@ -42,6 +44,7 @@
 //! behind raw pointers so that the entries may point at them); its tests run under
 //! Miri: `cargo +nightly miri test -p juliet-entities --lib construct::batch::`.
 
+use std::any::TypeId;
 use std::fmt;
 use std::ptr::NonNull;
 
@@ -62,18 +65,22 @@ pub enum TickPhase {
     ScalarUpdate = 2,
 }
 
-/// A type-erased hook call: the root construct, the frame's context, the step.
+/// A type-erased hook call over a run of entries of one kind: the root constructs, the
+/// frame's context, the step.
 ///
-/// Safety: the pointer is the live, otherwise unborrowed root construct of the type
+/// Safety: every pointer is a live, otherwise unborrowed root construct of the type
 /// the function was monomorphized for.
-type TickFn = unsafe fn(NonNull<u8>, &mut TickContext<'_>, SimFloat);
+type RunFn = unsafe fn(&[NonNull<u8>], &mut TickContext<'_>, SimFloat);
 
 /// One tick hook of one construct in a [`ConstructBatch`].
 #[derive(Clone, Copy)]
 pub struct ConstructTickEntry {
     /// The root construct (the child, if any, is found from it by `func`).
     object: NonNull<u8>,
-    func: TickFn,
+    func: RunFn,
+    /// The (root type, path) the function is monomorphized for: consecutive entries
+    /// of one kind are dispatched by one call of `func`.
+    kind: TypeId,
     group: TickGroup,
     order: i16,
     owner: ConstructKey,
@@ -119,6 +126,12 @@ impl fmt::Debug for ConstructTickEntry {
 #[derive(Debug, Default)]
 pub struct ConstructBatch {
     entries: Vec<ConstructTickEntry>,
+    /// What dispatch reads of `entries` (rebuilt when they change): their objects in
+    /// the same order, 8 bytes each ...
+    objects: Vec<NonNull<u8>>,
+    /// ... cut into runs of consecutive entries of one kind: the kind's function and
+    /// the run's end in `objects`.
+    runs: Vec<(RunFn, TypeId, usize)>,
     /// Entries were added since the last sort.
     unsorted: bool,
     sorts: u64,
@@ -153,6 +166,19 @@ impl ConstructBatch {
             self.entries.sort_by_key(|e| (e.group, e.order));
             self.unsorted = false;
             self.sorts += 1;
+            self.rebuild_calls();
+        }
+    }
+
+    fn rebuild_calls(&mut self) {
+        self.objects.clear();
+        self.runs.clear();
+        for e in &self.entries {
+            self.objects.push(e.object);
+            match self.runs.last_mut() {
+                Some((_, kind, end)) if *kind == e.kind => *end += 1,
+                _ => self.runs.push((e.func, e.kind, self.objects.len())),
+            }
         }
     }
 
@@ -162,7 +188,17 @@ impl ConstructBatch {
     }
 
     fn remove_owner(&mut self, owner: ConstructKey) {
+        let before = self.entries.len();
         self.entries.retain(|e| e.owner != owner);
+        if self.entries.len() != before && !self.unsorted {
+            self.rebuild_calls();
+        }
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.objects.clear();
+        self.runs.clear();
     }
 
     /// Calls every entry in order.
@@ -174,53 +210,63 @@ impl ConstructBatch {
     #[inline]
     unsafe fn run(&mut self, cx: &mut TickContext<'_>, dt: SimFloat) {
         self.sort_if_changed();
-        for e in &self.entries {
-            // SAFETY: the caller's contract.
-            unsafe { (e.func)(e.object, cx, dt) }
+        let mut start = 0;
+        for &(func, _, end) in &self.runs {
+            // SAFETY: the caller's contract (`objects` mirrors `entries`, and a run
+            // holds entries of `func`'s kind only).
+            unsafe { func(&self.objects[start..end], cx, dt) };
+            start = end;
         }
     }
 }
 
-/// `pre_input` of the construct `P` reaches from root `R`.
+/// `pre_input` of the construct `P` reaches from each root `R` of `roots`.
 ///
 /// # Safety
-/// As [`TickFn`].
-unsafe fn pre_input_shim<R: Construct, P: FieldPath<R>>(
-    root: NonNull<u8>,
+/// As [`RunFn`].
+unsafe fn pre_input_run<R: Construct, P: FieldPath<R>>(
+    roots: &[NonNull<u8>],
     cx: &mut TickContext<'_>,
     _dt: SimFloat,
 ) {
-    // SAFETY: `root` is a live `R` borrowed by nobody else (the `TickFn` contract).
-    let root = unsafe { &mut *root.cast::<R>().as_ptr() };
-    P::get(root).__pre_input(cx);
+    for root in roots {
+        // SAFETY: `root` is a live `R` borrowed by nobody else (the `RunFn` contract),
+        // and this borrow ends before the next one.
+        let root = unsafe { &mut *root.cast::<R>().as_ptr() };
+        P::get(root).__pre_input(cx);
+    }
 }
 
-/// `physics_step` of the construct `P` reaches from root `R`.
+/// `physics_step` of the construct `P` reaches from each root `R` of `roots`.
 ///
 /// # Safety
-/// As [`TickFn`].
-unsafe fn physics_step_shim<R: Construct, P: FieldPath<R>>(
-    root: NonNull<u8>,
+/// As [`RunFn`].
+unsafe fn physics_step_run<R: Construct, P: FieldPath<R>>(
+    roots: &[NonNull<u8>],
     cx: &mut TickContext<'_>,
     dt: SimFloat,
 ) {
-    // SAFETY: as in `pre_input_shim`.
-    let root = unsafe { &mut *root.cast::<R>().as_ptr() };
-    P::get(root).__physics_step(cx, dt);
+    for root in roots {
+        // SAFETY: as in `pre_input_run`.
+        let root = unsafe { &mut *root.cast::<R>().as_ptr() };
+        P::get(root).__physics_step(cx, dt);
+    }
 }
 
-/// `scalar_update` of the construct `P` reaches from root `R`.
+/// `scalar_update` of the construct `P` reaches from each root `R` of `roots`.
 ///
 /// # Safety
-/// As [`TickFn`].
-unsafe fn scalar_update_shim<R: Construct, P: FieldPath<R>>(
-    root: NonNull<u8>,
+/// As [`RunFn`].
+unsafe fn scalar_update_run<R: Construct, P: FieldPath<R>>(
+    roots: &[NonNull<u8>],
     cx: &mut TickContext<'_>,
     dt: SimFloat,
 ) {
-    // SAFETY: as in `pre_input_shim`.
-    let root = unsafe { &mut *root.cast::<R>().as_ptr() };
-    P::get(root).__scalar_update(cx, dt);
+    for root in roots {
+        // SAFETY: as in `pre_input_run`.
+        let root = unsafe { &mut *root.cast::<R>().as_ptr() };
+        P::get(root).__scalar_update(cx, dt);
+    }
 }
 
 /// Registers the tick hooks of a root construct `R` and of its `Owned` children
@@ -236,16 +282,17 @@ impl<R: Construct> Registrar<'_, R> {
     /// Registers the hooks of the construct `P` reaches, then its children's.
     pub fn owned<P: FieldPath<R>>(&mut self) {
         let hooks = <P::Target as Construct>::HOOKS;
-        let shims: [(Option<TickSlot>, TickFn); 3] = [
-            (hooks.pre_input, pre_input_shim::<R, P>),
-            (hooks.physics_step, physics_step_shim::<R, P>),
-            (hooks.scalar_update, scalar_update_shim::<R, P>),
+        let shims: [(Option<TickSlot>, RunFn); 3] = [
+            (hooks.pre_input, pre_input_run::<R, P>),
+            (hooks.physics_step, physics_step_run::<R, P>),
+            (hooks.scalar_update, scalar_update_run::<R, P>),
         ];
         for (batch, (slot, func)) in self.batches.iter_mut().zip(shims) {
             if let Some(slot) = slot {
                 batch.push(ConstructTickEntry {
                     object: self.root.cast(),
                     func,
+                    kind: TypeId::of::<(R, P)>(),
                     group: slot.group,
                     order: slot.order,
                     owner: self.owner,
@@ -394,7 +441,7 @@ impl Drop for ConstructSet {
     /// Drops the constructs in spawn order.
     fn drop(&mut self) {
         for batch in &mut self.batches {
-            batch.entries.clear();
+            batch.clear();
         }
         for root in std::mem::take(&mut self.roots) {
             // SAFETY: as in `remove`: from `Box::into_raw`, no entry left.

@@ -158,9 +158,12 @@ impl FlowManager {
     /// Spawns `value`: registers its tick hooks (and its `Owned` children's), then
     /// initializes its views (`initialize_views`, then the children's depth-first).
     pub fn spawn<T: Construct>(&mut self, value: T) -> ConstructId<T> {
-        let id = self.commands.spawn(value);
-        self.apply_commands();
-        id
+        let key = self.commands.next_key();
+        self.set.insert(key, value);
+        if let Some(c) = self.set.get_dyn_mut(key) {
+            c.init(&mut self.world);
+        }
+        ConstructId::new(key)
     }
 
     /// Destroys the construct `key`: its views' entities (then its children's), then
@@ -323,7 +326,7 @@ impl FlowManager {
     /// Destroys every construct (views' entities included) and returns the world.
     pub fn into_world(mut self) -> World {
         self.destroy_where(|_| true);
-        std::mem::replace(&mut self.world, World::new(""))
+        std::mem::replace(&mut self.world, World::with_project_root("", ""))
     }
 
     /// Installs an event-driven game mode (no tick), replacing the previous one (a

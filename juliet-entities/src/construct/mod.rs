@@ -104,5 +104,4 @@ pub mod __private {
     pub use super::traits::{DynConstruct, FieldPath, HookSet, Then, TickSlot};
     pub use super::view::ViewHandle;
     pub use crate::world::World;
-    pub use core::mem::offset_of;
 }

@@ -108,6 +108,11 @@ pub struct HookSet {
 /// sets its own.
 ///
 /// The hidden items are the macro's output, not an API.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a construct",
+    label = "not a construct",
+    note = "a construct derives `Construct` on its struct and has one `#[construct]` impl block (which may be empty: `#[construct] impl {Self} {{}}`)"
+)]
 pub trait Construct: ConstructParts + Sized {
     /// The transitions the construct survives.
     const LIFETIME: ConstructLifetime;

@@ -216,3 +216,59 @@ fn sorts_once_per_change_stably() {
         "a removal keeps the order and needs no sort"
     );
 }
+
+/// Destroys itself and spawns a `Leaf` from its own tick (deferred to the phase's
+/// end, so no entry points at a freed construct while the batch runs).
+#[derive(Construct)]
+struct Fuse {
+    log: Log,
+    ticks: u32,
+}
+
+#[construct]
+impl Fuse {
+    fn physics_step(&mut self, cx: &mut TickContext<'_>, _dt: SimFloat) {
+        self.ticks += 1;
+        if self.ticks == 2 {
+            cx.commands().spawn(leaf(&self.log, "spark"));
+            let me = *self
+                .log
+                .borrow()
+                .iter()
+                .find(|(n, _)| *n == "fuse")
+                .unwrap();
+            cx.commands()
+                .destroy(crate::construct::ConstructKey(me.1 as u64));
+        }
+    }
+}
+
+#[test]
+fn interleaved_kinds_and_deferred_commands() {
+    let log = Log::default();
+    let mut flow = flow();
+    let mut leaves = Vec::new();
+    for i in 0..6 {
+        leaves.push(flow.spawn(leaf(&log, "leaf")));
+        if i == 2 {
+            let fuse = flow.spawn(Fuse {
+                log: log.clone(),
+                ticks: 0,
+            });
+            log.borrow_mut().push(("fuse", fuse.key().get() as i64));
+            flow.spawn(top(&log));
+        }
+    }
+    let count = |log: &Log, name| log.borrow().iter().filter(|(n, _)| *n == name).count();
+    flow.step_physics();
+    flow.step_physics();
+    assert_eq!(flow.len(), 8, "the fuse went, the spark came");
+    assert_eq!(count(&log, "spark"), 0, "spawned at the end of the phase");
+    flow.step_physics();
+    assert_eq!(count(&log, "spark"), 1);
+    assert_eq!(count(&log, "leaf"), 18);
+    assert_eq!(count(&log, "a.leaf"), 3);
+    for id in leaves {
+        assert_eq!(flow.get(id).unwrap().n, 3);
+    }
+}

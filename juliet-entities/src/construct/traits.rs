@@ -89,8 +89,9 @@ pub struct HookSet {
 /// A singular gameplay object with bespoke logic (a horde member is an entity
 /// instead), implemented by `#[construct]` on the type's impl block.
 ///
-/// The macro looks for these methods (the hooks); a hook that is not written costs
-/// nothing (no batch entry, no call). `cx` arguments are optional: a hook may take
+/// The macro looks for these methods (the hooks) in the block it is on (methods of
+/// other impl blocks are not seen); a hook that is not written costs nothing (no batch
+/// entry, no call). `cx` arguments are optional: a hook may take
 /// `(&mut self, dt: SimFloat)` or `(&mut self, cx: &mut TickContext<'_>, dt: SimFloat)`.
 ///
 /// | hook | signature | when |

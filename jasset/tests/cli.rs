@@ -164,7 +164,7 @@ fn check_demo_is_clean() {
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert_eq!(stdout(&o), "");
     assert!(
-        stderr(&o).contains("checked 57 files: 0 errors, 0 warnings"),
+        stderr(&o).contains("checked 64 files: 0 errors, 0 warnings"),
         "{}",
         stderr(&o)
     );
@@ -525,7 +525,7 @@ fn migrate_demo_changes_only_the_v1_projectile() {
     let o = jasset(root.parent().unwrap(), &["migrate", "demo"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert!(
-        stderr(&o).contains("1 file migrated, 56 already current"),
+        stderr(&o).contains("1 file migrated, 63 already current"),
         "{}",
         stderr(&o)
     );

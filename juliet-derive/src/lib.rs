@@ -18,6 +18,7 @@
 mod ast;
 mod attr;
 mod codec;
+mod construct;
 mod ctxt;
 mod entity;
 mod key;
@@ -252,4 +253,77 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
 pub fn derive_codec(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     codec::derive(&input).into()
+}
+
+/// Derives the parts of a construct (`juliet_entities::construct::ConstructParts`):
+/// its `Owned<..>` children and `ConstructView<..>`s, the direct fields whose type's
+/// path ends in those names, in declaration order. Pair it with
+/// [`macro@construct`] on the type's impl block. Named, tuple and unit structs.
+///
+/// ```
+/// use juliet_entities::construct::{construct, Construct, ConstructView, Owned};
+/// use juliet_entities::kinds::Inert;
+///
+/// #[derive(Construct, Default)]
+/// struct Ammo;
+/// #[construct]
+/// impl Ammo {}
+///
+/// #[derive(Construct, Default)]
+/// struct Turret {
+///     body: ConstructView<Inert>, // a view: its entity goes with the turret
+///     ammo: Owned<Ammo>,          // a child: initialized and ticked after the turret
+///     heat: f32,                  // plain state
+/// }
+/// #[construct]
+/// impl Turret {}
+/// ```
+#[proc_macro_derive(Construct)]
+pub fn derive_construct(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    construct::derive(&input).into()
+}
+
+/// Implements `juliet_entities::construct::Construct` for the type of an inherent impl
+/// block, from the hooks it finds there by name (`pre_input`, `physics_step`,
+/// `scalar_update`, `initialize_views`, `on_world_teardown`, `on_world_initialized`;
+/// see the trait for their signatures). A hook that is not written gets no tick entry
+/// and no call; a hook with a wrong signature is a compile error at the method.
+///
+/// Arguments: `lifetime = Level | World | Session | Persistent` (default `Level`);
+/// `group = PreInput | Default | PostDefault | Camera | Late` and `order = i16`
+/// (default `Default`, 0) for every tick hook. `#[tick(group = .., order = ..)]` on a
+/// tick hook sets its own.
+///
+/// ```
+/// use juliet_entities::construct::{construct, Construct, SimFloat, TickContext};
+///
+/// #[derive(Construct, Default)]
+/// struct Follower {
+///     x: SimFloat,
+/// }
+///
+/// #[construct(lifetime = World)]
+/// impl Follower {
+///     fn physics_step(&mut self, dt: SimFloat) {
+///         self.x += dt;
+///     }
+///     #[tick(group = Camera, order = -1)]
+///     fn scalar_update(&mut self, _cx: &mut TickContext<'_>, _dt: SimFloat) {}
+///     fn helper(&self) {} // not a hook: left alone
+/// }
+/// ```
+///
+/// ```compile_fail
+/// # use juliet_entities::construct::{construct, Construct};
+/// #[derive(Construct)]
+/// struct Bad;
+/// #[construct]
+/// impl Bad {
+///     fn physics_step(&mut self, dt: f32) {} // `dt` must be a `SimFloat`
+/// }
+/// ```
+#[proc_macro_attribute]
+pub fn construct(args: TokenStream, item: TokenStream) -> TokenStream {
+    construct::attribute(args.into(), item.into()).into()
 }

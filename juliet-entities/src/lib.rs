@@ -52,11 +52,13 @@ extern crate self as juliet_entities;
 pub use glam;
 pub use juliet_core;
 /// `#[derive(Entity)]` and `#[derive(Codec)]` (the derive macros share their names with
-/// the [`Entity`](struct@Entity) record and the [`juliet_core::Codec`] trait, in the macro namespace).
-pub use juliet_derive::{Codec, Entity};
+/// the [`Entity`](struct@Entity) record and the [`juliet_core::Codec`] trait, in the macro namespace),
+/// and `#[construct]` (the hooks of a [`construct`](mod@construct); also in that module).
+pub use juliet_derive::{construct, Codec, Entity};
 
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod construct;
 mod edit;
 pub mod entity;
 mod fsio;

@@ -1,0 +1,12 @@
+// Rule: `Owned<T>` needs `T` to be a construct.
+use juliet_entities::construct::{construct, Construct, Owned};
+
+#[derive(Construct)]
+struct Turret {
+    ammo: Owned<u32>,
+}
+
+#[construct]
+impl Turret {}
+
+fn main() {}

@@ -10,8 +10,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::listing::collect;
 use super::output::{count, progress_bar, tick};
-use super::project::{collect_files, resolve_root, Session};
+use super::project::{resolve_root, Session};
 use super::{CliResult, Status};
 
 /// Arguments of `jasset check`.
@@ -35,13 +36,16 @@ pub struct CheckArgs {
 /// A usage error when `--root` is not a folder; write errors.
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
     let root = resolve_root(args.root.as_deref(), &args.paths)?;
-    let (files, mut path_errors) = collect_files(&args.paths);
+    let mut collected = collect(&args.paths);
+    collected.handle_stale_temps(false);
+    let files = collected.files;
     let bar = progress_bar(files.len());
     let mut session = Session::load(root, &files, &mut tick(&bar));
     bar.finish_and_clear();
-    path_errors.append(&mut session.errors);
-    let errors = path_errors;
-    let warnings = session.warnings;
+    let mut errors = collected.errors;
+    errors.append(&mut session.errors);
+    let mut warnings = collected.warnings;
+    warnings.append(&mut session.warnings);
 
     let mut lines: Vec<(&std::path::Path, u32, u32, String)> = errors
         .iter()

@@ -8,7 +8,7 @@ use clap::Args;
 use juliet_core::{Archive, Class, Value};
 use serde_json::{json, Map, Value as Json};
 
-use super::output::Style;
+use super::output::{escape_path, Style};
 use super::project::{overridden_keys, resolve_root, EntityView, Session};
 use super::values::{self, float32, template_chain, ChainLink};
 use super::{CliError, CliResult, Status};
@@ -78,11 +78,26 @@ pub struct Inspection {
 /// A usage error when `--root` is not a folder; write errors.
 pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.file))?;
-    if !args.file.is_file() {
-        return Err(CliError::failure(format!(
-            "{}: not a file",
-            args.file.display()
-        )));
+    match std::fs::metadata(&args.file) {
+        Ok(meta) if meta.is_file() => {}
+        Ok(_) => {
+            return Err(CliError::failure(format!(
+                "{}: not a regular file",
+                escape_path(&args.file)
+            )))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(CliError::failure(format!(
+                "{}: no such file",
+                escape_path(&args.file)
+            )))
+        }
+        Err(e) => {
+            return Err(CliError::failure(format!(
+                "{}: {e}",
+                escape_path(&args.file)
+            )))
+        }
     }
     let session = Session::load(root.clone(), std::slice::from_ref(&args.file), &mut |_| {});
     let Some(view) = session.entity(0) else {
@@ -123,7 +138,7 @@ pub fn inspect(
         .entity(view.id)
         .ok_or_else(|| CliError::failure("entity not loaded"))?;
     let class = entity.class();
-    let file_bytes = std::fs::read(view.path)?;
+    let file_bytes = super::project::read(view.path, root)?;
     let file_props = values::properties(&file_bytes, view.path)?;
     let header = values::header(&file_props);
 

@@ -21,6 +21,7 @@ pub mod diff;
 pub mod fmt;
 pub mod gen;
 pub mod inspect;
+pub mod listing;
 pub mod migrate;
 pub mod output;
 pub mod project;

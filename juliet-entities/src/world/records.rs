@@ -129,6 +129,8 @@ mod tests {
         FileRecord {
             path: FilePath::Owned(PathBuf::from(format!("{n}.jasset"))),
             data: EntityFileData::default(),
+            fingerprint: None,
+            newer: false,
         }
     }
 

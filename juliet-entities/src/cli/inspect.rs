@@ -215,8 +215,10 @@ pub fn inspect(
 
 fn print_text(out: &mut dyn Write, ins: &Inspection, style: Style) -> std::io::Result<()> {
     let j = &ins.json;
+    // What comes from the file is printed with its control characters escaped.
+    let esc = |text: &str| juliet_core::escape_controls(text).into_owned();
     let s = |v: &Json| match v {
-        Json::String(s) => s.clone(),
+        Json::String(s) => esc(s),
         Json::Null => "-".to_owned(),
         other => other.to_string(),
     };
@@ -239,7 +241,7 @@ fn print_text(out: &mut dyn Write, ins: &Inspection, style: Style) -> std::io::R
     if ins.chain.is_empty() {
         writeln!(out, "  template   {}", s(&j["template"]))?;
     } else {
-        writeln!(out, "  template   {}", ins.chain.join(" -> "))?;
+        writeln!(out, "  template   {}", esc(&ins.chain.join(" -> ")))?;
     }
     let pos: Vec<String> = j["position"]
         .as_array()
@@ -259,14 +261,14 @@ fn print_text(out: &mut dyn Write, ins: &Inspection, style: Style) -> std::io::R
         .max()
         .unwrap_or(0);
     for p in &ins.properties {
-        let value = p.lines.join(" | ");
+        let value = esc(&p.lines.join(" | "));
         let line = format!("{:width$}  {value}", p.key);
         if p.overridden {
             writeln!(out, "  {} {}", style.yellow("*"), style.yellow(&line))?;
         } else {
             let from = match &p.source {
                 Source::File => String::new(),
-                Source::Template(t) => format!("  <- {t}"),
+                Source::Template(t) => format!("  <- {}", esc(t)),
                 Source::Default => "  (default)".to_owned(),
             };
             let line = if p.source == Source::File {

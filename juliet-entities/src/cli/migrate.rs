@@ -156,7 +156,7 @@ pub fn describe(change: &Change, style: Style) -> String {
 
 fn show(value: &Json) -> String {
     match value {
-        Json::String(s) => s.clone(),
+        Json::String(s) => juliet_core::escape_controls(s).into_owned(),
         Json::Array(items) => items.iter().map(show).collect::<Vec<_>>().join(" "),
         other => other.to_string(),
     }

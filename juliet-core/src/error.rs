@@ -103,7 +103,12 @@ impl Error {
 impl fmt::Display for Error {
     /// `path:line:col: error: message`; just `error: message` for errors with no file
     /// (such as a duplicate class at registry start-up).
+    /// Control characters of the file name, key or message (a `Kind` value written
+    /// with a line break, an escape sequence) are escaped ([`escape_controls`]), so
+    /// that one error is always one line and cannot paint the terminal.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write as _;
+        let mut f = EscapeControls(f);
         if self.path.as_os_str().is_empty() && self.line == 0 {
             f.write_str("error: ")?;
         } else {
@@ -119,12 +124,12 @@ impl fmt::Display for Error {
             write!(f, "`{key}`: ")?;
         }
         write!(f, "{}", self.kind)?;
-        did_you_mean(f, self.suggestion.as_deref())
+        did_you_mean(&mut f, self.suggestion.as_deref())
     }
 }
 
 /// ` (did you mean `X`?)` when there is a suggestion.
-fn did_you_mean(f: &mut fmt::Formatter<'_>, suggestion: Option<&str>) -> fmt::Result {
+fn did_you_mean(f: &mut impl fmt::Write, suggestion: Option<&str>) -> fmt::Result {
     match suggestion {
         Some(s) => write!(f, " (did you mean `{s}`?)"),
         None => Ok(()),
@@ -343,6 +348,41 @@ pub fn shorten(text: &str) -> String {
     }
 }
 
+/// `text` with its control characters escaped as Rust writes them: `\n`, `\r`, `\t`,
+/// and `\u{1b}` for the others (an ANSI escape, a NUL). What a file holds (a `Kind` or
+/// `Template` value, a file name) reaches messages through this, so that a value cannot
+/// start a line that looks like another diagnostic, nor colour the terminal.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let _ = fmt::Write::write_str(&mut EscapeControls(&mut out), text);
+    std::borrow::Cow::Owned(out)
+}
+
+/// A writer that escapes control characters on their way to `W` (see
+/// [`escape_controls`]).
+struct EscapeControls<W>(W);
+
+impl<W: fmt::Write> fmt::Write for EscapeControls<W> {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        let mut rest = text;
+        while let Some(at) = rest.find(char::is_control) {
+            self.0.write_str(&rest[..at])?;
+            let c = rest[at..].chars().next().expect("found at `at`");
+            match c {
+                '\n' => self.0.write_str("\\n")?,
+                '\r' => self.0.write_str("\\r")?,
+                '\t' => self.0.write_str("\\t")?,
+                c => write!(self.0, "\\u{{{:x}}}", u32::from(c))?,
+            }
+            rest = &rest[at + c.len_utf8()..];
+        }
+        self.0.write_str(rest)
+    }
+}
+
 /// A located warning: an unknown key, a newer class version. Loading goes on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Warning {
@@ -388,7 +428,10 @@ impl Warning {
 }
 
 impl fmt::Display for Warning {
+    /// As [`Error`]'s: `path:line:col: warning: message`, control characters escaped.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write as _;
+        let mut f = EscapeControls(f);
         write!(
             f,
             "{}:{}:{}: warning: ",
@@ -400,7 +443,7 @@ impl fmt::Display for Warning {
             write!(f, "`{key}`: ")?;
         }
         write!(f, "{}", self.kind)?;
-        did_you_mean(f, self.suggestion.as_deref())
+        did_you_mean(&mut f, self.suggestion.as_deref())
     }
 }
 
@@ -476,6 +519,34 @@ mod tests {
         assert_eq!(short.len(), 48 + 3);
         assert!(short.ends_with("..."));
         assert_eq!(shorten("abc"), "abc");
+    }
+
+    #[test]
+    fn control_characters_are_escaped_in_messages() {
+        let err = Error::new(
+            "dir/a\x1b[31m.jasset",
+            2,
+            1,
+            ErrorKind::UnknownKind("Rock\nfake.jasset:9:9: warning: harmless".into()),
+        );
+        assert_eq!(
+            err.to_string(),
+            "dir/a\\u{1b}[31m.jasset:2:1: error: unknown kind \
+             `Rock\\nfake.jasset:9:9: warning: harmless`: no registered class has this name"
+        );
+        let w = Warning::new(
+            Path::new("w.jasset"),
+            1,
+            1,
+            None,
+            WarningKind::Other("tab\there\r\0".into()),
+        );
+        assert_eq!(w.to_string(), "w.jasset:1:1: warning: tab\\there\\r\\u{0}");
+        assert_eq!(escape_controls("plain é"), "plain é");
+        assert!(matches!(
+            escape_controls("plain"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -63,7 +63,9 @@ pub use codec::{decode_variant, needs_quotes, Codec, PropertyType};
 pub use crc::{crc32, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key};
 pub use direct::{from_text, load_text, DirectCursor, DirectValue, LoadTextReport};
 pub use erased::{ClassOps, PropertyOps};
-pub use error::{Error, ErrorInfo, ErrorKind, ValueErrorKind, Warning, WarningKind};
+pub use error::{
+    escape_controls, Error, ErrorInfo, ErrorKind, ValueErrorKind, Warning, WarningKind,
+};
 pub use registry::{ClassRegistration, Registry, Replacement, StockClass};
 pub use suggest::did_you_mean;
 pub use token::{Document, LineForm, PropertyNode, TokenBuffer};

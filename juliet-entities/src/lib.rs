@@ -85,6 +85,7 @@ pub struct GuideDoctests;
 mod support;
 
 pub use entity::{Entity, EntityId};
+pub use fsio::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason, Skipped};
 pub use load::{
     load_entity, load_entity_with, load_entity_with_templates, save_entity, EntityFileData,
     LoadedEntity, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION,

@@ -34,13 +34,14 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use juliet_core::{Error, ErrorKind, Registry, TokenBuffer, Warning, WarningKind};
 use rayon::prelude::*;
 
 use crate::entity::EntityId;
+use crate::fsio::{Fingerprint, SkipReason, Skipped};
 use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::EntityManager;
 use crate::template::{self, TemplateCache};
@@ -48,11 +49,17 @@ use crate::template::{self, TemplateCache};
 mod files;
 mod listing;
 mod records;
+mod salvage;
 mod save;
 
 use files::{FileReader, READER};
 use listing::entity_files;
+#[cfg_attr(not(feature = "cli"), allow(unused_imports))]
+pub(crate) use listing::{world_files, NOT_REGULAR};
 use records::{FilePath, Records};
+use salvage::salvage_entity_id;
+
+pub(crate) use crate::fsio::write_atomic;
 
 /// The directory of entity files inside a world directory.
 pub const ENTITIES_DIR: &str = "Entities";
@@ -156,6 +163,11 @@ pub struct SaveReport {
     pub written: Vec<PathBuf>,
     /// Entity files deleted (pending deletions).
     pub deleted: Vec<PathBuf>,
+    /// Dirty entities whose file was left as it is, and why (changed on disk since it
+    /// was loaded, read-only, written by a newer build). They stay dirty.
+    pub skipped: Vec<Skipped>,
+    /// Temporary files of an interrupted save, removed.
+    pub removed_temps: Vec<PathBuf>,
 }
 
 /// Whether saves `fsync` (see the module documentation).
@@ -189,6 +201,11 @@ pub(crate) struct FileRecord {
     /// [`crc32fast::hash`] of the canonical text of what the file holds, once a save
     /// has made it: an entity whose text has the same CRC and length is not written.
     pub(crate) text: Option<(u32, usize)>,
+    /// What the file held when loaded or last saved: a save replaces it only while it
+    /// still holds that.
+    pub(crate) fingerprint: Option<Fingerprint>,
+    /// Its `ClassVersion` or `BaseVersion` is newer than this build's: never rewritten.
+    pub(crate) newer: bool,
 }
 
 /// A world: an [`EntityManager`] over the entity files of one directory.
@@ -298,11 +315,7 @@ impl World {
                 0,
                 0,
                 None,
-                WarningKind::Other(
-                    "not a regular file (a symbolic link, FIFO, socket or device): skipped, \
-                     and never written or deleted"
-                        .into(),
-                ),
+                WarningKind::Other(listing::NOT_REGULAR.into()),
             ));
             world.untouched.push(skipped);
         }
@@ -378,9 +391,9 @@ impl World {
         bytes: Result<&[u8], Error>,
     ) {
         let file = path.resolve(listed);
-        let mut original = None;
+        let raw = bytes.as_ref().ok().copied();
+        let fingerprint = raw.map(Fingerprint::of);
         let loaded = bytes.and_then(|b| {
-            original = Some(b);
             load_entity_with_templates(buffer, &mut self.manager, &mut self.templates, file, b)
         });
         report.warnings.extend(self.templates.take_new_warnings());
@@ -398,18 +411,25 @@ impl World {
                         self.manager.reserve(class, remaining);
                     }
                 }
+                let newer = entity.warnings.iter().any(is_newer_version);
                 report.warnings.extend(entity.warnings);
                 self.records.insert(
                     entity.id,
                     FileRecord {
                         path,
                         data: entity.data,
-                        original: original.map(Box::from),
+                        original: raw.map(Box::from),
                         text: None,
+                        fingerprint,
+                        newer,
                     },
                 );
             }
             Err(mut err) => {
+                // Its id stays reserved: once the file is mended it must still load.
+                if let Some(id) = raw.and_then(salvage_entity_id) {
+                    self.manager.note_id(id);
+                }
                 if let ErrorKind::DuplicateEntityId { id, other } = &mut err.kind {
                     if let Some(first) = self.records.get(&EntityId(*id)) {
                         *other = first.path.resolve(listed).to_path_buf();
@@ -511,6 +531,46 @@ impl World {
     }
 }
 
+impl World {
+    /// Why the file of dirty entity `id` at `path` must not be replaced, if it must not:
+    /// it was written by a newer build, it is read-only, or it no longer holds what was
+    /// loaded (docs/design.md, section 6.2: a file changed on disk since it was loaded is
+    /// not overwritten but reported).
+    fn save_refusal(&self, id: EntityId, path: &Path) -> Option<SkipReason> {
+        let record = self.records.get(&id)?;
+        if record.newer {
+            return Some(SkipReason::NewerVersion);
+        }
+        if let Some(reason) = crate::fsio::write_refusal(path) {
+            return Some(reason);
+        }
+        let loaded = record.fingerprint?;
+        (crate::fsio::fingerprint_now(path) != Some(loaded)).then_some(SkipReason::ChangedOnDisk)
+    }
+
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
+    /// What the file of entity `id` held when it was loaded or last saved.
+    pub(crate) fn file_fingerprint(&self, id: EntityId) -> Option<Fingerprint> {
+        self.records.get(&id)?.fingerprint
+    }
+
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
+    /// Whether the file of entity `id` was written by a newer build (its
+    /// `ClassVersion` or `BaseVersion` is newer than this build's).
+    pub(crate) fn file_is_newer(&self, id: EntityId) -> bool {
+        self.records.get(&id).is_some_and(|r| r.newer)
+    }
+}
+
+/// Whether `w` says the file's `ClassVersion` or `BaseVersion` is newer than this
+/// build's.
+pub(crate) fn is_newer_version(w: &Warning) -> bool {
+    matches!(
+        w.kind,
+        WarningKind::NewerClassVersion { .. } | WarningKind::NewerBaseVersion { .. }
+    )
+}
+
 /// [`World::load`] with default options.
 ///
 /// # Errors
@@ -529,26 +589,6 @@ fn new_file_path(dir: &Path, id: EntityId, claimed: &HashSet<PathBuf>) -> PathBu
         n += 1;
     }
     path
-}
-
-/// Writes `bytes` to `path` through `.<name>.tmp` in the same directory and a rename
-/// (the loader recognizes the name: `listing::is_temp_name`).
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8], fsync: bool) -> Result<(), Error> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
-    let result = (|| {
-        let mut file = File::create(&tmp)?;
-        file.write_all(bytes)?;
-        if fsync {
-            file.sync_all()?;
-        }
-        drop(file);
-        fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
 }
 
 /// `fsync`s a directory so that renames and deletions in it are durable (a no-op where

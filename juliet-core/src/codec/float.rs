@@ -106,13 +106,47 @@ pub(crate) fn parse_f32_token(
     parse_f32(line_text(&bytes[from..end])).map(|v| (v, end))
 }
 
+/// The float types of the standard parser.
+trait StdFloat: std::str::FromStr + Copy {
+    /// The type's name in errors.
+    const NAME: &'static str;
+    fn is_infinite(self) -> bool;
+}
+
+impl StdFloat for f32 {
+    const NAME: &'static str = "f32";
+    fn is_infinite(self) -> bool {
+        f32::is_infinite(self)
+    }
+}
+
+impl StdFloat for f64 {
+    const NAME: &'static str = "f64";
+    fn is_infinite(self) -> bool {
+        f64::is_infinite(self)
+    }
+}
+
+/// Whether `token` spells an infinity (`inf` or `infinity`, any case, signed or not).
+fn spells_infinity(token: &str) -> bool {
+    let unsigned = token.strip_prefix(['+', '-']).unwrap_or(token);
+    unsigned.eq_ignore_ascii_case("inf") || unsigned.eq_ignore_ascii_case("infinity")
+}
+
 /// The standard parser, for the forms the fast path leaves (exponents, long digits,
-/// `inf`, `nan`, ties) and for errors.
+/// `inf`, `nan`, ties) and for errors. A finite number too large for the type (`1e39`
+/// for an `f32`) is [`ValueErrorKind::OutOfRange`], as an integer too large for its
+/// type is: it would silently become an infinity, which a later save writes as `inf`.
+/// Only `inf` written as such reads as an infinity.
 #[inline(never)]
-fn parse_with_std<T: std::str::FromStr>(token: &str) -> Result<T, ValueError<'_>> {
-    token
+fn parse_with_std<T: StdFloat>(token: &str) -> Result<T, ValueError<'_>> {
+    let value = token
         .parse::<T>()
-        .map_err(|_| ValueError::new(ValueErrorKind::InvalidNumber, token))
+        .map_err(|_| ValueError::new(ValueErrorKind::InvalidNumber, token))?;
+    if value.is_infinite() && !spells_infinity(token) {
+        return Err(ValueError::new(ValueErrorKind::OutOfRange(T::NAME), token));
+    }
+    Ok(value)
 }
 
 /// Powers of ten that are exact in `f64`.
@@ -279,6 +313,28 @@ mod tests {
         assert_eq!(enc(f32::NEG_INFINITY), "-inf");
         assert_eq!(enc(f32::NAN), "nan");
         assert_eq!(enc(0.1f64), "0.1");
+    }
+
+    #[test]
+    fn float_overflow_is_out_of_range_but_inf_is_allowed() {
+        for text in ["1e39", "-1e39", "3.5e38", "1e309"] {
+            let err = dec::<f32>(text).unwrap_err();
+            assert_eq!(err, ValueErrorKind::OutOfRange("f32"), "{text}");
+        }
+        assert_eq!(
+            dec::<f64>("1e309").unwrap_err(),
+            ValueErrorKind::OutOfRange("f64")
+        );
+        assert_eq!(dec::<f64>("1e39"), Ok(1e39));
+        assert_eq!(dec::<f32>("3.4e38"), Ok(3.4e38));
+        for text in ["inf", "+inf", "-INF", "Infinity"] {
+            assert!(dec::<f32>(text).unwrap().is_infinite(), "{text}");
+            assert!(dec::<f64>(text).unwrap().is_infinite(), "{text}");
+        }
+        // Vector components read through the same parser.
+        let mut parsed = [0f32; 3];
+        let err = <[f32; 3] as Codec>::decode_into(&mut parsed, Value::from_text("1 1e39 2"));
+        assert!(err.is_err());
     }
 
     #[test]

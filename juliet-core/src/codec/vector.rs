@@ -220,9 +220,17 @@ mod tests {
             .collect();
         let mut out = [0.0; N];
         for (slot, token) in out.iter_mut().zip(&tokens) {
-            *slot = token
+            let value: f32 = token
                 .parse()
                 .map_err(|_| (ValueErrorKind::InvalidNumber, *token))?;
+            *slot = value;
+            // An overflow is out of range; only `inf` written as such is an infinity.
+            let spelled = token
+                .trim_start_matches(['+', '-'])
+                .eq_ignore_ascii_case("inf");
+            if slot.is_infinite() && !spelled {
+                return Err((ValueErrorKind::OutOfRange("f32"), *token));
+            }
         }
         if tokens.len() != N {
             let kind = ValueErrorKind::ComponentCount {

@@ -10,8 +10,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::listing::collect;
 use super::output::{count, progress_bar, tick};
-use super::project::{collect_files, require_paths, resolve_root, Session};
+use super::project::{require_paths, resolve_root, sort_problems, Session};
 use super::{CliResult, Status};
 
 /// Arguments of `jasset check`.
@@ -36,26 +37,35 @@ pub struct CheckArgs {
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
     require_paths(&args.paths)?;
     let root = resolve_root(args.root.as_deref(), &args.paths)?;
-    let (files, mut path_errors) = collect_files(&args.paths);
+    let mut collected = collect(&args.paths);
+    collected.handle_stale_temps(false);
+    let files = collected.files;
     let bar = progress_bar(files.len());
     let mut session = Session::load(root, &files, &mut tick(&bar));
     bar.finish_and_clear();
-    path_errors.append(&mut session.errors);
-    let errors = path_errors;
-    let warnings = session.warnings;
+    let mut errors = collected.errors;
+    errors.append(&mut session.errors);
+    let mut warnings = collected.warnings;
+    warnings.append(&mut session.warnings);
 
-    let mut lines: Vec<(&std::path::Path, u32, u32, String)> = errors
-        .iter()
-        .map(|e| (e.path.as_path(), e.line, e.column, e.to_string()))
-        .chain(
-            warnings
-                .iter()
-                .map(|w| (w.path.as_path(), w.line, w.column, w.to_string())),
-        )
-        .collect();
-    lines.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
-    for (.., line) in &lines {
-        writeln!(out, "{line}")?;
+    // Printed in path, line, column order, merging the two sorted lists as they are
+    // printed: a file of a million unknown keys makes a million warnings, and a
+    // formatted copy of each would double what `check` holds.
+    sort_problems(&mut errors, &mut warnings);
+    let mut errors_left = errors.iter().peekable();
+    let mut warnings_left = warnings.iter().peekable();
+    loop {
+        let error_first = match (errors_left.peek(), warnings_left.peek()) {
+            (Some(e), Some(w)) => (&e.path, e.line, e.column) <= (&w.path, w.line, w.column),
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        if error_first {
+            writeln!(out, "{}", errors_left.next().expect("peeked"))?;
+        } else {
+            writeln!(out, "{}", warnings_left.next().expect("peeked"))?;
+        }
     }
 
     let failed = !errors.is_empty() || (args.strict && !warnings.is_empty());

@@ -529,7 +529,16 @@ fn change_template(
         )?;
         return Ok(None);
     };
-    fs::write(&path, edited)?;
+    // Through the writers' one scheme (a temporary file beside it, mode kept, a file
+    // changed since it was read left alone).
+    let loaded = crate::fsio::Fingerprint::of(text.as_bytes());
+    match crate::fsio::replace_if_unchanged(&path, Some(root), Some(loaded), edited.as_bytes())? {
+        crate::fsio::ReplaceOutcome::Skipped(reason) => {
+            writeln!(out, "template: {EDITED_TEMPLATE}: {reason}; skipped")?;
+            return Ok(None);
+        }
+        crate::fsio::ReplaceOutcome::Written | crate::fsio::ReplaceOutcome::Same => {}
+    }
     writeln!(out, "set {EDITED_KEY} = {value} in {EDITED_TEMPLATE}")?;
 
     // Which instances should take the new value: those whose nearest template that sets

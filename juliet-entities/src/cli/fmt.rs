@@ -11,9 +11,12 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::listing::collect;
+use super::output::escape_path;
 use super::output::{count, progress_bar, tick};
-use super::project::{collect_files, read, require_paths, resolve_root, write_atomic, Session};
+use super::project::{pause_after_load, read, require_paths, resolve_root, Session};
 use super::{CliResult, Status};
+use crate::fsio::{ReplaceOutcome, SkipReason, Skipped};
 
 /// Arguments of `jasset fmt`.
 #[derive(Debug, Clone, Args)]
@@ -39,6 +42,9 @@ pub struct FmtReport {
     pub unchanged: usize,
     /// Files not formatted, with the reason (one line each).
     pub failed: Vec<String>,
+    /// Files left as they are: written by a newer build, changed on disk since they
+    /// were loaded, or read-only.
+    pub skipped: Vec<Skipped>,
 }
 
 /// Runs `jasset fmt`.
@@ -48,25 +54,38 @@ pub struct FmtReport {
 pub fn run(args: &FmtArgs, out: &mut dyn Write) -> CliResult {
     require_paths(&args.paths)?;
     let root = resolve_root(args.root.as_deref(), &args.paths)?;
-    let (files, path_errors) = collect_files(&args.paths);
-    let bar = progress_bar(files.len());
-    let mut session = Session::load(root, &files, &mut tick(&bar));
+    let mut collected = collect(&args.paths);
+    collected.handle_stale_temps(!args.check);
+    let bar = progress_bar(collected.files.len());
+    let mut session = Session::load(root, &collected.files, &mut tick(&bar));
     bar.finish_and_clear();
     let mut report = format_session(&mut session, !args.check);
     report
         .failed
-        .splice(0..0, path_errors.iter().map(|e| e.to_string()));
+        .splice(0..0, collected.errors.iter().map(|e| e.to_string()));
+    for w in &collected.warnings {
+        writeln!(out, "{w}")?;
+    }
 
     for line in &report.failed {
         writeln!(out, "{line}")?;
     }
+    for skipped in &report.skipped {
+        writeln!(out, "{skipped}")?;
+    }
     for path in &report.changed {
         if args.check {
-            writeln!(out, "{}", path.display())?;
+            writeln!(out, "{}", escape_path(path))?;
         } else {
-            writeln!(out, "formatted {}", path.display())?;
+            writeln!(out, "formatted {}", escape_path(path))?;
         }
     }
+    // A file of a newer build is left alone by design; the others are failures.
+    let refused = report
+        .skipped
+        .iter()
+        .filter(|s| s.reason != SkipReason::NewerVersion)
+        .count();
     eprintln!(
         "{} {}, {} already canonical, {} not formatted",
         count(report.changed.len(), "file"),
@@ -76,18 +95,24 @@ pub fn run(args: &FmtArgs, out: &mut dyn Write) -> CliResult {
             "formatted"
         },
         report.unchanged,
-        report.failed.len()
+        report.failed.len() + report.skipped.len()
     );
-    let problems = !report.failed.is_empty() || (args.check && !report.changed.is_empty());
+    let problems =
+        !report.failed.is_empty() || refused > 0 || (args.check && !report.changed.is_empty());
     Ok(Status::from_problems(problems))
 }
 
 /// Formats the loaded files of `session` (writing them when `write`): the canonical text
-/// of each file that loaded, compared with its bytes on disk.
+/// of each file that loaded, compared with its bytes on disk. A file written by a newer
+/// build, changed on disk since it was loaded, or read-only is left as it is and
+/// reported (see [`Session::replace_file`]).
 pub fn format_session(session: &mut Session, write: bool) -> FmtReport {
     let mut report = FmtReport::default();
     for e in &session.errors {
         report.failed.push(format!("{e} (not formatted)"));
+    }
+    if write {
+        pause_after_load();
     }
     for i in 0..session.files.len() {
         let Some(text) = session.canonical_text(i) else {
@@ -95,18 +120,23 @@ pub fn format_session(session: &mut Session, write: bool) -> FmtReport {
         };
         let path = session.files[i].path.clone();
         let result = text.and_then(|text| {
-            let old = read(&path)?;
-            if old == text.as_bytes() {
-                return Ok(false);
-            }
             if write {
-                write_atomic(&path, text.as_bytes())?;
+                return session.replace_file(i, text.as_bytes());
             }
-            Ok(true)
+            if session.is_newer(i) {
+                return Ok(ReplaceOutcome::Skipped(SkipReason::NewerVersion));
+            }
+            let old = read(&path, session.root.as_deref())?;
+            Ok(if old == text.as_bytes() {
+                ReplaceOutcome::Same
+            } else {
+                ReplaceOutcome::Written
+            })
         });
         match result {
-            Ok(true) => report.changed.push(path),
-            Ok(false) => report.unchanged += 1,
+            Ok(ReplaceOutcome::Written) => report.changed.push(path),
+            Ok(ReplaceOutcome::Same) => report.unchanged += 1,
+            Ok(ReplaceOutcome::Skipped(reason)) => report.skipped.push(Skipped { path, reason }),
             Err(e) => report.failed.push(format!("{e} (not formatted)")),
         }
     }

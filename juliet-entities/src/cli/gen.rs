@@ -16,6 +16,7 @@ use clap::Args;
 use glam::Vec3;
 use juliet_core::{write_header, write_property, Codec, Reflect, CLASS_VERSION};
 
+use super::output::escape_path;
 use super::project::{TEMPLATES_DIR, WORLDS_DIR};
 use super::{CliError, CliResult, Status};
 use crate::entity::EntityId;
@@ -101,6 +102,12 @@ pub fn run(args: &GenArgs, out: &mut dyn Write) -> CliResult {
             args.out.display()
         )));
     }
+    if args.out.exists() && !args.out.is_dir() {
+        return Err(CliError::usage(format!(
+            "{}: not a folder (OUT is the folder the project is written to)",
+            escape_path(&args.out)
+        )));
+    }
     let start = std::time::Instant::now();
     let g = generate(&args.out, args.entities, args.templates, args.seed)?;
     writeln!(
@@ -119,6 +126,12 @@ pub fn run(args: &GenArgs, out: &mut dyn Write) -> CliResult {
         args.out.join(WORLDS_DIR).join(WORLD_NAME).display()
     )?;
     Ok(Status::Success)
+}
+
+/// Writes one generated file; the error names it.
+fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
+    fs::write(path, text)
+        .map_err(|e| CliError::failure(format!("{}: cannot write: {e}", escape_path(path))))
 }
 
 /// A kind of generated template, by index: three Inert for each Collectible and
@@ -144,8 +157,16 @@ pub fn generate(
     let mut rng = Rng::new(seed);
     let tdir = out.join(TEMPLATES_DIR);
     let edir = out.join(WORLDS_DIR).join(WORLD_NAME).join(ENTITIES_DIR);
-    fs::create_dir_all(&tdir)?;
-    fs::create_dir_all(&edir)?;
+    let mkdir = |dir: &Path| {
+        fs::create_dir_all(dir).map_err(|e| {
+            CliError::failure(format!(
+                "{}: cannot create the folder: {e}",
+                escape_path(dir)
+            ))
+        })
+    };
+    mkdir(&tdir)?;
+    mkdir(&edir)?;
     let mut g = Generated::default();
     let mut names = Vec::with_capacity(templates);
     let mut text = String::new();
@@ -155,7 +176,7 @@ pub fn generate(
         text.clear();
         begin(&mut text, None, kind, None, Vec3::ZERO);
         properties(&mut text, kind, &mut rng, None);
-        fs::write(tdir.join(&name), &text)?;
+        write_file(&tdir.join(&name), &text)?;
         g.bytes += text.len() as u64;
         names.push((format!("{TEMPLATES_DIR}/{name}"), kind));
         g.templates += 1;
@@ -179,7 +200,7 @@ pub fn generate(
             begin(&mut text, Some(id), kind, None, position);
             properties(&mut text, kind, &mut rng, None);
         }
-        fs::write(edir.join(id.file_name()), &text)?;
+        write_file(&edir.join(id.file_name()), &text)?;
         g.bytes += text.len() as u64;
         g.entities += 1;
     }

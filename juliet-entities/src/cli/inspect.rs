@@ -8,7 +8,7 @@ use clap::Args;
 use juliet_core::{Archive, Class, Value};
 use serde_json::{json, Map, Value as Json};
 
-use super::output::Style;
+use super::output::{escape_path, Style};
 use super::project::{overridden_keys, resolve_root, EntityView, Session};
 use super::values::{self, float32, template_chain, ChainLink};
 use super::{CliError, CliResult, Status};
@@ -76,11 +76,26 @@ pub struct Inspection {
 /// A usage error when `--root` is not a folder; write errors.
 pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.file))?;
-    if !args.file.is_file() {
-        return Err(CliError::failure(format!(
-            "{}: not a file",
-            args.file.display()
-        )));
+    match std::fs::metadata(&args.file) {
+        Ok(meta) if meta.is_file() => {}
+        Ok(_) => {
+            return Err(CliError::failure(format!(
+                "{}: not a regular file",
+                escape_path(&args.file)
+            )))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(CliError::failure(format!(
+                "{}: no such file",
+                escape_path(&args.file)
+            )))
+        }
+        Err(e) => {
+            return Err(CliError::failure(format!(
+                "{}: {e}",
+                escape_path(&args.file)
+            )))
+        }
     }
     let session = Session::load(root.clone(), std::slice::from_ref(&args.file), &mut |_| {});
     let Some(view) = session.entity(0) else {
@@ -121,7 +136,7 @@ pub fn inspect(
         .entity(view.id)
         .ok_or_else(|| CliError::failure("entity not loaded"))?;
     let class = entity.class();
-    let file_bytes = std::fs::read(view.path)?;
+    let file_bytes = super::project::read(view.path, root)?;
     let file_props = values::properties(&file_bytes, view.path)?;
     let header = values::header(&file_props);
 
@@ -195,8 +210,10 @@ pub fn inspect(
 
 fn print_text(out: &mut dyn Write, ins: &Inspection, style: Style) -> std::io::Result<()> {
     let j = &ins.json;
+    // What comes from the file is printed with its control characters escaped.
+    let esc = |text: &str| juliet_core::escape_controls(text).into_owned();
     let s = |v: &Json| match v {
-        Json::String(s) => s.clone(),
+        Json::String(s) => esc(s),
         Json::Null => "-".to_owned(),
         other => other.to_string(),
     };
@@ -219,7 +236,7 @@ fn print_text(out: &mut dyn Write, ins: &Inspection, style: Style) -> std::io::R
     if ins.chain.is_empty() {
         writeln!(out, "  template   {}", s(&j["template"]))?;
     } else {
-        writeln!(out, "  template   {}", ins.chain.join(" -> "))?;
+        writeln!(out, "  template   {}", esc(&ins.chain.join(" -> ")))?;
     }
     let pos: Vec<String> = j["position"]
         .as_array()
@@ -239,14 +256,14 @@ fn print_text(out: &mut dyn Write, ins: &Inspection, style: Style) -> std::io::R
         .max()
         .unwrap_or(0);
     for p in &ins.properties {
-        let value = p.lines.join(" | ");
+        let value = esc(&p.lines.join(" | "));
         let line = format!("{:width$}  {value}", p.key);
         if p.overridden {
             writeln!(out, "  {} {}", style.yellow("*"), style.yellow(&line))?;
         } else {
             let from = match &p.source {
                 Source::File => String::new(),
-                Source::Template(t) => format!("  <- {t}"),
+                Source::Template(t) => format!("  <- {}", esc(t)),
                 Source::Default => "  (default)".to_owned(),
             };
             let line = if p.source == Source::File {

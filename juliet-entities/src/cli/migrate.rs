@@ -16,10 +16,13 @@ use clap::Args;
 use juliet_core::{key_crc_runtime, Archive, Class, PropertyType, Value, CLASS_VERSION};
 use serde_json::Value as Json;
 
+use super::listing::collect;
+use super::output::escape_path;
 use super::output::{count, progress_bar, tick, Style};
-use super::project::{collect_files, read, require_paths, resolve_root, write_atomic, Session};
+use super::project::{pause_after_load, read, require_paths, resolve_root, Session};
 use super::values::{properties, to_json, Properties};
 use super::{CliResult, Status};
+use crate::fsio::{ReplaceOutcome, SkipReason, Skipped};
 use crate::load::{keys, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
 use crate::manager::EntityManager;
 
@@ -56,11 +59,16 @@ pub enum Change {
 pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
     require_paths(&args.paths)?;
     let root = resolve_root(args.root.as_deref(), &args.paths)?;
-    let (files, path_errors) = collect_files(&args.paths);
-    let bar = progress_bar(files.len());
-    let mut session = Session::load(root, &files, &mut tick(&bar));
+    let mut collected = collect(&args.paths);
+    collected.handle_stale_temps(!args.dry_run);
+    let path_errors = collected.errors;
+    let bar = progress_bar(collected.files.len());
+    let mut session = Session::load(root, &collected.files, &mut tick(&bar));
     bar.finish_and_clear();
     let style = Style::for_stdout();
+    for w in &collected.warnings {
+        writeln!(out, "{w}")?;
+    }
 
     let mut failed = path_errors.len() + session.errors.len();
     for e in path_errors.iter().chain(&session.errors) {
@@ -68,6 +76,9 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
     }
     let mut migrated = 0;
     let mut current = 0;
+    if !args.dry_run {
+        pause_after_load();
+    }
     for i in 0..session.files.len() {
         let Some((class, is_instance)) = session.entity(i).and_then(|v| {
             let e = v.manager.entity(v.id)?;
@@ -82,18 +93,28 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
         };
         let path = session.files[i].path.clone();
         let result = text.and_then(|new| {
-            let old = read(&path)?;
+            if session.is_newer(i) {
+                return Ok(Err(SkipReason::NewerVersion));
+            }
+            let old = read(&path, session.root.as_deref())?;
             let changes = changes(class, defaults.as_ref(), &old, new.as_bytes(), &path)?;
             if !changes.is_empty() && !args.dry_run {
-                write_atomic(&path, new.as_bytes())?;
+                if let ReplaceOutcome::Skipped(reason) = session.replace_file(i, new.as_bytes())? {
+                    return Ok(Err(reason));
+                }
             }
-            Ok(changes)
+            Ok(Ok(changes))
         });
         match result {
-            Ok(changes) if changes.is_empty() => current += 1,
-            Ok(changes) => {
+            Ok(Err(reason)) => {
+                // A newer build's file is left alone by design; the others are failures.
+                failed += usize::from(reason != SkipReason::NewerVersion);
+                writeln!(out, "{} (not migrated)", Skipped { path, reason })?;
+            }
+            Ok(Ok(changes)) if changes.is_empty() => current += 1,
+            Ok(Ok(changes)) => {
                 migrated += 1;
-                writeln!(out, "{}", style.bold(&path.display().to_string()))?;
+                writeln!(out, "{}", style.bold(&escape_path(&path)))?;
                 for change in &changes {
                     writeln!(out, "  {}", describe(change, style))?;
                 }
@@ -137,7 +158,7 @@ pub fn describe(change: &Change, style: Style) -> String {
 
 fn show(value: &Json) -> String {
     match value {
-        Json::String(s) => s.clone(),
+        Json::String(s) => juliet_core::escape_controls(s).into_owned(),
         Json::Array(items) => items.iter().map(show).collect::<Vec<_>>().join(" "),
         other => other.to_string(),
     }

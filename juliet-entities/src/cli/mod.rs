@@ -21,6 +21,7 @@ mod diff;
 mod fmt;
 mod gen;
 mod inspect;
+mod listing;
 mod migrate;
 mod output;
 mod project;

@@ -94,6 +94,13 @@ pub fn tick(bar: &ProgressBar) -> impl FnMut(Progress<'_>) + '_ {
     }
 }
 
+/// `path` as printed in messages: its control characters escaped (`\n`, `\u{1b}`), so
+/// that a file name cannot start a line that looks like another message, nor colour
+/// the terminal.
+pub fn escape_path(path: &std::path::Path) -> String {
+    juliet_core::escape_controls(&path.display().to_string()).into_owned()
+}
+
 /// `n` and the noun, plural when `n != 1` (`1 file`, `2 files`).
 pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {

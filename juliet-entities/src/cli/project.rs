@@ -7,18 +7,20 @@
 //! the canonical text of an instance, its overrides, the template chain) goes through
 //! the few functions at the end of this module.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 
 use juliet_core::{Error, TokenBuffer, Warning};
 
 use crate::entity::EntityId;
+use crate::fsio::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason};
 use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::EntityManager;
 use crate::template::{overrides, save_instance, TemplateCache};
-use crate::world::{LoadOptions, LoadReport, World, WorldLoadError, ENTITIES_DIR, EXTENSION};
+use crate::world::{
+    is_newer_version, LoadOptions, LoadReport, World, WorldLoadError, ENTITIES_DIR, EXTENSION,
+};
 
 use super::CliError;
 
@@ -94,57 +96,17 @@ pub fn require_paths(paths: &[PathBuf]) -> Result<(), CliError> {
     }
 }
 
-/// The `.jasset` files named by `paths`: files as given, folders walked recursively
-/// (hidden entries, such as the `.<name>.tmp` files of an interrupted save, skipped),
-/// without duplicates, sorted by path. Paths that do not exist are returned as errors.
-pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<Error>) {
-    let mut files = Vec::new();
-    let mut errors = Vec::new();
-    for path in paths {
-        match fs::metadata(path) {
-            Ok(m) if m.is_dir() => {
-                if let Err(e) = walk(path, &mut files) {
-                    errors.push(e);
-                }
-            }
-            Ok(_) => files.push(path.clone()),
-            Err(e) => errors.push(Error::io(path, e)),
-        }
-    }
-    files.sort();
-    files.dedup();
-    (files, errors)
-}
-
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), Error> {
-    let entries = fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io(dir, e))?;
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let path = dir.join(&name);
-        let kind = entry.file_type().map_err(|e| Error::io(&path, e))?;
-        if kind.is_dir() {
-            walk(&path, files)?;
-        } else if is_jasset(&path) {
-            files.push(path);
-        }
-    }
-    Ok(())
-}
-
 /// Whether `path` has the `.jasset` extension (any case).
 pub fn is_jasset(path: &Path) -> bool {
     path.extension()
         .is_some_and(|x| x.eq_ignore_ascii_case(EXTENSION))
 }
 
-/// What a `.jasset` file is, by where it lives.
+/// What a `.jasset` file is, by where it lives (and, for templates, by what names it:
+/// see [`templates_named_in`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Role {
-    /// Under `<root>/Assets/Templates/`.
+    /// Under `<root>/Assets/Templates/`, or named by a `Template` line.
     Template,
     /// In an `Entities/` folder: an entity of the world folder that holds it.
     World(PathBuf),
@@ -165,6 +127,38 @@ pub fn role_of(path: &Path, root: Option<&Path>) -> Role {
         }
     }
     Role::Loose
+}
+
+/// The files that a `Template` line of some `.jasset` file under `<root>/Assets` names,
+/// resolved (`canonicalize`): templates wherever they lie (DESIGN.md section 3: a
+/// template has no `EntityID`). Files that cannot be read or tokenized name nothing.
+pub fn templates_named_in(root: &Path) -> HashSet<PathBuf> {
+    let mut named = HashSet::new();
+    for file in super::listing::collect(&[root.join(ASSETS_DIR)]).files {
+        let Ok(bytes) = read(&file, Some(root)) else {
+            continue;
+        };
+        let Ok(props) = super::values::properties(&bytes, &file) else {
+            continue;
+        };
+        for (_, crc, lines) in props {
+            if crc != crate::load::keys::TEMPLATE.crc {
+                continue;
+            }
+            let Some(first) = lines.first() else { continue };
+            let value = juliet_core::Value::from_text(first.trim());
+            let Ok(text) = <String as juliet_core::Codec>::decode(value) else {
+                continue;
+            };
+            let Ok(rel) = crate::template::normalize_template_path(&text) else {
+                continue;
+            };
+            if let Ok(real) = fs::canonicalize(root.join(rel)) {
+                named.insert(real);
+            }
+        }
+    }
+    named
 }
 
 /// Whether `path` is under `dir` once both are made absolute (for `./x` against `x`).
@@ -269,7 +263,7 @@ pub struct Session {
 }
 
 impl Session {
-    /// Loads `files` (from [`collect_files`]) in the project at `root`, calling
+    /// Loads `files` (from [`super::listing::collect`]) in the project at `root`, calling
     /// `progress` after each world or single file.
     pub fn load(
         root: Option<PathBuf>,
@@ -298,6 +292,20 @@ impl Session {
                 role,
                 state: FileState::Failed,
             });
+        }
+        // A file outside `Assets/Templates` is a template too when a `Template` line
+        // names it (only looked for when there is such a file).
+        if let Some(root) = &session.root {
+            if session.files.iter().any(|f| f.role == Role::Loose) {
+                let named = templates_named_in(root);
+                for f in &mut session.files {
+                    if f.role == Role::Loose
+                        && fs::canonicalize(&f.path).is_ok_and(|p| named.contains(&p))
+                    {
+                        f.role = Role::Template;
+                    }
+                }
+            }
         }
         let mut done = 0;
         for (dir, members) in &worlds {
@@ -425,6 +433,44 @@ impl Session {
             }
         })
     }
+
+    /// What requested file `i` held when it was loaded (`None` when it did not load).
+    pub fn fingerprint(&self, i: usize) -> Option<Fingerprint> {
+        let FileState::Loaded { store, id } = self.files[i].state else {
+            return None;
+        };
+        match &self.stores[store] {
+            Store::World(world) => world.file_fingerprint(id),
+            Store::Single(single) => Some(single.fingerprint),
+        }
+    }
+
+    /// Whether requested file `i` was written by a newer build (its `ClassVersion` or
+    /// `BaseVersion` is newer than this build's): the writers leave it as it is.
+    pub fn is_newer(&self, i: usize) -> bool {
+        let FileState::Loaded { store, id } = self.files[i].state else {
+            return false;
+        };
+        match &self.stores[store] {
+            Store::World(world) => world.file_is_newer(id),
+            Store::Single(single) => single.newer,
+        }
+    }
+
+    /// Replaces requested file `i` with `new` the way every writer does: a file written
+    /// by a newer build is left as it is, and so is one that no longer holds what was
+    /// loaded, or is read-only ([`replace_if_unchanged`]); a symbolic link is written
+    /// through to its target inside the project.
+    ///
+    /// # Errors
+    /// As [`replace_if_unchanged`].
+    pub fn replace_file(&self, i: usize, new: &[u8]) -> Result<ReplaceOutcome, Error> {
+        if self.is_newer(i) {
+            return Ok(ReplaceOutcome::Skipped(SkipReason::NewerVersion));
+        }
+        let path = &self.files[i].path;
+        replace_if_unchanged(path, self.root.as_deref(), self.fingerprint(i), new)
+    }
 }
 
 /// Sorts problems by path, line and column (the order of a compiler's output).
@@ -433,35 +479,34 @@ pub fn sort_problems(errors: &mut [Error], warnings: &mut [Warning]) {
     warnings.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
 }
 
-/// Reads a whole file.
+/// Reads a whole project file in the project at `root`: a regular file of at most
+/// 16 MiB (the world loader's default limit), a symbolic link only to a target inside
+/// `root` (the file's folder when `None`), never blocking on a FIFO.
 ///
 /// # Errors
-/// [`ErrorKind::Io`](juliet_core::ErrorKind::Io) naming the file.
-pub fn read(path: &Path) -> Result<Vec<u8>, Error> {
-    fs::read(path).map_err(|e| Error::io(path, e))
+/// [`ErrorKind::Io`](juliet_core::ErrorKind::Io) naming the file, or
+/// [`ErrorKind::FileTooLarge`](juliet_core::ErrorKind::FileTooLarge).
+pub fn read(path: &Path, root: Option<&Path>) -> Result<Vec<u8>, Error> {
+    crate::fsio::read_project_file(path, root, crate::fsio::DEFAULT_MAX_FILE_SIZE)
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a
-/// rename (so a crash leaves the old or the new file, never half of one).
-///
-/// # Errors
-/// [`ErrorKind::Io`](juliet_core::ErrorKind::Io) naming the file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let result = (|| -> io::Result<()> {
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".jasset-")
-            .suffix(".tmp")
-            .tempfile_in(dir)?;
-        io::Write::write_all(&mut tmp, bytes)?;
-        tmp.as_file().sync_all()?;
-        tmp.persist(path).map_err(|e| e.error)?;
-        Ok(())
-    })();
-    result.map_err(|e| Error::io(path, e))
+/// The environment variable of [`pause_after_load`].
+pub const PAUSE_AFTER_LOAD_ENV: &str = "JASSET_TEST_PAUSE_AFTER_LOAD";
+
+/// A hook for tests of concurrent edits: when [`PAUSE_AFTER_LOAD_ENV`] names a folder,
+/// the writers (`fmt`, `migrate`) create `loaded` in it once every file is loaded,
+/// then wait (up to a minute) for `go` to appear there before writing, so that a test
+/// can save a file in between deterministically. Does nothing otherwise.
+pub fn pause_after_load() {
+    let Some(dir) = std::env::var_os(PAUSE_AFTER_LOAD_ENV) else {
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    let _ = fs::write(dir.join("loaded"), "");
+    let start = std::time::Instant::now();
+    while !dir.join("go").exists() && start.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
 }
 
 /// Copies the folder `from` into `to` (created), recursively.
@@ -515,6 +560,10 @@ pub struct SingleFile {
     pub data: EntityFileData,
     /// Its warnings.
     pub warnings: Vec<Warning>,
+    /// What the file held when it was read.
+    pub fingerprint: Fingerprint,
+    /// Whether its `ClassVersion` or `BaseVersion` is newer than this build's.
+    pub newer: bool,
 }
 
 /// Loads one file alone: a template (no `EntityID` expected; a variant loads over its
@@ -529,7 +578,8 @@ pub fn load_single_file(
     path: &Path,
     is_template: bool,
 ) -> Result<SingleFile, Error> {
-    let bytes = read(path)?;
+    let bytes = read(path, root)?;
+    let fingerprint = Fingerprint::of(&bytes);
     let mut manager = EntityManager::new();
     let project = root
         .map(Path::to_path_buf)
@@ -553,7 +603,9 @@ pub fn load_single_file(
         templates,
         id: loaded.id,
         data: loaded.data,
+        newer: warnings.iter().any(is_newer_version),
         warnings,
+        fingerprint,
     })
 }
 

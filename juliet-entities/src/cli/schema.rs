@@ -23,8 +23,9 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use juliet_core::{Class, PropertyType, Registry};
 
-use super::project::{find_root, read, write_atomic};
+use super::project::{find_root, read};
 use super::{CliError, CliResult, Status};
+use crate::fsio::write_atomic;
 use crate::storage::KindStorage;
 
 /// The schema's file name in the project root.
@@ -76,7 +77,7 @@ pub fn run(args: &SchemaArgs, out: &mut dyn Write) -> CliResult {
     match &args.command {
         SchemaCommand::Export { output, root } => {
             let path = schema_path(output.as_deref(), root.as_deref())?;
-            write_atomic(&path, export(registry).as_bytes())?;
+            write_atomic(&path, export(registry).as_bytes(), true)?;
             writeln!(
                 out,
                 "wrote {} ({} classes)",
@@ -87,7 +88,7 @@ pub fn run(args: &SchemaArgs, out: &mut dyn Write) -> CliResult {
         }
         SchemaCommand::Check { schema, root } => {
             let path = schema_path(schema.as_deref(), root.as_deref())?;
-            let bytes = read(&path).map_err(|e| {
+            let bytes = read(&path, None).map_err(|e| {
                 CliError::failure(format!(
                     "{e} (write the schema first: `jasset schema export`)"
                 ))

@@ -16,18 +16,19 @@ use juliet_core::Error;
 
 use super::records::FilePath;
 use super::EXTENSION;
+use crate::fsio::is_temp_name;
 
 /// What [`entity_files`] found in an `Entities` directory.
 #[derive(Debug, Default)]
-pub(super) struct Listing {
+pub(crate) struct Listing {
     /// Regular `.jasset` files, sorted by name (mostly paths in `paths`).
     pub(super) files: Vec<FilePath>,
     /// The paths of `files` that are UTF-8, one after the other.
     pub(super) paths: String,
     /// `.jasset` entries that are not regular files (symbolic links, FIFOs, ...).
-    pub(super) skipped: Vec<PathBuf>,
+    pub(crate) skipped: Vec<PathBuf>,
     /// Temporary files of an interrupted save (`.<name>.jasset.tmp`).
-    pub(super) stale_temps: Vec<PathBuf>,
+    pub(crate) stale_temps: Vec<PathBuf>,
 }
 
 /// The type of a directory entry, not following a symbolic link.
@@ -166,6 +167,31 @@ impl Lister {
     }
 }
 
+/// Why an entry of a world's `Entities` (or of any folder the tools list) that is not a
+/// regular file is skipped.
+pub(crate) const NOT_REGULAR: &str =
+    "not a regular file (a symbolic link, FIFO, socket or device): skipped, \
+     and never written or deleted";
+
+#[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
+/// What belongs to the world whose entity folder is `dir`, as [`crate::World::load`]
+/// sees it: the files it loads (in load order, hidden ones included), the entries it
+/// skips (not regular files) and the temporaries of an interrupted save. `jasset
+/// check`, `fmt` and `migrate` list world folders through this, so that they see what
+/// the game loads.
+///
+/// # Errors
+/// The directory's read error (a missing `dir` is an empty world).
+pub(crate) fn world_files(dir: &Path) -> Result<(Vec<PathBuf>, Listing), Error> {
+    let mut listing = entity_files(dir)?;
+    let files = listing
+        .files
+        .drain(..)
+        .map(|f| f.resolve(&listing.paths).to_path_buf())
+        .collect();
+    Ok((files, listing))
+}
+
 /// The entries of `dir` (see the module documentation); none when `dir` does not
 /// exist.
 pub(super) fn entity_files(dir: &Path) -> Result<Listing, Error> {
@@ -295,17 +321,6 @@ fn has_extension(name: &[u8]) -> bool {
     name.len() > suffix
         && name[name.len() - suffix] == b'.'
         && name[name.len() - EXTENSION.len()..].eq_ignore_ascii_case(EXTENSION.as_bytes())
-}
-
-/// Whether `name` is a temporary file name of [`super::write_atomic`]: `.<name>.jasset.tmp`
-/// (extension in any case).
-fn is_temp_name(name: &str) -> bool {
-    let Some(inner) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
-        return false;
-    };
-    Path::new(inner)
-        .extension()
-        .is_some_and(|x| x.eq_ignore_ascii_case(EXTENSION))
 }
 
 #[cfg(test)]

@@ -140,6 +140,8 @@ mod tests {
             data: EntityFileData::default(),
             original: None,
             text: None,
+            fingerprint: None,
+            newer: false,
         }
     }
 

@@ -11,6 +11,7 @@ use super::{new_file_path, sync_dir, write_atomic, Durability, FilePath, FileRec
 use super::{PendingDeletion, SaveReport};
 use crate::edit::{self, Defaults, KeyMap};
 use crate::entity::EntityId;
+use crate::fsio::{Fingerprint, Skipped};
 use crate::load::{keys, load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::EntityManager;
 use crate::template;
@@ -45,12 +46,8 @@ impl World {
 
         // Temporary files of an interrupted save (never loaded; see the module docs).
         while let Some(stale) = self.stale_temps.last() {
-            match fs::remove_file(stale) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => return Err(Error::io(stale, e)),
-            }
-            self.stale_temps.pop();
+            crate::fsio::remove_stale(stale)?;
+            report.removed_temps.extend(self.stale_temps.pop());
         }
 
         // Entities destroyed through the manager: their files go like removed ones'.
@@ -165,16 +162,22 @@ impl World {
                 self.saved(id);
                 continue;
             }
+            if let Some(reason) = self.save_refusal(id, &path) {
+                report.skipped.push(Skipped { path, reason });
+                continue;
+            }
             if !created_dir {
                 fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
                 created_dir = true;
             }
             write_atomic(&path, &bytes, fsync)?;
             self.saved(id);
+            let on_disk = Some(Fingerprint::of(&bytes));
             match self.records.get_mut(&id) {
                 Some(r) => {
                     r.original = Some(bytes.into_boxed_slice());
                     r.text = Some(fingerprint);
+                    r.fingerprint = on_disk;
                 }
                 None => {
                     let record = FileRecord {
@@ -182,6 +185,8 @@ impl World {
                         data: EntityFileData::default(),
                         original: Some(bytes.into_boxed_slice()),
                         text: Some(fingerprint),
+                        fingerprint: on_disk,
+                        newer: false,
                     };
                     self.records.insert(id, record);
                 }

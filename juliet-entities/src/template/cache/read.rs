@@ -1,12 +1,11 @@
 //! Reading a template file: inside the project root, a regular file, within the size
 //! limit (issue 7's hostile-input rules; `docs/jasset-format.md`, "Hostile input").
 
-use std::io::Read;
 use std::path::Path;
 
 use bumpalo::Bump;
 
-use crate::fsio::open_regular;
+use crate::fsio::{read_regular, ReadError};
 
 /// Reads the whole file `full` (under the project root `root`) into `scratch`, or gives
 /// the reason it cannot.
@@ -14,7 +13,7 @@ use crate::fsio::open_regular;
 /// Symbolic links are followed only while they stay inside the project root: the path
 /// is resolved (`canonicalize`), checked against the resolved root, and the resolved
 /// path is opened without following a link in its last component and without blocking
-/// (see [`open_regular`]), so a FIFO, device, directory or a link swapped in after the
+/// (see [`read_regular`]), so a FIFO, device, directory or a link swapped in after the
 /// check is refused. A file over `limit` bytes is refused from its metadata before it
 /// is read, and one that grows past `limit` while being read is refused after reading
 /// at most `limit + 1` bytes.
@@ -41,31 +40,17 @@ pub(super) fn read_into<'s>(
             real.display()
         ));
     }
-    let file = open_regular(&real).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::InvalidInput {
-            format!("{} is not a regular file", full.display())
-        } else {
-            fail(e)
-        }
-    })?;
-    let size = file.metadata().map_err(fail)?.len();
-    let over = |size: u64| {
-        format!(
-            "{} is {size} bytes, over the limit of {limit} bytes",
-            full.display()
-        )
-    };
-    if size > limit {
-        return Err(over(size));
-    }
-    let mut bytes = Vec::with_capacity(size as usize);
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(fail)?;
-    if bytes.len() as u64 > limit {
-        return Err(over(bytes.len() as u64));
-    }
-    Ok(scratch.alloc_slice_copy(&bytes))
+    read_regular(&real, limit)
+        .map(|bytes| &*scratch.alloc_slice_copy(&bytes))
+        .map_err(|e| match e {
+            ReadError::NotRegular => format!("{} is not a regular file", full.display()),
+            ReadError::TooLarge { size, .. } => format!(
+                "{} is {size} bytes, over the limit of {limit} bytes",
+                full.display()
+            ),
+            ReadError::Io(e) => fail(e),
+            other => format!("cannot read {}: {other}", full.display()),
+        })
 }
 
 /// A `.jasset` file beside the missing `full` whose name is close to its name

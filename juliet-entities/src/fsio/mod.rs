@@ -1,11 +1,23 @@
-//! Opening files of a project safely: regular files only, never blocking on a FIFO,
-//! never following a symbolic link in the last path component at the moment of the
-//! open (docs/design.md, section 6.1, and issue 7's
-//! hostile-input rules, documented in `docs/jasset-format.md`, "Hostile input").
+//! Opening, reading and replacing the files of a project safely: regular files only,
+//! never blocking on a FIFO, never following a symbolic link in the last path
+//! component at the moment of the open, a symbolic link never replaced by a copy, and
+//! a file changed on disk since it was loaded never overwritten (the hostile-input
+//! rules of `docs/jasset-format.md`, "Hostile input").
 
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::Path;
+
+mod read;
+mod replace;
+
+// The tool reads loose files and templates through these too.
+#[cfg_attr(not(feature = "cli"), allow(unused_imports))]
+pub(crate) use read::{read_project_file, read_regular, ReadError, DEFAULT_MAX_FILE_SIZE};
+pub(crate) use replace::{
+    fingerprint_now, is_temp_name, remove_stale, write_atomic, write_refusal,
+};
+pub use replace::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason, Skipped};
 
 /// Opens `path` for reading when it is a regular file.
 ///

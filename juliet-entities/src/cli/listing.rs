@@ -1,0 +1,141 @@
+//! [`collect`]: the `.jasset` files named by the paths of `check`, `fmt` and `migrate`.
+//!
+//! A world's `Entities` folder is listed by the world loader's own listing
+//! (`world_files` in `world/listing.rs`), so the tools see the files the game loads (hidden
+//! ones included) and skip what it skips. Elsewhere folders are walked recursively,
+//! following symbolic links to folders (a world folder may be one) but never into a
+//! folder already listed (a link loop). Whatever is skipped is reported: entries that
+//! are not regular files, link loops, hidden folders, unreadable folders; temporary
+//! files left by an interrupted writer are returned apart, for the writers to remove
+//! and the other commands to report.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use juliet_core::{Error, Warning, WarningKind};
+
+use super::project::is_jasset;
+use crate::fsio::is_temp_name;
+use crate::world::{world_files, ENTITIES_DIR, NOT_REGULAR};
+
+/// What [`collect`] found.
+#[derive(Debug, Default)]
+pub struct Collected {
+    /// The `.jasset` files, without duplicates, sorted by path.
+    pub files: Vec<PathBuf>,
+    /// Paths that do not exist or folders that cannot be read.
+    pub errors: Vec<Error>,
+    /// What was skipped, and why.
+    pub warnings: Vec<Warning>,
+    /// Temporary files of an interrupted writer (`.<name>.jasset.tmp`).
+    pub stale_temps: Vec<PathBuf>,
+}
+
+impl Collected {
+    /// Reports the stale temporaries: removed when `remove` (the writers do), else
+    /// each named as a warning.
+    pub fn handle_stale_temps(&mut self, remove: bool) {
+        for temp in std::mem::take(&mut self.stale_temps) {
+            if remove {
+                match crate::fsio::remove_stale(&temp) {
+                    Ok(()) => self.warnings.push(warning(
+                        &temp,
+                        "temporary file of an interrupted write: removed",
+                    )),
+                    Err(e) => self.errors.push(e),
+                }
+            } else {
+                self.warnings.push(warning(
+                    &temp,
+                    "temporary file of an interrupted write (`jasset fmt` or a save removes it)",
+                ));
+            }
+        }
+    }
+}
+
+fn warning(path: &Path, text: &str) -> Warning {
+    Warning::new(path, 0, 0, None, WarningKind::Other(text.into()))
+}
+
+/// The `.jasset` files named by `paths`: files as given, folders listed as the module
+/// documentation says.
+pub fn collect(paths: &[PathBuf]) -> Collected {
+    let mut found = Collected::default();
+    let mut seen = HashSet::new();
+    for path in paths {
+        match fs::metadata(path) {
+            Ok(m) if m.is_dir() => walk(path, &mut found, &mut seen),
+            Ok(_) => found.files.push(path.clone()),
+            Err(e) => found.errors.push(Error::io(path, e)),
+        }
+    }
+    found.files.sort();
+    found.files.dedup();
+    found.stale_temps.sort();
+    found.stale_temps.dedup();
+    found
+}
+
+/// Lists folder `dir` into `found`; `seen` holds the resolved folders listed so far.
+fn walk(dir: &Path, found: &mut Collected, seen: &mut HashSet<PathBuf>) {
+    let real = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    if !seen.insert(real) {
+        found.warnings.push(warning(
+            dir,
+            "folder already listed (a symbolic link loop or a second link to it): skipped",
+        ));
+        return;
+    }
+    if dir.file_name().is_some_and(|n| n == ENTITIES_DIR) {
+        match world_files(dir) {
+            Ok((files, listing)) => {
+                found.files.extend(files);
+                for skipped in listing.skipped {
+                    found.warnings.push(warning(&skipped, NOT_REGULAR));
+                }
+                found.stale_temps.extend(listing.stale_temps);
+            }
+            Err(e) => found.errors.push(e),
+        }
+        return;
+    }
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => return found.errors.push(Error::io(dir, e)),
+    };
+    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        // A link is followed for its type: to a folder, listed; to a file, read later
+        // (only when it stays inside the project).
+        let followed = if kind.is_symlink() {
+            fs::metadata(&path).map(|m| m.file_type()).ok()
+        } else {
+            Some(kind)
+        };
+        match followed {
+            Some(t) if t.is_dir() => {
+                if name.starts_with('.') {
+                    found
+                        .warnings
+                        .push(warning(&path, "hidden folder: skipped"));
+                } else {
+                    walk(&path, found, seen);
+                }
+            }
+            _ if is_temp_name(&name) && kind.is_file() => found.stale_temps.push(path),
+            _ if !is_jasset(&path) => {}
+            Some(t) if t.is_file() => found.files.push(path),
+            // A FIFO, socket, device, or a broken link.
+            _ => found.warnings.push(warning(&path, NOT_REGULAR)),
+        }
+    }
+}

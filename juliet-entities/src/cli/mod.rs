@@ -26,6 +26,7 @@ mod migrate;
 mod output;
 mod project;
 mod schema;
+mod set;
 mod values;
 
 /// `jasset`: check, format, inspect, migrate, generate and benchmark `.jasset` asset
@@ -89,6 +90,14 @@ pub(crate) enum Command {
     /// reporting per file what changed: versions, removed and added keys, changed values.
     /// Re-spellings alone (`1` for `true`, `%f` floats) do not count as a change.
     Migrate(migrate::MigrateArgs),
+    /// Set (or revert) properties of one entity file, in place.
+    ///
+    /// `jasset set FILE Key=Value... [--unset Key]...`: loads the file's world, decodes
+    /// each value with the property's codec (a bad key or value is reported with the
+    /// file and key, and nothing is written), reverts each `--unset` property of a
+    /// template instance to its template's value, and saves: only the lines of the
+    /// changed properties change. Exits with 1 when anything was refused.
+    Set(set::SetArgs),
     /// Generate a synthetic project for benchmarks and stress tests.
     ///
     /// Writes `OUT/Assets/Templates/` (M templates of the stock kinds) and
@@ -231,6 +240,7 @@ fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Inspect(args) => inspect::run(&args, out),
         Command::Fmt(args) => fmt::run(&args, out),
         Command::Migrate(args) => migrate::run(&args, out),
+        Command::Set(args) => set::run(&args, out),
         Command::Gen(args) => gen::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Schema(args) => schema::run(&args, out),

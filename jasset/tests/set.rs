@@ -1,0 +1,122 @@
+//! `jasset set FILE Key=Value... [--unset Key]...` end to end: the built binary edits one
+//! entity file in place, checks each value with the property's codec, and writes nothing
+//! when anything is refused.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const ROCK: &str = "; Kind: Inert\nMass: 250.0\nHealth: 100.0\n";
+const INSTANCE: &str = "# placed by hand\n; Template: Assets/Templates/Rock.jasset\nEntityID: 0x0000000000000010\n\n// tuned\nHealth: 40.0\n";
+const PLAIN: &str = "; EntityID\r\n0x0000000000000011\r\n; Kind\r\nInert\r\n# heavy\r\n; Mass\r\n900.00\r\n; IsVisible: 1\r\n";
+
+fn project() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let templates = dir.path().join("Assets/Templates");
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    fs::create_dir_all(&templates).unwrap();
+    fs::create_dir_all(&entities).unwrap();
+    fs::write(templates.join("Rock.jasset"), ROCK).unwrap();
+    let instance = entities.join("rock.jasset");
+    fs::write(&instance, INSTANCE).unwrap();
+    let plain = entities.join("plain.jasset");
+    fs::write(&plain, PLAIN).unwrap();
+    (dir, instance, plain)
+}
+
+fn jasset(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jasset"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+#[test]
+fn set_changes_only_the_lines_of_the_set_values() {
+    let (dir, _, plain) = project();
+    let out = jasset(
+        dir.path(),
+        &[
+            "set",
+            "Assets/Worlds/L/Entities/plain.jasset",
+            "Mass=300",
+            "IsVisible=false",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(&plain).unwrap(),
+        "; EntityID\r\n0x0000000000000011\r\n; Kind\r\nInert\r\n# heavy\r\n; Mass\r\n300.0\r\n; IsVisible: false\r\n"
+    );
+    // The same value again: nothing to write.
+    let out = jasset(
+        dir.path(),
+        &["set", "Assets/Worlds/L/Entities/plain.jasset", "Mass=300.0"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out).contains("unchanged"), "{}", text(&out));
+}
+
+#[test]
+fn set_adds_an_override_and_unset_reverts_it() {
+    let (dir, instance, _) = project();
+    let file = "Assets/Worlds/L/Entities/rock.jasset";
+    let out = jasset(dir.path(), &["set", file, "Mass=300"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let edited = fs::read_to_string(&instance).unwrap();
+    assert_eq!(
+        edited.lines().count(),
+        INSTANCE.lines().count() + 1,
+        "{edited}"
+    );
+    assert!(edited.contains("Mass: 300.0\n"), "{edited}");
+    for line in INSTANCE.lines() {
+        assert!(edited.lines().any(|l| l == line), "{line:?} kept");
+    }
+
+    let out = jasset(
+        dir.path(),
+        &["set", file, "--unset", "Mass", "--unset", "health"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let reverted = fs::read_to_string(&instance).unwrap();
+    assert_eq!(
+        reverted,
+        "# placed by hand\n; Template: Assets/Templates/Rock.jasset\nEntityID: 0x0000000000000010\n\n// tuned\n"
+    );
+}
+
+#[test]
+fn a_bad_value_or_key_is_reported_and_nothing_is_written() {
+    let (dir, _, plain) = project();
+    let file = "Assets/Worlds/L/Entities/plain.jasset";
+    for (pair, expect) in [
+        ("Mass=heavy", "Mass"),
+        ("Mas=1.0", "Mas"),
+        ("Mass=1e39", "Mass"),
+    ] {
+        let out = jasset(dir.path(), &["set", file, "Health=1.0", pair]);
+        assert_eq!(out.status.code(), Some(1), "{pair}: {}", text(&out));
+        let said = text(&out);
+        assert!(
+            said.contains("plain.jasset") && said.contains(expect),
+            "{pair}: {said}"
+        );
+        assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN, "{pair}");
+    }
+    // A pair without `=` is a usage error.
+    let out = jasset(dir.path(), &["set", file, "Mass"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // A file outside a world's Entities folder is refused.
+    let out = jasset(
+        dir.path(),
+        &["set", "Assets/Templates/Rock.jasset", "Mass=1"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}

@@ -506,7 +506,10 @@ fn migrate_the_v1_projectile() {
         text.contains("; ClassVersion\n2\n; VelocityX\n75.5\n"),
         "{text}"
     );
-    assert!(!text.to_lowercase().contains("speed"), "{text}");
+    // Edited in place: the key is gone, the designer's comments and layout stay.
+    assert!(!text.contains("; Speed"), "{text}");
+    assert!(text.contains("# Saved by an older build"), "{text}");
+    assert!(text.contains("95.000000 8.000000 -3.000000"), "{text}");
 
     let o = jasset(&root, &["migrate", &arg]);
     assert_eq!(code(&o), 0);

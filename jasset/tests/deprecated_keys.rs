@@ -78,3 +78,33 @@ fn fmt_and_migrate_keep_an_unread_deprecated_key() {
         assert!(text.contains("; Speed\n75.5\n"), "{args:?}: {text}");
     }
 }
+
+/// `jasset migrate` edits in place: the version line and the migrated keys change,
+/// nothing else (comments, spellings and other lines stay).
+#[test]
+fn migrate_edits_the_file_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    fs::create_dir_all(&entities).unwrap();
+    let file = entities.join("0000000000000042.jasset");
+    fs::write(
+        &file,
+        "# the old cannon\n; entity_id: 0x42\n; class: Projectile\n; ClassVersion\n1\n// fast\n; Speed\n75.5\n; damage: 60\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_jasset"))
+        .args(["migrate", "Assets"])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        "# the old cannon\n; entity_id: 0x42\n; class: Projectile\n; ClassVersion\n2\n; VelocityX\n75.5\n// fast\n; damage: 60\n"
+    );
+}

@@ -99,7 +99,11 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
             let old = read(&path, session.root.as_deref())?;
             let changes = changes(class, defaults.as_ref(), &old, new.as_bytes(), &path)?;
             if !changes.is_empty() && !args.dry_run {
-                if let ReplaceOutcome::Skipped(reason) = session.replace_file(i, new.as_bytes())? {
+                // Edited in place: versions and migrated keys change, nothing else.
+                let bytes = session
+                    .migrated_file(i, &old)
+                    .unwrap_or(Ok(new.into_bytes()))?;
+                if let ReplaceOutcome::Skipped(reason) = session.replace_file(i, &bytes)? {
                     return Ok(Err(reason));
                 }
             }

@@ -434,6 +434,20 @@ impl Session {
         })
     }
 
+    /// What requested file `i`, whose bytes are `original`, becomes when brought to the
+    /// current versions: a world entity's file edited in place
+    /// ([`World::migrated_file`]), a template or loose file in canonical form. `None`
+    /// when the file did not load.
+    pub fn migrated_file(&mut self, i: usize, original: &[u8]) -> Option<Result<Vec<u8>, Error>> {
+        let FileState::Loaded { store, id } = self.files[i].state else {
+            return None;
+        };
+        match &mut self.stores[store] {
+            Store::World(world) => Some(world.migrated_file(id, &self.files[i].path, original)),
+            Store::Single(_) => self.canonical_text(i).map(|t| t.map(String::into_bytes)),
+        }
+    }
+
     /// What requested file `i` held when it was loaded (`None` when it did not load).
     pub fn fingerprint(&self, i: usize) -> Option<Fingerprint> {
         let FileState::Loaded { store, id } = self.files[i].state else {

@@ -199,6 +199,32 @@ impl World {
         Ok(report)
     }
 
+    /// The bytes of entity `id`'s file `original` (read from `path`) brought to the
+    /// entity's current versions in place: the version lines, the deprecated keys the
+    /// migration consumed and the properties it set change, nothing else (what
+    /// `jasset migrate` writes). The canonical text when the edit would not read back as
+    /// the entity.
+    ///
+    /// # Errors
+    /// As [`World::entity_text`]; a tokenizer error in `original`.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
+    pub(crate) fn migrated_file(
+        &mut self,
+        id: EntityId,
+        path: &Path,
+        original: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        let mut text = String::new();
+        self.entity_text(id, &mut text)?;
+        let mut defaults = Vec::new();
+        let map = EntityKeys::new(self, id, &mut defaults);
+        let edited = edit::edit(original, path, &text, &text, &map)?;
+        Ok(match self.file_text(path, &edited) {
+            Ok(back) if back == text => edited,
+            _ => text.into_bytes(),
+        })
+    }
+
     /// Clears entity `id`'s unsaved mark.
     fn saved(&mut self, id: EntityId) {
         if let Some(e) = self.manager.entity_mut(id) {

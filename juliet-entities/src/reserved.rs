@@ -29,7 +29,7 @@ const BASE_KEYS: [(Key, &str); 10] = [
 ];
 
 /// The base key that `text` (whose [`juliet_core::key_crc`] is `crc`) spells, if any.
-fn base_key(crc: u32, text: &str) -> Option<&'static str> {
+pub(crate) fn base_key(crc: u32, text: &str) -> Option<&'static str> {
     BASE_KEYS
         .iter()
         .find(|(key, _)| key.matches(crc, text))

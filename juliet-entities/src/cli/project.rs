@@ -130,7 +130,7 @@ pub fn role_of(path: &Path, root: Option<&Path>) -> Role {
 }
 
 /// The files that a `Template` line of some `.jasset` file under `<root>/Assets` names,
-/// resolved (`canonicalize`): templates wherever they lie (DESIGN.md section 3: a
+/// resolved (`canonicalize`): templates wherever they lie (docs/design.md, section 7.1: a
 /// template has no `EntityID`). Files that cannot be read or tokenized name nothing.
 pub fn templates_named_in(root: &Path) -> HashSet<PathBuf> {
     let mut named = HashSet::new();

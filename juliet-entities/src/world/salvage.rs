@@ -1,7 +1,7 @@
 //! [`salvage_entity_id`]: the `EntityID` of a file that did not load (a bad value
-//! elsewhere in it, an unknown `Kind`), so that the world reserves it (DESIGN.md
-//! section 3: "every `EntityID` found in a world's files is reserved, whether the file
-//! loaded or not"). Were it handed out, the designer's file would stop loading once
+//! elsewhere in it, an unknown `Kind`), so that the world reserves it (docs/design.md,
+//! section 5.4: every `EntityID` found in a world's files is reserved, whether the file
+//! loaded or not). Were it handed out, the designer's file would stop loading once
 //! mended (a duplicate id).
 
 use juliet_core::{keys_equal, Codec, Value};

@@ -319,21 +319,11 @@ fn defaults_of(world: &World, class: &'static Class) -> Defaults {
 
 impl KeyMap for EntityKeys<'_> {
     fn canonical(&self, crc: u32, key: &str) -> Option<&'static str> {
-        let base = [
-            (keys::ASSET_TYPE, keys::ASSET_TYPE.name),
-            (keys::BASE_VERSION, keys::BASE_VERSION.name),
-            (keys::BASE_VERSION_ALIASES[0], keys::BASE_VERSION.name),
-            (keys::ENTITY_ID, keys::ENTITY_ID.name),
-            (keys::ENTITY_ID_ALIASES[0], keys::ENTITY_ID.name),
-            (keys::KIND, keys::KIND.name),
-            (keys::KIND_ALIASES[0], keys::KIND.name),
-            (keys::KIND_ALIASES[1], keys::KIND.name),
-            (keys::TEMPLATE, keys::TEMPLATE.name),
-            (keys::POSITION, keys::POSITION.name),
-            (CLASS_VERSION, CLASS_VERSION.name),
-        ];
-        if let Some(&(_, canonical)) = base.iter().find(|(k, _)| k.matches(crc, key)) {
+        if let Some(canonical) = crate::reserved::base_key(crc, key) {
             return Some(canonical);
+        }
+        if CLASS_VERSION.matches(crc, key) {
+            return Some(CLASS_VERSION.name);
         }
         (self.class.property_index(crc, key)).map(|i| self.class.properties[i].key)
     }

@@ -278,7 +278,7 @@ mod tests {
         let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
         assert_eq!(
             names,
-            ["demo", "check", "inspect", "fmt", "migrate", "gen", "bench", "schema"]
+            ["demo", "check", "inspect", "fmt", "migrate", "set", "gen", "bench", "schema"]
         );
         for sub in cmd.get_subcommands() {
             let about = sub.get_about().map(|s| s.to_string()).unwrap_or_default();

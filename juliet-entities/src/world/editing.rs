@@ -31,7 +31,7 @@ pub struct PropertyState {
 pub struct EntitySnapshot {
     id: EntityId,
     text: String,
-    record: Option<FileRecord>,
+    record: Option<Box<FileRecord>>,
 }
 
 impl EntitySnapshot {
@@ -107,7 +107,7 @@ impl World {
         Ok(EntitySnapshot {
             id,
             text,
-            record: self.records.get(&id).cloned(),
+            record: self.records.get(&id).cloned().map(Box::new),
         })
     }
 
@@ -124,7 +124,7 @@ impl World {
         if self.manager.contains(id) {
             self.manager.destroy_entity(id)?;
         }
-        let record = snapshot.record.clone().filter(|r| {
+        let record = snapshot.record.as_deref().cloned().filter(|r| {
             let path = r.path.resolve(&self.listed_paths);
             path.exists()
         });
@@ -158,5 +158,60 @@ impl World {
             e.mark_dirty();
         }
         Ok(())
+    }
+
+    /// Reads entity `id`'s file again when it no longer holds what was loaded or last
+    /// saved (another program changed it): the entity is replaced by what the file holds
+    /// now, and is clean. Returns whether it was read again (`false`: the file holds what
+    /// the world wrote or read, e.g. after the world's own save).
+    ///
+    /// # Errors
+    /// [`ErrorKind::NoSuchEntity`] when `id` has no file; [`ErrorKind::Io`]; as
+    /// [`crate::load_entity_with_templates`] (the entity is then unchanged).
+    pub fn reload_entity(&mut self, id: EntityId) -> Result<bool, Error> {
+        let record = self
+            .records
+            .get(&id)
+            .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?;
+        let path = record.path.resolve(&self.listed_paths).to_path_buf();
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        if record.original.as_deref() == Some(&bytes[..]) {
+            return Ok(false);
+        }
+        let before = self.snapshot_entity(id)?;
+        self.manager.destroy_entity(id)?;
+        let mut buffer = TokenBuffer::new();
+        let loaded = match load_entity_with_templates(
+            &mut buffer,
+            &mut self.manager,
+            &mut self.templates,
+            &path,
+            &bytes,
+        ) {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                self.restore_entity(&before)?;
+                if let Some(entity) = self.manager.entity_mut(id) {
+                    entity.clear_dirty();
+                }
+                return Err(e);
+            }
+        };
+        if let Some(record) = self.records.get_mut(&id) {
+            record.data = loaded.data;
+            record.original = Some(bytes.clone().into_boxed_slice());
+            record.text = None;
+            record.fingerprint = Some(crate::fsio::Fingerprint::of(&bytes));
+        }
+        if loaded.id != id {
+            // The file now names another id: that entity keeps the record.
+            if let Some(record) = self.records.remove(&id) {
+                self.records.insert(loaded.id, record);
+            }
+        }
+        if let Some(entity) = self.manager.entity_mut(loaded.id) {
+            entity.clear_dirty();
+        }
+        Ok(true)
     }
 }

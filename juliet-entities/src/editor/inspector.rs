@@ -147,7 +147,7 @@ pub fn inspector_ui(ui: &mut Ui, world: &World, id: EntityId) -> Vec<Edit> {
             ui.label(format!("Template: {path}"));
             if chain.len() > 1 {
                 let names: Vec<&str> = chain.iter().map(|p| template_name(p)).collect();
-                ui.label(format!("Chain: {}", names.join(" → ")));
+                ui.label(format!("Chain: {}", names.join(" > ")));
             }
         }
         None => {

@@ -18,6 +18,7 @@ impl EditorApp {
     /// dialog), and sets the window title (`*` while unsaved).
     pub fn ui(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
+        let before = (self.status.clone(), self.selected);
         // Redo first: Ctrl+Shift+Z also matches Ctrl+Z when shift is not checked.
         if ctx.input_mut(|i| i.consume_shortcut(&REDO)) {
             self.redo();
@@ -50,6 +51,10 @@ impl EditorApp {
         if ctx.dragged_id().is_none() && ctx.memory(|m| m.focused().is_none()) {
             self.close_step();
         }
+        if before != (self.status.clone(), self.selected) {
+            // Edits are made after the panels were drawn: draw again with the result.
+            ctx.request_repaint();
+        }
         let title = self.title();
         if title != self.title {
             ctx.send_viewport_cmd(ViewportCommand::Title(title.clone()));
@@ -61,7 +66,7 @@ impl EditorApp {
         ui.horizontal(|ui| {
             let unsaved = self.is_unsaved();
             ui.label(RichText::new(self.title()).strong());
-            if ui.button(if unsaved { "Save…" } else { "Save" }).clicked() {
+            if ui.button(if unsaved { "Save *" } else { "Save" }).clicked() {
                 self.save_dialog = true;
             }
             ui.separator();

@@ -12,6 +12,26 @@
 //!   [`EditorApp::ui`] draws one frame into any `Ui`, so it runs in an eframe window
 //!   (`jasset edit`) or under egui_kittest.
 //!
+//! ```
+//! use juliet_entities::editor::{self, egui};
+//! use juliet_entities::kinds::Inert;
+//! use juliet_entities::prelude::*;
+//!
+//! /// A game's debug panel: the inspector of the selected entity, edits applied at once.
+//! fn debug_panel(ui: &mut egui::Ui, world: &mut World, selected: EntityId) {
+//!     if let Err(e) = editor::inspector(ui, world, selected) {
+//!         ui.colored_label(egui::Color32::RED, e.to_string());
+//!     }
+//! }
+//!
+//! let dir = tempfile::tempdir()?;
+//! let mut world = World::new(dir.path());
+//! let rock = world.manager_mut().make_entity::<Inert>(juliet_entities::glam::Vec3::ZERO);
+//! let ctx = egui::Context::default();
+//! let _ = ctx.run_ui(egui::RawInput::default(), |ui| debug_panel(ui, &mut world, rock));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! docs/design.md, sections 7.8 and 7.9; the guide's "The editor" and "Embedding the
 //! inspector".
 

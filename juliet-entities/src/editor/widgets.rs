@@ -38,7 +38,7 @@ pub fn value_widget(
         PropertyType::String => {
             let mut value = text.to_owned();
             let response = ui
-                .add(TextEdit::singleline(&mut value).desired_width(220.0))
+                .add(TextEdit::singleline(&mut value).min_size(egui::vec2(280.0, 0.0)))
                 .labelled_by(label);
             (response.changed() && value != text).then_some(value)
         }
@@ -134,7 +134,7 @@ fn buffered_text(ui: &mut Ui, text: &str, label: Id, id: Id) -> Option<String> {
         .data_mut(|d| d.get_temp::<String>(id))
         .unwrap_or_else(|| text.to_owned());
     let response = ui
-        .add(TextEdit::singleline(&mut buffer).desired_width(220.0))
+        .add(TextEdit::singleline(&mut buffer).min_size(egui::vec2(280.0, 0.0)))
         .labelled_by(label);
     if response.has_focus() {
         ui.data_mut(|d| d.insert_temp(id, buffer));

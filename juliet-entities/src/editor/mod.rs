@@ -28,7 +28,8 @@
 //! let mut world = World::new(dir.path());
 //! let rock = world.manager_mut().make_entity::<Inert>(juliet_entities::glam::Vec3::ZERO);
 //! let ctx = egui::Context::default();
-//! let _ = ctx.run_ui(egui::RawInput::default(), |ui| debug_panel(ui, &mut world, rock));
+//! let mut output = ctx.run_ui(egui::RawInput::default(), |ui| debug_panel(ui, &mut world, rock));
+//! output.textures_delta.clear(); // (a real UI hands them to its renderer)
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -198,3 +198,25 @@ fn apply_refuses_a_template_outside_the_chain_and_unknown_keys() {
     let path: &Path = &dir.path().join("Assets/Templates/Rock.jasset");
     assert_eq!(fs::read_to_string(path).unwrap(), ROCK);
 }
+
+#[test]
+fn reload_entity_reads_a_changed_file_and_ignores_an_unchanged_one() {
+    let (_dir, mut world) = project();
+    let b = EntityId(0x11);
+    assert!(
+        !world.reload_entity(b).unwrap(),
+        "the file holds what was loaded"
+    );
+    let file = world.file_of(b).unwrap().to_path_buf();
+    fs::write(&file, instance(0x11, "Rock", "Mass: 9.0\n")).unwrap();
+    assert!(world.reload_entity(b).unwrap());
+    assert_eq!(world.manager().get::<Inert>(b).unwrap().mass, 9.0);
+    assert_eq!(world.overrides(b).unwrap()[0].key, "Mass");
+    assert!(!world.manager().entity(b).unwrap().is_dirty());
+    assert!(!world.reload_entity(b).unwrap(), "read once");
+
+    // A file that no longer loads leaves the entity as it was.
+    fs::write(&file, "EntityID: 0x11\nMass: heavy\n").unwrap();
+    assert!(world.reload_entity(b).is_err());
+    assert_eq!(world.manager().get::<Inert>(b).unwrap().mass, 9.0);
+}

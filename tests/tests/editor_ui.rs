@@ -376,3 +376,85 @@ fn a_template_changed_on_disk_reloads_and_an_unsaved_entity_asks() {
         .mass;
     assert_eq!(mass, 260.0, "the unsaved edit is gone");
 }
+
+#[derive(juliet_entities::Codec, Clone, Copy, PartialEq, Debug, Default)]
+enum GateMode {
+    #[default]
+    Closed,
+    Open,
+}
+
+#[derive(juliet_entities::Entity)]
+struct Gate {
+    mode: GateMode,
+    tags: Vec<String>,
+    sign: String,
+    #[jasset(default = 3)]
+    count: u8,
+}
+
+#[test]
+fn widgets_for_enums_lists_strings_and_integers() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut world = World::new(dir.path());
+    let gate = world.manager_mut().make_entity::<Gate>(glam::Vec3::ZERO);
+    let mut h = Harness::builder()
+        .with_size([1400.0, 900.0])
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(world));
+    h.state_mut().select(Some(gate));
+    h.run();
+    let get = |h: &Harness<'_, EditorApp>| {
+        let g = h.state().world().manager().get::<Gate>(gate).unwrap();
+        (g.mode, g.tags.clone(), g.sign.clone(), g.count)
+    };
+
+    // The combo box of a unit enum lists its variants.
+    h.get_by_role_and_label(Role::ComboBox, "Mode").click();
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    assert_eq!(get(&h).0, GateMode::Open);
+
+    // A list: add two elements, type into the second, remove the first.
+    h.get_by_label("Add element").click();
+    h.run();
+    h.get_by_label("Add element").click();
+    h.run();
+    assert_eq!(get(&h).1, ["", ""]);
+    let second = h
+        .get_all_by_role_and_label(Role::TextInput, "Tags")
+        .nth(1)
+        .unwrap();
+    second.click();
+    h.run();
+    h.get_all_by_role_and_label(Role::TextInput, "Tags")
+        .nth(1)
+        .unwrap()
+        .type_text("north gate");
+    h.run();
+    assert_eq!(get(&h).1, ["", "north gate"]);
+    h.get_all_by_label("Remove").next().unwrap().click();
+    h.run();
+    assert_eq!(get(&h).1, ["north gate"]);
+
+    // A string with a space is typed as itself (the file quotes it).
+    h.get_by_role_and_label(Role::TextInput, "Sign").click();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "Sign")
+        .type_text("Keep out");
+    h.run();
+    assert_eq!(get(&h).2, "Keep out");
+    let text = h
+        .state()
+        .world()
+        .manager()
+        .property_text(gate, "Sign")
+        .unwrap();
+    assert_eq!(text, "\"Keep out\"");
+
+    // An integer within its type's range.
+    h.get_by_role_and_label(Role::SpinButton, "Count")
+        .set_value_accesskit(300.0);
+    h.run();
+    assert_eq!(get(&h).3, 255, "clamped to u8");
+}

@@ -4,7 +4,7 @@
 //! itself, so every kind, a game's included, is edited through its codec.
 
 use egui::{DragValue, Id, Response, TextEdit, Ui};
-use juliet_core::PropertyType;
+use juliet_core::{Codec, PropertyType, Value};
 
 /// Draws the widget for a value of type `ty` whose current text is `text`, labelled
 /// (for screen readers and tests) by the widget `label`; `id` keeps the state of a
@@ -36,11 +36,17 @@ pub fn value_widget(
         }
         PropertyType::Floats(n) => floats(ui, *n, text, label),
         PropertyType::String => {
-            let mut value = text.to_owned();
+            // The field shows the string itself; the value text may be quoted.
+            let old = String::decode(Value::from_text(text)).unwrap_or_else(|_| text.to_owned());
+            let mut value = old.clone();
             let response = ui
                 .add(TextEdit::singleline(&mut value).min_size(egui::vec2(280.0, 0.0)))
                 .labelled_by(label);
-            (response.changed() && value != text).then_some(value)
+            (response.changed() && value != old).then(|| {
+                let mut out = String::new();
+                value.encode(&mut out);
+                out
+            })
         }
         PropertyType::Enum { variants, .. } => {
             let current = text.trim();
@@ -152,7 +158,9 @@ fn default_element(inner: &PropertyType) -> String {
         PropertyType::F32 | PropertyType::F64 => "0.0".into(),
         PropertyType::Floats(n) => vec!["0.0"; *n].join(", "),
         PropertyType::Enum { variants, .. } => variants.first().copied().unwrap_or("").into(),
-        PropertyType::String | PropertyType::Custom(_) | PropertyType::List(_) => String::new(),
+        // An empty string must be quoted: an empty line is no element.
+        PropertyType::String => "\"\"".into(),
+        PropertyType::Custom(_) | PropertyType::List(_) => String::new(),
         _ => "0".into(),
     }
 }
@@ -160,7 +168,7 @@ fn default_element(inner: &PropertyType) -> String {
 /// A list: one row per element (its own widget and a remove button), then an add
 /// button. Elements are value lines of the property.
 fn list(ui: &mut Ui, inner: &PropertyType, text: &str, label: Id, id: Id) -> Option<String> {
-    let mut items: Vec<String> = if text.is_empty() {
+    let mut items: Vec<String> = if text.is_empty() || text.trim() == "[]" {
         Vec::new()
     } else {
         text.lines().map(str::to_owned).collect()
@@ -188,5 +196,11 @@ fn list(ui: &mut Ui, inner: &PropertyType, text: &str, label: Id, id: Id) -> Opt
         items.remove(i);
         changed = true;
     }
-    changed.then(|| items.join("\n"))
+    changed.then(|| {
+        if items.is_empty() {
+            "[]".to_owned()
+        } else {
+            items.join("\n")
+        }
+    })
 }

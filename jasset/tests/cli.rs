@@ -673,7 +673,7 @@ fn help_documents_every_subcommand() {
     assert_eq!(code(&o), 0);
     let out = stdout(&o);
     for sub in [
-        "demo", "check", "inspect", "fmt", "migrate", "gen", "bench", "schema",
+        "demo", "check", "inspect", "fmt", "migrate", "gen", "bench", "schema", "edit",
     ] {
         assert!(
             out.lines().any(|l| l.trim_start().starts_with(sub)),
@@ -685,4 +685,18 @@ fn help_documents_every_subcommand() {
     }
     let o = jasset(dir.path(), &["check", "--help"]);
     assert!(stdout(&o).contains("--strict") && stdout(&o).contains("--root"));
+}
+
+#[test]
+fn edit_refuses_a_missing_root_or_world_before_opening_a_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = jasset(dir.path(), &["edit", "no-such-folder"]);
+    assert_eq!(code(&o), 2, "{o:?}");
+    std::fs::create_dir_all(dir.path().join("Assets/Worlds/Level01/Entities")).unwrap();
+    let o = jasset(dir.path(), &["edit", ".", "--world", "Level02"]);
+    assert_eq!(code(&o), 2, "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("Level02"),
+        "{o:?}"
+    );
 }

@@ -60,6 +60,8 @@ pub use juliet_derive::{construct, Codec, Entity};
 pub mod cli;
 pub mod construct;
 mod edit;
+#[cfg(feature = "editor")]
+pub mod editor;
 pub mod entity;
 mod fsio;
 pub mod kinds;

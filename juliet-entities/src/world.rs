@@ -46,12 +46,14 @@ use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::EntityManager;
 use crate::template::{self, TemplateCache};
 
+mod editing;
 mod files;
 mod listing;
 mod records;
 mod salvage;
 mod save;
 
+pub use editing::{EntitySnapshot, PropertyState};
 use files::{FileReader, READER};
 use listing::entity_files;
 #[cfg_attr(not(feature = "cli"), allow(unused_imports))]

@@ -18,6 +18,8 @@ mod bench;
 mod check;
 mod demo;
 mod diff;
+#[cfg(feature = "editor-app")]
+mod edit;
 mod fmt;
 mod gen;
 mod inspect;
@@ -119,6 +121,14 @@ pub(crate) enum Command {
     /// property keys or types changed while its version did not: run it in CI so that
     /// no layout change ships without a version bump.
     Schema(schema::SchemaArgs),
+    /// Open the world editor (egui) on a world.
+    ///
+    /// ROOT is a world folder or a project root (its first world, or `--world NAME`).
+    /// An outliner, the inspector with override highlighting, revert and apply to
+    /// template, a template browser, add and delete, undo and redo, and save with the
+    /// list of files; files changed on disk are reloaded. Needs a display.
+    #[cfg(feature = "editor-app")]
+    Edit(edit::EditArgs),
 }
 
 /// A failure that ends a subcommand: a message and the exit code.
@@ -244,6 +254,8 @@ fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Gen(args) => gen::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Schema(args) => schema::run(&args, out),
+        #[cfg(feature = "editor-app")]
+        Command::Edit(args) => edit::run(&args, out),
     }
 }
 
@@ -276,10 +288,13 @@ mod tests {
     fn every_subcommand_has_help_text() {
         let cmd = Cli::command();
         let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
-        assert_eq!(
-            names,
-            ["demo", "check", "inspect", "fmt", "migrate", "set", "gen", "bench", "schema"]
-        );
+        let mut expected = vec![
+            "demo", "check", "inspect", "fmt", "migrate", "set", "gen", "bench", "schema",
+        ];
+        if cfg!(feature = "editor-app") {
+            expected.push("edit");
+        }
+        assert_eq!(names, expected);
         for sub in cmd.get_subcommands() {
             let about = sub.get_about().map(|s| s.to_string()).unwrap_or_default();
             let long = sub

@@ -57,6 +57,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod apply;
 mod batch;
 mod cache;
 mod instance;
@@ -65,6 +66,7 @@ pub mod path;
 mod property_delta;
 mod world_ops;
 
+pub use apply::ApplyReport;
 pub use batch::instantiate_many;
 pub use cache::{
     CachedTemplate, TemplateCache, TemplateChange, TemplateRef, DEFAULT_MAX_TEMPLATE_SIZE,

@@ -1,0 +1,301 @@
+//! The inspector panel: one entity's id, kind and template chain, then one row per
+//! property of its class's table, with overrides highlighted (docs/design.md, sections
+//! 7.8 and 7.9).
+//!
+//! Drawing only reads the world and returns what the user asked for as [`Edit`]s: an
+//! application with undo records and applies them itself ([`super::EditorApp`]); a game
+//! that wants none of that calls [`inspector`], which applies them at once.
+
+use egui::{Color32, RichText, Role, Ui, WidgetInfo};
+use juliet_core::{Error, PropertyType};
+
+use super::widgets::value_widget;
+use crate::entity::EntityId;
+use crate::world::World;
+
+/// The colour of an overridden property's name.
+pub const OVERRIDE_COLOR: Color32 = Color32::from_rgb(51, 230, 255);
+
+/// The tooltip of a property's revert button.
+pub const REVERT_TOOLTIP: &str = "Revert property to template default";
+
+/// A change the user asked for in the inspector. Keys are canonical property keys
+/// (`Position` for the position).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edit {
+    /// Set property `key` of entity `id` from value text (it becomes an override of an
+    /// instance).
+    Set {
+        /// The entity.
+        id: EntityId,
+        /// The property key.
+        key: String,
+        /// The new value text (the file's syntax).
+        text: String,
+    },
+    /// Revert property `key` of instance `id` to its template's value.
+    Revert {
+        /// The instance.
+        id: EntityId,
+        /// The property key.
+        key: String,
+    },
+    /// Revert every property of instance `id` but its position and id.
+    RevertAll {
+        /// The instance.
+        id: EntityId,
+    },
+    /// Write the instance's values of `keys` into `template` (a template of its chain).
+    Apply {
+        /// The instance.
+        id: EntityId,
+        /// The property keys.
+        keys: Vec<String>,
+        /// The template's project-relative path.
+        template: String,
+    },
+}
+
+impl Edit {
+    /// The entity the edit is about.
+    pub fn entity(&self) -> EntityId {
+        match self {
+            Edit::Set { id, .. }
+            | Edit::Revert { id, .. }
+            | Edit::RevertAll { id }
+            | Edit::Apply { id, .. } => *id,
+        }
+    }
+}
+
+/// Applies `edit` to `world` (no undo): [`World::set_property`],
+/// [`World::revert_property`], [`World::revert_to_template`] or
+/// [`World::apply_to_template`]. Each marks the entity changed for the next save.
+///
+/// # Errors
+/// The called operation's.
+pub fn apply_edit(world: &mut World, edit: &Edit) -> Result<(), Error> {
+    match edit {
+        Edit::Set { id, key, text } => world.set_property(*id, key, text),
+        Edit::Revert { id, key } => world.revert_property(*id, key),
+        Edit::RevertAll { id } => world.revert_to_template(*id),
+        Edit::Apply { id, keys, template } => {
+            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+            world.apply_to_template(*id, &keys, template).map(|_| ())
+        }
+    }
+}
+
+/// Draws the inspector of entity `id` and applies the user's edits to `world` at once
+/// (what a game embedding the panel without undo wants). Returns the edits applied.
+///
+/// # Errors
+/// The first edit that failed (the ones before it are applied).
+pub fn inspector(ui: &mut Ui, world: &mut World, id: EntityId) -> Result<Vec<Edit>, Error> {
+    let edits = inspector_ui(ui, world, id);
+    for edit in &edits {
+        apply_edit(world, edit)?;
+    }
+    Ok(edits)
+}
+
+/// The short name of a template path: its file stem.
+pub fn template_name(path: &str) -> &str {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    file.strip_suffix(".jasset").unwrap_or(file)
+}
+
+/// A button whose accessible label is `label` (its text may be shorter).
+fn labelled_button(ui: &mut Ui, text: &str, label: String) -> egui::Response {
+    let response = ui.small_button(text);
+    let enabled = response.enabled();
+    response.widget_info(|| WidgetInfo::labeled(Role::Button, enabled, &label));
+    response
+}
+
+/// Draws the inspector of entity `id` of `world` into `ui` and returns the edits the
+/// user made this frame (apply them with [`apply_edit`], or through an undo history).
+///
+/// At the top: the id, the kind, the template and its chain, and for an instance
+/// "Revert all to template" and "Apply all to template". Then a row per property (the
+/// position first): its key (bold and [`OVERRIDE_COLOR`] when the instance overrides
+/// it, with a revert button whose tooltip is [`REVERT_TOOLTIP`] and an apply menu
+/// listing the chain), the widget of its type, and for an inherited property the
+/// template that gives its value.
+pub fn inspector_ui(ui: &mut Ui, world: &World, id: EntityId) -> Vec<Edit> {
+    let mut edits = Vec::new();
+    let Some(entity) = world.manager().entity(id) else {
+        ui.label(format!("Entity {id} is not in the world."));
+        return edits;
+    };
+    let class = entity.class();
+    let chain: Vec<String> = world
+        .template_chain(id)
+        .iter()
+        .map(|t| t.path().to_owned())
+        .collect();
+    let overridden: Vec<usize> = world
+        .overrides(id)
+        .map(|list| list.iter().map(|o| o.index).collect())
+        .unwrap_or_default();
+    let instance = !chain.is_empty();
+
+    ui.label(RichText::new(format!("Entity {id}")).strong());
+    ui.label(format!("Kind: {}", class.name));
+    match chain.first() {
+        Some(path) => {
+            ui.label(format!("Template: {path}"));
+            if chain.len() > 1 {
+                let names: Vec<&str> = chain.iter().map(|p| template_name(p)).collect();
+                ui.label(format!("Chain: {}", names.join(" > ")));
+            }
+        }
+        None => {
+            ui.label("Template: none");
+        }
+    }
+    if instance {
+        ui.horizontal(|ui| {
+            if ui.button("Revert all to template").clicked() {
+                edits.push(Edit::RevertAll { id });
+            }
+            let keys: Vec<String> = overridden
+                .iter()
+                .map(|&i| class.properties[i].key.to_owned())
+                .collect();
+            ui.add_enabled_ui(!keys.is_empty(), |ui| {
+                ui.menu_button("Apply all to template", |ui| {
+                    for path in &chain {
+                        if ui.button(path).clicked() {
+                            edits.push(Edit::Apply {
+                                id,
+                                keys: keys.clone(),
+                                template: path.clone(),
+                            });
+                        }
+                    }
+                });
+            });
+        });
+    }
+    ui.separator();
+
+    egui::Grid::new(("juliet-inspector", id.0))
+        .num_columns(3)
+        .striped(true)
+        .show(ui, |ui| {
+            let position = world
+                .manager()
+                .property_text(id, "Position")
+                .unwrap_or_default();
+            let moved = instance && entity.is_position_overridden();
+            row(
+                ui,
+                &mut edits,
+                Row {
+                    id,
+                    key: "Position",
+                    ty: &PropertyType::Floats(3),
+                    text: &position,
+                    overridden: moved,
+                    source: None,
+                    chain: &[],
+                    instance,
+                },
+            );
+            for (index, property) in class.properties.iter().enumerate() {
+                let text = world
+                    .manager()
+                    .property_text(id, property.key)
+                    .unwrap_or_default();
+                let is_overridden = instance && overridden.contains(&index);
+                let source = (instance && !is_overridden).then(|| {
+                    world
+                        .value_source(id, index)
+                        .map_or("class default".to_owned(), |t| {
+                            format!("from {}", template_name(t.path()))
+                        })
+                });
+                row(
+                    ui,
+                    &mut edits,
+                    Row {
+                        id,
+                        key: property.key,
+                        ty: &property.property_type,
+                        text: &text,
+                        overridden: is_overridden,
+                        source,
+                        chain: &chain,
+                        instance,
+                    },
+                );
+            }
+        });
+    edits
+}
+
+/// What one inspector row shows.
+struct Row<'a> {
+    id: EntityId,
+    key: &'static str,
+    ty: &'a PropertyType,
+    text: &'a str,
+    overridden: bool,
+    /// For an inherited property: where its value comes from.
+    source: Option<String>,
+    /// The templates an override can be applied to (none for the position).
+    chain: &'a [String],
+    instance: bool,
+}
+
+fn row(ui: &mut Ui, edits: &mut Vec<Edit>, r: Row<'_>) {
+    let name = if r.overridden {
+        RichText::new(r.key).strong().color(OVERRIDE_COLOR)
+    } else {
+        RichText::new(r.key)
+    };
+    let label = ui.label(name);
+    let widget_id = ui.make_persistent_id(("juliet-inspector-value", r.id.0, r.key));
+    if let Some(text) = value_widget(ui, r.ty, r.text, label.id, widget_id) {
+        edits.push(Edit::Set {
+            id: r.id,
+            key: r.key.to_owned(),
+            text,
+        });
+    }
+    ui.horizontal(|ui| {
+        if r.overridden {
+            let revert = labelled_button(ui, "Revert", format!("Revert {}", r.key))
+                .on_hover_text(REVERT_TOOLTIP);
+            if revert.clicked() {
+                edits.push(Edit::Revert {
+                    id: r.id,
+                    key: r.key.to_owned(),
+                });
+            }
+            if !r.chain.is_empty() {
+                let menu = ui.menu_button("Apply", |ui| {
+                    for path in r.chain {
+                        if ui.button(path).clicked() {
+                            edits.push(Edit::Apply {
+                                id: r.id,
+                                keys: vec![r.key.to_owned()],
+                                template: path.clone(),
+                            });
+                        }
+                    }
+                });
+                let enabled = menu.response.enabled();
+                let label = format!("Apply {}", r.key);
+                menu.response
+                    .widget_info(|| WidgetInfo::labeled(Role::Button, enabled, &label));
+            }
+        } else if let Some(source) = &r.source {
+            ui.label(RichText::new(source).weak());
+        } else if !r.instance {
+            ui.label("");
+        }
+    });
+    ui.end_row();
+}

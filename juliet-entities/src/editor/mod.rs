@@ -1,0 +1,52 @@
+//! The editor (feature `editor`, egui only): an inspector panel that a game embeds in its
+//! own egui UI, and [`EditorApp`], the world editor behind `jasset edit`.
+//!
+//! * [`inspector_ui`] draws one entity's inspector into an [`egui::Ui`] from its class's
+//!   property table and returns the user's [`Edit`]s; [`inspector`] also applies them.
+//!   Overridden properties are bold and [`OVERRIDE_COLOR`], with a revert button
+//!   ([`REVERT_TOOLTIP`]) and "Apply" (to a template of the chain chosen by the user);
+//!   inherited ones name the template that gives their value.
+//! * [`EditorApp`] adds the outliner, the template browser, add/delete, undo and redo
+//!   ([`History`]: each step records the properties, entity or template file it changed),
+//!   save with the list of files, and reloading of files changed on disk.
+//!   [`EditorApp::ui`] draws one frame into any `Ui`, so it runs in an eframe window
+//!   (`jasset edit`) or under egui_kittest.
+//!
+//! ```
+//! use juliet_entities::editor::{self, egui};
+//! use juliet_entities::kinds::Inert;
+//! use juliet_entities::prelude::*;
+//!
+//! /// A game's debug panel: the inspector of the selected entity, edits applied at once.
+//! fn debug_panel(ui: &mut egui::Ui, world: &mut World, selected: EntityId) {
+//!     if let Err(e) = editor::inspector(ui, world, selected) {
+//!         ui.colored_label(egui::Color32::RED, e.to_string());
+//!     }
+//! }
+//!
+//! let dir = tempfile::tempdir()?;
+//! let mut world = World::new(dir.path());
+//! let rock = world.manager_mut().make_entity::<Inert>(juliet_entities::glam::Vec3::ZERO);
+//! let ctx = egui::Context::default();
+//! let mut output = ctx.run_ui(egui::RawInput::default(), |ui| debug_panel(ui, &mut world, rock));
+//! output.textures_delta.clear(); // (a real UI hands them to its renderer)
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! docs/design.md, sections 7.8 and 7.9; the guide's "The editor" and "Embedding the
+//! inspector".
+
+mod app;
+mod inspector;
+mod outliner;
+mod undo;
+mod view;
+mod widgets;
+
+pub use app::{Conflict, EditorApp, GroupBy, PendingFile};
+pub use egui;
+pub use inspector::{
+    apply_edit, inspector, inspector_ui, template_name, Edit, OVERRIDE_COLOR, REVERT_TOOLTIP,
+};
+pub use undo::{Change, History, Step};
+pub use widgets::value_widget;

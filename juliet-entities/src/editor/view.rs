@@ -1,0 +1,249 @@
+//! [`EditorApp::ui`]: the editor's window contents (toolbar, outliner, inspector,
+//! template browser, dialogs) and its keyboard shortcuts.
+
+use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui, ViewportCommand};
+use glam::Vec3;
+
+use super::app::{EditorApp, PendingFile};
+use super::inspector::{inspector_ui, template_name};
+
+const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+const REDO: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+
+impl EditorApp {
+    /// Draws the editor into `ui` (the whole window) and makes the edits the user asked
+    /// for: one frame. Handles Ctrl+Z (undo), Ctrl+Shift+Z (redo) and Ctrl+S (the save
+    /// dialog), and sets the window title (`*` while unsaved).
+    pub fn ui(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        let before = (self.status.clone(), self.selected);
+        // Redo first: Ctrl+Shift+Z also matches Ctrl+Z when shift is not checked.
+        if ctx.input_mut(|i| i.consume_shortcut(&REDO)) {
+            self.redo();
+        } else if ctx.input_mut(|i| i.consume_shortcut(&UNDO)) {
+            self.undo();
+        }
+        if ctx.input_mut(|i| i.consume_shortcut(&SAVE)) {
+            self.save_dialog = true;
+        }
+
+        egui::Panel::top("juliet-toolbar").show(ui, |ui| self.toolbar_ui(ui));
+        egui::Panel::bottom("juliet-status").show(ui, |ui| {
+            ui.label(self.status.clone());
+        });
+        egui::Panel::left("juliet-outliner")
+            .resizable(true)
+            .default_size(230.0)
+            .show(ui, |ui| self.outliner_ui(ui));
+        egui::Panel::right("juliet-templates")
+            .resizable(true)
+            .default_size(250.0)
+            .show(ui, |ui| self.browser_ui(ui));
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("inspector")
+                .show(ui, |ui| self.inspector_panel(ui));
+        });
+        self.dialogs_ui(&ctx);
+
+        if ctx.dragged_id().is_none() && ctx.memory(|m| m.focused().is_none()) {
+            self.close_step();
+        }
+        if before != (self.status.clone(), self.selected) {
+            // Edits are made after the panels were drawn: draw again with the result.
+            ctx.request_repaint();
+        }
+        let title = self.title();
+        if title != self.title {
+            ctx.send_viewport_cmd(ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    fn toolbar_ui(&mut self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            let unsaved = self.is_unsaved();
+            ui.label(RichText::new(self.title()).strong());
+            if ui.button(if unsaved { "Save *" } else { "Save" }).clicked() {
+                self.save_dialog = true;
+            }
+            ui.separator();
+            let undo = ui.add_enabled(self.history.can_undo(), egui::Button::new("Undo"));
+            let undo = match self.history.undo_name() {
+                Some(name) => undo.on_hover_text(format!("Undo {name} (Ctrl+Z)")),
+                None => undo,
+            };
+            if undo.clicked() {
+                self.undo();
+            }
+            let redo = ui.add_enabled(self.history.can_redo(), egui::Button::new("Redo"));
+            let redo = match self.history.redo_name() {
+                Some(name) => redo.on_hover_text(format!("Redo {name} (Ctrl+Shift+Z)")),
+                None => redo,
+            };
+            if redo.clicked() {
+                self.redo();
+            }
+            ui.separator();
+            let kind_name = self.add_kind.map_or("", |c| c.name);
+            let label = ui.label("Kind");
+            egui::ComboBox::from_id_salt("juliet-add-kind")
+                .selected_text(kind_name)
+                .show_ui(ui, |ui| {
+                    for class in self.kinds.clone() {
+                        let chosen = self.add_kind.is_some_and(|c| std::ptr::eq(c, class));
+                        if ui.selectable_label(chosen, class.name).clicked() {
+                            self.add_kind = Some(class);
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            if ui
+                .add_enabled(self.add_kind.is_some(), egui::Button::new("Add entity"))
+                .clicked()
+            {
+                if let Some(class) = self.add_kind {
+                    self.add_entity(class);
+                }
+            }
+            if let Some(id) = self.selected {
+                if ui.button("Delete").clicked() {
+                    self.delete(id);
+                }
+            }
+        });
+    }
+
+    fn inspector_panel(&mut self, ui: &mut Ui) {
+        ui.heading("Inspector");
+        let Some(id) = self.selected else {
+            ui.label("Select an entity in the outliner.");
+            return;
+        };
+        for edit in inspector_ui(ui, &self.world, id) {
+            self.perform(&edit);
+        }
+    }
+
+    fn browser_ui(&mut self, ui: &mut Ui) {
+        ui.heading("Templates");
+        egui::ScrollArea::vertical()
+            .id_salt("templates")
+            .max_height(ui.available_height() * 0.5)
+            .show(ui, |ui| {
+                for path in self.template_paths.clone() {
+                    let chosen = self.browser_selected.as_deref() == Some(path.as_str());
+                    if ui
+                        .selectable_label(chosen, template_name(&path))
+                        .on_hover_text(&path)
+                        .clicked()
+                    {
+                        self.browser_selected = Some(path);
+                    }
+                }
+            });
+        ui.separator();
+        ui.label("Spawn at");
+        ui.horizontal(|ui| {
+            for (axis, value) in ["X", "Y", "Z"].iter().zip(&mut self.spawn_position) {
+                let label = ui.label(*axis);
+                ui.add(egui::DragValue::new(value).speed(0.1))
+                    .labelled_by(label.id);
+            }
+        });
+        let spawn = ui.add_enabled(
+            self.browser_selected.is_some(),
+            egui::Button::new("Spawn instance"),
+        );
+        if spawn.clicked() {
+            if let Some(path) = self.browser_selected.clone() {
+                let [x, y, z] = self.spawn_position;
+                self.spawn(&path, Vec3::new(x, y, z));
+            }
+        }
+        ui.separator();
+        let create = ui.add_enabled(
+            self.selected.is_some(),
+            egui::Button::new("Create template from entity"),
+        );
+        if create.clicked() {
+            self.create_prompt = Some(String::new());
+        }
+        if let (Some(name), Some(id)) = (self.create_prompt.as_mut(), self.selected) {
+            let label = ui.label("Template name");
+            ui.text_edit_singleline(name).labelled_by(label.id);
+            let name = name.trim().to_owned();
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(!name.is_empty(), egui::Button::new("Create"))
+                    .clicked()
+                    && self.create_template(id, &name).is_some()
+                {
+                    self.create_prompt = None;
+                }
+                if ui.button("Cancel").clicked() {
+                    self.create_prompt = None;
+                }
+            });
+        }
+    }
+
+    fn dialogs_ui(&mut self, ctx: &egui::Context) {
+        if self.save_dialog {
+            let files = self.pending_files();
+            let mut open = true;
+            egui::Window::new("Save")
+                .collapsible(false)
+                .open(&mut open)
+                .show(ctx, |ui| {
+                    if files.is_empty() {
+                        ui.label("Nothing to save.");
+                    }
+                    for file in &files {
+                        match file {
+                            PendingFile::Write(path) => {
+                                ui.label(format!("write  {}", path.display()))
+                            }
+                            PendingFile::Delete(path) => {
+                                ui.label(format!("delete {}", path.display()))
+                            }
+                        };
+                    }
+                    ui.horizontal(|ui| {
+                        if ui.button("Write files").clicked() {
+                            self.save();
+                            self.save_dialog = false;
+                        }
+                        if ui.button("Cancel").clicked() {
+                            self.save_dialog = false;
+                        }
+                    });
+                });
+            if !open {
+                self.save_dialog = false;
+            }
+        }
+        if let Some(conflict) = self.conflict.clone() {
+            egui::Window::new("File changed on disk")
+                .collapsible(false)
+                .show(ctx, |ui| {
+                    ui.label(format!(
+                        "{} changed on disk, and entity {} has unsaved edits.",
+                        conflict.path.display(),
+                        conflict.id
+                    ));
+                    ui.horizontal(|ui| {
+                        if ui.button("Reload from disk").clicked() {
+                            self.resolve_conflict(true);
+                        }
+                        if ui.button("Keep my edits").clicked() {
+                            self.resolve_conflict(false);
+                        }
+                    });
+                });
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! One egui widget per property type ([`PropertyType`]), editing the property's value
+//! text (the file's value syntax, as [`crate::EntityManager::property_text`] gives it
+//! and [`crate::World::set_property`] takes it): the widgets never see the field
+//! itself, so every kind, a game's included, is edited through its codec.
+
+use egui::{DragValue, Id, Response, TextEdit, Ui};
+use juliet_core::{Codec, PropertyType, Value};
+
+/// Draws the widget for a value of type `ty` whose current text is `text`, labelled
+/// (for screen readers and tests) by the widget `label`; `id` keeps the state of a
+/// field being typed in. Returns the new value text when the user changed it.
+pub fn value_widget(
+    ui: &mut Ui,
+    ty: &PropertyType,
+    text: &str,
+    label: Id,
+    id: Id,
+) -> Option<String> {
+    match ty {
+        PropertyType::Bool => {
+            let mut on = text.trim() == "true";
+            let response = ui.checkbox(&mut on, "").labelled_by(label);
+            response.changed().then(|| on.to_string())
+        }
+        PropertyType::I8 => int(ui, text, label, i8::MIN as i64, i8::MAX as i64),
+        PropertyType::I16 => int(ui, text, label, i16::MIN as i64, i16::MAX as i64),
+        PropertyType::I32 => int(ui, text, label, i32::MIN as i64, i32::MAX as i64),
+        PropertyType::I64 => int(ui, text, label, i64::MIN, i64::MAX),
+        PropertyType::U8 => uint(ui, text, label, u8::MAX as u64),
+        PropertyType::U16 => uint(ui, text, label, u16::MAX as u64),
+        PropertyType::U32 => uint(ui, text, label, u32::MAX as u64),
+        PropertyType::F32 | PropertyType::F64 => {
+            let mut value: f64 = text.trim().parse().unwrap_or(0.0);
+            let response = drag(ui, &mut value, label);
+            response.changed().then(|| float_text(ty, value))
+        }
+        PropertyType::Floats(n) => floats(ui, *n, text, label),
+        PropertyType::String => {
+            // The field shows the string itself; the value text may be quoted.
+            let old = String::decode(Value::from_text(text)).unwrap_or_else(|_| text.to_owned());
+            let mut value = old.clone();
+            let response = ui
+                .add(TextEdit::singleline(&mut value).min_size(egui::vec2(280.0, 0.0)))
+                .labelled_by(label);
+            (response.changed() && value != old).then(|| {
+                let mut out = String::new();
+                value.encode(&mut out);
+                out
+            })
+        }
+        PropertyType::Enum { variants, .. } => {
+            let current = text.trim();
+            let mut chosen = None;
+            egui::ComboBox::from_id_salt(id)
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    for variant in *variants {
+                        if ui.selectable_label(*variant == current, *variant).clicked()
+                            && *variant != current
+                        {
+                            chosen = Some((*variant).to_owned());
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label);
+            chosen
+        }
+        PropertyType::List(inner) => list(ui, inner, text, label, id),
+        // U64 (ids, hashes, written in hex) and game codecs: the text itself, committed
+        // when the field loses focus, since a half-typed value does not decode.
+        PropertyType::U64 | PropertyType::Custom(_) => buffered_text(ui, text, label, id),
+    }
+}
+
+/// A drag value with a speed that suits its size.
+fn drag<N: egui::emath::Numeric>(ui: &mut Ui, value: &mut N, label: Id) -> Response {
+    let speed = (value.to_f64().abs() * 0.01).clamp(0.01, 100.0);
+    ui.add(DragValue::new(value).speed(speed))
+        .labelled_by(label)
+}
+
+fn int(ui: &mut Ui, text: &str, label: Id, min: i64, max: i64) -> Option<String> {
+    let mut value: i64 = text.trim().parse().unwrap_or(0);
+    let response = ui
+        .add(DragValue::new(&mut value).range(min..=max).speed(0.2))
+        .labelled_by(label);
+    response.changed().then(|| value.to_string())
+}
+
+fn uint(ui: &mut Ui, text: &str, label: Id, max: u64) -> Option<String> {
+    let mut value: u64 = text.trim().parse().unwrap_or(0);
+    let response = ui
+        .add(DragValue::new(&mut value).range(0..=max).speed(0.2))
+        .labelled_by(label);
+    response.changed().then(|| value.to_string())
+}
+
+/// The text of a float as its codec reads it (always with a decimal point, as the
+/// writer puts it).
+fn float_text(ty: &PropertyType, value: f64) -> String {
+    let text = if matches!(ty, PropertyType::F32) {
+        (value as f32).to_string()
+    } else {
+        value.to_string()
+    };
+    if text.contains(['.', 'e', 'E', 'N', 'i']) {
+        text
+    } else {
+        format!("{text}.0")
+    }
+}
+
+/// One drag value per component of an `n`-float value (`1.0, 2.0, 3.0`).
+fn floats(ui: &mut Ui, n: usize, text: &str, label: Id) -> Option<String> {
+    let mut values: Vec<f32> = text
+        .split([',', ' ', '\t'])
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap_or(0.0))
+        .collect();
+    values.resize(n, 0.0);
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        for value in &mut values {
+            changed |= drag(ui, value, label).changed();
+        }
+    });
+    changed.then(|| {
+        values
+            .iter()
+            .map(|v| float_text(&PropertyType::F32, f64::from(*v)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
+/// A text field whose edits reach the world when it loses focus (or Enter is pressed).
+fn buffered_text(ui: &mut Ui, text: &str, label: Id, id: Id) -> Option<String> {
+    let mut buffer = ui
+        .data_mut(|d| d.get_temp::<String>(id))
+        .unwrap_or_else(|| text.to_owned());
+    let response = ui
+        .add(TextEdit::singleline(&mut buffer).min_size(egui::vec2(280.0, 0.0)))
+        .labelled_by(label);
+    if response.has_focus() {
+        ui.data_mut(|d| d.insert_temp(id, buffer));
+        None
+    } else {
+        ui.data_mut(|d| d.remove::<String>(id));
+        (response.lost_focus() && buffer != text).then_some(buffer)
+    }
+}
+
+/// The text of a new element of a list of `inner`.
+fn default_element(inner: &PropertyType) -> String {
+    match inner {
+        PropertyType::Bool => "false".into(),
+        PropertyType::F32 | PropertyType::F64 => "0.0".into(),
+        PropertyType::Floats(n) => vec!["0.0"; *n].join(", "),
+        PropertyType::Enum { variants, .. } => variants.first().copied().unwrap_or("").into(),
+        // An empty string must be quoted: an empty line is no element.
+        PropertyType::String => "\"\"".into(),
+        PropertyType::Custom(_) | PropertyType::List(_) => String::new(),
+        _ => "0".into(),
+    }
+}
+
+/// A list: one row per element (its own widget and a remove button), then an add
+/// button. Elements are value lines of the property.
+fn list(ui: &mut Ui, inner: &PropertyType, text: &str, label: Id, id: Id) -> Option<String> {
+    let mut items: Vec<String> = if text.is_empty() || text.trim() == "[]" {
+        Vec::new()
+    } else {
+        text.lines().map(str::to_owned).collect()
+    };
+    let mut changed = false;
+    let mut remove = None;
+    ui.vertical(|ui| {
+        for (i, item) in items.iter_mut().enumerate() {
+            ui.horizontal(|ui| {
+                if let Some(new) = value_widget(ui, inner, item, label, id.with(i)) {
+                    *item = new;
+                    changed = true;
+                }
+                if ui.small_button("Remove").clicked() {
+                    remove = Some(i);
+                }
+            });
+        }
+        if ui.small_button("Add element").clicked() {
+            items.push(default_element(inner));
+            changed = true;
+        }
+    });
+    if let Some(i) = remove {
+        items.remove(i);
+        changed = true;
+    }
+    changed.then(|| {
+        if items.is_empty() {
+            "[]".to_owned()
+        } else {
+            items.join("\n")
+        }
+    })
+}

@@ -13,6 +13,7 @@ use clap::Args;
 use super::listing::collect;
 use super::output::{count, progress_bar, tick};
 use super::project::{require_paths, resolve_root, sort_problems, Session};
+use super::schema_kinds::registry_for;
 use super::{CliResult, Status};
 
 /// Arguments of `jasset check`.
@@ -41,7 +42,8 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
     collected.handle_stale_temps(false);
     let files = collected.files;
     let bar = progress_bar(files.len());
-    let mut session = Session::load(root, &files, &mut tick(&bar));
+    let registry = registry_for(root.as_deref())?;
+    let mut session = Session::load(root, registry, &files, &mut tick(&bar));
     bar.finish_and_clear();
     let mut errors = collected.errors;
     errors.append(&mut session.errors);

@@ -258,7 +258,7 @@ pub struct Session {
     stores: Vec<Store>,
     /// The requested files, in path order.
     pub files: Vec<FileEntry>,
-    /// Errors of the requested files (at most one per file, plus path errors).
+    /// Errors of the requested files (every bad value of a file, plus path errors).
     pub errors: Vec<Error>,
     /// Warnings of the requested files that loaded.
     pub warnings: Vec<Warning>,
@@ -386,7 +386,7 @@ impl Session {
                 };
                 self.stores.push(Store::Single(Box::new(single)));
             }
-            Err(err) => self.errors.push(err),
+            Err(err) => self.errors.extend(err.into_all()),
         }
     }
 

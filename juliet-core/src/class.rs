@@ -33,6 +33,17 @@ pub trait Reflect: Sized + Send + Sync + 'static {
     /// A copy: properties cloned, skipped fields at their defaults.
     fn clone_value(&self) -> Self;
 
+    /// The property table that type-erased code walks ([`ClassOps::properties`]):
+    /// `CLASS.properties`, unless the type builds its table at run time (one Rust type
+    /// standing for a class read from a data file, as the `jasset` tool does for the
+    /// classes of a schema). An override must describe fields of `Self` exactly as a
+    /// derived table would (offsets inside `Self`, each with the operations of the
+    /// field type at that offset), and return the same table on every call: storage
+    /// reaches fields through it.
+    fn property_table() -> &'static [PropertyDescriptor] {
+        Self::CLASS.properties
+    }
+
     /// Clone-assigns from `src` the properties in `set`, a bitset over the property
     /// table ([`Class::properties`]): property `i` is bit `i % 64` of `set[i / 64]`;
     /// missing words are zero and bits past the table are ignored. What a template

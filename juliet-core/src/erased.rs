@@ -56,7 +56,7 @@ unsafe fn clone_in_place<T: Reflect>(src: *const u8, dst: *mut u8) {
 }
 
 fn properties<T: Reflect>() -> &'static [PropertyDescriptor] {
-    T::CLASS.properties
+    T::property_table()
 }
 
 unsafe fn save<T: Reflect>(ptr: *const u8, ar: &mut Archive<'_>) {
@@ -91,8 +91,9 @@ impl ClassOps {
         }
     }
 
-    /// The property table of the type these operations act on (`T::CLASS.properties`
-    /// of the `T` given to [`ClassOps::of`]). Unlike the public
+    /// The property table of the type these operations act on
+    /// ([`Reflect::property_table`] of the `T` given to [`ClassOps::of`], by default
+    /// `T::CLASS.properties`). Unlike the public
     /// [`crate::Class::properties`] field it cannot be changed after [`ClassOps::of`], so
     /// type-erased code that reaches fields by offset (the template runtime's property
     /// copies) may rely on it as much as on `T`'s own table.

@@ -36,6 +36,10 @@ pub struct ErrorInfo {
     /// The likely intended spelling (of a key, a kind, a directive), printed as
     /// `(did you mean `X`?)`.
     pub suggestion: Option<String>,
+    /// Further problems of the same file, found after this one (a loader that stops at
+    /// a bad value still checks the file's other values), each with its own location;
+    /// not part of this error's message. [`Error::into_all`] lists them all.
+    pub more: Vec<Error>,
 }
 
 impl std::ops::Deref for Error {
@@ -62,6 +66,7 @@ impl Error {
                 key: None,
                 kind,
                 suggestion: None,
+                more: Vec::new(),
             }),
         }
     }
@@ -92,6 +97,24 @@ impl Error {
     /// An I/O error about `path`.
     pub fn io(path: impl Into<PathBuf>, err: std::io::Error) -> Error {
         Error::file(path, ErrorKind::Io(Arc::new(err)))
+    }
+
+    /// Adds further problems of the same file ([`ErrorInfo::more`]).
+    pub fn with_more(mut self, more: impl IntoIterator<Item = Error>) -> Error {
+        self.info.more.extend(more);
+        self
+    }
+
+    /// This error and every further problem of its file ([`ErrorInfo::more`]), in the
+    /// order found, each without further problems of its own.
+    pub fn into_all(mut self) -> Vec<Error> {
+        let more = std::mem::take(&mut self.info.more);
+        let mut all = Vec::with_capacity(1 + more.len());
+        all.push(self);
+        for e in more {
+            all.extend(e.into_all());
+        }
+        all
     }
 
     /// The fields, owned.

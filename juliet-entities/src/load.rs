@@ -35,6 +35,7 @@ use crate::template::{self, TemplateCache};
 mod direct;
 #[cfg(test)]
 mod direct_tests;
+mod problems;
 
 /// The engine's base-tier version (docs/design.md, section 2.4), written as
 /// `BaseVersion`: it versions the keys this module reads, independently of each class's
@@ -268,7 +269,12 @@ fn load_general(
         id,
         armed: true,
     };
-    rollback.manager.load_derived(base, &mut ar)?;
+    if let Err(err) = rollback.manager.load_derived(base, &mut ar) {
+        let (entity, storage) = rollback.manager.record_and_storage_mut(base);
+        let slot = entity.slot();
+        let doc = ar.document().expect("loading");
+        return Err(problems::with_further_value_errors(err, storage, slot, doc));
+    }
     let unknown = ar.audit_unconsumed_suggesting(&known_keys(class));
     let entity = rollback.manager.entity_at_mut(base);
     entity.position = header

@@ -408,7 +408,7 @@ impl World {
                     // kind (worlds are mostly of a few kinds): the arrays are not
                     // grown and copied a dozen times over the load. Other kinds grow
                     // as they come.
-                    let remaining = report.files - report.errors.len() - 1;
+                    let remaining = report.files.saturating_sub(self.untouched.len() + 1);
                     if let Some(class) = self.manager.entity(entity.id).map(|e| e.class()) {
                         self.manager.reserve(class, remaining);
                     }
@@ -437,7 +437,7 @@ impl World {
                         *other = first.path.resolve(listed).to_path_buf();
                     }
                 }
-                report.errors.push(err);
+                report.errors.extend(err.into_all());
                 self.untouched.push(file.to_path_buf());
             }
         }

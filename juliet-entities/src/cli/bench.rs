@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use indicatif::ProgressBar;
 
+use super::output::steps_bar;
 use super::project::{copy_dir, find_root, load_world_dir, WORLDS_DIR};
 use super::{CliError, CliResult, Status};
 use crate::world::{Durability, ENTITIES_DIR};
@@ -70,13 +72,41 @@ impl Timing {
 /// A usage error when ROOT holds no world; I/O and load errors.
 pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
     let (project, worlds) = locate(&args.root)?;
+    // One step per copy and per timed run: a large world's load takes seconds.
+    let runs_per_world = 3 * u64::from(args.iterations);
+    let bar = steps_bar(1 + worlds.len() as u64 * runs_per_world, "steps", true);
+    bar.set_message(format!("copying {}", project.display()));
     let copy = tempfile::tempdir()?;
     copy_dir(&project, copy.path())?;
+    bar.inc(1);
+    let result = bench_worlds(args, &project, &worlds, copy.path(), &bar, out);
+    bar.finish_and_clear();
+    result
+}
+
+/// The timings of each of `worlds` (of `project`, copied to `copy`), moving `bar` one
+/// step per run.
+fn bench_worlds(
+    args: &BenchArgs,
+    project: &Path,
+    worlds: &[PathBuf],
+    copy: &Path,
+    bar: &ProgressBar,
+    out: &mut dyn Write,
+) -> CliResult {
     let mut failed = false;
     for world in worlds {
-        let rel = world.strip_prefix(&project).unwrap_or(&world).to_path_buf();
-        let dir = copy.path().join(&rel);
+        let rel = world.strip_prefix(project).unwrap_or(world).to_path_buf();
+        let dir = copy.join(&rel);
         let (files, bytes) = tree_size(&dir.join(ENTITIES_DIR))?;
+        let step = |what: &str, i: u32| {
+            bar.set_message(format!(
+                "{what} {}/{} of {}",
+                i + 1,
+                args.iterations,
+                rel.display()
+            ));
+        };
         writeln!(
             out,
             "world {}: {} files, {:.2} MB",
@@ -86,12 +116,14 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
         )?;
         let mut runs = Vec::new();
         let mut last = None;
-        for _ in 0..args.iterations {
+        for i in 0..args.iterations {
+            step("load", i);
             let start = Instant::now();
-            let loaded = load_world_dir(Some(copy.path()), &dir)
-                .map_err(|e| CliError::failure(e.to_string()))?;
+            let loaded =
+                load_world_dir(Some(copy), &dir).map_err(|e| CliError::failure(e.to_string()))?;
             runs.push(start.elapsed());
             last = Some(loaded);
+            bar.inc(1);
         }
         let (mut world_state, report) = last.expect("at least one iteration");
         writeln!(
@@ -118,7 +150,8 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
             .collect();
         let mut runs = Vec::new();
         let mut written = 0u64;
-        for _ in 0..args.iterations {
+        for i in 0..args.iterations {
+            step("write", i);
             let start = Instant::now();
             written = 0;
             let mut text = String::new();
@@ -129,6 +162,7 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
                 }
             }
             runs.push(start.elapsed());
+            bar.inc(1);
         }
         writeln!(
             out,
@@ -144,7 +178,8 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
         });
         let mut runs = Vec::new();
         let mut saved = 0;
-        for _ in 0..args.iterations {
+        for i in 0..args.iterations {
+            step("save", i);
             world_state
                 .manager_mut()
                 .for_each_entity_mut(|e| e.mark_dirty());
@@ -152,6 +187,7 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
             let report = world_state.save_world()?;
             runs.push(start.elapsed());
             saved = report.written.len();
+            bar.inc(1);
         }
         let (_, saved_bytes) = tree_size(&dir.join(ENTITIES_DIR))?;
         writeln!(

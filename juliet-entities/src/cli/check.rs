@@ -2,7 +2,8 @@
 //!
 //! One line per problem on stdout, in path order, `path:line:col: error|warning:
 //! message` (the `Display` of [`juliet_core::Error`] and [`juliet_core::Warning`], which
-//! editors and CI annotators parse), then a one-line summary on stderr. Exit 0 when no
+//! editors and CI annotators parse; coloured on a terminal unless `NO_COLOR` is set),
+//! then a one-line summary on stderr. Exit 0 when no
 //! file has an error (warnings too with `--strict`), 1 otherwise.
 
 use std::io::Write;
@@ -11,8 +12,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::listing::collect;
-use super::output::{count, progress_bar, tick};
+use super::output::{count, problem_line, progress_bar, tick, Style};
 use super::project::{require_paths, resolve_root, sort_problems, Session};
+use super::schema_kinds::registry_for;
 use super::{CliResult, Status};
 
 /// Arguments of `jasset check`.
@@ -41,7 +43,8 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
     collected.handle_stale_temps(false);
     let files = collected.files;
     let bar = progress_bar(files.len());
-    let mut session = Session::load(root, &files, &mut tick(&bar));
+    let registry = registry_for(root.as_deref())?;
+    let mut session = Session::load(root, registry, &files, &mut tick(&bar));
     bar.finish_and_clear();
     let mut errors = collected.errors;
     errors.append(&mut session.errors);
@@ -52,6 +55,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
     // printed: a file of a million unknown keys makes a million warnings, and a
     // formatted copy of each would double what `check` holds.
     sort_problems(&mut errors, &mut warnings);
+    let style = Style::for_stdout();
     let mut errors_left = errors.iter().peekable();
     let mut warnings_left = warnings.iter().peekable();
     loop {
@@ -62,18 +66,29 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
             (None, None) => break,
         };
         if error_first {
-            writeln!(out, "{}", errors_left.next().expect("peeked"))?;
+            let e = errors_left.next().expect("peeked");
+            writeln!(out, "{}", problem_line(style, &e.to_string()))?;
         } else {
-            writeln!(out, "{}", warnings_left.next().expect("peeked"))?;
+            let w = warnings_left.next().expect("peeked");
+            writeln!(out, "{}", problem_line(style, &w.to_string()))?;
         }
     }
 
     let failed = !errors.is_empty() || (args.strict && !warnings.is_empty());
+    let summary = Style::for_stderr();
+    let paint = |n: usize, noun: &str, colour: fn(Style, &str) -> String| {
+        let text = count(n, noun);
+        if n == 0 {
+            text
+        } else {
+            colour(summary, &text)
+        }
+    };
     eprintln!(
         "checked {}: {}, {}{}",
         count(files.len(), "file"),
-        count(errors.len(), "error"),
-        count(warnings.len(), "warning"),
+        paint(errors.len(), "error", Style::red),
+        paint(warnings.len(), "warning", Style::yellow),
         if args.strict && !warnings.is_empty() {
             " (--strict: warnings fail)"
         } else {

@@ -15,6 +15,7 @@ use super::listing::collect;
 use super::output::escape_path;
 use super::output::{count, progress_bar, tick};
 use super::project::{pause_after_load, read, require_paths, resolve_root, Session};
+use super::schema_kinds::registry_for;
 use super::{CliResult, Status};
 use crate::fsio::{ReplaceOutcome, SkipReason, Skipped};
 
@@ -57,7 +58,8 @@ pub fn run(args: &FmtArgs, out: &mut dyn Write) -> CliResult {
     let mut collected = collect(&args.paths);
     collected.handle_stale_temps(!args.check);
     let bar = progress_bar(collected.files.len());
-    let mut session = Session::load(root, &collected.files, &mut tick(&bar));
+    let registry = registry_for(root.as_deref())?;
+    let mut session = Session::load(root, registry, &collected.files, &mut tick(&bar));
     bar.finish_and_clear();
     let mut report = format_session(&mut session, !args.check);
     report

@@ -16,7 +16,7 @@ use clap::Args;
 use glam::Vec3;
 use juliet_core::{write_header, write_property, Codec, Reflect, CLASS_VERSION};
 
-use super::output::escape_path;
+use super::output::{escape_path, steps_bar, PROGRESS_THRESHOLD};
 use super::project::{TEMPLATES_DIR, WORLDS_DIR};
 use super::{CliError, CliResult, Status};
 use crate::entity::EntityId;
@@ -109,7 +109,17 @@ pub fn run(args: &GenArgs, out: &mut dyn Write) -> CliResult {
         )));
     }
     let start = std::time::Instant::now();
-    let g = generate(&args.out, args.entities, args.templates, args.seed)?;
+    let total = args.entities.saturating_add(args.templates);
+    let bar = steps_bar(total as u64, "files", total >= PROGRESS_THRESHOLD);
+    let g = generate_with(
+        &args.out,
+        args.entities,
+        args.templates,
+        args.seed,
+        &mut |done| bar.set_position(done as u64),
+    );
+    bar.finish_and_clear();
+    let g = g?;
     writeln!(
         out,
         "generated {} templates and {} entities ({} instances) in {}, {} bytes, {:.2?}",
@@ -144,15 +154,34 @@ fn kind_of_template(i: usize) -> &'static str {
     }
 }
 
-/// Writes the project under `out`.
+/// Writes the project under `out` ([`generate_with`] without progress).
 ///
 /// # Errors
 /// The first I/O error.
+#[cfg(test)]
 pub fn generate(
     out: &Path,
     entities: usize,
     templates: usize,
     seed: u64,
+) -> Result<Generated, CliError> {
+    generate_with(out, entities, templates, seed, &mut |_| {})
+}
+
+/// Files between two calls of [`generate_with`]'s `progress`.
+const PROGRESS_EVERY: usize = 256;
+
+/// Writes the project under `out`, calling `progress` with the number of files
+/// written so far every [`PROGRESS_EVERY`] files and at the end.
+///
+/// # Errors
+/// The first I/O error.
+pub fn generate_with(
+    out: &Path,
+    entities: usize,
+    templates: usize,
+    seed: u64,
+    progress: &mut dyn FnMut(usize),
 ) -> Result<Generated, CliError> {
     let mut rng = Rng::new(seed);
     let tdir = out.join(TEMPLATES_DIR);
@@ -203,7 +232,11 @@ pub fn generate(
         write_file(&edir.join(id.file_name()), &text)?;
         g.bytes += text.len() as u64;
         g.entities += 1;
+        if g.entities % PROGRESS_EVERY == 0 {
+            progress(g.templates + g.entities);
+        }
     }
+    progress(g.templates + g.entities);
     Ok(g)
 }
 

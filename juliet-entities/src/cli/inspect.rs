@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value as Json};
 
 use super::output::{escape_path, Style};
 use super::project::{overridden_keys, resolve_root, EntityView, Session};
+use super::schema_kinds::registry_for;
 use super::values::{self, float32, template_chain, ChainLink};
 use super::{CliError, CliResult, Status};
 use crate::load::ENTITY_BASE_VERSION;
@@ -97,7 +98,13 @@ pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
             )))
         }
     }
-    let session = Session::load(root.clone(), std::slice::from_ref(&args.file), &mut |_| {});
+    let registry = registry_for(root.as_deref())?;
+    let session = Session::load(
+        root.clone(),
+        registry,
+        std::slice::from_ref(&args.file),
+        &mut |_| {},
+    );
     let Some(view) = session.entity(0) else {
         for e in &session.errors {
             writeln!(out, "{e}")?;

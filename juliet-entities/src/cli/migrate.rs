@@ -20,6 +20,7 @@ use super::listing::collect;
 use super::output::escape_path;
 use super::output::{count, progress_bar, tick, Style};
 use super::project::{pause_after_load, read, require_paths, resolve_root, Session};
+use super::schema_kinds::registry_for;
 use super::values::{properties, to_json, Properties};
 use super::{CliResult, Status};
 use crate::fsio::{ReplaceOutcome, SkipReason, Skipped};
@@ -63,7 +64,8 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
     collected.handle_stale_temps(!args.dry_run);
     let path_errors = collected.errors;
     let bar = progress_bar(collected.files.len());
-    let mut session = Session::load(root, &collected.files, &mut tick(&bar));
+    let registry = registry_for(root.as_deref())?;
+    let mut session = Session::load(root, registry, &collected.files, &mut tick(&bar));
     bar.finish_and_clear();
     let style = Style::for_stdout();
     for w in &collected.warnings {

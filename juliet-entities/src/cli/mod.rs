@@ -28,6 +28,7 @@ mod migrate;
 mod output;
 mod project;
 mod schema;
+mod schema_kinds;
 mod set;
 mod values;
 

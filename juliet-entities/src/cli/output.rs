@@ -25,6 +25,15 @@ impl Style {
         }
     }
 
+    /// Colours when stderr is a terminal and `NO_COLOR` is unset or empty (for what is
+    /// printed there: `check`'s summary).
+    pub fn for_stderr() -> Style {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Style {
+            on: io::stderr().is_terminal() && !no_color,
+        }
+    }
+
     /// No colours.
     #[cfg(test)]
     pub fn plain() -> Style {
@@ -70,6 +79,41 @@ impl Style {
     }
 }
 
+/// A problem line, `path:line:col: error|warning: message` (the `Display` of a
+/// [`juliet_core::Error`] or [`juliet_core::Warning`]), coloured as compilers colour
+/// theirs: the location bold, `error` red and `warning` yellow, both bold. The text is
+/// unchanged when `style` is off.
+pub fn problem_line(style: Style, line: &str) -> String {
+    if !style.on {
+        return line.to_owned();
+    }
+    let found = [("error", "1;31"), ("warning", "1;33")]
+        .into_iter()
+        .filter_map(|(word, code)| {
+            let at = line
+                .find(&format!(": {word}: "))
+                .map(|i| (i, i + 2))
+                .or_else(|| line.starts_with(&format!("{word}: ")).then_some((0, 0)))?;
+            Some((at, word, code))
+        })
+        .min_by_key(|((i, _), ..)| *i);
+    let Some(((location_end, word_start), word, code)) = found else {
+        return line.to_owned();
+    };
+    let rest = &line[word_start + word.len()..];
+    let location = &line[..location_end];
+    let location = if location.is_empty() {
+        String::new()
+    } else {
+        style.bold(location)
+    };
+    format!(
+        "{location}{}{}{rest}",
+        &line[location_end..word_start],
+        style.paint(code, word)
+    )
+}
+
 /// A progress bar on stderr for `total` files when that is at least
 /// [`PROGRESS_THRESHOLD`] and stderr is a terminal; a hidden one otherwise.
 pub fn progress_bar(total: usize) -> ProgressBar {
@@ -80,6 +124,23 @@ pub fn progress_bar(total: usize) -> ProgressBar {
     if let Ok(style) =
         ProgressStyle::with_template("{spinner} [{bar:40}] {pos}/{len} files {wide_msg}")
     {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
+}
+
+/// A progress bar on stderr over `total` steps of a long command (`gen`'s files,
+/// `bench`'s runs), its message naming the step, when `show` and stderr is a terminal;
+/// a hidden one otherwise. Its spinner keeps turning during a long step, so a run of
+/// tens of seconds is never silent.
+pub fn steps_bar(total: u64, unit: &str, show: bool) -> ProgressBar {
+    if !show || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let template = format!("{{spinner}} [{{bar:40}}] {{pos}}/{{len}} {unit} {{wide_msg}}");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
@@ -119,6 +180,25 @@ mod tests {
         let s = Style::plain();
         assert_eq!(s.red("x"), "x");
         assert_eq!(Style { on: true }.red("x"), "\x1b[31mx\x1b[0m");
+    }
+
+    #[test]
+    fn problem_lines_are_coloured_only_when_colour_is_on() {
+        let error = "a.jasset:3:7: error: `Mass`: expected f32";
+        assert_eq!(problem_line(Style::plain(), error), error);
+        assert_eq!(
+            problem_line(Style { on: true }, error),
+            "\x1b[1ma.jasset:3:7\x1b[0m: \x1b[1;31merror\x1b[0m: `Mass`: expected f32"
+        );
+        let warning = "b.jasset:1:1: warning: unknown key `error`: x";
+        assert_eq!(
+            problem_line(Style { on: true }, warning),
+            "\x1b[1mb.jasset:1:1\x1b[0m: \x1b[1;33mwarning\x1b[0m: unknown key `error`: x"
+        );
+        assert_eq!(
+            problem_line(Style { on: true }, "error: no file"),
+            "\x1b[1;31merror\x1b[0m: no file"
+        );
     }
 
     #[test]

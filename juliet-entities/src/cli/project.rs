@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use juliet_core::{Error, TokenBuffer, Warning};
+use juliet_core::{Error, Registry, TokenBuffer, Warning};
 
 use crate::entity::EntityId;
 use crate::fsio::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason};
@@ -253,25 +253,29 @@ pub struct Progress<'a> {
 pub struct Session {
     /// The project root, if any.
     pub root: Option<PathBuf>,
+    /// The classes files are loaded with ([`super::schema_kinds::registry_for`]).
+    pub registry: &'static Registry,
     stores: Vec<Store>,
     /// The requested files, in path order.
     pub files: Vec<FileEntry>,
-    /// Errors of the requested files (at most one per file, plus path errors).
+    /// Errors of the requested files (every bad value of a file, plus path errors).
     pub errors: Vec<Error>,
     /// Warnings of the requested files that loaded.
     pub warnings: Vec<Warning>,
 }
 
 impl Session {
-    /// Loads `files` (from [`super::listing::collect`]) in the project at `root`, calling
-    /// `progress` after each world or single file.
+    /// Loads `files` (from [`super::listing::collect`]) in the project at `root` with the
+    /// classes of `registry`, calling `progress` after each world or single file.
     pub fn load(
         root: Option<PathBuf>,
+        registry: &'static Registry,
         files: &[PathBuf],
         progress: &mut dyn FnMut(Progress<'_>),
     ) -> Session {
         let mut session = Session {
             root,
+            registry,
             stores: Vec::new(),
             files: Vec::new(),
             errors: Vec::new(),
@@ -340,7 +344,7 @@ impl Session {
             .filter_map(|&i| Some((self.files[i].path.file_name()?.to_owned(), i)))
             .collect();
         let member_of = |path: &Path| path.file_name().and_then(|n| wanted.get(n)).copied();
-        let (world, report) = match load_world_dir(self.root.as_deref(), dir) {
+        let (world, report) = match load_world_in(self.root.as_deref(), dir, Some(self.registry)) {
             Ok(loaded) => loaded,
             Err(WorldLoadError::Directory(err) | WorldLoadError::Registry(err)) => {
                 self.errors.push(err);
@@ -373,7 +377,7 @@ impl Session {
 
     fn load_single(&mut self, i: usize, is_template: bool) {
         let path = self.files[i].path.clone();
-        match load_single_file(self.root.as_deref(), &path, is_template) {
+        match load_single_file(self.root.as_deref(), &path, is_template, self.registry) {
             Ok(mut single) => {
                 self.warnings.append(&mut single.warnings);
                 self.files[i].state = FileState::Loaded {
@@ -382,7 +386,7 @@ impl Session {
                 };
                 self.stores.push(Store::Single(Box::new(single)));
             }
-            Err(err) => self.errors.push(err),
+            Err(err) => self.errors.extend(err.into_all()),
         }
     }
 
@@ -554,8 +558,21 @@ pub fn load_world_dir(
     root: Option<&Path>,
     dir: &Path,
 ) -> Result<(World, LoadReport), WorldLoadError> {
+    load_world_in(root, dir, None)
+}
+
+/// [`load_world_dir`] with the classes of `registry` (`None`: [`Registry::global`]).
+///
+/// # Errors
+/// As [`World::load`].
+pub fn load_world_in(
+    root: Option<&Path>,
+    dir: &Path,
+    registry: Option<&'static Registry>,
+) -> Result<(World, LoadReport), WorldLoadError> {
     let options = LoadOptions {
         project_root: root.map(Path::to_path_buf),
+        registry,
         ..LoadOptions::default()
     };
     World::load(dir, &options)
@@ -580,9 +597,9 @@ pub struct SingleFile {
     pub newer: bool,
 }
 
-/// Loads one file alone: a template (no `EntityID` expected; a variant loads over its
-/// parent's archetype) or a loose entity file, resolving templates against `root` (the
-/// file's folder when `None`).
+/// Loads one file alone with the classes of `registry`: a template (no `EntityID`
+/// expected; a variant loads over its parent's archetype) or a loose entity file,
+/// resolving templates against `root` (the file's folder when `None`).
 ///
 /// # Errors
 /// The file's first error (an error inside a template of its chain is reported at its
@@ -591,15 +608,16 @@ pub fn load_single_file(
     root: Option<&Path>,
     path: &Path,
     is_template: bool,
+    registry: &'static Registry,
 ) -> Result<SingleFile, Error> {
     let bytes = read(path, root)?;
     let fingerprint = Fingerprint::of(&bytes);
-    let mut manager = EntityManager::new();
+    let mut manager = EntityManager::with_registry(registry);
     let project = root
         .map(Path::to_path_buf)
         .or_else(|| path.parent().map(Path::to_path_buf))
         .unwrap_or_default();
-    let mut templates = TemplateCache::new(project);
+    let mut templates = TemplateCache::with_registry(project, registry);
     let loaded = load_entity_with_templates(
         &mut TokenBuffer::new(),
         &mut manager,

@@ -229,36 +229,86 @@ pub fn export(registry: &Registry) -> String {
 /// # Errors
 /// A failure naming the file, line and what is wrong.
 pub fn parse(bytes: &[u8], path: &Path) -> Result<Vec<SchemaClass>, CliError> {
+    Ok(parse_located(bytes, path)?
+        .into_iter()
+        .map(|c| c.class)
+        .collect())
+}
+
+/// Where in the schema file a class and its property lines are, 1-based.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    /// The class.
+    pub class: SchemaClass,
+    /// Line and column of the class's header.
+    pub header: (u32, u32),
+    /// Per property (in [`SchemaClass::properties`] order): the line, and the columns of
+    /// its type word and of its default text.
+    pub properties: Vec<PropertyAt>,
+}
+
+/// Where one `property KEY TYPE DEFAULT` line is ([`Located::properties`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PropertyAt {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column of `TYPE`.
+    pub type_column: u32,
+    /// 1-based column of `DEFAULT`.
+    pub default_column: u32,
+}
+
+/// 1-based line and column of `part`, a slice of `source`.
+fn line_col(source: &str, part: &str) -> (u32, u32) {
+    let offset = (part.as_ptr() as usize)
+        .saturating_sub(source.as_ptr() as usize)
+        .min(source.len());
+    let before = &source[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    (line as u32, column as u32)
+}
+
+/// [`parse`], keeping where each class and property line is (for the messages of
+/// readers that check the types and defaults, [`super::schema_kinds`]).
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_located(bytes: &[u8], path: &Path) -> Result<Vec<Located>, CliError> {
     let mut buffer = juliet_core::TokenBuffer::new();
     let doc = buffer.tokenize(bytes, path)?;
+    let source = doc.source();
     let mut classes = Vec::new();
     for i in 0..doc.len() {
         let name = doc.key(i);
-        let line_of = |n: usize| doc.node(i).line as usize + 1 + n;
         if name.eq_ignore_ascii_case("AssetType") {
             continue;
         }
-        let bad = |n: usize, why: &str| {
-            CliError::failure(format!(
-                "{}:{}: class `{name}`: {why}",
-                path.display(),
-                line_of(n)
-            ))
+        let bad = |line: &str, why: &str| {
+            let (l, c) = line_col(source, line);
+            CliError::failure(format!("{}:{l}:{c}: class `{name}`: {why}", path.display()))
         };
-        let mut class = SchemaClass {
-            name: name.to_owned(),
-            aliases: Vec::new(),
-            version: 0,
+        let node = doc.node(i);
+        let mut located = Located {
+            class: SchemaClass {
+                name: name.to_owned(),
+                aliases: Vec::new(),
+                version: 0,
+                properties: Vec::new(),
+                deprecated: Vec::new(),
+            },
+            header: (node.line, node.column),
             properties: Vec::new(),
-            deprecated: Vec::new(),
         };
-        for (n, line) in doc.value(i).lines().enumerate() {
+        let class = &mut located.class;
+        for line in doc.value(i).lines() {
             let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
             match word {
                 "version" => {
                     class.version = rest
                         .parse()
-                        .map_err(|_| bad(n, &format!("bad version `{rest}`")))?;
+                        .map_err(|_| bad(line, &format!("bad version `{rest}`")))?;
                 }
                 "alias" => class.aliases.push(rest.to_owned()),
                 "deprecated" => class.deprecated.push(rest.to_owned()),
@@ -267,17 +317,23 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Vec<SchemaClass>, CliError> {
                     let (Some(key), Some(ty), Some(default)) =
                         (parts.next(), parts.next(), parts.next())
                     else {
-                        return Err(bad(n, "expected `property KEY TYPE DEFAULT`"));
+                        return Err(bad(line, "expected `property KEY TYPE DEFAULT`"));
                     };
                     class.properties.push((
                         key.to_owned(),
                         ty.to_owned(),
                         default.replace("\\n", "\n"),
                     ));
+                    let (line, type_column) = line_col(source, ty);
+                    located.properties.push(PropertyAt {
+                        line,
+                        type_column,
+                        default_column: line_col(source, default).1,
+                    });
                 }
                 other => {
                     return Err(bad(
-                        n,
+                        line,
                         &format!(
                             "unknown line `{other}` (expected version, alias, property or \
                              deprecated)"
@@ -286,7 +342,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Vec<SchemaClass>, CliError> {
                 }
             }
         }
-        classes.push(class);
+        classes.push(located);
     }
     Ok(classes)
 }
@@ -408,7 +464,7 @@ mod tests {
         let err = parse(b"; Projectile\nversion 2\nspeed 3\n", Path::new("s.jasset")).unwrap_err();
         assert!(
             err.message
-                .contains("s.jasset:3: class `Projectile`: unknown line `speed`"),
+                .contains("s.jasset:3:1: class `Projectile`: unknown line `speed`"),
             "{}",
             err.message
         );

@@ -14,6 +14,7 @@ use clap::Args;
 
 use super::output::escape_path;
 use super::project::resolve_root;
+use super::schema_kinds::registry_for;
 use super::{CliError, CliResult, Status};
 use crate::world::{LoadOptions, World};
 
@@ -65,6 +66,7 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     })?;
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.file))?;
     let options = LoadOptions {
+        registry: Some(registry_for(root.as_deref())?),
         project_root: root,
         ..LoadOptions::default()
     };

@@ -1,0 +1,487 @@
+//! Schema kinds: the classes of `<root>/jasset.schema` that the running tool was not
+//! built with, made at run time so that the stock `jasset` can check, format, inspect
+//! and set files of a game's kinds without compiling the game.
+//!
+//! A schema kind is a real [`Class`] in the tool's [`Registry`], so every command runs
+//! on it through the same runtime as on a derived kind (worlds, templates, overrides,
+//! the in-place writer). Its values are [`SchemaRecord`]s: one [`DynValue`] per
+//! property, each read and written by the stock codec of the type the schema names,
+//! so a bad value gets the message a game's build gives. What a schema cannot carry is
+//! the game's code: a file older than its kind's version would need the game's
+//! migration, and loading one is an error that says so (docs/design.md, section 8).
+//!
+//! Each kind needs a Rust type of its own (the runtime tells kinds apart by type), so
+//! `SchemaRecord<S>` is one type per *slot* `S`, and a kind takes a free slot when the
+//! schema is read. A compiled kind always wins over the schema's entry of that name,
+//! except a stock kind whose entry differs: the game replaced that stock kind
+//! (docs/design.md, section 3.4), and its files follow the game's layout.
+
+mod value;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use juliet_core::{
+    key_crc, write_header, write_property, Archive, Class, ClassOps, Error, ErrorKind, Key,
+    PropertyDescriptor, PropertyType, Reflect, Registry, StockClass, Value, CLASS_VERSION,
+};
+
+pub use value::DynValue;
+use value::MAX_FLOATS;
+
+use super::project::read;
+use super::schema::{parse_located, Located, SchemaClass, SCHEMA_FILE};
+use super::CliError;
+
+/// The most properties a schema kind may have (a record holds them inline, so that
+/// each has an offset inside the record as a derived field has).
+pub const MAX_PROPERTIES: usize = 64;
+
+/// How many schema kinds one run of the tool can make.
+pub const MAX_KINDS: usize = 128;
+
+/// A problem with the schema file that stops the tool from using it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SchemaError {
+    /// A property's type word is not one the stock tool reads.
+    #[error(
+        "{}:{line}:{column}: class `{class}`: property `{key}`: unknown type `{ty}` \
+         (expected bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, floatsN with N \
+         from 1 to {MAX_FLOATS}, string, enum(A|B|...), list(TYPE) or custom(NAME))",
+        path.display()
+    )]
+    UnknownType {
+        /// The schema file.
+        path: PathBuf,
+        /// 1-based line of the property.
+        line: u32,
+        /// 1-based column of the type word.
+        column: u32,
+        /// The class.
+        class: String,
+        /// The property's key.
+        key: String,
+        /// The type word.
+        ty: String,
+    },
+    /// A property's default does not read as its type.
+    #[error(
+        "{}:{line}:{column}: class `{class}`: property `{key}`: default {found:?} is not \
+         a {ty}: {reason}",
+        path.display()
+    )]
+    BadDefault {
+        /// The schema file.
+        path: PathBuf,
+        /// 1-based line of the property.
+        line: u32,
+        /// 1-based column of the default.
+        column: u32,
+        /// The class.
+        class: String,
+        /// The property's key.
+        key: String,
+        /// The property's type.
+        ty: String,
+        /// The default's text.
+        found: String,
+        /// Why it does not read.
+        reason: String,
+    },
+    /// A class with more properties than a schema kind holds.
+    #[error(
+        "{}:{line}:{column}: class `{class}` has {count} properties; the stock tool \
+         reads classes of up to {MAX_PROPERTIES} (use the game's own jasset)",
+        path.display()
+    )]
+    TooManyProperties {
+        /// The schema file.
+        path: PathBuf,
+        /// 1-based line of the class.
+        line: u32,
+        /// 1-based column of the class.
+        column: u32,
+        /// The class.
+        class: String,
+        /// How many properties it has.
+        count: usize,
+    },
+    /// More classes the tool does not know than it can make.
+    #[error(
+        "{}: more than {MAX_KINDS} classes this jasset does not know (use the game's \
+         own jasset)",
+        path.display()
+    )]
+    TooManyKinds {
+        /// The schema file.
+        path: PathBuf,
+    },
+    /// Two classes of the schema (or one and a compiled class) answer to one name.
+    #[error("{}: {message}", path.display())]
+    Clash {
+        /// The schema file.
+        path: PathBuf,
+        /// The registry's message, naming both.
+        message: String,
+    },
+}
+
+impl From<SchemaError> for CliError {
+    fn from(err: SchemaError) -> CliError {
+        CliError::failure(err.to_string())
+    }
+}
+
+/// One schema kind: its class, version, property table and defaults.
+#[derive(Debug)]
+struct SchemaKind {
+    class: &'static Class,
+    table: &'static [PropertyDescriptor],
+    defaults: Vec<DynValue>,
+}
+
+/// The values of one entity of a schema kind: property `i` is `values[i]`.
+///
+/// Slot `S` picks the kind (one Rust type per kind, as the runtime expects); values past
+/// the kind's properties are [`DynValue::Unused`].
+#[derive(Debug)]
+#[repr(C)]
+pub struct SchemaRecord<const S: usize> {
+    values: [DynValue; MAX_PROPERTIES],
+}
+
+/// The kind of each slot, set once when the schema is read.
+static SLOTS: [OnceLock<SchemaKind>; MAX_KINDS] = [const { OnceLock::new() }; MAX_KINDS];
+
+/// The next free slot.
+static NEXT_SLOT: AtomicUsize = AtomicUsize::new(0);
+
+/// The kind in slot `S`. Records of a slot are made only through the class made with
+/// the slot's kind, so the slot is always set here.
+fn kind_of<const S: usize>() -> &'static SchemaKind {
+    SLOTS[S]
+        .get()
+        .expect("a schema record's slot holds its kind")
+}
+
+/// The name of slot `S`'s kind, as messages name the Rust type of a class.
+fn slot_name<const S: usize>() -> &'static str {
+    SLOTS[S].get().map_or("schema kind", |k| k.class.name)
+}
+
+macro_rules! slots {
+    ($($n:literal)*) => {
+        /// Per slot: the operations of its record type and its kind's name.
+        const SLOT_OPS: [(ClassOps, fn() -> &'static str); MAX_KINDS] =
+            [$((ClassOps::of::<SchemaRecord<$n>>(), slot_name::<$n>)),*];
+    };
+}
+
+slots!(
+    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+    32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
+    61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89
+    90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113
+    114 115 116 117 118 119 120 121 122 123 124 125 126 127
+);
+
+impl<const S: usize> Reflect for SchemaRecord<S> {
+    /// A stand-in: the registry holds the class made from the schema, and the runtime
+    /// reaches the properties through [`Reflect::property_table`].
+    const CLASS: &'static Class = &Class::of::<Self>("SchemaKind", 1, &[], &[]);
+
+    fn property_table() -> &'static [PropertyDescriptor] {
+        SLOTS[S].get().map_or(&[], |k| k.table)
+    }
+
+    fn default_value() -> Self {
+        let kind = kind_of::<S>();
+        SchemaRecord {
+            values: std::array::from_fn(|i| kind.defaults.get(i).cloned().unwrap_or_default()),
+        }
+    }
+
+    fn clone_value(&self) -> Self {
+        SchemaRecord {
+            values: self.values.clone(),
+        }
+    }
+
+    fn save(&self, ar: &mut Archive<'_>) {
+        kind_of::<S>().save(&self.values, ar);
+    }
+
+    fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error> {
+        kind_of::<S>().load(&mut self.values, ar)
+    }
+}
+
+impl SchemaKind {
+    /// `ClassVersion`, then every property in the schema's order (the derive's `save`).
+    fn save(&self, values: &[DynValue], ar: &mut Archive<'_>) {
+        let Some(out) = ar.output() else {
+            return;
+        };
+        write_property(out, CLASS_VERSION.name, &self.class.version);
+        for (p, value) in self.table.iter().zip(values) {
+            write_header(out, p.key);
+            juliet_core::Codec::encode(value, out);
+            out.push('\n');
+        }
+    }
+
+    /// The class version, then each property the file has, read by its type's codec
+    /// (the derive's `load`, without a migration: a file older than the schema's
+    /// version is an error that names the game's tool).
+    fn load(&self, values: &mut [DynValue], ar: &mut Archive<'_>) -> Result<(), Error> {
+        let version = ar.resolve_class_version(self.class.version)?;
+        let Some(doc) = ar.document_mut() else {
+            return Ok(());
+        };
+        if version < self.class.version {
+            let (line, column) = doc
+                .peek(CLASS_VERSION)
+                .map_or((0, 0), |i| (doc.node(i).line, doc.node(i).column));
+            let reason = format!(
+                "`{}` is known to this jasset from {SCHEMA_FILE} only, at version {}; \
+                 migrating its files needs the game's code (run the game's own jasset)",
+                self.class.name, self.class.version
+            );
+            return Err(Error::new(
+                doc.path(),
+                line,
+                column,
+                ErrorKind::Migration {
+                    from: version,
+                    reason,
+                },
+            )
+            .with_key(CLASS_VERSION.name));
+        }
+        for index in 0..doc.len() {
+            let node = *doc.node(index);
+            if node.consumed {
+                continue;
+            }
+            let Some(p) = self.class.property_index(node.key_crc, doc.key(index)) else {
+                continue;
+            };
+            let value = doc.value(index);
+            doc.consume(index);
+            if let Err(e) = juliet_core::Codec::decode_into(&mut values[p], value) {
+                let expected = self.table[p].property_type.to_string();
+                return Err(doc.value_error(index, &expected, e));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A type word of the schema (`f32`, `floats3`, `enum(A|B)`, `list(u8)`, ...) as a
+/// property type; `None` when the word is none of them.
+fn parse_type(word: &str) -> Option<&'static PropertyType> {
+    let ty = match word {
+        "bool" => PropertyType::Bool,
+        "i8" => PropertyType::I8,
+        "i16" => PropertyType::I16,
+        "i32" => PropertyType::I32,
+        "i64" => PropertyType::I64,
+        "u8" => PropertyType::U8,
+        "u16" => PropertyType::U16,
+        "u32" => PropertyType::U32,
+        "u64" => PropertyType::U64,
+        "f32" => PropertyType::F32,
+        "f64" => PropertyType::F64,
+        "string" => PropertyType::String,
+        _ => {
+            if let Some(n) = word.strip_prefix("floats") {
+                let n: usize = n.parse().ok().filter(|n| (1..=MAX_FLOATS).contains(n))?;
+                PropertyType::Floats(n)
+            } else if let Some(inner) = inner_of(word, "enum") {
+                let variants: Vec<&'static str> = inner.split('|').map(leak).collect();
+                if variants.iter().any(|v| v.is_empty()) {
+                    return None;
+                }
+                PropertyType::Enum {
+                    name: "enum",
+                    variants: Vec::leak(variants),
+                }
+            } else if let Some(inner) = inner_of(word, "list") {
+                let item = parse_type(inner)?;
+                // A list holds one-line values only (the `Vec<T>` codec's rule).
+                if matches!(item, PropertyType::List(_)) {
+                    return None;
+                }
+                PropertyType::List(item)
+            } else if let Some(name) = inner_of(word, "custom") {
+                PropertyType::Custom(leak(name))
+            } else {
+                return None;
+            }
+        }
+    };
+    Some(Box::leak(Box::new(ty)))
+}
+
+/// `inner` of `name(inner)`.
+fn inner_of<'a>(word: &'a str, name: &str) -> Option<&'a str> {
+    word.strip_prefix(name)?
+        .strip_prefix('(')?
+        .strip_suffix(')')
+        .filter(|inner| !inner.is_empty())
+}
+
+/// A string that lives as long as the tool (schema kinds are made once per run).
+fn leak(text: &str) -> &'static str {
+    Box::leak(text.to_owned().into_boxed_str())
+}
+
+/// The keys `names`, made to live as long as the tool.
+fn leak_keys(names: &[String]) -> &'static [Key] {
+    Vec::leak(names.iter().map(|n| Key::new(leak(n))).collect())
+}
+
+/// Makes the kind of schema class `entry` (read from `path`) in a free slot.
+fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaError>> {
+    let class = &entry.class;
+    if class.properties.len() > MAX_PROPERTIES {
+        return Err(Box::new(SchemaError::TooManyProperties {
+            path: path.to_path_buf(),
+            line: entry.header.0,
+            column: entry.header.1,
+            class: class.name.clone(),
+            count: class.properties.len(),
+        }));
+    }
+    let mut table = Vec::with_capacity(class.properties.len());
+    let mut defaults = Vec::with_capacity(class.properties.len());
+    for (i, ((key, word, default), at)) in
+        class.properties.iter().zip(&entry.properties).enumerate()
+    {
+        let Some(ty) = parse_type(word) else {
+            return Err(Box::new(SchemaError::UnknownType {
+                path: path.to_path_buf(),
+                line: at.line,
+                column: at.type_column,
+                class: class.name.clone(),
+                key: key.clone(),
+                ty: word.clone(),
+            }));
+        };
+        let mut value = DynValue::default_of(ty);
+        if let Err(e) = juliet_core::Codec::decode_into(&mut value, Value::from_text(default)) {
+            return Err(Box::new(SchemaError::BadDefault {
+                path: path.to_path_buf(),
+                line: at.line,
+                column: at.default_column,
+                class: class.name.clone(),
+                key: key.clone(),
+                ty: ty.to_string(),
+                found: default.clone(),
+                reason: e.kind.to_string(),
+            }));
+        }
+        defaults.push(value);
+        let key = leak(key);
+        let offset = i * std::mem::size_of::<DynValue>();
+        let mut p = PropertyDescriptor::new::<DynValue>(key, key, offset, &[]);
+        p.property_type = *ty;
+        table.push(p);
+    }
+    let slot = NEXT_SLOT.fetch_add(1, Ordering::Relaxed);
+    let Some(&(ops, type_name)) = SLOT_OPS.get(slot) else {
+        return Err(Box::new(SchemaError::TooManyKinds {
+            path: path.to_path_buf(),
+        }));
+    };
+    let name = leak(&class.name);
+    let table: &'static [PropertyDescriptor] = Vec::leak(table);
+    let layout = ops.layout();
+    let made: &'static Class = Box::leak(Box::new(Class {
+        name,
+        crc: key_crc(name),
+        aliases: leak_keys(&class.aliases),
+        version: class.version.max(1),
+        size: layout.size(),
+        align: layout.align(),
+        properties: table,
+        deprecated: leak_keys(&class.deprecated),
+        type_name,
+        ops,
+    }));
+    let kind = SchemaKind {
+        class: made,
+        table,
+        defaults,
+    };
+    if SLOTS[slot].set(kind).is_err() {
+        unreachable!("slot {slot} was taken once, by this call");
+    }
+    Ok(made)
+}
+
+/// Whether schema entry `entry` is for a class `registry` knows: a compiled class
+/// answers to its name or an alias, unless every such class is a stock kind whose own
+/// schema entry differs from `entry` (the game replaced that stock kind).
+fn is_native(registry: &Registry, stock: &[&'static Class], entry: &SchemaClass) -> bool {
+    let natives: Vec<&'static Class> = std::iter::once(&entry.name)
+        .chain(&entry.aliases)
+        .filter_map(|name| registry.find_by_name(name))
+        .collect();
+    if natives.is_empty() {
+        return false;
+    }
+    let replaces_stock = natives
+        .iter()
+        .all(|c| stock.iter().any(|s| std::ptr::eq(*s, *c)) && SchemaClass::of(c) != *entry);
+    !replaces_stock
+}
+
+/// The registry of the classes compiled into the tool and, for those it does not know,
+/// the classes of `<root>/jasset.schema` when there is one (and `root` is given). Read
+/// once per schema file and run.
+///
+/// # Errors
+/// The registry's [`ErrorKind::DuplicateClass`]; a failure when the schema cannot be
+/// read or parsed; a [`SchemaError`] for a type, default or class the stock tool
+/// cannot use, naming the schema's file, line and column.
+pub fn registry_for(root: Option<&Path>) -> Result<&'static Registry, CliError> {
+    static MADE: OnceLock<Mutex<HashMap<PathBuf, &'static Registry>>> = OnceLock::new();
+    let global = Registry::global()?;
+    let Some(path) = root.map(|r| r.join(SCHEMA_FILE)).filter(|p| p.is_file()) else {
+        return Ok(global);
+    };
+    let made = MADE.get_or_init(Default::default);
+    let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+    let mut made = made.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(registry) = made.get(&key) {
+        return Ok(registry);
+    }
+    let bytes = read(&path, root)?;
+    let stock: Vec<&'static Class> = juliet_core::inventory::iter::<StockClass>()
+        .map(|s| s.class)
+        .collect();
+    let mut kinds = Vec::new();
+    for entry in parse_located(&bytes, &path)? {
+        if !is_native(global, &stock, &entry.class) {
+            kinds.push(make_kind(&entry, &path).map_err(|e| CliError::from(*e))?);
+        }
+    }
+    let registry: &'static Registry = if kinds.is_empty() {
+        global
+    } else {
+        let classes = global.classes().iter().copied().chain(kinds);
+        let registry = Registry::with_stock(classes, stock).map_err(|e| SchemaError::Clash {
+            path: path.clone(),
+            message: e.kind.to_string(),
+        })?;
+        Box::leak(Box::new(registry))
+    };
+    made.insert(key, registry);
+    Ok(registry)
+}
+
+#[cfg(test)]
+mod tests;

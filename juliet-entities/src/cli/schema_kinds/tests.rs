@@ -1,0 +1,160 @@
+use std::fs;
+
+use super::*;
+use crate::world::{LoadOptions, World};
+
+/// A project whose schema is `schema`, with one world file `rest` of kind `kind`.
+fn project(schema: &str, kind: &str, rest: &str) -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    let entities = root.path().join("Assets/Worlds/W/Entities");
+    fs::create_dir_all(&entities).unwrap();
+    fs::write(root.path().join(SCHEMA_FILE), schema).unwrap();
+    fs::write(
+        entities.join("a.jasset"),
+        format!("; EntityID\n7\n; Kind\n{kind}\n{rest}"),
+    )
+    .unwrap();
+    root
+}
+
+const TURRET: &str = "; AssetType\nSchema\n; Turret\nversion 2\n\
+    property Range f32 100.0\nproperty Mode enum(Idle|Hunt) Idle\n\
+    property Targets list(u32) []\ndeprecated Reach\n";
+
+fn load(root: &Path) -> (World, crate::world::LoadReport) {
+    let options = LoadOptions {
+        registry: Some(registry_for(Some(root)).unwrap()),
+        project_root: Some(root.to_path_buf()),
+        ..LoadOptions::default()
+    };
+    World::load(root.join("Assets/Worlds/W"), &options).unwrap()
+}
+
+#[test]
+fn a_schema_kind_loads_saves_and_keeps_its_defaults() {
+    let root = project(TURRET, "Turret", "; Mode\nhunt\n; Targets\n3\n4\n");
+    let (mut world, report) = load(root.path());
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!(report.loaded, 1);
+    let id = world.manager().entities()[0].id();
+    let mut text = String::new();
+    world.entity_text(id, &mut text).unwrap();
+    assert!(
+        text.ends_with("; ClassVersion\n2\n; Range\n100.0\n; Mode\nHunt\n; Targets\n3\n4\n"),
+        "{text}"
+    );
+    // A stock kind still loads through the same registry.
+    let registry = registry_for(Some(root.path())).unwrap();
+    assert!(registry.find_by_name("Inert").is_some());
+    assert!(registry.find_by_name("turret").is_some());
+    world.save_world().unwrap();
+}
+
+#[test]
+fn a_bad_value_of_a_schema_kind_is_named_at_its_line_and_column() {
+    let root = project(TURRET, "Turret", "; Range\nfar\n");
+    let (_, report) = load(root.path());
+    assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
+    let e = &report.errors[0];
+    assert_eq!((e.line, e.column), (6, 1), "{e}");
+    assert!(
+        e.to_string()
+            .ends_with("`Range`: expected f32, found \"far\": not a valid number"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_older_file_of_a_schema_kind_needs_the_games_code() {
+    let root = project(TURRET, "Turret", "; ClassVersion\n1\n; Reach\n3.0\n");
+    let (_, report) = load(root.path());
+    assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
+    let e = report.errors[0].to_string();
+    assert!(
+        e.contains(":5:3: error: `ClassVersion`: migration from class version 1"),
+        "{e}"
+    );
+    assert!(e.contains("needs the game's code"), "{e}");
+}
+
+#[test]
+fn an_unknown_type_is_named_at_the_schemas_line_and_column() {
+    let schema = "; AssetType\nSchema\n; Crate\nversion 1\nproperty Mass f32 1.0\n\
+                  property Tint colour 0\n";
+    let root = project(schema, "Crate", "");
+    let err = registry_for(Some(root.path())).unwrap_err();
+    let shown = root.path().join(SCHEMA_FILE).display().to_string();
+    assert!(
+        err.message.starts_with(&format!(
+            "{shown}:6:15: class `Crate`: property `Tint`: unknown type `colour`"
+        )),
+        "{}",
+        err.message
+    );
+    assert_eq!(err.code, 1);
+}
+
+#[test]
+fn a_default_that_does_not_read_as_its_type_is_named() {
+    let schema = "; AssetType\nSchema\n; Crate\nversion 1\nproperty Mass f32 heavy\n";
+    let root = project(schema, "Crate", "");
+    let err = registry_for(Some(root.path())).unwrap_err();
+    assert!(
+        err.message
+            .contains(":5:19: class `Crate`: property `Mass`: default \"heavy\""),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn a_compiled_kind_wins_unless_the_game_replaced_a_stock_kind() {
+    // `Inert` as the stock kind exports it: the compiled class stays.
+    let inert = super::super::schema::export(
+        &Registry::new([<crate::kinds::Inert as Reflect>::CLASS]).unwrap(),
+    );
+    let schema = format!("{inert}; Projectile\nversion 1\nproperty Owner string \"\"\n");
+    let root = project(&schema, "Projectile", "; Owner\nme\n");
+    let registry = registry_for(Some(root.path())).unwrap();
+    let compiled = <crate::kinds::Inert as Reflect>::CLASS;
+    assert!(std::ptr::eq(
+        registry.find_by_name("Inert").unwrap(),
+        compiled
+    ));
+    // `Projectile` differs from the stock one: the game's layout is the schema's.
+    let projectile = registry.find_by_name("Projectile").unwrap();
+    assert_eq!(projectile.properties.len(), 1);
+    assert_eq!(projectile.properties[0].key, "Owner");
+    assert_eq!(registry.replaced().len(), 1);
+    let (_, report) = load(root.path());
+    assert!(
+        report.errors.is_empty() && report.warnings.is_empty(),
+        "{report:?}"
+    );
+}
+
+#[test]
+fn type_words_read_as_the_exported_ones() {
+    for word in [
+        "bool",
+        "u64",
+        "floats3",
+        "enum(A|B)",
+        "list(string)",
+        "custom(Rgba)",
+    ] {
+        let ty = parse_type(word).unwrap_or_else(|| panic!("{word}"));
+        assert_eq!(super::super::schema::type_name(ty), word);
+    }
+    for word in [
+        "floats0",
+        "floats17",
+        "enum()",
+        "enum(A||B)",
+        "list(list(u8))",
+        "vec3",
+        "",
+    ] {
+        assert!(parse_type(word).is_none(), "{word}");
+    }
+}

@@ -1,0 +1,304 @@
+//! [`DynValue`]: one property value of a schema kind, typed at run time by the
+//! property's [`PropertyType`], and read and written by the stock codec of that type.
+//!
+//! A schema kind has no Rust struct, so each of its properties is a `DynValue` that
+//! holds a value of the type the schema names (an `f32`, a `String`, a list of `u32`,
+//! ...). Every read goes through [`Codec`] of that type, so a value that a game's build
+//! refuses is refused here with the same message, and every write is the text the
+//! game's writer gives.
+
+use juliet_core::{decode_variant, Codec, PropertyType, Value, ValueError, ValueErrorKind};
+
+/// The value line of an empty list (the `Vec<T>` codec's form).
+const EMPTY_LIST: &str = "[]";
+
+/// The most components a `floatsN` property may have: the float arrays the stock tool
+/// reads with the `[f32; N]` codec.
+pub const MAX_FLOATS: usize = 16;
+
+/// A property value whose type is chosen at run time.
+///
+/// `decode_into` reads with the codec of the type the value already holds (a value is
+/// made from its property's type by [`DynValue::default_of`] first), so the property
+/// table's type-erased setter works on schema kinds as on derived ones.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum DynValue {
+    /// A slot of the record past the class's properties.
+    #[default]
+    Unused,
+    /// `bool`.
+    Bool(bool),
+    /// `i8`.
+    I8(i8),
+    /// `i16`.
+    I16(i16),
+    /// `i32`.
+    I32(i32),
+    /// `i64`.
+    I64(i64),
+    /// `u8`.
+    U8(u8),
+    /// `u16`.
+    U16(u16),
+    /// `u32`.
+    U32(u32),
+    /// `u64`.
+    U64(u64),
+    /// `f32`.
+    F32(f32),
+    /// `f64`.
+    F64(f64),
+    /// `N` floats on one line (`floatsN`), `N` from 1 to [`MAX_FLOATS`].
+    Floats(Vec<f32>),
+    /// `String`.
+    Text(String),
+    /// A unit enum: the index of its variant.
+    Enum {
+        /// The variant names, as the schema lists them.
+        variants: &'static [&'static str],
+        /// The variant.
+        index: usize,
+    },
+    /// `Vec<T>`: one element per value line.
+    List {
+        /// The elements' type.
+        item: &'static PropertyType,
+        /// The elements.
+        items: Vec<DynValue>,
+    },
+    /// A value of a game's own codec (`custom(Name)`), which the stock tool does not
+    /// have: its value lines, kept as they are.
+    Raw(String),
+}
+
+impl DynValue {
+    /// The zero value of `ty` (`false`, `0`, `""`, the first variant, the empty list):
+    /// the value a schema default is then read into.
+    pub fn default_of(ty: &'static PropertyType) -> DynValue {
+        match ty {
+            PropertyType::Bool => DynValue::Bool(false),
+            PropertyType::I8 => DynValue::I8(0),
+            PropertyType::I16 => DynValue::I16(0),
+            PropertyType::I32 => DynValue::I32(0),
+            PropertyType::I64 => DynValue::I64(0),
+            PropertyType::U8 => DynValue::U8(0),
+            PropertyType::U16 => DynValue::U16(0),
+            PropertyType::U32 => DynValue::U32(0),
+            PropertyType::U64 => DynValue::U64(0),
+            PropertyType::F32 => DynValue::F32(0.0),
+            PropertyType::F64 => DynValue::F64(0.0),
+            PropertyType::Floats(n) => DynValue::Floats(vec![0.0; *n]),
+            PropertyType::String => DynValue::Text(String::new()),
+            PropertyType::Enum { variants, .. } => DynValue::Enum { variants, index: 0 },
+            PropertyType::List(item) => DynValue::List {
+                item,
+                items: Vec::new(),
+            },
+            PropertyType::Custom(_) => DynValue::Raw(String::new()),
+        }
+    }
+}
+
+/// `n` floats read by the `[f32; n]` codec.
+fn read_floats(n: usize, value: Value<'_>) -> Result<Vec<f32>, ValueError<'_>> {
+    macro_rules! by_count {
+        ($($n:literal)*) => {
+            match n {
+                $($n => <[f32; $n]>::decode(value).map(|a| a.to_vec()),)*
+                _ => unreachable!("the schema reader refuses floats{n}"),
+            }
+        };
+    }
+    by_count!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+}
+
+impl Codec for DynValue {
+    /// Not what tools show: a schema kind's property table gives each property the
+    /// type its schema names.
+    const PROPERTY_TYPE: PropertyType = PropertyType::Custom("schema value");
+
+    fn encode(&self, out: &mut String) {
+        match self {
+            DynValue::Unused => {}
+            DynValue::Bool(v) => v.encode(out),
+            DynValue::I8(v) => v.encode(out),
+            DynValue::I16(v) => v.encode(out),
+            DynValue::I32(v) => v.encode(out),
+            DynValue::I64(v) => v.encode(out),
+            DynValue::U8(v) => v.encode(out),
+            DynValue::U16(v) => v.encode(out),
+            DynValue::U32(v) => v.encode(out),
+            DynValue::U64(v) => v.encode(out),
+            DynValue::F32(v) => v.encode(out),
+            DynValue::F64(v) => v.encode(out),
+            DynValue::Floats(v) => {
+                for (i, c) in v.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    c.encode(out);
+                }
+            }
+            DynValue::Text(v) => v.encode(out),
+            DynValue::Enum { variants, index } => out.push_str(variants[*index]),
+            DynValue::List { items, .. } => {
+                if items.is_empty() {
+                    out.push_str(EMPTY_LIST);
+                }
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push('\n');
+                    }
+                    item.encode(out);
+                }
+            }
+            DynValue::Raw(text) => out.push_str(text),
+        }
+    }
+
+    /// A value alone does not say its type: only [`Codec::decode_into`] over a value
+    /// made by [`DynValue::default_of`] can read one.
+    fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
+        let line = value.lines().next().unwrap_or_default();
+        Err(ValueError::new(
+            ValueErrorKind::Custom("a schema value needs its property's type".into()),
+            line,
+        ))
+    }
+
+    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        match self {
+            DynValue::Unused => {}
+            DynValue::Bool(v) => v.decode_into(value)?,
+            DynValue::I8(v) => v.decode_into(value)?,
+            DynValue::I16(v) => v.decode_into(value)?,
+            DynValue::I32(v) => v.decode_into(value)?,
+            DynValue::I64(v) => v.decode_into(value)?,
+            DynValue::U8(v) => v.decode_into(value)?,
+            DynValue::U16(v) => v.decode_into(value)?,
+            DynValue::U32(v) => v.decode_into(value)?,
+            DynValue::U64(v) => v.decode_into(value)?,
+            DynValue::F32(v) => v.decode_into(value)?,
+            DynValue::F64(v) => v.decode_into(value)?,
+            DynValue::Floats(v) => *v = read_floats(v.len(), value)?,
+            DynValue::Text(v) => v.decode_into(value)?,
+            DynValue::Enum { variants, index } => {
+                *index = decode_variant(value.single()?, variants)?;
+            }
+            DynValue::List { item, items } => {
+                // The `Vec<T>` codec's reading: `[]` alone is the empty list, else one
+                // element per line, each read by its type's codec.
+                let mut read = Vec::with_capacity(value.line_count());
+                let empty = value.line_count() == 1 && value.lines().next() == Some(EMPTY_LIST);
+                if !empty {
+                    for line in value.lines() {
+                        let mut element = DynValue::default_of(item);
+                        element.decode_into(Value::from_text(line))?;
+                        read.push(element);
+                    }
+                }
+                *items = read;
+            }
+            DynValue::Raw(text) => *text = value.lines().collect::<Vec<_>>().join("\n"),
+        }
+        Ok(())
+    }
+
+    fn same_value(&self, other: &DynValue) -> bool {
+        match (self, other) {
+            (DynValue::F32(a), DynValue::F32(b)) => a.same_value(b),
+            (DynValue::F64(a), DynValue::F64(b)) => a.same_value(b),
+            (DynValue::Floats(a), DynValue::Floats(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_value(y))
+            }
+            (DynValue::List { items: a, .. }, DynValue::List { items: b, .. }) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_value(y))
+            }
+            _ => self == other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(ty: &'static PropertyType, text: &str) -> Result<DynValue, ValueErrorKind> {
+        let mut v = DynValue::default_of(ty);
+        v.decode_into(Value::from_text(text)).map_err(|e| e.kind)?;
+        Ok(v)
+    }
+
+    fn written(v: &DynValue) -> String {
+        let mut out = String::new();
+        v.encode(&mut out);
+        out
+    }
+
+    #[test]
+    fn each_type_reads_and_writes_as_its_stock_codec() {
+        let v = read(&PropertyType::F32, "1.50").unwrap();
+        assert_eq!(written(&v), "1.5");
+        let v = read(&PropertyType::U64, "66").unwrap();
+        assert_eq!(written(&v), "0x0000000000000042");
+        let v = read(&PropertyType::Bool, "1").unwrap();
+        assert_eq!(written(&v), "true");
+        let v = read(&PropertyType::Floats(3), "1, 2,3").unwrap();
+        assert_eq!(written(&v), "1.0 2.0 3.0");
+        let v = read(&PropertyType::String, "\"two words\"").unwrap();
+        assert_eq!(written(&v), "\"two words\"");
+        const ENUM: PropertyType = PropertyType::Enum {
+            name: "enum",
+            variants: &["Stone", "Wood"],
+        };
+        let v = read(&ENUM, "wood").unwrap();
+        assert_eq!(written(&v), "Wood");
+        const LIST: PropertyType = PropertyType::List(&PropertyType::U8);
+        let v = read(&LIST, "1\n2").unwrap();
+        assert_eq!(written(&v), "1\n2");
+        let v = read(&LIST, "[]").unwrap();
+        assert_eq!(written(&v), "[]");
+        let v = read(&PropertyType::Custom("Rgba"), "FF00FFFF").unwrap();
+        assert_eq!(written(&v), "FF00FFFF");
+    }
+
+    #[test]
+    fn a_bad_value_gets_the_stock_codecs_error() {
+        assert_eq!(
+            read(&PropertyType::F32, "lots"),
+            Err(ValueErrorKind::InvalidNumber)
+        );
+        assert_eq!(
+            read(&PropertyType::U8, "300"),
+            Err(ValueErrorKind::OutOfRange("u8"))
+        );
+        assert!(matches!(
+            read(&PropertyType::Floats(3), "1 2"),
+            Err(ValueErrorKind::ComponentCount {
+                expected: 3,
+                found: 2
+            })
+        ));
+        const ENUM: PropertyType = PropertyType::Enum {
+            name: "enum",
+            variants: &["Stone"],
+        };
+        assert_eq!(read(&ENUM, "Glass"), Err(ValueErrorKind::UnknownVariant));
+        const LIST: PropertyType = PropertyType::List(&PropertyType::U8);
+        assert_eq!(read(&LIST, "1\nx"), Err(ValueErrorKind::InvalidNumber));
+    }
+
+    #[test]
+    fn a_failed_read_leaves_the_value() {
+        let mut v = read(&PropertyType::I32, "7").unwrap();
+        assert!(v.decode_into(Value::from_text("seven")).is_err());
+        assert_eq!(v, DynValue::I32(7));
+    }
+
+    #[test]
+    fn floats_compare_by_bits() {
+        let a = DynValue::F32(f32::NAN);
+        assert!(a.same_value(&a.clone()));
+        assert!(!DynValue::F32(0.0).same_value(&DynValue::F32(-0.0)));
+    }
+}

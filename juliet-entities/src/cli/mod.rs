@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod asset_diff;
 mod bench;
 mod check;
 mod demo;
@@ -25,6 +26,7 @@ mod listing;
 mod migrate;
 mod output;
 mod project;
+mod props;
 mod schema;
 mod set;
 mod values;
@@ -98,6 +100,14 @@ pub(crate) enum Command {
     /// template instance to its template's value, and saves: only the lines of the
     /// changed properties change. Exits with 1 when anything was refused.
     Set(set::SetArgs),
+    /// Compare two versions of one asset, property by property.
+    ///
+    /// Lists the properties added (`+`), removed (`-`) and changed (`~ Key: old -> new`),
+    /// values as the codecs read them: `0.50` against `0.5`, another spelling of a key,
+    /// a moved line or a comment are no change. `--resolved` compares the values after
+    /// the template chain is applied. Exits with 0 when equal, 1 when different; as git's
+    /// external diff (seven arguments) it exits with 0.
+    Diff(asset_diff::DiffArgs),
     /// Generate a synthetic project for benchmarks and stress tests.
     ///
     /// Writes `OUT/Assets/Templates/` (M templates of the stock kinds) and
@@ -241,6 +251,7 @@ fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Fmt(args) => fmt::run(&args, out),
         Command::Migrate(args) => migrate::run(&args, out),
         Command::Set(args) => set::run(&args, out),
+        Command::Diff(args) => asset_diff::run(&args, out),
         Command::Gen(args) => gen::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Schema(args) => schema::run(&args, out),
@@ -278,7 +289,10 @@ mod tests {
         let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
         assert_eq!(
             names,
-            ["demo", "check", "inspect", "fmt", "migrate", "set", "gen", "bench", "schema"]
+            [
+                "demo", "check", "inspect", "fmt", "migrate", "set", "diff", "gen", "bench",
+                "schema"
+            ]
         );
         for sub in cmd.get_subcommands() {
             let about = sub.get_about().map(|s| s.to_string()).unwrap_or_default();

@@ -23,6 +23,7 @@ mod fmt;
 mod gen;
 mod inspect;
 mod listing;
+mod merge;
 mod migrate;
 mod output;
 mod project;
@@ -108,6 +109,14 @@ pub(crate) enum Command {
     /// the template chain is applied. Exits with 0 when equal, 1 when different; as git's
     /// external diff (seven arguments) it exits with 0.
     Diff(asset_diff::DiffArgs),
+    /// Merge three versions of one asset, property by property (a git merge driver).
+    ///
+    /// `jasset merge BASE OURS THEIRS [-o OUT]`: a property changed on one side takes
+    /// that side's value; changed on both sides differently, it becomes a conflict block
+    /// (`<<<<<<< ours` / `=======` / `>>>>>>> theirs` around the two properties) that
+    /// `jasset check` reports until it is resolved. Comments, order and layout of OURS
+    /// are kept. Writes into OURS unless `-o`; exits with 1 when there is a conflict.
+    Merge(merge::MergeArgs),
     /// Generate a synthetic project for benchmarks and stress tests.
     ///
     /// Writes `OUT/Assets/Templates/` (M templates of the stock kinds) and
@@ -252,6 +261,7 @@ fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Migrate(args) => migrate::run(&args, out),
         Command::Set(args) => set::run(&args, out),
         Command::Diff(args) => asset_diff::run(&args, out),
+        Command::Merge(args) => merge::run(&args, out),
         Command::Gen(args) => gen::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Schema(args) => schema::run(&args, out),
@@ -290,8 +300,8 @@ mod tests {
         assert_eq!(
             names,
             [
-                "demo", "check", "inspect", "fmt", "migrate", "set", "diff", "gen", "bench",
-                "schema"
+                "demo", "check", "inspect", "fmt", "migrate", "set", "diff", "merge", "gen",
+                "bench", "schema"
             ]
         );
         for sub in cmd.get_subcommands() {

@@ -48,10 +48,11 @@ pub struct Prop {
 
 /// One file, read for comparing.
 #[derive(Debug, Clone)]
-#[allow(dead_code)] // TEMP: read by merge
 pub struct Asset {
     /// The file's path (labels messages).
     pub path: PathBuf,
+    /// The project root its templates resolve against.
+    pub root: Option<PathBuf>,
     /// Whether the file starts with a UTF-8 byte-order mark.
     pub bom: bool,
     /// The text after the byte-order mark.
@@ -67,7 +68,6 @@ pub struct Asset {
     pub resolved: Option<Vec<(String, Vec<String>)>>,
 }
 
-#[allow(dead_code)] // TEMP: used by merge
 impl Asset {
     /// The property whose key is `id` (normalized), if the file has it.
     pub fn get(&self, id: &str) -> Option<&Prop> {
@@ -161,6 +161,7 @@ pub fn read_asset(bytes: &[u8], path: &Path, root: Option<&Path>) -> Result<Asse
     }
     Ok(Asset {
         path: path.to_path_buf(),
+        root: root.map(Path::to_path_buf),
         bom: bytes.starts_with(b"\xEF\xBB\xBF"),
         text,
         props,

@@ -162,6 +162,8 @@ fn a_new_entity_never_takes_another_entitys_file_name() {
     let squatter = dir.join(EntityId(2).file_name());
     fs::write(&squatter, crate_file(1, 0.0, 1.0)).unwrap();
     let mut world = load(root.path());
+    // The plain counter: the new entity's id is 2, whose name the file took.
+    world.set_id_prefix(0);
     let id = world.manager_mut().make_entity::<Crate>(Vec3::ZERO);
     assert_eq!(id, EntityId(2));
     let report = world.save_world().unwrap();
@@ -323,4 +325,19 @@ fn directories_and_limits() {
         report.errors[0].kind,
         ErrorKind::FileTooLarge { limit: 16, .. }
     ));
+}
+
+#[test]
+fn two_sessions_adding_entities_apart_draw_different_ids_and_file_names() {
+    let root = crate_world(3);
+    let (mut a, mut b) = (load(root.path()), load(root.path()));
+    assert_ne!(a.manager().id_prefix(), b.manager().id_prefix());
+    let ia = a.manager_mut().make_entity::<Crate>(Vec3::ZERO);
+    let ib = b.manager_mut().make_entity::<Crate>(Vec3::ZERO);
+    assert_ne!(ia, ib);
+    // The high 32 bits are the session's prefix, the low ones count from 1.
+    assert_eq!(ia.get(), u64::from(a.manager().id_prefix()) << 32 | 1);
+    let (wa, wb) = (a.save_world().unwrap(), b.save_world().unwrap());
+    assert_ne!(wa.written, wb.written);
+    a.manager().check_invariants().unwrap();
 }

@@ -28,6 +28,7 @@ mod migrate;
 mod output;
 mod project;
 mod props;
+mod renumber;
 mod schema;
 mod set;
 mod values;
@@ -117,6 +118,13 @@ pub(crate) enum Command {
     /// `jasset check` reports until it is resolved. Comments, order and layout of OURS
     /// are kept. Writes into OURS unless `-o`; exits with 1 when there is a conflict.
     Merge(merge::MergeArgs),
+    /// Give world entity files fresh ids (and id-named files their new names).
+    ///
+    /// `jasset renumber FILE...`: each file's `EntityID` becomes a fresh id of a newly
+    /// drawn prefix (what a new entity gets), changed in place (nothing else of the file
+    /// changes); a file named after its old id is renamed after the new one. For an
+    /// entity whose id another branch took too, or a file copied by hand.
+    Renumber(renumber::RenumberArgs),
     /// Generate a synthetic project for benchmarks and stress tests.
     ///
     /// Writes `OUT/Assets/Templates/` (M templates of the stock kinds) and
@@ -262,6 +270,7 @@ fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Set(args) => set::run(&args, out),
         Command::Diff(args) => asset_diff::run(&args, out),
         Command::Merge(args) => merge::run(&args, out),
+        Command::Renumber(args) => renumber::run(&args, out),
         Command::Gen(args) => gen::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Schema(args) => schema::run(&args, out),
@@ -300,8 +309,8 @@ mod tests {
         assert_eq!(
             names,
             [
-                "demo", "check", "inspect", "fmt", "migrate", "set", "diff", "merge", "gen",
-                "bench", "schema"
+                "demo", "check", "inspect", "fmt", "migrate", "set", "diff", "merge", "renumber",
+                "gen", "bench", "schema"
             ]
         );
         for sub in cmd.get_subcommands() {

@@ -59,7 +59,11 @@ impl EntityManager {
                     self.ids.get(e.id)
                 ));
             }
-            if e.id.0 >= self.next_id && e.id.0 != u64::MAX && !self.counter_wrapped {
+            if e.id.0 >= self.next_id
+                && e.id.0 != u64::MAX
+                && !self.counter_wrapped
+                && self.in_id_block(e.id)
+            {
                 return fail(format!(
                     "entity {}: id counter {} not past it",
                     e.id, self.next_id

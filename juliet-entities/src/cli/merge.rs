@@ -282,7 +282,9 @@ impl<'a> Plan<'a> {
                 Pick::Conflict(o, t) => {
                     if markers {
                         edits.push((p.span.0, p.span.1, conflict_block(*o, *t, eol)));
-                        self.guard_compact(p.span.1, &mut edits);
+                        if [o, t].iter().any(|p| p.is_some_and(|p| p.raw.len() > 1)) {
+                            self.guard_compact(p.span.1, &mut edits);
+                        }
                     }
                 }
                 Pick::Theirs(None) => {
@@ -308,6 +310,10 @@ impl<'a> Plan<'a> {
         }
         for (t, pick) in &self.added {
             let mut text = match pick {
+                // THEIRS's form, but never `Key: value`, which only some places allow.
+                Pick::Theirs(Some(t)) if t.form == juliet_core::LineForm::Block => {
+                    block(&t.key, &t.raw, eol)
+                }
                 Pick::Theirs(Some(t)) => property(t, eol),
                 Pick::Conflict(o, th) if markers => conflict_block(*o, *th, eol),
                 _ => continue,
@@ -316,8 +322,15 @@ impl<'a> Plan<'a> {
             if at > 0 && !src[..at].ends_with('\n') {
                 text.insert_str(0, eol);
             }
+            // A block left open (the text, or a side of a conflict once resolved).
+            let opens_block = match pick {
+                Pick::Conflict(o, th) => [o, th].iter().any(|p| p.is_some_and(|p| p.raw.len() > 1)),
+                _ => !text.trim_start().starts_with(&format!("; {}:", t.key)),
+            };
             edits.push((at, at, text));
-            self.guard_compact(at, &mut edits);
+            if opens_block {
+                self.guard_compact(at, &mut edits);
+            }
         }
         // Stable: insertions at one point keep THEIRS's order, before a replacement there.
         edits.sort_by_key(|e| (e.0, e.1));

@@ -98,7 +98,7 @@ fn additions_and_removals_on_one_side_are_applied() {
     assert!(conflicts.is_empty());
     assert_eq!(
         text,
-        "# a rock\n; EntityID\n0x0000000000000042\n; Kind\nInert\n; Glow: 1 2\n\n; mass\n250.00\n"
+        "# a rock\n; EntityID\n0x0000000000000042\n; Kind\nInert\n; Glow\n1 2\n\n; mass\n250.00\n"
     );
 }
 
@@ -109,6 +109,15 @@ fn a_removal_against_a_change_is_a_conflict_with_an_empty_side() {
     let (text, conflicts) = merged(BASE, &ours, &theirs);
     assert_eq!(conflicts[0].ours, None);
     assert!(text.ends_with("<<<<<<< ours\n=======\n; Health: 41.0\n>>>>>>> theirs\n"));
+}
+
+#[test]
+fn a_new_one_line_property_is_written_so_that_it_fits_anywhere() {
+    // Between a block and a `Key: value` line: `; Key: value`, a property anywhere.
+    let base = "; Kind: Inert\nMass: 1.0\n";
+    let theirs = "; Kind: Inert\nGlow: 3\nMass: 1.0\n";
+    let (text, _) = merged(base, base, theirs);
+    assert_eq!(text, "; Kind: Inert\n; Glow: 3\nMass: 1.0\n");
 }
 
 #[test]
@@ -123,11 +132,12 @@ fn a_block_taken_before_a_compact_line_keeps_it_a_property() {
 #[test]
 fn crlf_and_byte_order_mark_of_ours_are_kept() {
     let base = "\u{feff}; Kind\r\nInert\r\n; Mass\r\n1.0\r\n";
+    // THEIRS's new property comes in THEIRS's block form, with OURS's line endings.
     let theirs = "; Kind\nInert\n; Mass\n2.0\n; Health\n3.0\n";
     let m = merge(&asset(base), &asset(base), &asset(theirs));
     assert_eq!(
         m.bytes,
-        "\u{feff}; Kind\r\nInert\r\n; Mass\r\n2.0\r\n; Health: 3.0\r\n".as_bytes()
+        "\u{feff}; Kind\r\nInert\r\n; Mass\r\n2.0\r\n; Health\r\n3.0\r\n".as_bytes()
     );
 }
 

@@ -30,6 +30,7 @@ use clap::Args;
 use super::project::resolve_root;
 use super::props::{read_asset, show, Asset, Prop};
 use super::{CliError, CliResult, Status};
+use crate::edit::block;
 
 /// Arguments of `jasset merge`.
 #[derive(Debug, Clone, Args)]
@@ -332,20 +333,8 @@ impl<'a> Plan<'a> {
                 self.guard_compact(at, &mut edits);
             }
         }
-        // Stable: insertions at one point keep THEIRS's order, before a replacement there.
-        edits.sort_by_key(|e| (e.0, e.1));
-        let mut out = String::with_capacity(src.len() + 64);
-        let mut at = 0;
-        for (start, end, text) in &edits {
-            if *start < at {
-                continue;
-            }
-            out.push_str(&src[at..*start]);
-            out.push_str(text);
-            at = *end;
-        }
-        out.push_str(&src[at..]);
-        out
+        // Insertions at one point keep THEIRS's order, before a replacement there.
+        crate::edit::apply(src, edits)
     }
 
     /// The merged properties one block each (comments dropped), in OURS's order with
@@ -385,16 +374,6 @@ impl<'a> Plan<'a> {
         flush(&mut out, usize::MAX, &mut added);
         out
     }
-}
-
-/// `; key` and the value lines, each ended by `eol`.
-fn block(key: &str, lines: &[String], eol: &str) -> String {
-    let mut text = format!("; {key}{eol}");
-    for line in lines {
-        text.push_str(line);
-        text.push_str(eol);
-    }
-    text
 }
 
 /// `p` as a property that can stand anywhere: `; Key: value` for one line (no block

@@ -1,6 +1,6 @@
 //! Working in a team, against real `git`: a project committed in a temporary repository,
 //! two branches that edit it, and `jasset merge` / `jasset diff` configured as git's
-//! merge driver and external diff (the guide's "Working in a team" set-up). Skipped,
+//! merge driver, external diff and textconv (the guide's "Working in a team" set-up). Skipped,
 //! with a printed reason, when `git` is not on PATH.
 
 use std::fs;
@@ -66,6 +66,8 @@ impl Repo {
                 &format!("{bin} merge %O %A %B"),
             ]);
             repo.git(&["config", "diff.jasset.command", &format!("{bin} diff")]);
+            let textconv = format!("{bin} diff --textconv");
+            repo.git(&["config", "diff.jasset.textconv", &textconv]);
         }
         repo.commit("project");
         repo
@@ -336,6 +338,11 @@ fn git_diff_shows_properties_through_the_external_diff() {
     );
     // A respelled value and a comment are no change.
     assert!(!out.contains("Health") && !out.contains("Rock_1"), "{out}");
+    // `git log -p` (no external diff): git's line diff of the textconv texts.
+    repo.commit("edits");
+    let log = repo.git(&["log", "-p", "-1"]);
+    assert!(log.contains("-Mass: 10.0\n+Mass: 12.5\n"), "{log}");
+    assert!(!log.contains("Health") && !log.contains("comment"), "{log}");
     // A new file: every property added.
     repo.write("Assets/Worlds/Level/Entities/New.jasset", "; Kind\nInert\n");
     repo.git(&["add", "-A"]);

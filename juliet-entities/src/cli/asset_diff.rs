@@ -16,11 +16,18 @@ use super::{CliError, CliResult, Status};
 #[derive(Debug, Clone, Args)]
 pub struct DiffArgs {
     /// The old and the new file (`A B`); or the seven arguments git gives an external
-    /// diff command (`path old-file old-hex old-mode new-file new-hex new-mode`).
-    #[arg(value_name = "FILE", num_args = 2.., required = true)]
+    /// diff command (`path old-file old-hex old-mode new-file new-hex new-mode`); or,
+    /// with `--textconv`, one file.
+    #[arg(value_name = "FILE", num_args = 1.., required = true)]
     pub files: Vec<PathBuf>,
+    /// Print one file's properties, one `Key: value` line each (canonical keys and
+    /// values, in the writer's order), for git's `diff.<driver>.textconv`: git's line
+    /// diff of two such texts is a property diff.
+    #[arg(long)]
+    pub textconv: bool,
     /// The project root (`Template` paths resolve against it). Default: the nearest
-    /// ancestor of the (first) file holding an `Assets/` folder.
+    /// ancestor of the (first) file holding an `Assets/` folder, else of the current
+    /// folder (where git runs its diff commands).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// Compare every property's effective value, after the template chain and the
@@ -52,6 +59,19 @@ const GIT_NO_FILE: &str = "/dev/null";
 /// A usage error for a wrong number of files, a missing file or a file that does not
 /// tokenize (or, with `--resolved`, whose entity does not load).
 pub fn run(args: &DiffArgs, out: &mut dyn Write) -> CliResult {
+    if args.textconv {
+        let [file] = args.files.as_slice() else {
+            return Err(CliError::usage("diff --textconv takes one file"));
+        };
+        // git gives a temporary copy of the file, from the repository's top folder.
+        let root = resolve_root(args.root.as_deref(), std::slice::from_ref(file))?
+            .or_else(|| find_root(Path::new(".")));
+        let asset = read_side(file, root.as_deref())?;
+        for (key, value) in textconv(&asset) {
+            writeln!(out, "{key}: {}", show(&value))?;
+        }
+        return Ok(Status::Success);
+    }
     let (label, old, new) = match args.files.as_slice() {
         [a, b] => (None, a, b),
         [path, old, _, _, new, _, _] => (Some(path), old, new),
@@ -66,7 +86,8 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> CliResult {
         None => label
             .and_then(|p| find_root(p))
             .or_else(|| find_root(old))
-            .or_else(|| find_root(new)),
+            .or_else(|| find_root(new))
+            .or_else(|| find_root(Path::new("."))),
     };
     let a = read_side(old, root.as_deref())?;
     let b = read_side(new, root.as_deref())?;
@@ -154,6 +175,22 @@ fn diff_lists(a: &[(String, Vec<String>)], b: &[(String, Vec<String>)]) -> Vec<C
     changes
 }
 
+/// The properties `asset` sets as `(canonical key, canonical value)`, in the writer's
+/// order (base keys, `ClassVersion`, the class's properties, unknown keys); in file order
+/// when the entity did not load.
+fn textconv(asset: &Asset) -> Vec<(String, Vec<String>)> {
+    let rank = |name: &str| {
+        (asset.resolved.iter().flatten())
+            .position(|(k, _)| juliet_core::keys_equal(k, name))
+            .unwrap_or(usize::MAX)
+    };
+    let mut props: Vec<(usize, String, Vec<String>)> = (asset.props.iter())
+        .map(|p| (rank(&p.name), p.name.clone(), p.value.clone()))
+        .collect();
+    props.sort_by_key(|(r, ..)| *r);
+    props.into_iter().map(|(_, k, v)| (k, v)).collect()
+}
+
 /// One change as a line: `~ Key: old -> new`, `+ Key: value`, `- Key: value`.
 fn render(change: &Change, style: Style) -> String {
     match change {
@@ -194,6 +231,24 @@ mod tests {
         );
         let back = diff_assets(&asset(new), &asset(BASE));
         assert!(back.contains(&Change::Removed("Health".into(), vec!["5.0".into()])));
+    }
+
+    #[test]
+    fn textconv_lists_canonical_properties_in_the_writers_order() {
+        let a = asset("; Mass: 0.50\n; Kind: Inert\n; Glow: 1\nid: 66\n");
+        let lines: Vec<String> = textconv(&a)
+            .into_iter()
+            .map(|(k, v)| format!("{k}: {}", show(&v)))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "EntityID: 0x0000000000000042",
+                "Kind: Inert",
+                "Mass: 0.5",
+                "Glow: 1"
+            ]
+        );
     }
 
     #[test]

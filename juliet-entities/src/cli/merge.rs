@@ -89,7 +89,9 @@ pub struct Merged {
 /// A usage error for a file that cannot be read or does not tokenize (a conflict block
 /// from an earlier merge included); an I/O error writing the result.
 pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
-    let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.ours))?;
+    // git's temporary files sit in the repository's top folder, where it runs drivers.
+    let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.ours))?
+        .or_else(|| super::project::find_root(std::path::Path::new(".")));
     let read = |path: &PathBuf| -> Result<Asset, CliError> {
         let bytes =
             std::fs::read(path).map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;

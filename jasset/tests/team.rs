@@ -343,6 +343,12 @@ fn git_diff_shows_properties_through_the_external_diff() {
     let log = repo.git(&["log", "-p", "-1"]);
     assert!(log.contains("-Mass: 10.0\n+Mass: 12.5\n"), "{log}");
     assert!(!log.contains("Health") && !log.contains("comment"), "{log}");
+    // A renamed file (git passes nine arguments).
+    repo.git(&["mv", CRATE_PATH, "Assets/Worlds/Level/Entities/Box.jasset"]);
+    repo.edit("Assets/Worlds/Level/Entities/Box.jasset", "12.5", "13.0");
+    repo.git(&["add", "-A"]);
+    let out = repo.git(&["diff", "--cached", "-M", "--ext-diff"]);
+    assert!(out.contains("~ Mass: 12.5 -> 13.0\n"), "{out}");
     // A new file: every property added.
     repo.write("Assets/Worlds/Level/Entities/New.jasset", "; Kind\nInert\n");
     repo.git(&["add", "-A"]);

@@ -74,7 +74,8 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> CliResult {
     }
     let (label, old, new) = match args.files.as_slice() {
         [a, b] => (None, a, b),
-        [path, old, _, _, new, _, _] => (Some(path), old, new),
+        // A rename adds the new path and git's similarity text.
+        [path, old, _, _, new, _, _] | [path, old, _, _, new, _, _, _, _] => (Some(path), old, new),
         _ => {
             return Err(CliError::usage(
                 "diff takes two files (A B), or the seven arguments of a git external diff",

@@ -219,3 +219,50 @@ proptest! {
         }
     }
 }
+
+/// `p` with every value line replaced by the next value of its key's list.
+fn changed(p: &GenProp) -> GenProp {
+    let values = KEYS
+        .iter()
+        .find(|(k, _)| *k == p.key)
+        .map_or(&[][..], |k| k.1);
+    let next = |line: &String| {
+        let at = values.iter().position(|v| v == line).unwrap_or(0);
+        values[(at + 1) % values.len()].to_owned()
+    };
+    GenProp {
+        lines: p.lines.iter().map(next).collect(),
+        ..p.clone()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Changes to different properties, some on each side, all land, with no conflict.
+    #[test]
+    fn changes_to_different_properties_all_land(
+        base in prop::collection::vec(gen_prop(), 1..7),
+        sides in prop::collection::vec(0u8..3, 7),
+    ) {
+        let mut seen = Vec::new();
+        let base: Vec<GenProp> = base.into_iter().filter(|p| {
+            let new = !seen.contains(&p.key);
+            seen.push(p.key);
+            new
+        }).collect();
+        let side = |n: u8| -> Vec<GenProp> {
+            base.iter().zip(&sides)
+                .map(|(p, s)| if *s == n { changed(p) } else { p.clone() })
+                .collect()
+        };
+        let (ours, theirs) = (side(1), side(2));
+        let want: Vec<GenProp> = base.iter().zip(&sides).map(|(p, s)| match s {
+            0 => p.clone(),
+            _ => changed(p),
+        }).collect();
+        let (text, conflicts) = merged(&render(&base), &render(&ours), &render(&theirs));
+        prop_assert!(conflicts.is_empty(), "{:?}", conflicts);
+        prop_assert_eq!(semantic(&text), semantic(&render(&want)), "{}", text);
+    }
+}

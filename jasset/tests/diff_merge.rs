@@ -161,3 +161,29 @@ fn renumber_changes_the_id_line_only_and_renames_id_named_files() {
     let out = jasset(dir.path(), &["check", "Assets"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
 }
+
+#[test]
+fn renumber_mends_a_duplicate_id_that_check_reports() {
+    let dir = project();
+    let e = dir.path().join("Assets/Worlds/L/Entities");
+    let file =
+        |mass: &str| format!("; EntityID\n0x0000000000000042\n; Kind\nInert\n; Mass\n{mass}\n");
+    fs::write(e.join("a.jasset"), file("1.0")).unwrap();
+    fs::write(e.join("b.jasset"), file("2.0")).unwrap();
+    let out = jasset(dir.path(), &["check", "Assets"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out)
+            .contains("b.jasset:1:3: error: `EntityID`: EntityID 0x0000000000000042 is also used"),
+        "{}",
+        text(&out)
+    );
+    let out = jasset(
+        dir.path(),
+        &["renumber", "Assets/Worlds/L/Entities/b.jasset"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = jasset(dir.path(), &["check", "Assets"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(fs::read_to_string(e.join("a.jasset")).unwrap(), file("1.0"));
+}

@@ -245,6 +245,8 @@ fn entities_added_on_both_branches_merge_with_no_conflict() {
             ..LoadOptions::default()
         };
         let (mut w, _) = World::load(&world, &options).unwrap();
+        // What an editing session does (the editor, a tool).
+        w.use_random_id_prefix();
         for x in [1.0, 2.0] {
             w.manager_mut().make_entity::<Inert>(Vec3::splat(x));
         }

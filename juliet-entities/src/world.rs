@@ -251,16 +251,11 @@ impl World {
 
     /// An empty world at directory `root` in the project at `project_root` (the folder
     /// holding `Assets/`, which `Template` paths are relative to).
-    ///
-    /// New entities get ids of a randomly drawn prefix ([`World::set_id_prefix`]), so
-    /// that two people adding entities apart never make the same id or file name.
     pub fn with_project_root(root: impl Into<PathBuf>, project_root: impl Into<PathBuf>) -> World {
-        let mut manager = EntityManager::new();
-        manager.set_id_prefix(crate::manager::draw_id_prefix());
         World {
             root: root.into(),
             templates: TemplateCache::new(project_root),
-            manager,
+            manager: EntityManager::new(),
             records: Records::default(),
             listed_paths: String::new(),
             pending_deletions: Vec::new(),
@@ -271,11 +266,22 @@ impl World {
     }
 
     /// Makes the ids of entities created from now on `prefix << 32 | n` (docs/design.md,
-    /// section 5.4), `n` counting from 1 past the live ids of that block. A world draws a
-    /// random prefix when it is created or loaded; a fixed one suits tests and tools
-    /// that must be reproducible (prefix 0 is the plain counter, past every live id).
+    /// section 5.4), `n` counting from 1 past the live ids of that block. Prefix 0, a
+    /// world's default, is the plain counter past every live id, which keeps a game's
+    /// runtime ids, and so its simulation, the same from run to run.
     pub fn set_id_prefix(&mut self, prefix: u32) {
         self.manager.set_id_prefix(prefix);
+    }
+
+    /// Draws a random id prefix ([`crate::draw_id_prefix`]) and makes new entities' ids
+    /// of it ([`World::set_id_prefix`]); returns it. An authoring session (an editor, a
+    /// tool, a game's level editor: whatever creates entities that are saved and
+    /// committed) calls this once after loading the world, so that two people adding
+    /// entities apart never make the same id or file name (docs/design.md, section 5.4).
+    pub fn use_random_id_prefix(&mut self) -> u32 {
+        let prefix = crate::manager::draw_id_prefix();
+        self.set_id_prefix(prefix);
+        prefix
     }
 
     /// Loads every `<root>/Entities/*.jasset` file (docs/design.md, section 6.1): files are
@@ -298,9 +304,7 @@ impl World {
             None => World::new(root),
         };
         if let Some(registry) = options.registry {
-            let prefix = world.manager.id_prefix();
             world.manager = EntityManager::with_registry(registry);
-            world.manager.set_id_prefix(prefix);
             world.templates =
                 TemplateCache::with_registry(world.templates.project_root(), registry);
         }

@@ -140,9 +140,6 @@ fn load_edit_save(root: &Path, before_save: impl FnOnce()) {
     let (mut world, report) = World::load(root, &LoadOptions::default()).unwrap();
     assert!(report.is_clean(), "{report:?}");
     world.set_durability(Durability::Fast);
-    // One id prefix in every process: the child's new files are compared by name with
-    // this process's.
-    world.set_id_prefix(0x5AFE);
     edit(&mut world);
     before_save();
     world.save_world().unwrap();

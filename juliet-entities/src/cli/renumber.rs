@@ -55,8 +55,9 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
                     project_root: root.clone(),
                     ..LoadOptions::default()
                 };
-                let (world, _) = World::load(&world_dir, &options)
+                let (mut world, _) = World::load(&world_dir, &options)
                     .map_err(|e| CliError::failure(e.to_string()))?;
+                world.use_random_id_prefix();
                 let next = world.manager().peek_free_id().get();
                 worlds.push((world_dir, world, next));
                 worlds.len() - 1

@@ -153,8 +153,6 @@ fn saved_world_files() -> Vec<String> {
 /// in file-name order (ids 1 to 9).
 fn save_world_at(root: &Path) -> Vec<String> {
     let mut world = World::new(root);
-    // The plain counter: the files are checked against ids 1 to 9.
-    world.set_id_prefix(0);
     let m = world.manager_mut();
     let rock = m.make_entity::<Inert>(Vec3::new(1.5, -2.0, 1e-7));
     let inert = m.get_mut::<Inert>(rock).unwrap();

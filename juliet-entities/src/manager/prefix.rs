@@ -3,11 +3,12 @@
 //!
 //! A fresh id is `prefix << 32 | n`: the high 32 bits are the manager's id prefix, the
 //! low 32 bits count up from 1 within that prefix's block, past the ids the block
-//! already holds. A world draws a random prefix each time it is created or loaded
-//! ([`draw_id_prefix`]), so two sessions (two people, two branches) draw from blocks
-//! that are the same only with probability 2^-32, and their new files, named after
-//! their ids, never collide in version control. Prefix 0, the default of a bare
-//! [`EntityManager`], is the plain counter of runtime-only ids (1, 2, 3...).
+//! already holds. An authoring session draws a random prefix once
+//! (`World::use_random_id_prefix`, [`draw_id_prefix`]), so two sessions (two people,
+//! two branches) draw from blocks that are the same only with probability 2^-32, and
+//! their new files, named after their ids, never collide in version control. Prefix 0,
+//! the default, is the plain counter (1, 2, 3... past every live id): runtime ids stay
+//! the same from run to run, so a simulation that spawns entities replays bit for bit.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};

@@ -290,6 +290,11 @@ static EDGE: [u8; 256] = {
     table[b'#' as usize] = FIRST;
     table[b';' as usize] = FIRST;
     table[b'/' as usize] = FIRST;
+    // A merge conflict marker is an error only the tokenizer reports.
+    table[b'<' as usize] = FIRST;
+    table[b'|' as usize] = FIRST;
+    table[b'=' as usize] = FIRST;
+    table[b'>' as usize] = FIRST;
     table
 };
 

@@ -205,6 +205,13 @@ pub enum ErrorKind {
     /// A header (`; Key`, `; Key:` or `Key:`) with no value.
     #[error("property has no value")]
     HeaderWithoutValue,
+    /// A merge conflict marker line (`<<<<<<<`, `|||||||`, `=======` or `>>>>>>>`, seven
+    /// characters alone or followed by a blank): an unresolved conflict of a merge.
+    #[error("unresolved merge conflict: `{marker}` line (keep the lines of one side and delete the marker lines)")]
+    ConflictMarker {
+        /// The marker (its seven characters).
+        marker: String,
+    },
     /// A key written twice in one file (under any spelling).
     #[error("duplicate key: first written on line {first_line}")]
     DuplicateKey {

@@ -9,6 +9,7 @@
 mod chain;
 mod fast;
 mod scan;
+pub(crate) use scan::is_conflict_marker;
 pub(crate) mod simd;
 
 use std::collections::HashMap;

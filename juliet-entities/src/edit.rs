@@ -218,8 +218,20 @@ pub(crate) fn edit(
         }
     }
 
+    let out = apply(src, edits);
+    let mut bytes = Vec::with_capacity(bom + out.len());
+    bytes.extend_from_slice(&original[..bom]);
+    bytes.extend_from_slice(out.as_bytes());
+    Ok(bytes)
+}
+
+/// `src` with `edits` made: each `(start, end, text)` replaces `src[start..end]` by
+/// `text`. Sorted by position first (stably, so insertions at one point keep their
+/// order, before a replacement that starts there); an edit that starts inside an
+/// earlier one is dropped.
+pub(crate) fn apply(src: &str, mut edits: Vec<(usize, usize, String)>) -> String {
     edits.sort_by_key(|e| (e.0, e.1));
-    let mut out = String::with_capacity(src.len() + new.len() / 4);
+    let mut out = String::with_capacity(src.len() + src.len() / 4);
     let mut at = 0;
     for (start, end, text) in &edits {
         if *start < at {
@@ -230,17 +242,14 @@ pub(crate) fn edit(
         at = *end;
     }
     out.push_str(&src[at..]);
-    let mut bytes = Vec::with_capacity(bom + out.len());
-    bytes.extend_from_slice(&original[..bom]);
-    bytes.extend_from_slice(out.as_bytes());
-    Ok(bytes)
+    out
 }
 
 /// `; key` and the value lines, each ended by `eol`.
-fn block(key: &str, lines: &[&str], eol: &str) -> String {
+pub(crate) fn block<S: AsRef<str>>(key: &str, lines: &[S], eol: &str) -> String {
     let mut text = format!("; {key}{eol}");
     for line in lines {
-        text.push_str(line);
+        text.push_str(line.as_ref());
         text.push_str(eol);
     }
     text

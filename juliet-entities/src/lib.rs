@@ -92,7 +92,7 @@ pub use load::{
     load_entity, load_entity_with, load_entity_with_templates, save_entity, EntityFileData,
     LoadedEntity, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION,
 };
-pub use manager::{EntityManager, InvariantViolation};
+pub use manager::{draw_id_prefix, EntityManager, InvariantViolation};
 pub use storage::KindStorage;
 pub use template::{
     create_template_from_entity, instantiate_from_template, instantiate_many, CachedTemplate,

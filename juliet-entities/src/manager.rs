@@ -10,6 +10,7 @@ mod batch;
 mod direct;
 mod id_map;
 mod invariants;
+mod prefix;
 
 use std::any::TypeId;
 use std::collections::HashMap;
@@ -24,6 +25,7 @@ use crate::storage::KindStorage;
 use crate::template::OverrideSet;
 use id_map::IdMap;
 pub use invariants::InvariantViolation;
+pub use prefix::draw_id_prefix;
 
 /// How [`EntityManager::push_record`] initializes a new derived struct.
 pub(crate) enum SlotInit<'a> {
@@ -139,6 +141,8 @@ pub struct EntityManager {
     ids: IdMap,
     /// The next id to try for a new entity (per manager).
     next_id: u64,
+    /// The high 32 bits of fresh ids, 0 for the plain counter (`prefix.rs`).
+    id_prefix: u32,
     /// Whether a fresh id was taken at or past `u64::MAX`, so that the counter started
     /// again from 1 and may be behind loaded ids (fresh ids still skip taken ones).
     counter_wrapped: bool,
@@ -166,6 +170,7 @@ impl EntityManager {
             last_kind: None,
             ids: IdMap::default(),
             next_id: 1,
+            id_prefix: 0,
             counter_wrapped: false,
             registry: None,
         }
@@ -280,7 +285,7 @@ impl EntityManager {
     /// Moves the id counter past `id` (docs/design.md, section 5.4), so new entities never reuse
     /// a loaded id.
     pub(crate) fn note_id(&mut self, id: EntityId) {
-        if id.0 >= self.next_id {
+        if id.0 >= self.next_id && self.in_id_block(id) {
             self.next_id = id.0.checked_add(1).unwrap_or(self.next_id);
         }
     }

@@ -267,6 +267,25 @@ impl World {
         }
     }
 
+    /// Makes the ids of entities created from now on `prefix << 32 | n` (docs/design.md,
+    /// section 5.4), `n` counting from 1 past the live ids of that block. Prefix 0, a
+    /// world's default, is the plain counter past every live id, which keeps a game's
+    /// runtime ids, and so its simulation, the same from run to run.
+    pub fn set_id_prefix(&mut self, prefix: u32) {
+        self.manager.set_id_prefix(prefix);
+    }
+
+    /// Draws a random id prefix ([`crate::draw_id_prefix`]) and makes new entities' ids
+    /// of it ([`World::set_id_prefix`]); returns it. An authoring session (an editor, a
+    /// tool, a game's level editor: whatever creates entities that are saved and
+    /// committed) calls this once after loading the world, so that two people adding
+    /// entities apart never make the same id or file name (docs/design.md, section 5.4).
+    pub fn use_random_id_prefix(&mut self) -> u32 {
+        let prefix = crate::manager::draw_id_prefix();
+        self.set_id_prefix(prefix);
+        prefix
+    }
+
     /// Loads every `<root>/Entities/*.jasset` file (docs/design.md, section 6.1): files are
     /// read in parallel (rayon) and loaded in place, in file-name order. A file that
     /// does not load (bad syntax or value, unknown `Kind`, an `EntityID` already used by

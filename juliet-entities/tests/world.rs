@@ -324,3 +324,20 @@ fn directories_and_limits() {
         ErrorKind::FileTooLarge { limit: 16, .. }
     ));
 }
+
+#[test]
+fn two_sessions_adding_entities_apart_draw_different_ids_and_file_names() {
+    let root = crate_world(3);
+    let (mut a, mut b) = (load(root.path()), load(root.path()));
+    // By default the plain counter (deterministic runtime ids): both would take 4.
+    assert_eq!(a.manager().next_id(), b.manager().next_id());
+    assert_ne!(a.use_random_id_prefix(), b.use_random_id_prefix());
+    let ia = a.manager_mut().make_entity::<Crate>(Vec3::ZERO);
+    let ib = b.manager_mut().make_entity::<Crate>(Vec3::ZERO);
+    assert_ne!(ia, ib);
+    // The high 32 bits are the session's prefix, the low ones count from 1.
+    assert_eq!(ia.get(), u64::from(a.manager().id_prefix()) << 32 | 1);
+    let (wa, wb) = (a.save_world().unwrap(), b.save_world().unwrap());
+    assert_ne!(wa.written, wb.written);
+    a.manager().check_invariants().unwrap();
+}

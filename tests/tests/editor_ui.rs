@@ -290,6 +290,11 @@ fn create_template_spawn_it_delete_it_and_save() {
     h.run();
     let spawned = h.state().selected().unwrap();
     assert_ne!(spawned, EntityId(0x10));
+    // An editing session's new ids carry its random prefix, so that another person's
+    // session, on another branch, cannot make the same id (or file name).
+    let prefix = h.state().world().manager().id_prefix();
+    assert_ne!(prefix, 0);
+    assert_eq!(spawned.0 >> 32, u64::from(prefix), "{spawned}");
     let e = h.state().world().manager().entity(spawned).unwrap();
     assert_eq!(e.position(), glam::Vec3::new(7.0, 0.0, 0.0));
     assert_eq!(health(&h, spawned.0), 50.0);

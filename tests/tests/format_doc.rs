@@ -345,6 +345,7 @@ fn the_catalogue_covers_every_kind() {
         "InvalidKey",
         "ValueWithoutProperty",
         "HeaderWithoutValue",
+        "ConflictMarker",
         "DuplicateKey",
         "BadValue",
         "MissingKey",

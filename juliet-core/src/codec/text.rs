@@ -8,11 +8,13 @@ use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
 
 /// Whether the writer must quote `s`: empty, `[]` (the empty-list marker), white space,
-/// a quote, `#`, `;`, a leading `//`, or a control character.
+/// a quote, `#`, `;`, a leading `//`, a control character, or a merge conflict marker
+/// (`=======`: the tokenizer refuses such a value line).
 pub fn needs_quotes(s: &str) -> bool {
     s.is_empty()
         || s == "[]"
         || s.starts_with("//")
+        || crate::token::is_conflict_marker(s.as_bytes())
         || s.chars()
             .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '#' | ';'))
 }
@@ -195,6 +197,19 @@ pub fn decode_variant<'a>(line: &'a str, variants: &[&str]) -> Result<usize, Val
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A string that would read as a merge conflict marker line is quoted, so it reads
+    /// back (as a value line it would be an error).
+    #[test]
+    fn conflict_marker_strings_are_quoted() {
+        for s in ["=======", "<<<<<<<", ">>>>>>>", "|||||||"] {
+            assert!(needs_quotes(s), "{s}");
+            let mut out = String::new();
+            s.to_owned().encode(&mut out);
+            assert_eq!(out, format!("\"{s}\""));
+        }
+        assert!(!needs_quotes("========"));
+    }
 
     #[test]
     fn quote_scan_matches_byte_loop() {

@@ -19,6 +19,9 @@ const SEMI: u8 = 2;
 const HASH: u8 = 3;
 /// `/`: a `//` comment or a value line.
 const SLASH: u8 = 4;
+/// `<`, `|`, `=`, `>`: a value line, or a merge conflict marker (an error the general
+/// path reports).
+const MARK: u8 = 5;
 
 /// The class of each first byte of a line: blanks and control bytes are [`OTHER`]
 /// (leading blanks go to the slower path).
@@ -32,6 +35,10 @@ static FIRST_BYTE: [u8; 256] = {
     table[b';' as usize] = SEMI;
     table[b'#' as usize] = HASH;
     table[b'/' as usize] = SLASH;
+    table[b'<' as usize] = MARK;
+    table[b'|' as usize] = MARK;
+    table[b'=' as usize] = MARK;
+    table[b'>' as usize] = MARK;
     table
 };
 
@@ -361,6 +368,7 @@ impl TokenBuffer {
         match first {
             b'#' => true,
             b'/' if line.get(s + 1) == Some(&b'/') => true,
+            b'<' | b'|' | b'=' | b'>' if super::scan::is_conflict_marker(&line[s..]) => false,
             b';' => match self.fast_header(bytes, start, line, s, line_no, *open) {
                 Some(now_open) => {
                     *open = now_open;

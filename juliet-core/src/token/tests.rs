@@ -459,3 +459,38 @@ fn empty_and_comment_only_files_have_no_nodes() {
     assert!(tok("").unwrap().is_empty());
     assert!(tok("# x\n\n// y").unwrap().is_empty());
 }
+
+/// Merge conflict markers are an error at their line, wherever they stand (in a block,
+/// outside one, after blanks, with a label, before CRLF); lines that only start like
+/// them are values.
+#[test]
+fn conflict_markers_are_errors_at_their_line() {
+    let cases: &[(&str, u32, u32, &str)] = &[
+        ("; Mass\n<<<<<<< ours\n3.0\n", 2, 1, "<<<<<<<"),
+        ("; Mass: 3.0\n=======\n", 2, 1, "======="),
+        ("; Mass\n3.0\n  >>>>>>> theirs\r\n", 3, 3, ">>>>>>>"),
+        ("; Mass\n3.0\n|||||||\tbase\n", 3, 1, "|||||||"),
+        ("; Mass\n3.0\n; A\n1\n; B\n2\n=======\n", 7, 1, "======="),
+    ];
+    let mut buffer = TokenBuffer::new();
+    for &(text, line, column, marker) in cases {
+        let err = buffer
+            .tokenize(text.as_bytes(), Path::new("m.jasset"))
+            .unwrap_err();
+        assert_eq!((err.line, err.column), (line, column), "{text:?}");
+        assert_eq!(
+            err.kind,
+            ErrorKind::ConflictMarker {
+                marker: marker.into()
+            }
+        );
+    }
+    for text in [
+        "; Name\n========\n",
+        "; Name\n=======x\n",
+        "; Name\n<<<<<<\n",
+    ] {
+        let doc = buffer.tokenize(text.as_bytes(), Path::new("m")).unwrap();
+        assert_eq!(doc.len(), 1, "{text:?}");
+    }
+}

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod asset_diff;
 mod bench;
 mod check;
 mod demo;
@@ -24,9 +25,12 @@ mod fmt;
 mod gen;
 mod inspect;
 mod listing;
+mod merge;
 mod migrate;
 mod output;
 mod project;
+mod props;
+mod renumber;
 mod schema;
 mod schema_kinds;
 mod set;
@@ -101,6 +105,29 @@ pub(crate) enum Command {
     /// template instance to its template's value, and saves: only the lines of the
     /// changed properties change. Exits with 1 when anything was refused.
     Set(set::SetArgs),
+    /// Compare two versions of one asset, property by property.
+    ///
+    /// Lists the properties added (`+`), removed (`-`) and changed (`~ Key: old -> new`),
+    /// values as the codecs read them: `0.50` against `0.5`, another spelling of a key,
+    /// a moved line or a comment are no change. `--resolved` compares the values after
+    /// the template chain is applied. Exits with 0 when equal, 1 when different; as git's
+    /// external diff (seven arguments) it exits with 0.
+    Diff(asset_diff::DiffArgs),
+    /// Merge three versions of one asset, property by property (a git merge driver).
+    ///
+    /// `jasset merge BASE OURS THEIRS [-o OUT]`: a property changed on one side takes
+    /// that side's value; changed on both sides differently, it becomes a conflict block
+    /// (`<<<<<<< ours` / `=======` / `>>>>>>> theirs` around the two properties) that
+    /// `jasset check` reports until it is resolved. Comments, order and layout of OURS
+    /// are kept. Writes into OURS unless `-o`; exits with 1 when there is a conflict.
+    Merge(merge::MergeArgs),
+    /// Give world entity files fresh ids (and id-named files their new names).
+    ///
+    /// `jasset renumber FILE...`: each file's `EntityID` becomes a fresh id of a newly
+    /// drawn prefix (what a new entity gets), changed in place (nothing else of the file
+    /// changes); a file named after its old id is renamed after the new one. For an
+    /// entity whose id another branch took too, or a file copied by hand.
+    Renumber(renumber::RenumberArgs),
     /// Generate a synthetic project for benchmarks and stress tests.
     ///
     /// Writes `OUT/Assets/Templates/` (M templates of the stock kinds) and
@@ -252,6 +279,9 @@ fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Fmt(args) => fmt::run(&args, out),
         Command::Migrate(args) => migrate::run(&args, out),
         Command::Set(args) => set::run(&args, out),
+        Command::Diff(args) => asset_diff::run(&args, out),
+        Command::Merge(args) => merge::run(&args, out),
+        Command::Renumber(args) => renumber::run(&args, out),
         Command::Gen(args) => gen::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Schema(args) => schema::run(&args, out),
@@ -290,7 +320,8 @@ mod tests {
         let cmd = Cli::command();
         let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
         let mut expected = vec![
-            "demo", "check", "inspect", "fmt", "migrate", "set", "gen", "bench", "schema",
+            "demo", "check", "inspect", "fmt", "migrate", "set", "diff", "merge", "renumber",
+            "gen", "bench", "schema",
         ];
         if cfg!(feature = "editor-app") {
             expected.push("edit");

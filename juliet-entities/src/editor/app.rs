@@ -65,7 +65,10 @@ pub struct EditorApp {
 
 impl EditorApp {
     /// An editor over `world`. The kinds "Add entity" offers are the world's registry's.
-    pub fn new(world: World) -> EditorApp {
+    /// The world draws a random id prefix ([`World::use_random_id_prefix`]): entities
+    /// added in this session get ids that another person's session never draws.
+    pub fn new(mut world: World) -> EditorApp {
+        world.use_random_id_prefix();
         let mut kinds: Vec<&'static Class> = world
             .manager()
             .registry()

@@ -19,8 +19,9 @@ impl EntityManager {
     /// 2. type coherence: a record's class is its storage's class;
     /// 3. counts: the kinds' lengths add up to the number of base records;
     /// 4. id map: one entry per record, mapping its (non-zero) id to its index, and the
-    ///    id counter is past every id below `u64::MAX` (until it has gone round past
-    ///    `u64::MAX`: fresh ids then restart at 1 and skip the live ones).
+    ///    id counter is past every id below `u64::MAX` of the id prefix's block (every id
+    ///    with prefix 0; see [`EntityManager::set_id_prefix`]), until it has gone round
+    ///    past `u64::MAX` (fresh ids then restart at 1 and skip the live ones).
     ///
     /// # Errors
     /// The first broken invariant found.
@@ -59,7 +60,11 @@ impl EntityManager {
                     self.ids.get(e.id)
                 ));
             }
-            if e.id.0 >= self.next_id && e.id.0 != u64::MAX && !self.counter_wrapped {
+            if e.id.0 >= self.next_id
+                && e.id.0 != u64::MAX
+                && !self.counter_wrapped
+                && self.in_id_block(e.id)
+            {
                 return fail(format!(
                     "entity {}: id counter {} not past it",
                     e.id, self.next_id

@@ -1,0 +1,268 @@
+//! `jasset diff A B [--root DIR] [--resolved]`: the property-level diff of two versions of
+//! one asset (docs/design.md, section 8.1), also usable as git's external diff command
+//! (the seven arguments `path old-file old-hex old-mode new-file new-hex new-mode`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::output::Style;
+use super::project::{find_root, resolve_root};
+use super::props::{read_asset, show, Asset};
+use super::{CliError, CliResult, Status};
+
+/// Arguments of `jasset diff`.
+#[derive(Debug, Clone, Args)]
+pub struct DiffArgs {
+    /// The old and the new file (`A B`); or the seven arguments git gives an external
+    /// diff command (`path old-file old-hex old-mode new-file new-hex new-mode`); or,
+    /// with `--textconv`, one file.
+    #[arg(value_name = "FILE", num_args = 1.., required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print one file's properties, one `Key: value` line each (canonical keys and
+    /// values, in the writer's order), for git's `diff.<driver>.textconv`: git's line
+    /// diff of two such texts is a property diff.
+    #[arg(long)]
+    pub textconv: bool,
+    /// The project root (`Template` paths resolve against it). Default: the nearest
+    /// ancestor of the (first) file holding an `Assets/` folder, else of the current
+    /// folder (where git runs its diff commands).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Compare every property's effective value, after the template chain and the
+    /// defaults are applied, instead of the properties the files set.
+    #[arg(long)]
+    pub resolved: bool,
+}
+
+/// How one property differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Only in the new file: the key and its value.
+    Added(String, Vec<String>),
+    /// Only in the old file: the key and its value.
+    Removed(String, Vec<String>),
+    /// In both with other values: the key, the old and the new value.
+    Changed(String, Vec<String>, Vec<String>),
+}
+
+/// What git passes an external diff command for a file that does not exist on one side.
+const GIT_NO_FILE: &str = "/dev/null";
+
+/// Runs `jasset diff`: exit 0 when the files hold the same properties, 1 when they
+/// differ, 2 on bad input. Under git (seven arguments) the differences are printed with
+/// a `diff --jasset a/PATH b/PATH` heading and the exit code is 0, as git expects of
+/// an external diff.
+///
+/// # Errors
+/// A usage error for a wrong number of files, a missing file or a file that does not
+/// tokenize (or, with `--resolved`, whose entity does not load).
+pub fn run(args: &DiffArgs, out: &mut dyn Write) -> CliResult {
+    if args.textconv {
+        let [file] = args.files.as_slice() else {
+            return Err(CliError::usage("diff --textconv takes one file"));
+        };
+        // git gives a temporary copy of the file, from the repository's top folder.
+        let root = resolve_root(args.root.as_deref(), std::slice::from_ref(file))?
+            .or_else(|| find_root(Path::new(".")));
+        let asset = read_side(file, root.as_deref())?;
+        for (key, value) in textconv(&asset) {
+            writeln!(out, "{key}: {}", show(&value))?;
+        }
+        return Ok(Status::Success);
+    }
+    let (label, old, new) = match args.files.as_slice() {
+        [a, b] => (None, a, b),
+        // A rename adds the new path and git's similarity text.
+        [path, old, _, _, new, _, _] | [path, old, _, _, new, _, _, _, _] => (Some(path), old, new),
+        _ => {
+            return Err(CliError::usage(
+                "diff takes two files (A B), or the seven arguments of a git external diff",
+            ))
+        }
+    };
+    let root = match args.root.as_deref() {
+        Some(_) => resolve_root(args.root.as_deref(), &[])?,
+        None => label
+            .and_then(|p| find_root(p))
+            .or_else(|| find_root(old))
+            .or_else(|| find_root(new))
+            .or_else(|| find_root(Path::new("."))),
+    };
+    let a = read_side(old, root.as_deref())?;
+    let b = read_side(new, root.as_deref())?;
+    let changes = if args.resolved {
+        diff_lists(&resolved_of(&a)?, &resolved_of(&b)?)
+    } else {
+        diff_assets(&a, &b)
+    };
+    let style = Style::for_stdout();
+    if let Some(path) = label {
+        if !changes.is_empty() {
+            let p = path.display();
+            writeln!(out, "{}", style.bold(&format!("diff --jasset a/{p} b/{p}")))?;
+        }
+    }
+    for change in &changes {
+        writeln!(out, "{}", render(change, style))?;
+    }
+    Ok(if label.is_some() {
+        Status::Success
+    } else {
+        Status::from_problems(!changes.is_empty())
+    })
+}
+
+/// Reads one side: `/dev/null` (git's missing file) is an asset with no property.
+fn read_side(path: &Path, root: Option<&Path>) -> Result<Asset, CliError> {
+    let bytes = if path == Path::new(GIT_NO_FILE) {
+        Vec::new()
+    } else {
+        std::fs::read(path).map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?
+    };
+    read_asset(&bytes, path, root).map_err(|e| CliError::usage(e.to_string()))
+}
+
+/// The effective properties of `asset`.
+///
+/// # Errors
+/// A usage error with the load error when its entity did not load.
+fn resolved_of(asset: &Asset) -> Result<Vec<(String, Vec<String>)>, CliError> {
+    match (&asset.resolved, &asset.load_error) {
+        (Some(list), _) => Ok(list.clone()),
+        // An empty file (git's missing side) has nothing to resolve.
+        (None, _) if asset.props.is_empty() => Ok(Vec::new()),
+        (None, Some(e)) => Err(CliError::usage(format!("--resolved: {e}"))),
+        (None, None) => Ok(Vec::new()),
+    }
+}
+
+/// The changes from `a` to `b`, property by property (the properties each file sets):
+/// removed and changed ones in `a`'s order, then added ones in `b`'s.
+pub fn diff_assets(a: &Asset, b: &Asset) -> Vec<Change> {
+    let la: Vec<(String, Vec<String>)> = a
+        .props
+        .iter()
+        .map(|p| (p.name.clone(), p.value.clone()))
+        .collect();
+    let lb: Vec<(String, Vec<String>)> = b
+        .props
+        .iter()
+        .map(|p| (p.name.clone(), p.value.clone()))
+        .collect();
+    diff_lists(&la, &lb)
+}
+
+/// The changes from the properties `a` to `b`, each `(key, value lines)`; keys match
+/// as keys do (ASCII case and `_` ignored).
+fn diff_lists(a: &[(String, Vec<String>)], b: &[(String, Vec<String>)]) -> Vec<Change> {
+    let same_key = |x: &str, y: &str| juliet_core::keys_equal(x, y);
+    let mut changes = Vec::new();
+    for (key, old) in a {
+        match b.iter().find(|(k, _)| same_key(k, key)) {
+            None => changes.push(Change::Removed(key.clone(), old.clone())),
+            Some((_, new)) if new != old => {
+                changes.push(Change::Changed(key.clone(), old.clone(), new.clone()))
+            }
+            Some(_) => {}
+        }
+    }
+    for (key, new) in b {
+        if !a.iter().any(|(k, _)| same_key(k, key)) {
+            changes.push(Change::Added(key.clone(), new.clone()));
+        }
+    }
+    changes
+}
+
+/// The properties `asset` sets as `(canonical key, canonical value)`, in the writer's
+/// order (base keys, `ClassVersion`, the class's properties, unknown keys); in file order
+/// when the entity did not load.
+fn textconv(asset: &Asset) -> Vec<(String, Vec<String>)> {
+    let rank = |name: &str| {
+        (asset.resolved.iter().flatten())
+            .position(|(k, _)| juliet_core::keys_equal(k, name))
+            .unwrap_or(usize::MAX)
+    };
+    let mut props: Vec<(usize, String, Vec<String>)> = (asset.props.iter())
+        .map(|p| (rank(&p.name), p.name.clone(), p.value.clone()))
+        .collect();
+    props.sort_by_key(|(r, ..)| *r);
+    props.into_iter().map(|(_, k, v)| (k, v)).collect()
+}
+
+/// One change as a line: `~ Key: old -> new`, `+ Key: value`, `- Key: value`.
+fn render(change: &Change, style: Style) -> String {
+    match change {
+        Change::Added(k, v) => style.green(&format!("+ {k}: {}", show(v))),
+        Change::Removed(k, v) => style.red(&format!("- {k}: {}", show(v))),
+        Change::Changed(k, old, new) => {
+            style.yellow(&format!("~ {k}: {} -> {}", show(old), show(new)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asset(text: &str) -> Asset {
+        read_asset(text.as_bytes(), Path::new("t.jasset"), None).unwrap()
+    }
+
+    const BASE: &str = "; EntityID\n0x0000000000000042\n; Kind\nInert\n; Mass\n0.50\n";
+
+    #[test]
+    fn respellings_moves_and_comments_are_no_change() {
+        let other = "# moved, respelled\nkind: Inert\nmass: 0.5\nid: 66\n";
+        assert_eq!(diff_assets(&asset(BASE), &asset(other)), []);
+    }
+
+    #[test]
+    fn added_removed_and_changed_properties_are_listed() {
+        let new = "; EntityID\n0x0000000000000042\n; Kind\nInert\n; Mass\n2\n; Health\n5\n";
+        let changes = diff_assets(&asset(BASE), &asset(new));
+        assert_eq!(
+            changes,
+            [
+                Change::Changed("Mass".into(), vec!["0.5".into()], vec!["2.0".into()]),
+                Change::Added("Health".into(), vec!["5.0".into()]),
+            ]
+        );
+        let back = diff_assets(&asset(new), &asset(BASE));
+        assert!(back.contains(&Change::Removed("Health".into(), vec!["5.0".into()])));
+    }
+
+    #[test]
+    fn textconv_lists_canonical_properties_in_the_writers_order() {
+        let a = asset("; Mass: 0.50\n; Kind: Inert\n; Glow: 1\nid: 66\n");
+        let lines: Vec<String> = textconv(&a)
+            .into_iter()
+            .map(|(k, v)| format!("{k}: {}", show(&v)))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "EntityID: 0x0000000000000042",
+                "Kind: Inert",
+                "Mass: 0.5",
+                "Glow: 1"
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_keys_compare_by_their_text() {
+        let a = asset("; Kind\nInert\n; Glow\n1\n");
+        let b = asset("; Kind\nInert\n; glow\n1.0\n");
+        assert_eq!(
+            diff_assets(&a, &b),
+            [Change::Changed(
+                "Glow".into(),
+                vec!["1".into()],
+                vec!["1.0".into()]
+            )]
+        );
+    }
+}

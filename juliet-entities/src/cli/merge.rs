@@ -1,0 +1,402 @@
+//! `jasset merge BASE OURS THEIRS [-o OUT] [--root DIR]`: the three-way merge of one
+//! asset, property by property (docs/design.md, section 8.2), usable as git's merge
+//! driver (`jasset merge %O %A %B`: the result goes into OURS, exit 1 on a conflict).
+//!
+//! Each property (keys matched as the format matches them, values compared as the
+//! codecs read them) takes the value of the side that changed it; both sides changing
+//! it alike is no conflict; both changing it differently (a removal counts as a change)
+//! is a conflict, written as a block in the file:
+//!
+//! ```text
+//! <<<<<<< ours
+//! ; Mass: 300.0
+//! =======
+//! ; Mass: 400.0
+//! >>>>>>> theirs
+//! ```
+//!
+//! The result is OURS's text edited in place: the lines of the properties that take
+//! THEIRS's value are replaced (in OURS's spelling and line form), THEIRS's new
+//! properties are inserted after their nearest preceding neighbour, and comments,
+//! blank lines, order and line endings stay. Where the edit would not read back as the
+//! merged properties (a mix of line forms it cannot keep), the properties are written
+//! one block each instead.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::project::resolve_root;
+use super::props::{read_asset, show, Asset, Prop};
+use super::{CliError, CliResult, Status};
+use crate::edit::block;
+
+/// Arguments of `jasset merge`.
+#[derive(Debug, Clone, Args)]
+pub struct MergeArgs {
+    /// The common ancestor (git's `%O`).
+    #[arg(value_name = "BASE")]
+    pub base: PathBuf,
+    /// Our version (git's `%A`); the result is written here unless `-o` is given.
+    #[arg(value_name = "OURS")]
+    pub ours: PathBuf,
+    /// Their version (git's `%B`).
+    #[arg(value_name = "THEIRS")]
+    pub theirs: PathBuf,
+    /// Where to write the result (default: OURS).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// The project root (`Template` paths resolve against it). Default: the nearest
+    /// ancestor of OURS holding an `Assets/` folder.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+/// The first line of a conflict block.
+pub const OURS_MARKER: &str = "<<<<<<< ours";
+/// The line between the two sides of a conflict block.
+pub const SIDES_MARKER: &str = "=======";
+/// The last line of a conflict block.
+pub const THEIRS_MARKER: &str = ">>>>>>> theirs";
+
+/// One property both sides changed differently.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conflict {
+    /// The key (OURS's spelling, else THEIRS's).
+    pub key: String,
+    /// 1-based line of the block's first marker in the result.
+    pub line: u32,
+    /// OURS's value lines (`None`: OURS removed the property).
+    pub ours: Option<Vec<String>>,
+    /// THEIRS's value lines (`None`: THEIRS removed the property).
+    pub theirs: Option<Vec<String>>,
+}
+
+/// The result of [`merge`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merged {
+    /// The merged file (OURS's byte-order mark and line endings).
+    pub bytes: Vec<u8>,
+    /// The conflicts, in file order (each a block in [`Merged::bytes`]).
+    pub conflicts: Vec<Conflict>,
+}
+
+/// Runs `jasset merge`: exit 0 for a clean merge, 1 when the result has conflict
+/// blocks, 2 on bad input.
+///
+/// # Errors
+/// A usage error for a file that cannot be read or does not tokenize (a conflict block
+/// from an earlier merge included); an I/O error writing the result.
+pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
+    // git's temporary files sit in the repository's top folder, where it runs drivers.
+    let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.ours))?
+        .or_else(|| super::project::find_root(std::path::Path::new(".")));
+    let read = |path: &PathBuf| -> Result<Asset, CliError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
+        read_asset(&bytes, path, root.as_deref()).map_err(|e| CliError::usage(e.to_string()))
+    };
+    let (base, ours, theirs) = (read(&args.base)?, read(&args.ours)?, read(&args.theirs)?);
+    let merged = merge(&base, &ours, &theirs);
+    let target = args.output.as_ref().unwrap_or(&args.ours);
+    std::fs::write(target, &merged.bytes)
+        .map_err(|e| CliError::failure(format!("{}: {e}", target.display())))?;
+    for c in &merged.conflicts {
+        let side = |v: &Option<Vec<String>>| v.as_deref().map_or("(removed)".into(), show);
+        writeln!(
+            out,
+            "{}:{}:1: conflict: `{}`: ours {}, theirs {}",
+            target.display(),
+            c.line,
+            c.key,
+            side(&c.ours),
+            side(&c.theirs)
+        )?;
+    }
+    Ok(Status::from_problems(!merged.conflicts.is_empty()))
+}
+
+/// What the result holds for one property.
+#[derive(Debug, Clone, Copy)]
+enum Pick<'a> {
+    /// OURS's lines, as they are (also when OURS has no such property).
+    Ours,
+    /// THEIRS's value (`None`: removed).
+    Theirs(Option<&'a Prop>),
+    /// Both changed it differently.
+    Conflict(Option<&'a Prop>, Option<&'a Prop>),
+}
+
+/// The three-way merge of `base`, `ours` and `theirs` (see the module documentation).
+pub fn merge(base: &Asset, ours: &Asset, theirs: &Asset) -> Merged {
+    let value = |a: &Asset, id: &str| a.get(id).map(|p| p.value.clone());
+    let pick = |id: &str| -> Pick<'_> {
+        let (b, o, t) = (value(base, id), value(ours, id), value(theirs, id));
+        if o == t || t == b {
+            Pick::Ours
+        } else if o == b {
+            Pick::Theirs(theirs.get(id))
+        } else {
+            Pick::Conflict(ours.get(id), theirs.get(id))
+        }
+    };
+    let plan = Plan {
+        ours,
+        theirs,
+        picks: ours.props.iter().map(|p| pick(&p.id)).collect(),
+        added: (theirs.props.iter())
+            .filter(|t| ours.get(&t.id).is_none())
+            .map(|t| (t, pick(&t.id)))
+            .collect(),
+    };
+    let expected = plan.expected();
+    let plain = plan.edit(false);
+    let reads_back = read_asset(plain.as_bytes(), &ours.path, ours.root.as_deref())
+        .map(|a| {
+            let got: Vec<(String, Vec<String>)> =
+                a.props.into_iter().map(|p| (p.id, p.raw)).collect();
+            same_set(&got, &expected)
+        })
+        .unwrap_or(false);
+    let text = if reads_back {
+        plan.edit(true)
+    } else {
+        plan.blocks()
+    };
+    let mut conflicts = plan.conflicts();
+    let lines = (text.lines().enumerate())
+        .filter(|(_, l)| l.trim_end() == OURS_MARKER)
+        .map(|(i, _)| i as u32 + 1);
+    for (c, line) in conflicts.iter_mut().zip(lines) {
+        c.line = line;
+    }
+    let mut bytes = Vec::with_capacity(text.len() + 3);
+    if ours.bom {
+        bytes.extend_from_slice(b"\xEF\xBB\xBF");
+    }
+    bytes.extend_from_slice(text.as_bytes());
+    Merged { bytes, conflicts }
+}
+
+/// Whether `a` and `b` hold the same `(key, lines)` pairs, in any order.
+fn same_set(a: &[(String, Vec<String>)], b: &[(String, Vec<String>)]) -> bool {
+    a.len() == b.len() && a.iter().all(|x| b.contains(x))
+}
+
+/// The decisions of one merge.
+struct Plan<'a> {
+    ours: &'a Asset,
+    theirs: &'a Asset,
+    /// One per property of OURS.
+    picks: Vec<Pick<'a>>,
+    /// THEIRS's properties that OURS does not have, in THEIRS's order, with their pick.
+    added: Vec<(&'a Prop, Pick<'a>)>,
+}
+
+impl<'a> Plan<'a> {
+    /// The properties of the result with conflicts resolved to OURS: `(key, raw lines)`.
+    fn expected(&self) -> Vec<(String, Vec<String>)> {
+        let mut out = Vec::new();
+        for (p, pick) in self.ours.props.iter().zip(&self.picks) {
+            match pick {
+                Pick::Ours | Pick::Conflict(..) => out.push((p.id.clone(), p.raw.clone())),
+                Pick::Theirs(Some(t)) => out.push((p.id.clone(), t.raw.clone())),
+                Pick::Theirs(None) => {}
+            }
+        }
+        for (t, pick) in &self.added {
+            if let Pick::Theirs(Some(_)) = pick {
+                out.push((t.id.clone(), t.raw.clone()));
+            }
+        }
+        out
+    }
+
+    /// The conflicts, in the order their blocks appear (lines filled in by the caller).
+    fn conflicts(&self) -> Vec<Conflict> {
+        let mut at: Vec<(usize, Conflict)> = Vec::new();
+        let conflict = |o: Option<&Prop>, t: Option<&Prop>| Conflict {
+            key: o.or(t).map(|p| p.name.clone()).unwrap_or_default(),
+            line: 0,
+            ours: o.map(|p| p.raw.clone()),
+            theirs: t.map(|p| p.raw.clone()),
+        };
+        for (p, pick) in self.ours.props.iter().zip(&self.picks) {
+            if let Pick::Conflict(o, t) = pick {
+                at.push((p.span.0, conflict(*o, *t)));
+            }
+        }
+        for (t, pick) in &self.added {
+            if let Pick::Conflict(o, th) = pick {
+                at.push((self.insertion_point(t), conflict(*o, *th)));
+            }
+        }
+        at.sort_by_key(|(pos, _)| *pos);
+        at.into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// Where THEIRS's property `t`, new to OURS, goes: after the nearest property before
+    /// it in THEIRS that OURS has; before OURS's first property when there is none.
+    fn insertion_point(&self, t: &Prop) -> usize {
+        let index = (self.theirs.props.iter())
+            .position(|p| std::ptr::eq(p, t))
+            .unwrap_or(0);
+        let before = self.theirs.props[..index]
+            .iter()
+            .rev()
+            .find_map(|p| self.ours.get(&p.id));
+        match (before, self.ours.props.first()) {
+            (Some(p), _) => p.span.1,
+            (None, Some(first)) => first.span.0,
+            (None, None) => self.ours.text.len(),
+        }
+    }
+
+    /// Whether OURS's property `i` is removed from the result.
+    fn removed(&self, i: usize) -> bool {
+        matches!(self.picks[i], Pick::Theirs(None))
+    }
+
+    /// The `; ` to put before the first property of OURS at or after byte `at` that
+    /// stays, when it is a `Key: value` line (a block written before it would take it
+    /// for a value line).
+    fn guard_compact(&self, at: usize, edits: &mut Vec<(usize, usize, String)>) {
+        let next =
+            (self.ours.props.iter().enumerate()).find(|(i, p)| p.span.0 >= at && !self.removed(*i));
+        if let Some((_, p)) = next {
+            if p.form == juliet_core::LineForm::Compact
+                && !edits.iter().any(|e| e.0 == p.span.0 && e.2 == "; ")
+            {
+                edits.push((p.span.0, p.span.0, "; ".to_owned()));
+            }
+        }
+    }
+
+    /// OURS's text with the merge made in place; conflict blocks when `markers`, else
+    /// OURS's lines where the sides conflict.
+    fn edit(&self, markers: bool) -> String {
+        let src = &self.ours.text;
+        let eol = self.ours.eol();
+        let mut edits: Vec<(usize, usize, String)> = Vec::new();
+        for (i, (p, pick)) in self.ours.props.iter().zip(&self.picks).enumerate() {
+            match pick {
+                Pick::Ours => {}
+                Pick::Conflict(o, t) => {
+                    if markers {
+                        edits.push((p.span.0, p.span.1, conflict_block(*o, *t, eol)));
+                        if [o, t].iter().any(|p| p.is_some_and(|p| p.raw.len() > 1)) {
+                            self.guard_compact(p.span.1, &mut edits);
+                        }
+                    }
+                }
+                Pick::Theirs(None) => {
+                    edits.push((p.span.0, p.span.1, String::new()));
+                    let before = (0..i).rev().find(|&j| !self.removed(j));
+                    if before
+                        .is_some_and(|j| self.ours.props[j].form == juliet_core::LineForm::Block)
+                    {
+                        self.guard_compact(p.span.1, &mut edits);
+                    }
+                }
+                Pick::Theirs(Some(t)) => match t.raw.as_slice() {
+                    [line] => edits.push((p.values.0, p.values.1, line.clone())),
+                    lines if p.form == juliet_core::LineForm::Block => {
+                        edits.push((p.values.0, p.values.1, lines.join(eol)))
+                    }
+                    lines => {
+                        edits.push((p.span.0, p.span.1, block(&p.key, lines, eol)));
+                        self.guard_compact(p.span.1, &mut edits);
+                    }
+                },
+            }
+        }
+        for (t, pick) in &self.added {
+            let mut text = match pick {
+                // THEIRS's form, but never `Key: value`, which only some places allow.
+                Pick::Theirs(Some(t)) if t.form == juliet_core::LineForm::Block => {
+                    block(&t.key, &t.raw, eol)
+                }
+                Pick::Theirs(Some(t)) => property(t, eol),
+                Pick::Conflict(o, th) if markers => conflict_block(*o, *th, eol),
+                _ => continue,
+            };
+            let at = self.insertion_point(t);
+            if at > 0 && !src[..at].ends_with('\n') {
+                text.insert_str(0, eol);
+            }
+            // A block left open (the text, or a side of a conflict once resolved).
+            let opens_block = match pick {
+                Pick::Conflict(o, th) => [o, th].iter().any(|p| p.is_some_and(|p| p.raw.len() > 1)),
+                _ => !text.trim_start().starts_with(&format!("; {}:", t.key)),
+            };
+            edits.push((at, at, text));
+            if opens_block {
+                self.guard_compact(at, &mut edits);
+            }
+        }
+        // Insertions at one point keep THEIRS's order, before a replacement there.
+        crate::edit::apply(src, edits)
+    }
+
+    /// The merged properties one block each (comments dropped), in OURS's order with
+    /// THEIRS's new ones after their neighbours: what is written when the in-place edit
+    /// would not read back.
+    fn blocks(&self) -> String {
+        let eol = self.ours.eol();
+        let mut out = String::new();
+        let mut added: Vec<(usize, String)> = Vec::new();
+        for (t, pick) in &self.added {
+            let text = match pick {
+                Pick::Theirs(Some(t)) => block(&t.key, &t.raw, eol),
+                Pick::Conflict(o, th) => conflict_block(*o, *th, eol),
+                _ => continue,
+            };
+            added.push((self.insertion_point(t), text));
+        }
+        let flush = |out: &mut String, upto: usize, added: &mut Vec<(usize, String)>| {
+            added.retain(|(at, text)| {
+                if *at <= upto {
+                    out.push_str(text);
+                    false
+                } else {
+                    true
+                }
+            });
+        };
+        for (p, pick) in self.ours.props.iter().zip(&self.picks) {
+            flush(&mut out, p.span.0, &mut added);
+            match pick {
+                Pick::Ours => out.push_str(&block(&p.key, &p.raw, eol)),
+                Pick::Theirs(Some(t)) => out.push_str(&block(&p.key, &t.raw, eol)),
+                Pick::Theirs(None) => {}
+                Pick::Conflict(o, t) => out.push_str(&conflict_block(*o, *t, eol)),
+            }
+        }
+        flush(&mut out, usize::MAX, &mut added);
+        out
+    }
+}
+
+/// `p` as a property that can stand anywhere: `; Key: value` for one line (no block
+/// opened, so a `Key: value` line after it stays a property), else a block.
+fn property(p: &Prop, eol: &str) -> String {
+    match p.raw.as_slice() {
+        [line] => format!("; {}: {line}{eol}", p.key),
+        lines => block(&p.key, lines, eol),
+    }
+}
+
+/// The conflict block of OURS's `o` and THEIRS's `t` (an absent side is empty).
+fn conflict_block(o: Option<&Prop>, t: Option<&Prop>, eol: &str) -> String {
+    let side = |p: Option<&Prop>| p.map_or_else(String::new, |p| property(p, eol));
+    format!(
+        "{OURS_MARKER}{eol}{}{SIDES_MARKER}{eol}{}{THEIRS_MARKER}{eol}",
+        side(o),
+        side(t)
+    )
+}
+
+#[cfg(test)]
+#[path = "merge_tests.rs"]
+mod tests;

@@ -1,0 +1,268 @@
+//! Tests of `jasset merge` (`merge.rs`): the cases by hand, then a proptest over random
+//! documents.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+
+use super::*;
+
+fn asset(text: &str) -> Asset {
+    read_asset(text.as_bytes(), Path::new("m.jasset"), None).unwrap()
+}
+
+fn merged(base: &str, ours: &str, theirs: &str) -> (String, Vec<Conflict>) {
+    let m = merge(&asset(base), &asset(ours), &asset(theirs));
+    (String::from_utf8(m.bytes).unwrap(), m.conflicts)
+}
+
+/// The properties of `text` as `(key, value)` (values as the codecs read them), sorted.
+fn semantic(text: &str) -> Vec<(String, Vec<String>)> {
+    let mut props: Vec<_> = asset(text)
+        .props
+        .into_iter()
+        .map(|p| (p.id, p.value))
+        .collect();
+    props.sort();
+    props
+}
+
+const BASE: &str =
+    "# a rock\n; EntityID\n0x0000000000000042\n; Kind\nInert\n\n; Mass\n250.0\n; Health: 40.0\n";
+
+#[test]
+fn changes_of_different_properties_both_land_and_the_layout_stays() {
+    let ours = BASE.replace("250.0", "300.0");
+    let theirs = BASE.replace("40.0", "55.0");
+    let (text, conflicts) = merged(BASE, &ours, &theirs);
+    assert!(conflicts.is_empty());
+    assert_eq!(
+        text,
+        "# a rock\n; EntityID\n0x0000000000000042\n; Kind\nInert\n\n; Mass\n300.0\n; Health: 55.0\n"
+    );
+}
+
+#[test]
+fn the_same_change_on_both_sides_is_no_conflict() {
+    let ours = BASE.replace("250.0", "300.0");
+    let theirs = BASE.replace("250.0", "300.00");
+    let (text, conflicts) = merged(BASE, &ours, &theirs);
+    assert!(conflicts.is_empty());
+    assert_eq!(text, ours);
+}
+
+#[test]
+fn different_changes_of_one_property_are_a_conflict_block_check_refuses() {
+    let ours = BASE.replace("250.0", "300.0");
+    let theirs = BASE.replace("250.0", "400.0");
+    let (text, conflicts) = merged(BASE, &ours, &theirs);
+    assert_eq!(conflicts.len(), 1);
+    assert_eq!((conflicts[0].key.as_str(), conflicts[0].line), ("Mass", 7));
+    assert!(text.contains(
+        "\n<<<<<<< ours\n; Mass: 300.0\n=======\n; Mass: 400.0\n>>>>>>> theirs\n; Health: 40.0\n"
+    ));
+    let err = juliet_core::TokenBuffer::new()
+        .tokenize(text.as_bytes(), Path::new("m"))
+        .unwrap_err();
+    assert_eq!((err.line, err.column), (7, 1));
+    // Keeping either side (deleting the other and the markers) gives a valid file.
+    let keep_theirs = text.replace("<<<<<<< ours\n; Mass: 300.0\n=======\n", "");
+    let keep_theirs = keep_theirs.replace(">>>>>>> theirs\n", "");
+    assert_eq!(semantic(&keep_theirs), semantic(&theirs));
+}
+
+#[test]
+fn identity_keys_changed_on_both_sides_conflict() {
+    let ours = BASE
+        .replace("Inert", "Collectible")
+        .replace("; Mass\n250.0\n", "");
+    let theirs = BASE
+        .replace("Inert", "Projectile")
+        .replace("; Mass\n250.0\n", "");
+    let (_, conflicts) = merged(BASE, &ours, &theirs);
+    assert!(conflicts.iter().any(|c| c.key == "Kind"), "{conflicts:?}");
+    let ours = BASE.replace("0x0000000000000042", "0x0000000000000043");
+    let theirs = BASE.replace("0x0000000000000042", "0x0000000000000044");
+    let (_, conflicts) = merged(BASE, &ours, &theirs);
+    assert_eq!(conflicts[0].key, "EntityID");
+}
+
+#[test]
+fn additions_and_removals_on_one_side_are_applied() {
+    // THEIRS adds an unknown key after Kind and removes Health; OURS respells Mass.
+    let ours = BASE.replace("; Mass\n250.0", "; mass\n250.00");
+    let theirs = BASE
+        .replace("; Kind\nInert\n", "; Kind\nInert\n; Glow\n1 2\n")
+        .replace("; Health: 40.0\n", "");
+    let (text, conflicts) = merged(BASE, &ours, &theirs);
+    assert!(conflicts.is_empty());
+    assert_eq!(
+        text,
+        "# a rock\n; EntityID\n0x0000000000000042\n; Kind\nInert\n; Glow\n1 2\n\n; mass\n250.00\n"
+    );
+}
+
+#[test]
+fn a_removal_against_a_change_is_a_conflict_with_an_empty_side() {
+    let ours = BASE.replace("; Health: 40.0\n", "");
+    let theirs = BASE.replace("40.0", "41.0");
+    let (text, conflicts) = merged(BASE, &ours, &theirs);
+    assert_eq!(conflicts[0].ours, None);
+    assert!(text.ends_with("<<<<<<< ours\n=======\n; Health: 41.0\n>>>>>>> theirs\n"));
+}
+
+#[test]
+fn a_new_one_line_property_is_written_so_that_it_fits_anywhere() {
+    // Between a block and a `Key: value` line: `; Key: value`, a property anywhere.
+    let base = "; Kind: Inert\nMass: 1.0\n";
+    let theirs = "; Kind: Inert\nGlow: 3\nMass: 1.0\n";
+    let (text, _) = merged(base, base, theirs);
+    assert_eq!(text, "; Kind: Inert\n; Glow: 3\nMass: 1.0\n");
+}
+
+#[test]
+fn a_block_taken_before_a_compact_line_keeps_it_a_property() {
+    let base = "; Kind: Inert\n; Tags: a\nMass: 1.0\n";
+    let theirs = "; Kind: Inert\n; Tags\na\nb\nMass: 1.0\n";
+    let (text, conflicts) = merged(base, base, theirs);
+    assert!(conflicts.is_empty());
+    assert_eq!(semantic(&text), semantic(theirs));
+}
+
+#[test]
+fn crlf_and_byte_order_mark_of_ours_are_kept() {
+    let base = "\u{feff}; Kind\r\nInert\r\n; Mass\r\n1.0\r\n";
+    // THEIRS's new property comes in THEIRS's block form, with OURS's line endings.
+    let theirs = "; Kind\nInert\n; Mass\n2.0\n; Health\n3.0\n";
+    let m = merge(&asset(base), &asset(base), &asset(theirs));
+    assert_eq!(
+        m.bytes,
+        "\u{feff}; Kind\r\nInert\r\n; Mass\r\n2.0\r\n; Health\r\n3.0\r\n".as_bytes()
+    );
+}
+
+/// A property of a random document: a key (a known `Inert` property under some
+/// spelling, or an unknown key), value lines and a form.
+#[derive(Debug, Clone)]
+struct GenProp {
+    key: &'static str,
+    lines: Vec<String>,
+    form: u8,
+}
+
+const KEYS: &[(&str, &[&str])] = &[
+    ("Mass", &["1.0", "2.50", "3", "-0.5"]),
+    ("health", &["10.0", "20", "1e2"]),
+    ("IsVisible", &["true", "0", "false"]),
+    ("MeshAsset", &["a.obj", "\"b c.obj\"", "d/e.obj"]),
+    ("Scale", &["1 1 1", "2.0, 2.0, 2.0"]),
+    ("Glow", &["1", "2", "x y"]),
+    ("Note", &["hello", "\"a b\""]),
+];
+
+fn gen_prop() -> impl Strategy<Value = GenProp> {
+    (0..KEYS.len(), 0usize..4, 0u8..3, 1usize..3).prop_map(|(k, v, form, n)| {
+        let (key, values) = KEYS[k];
+        // Unknown keys may have several lines; known ones have one.
+        let n = if key == "Glow" || key == "Note" { n } else { 1 };
+        let lines = (0..n)
+            .map(|i| values[(v + i) % values.len()].to_owned())
+            .collect();
+        GenProp { key, lines, form }
+    })
+}
+
+/// A document of distinct keys from `props`, with a comment between some of them.
+fn render(props: &[GenProp]) -> String {
+    let mut out = String::from("; EntityID\n0x0000000000000042\n; Kind: Inert\n");
+    let mut seen = Vec::new();
+    let mut block_open = false;
+    for (i, p) in props.iter().enumerate() {
+        if seen.contains(&p.key) {
+            continue;
+        }
+        seen.push(p.key);
+        if i % 3 == 1 {
+            out.push_str("# note\n");
+        }
+        match (p.form, p.lines.as_slice()) {
+            (1, [line]) => {
+                out.push_str(&format!("; {}: {line}\n", p.key));
+                block_open = false;
+            }
+            (2, [line]) if !block_open => out.push_str(&format!("{}: {line}\n", p.key)),
+            (_, lines) => {
+                out.push_str(&format!("; {}\n{}\n", p.key, lines.join("\n")));
+                block_open = true;
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// A side that did not change gives the other side: merge(base, x, base) == x,
+    /// merge(base, base, x) == x, and merge(base, x, x) == x, compared by properties.
+    #[test]
+    fn an_unchanged_side_gives_the_other(
+        base in prop::collection::vec(gen_prop(), 0..6),
+        x in prop::collection::vec(gen_prop(), 0..6),
+    ) {
+        let (base, x) = (render(&base), render(&x));
+        let want = semantic(&x);
+        for (o, t) in [(&x, &base), (&base, &x), (&x, &x)] {
+            let (text, conflicts) = merged(&base, o, t);
+            prop_assert!(conflicts.is_empty());
+            prop_assert_eq!(semantic(&text), want.clone(), "{}", text);
+        }
+    }
+}
+
+/// `p` with every value line replaced by the next value of its key's list.
+fn changed(p: &GenProp) -> GenProp {
+    let values = KEYS
+        .iter()
+        .find(|(k, _)| *k == p.key)
+        .map_or(&[][..], |k| k.1);
+    let next = |line: &String| {
+        let at = values.iter().position(|v| v == line).unwrap_or(0);
+        values[(at + 1) % values.len()].to_owned()
+    };
+    GenProp {
+        lines: p.lines.iter().map(next).collect(),
+        ..p.clone()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Changes to different properties, some on each side, all land, with no conflict.
+    #[test]
+    fn changes_to_different_properties_all_land(
+        base in prop::collection::vec(gen_prop(), 1..7),
+        sides in prop::collection::vec(0u8..3, 7),
+    ) {
+        let mut seen = Vec::new();
+        let base: Vec<GenProp> = base.into_iter().filter(|p| {
+            let new = !seen.contains(&p.key);
+            seen.push(p.key);
+            new
+        }).collect();
+        let side = |n: u8| -> Vec<GenProp> {
+            base.iter().zip(&sides)
+                .map(|(p, s)| if *s == n { changed(p) } else { p.clone() })
+                .collect()
+        };
+        let (ours, theirs) = (side(1), side(2));
+        let want: Vec<GenProp> = base.iter().zip(&sides).map(|(p, s)| match s {
+            0 => p.clone(),
+            _ => changed(p),
+        }).collect();
+        let (text, conflicts) = merged(&render(&base), &render(&ours), &render(&theirs));
+        prop_assert!(conflicts.is_empty(), "{:?}", conflicts);
+        prop_assert_eq!(semantic(&text), semantic(&render(&want)), "{}", text);
+    }
+}

@@ -1,0 +1,249 @@
+//! The properties of one `.jasset` file as `jasset diff` and `jasset merge` compare them
+//! (docs/design.md, section 8.1): each property with its key as written, the key it
+//! stands for (aliases and other spellings folded onto the canonical key), its value as
+//! the class's codec reads it, its value lines as written and where its lines are.
+//!
+//! A file whose entity loads (its `Kind` is registered, its template chain resolves)
+//! has its values compared in the canonical text of the codecs, so `0.50` and `0.5`
+//! are one value. A file that does not load (a kind this tool does not know, a missing
+//! template, a bad value) still tokenizes: its values are then compared as written.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use juliet_core::{normalize_key, Error, LineForm, TokenBuffer, CLASS_VERSION};
+
+use crate::load::{keys, load_entity_with_templates, save_entity};
+use crate::manager::EntityManager;
+use crate::template::TemplateCache;
+
+use super::project::single_text;
+
+/// One property of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prop {
+    /// The key as written.
+    pub key: String,
+    /// The canonical spelling of the key (`EntityID` for `id`), or the key as written
+    /// for a key the class does not know.
+    pub name: String,
+    /// What the key is compared by: the normalized canonical key (see
+    /// [`juliet_core::normalize_key`]).
+    pub id: String,
+    /// The value lines as the codec writes them (as written when the file does not load).
+    pub value: Vec<String>,
+    /// The value lines as written (trimmed, as the tokenizer reads them).
+    pub raw: Vec<String>,
+    /// 1-based line of the key.
+    pub line: u32,
+    /// Byte range of the whole property in [`Asset::text`]: from its header line's start
+    /// through its last value line's line ending.
+    pub span: (usize, usize),
+    /// Byte range of the value text: the first value line's start to the last value
+    /// line's end (line ending excluded).
+    pub values: (usize, usize),
+    /// How the property is written.
+    pub form: LineForm,
+}
+
+/// One file, read for comparing.
+#[derive(Debug, Clone)]
+pub struct Asset {
+    /// The file's path (labels messages).
+    pub path: PathBuf,
+    /// The project root its templates resolve against.
+    pub root: Option<PathBuf>,
+    /// Whether the file starts with a UTF-8 byte-order mark.
+    pub bom: bool,
+    /// The text after the byte-order mark.
+    pub text: String,
+    /// The properties, in file order.
+    pub props: Vec<Prop>,
+    /// The load error when the entity did not load (values are then compared as
+    /// written).
+    pub load_error: Option<Error>,
+    /// Every property's effective value (template chain and defaults applied) as
+    /// `(canonical key, value lines)`, in the writer's order; `None` when the entity did
+    /// not load.
+    pub resolved: Option<Vec<(String, Vec<String>)>>,
+}
+
+impl Asset {
+    /// The property whose key is `id` (normalized), if the file has it.
+    pub fn get(&self, id: &str) -> Option<&Prop> {
+        self.props.iter().find(|p| p.id == id)
+    }
+
+    /// The line ending the file uses (`\r\n` when it has any, else `\n`).
+    pub fn eol(&self) -> &'static str {
+        if self.text.contains("\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        }
+    }
+}
+
+/// Reads `bytes` (the file at `path`) for comparing; templates resolve against `root`
+/// (the file's folder when `None`). An empty file is an asset with no property.
+///
+/// # Errors
+/// The tokenizer's error (bad UTF-8, a line that is not a property, a duplicate key, a
+/// merge conflict marker), located at `path:line:column`. A file that tokenizes but
+/// whose entity does not load is no error (see [`Asset::load_error`]).
+pub fn read_asset(bytes: &[u8], path: &Path, root: Option<&Path>) -> Result<Asset, Error> {
+    let mut buffer = TokenBuffer::new();
+    let doc = buffer.tokenize(bytes, path)?;
+    let text = doc.source().to_owned();
+    let base = doc.source().as_ptr() as usize;
+    let has_id = (0..doc.len()).any(|i| {
+        crate::reserved::base_key(doc.node(i).key_crc, doc.key(i)) == Some(keys::ENTITY_ID.name)
+    });
+
+    let mut manager = EntityManager::new();
+    let project = root
+        .map(Path::to_path_buf)
+        .or_else(|| path.parent().map(Path::to_path_buf))
+        .unwrap_or_default();
+    let mut templates = TemplateCache::new(project);
+    let mut load_buffer = TokenBuffer::new();
+    let loaded =
+        load_entity_with_templates(&mut load_buffer, &mut manager, &mut templates, path, bytes);
+    let (class, canonical, resolved, load_error) = match loaded {
+        Ok(loaded) => {
+            let class = manager.entity(loaded.id).map(|e| e.class());
+            let sparse = single_text(&mut manager, &templates, loaded.id, &loaded.data, !has_id);
+            let mut full = String::new();
+            let full = save_entity(&manager, loaded.id, &loaded.data, &mut full).map(|()| full);
+            match (sparse, full) {
+                (Ok(sparse), Ok(full)) => {
+                    let mut resolved = text_properties(&full);
+                    if !has_id {
+                        resolved.retain(|(k, _)| k != keys::ENTITY_ID.name);
+                    }
+                    let canonical: HashMap<String, Vec<String>> = text_properties(&sparse)
+                        .into_iter()
+                        .map(|(k, v)| (normalize_key(&k), v))
+                        .collect();
+                    (class, canonical, Some(resolved), None)
+                }
+                (Err(e), _) | (_, Err(e)) => (class, HashMap::new(), None, Some(e)),
+            }
+        }
+        Err(e) => (None, HashMap::new(), None, Some(e)),
+    };
+
+    let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = |at: usize| text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+    let mut props = Vec::with_capacity(doc.len());
+    for i in 0..doc.len() {
+        let key = doc.key(i);
+        let node = doc.node(i);
+        let raw: Vec<String> = doc.value(i).lines().map(str::to_owned).collect();
+        let lines: Vec<&str> = doc.value(i).lines().collect();
+        let first = lines[0].as_ptr() as usize - base;
+        let last = lines[lines.len() - 1];
+        let last_end = last.as_ptr() as usize - base + last.len();
+        let name = canonical_name(node.key_crc, key, class).unwrap_or(key);
+        let id = normalize_key(name);
+        let value = canonical.get(&id).cloned().unwrap_or_else(|| raw.clone());
+        props.push(Prop {
+            key: key.to_owned(),
+            name: name.to_owned(),
+            id,
+            value,
+            raw,
+            line: node.line,
+            span: (line_start(key.as_ptr() as usize - base), line_end(last_end)),
+            values: (first, last_end),
+            form: node.form,
+        });
+    }
+    Ok(Asset {
+        path: path.to_path_buf(),
+        root: root.map(Path::to_path_buf),
+        bom: bytes.starts_with(b"\xEF\xBB\xBF"),
+        text,
+        props,
+        load_error,
+        resolved,
+    })
+}
+
+/// The canonical key that `key` (CRC `crc`) spells: a base key (aliases included),
+/// `ClassVersion`, or a property (or alias) of `class`.
+fn canonical_name(
+    crc: u32,
+    key: &str,
+    class: Option<&'static juliet_core::Class>,
+) -> Option<&'static str> {
+    if let Some(name) = crate::reserved::base_key(crc, key) {
+        return Some(name);
+    }
+    if CLASS_VERSION.matches(crc, key) {
+        return Some(CLASS_VERSION.name);
+    }
+    let class = class?;
+    class
+        .property_index(crc, key)
+        .map(|i| class.properties[i].key)
+}
+
+/// The properties of a canonical text the writer made: `(key, value lines)`.
+fn text_properties(text: &str) -> Vec<(String, Vec<String>)> {
+    let mut buffer = TokenBuffer::new();
+    match buffer.tokenize(text.as_bytes(), Path::new("")) {
+        Ok(doc) => (0..doc.len())
+            .map(|i| {
+                let lines = doc.value(i).lines().map(str::to_owned).collect();
+                (doc.key(i).to_owned(), lines)
+            })
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// `lines` as one line for messages: the line itself, or `[a, b, c]` for several.
+pub fn show(lines: &[String]) -> String {
+    match lines {
+        [one] => one.clone(),
+        _ => format!("[{}]", lines.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asset(text: &str) -> Asset {
+        read_asset(text.as_bytes(), Path::new("t.jasset"), None).unwrap()
+    }
+
+    #[test]
+    fn values_are_read_through_the_codec_and_keys_through_their_aliases() {
+        let a = asset("; id\n0x0000000000000042\n; class\nInert\n; mass: 0.50\n");
+        let mass = a.get("mass").unwrap();
+        assert_eq!((mass.name.as_str(), mass.raw[0].as_str()), ("Mass", "0.50"));
+        assert_eq!(mass.value, ["0.5"]);
+        let id = a.get("entityid").unwrap();
+        assert_eq!((id.key.as_str(), id.line), ("id", 1));
+        assert!(a.load_error.is_none());
+    }
+
+    #[test]
+    fn a_file_of_an_unknown_kind_compares_as_written() {
+        let a = asset("; Kind\nDragon\n; Wings\n4.0\n");
+        assert!(a.load_error.is_some());
+        assert_eq!(a.get("wings").unwrap().value, ["4.0"]);
+    }
+
+    #[test]
+    fn spans_cover_the_header_through_the_last_value_line() {
+        let text = "# c\n; Kind\nInert\n; Mass: 2.0\n";
+        let a = asset(text);
+        let kind = a.get("kind").unwrap();
+        assert_eq!(&text[kind.span.0..kind.span.1], "; Kind\nInert\n");
+        let mass = a.get("mass").unwrap();
+        assert_eq!(&text[mass.values.0..mass.values.1], "2.0");
+    }
+}

@@ -1,0 +1,199 @@
+//! `jasset renumber FILE... [--root DIR]`: gives world entity files fresh ids of a newly
+//! drawn prefix (docs/design.md, section 5.4), for an entity whose id another branch also
+//! took, or files copied by hand.
+//!
+//! Only the `EntityID` value changes (in place: its spelling, line form, comments and
+//! line endings stay; a file without one gets `; EntityID: ...` as its first line). A
+//! file named after its old id (`<16 hex digits>.jasset`, or with a `-N` suffix) is
+//! renamed after the new one; a file with a name of its own keeps it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use juliet_core::TokenBuffer;
+
+use super::output::escape_path;
+use super::project::resolve_root;
+use super::{CliError, CliResult, Status};
+use crate::entity::EntityId;
+use crate::load::keys;
+use crate::world::{LoadOptions, World, ENTITIES_DIR};
+
+/// Arguments of `jasset renumber`.
+#[derive(Debug, Clone, Args)]
+pub struct RenumberArgs {
+    /// Entity files, each under a world's `Entities` folder.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// The project root. Default: the nearest ancestor of the first FILE holding an
+    /// `Assets/` folder.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+/// Runs `jasset renumber`: prints `FILE: OLD -> NEW` (and the new name) per file.
+///
+/// # Errors
+/// A usage error for a FILE that does not exist or is not under an `Entities` folder,
+/// or does not tokenize; I/O errors.
+pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
+    let root = resolve_root(args.root.as_deref(), &args.files)?;
+    let mut worlds: Vec<(PathBuf, World, u64)> = Vec::new();
+    for file in &args.files {
+        let shown = escape_path(file);
+        let world_dir = world_of(file).ok_or_else(|| {
+            CliError::usage(format!(
+                "{shown}: not a world entity file (expected <world>/Entities/<name>.jasset)"
+            ))
+        })?;
+        let bytes = std::fs::read(file).map_err(|e| CliError::usage(format!("{shown}: {e}")))?;
+        let at = match worlds.iter().position(|(d, ..)| *d == world_dir) {
+            Some(at) => at,
+            None => {
+                let options = LoadOptions {
+                    project_root: root.clone(),
+                    ..LoadOptions::default()
+                };
+                let (mut world, _) = World::load(&world_dir, &options)
+                    .map_err(|e| CliError::failure(e.to_string()))?;
+                world.use_random_id_prefix();
+                let next = world.manager().peek_free_id().get();
+                worlds.push((world_dir, world, next));
+                worlds.len() - 1
+            }
+        };
+        let (_, world, next) = &mut worlds[at];
+        while world.manager().contains(EntityId(*next)) {
+            *next += 1;
+        }
+        let id = EntityId(*next);
+        *next += 1;
+
+        let (text, old) = with_id(&bytes, file, id).map_err(|e| CliError::usage(e.to_string()))?;
+        let target = renamed(file, old, id);
+        if target != *file && target.exists() {
+            return Err(CliError::failure(format!(
+                "{shown}: {} exists already",
+                escape_path(&target)
+            )));
+        }
+        crate::fsio::write_atomic(&target, &text, true)?;
+        if target != *file {
+            std::fs::remove_file(file).map_err(|e| CliError::failure(format!("{shown}: {e}")))?;
+        }
+        let old = old.map_or_else(|| "(none)".to_owned(), |o| o.to_string());
+        match target == *file {
+            true => writeln!(out, "{shown}: {old} -> {id}")?,
+            false => writeln!(out, "{shown}: {old} -> {id}, now {}", escape_path(&target))?,
+        }
+    }
+    Ok(Status::Success)
+}
+
+/// The world folder of an entity file: the parent of its `Entities` folder.
+fn world_of(file: &Path) -> Option<PathBuf> {
+    let file = file.canonicalize().ok()?;
+    let entities = file.parent()?;
+    (entities.file_name()? == ENTITIES_DIR).then(|| entities.parent().map(Path::to_path_buf))?
+}
+
+/// `bytes` (the file at `path`) with its `EntityID` value replaced by `id`, and the old
+/// id (`None` when the file had none, or one that does not read as an id).
+///
+/// # Errors
+/// The tokenizer's error.
+fn with_id(
+    bytes: &[u8],
+    path: &Path,
+    id: EntityId,
+) -> Result<(Vec<u8>, Option<EntityId>), juliet_core::Error> {
+    let mut buffer = TokenBuffer::new();
+    let mut doc = buffer.tokenize(bytes, path)?;
+    let bom = bytes.len() - doc.source().len();
+    let src = doc.source();
+    let base = src.as_ptr() as usize;
+    let node = (0..doc.len()).find(|&i| {
+        crate::reserved::base_key(doc.node(i).key_crc, doc.key(i)) == Some(keys::ENTITY_ID.name)
+    });
+    let new = id.to_string();
+    let mut out = bytes[..bom].to_vec();
+    let old = match node {
+        Some(i) => {
+            let value = doc.value(i);
+            let line = value.lines().next().unwrap_or_default();
+            let start = line.as_ptr() as usize - base;
+            out.extend_from_slice(&src.as_bytes()[..start]);
+            out.extend_from_slice(new.as_bytes());
+            out.extend_from_slice(&src.as_bytes()[start + line.len()..]);
+            doc.decode::<u64>(i).ok().map(EntityId)
+        }
+        None => {
+            let eol = if src.contains("\r\n") { "\r\n" } else { "\n" };
+            let first = (0..doc.len()).next().map_or(src.len(), |i| {
+                let key = doc.key(i).as_ptr() as usize - base;
+                src[..key].rfind('\n').map_or(0, |n| n + 1)
+            });
+            out.extend_from_slice(&src.as_bytes()[..first]);
+            out.extend_from_slice(format!("; {}: {new}{eol}", keys::ENTITY_ID.name).as_bytes());
+            out.extend_from_slice(&src.as_bytes()[first..]);
+            None
+        }
+    };
+    Ok((out, old))
+}
+
+/// Where `file` goes once its id is `id`: after the new id when its name is its old id's
+/// (`<hex>.jasset` or `<hex>-N.jasset`), else where it is.
+fn renamed(file: &Path, old: Option<EntityId>, id: EntityId) -> PathBuf {
+    let stem = file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    let hex = stem.split_once('-').map_or(stem, |(h, _)| h);
+    let named_after_old =
+        old.is_some_and(|old| hex.eq_ignore_ascii_case(&format!("{:016X}", old.get())));
+    if named_after_old {
+        file.with_file_name(id.file_name())
+    } else {
+        file.to_path_buf()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_id_value_changes() {
+        let text = "# mine\r\nid: 66\r\nKind: Inert\r\n";
+        let (out, old) =
+            with_id(text.as_bytes(), Path::new("f"), EntityId(0xAB << 32 | 1)).unwrap();
+        assert_eq!(old, Some(EntityId(66)));
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "# mine\r\nid: 0x000000AB00000001\r\nKind: Inert\r\n"
+        );
+        let (out, old) =
+            with_id(b"\xEF\xBB\xBF; Kind\nInert\n", Path::new("f"), EntityId(7)).unwrap();
+        assert_eq!(old, None);
+        assert_eq!(
+            out,
+            b"\xEF\xBB\xBF; EntityID: 0x0000000000000007\n; Kind\nInert\n"
+        );
+    }
+
+    #[test]
+    fn id_named_files_follow_the_new_id() {
+        let (old, new) = (Some(EntityId(0x42)), EntityId(0x1_0000_0001));
+        let dir = Path::new("w/Entities");
+        assert_eq!(
+            renamed(&dir.join("0000000000000042-2.jasset"), old, new),
+            dir.join("0000000100000001.jasset")
+        );
+        assert_eq!(
+            renamed(&dir.join("Rock.jasset"), old, new),
+            dir.join("Rock.jasset")
+        );
+    }
+}

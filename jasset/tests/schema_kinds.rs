@@ -162,6 +162,22 @@ fn with_the_games_schema_the_stock_tool_works_on_the_games_kinds() {
     // The game's own tool migrates it.
     let o = run(&game, cwd, &["migrate", "Assets"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+
+    // diff: a game kind's values compare through the schema's codecs, so a respelled
+    // vector is no change and only the real edit is listed.
+    let respelled = formatted.replace("1.0 2.0 3.0", "1 2 3");
+    fs::write(cwd.join("respelled.jasset"), &respelled).unwrap();
+    let o = stock(cwd, &["diff", &door, "respelled.jasset", "--root", "."]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    fs::write(
+        cwd.join("edited.jasset"),
+        respelled.replace("; LockCode\n99\n", "; LockCode\n100\n"),
+    )
+    .unwrap();
+    let o = stock(cwd, &["diff", &door, "edited.jasset", "--root", "."]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("LockCode: 99 -> 100"), "{}", text(&o));
+    assert!(!text(&o).contains("LeadsTo"), "{}", text(&o));
 }
 
 #[test]

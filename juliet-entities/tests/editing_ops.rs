@@ -144,7 +144,7 @@ fn apply_to_template_edits_the_file_and_other_instances_follow() {
 
     // A key the template lacks is inserted in the class's order.
     world.set_property(a, "Scale", "2.0, 2.0, 2.0").unwrap();
-    world
+    let second = world
         .apply_to_template(a, &["Scale"], "Assets/Templates/Rock.jasset")
         .unwrap();
     let text = fs::read_to_string(&path).unwrap();
@@ -159,12 +159,36 @@ fn apply_to_template_edits_the_file_and_other_instances_follow() {
         glam::Vec3::splat(2.0)
     );
 
-    // Undo: the old bytes back, the instances follow again.
+    // Undo, the last apply first: the old bytes back, the instances follow again.
     world
-        .write_template_file("Assets/Templates/Rock.jasset", &report.previous)
+        .write_template_file(
+            "Assets/Templates/Rock.jasset",
+            Some(&second.written),
+            &second.previous,
+        )
+        .unwrap();
+    world
+        .write_template_file(
+            "Assets/Templates/Rock.jasset",
+            Some(&report.written),
+            &report.previous,
+        )
         .unwrap();
     assert_eq!(fs::read_to_string(&path).unwrap(), ROCK);
     assert_eq!(health(&world, 0x11), 100.0);
+
+    // A template edited on disk since is not overwritten by a stale undo.
+    let by_hand = ROCK.replace("100.0", "120.0");
+    fs::write(&path, &by_hand).unwrap();
+    let err = world
+        .write_template_file(
+            "Assets/Templates/Rock.jasset",
+            Some(&report.previous),
+            &report.written,
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("changed on disk"), "{err}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), by_hand);
 }
 
 #[test]

@@ -121,7 +121,7 @@ fn read_side(path: &Path, root: Option<&Path>) -> Result<Asset, CliError> {
     } else {
         std::fs::read(path).map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?
     };
-    read_asset(&bytes, path, root).map_err(|e| CliError::usage(e.to_string()))
+    read_asset(&bytes, path, root)
 }
 
 /// The effective properties of `asset`.

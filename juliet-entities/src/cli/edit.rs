@@ -15,6 +15,7 @@ use crate::editor::EditorApp;
 use crate::entity::EntityId;
 use crate::world::{LoadOptions, World};
 
+/// Arguments of `jasset edit`.
 #[derive(Debug, Clone, Args)]
 pub struct EditArgs {
     /// A world folder (holding `Entities/`) or a project root (holding `Assets/`; its
@@ -93,6 +94,12 @@ impl eframe::App for Window {
     }
 }
 
+/// Runs `jasset edit`: loads the world, opens the editor window and returns when it
+/// closes.
+///
+/// # Errors
+/// A usage error (exit 2) for a missing root or world; a failure for a world that does
+/// not load or a window that cannot open (no display).
 pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
     let dir = world_dir(&args.root, args.world.as_deref())?;
     let (world, report) =

@@ -95,7 +95,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
     let read = |path: &PathBuf| -> Result<Asset, CliError> {
         let bytes =
             std::fs::read(path).map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
-        read_asset(&bytes, path, root.as_deref()).map_err(|e| CliError::usage(e.to_string()))
+        read_asset(&bytes, path, root.as_deref())
     };
     let (base, ours, theirs) = (read(&args.base)?, read(&args.ours)?, read(&args.theirs)?);
     let merged = merge(&base, &ours, &theirs);

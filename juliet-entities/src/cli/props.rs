@@ -18,6 +18,7 @@ use crate::manager::EntityManager;
 use crate::template::TemplateCache;
 
 use super::project::single_text;
+use super::CliError;
 
 /// One property of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,20 +88,28 @@ impl Asset {
 /// Reads `bytes` (the file at `path`) for comparing; templates resolve against `root`
 /// (the file's folder when `None`). An empty file is an asset with no property.
 ///
+/// The kinds known are the binary's and those of `<root>/jasset.schema` (see
+/// `schema_kinds`), so a game's files compare by their values with the stock tool.
+///
 /// # Errors
-/// The tokenizer's error (bad UTF-8, a line that is not a property, a duplicate key, a
-/// merge conflict marker), located at `path:line:column`. A file that tokenizes but
+/// A usage error with the tokenizer's error (bad UTF-8, a line that is not a property, a
+/// duplicate key, a merge conflict marker), located at `path:line:column`; the schema's
+/// error when `<root>/jasset.schema` does not read. A file that tokenizes but
 /// whose entity does not load is no error (see [`Asset::load_error`]).
-pub fn read_asset(bytes: &[u8], path: &Path, root: Option<&Path>) -> Result<Asset, Error> {
+pub fn read_asset(bytes: &[u8], path: &Path, root: Option<&Path>) -> Result<Asset, CliError> {
+    // The stock kinds, the binary's own, and the kinds of `<root>/jasset.schema`.
+    let registry = super::schema_kinds::registry_for(root)?;
     let mut buffer = TokenBuffer::new();
-    let doc = buffer.tokenize(bytes, path)?;
+    let doc = buffer
+        .tokenize(bytes, path)
+        .map_err(|e| CliError::usage(e.to_string()))?;
     let text = doc.source().to_owned();
     let base = doc.source().as_ptr() as usize;
     let has_id = (0..doc.len()).any(|i| {
         crate::reserved::base_key(doc.node(i).key_crc, doc.key(i)) == Some(keys::ENTITY_ID.name)
     });
 
-    let mut manager = EntityManager::new();
+    let mut manager = EntityManager::with_registry(registry);
     let project = root
         .map(Path::to_path_buf)
         .or_else(|| path.parent().map(Path::to_path_buf))

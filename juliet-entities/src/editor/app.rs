@@ -299,7 +299,11 @@ impl EditorApp {
                     after: Some(after),
                 }],
             ),
-            Err(e) => self.status = format!("{name}: {e}"),
+            Err(e) => {
+                self.selected = Some(id);
+                self.status = format!("{name}: {e}");
+                return;
+            }
         }
         self.selected = Some(id);
         self.status = format!("{name}: {id}");
@@ -359,20 +363,24 @@ impl EditorApp {
         let result = create_template_from_entity(&mut self.world, id, name);
         self.report(&format!("Create template {name}"), result)?;
         let path = format!("{TEMPLATES_DIR}/{name}.jasset");
-        let bytes = std::fs::read(self.world.project_root().join(&path)).ok();
+        let full = self.world.project_root().join(&path);
+        let read = std::fs::read(&full).map_err(|e| Error::io(&full, e));
+        let bytes = self.report(&format!("Create template {name}"), read)?;
         let after = self.world.snapshot_entity(id).ok();
+        // The template first: a redo writes the file before the entity refers to it, an
+        // undo (in reverse) detaches the entity before the file goes.
         self.push(
             format!("Create template {name}"),
             vec![
+                Change::Template {
+                    path: path.clone(),
+                    before: None,
+                    after: Some(bytes),
+                },
                 Change::Entity {
                     id,
                     before: Some(before),
                     after,
-                },
-                Change::Template {
-                    path: path.clone(),
-                    before: None,
-                    after: bytes,
                 },
             ],
         );
@@ -470,11 +478,19 @@ impl EditorApp {
                 .manager()
                 .entity(id)
                 .is_some_and(|e| e.is_dirty());
-            if dirty && self.selected == Some(id) {
-                self.conflict = Some(Conflict {
-                    id,
-                    path: path.clone(),
-                });
+            if dirty {
+                // Unsaved edits are never dropped without asking: one question at a
+                // time, and a second changed file keeps its edits (a save then reports
+                // it as changed on disk and leaves it alone).
+                if self.conflict.is_none() {
+                    self.selected = Some(id);
+                    self.conflict = Some(Conflict {
+                        id,
+                        path: path.clone(),
+                    });
+                } else {
+                    self.status = format!("{id} changed on disk: kept its unsaved edits");
+                }
             } else {
                 self.reload_entity(id);
             }
@@ -527,7 +543,8 @@ fn template_path(root: &Path, path: &Path) -> Option<String> {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
     let text = text.join("/");
-    text.starts_with(TEMPLATES_DIR).then_some(text)
+    text.starts_with(&format!("{TEMPLATES_DIR}/"))
+        .then_some(text)
 }
 
 /// Appends the `.jasset` files under `dir` (project-relative `rel`) to `out`.

@@ -68,18 +68,36 @@ fn put(world: &mut World, change: &Change, forward: bool) -> Result<(), Error> {
             path,
             before,
             after,
-        } => match if forward { after } else { before } {
-            Some(bytes) => world.write_template_file(path, bytes).map(|_| ()),
-            None => {
-                let full = world.project_root().join(path);
-                match std::fs::remove_file(&full) {
-                    Ok(()) => Ok(()),
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-                    Err(e) => Err(Error::io(&full, e)),
-                }
+        } => {
+            let (on_disk, wanted) = if forward {
+                (before, after)
+            } else {
+                (after, before)
+            };
+            match wanted {
+                Some(bytes) => world
+                    .write_template_file(path, on_disk.as_deref(), bytes)
+                    .map(|_| ()),
+                None => remove_template_file(world, path, on_disk.as_deref()),
             }
-        },
+        }
     }
+}
+
+/// Deletes the template file at project-relative `path` (the undo of its creation),
+/// only while it still holds `expected`: a file edited since is left alone.
+fn remove_template_file(world: &World, path: &str, expected: Option<&[u8]>) -> Result<(), Error> {
+    let full = world.project_root().join(path);
+    match std::fs::read(&full) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(&full, e)),
+        Ok(current) if expected.is_some_and(|b| b != current.as_slice()) => {
+            let why = "changed on disk since it was written: not deleted";
+            return Err(Error::io(&full, std::io::Error::other(why)));
+        }
+        Ok(_) => {}
+    }
+    std::fs::remove_file(&full).map_err(|e| Error::io(&full, e))
 }
 
 /// The undo and redo stacks.

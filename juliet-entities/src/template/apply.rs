@@ -136,12 +136,16 @@ impl World {
             values.push((property.key, self.manager.property_text(id, key)?));
         }
         let full = self.project_root().join(&target);
-        let previous = std::fs::read(&full).map_err(|e| Error::io(&full, e))?;
+        let root = self.project_root().to_path_buf();
+        let previous =
+            crate::fsio::read_project_file(&full, Some(&root), crate::fsio::DEFAULT_MAX_FILE_SIZE)?;
         let written = edited_template(&previous, &full, class, &values)?;
-        let reload = match self.write_template_file(&target, &written) {
+        let reload = match self.write_template_file(&target, Some(&previous), &written) {
             Ok(reload) => reload,
             Err(e) => {
-                self.write_template_file(&target, &previous)?;
+                if full.is_file() {
+                    self.write_template_file(&target, Some(&written), &previous)?;
+                }
                 return Err(e);
             }
         };
@@ -184,12 +188,33 @@ impl World {
     /// ([`World::reload_template`], with propagation to its instances). What an undo of
     /// [`World::apply_to_template`] does with [`ApplyReport::previous`].
     ///
+    /// `expected` is what the caller believes the file holds: an existing file is
+    /// replaced only while it still holds those bytes (any bytes when `None`), is not
+    /// read-only, and lies inside the project (a link is written through to its target),
+    /// as saves do. A file that does not exist is created.
+    ///
     /// # Errors
-    /// [`ErrorKind::Io`] when the file cannot be written; as [`World::reload_template`].
-    pub fn write_template_file(&mut self, path: &str, bytes: &[u8]) -> Result<ReloadReport, Error> {
+    /// [`ErrorKind::Io`] when the file cannot be written, or was left alone because it
+    /// changed on disk since `expected` was read or is read-only (the message says
+    /// which); as [`World::reload_template`].
+    pub fn write_template_file(
+        &mut self,
+        path: &str,
+        expected: Option<&[u8]>,
+        bytes: &[u8],
+    ) -> Result<ReloadReport, Error> {
         let normalized = super::normalize_template_path(path)?;
-        let full = self.project_root().join(&normalized);
-        write_atomic(&full, bytes, self.durability == Durability::Fsync)?;
+        let root = self.project_root().to_path_buf();
+        let full = root.join(&normalized);
+        if std::fs::symlink_metadata(&full).is_ok() {
+            let expected = expected.map(crate::fsio::Fingerprint::of);
+            let outcome = crate::fsio::replace_if_unchanged(&full, Some(&root), expected, bytes)?;
+            if let crate::fsio::ReplaceOutcome::Skipped(reason) = outcome {
+                return Err(Error::io(&full, std::io::Error::other(reason.to_string())));
+            }
+        } else {
+            write_atomic(&full, bytes, self.durability == Durability::Fsync)?;
+        }
         if self.templates.get(&normalized).is_some() {
             self.reload_template(&normalized)
         } else {

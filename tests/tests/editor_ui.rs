@@ -463,3 +463,45 @@ fn widgets_for_enums_lists_strings_and_integers() {
     h.run();
     assert_eq!(get(&h).3, 255, "clamped to u8");
 }
+
+#[test]
+fn a_variant_shows_its_chain_and_applies_to_the_ancestor_chosen() {
+    let (dir, world) = project();
+    let mut h = harness(&world);
+    select(&mut h, 0x12);
+    // The header: kind, template and the chain from the entity's template up.
+    assert!(h.query_by_label("Kind: Inert").is_some());
+    assert!(h
+        .query_by_label("Template: Assets/Templates/Mossy.jasset")
+        .is_some());
+    assert!(h.query_by_label("Chain: Mossy > Rock").is_some());
+    // Where each inherited value comes from.
+    assert_eq!(h.query_all_by_label("from Mossy").count(), 1, "Health");
+    assert_eq!(
+        h.query_all_by_label("from Rock").count(),
+        2,
+        "MeshAsset, Mass"
+    );
+    assert!(h.query_all_by_label("class default").count() > 0);
+
+    h.get_by_role_and_label(Role::TextInput, "MaterialOverride")
+        .click();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "MaterialOverride")
+        .type_text("Materials/M_Lichen");
+    h.run();
+    assert_eq!(override_keys(&h, 0x12), ["MaterialOverride"]);
+
+    // "Apply all to template", to the ancestor Rock rather than the variant Mossy.
+    h.get_by_label("Apply all to template").click();
+    h.run();
+    h.get_by_label("Assets/Templates/Rock.jasset").click();
+    h.run();
+    let rock = fs::read_to_string(dir.path().join("Assets/Templates/Rock.jasset")).unwrap();
+    assert!(rock.contains("Materials/M_Lichen"), "{rock}");
+    let mossy = fs::read_to_string(dir.path().join("Assets/Templates/Mossy.jasset")).unwrap();
+    assert_eq!(mossy, MOSSY, "the variant is not written");
+    let other = h.state().world().manager().get::<Inert>(EntityId(0x11));
+    assert_eq!(other.unwrap().material_override, "Materials/M_Lichen");
+    assert!(override_keys(&h, 0x12).is_empty());
+}

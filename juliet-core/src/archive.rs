@@ -328,13 +328,17 @@ impl UnknownProperty {
     }
 
     /// Appends the property in block form, `; key` then its value lines; or, when its
-    /// one value line starts with `#`, `//` or `;` (which only an inline header or a
-    /// compact property can hold, and which would read back as a comment or a header
-    /// in block form), in inline form `; key: value`. Either way it reads back as the
+    /// one value line starts with `#`, `//` or `;`, or is a merge conflict marker (which
+    /// only an inline header or a compact property can hold, and which would read back
+    /// as a comment, a header or a conflict in block form), in inline form
+    /// `; key: value`. Either way it reads back as the
     /// same key and lines.
     pub fn write(&self, out: &mut String) {
         if let [line] = self.lines.as_slice() {
-            if line.starts_with(['#', ';']) || line.starts_with("//") {
+            if line.starts_with(['#', ';'])
+                || line.starts_with("//")
+                || crate::token::is_conflict_marker(line.as_bytes())
+            {
                 out.push_str("; ");
                 out.push_str(&self.key);
                 out.push_str(": ");
@@ -441,11 +445,13 @@ mod tests {
     /// where it reads back as a comment or a header, so the saved file lost the value
     /// and no longer loaded.
     #[test]
-    fn unknown_value_that_looks_like_a_comment_or_header_survives() {
+    fn unknown_value_that_looks_like_a_comment_header_or_conflict_survives() {
         for src in [
             "Note: # not a comment\n",
             "; Note: // nor this\n",
             "Note: ; nor a header\n",
+            "Note:=======\n",
+            "; Note: >>>>>>> nor a conflict\n",
         ] {
             let mut buf = TokenBuffer::new();
             let doc = buf.tokenize(src.as_bytes(), Path::new("n")).unwrap();

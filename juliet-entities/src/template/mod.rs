@@ -60,6 +60,7 @@
 mod apply;
 mod batch;
 mod cache;
+mod delta;
 mod instance;
 pub mod overrides;
 pub mod path;
@@ -72,9 +73,9 @@ pub use cache::{
     CachedTemplate, TemplateCache, TemplateChange, TemplateRef, DEFAULT_MAX_TEMPLATE_SIZE,
     MAX_TEMPLATE_DEPTH,
 };
+pub use delta::{instantiate_from_template, Delta, DeltaTarget};
 pub use instance::{
-    instantiate_from_template, overrides, revert_property, revert_to_template, save_instance,
-    Delta, DeltaTarget, PropertyOverride,
+    overrides, revert_property, revert_to_template, save_instance, PropertyOverride,
 };
 pub use overrides::OverrideSet;
 pub use path::{normalize_template_path, template_crc, INVALID_TEMPLATE_CRC};

@@ -9,7 +9,8 @@ use glam::Vec3;
 use juliet_core::{Archive, Error, ErrorKind};
 
 use super::cache::TemplateCache;
-use super::instance::{self, instantiate_from_template, Delta, PropertyOverride};
+use super::delta::{instantiate_from_template, Delta};
+use super::instance::{self, PropertyOverride};
 use crate::entity::EntityId;
 use crate::load::{write_base_keys, EntityFileData};
 use crate::world::{write_atomic, Durability, World};

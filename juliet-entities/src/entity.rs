@@ -11,7 +11,9 @@ use std::num::NonZeroU32;
 use glam::Vec3;
 use juliet_core::{Class, Codec, PropertyType, Value, ValueError};
 
-use crate::template::OverrideSet;
+pub(crate) mod overrides;
+
+pub(crate) use overrides::OverrideSet;
 
 /// An entity's identifier: 64 bits, unique in a manager and stable across saves.
 ///

@@ -20,9 +20,9 @@ use std::num::NonZeroU32;
 use glam::Vec3;
 use juliet_core::{Archive, Class, Error, ErrorKind, Reflect, Registry};
 
+use crate::entity::OverrideSet;
 use crate::entity::{Entity, EntityId};
 use crate::storage::KindStorage;
-use crate::template::OverrideSet;
 use id_map::IdMap;
 pub use invariants::InvariantViolation;
 pub use prefix::draw_id_prefix;

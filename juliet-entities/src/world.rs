@@ -66,8 +66,7 @@ pub(crate) use crate::fsio::write_atomic;
 /// The directory of entity files inside a world directory.
 pub const ENTITIES_DIR: &str = "Entities";
 
-/// The extension of entity files.
-pub const EXTENSION: &str = "jasset";
+pub use crate::fsio::EXTENSION;
 
 /// Files are read in parallel this many at a time, then loaded in order.
 const READ_BATCH: usize = 1024;

@@ -26,8 +26,8 @@ use juliet_core::{
     WarningKind,
 };
 
-use super::overrides::OverrideSet;
 use super::path::{normalize, template_crc, INVALID_TEMPLATE_CRC};
+use crate::entity::OverrideSet;
 use crate::load::{located, read_header};
 use crate::storage::{Exclusive, KindStorage};
 

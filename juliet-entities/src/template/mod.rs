@@ -62,11 +62,11 @@ mod batch;
 mod cache;
 mod delta;
 mod instance;
-pub mod overrides;
 pub mod path;
 mod property_delta;
 mod world_ops;
 
+pub use crate::entity::overrides::OverrideSet;
 pub use apply::ApplyReport;
 pub use batch::instantiate_many;
 pub use cache::{
@@ -77,7 +77,6 @@ pub use delta::{instantiate_from_template, Delta, DeltaTarget};
 pub use instance::{
     overrides, revert_property, revert_to_template, save_instance, PropertyOverride,
 };
-pub use overrides::OverrideSet;
 pub use path::{normalize_template_path, template_crc, INVALID_TEMPLATE_CRC};
 pub use property_delta::PropertyDelta;
 pub use world_ops::{create_template_from_entity, ReloadReport, TEMPLATES_DIR};

@@ -10,8 +10,8 @@ use juliet_core::{key_crc_runtime, Class, Error, ErrorKind, Reflect};
 
 use super::cache::TemplateRef;
 use super::delta::{no_such_property, sealed, Delta, DeltaTarget};
-use super::overrides::OverrideSet;
 use crate::entity::EntityId;
+use crate::entity::OverrideSet;
 use crate::manager::{EntityManager, NewRecord, TypedInit};
 use crate::storage::Source;
 

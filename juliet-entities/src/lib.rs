@@ -63,11 +63,11 @@ mod edit;
 #[cfg(feature = "editor")]
 pub mod editor;
 pub mod entity;
+mod entity_file;
 mod fsio;
 pub mod kinds;
 pub mod load;
 pub mod manager;
-mod reserved;
 pub mod storage;
 pub mod template;
 pub mod world;

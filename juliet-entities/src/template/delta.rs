@@ -15,7 +15,7 @@ use juliet_core::{
 
 use super::cache::TemplateRef;
 use crate::entity::{Entity, EntityId};
-use crate::load::{keys, located};
+use crate::entity_file::{keys, located};
 use crate::manager::{EntityManager, NewRecord, SlotInit};
 use crate::storage::{Erased, KindStorage, Source};
 

@@ -20,7 +20,7 @@ use juliet_core::{
 use super::cache::{file_properties, Origin, TemplateCache, TemplateChange, TemplateRef};
 use super::delta::{no_such_property, DeltaTarget};
 use crate::entity::EntityId;
-use crate::load::{keys, located, write_base_keys, EntityFileData};
+use crate::entity_file::{keys, located, write_base_keys, EntityFileData};
 use crate::manager::{EntityManager, SlotInit};
 
 /// Reflection access by key (docs/design.md, sections 3.1 and 7.4's

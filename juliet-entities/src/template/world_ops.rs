@@ -12,7 +12,7 @@ use super::cache::TemplateCache;
 use super::delta::{instantiate_from_template, Delta};
 use super::instance::{self, PropertyOverride};
 use crate::entity::EntityId;
-use crate::load::{write_base_keys, EntityFileData};
+use crate::entity_file::{write_base_keys, EntityFileData};
 use crate::world::{write_atomic, Durability, World};
 
 /// Where [`create_template_from_entity`] writes templates, relative to the project root.

@@ -11,6 +11,7 @@ mod direct;
 mod id_map;
 mod invariants;
 mod prefix;
+mod reflect;
 
 use std::any::TypeId;
 use std::collections::HashMap;
@@ -26,6 +27,7 @@ use crate::storage::KindStorage;
 use id_map::IdMap;
 pub use invariants::InvariantViolation;
 pub use prefix::draw_id_prefix;
+pub(crate) use reflect::{no_such_property, set_at, set_by_key};
 
 /// How [`EntityManager::push_record`] initializes a new derived struct.
 pub(crate) enum SlotInit<'a> {

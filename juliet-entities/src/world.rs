@@ -46,13 +46,16 @@ use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::EntityManager;
 use crate::template::{self, TemplateCache};
 
+mod apply_template;
 mod editing;
 mod files;
 mod listing;
 mod records;
 mod salvage;
 mod save;
+mod templates;
 
+pub use apply_template::ApplyReport;
 pub use editing::{EntitySnapshot, PropertyState};
 use files::{FileReader, READER};
 use listing::entity_files;
@@ -60,6 +63,7 @@ use listing::entity_files;
 pub(crate) use listing::{world_files, NOT_REGULAR};
 use records::{FilePath, Records};
 use salvage::salvage_entity_id;
+pub use templates::create_template_from_entity;
 
 pub(crate) use crate::fsio::write_atomic;
 

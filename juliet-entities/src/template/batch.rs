@@ -268,10 +268,7 @@ mod tests {
             let left = self.0.get();
             self.0.set(left.wrapping_sub(1));
             if left == 1 {
-                return Err(super::super::delta::no_such_property(
-                    target.class(),
-                    "Nope",
-                ));
+                return Err(crate::manager::no_such_property(target.class(), "Nope"));
             }
             target.set_position(Vec3::splat(left as f32));
             Ok(())

@@ -9,14 +9,12 @@ use std::num::NonZeroU32;
 use std::path::Path;
 
 use glam::Vec3;
-use juliet_core::{
-    key_crc_runtime, Class, Codec, Error, ErrorKind, Reflect, TokenBuffer, Value, ValueError,
-};
+use juliet_core::{Class, Error, ErrorKind, Reflect, TokenBuffer, Value, ValueError};
 
 use super::cache::TemplateRef;
 use crate::entity::{Entity, EntityId};
 use crate::entity_file::{keys, located};
-use crate::manager::{EntityManager, NewRecord, SlotInit};
+use crate::manager::{set_at, set_by_key, EntityManager, NewRecord, SlotInit};
 use crate::storage::{Erased, KindStorage, Source};
 
 /// The label of errors in a text delta (it has no file).
@@ -247,21 +245,7 @@ impl DeltaTarget<'_> {
     /// [`ErrorKind::NoSuchProperty`], or [`ErrorKind::BadValue`] naming the key (with no
     /// file location: the value did not come from a file).
     pub fn set_property(&mut self, key: &str, value: Value<'_>) -> Result<(), Error> {
-        let crc = key_crc_runtime(key.as_bytes());
-        if keys::POSITION.matches(crc, key) {
-            let position =
-                <Vec3 as Codec>::decode(value).map_err(|e| bad_value(key, "3 floats", e))?;
-            self.set_position(position);
-            return Ok(());
-        }
-        let index = self
-            .class()
-            .property_index(crc, key)
-            .ok_or_else(|| no_such_property(self.class(), key))?;
-        self.set_property_at(index, value).map_err(|e| {
-            let expected = self.storage.properties()[index].property_type.to_string();
-            bad_value(key, &expected, e)
-        })
+        set_by_key(self.entity, self.storage, key, value)
     }
 
     /// Decodes `value` into property `index` of the class's table and records it as
@@ -274,10 +258,7 @@ impl DeltaTarget<'_> {
         index: usize,
         value: Value<'v>,
     ) -> Result<(), ValueError<'v>> {
-        self.storage
-            .decode_property(self.entity.slot as usize, index, value)?;
-        self.entity.overrides.insert(index);
-        Ok(())
+        set_at(self.entity, self.storage, index, value)
     }
 
     /// The derived struct as a `T` (`None` for another kind). Changes made through it
@@ -295,33 +276,6 @@ impl DeltaTarget<'_> {
         );
         self.entity.overrides.insert(index);
     }
-}
-
-pub(super) fn no_such_property(class: &'static Class, key: &str) -> Error {
-    Error::file(
-        "",
-        ErrorKind::NoSuchProperty {
-            class: class.name,
-            key: key.to_owned(),
-        },
-    )
-}
-
-fn bad_value(key: &str, expected: &str, e: ValueError<'_>) -> Error {
-    let found: String = if e.found.chars().count() > 48 {
-        e.found.chars().take(48).chain("...".chars()).collect()
-    } else {
-        e.found.to_owned()
-    };
-    Error::file(
-        "",
-        ErrorKind::BadValue {
-            expected: expected.to_owned(),
-            found,
-            reason: e.kind,
-        },
-    )
-    .with_key(key)
 }
 
 /// [`instantiate_from_template`] through the class's type-erased clone and

@@ -13,70 +13,14 @@
 use std::num::NonZeroU32;
 
 use juliet_core::{
-    key_crc_runtime, write_header, write_property, Class, Codec, Document, Error, ErrorKind, Value,
-    CLASS_VERSION,
+    key_crc_runtime, write_header, write_property, Class, Document, Error, ErrorKind, CLASS_VERSION,
 };
 
 use super::cache::{file_properties, Origin, TemplateCache, TemplateChange, TemplateRef};
-use super::delta::{no_such_property, DeltaTarget};
 use crate::entity::EntityId;
 use crate::entity_file::{keys, located, write_base_keys, EntityFileData};
+use crate::manager::no_such_property;
 use crate::manager::{EntityManager, SlotInit};
-
-/// Reflection access by key (docs/design.md, sections 3.1 and 7.4's
-/// `set_property`).
-impl EntityManager {
-    /// Sets property `key` (any spelling; `Position` moves the entity) of entity `id`
-    /// from value text (the file's value syntax; several lines separated by `\n` for a
-    /// list) and marks the entity dirty. For a template instance the property becomes an
-    /// override (the instance's own value, kept even when equal to its template's).
-    ///
-    /// # Errors
-    /// [`ErrorKind::NoSuchEntity`], [`ErrorKind::NoSuchProperty`], or
-    /// [`ErrorKind::BadValue`] naming the key; nothing changes then.
-    pub fn set_property(&mut self, id: EntityId, key: &str, text: &str) -> Result<(), Error> {
-        let base = self
-            .index_of(id)
-            .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?;
-        let (entity, storage) = self.record_and_storage_mut(base);
-        DeltaTarget {
-            entity: &mut *entity,
-            storage,
-        }
-        .set_property(key, Value::from_text(text))?;
-        if entity.template.is_none() {
-            // Overrides mean nothing without a template: a standalone entity has none.
-            entity.overrides.clear();
-            entity.position_overridden = false;
-        }
-        entity.dirty = true;
-        Ok(())
-    }
-
-    /// The value text of property `key` (any spelling; `Position` too) of entity `id`,
-    /// as a file would hold it.
-    ///
-    /// # Errors
-    /// [`ErrorKind::NoSuchEntity`] or [`ErrorKind::NoSuchProperty`].
-    pub fn property_text(&self, id: EntityId, key: &str) -> Result<String, Error> {
-        let e = self
-            .entity(id)
-            .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?;
-        let mut out = String::new();
-        let crc = key_crc_runtime(key.as_bytes());
-        if keys::POSITION.matches(crc, key) {
-            e.position.encode(&mut out);
-            return Ok(out);
-        }
-        let index = e
-            .class
-            .property_index(crc, key)
-            .ok_or_else(|| no_such_property(e.class, key))?;
-        let (storage, slot) = self.storage_of(id).expect("live");
-        storage.encode_property(slot, index, &mut out);
-        Ok(out)
-    }
-}
 
 /// One overridden property, as an inspector shows it (docs/design.md, section 7.8): the key,
 /// the instance's and the template's values as text, and whether the override is

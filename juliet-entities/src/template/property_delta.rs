@@ -9,9 +9,10 @@ use glam::Vec3;
 use juliet_core::{key_crc_runtime, Class, Error, ErrorKind, Reflect};
 
 use super::cache::TemplateRef;
-use super::delta::{no_such_property, sealed, Delta, DeltaTarget};
+use super::delta::{sealed, Delta, DeltaTarget};
 use crate::entity::EntityId;
 use crate::entity::OverrideSet;
+use crate::manager::no_such_property;
 use crate::manager::{EntityManager, NewRecord, TypedInit};
 use crate::storage::Source;
 

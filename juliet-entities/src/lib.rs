@@ -98,7 +98,7 @@ pub use template::{
     create_template_from_entity, instantiate_from_template, instantiate_many, CachedTemplate,
     PropertyDelta, TemplateCache,
 };
-pub use world::{Durability, LoadOptions, LoadReport, SaveReport, World, WorldLoadError};
+pub use world::{Durability, LoadOptions, LoadReport, SavePlan, SaveReport, World, WorldLoadError};
 
 /// What game code needs: `use juliet_entities::prelude::*;`.
 pub mod prelude {

@@ -60,6 +60,7 @@ use listing::entity_files;
 pub(crate) use listing::{world_files, NOT_REGULAR};
 use records::{FilePath, Records};
 use salvage::salvage_entity_id;
+pub use save::SavePlan;
 
 pub(crate) use crate::fsio::write_atomic;
 

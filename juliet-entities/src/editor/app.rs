@@ -12,7 +12,7 @@ use super::inspector::{apply_edit, Edit};
 use super::undo::{Change, History, Step};
 use crate::entity::EntityId;
 use crate::template::{create_template_from_entity, TEMPLATES_DIR};
-use crate::world::{PropertyState, World};
+use crate::world::{PropertyState, SavePlan, World};
 
 /// How the outliner groups entities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +61,8 @@ pub struct EditorApp {
     pub(super) status: String,
     pub(super) title: String,
     pub(super) kinds: Vec<&'static Class>,
+    /// What the next save does ([`World::save_plan`]), worked out again after a change.
+    plan: Option<SavePlan>,
 }
 
 impl EditorApp {
@@ -91,6 +93,7 @@ impl EditorApp {
             status: String::new(),
             title: String::new(),
             kinds,
+            plan: None,
         };
         app.refresh_templates();
         app
@@ -103,6 +106,7 @@ impl EditorApp {
 
     /// The world, mutably (changes made here are not in the undo history).
     pub fn world_mut(&mut self) -> &mut World {
+        self.plan = None;
         &mut self.world
     }
 
@@ -127,7 +131,7 @@ impl EditorApp {
     }
 
     /// The window title: the world's folder name, with `*` while anything is unsaved.
-    pub fn title(&self) -> String {
+    pub fn title(&mut self) -> String {
         let name = self.world.root().file_name().map_or_else(
             || self.world.root().display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -137,29 +141,52 @@ impl EditorApp {
     }
 
     /// Whether a save would write or delete anything.
-    pub fn is_unsaved(&self) -> bool {
-        !self.pending_files().is_empty()
+    pub fn is_unsaved(&mut self) -> bool {
+        !self.save_plan().is_empty()
     }
 
-    /// The files the next save writes (changed and new entities) and deletes (removed
-    /// entities).
-    pub fn pending_files(&self) -> Vec<PendingFile> {
-        let mut files = Vec::new();
-        for entity in self.world.manager().entities() {
-            match self.world.file_of(entity.id()) {
-                Some(path) if entity.is_dirty() => files.push(PendingFile::Write(path.into())),
-                Some(_) => {}
-                None => files.push(PendingFile::Write(
-                    self.world.entities_dir().join(entity.id().file_name()),
-                )),
+    /// What the next save does: [`World::save_plan`], kept until the next change.
+    pub fn save_plan(&mut self) -> &SavePlan {
+        self.plan.get_or_insert_with(|| self.world.save_plan())
+    }
+
+    /// Forgets the plan: the next look at it works it out again.
+    pub(super) fn invalidate_plan(&mut self) {
+        self.plan = None;
+    }
+
+    /// The files the next save writes (changed and new entities, under the names they
+    /// will get) and deletes (removed entities): [`World::save_plan`]'s, so exactly what
+    /// [`EditorApp::save`] then writes and deletes.
+    pub fn pending_files(&mut self) -> Vec<PendingFile> {
+        let plan = self.save_plan();
+        let written = plan.written().map(|p| PendingFile::Write(p.to_path_buf()));
+        let deleted = plan.deleted().iter().cloned().map(PendingFile::Delete);
+        written.chain(deleted).collect()
+    }
+
+    /// The entities without unsaved edits now (taken before an operation that may
+    /// reload a template, for [`EditorApp::unmark_propagated`]).
+    fn clean_entities(&self) -> Vec<EntityId> {
+        (self.world.manager().entities().iter())
+            .filter(|e| !e.is_dirty())
+            .map(|e| e.id())
+            .collect()
+    }
+
+    /// A template reload marks every instance that took a new inherited value dirty,
+    /// which asks a save to rewrite files that, being sparse, do not change. Entities
+    /// that were `clean` before the operation and that it did not edit itself (`edited`)
+    /// lose that mark: they stay out of the save list, and a change of their file on
+    /// disk is reloaded without asking. A real change of their text (an inherited value
+    /// kept as an override) is still saved, the save comparing texts.
+    fn unmark_propagated(&mut self, clean: Vec<EntityId>, edited: &[EntityId]) {
+        for id in clean.into_iter().filter(|id| !edited.contains(id)) {
+            if let Some(e) = self.world.manager_mut().entity_mut(id) {
+                e.clear_dirty();
             }
         }
-        for pending in self.world.pending_deletions() {
-            if let Some(file) = &pending.file {
-                files.push(PendingFile::Delete(file.clone()));
-            }
-        }
-        files
+        self.plan = None;
     }
 
     /// Re-reads the list of templates under `Assets/Templates`.
@@ -177,6 +204,7 @@ impl EditorApp {
     }
 
     fn report<T>(&mut self, what: &str, result: Result<T, Error>) -> Option<T> {
+        self.plan = None;
         match result {
             Ok(value) => {
                 self.status = what.to_owned();
@@ -261,7 +289,9 @@ impl EditorApp {
             Edit::Apply { keys, template, .. } => {
                 let before = self.states(id, keys);
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                let clean = self.clean_entities();
                 let result = self.world.apply_to_template(id, &keys, template);
+                self.unmark_propagated(clean, &[id]);
                 let what = format!("Apply to {template}");
                 if let Some(report) = self.report(&what, result) {
                     let mut changes = vec![Change::Template {
@@ -290,6 +320,7 @@ impl EditorApp {
 
     /// Records a new entity `id` as one step named `name`, and selects it.
     fn created(&mut self, name: String, id: EntityId) {
+        self.plan = None;
         match self.world.snapshot_entity(id) {
             Ok(after) => self.push(
                 name.clone(),
@@ -391,7 +422,10 @@ impl EditorApp {
 
     /// Undoes the last step.
     pub fn undo(&mut self) {
+        let clean = self.clean_entities();
+        let edited = self.history.undo_entities();
         let result = self.history.undo(&mut self.world);
+        self.unmark_propagated(clean, &edited);
         if let Some(Some(name)) = self.report("Undo", result) {
             self.status = format!("Undo {name}");
         }
@@ -400,7 +434,10 @@ impl EditorApp {
 
     /// Redoes the last undone step.
     pub fn redo(&mut self) {
+        let clean = self.clean_entities();
+        let edited = self.history.redo_entities();
         let result = self.history.redo(&mut self.world);
+        self.unmark_propagated(clean, &edited);
         if let Some(Some(name)) = self.report("Redo", result) {
             self.status = format!("Redo {name}");
         }
@@ -450,6 +487,7 @@ impl EditorApp {
     /// one and has unsaved edits: then [`EditorApp::conflict`] asks. Files the world
     /// itself wrote (same bytes) change nothing.
     pub fn files_changed(&mut self, paths: &[PathBuf]) {
+        self.plan = None;
         let root = self.world.project_root().to_path_buf();
         for path in paths {
             if path.extension().is_none_or(|e| e != "jasset") {
@@ -458,7 +496,9 @@ impl EditorApp {
             if let Some(rel) = template_path(&root, path) {
                 self.refresh_templates();
                 if self.world.templates().get(&rel).is_some() {
+                    let clean = self.clean_entities();
                     let result = self.world.reload_template(&rel);
+                    self.unmark_propagated(clean, &[]);
                     if let Some(report) = self.report(&format!("Reloaded {rel}"), result) {
                         if !report.updated.is_empty() {
                             self.status = format!(

@@ -50,6 +50,20 @@ pub struct Step {
     pub changes: Vec<Change>,
 }
 
+impl Step {
+    /// The entities the step's property and entity changes are about.
+    pub fn entities(&self) -> Vec<EntityId> {
+        let mut ids: Vec<EntityId> = (self.changes.iter())
+            .filter_map(|c| match c {
+                Change::Property { id, .. } | Change::Entity { id, .. } => Some(*id),
+                Change::Template { .. } => None,
+            })
+            .collect();
+        ids.dedup();
+        ids
+    }
+}
+
 /// Puts one side (`after` when `forward`, else `before`) of `change` into `world`.
 fn put(world: &mut World, change: &Change, forward: bool) -> Result<(), Error> {
     match change {
@@ -169,6 +183,17 @@ impl History {
     /// Whether there is a step to redo.
     pub fn can_redo(&self) -> bool {
         !self.undone.is_empty()
+    }
+
+    /// The entities the step [`History::undo`] would undo changes (property and entity
+    /// changes; a template's instances are not named).
+    pub fn undo_entities(&self) -> Vec<EntityId> {
+        self.done.last().map(Step::entities).unwrap_or_default()
+    }
+
+    /// The entities the step [`History::redo`] would redo changes.
+    pub fn redo_entities(&self) -> Vec<EntityId> {
+        self.undone.last().map(Step::entities).unwrap_or_default()
     }
 
     /// The name of the step [`History::undo`] would undo.

@@ -26,7 +26,7 @@ impl EditorApp {
             self.undo();
         }
         if ctx.input_mut(|i| i.consume_shortcut(&SAVE)) {
-            self.save_dialog = true;
+            self.open_save_dialog();
         }
 
         egui::Panel::top("juliet-toolbar").show(ui, |ui| self.toolbar_ui(ui));
@@ -62,12 +62,19 @@ impl EditorApp {
         }
     }
 
+    /// Opens the save dialog with the plan worked out again (files may have changed on
+    /// disk since, and a name a new entity wanted be taken).
+    fn open_save_dialog(&mut self) {
+        self.invalidate_plan();
+        self.save_dialog = true;
+    }
+
     fn toolbar_ui(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             let unsaved = self.is_unsaved();
             ui.label(RichText::new(self.title()).strong());
             if ui.button(if unsaved { "Save *" } else { "Save" }).clicked() {
-                self.save_dialog = true;
+                self.open_save_dialog();
             }
             ui.separator();
             let undo = ui.add_enabled(self.history.can_undo(), egui::Button::new("Undo"));
@@ -194,6 +201,9 @@ impl EditorApp {
     fn dialogs_ui(&mut self, ctx: &egui::Context) {
         if self.save_dialog {
             let files = self.pending_files();
+            let plan = self.save_plan();
+            let skipped: Vec<String> = plan.skipped().map(|s| s.to_string()).collect();
+            let error = plan.error().map(|e| e.to_string());
             let mut open = true;
             egui::Window::new("Save")
                 .collapsible(false)
@@ -211,6 +221,12 @@ impl EditorApp {
                                 ui.label(format!("delete {}", path.display()))
                             }
                         };
+                    }
+                    for line in &skipped {
+                        ui.label(format!("left alone: {line}"));
+                    }
+                    if let Some(error) = &error {
+                        ui.colored_label(ui.visuals().error_fg_color, error);
                     }
                     ui.horizontal(|ui| {
                         if ui.button("Write files").clicked() {

@@ -1,0 +1,136 @@
+//! The editor and the files of its world: the save dialog lists exactly what the save
+//! writes and deletes, and files changed, added or deleted on disk while it runs come in
+//! (driven through `EditorApp::files_changed`, as the window's watcher drives it).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::Harness;
+use juliet_entities::editor::EditorApp;
+
+mod editor_common;
+
+use editor_common::*;
+
+/// Every file under `dir` with its bytes.
+fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            out.insert(path.clone(), fs::read(&path).unwrap());
+        }
+    }
+    out
+}
+
+/// The files that differ between `before` and `after`: (written, deleted).
+fn changed(
+    before: &BTreeMap<PathBuf, Vec<u8>>,
+    after: &BTreeMap<PathBuf, Vec<u8>>,
+) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let written = (after.iter())
+        .filter(|(p, bytes)| before.get(*p) != Some(*bytes))
+        .map(|(p, _)| p.clone())
+        .collect();
+    let deleted = (before.keys())
+        .filter(|p| !after.contains_key(*p))
+        .cloned()
+        .collect();
+    (written, deleted)
+}
+
+/// The save dialog's list, read through the accessibility tree: (written, deleted).
+fn save_list(h: &mut Harness<'_, EditorApp>) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    let lines: Vec<String> = (h.query_all_by_label_contains("write "))
+        .chain(h.query_all_by_label_contains("delete "))
+        // (A label's text is its accessible value.)
+        .filter_map(|n| n.accesskit_node().value())
+        .collect();
+    let mut written: Vec<PathBuf> = Vec::new();
+    let mut deleted: Vec<PathBuf> = Vec::new();
+    for line in lines {
+        if let Some(path) = line.strip_prefix("write ") {
+            written.push(path.trim().into());
+        } else if let Some(path) = line.strip_prefix("delete ") {
+            deleted.push(path.trim().into());
+        }
+    }
+    written.sort();
+    deleted.sort();
+    (written, deleted)
+}
+
+/// Opens the save dialog, reads its list, writes the files, and checks that the list
+/// is what changed in `dir`. Returns the list.
+fn save_and_compare(h: &mut Harness<'_, EditorApp>, dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let before = files(dir);
+    let listed = save_list(h);
+    h.get_by_label("Write files").click();
+    h.run();
+    let (mut written, mut deleted) = changed(&before, &files(dir));
+    written.sort();
+    deleted.sort();
+    assert_eq!(listed, (written, deleted), "the list is what the save did");
+    listed
+}
+
+#[test]
+fn a_new_entity_whose_file_name_is_taken_is_listed_under_the_name_it_gets() {
+    let (_dir, world) = project();
+    let entities = world.join("Entities");
+    let mut h = harness(&world);
+    h.get_by_label("Add entity").click();
+    h.run();
+    let id = h.state().selected().expect("the new entity is selected");
+    // Another program (or a file that did not load) holds the name `<id>.jasset`.
+    let taken = entities.join(id.file_name());
+    fs::write(&taken, "; not this entity's\n").unwrap();
+
+    let (written, deleted) = save_and_compare(&mut h, &entities);
+    let stem = format!("{:016X}", id.0);
+    assert_eq!(written, [entities.join(format!("{stem}-2.jasset"))]);
+    assert!(deleted.is_empty());
+    assert_eq!(fs::read_to_string(&taken).unwrap(), "; not this entity's\n");
+}
+
+#[test]
+fn instances_a_template_change_reaches_are_not_listed_when_their_files_stay() {
+    let (dir, world) = project();
+    let entities = world.join("Entities");
+    let mut h = harness(&world);
+    select(&mut h, 0x10);
+    // Health 50 goes into Rock: 0x11 inherits it (its sparse file does not change),
+    // 0x10 stops overriding it (its file loses the line).
+    h.get_by_label("Apply Health").click();
+    h.run();
+    h.get_by_label("Assets/Templates/Rock.jasset").click();
+    h.run();
+    assert_eq!(health(&h, 0x11), 50.0, "propagated");
+    let rock = fs::read_to_string(dir.path().join("Assets/Templates/Rock.jasset")).unwrap();
+    assert!(rock.contains("Health: 50.0"), "{rock}");
+
+    let (written, deleted) = save_and_compare(&mut h, &entities);
+    assert_eq!(written, [entities.join("a.jasset")]);
+    assert!(deleted.is_empty());
+    assert!(!h.state_mut().title().starts_with('*'));
+}
+
+#[test]
+fn a_deleted_entity_is_listed_and_its_file_goes() {
+    let (_dir, world) = project();
+    let entities = world.join("Entities");
+    let mut h = harness(&world);
+    select(&mut h, 0x12);
+    h.get_by_label("Delete").click();
+    h.run();
+    let (written, deleted) = save_and_compare(&mut h, &entities);
+    assert!(written.is_empty(), "{written:?}");
+    assert_eq!(deleted, [entities.join("c.jasset")]);
+    assert_eq!(h.state().selected(), None);
+}

@@ -63,6 +63,8 @@ pub struct EditorApp {
     pub(super) kinds: Vec<&'static Class>,
     /// What the next save does ([`World::save_plan`]), worked out again after a change.
     plan: Option<SavePlan>,
+    /// Text typed in the inspector and not committed yet (as of the last frame).
+    pub(super) pending_text: Option<Edit>,
 }
 
 impl EditorApp {
@@ -94,6 +96,7 @@ impl EditorApp {
             title: String::new(),
             kinds,
             plan: None,
+            pending_text: None,
         };
         app.refresh_templates();
         app
@@ -115,9 +118,24 @@ impl EditorApp {
         self.selected
     }
 
-    /// Selects entity `id` (or nothing).
+    /// Selects entity `id` (or nothing). Text typed in the inspector and not committed
+    /// yet (a `u64` or a game codec's field being typed in) is committed first, as one
+    /// undo step.
     pub fn select(&mut self, id: Option<EntityId>) {
+        if self.selected != id {
+            self.commit_pending_text();
+        }
         self.selected = id;
+    }
+
+    /// Commits the text typed in the inspector and not committed yet, if any.
+    pub fn commit_pending_text(&mut self) {
+        if let Some(edit) = self.pending_text.take() {
+            if self.world.manager().contains(edit.entity()) {
+                self.perform(&edit);
+                self.close_step();
+            }
+        }
     }
 
     /// The last message (what an operation did, or why it failed).
@@ -331,12 +349,12 @@ impl EditorApp {
                 }],
             ),
             Err(e) => {
-                self.selected = Some(id);
+                self.select(Some(id));
                 self.status = format!("{name}: {e}");
                 return;
             }
         }
-        self.selected = Some(id);
+        self.select(Some(id));
         self.status = format!("{name}: {id}");
     }
 
@@ -422,6 +440,8 @@ impl EditorApp {
 
     /// Undoes the last step.
     pub fn undo(&mut self) {
+        // The world changes under the inspector: what was typed is stale.
+        self.pending_text = None;
         let clean = self.clean_entities();
         let edited = self.history.undo_entities();
         let result = self.history.undo(&mut self.world);
@@ -434,6 +454,7 @@ impl EditorApp {
 
     /// Redoes the last undone step.
     pub fn redo(&mut self) {
+        self.pending_text = None;
         let clean = self.clean_entities();
         let edited = self.history.redo_entities();
         let result = self.history.redo(&mut self.world);
@@ -457,6 +478,7 @@ impl EditorApp {
     /// Saves the world: writes the changed entities, deletes the removed ones' files.
     /// Returns the files written and deleted.
     pub fn save(&mut self) -> Option<Vec<PendingFile>> {
+        self.commit_pending_text();
         let saved = self.world.save_world();
         let report = self.report("Save", saved)?;
         let mut files: Vec<PendingFile> = report
@@ -523,7 +545,7 @@ impl EditorApp {
                 // time, and a second changed file keeps its edits (a save then reports
                 // it as changed on disk and leaves it alone).
                 if self.conflict.is_none() {
-                    self.selected = Some(id);
+                    self.select(Some(id));
                     self.conflict = Some(Conflict {
                         id,
                         path: path.clone(),

@@ -46,7 +46,8 @@ mod widgets;
 pub use app::{Conflict, EditorApp, GroupBy, PendingFile};
 pub use egui;
 pub use inspector::{
-    apply_edit, inspector, inspector_ui, template_name, Edit, OVERRIDE_COLOR, REVERT_TOOLTIP,
+    apply_edit, inspector, inspector_frame, inspector_ui, template_name, Edit, InspectorOutput,
+    OVERRIDE_COLOR, REVERT_TOOLTIP,
 };
 pub use undo::{Change, History, Step};
 pub use widgets::value_widget;

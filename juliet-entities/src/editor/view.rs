@@ -5,7 +5,7 @@ use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui, ViewportCommand};
 use glam::Vec3;
 
 use super::app::{EditorApp, PendingFile};
-use super::inspector::{inspector_ui, template_name};
+use super::inspector::{inspector_frame, template_name};
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
 const REDO: KeyboardShortcut =
@@ -19,11 +19,16 @@ impl EditorApp {
     pub fn ui(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
         let before = (self.status.clone(), self.selected);
-        // Redo first: Ctrl+Shift+Z also matches Ctrl+Z when shift is not checked.
-        if ctx.input_mut(|i| i.consume_shortcut(&REDO)) {
-            self.redo();
-        } else if ctx.input_mut(|i| i.consume_shortcut(&UNDO)) {
-            self.undo();
+        // While a text field has focus, Ctrl+Z and Ctrl+Shift+Z are its own (egui's
+        // TextEdit undoes the typing): the world's undo would change the value under
+        // the field, which then commits its text again when it loses focus.
+        if !ctx.text_edit_focused() {
+            // Redo first: Ctrl+Shift+Z also matches Ctrl+Z when shift is not checked.
+            if ctx.input_mut(|i| i.consume_shortcut(&REDO)) {
+                self.redo();
+            } else if ctx.input_mut(|i| i.consume_shortcut(&UNDO)) {
+                self.undo();
+            }
         }
         if ctx.input_mut(|i| i.consume_shortcut(&SAVE)) {
             self.open_save_dialog();
@@ -127,12 +132,15 @@ impl EditorApp {
     fn inspector_panel(&mut self, ui: &mut Ui) {
         ui.heading("Inspector");
         let Some(id) = self.selected else {
+            self.pending_text = None;
             ui.label("Select an entity in the outliner.");
             return;
         };
-        for edit in inspector_ui(ui, &self.world, id) {
-            self.perform(&edit);
+        let output = inspector_frame(ui, &self.world, id);
+        for edit in &output.edits {
+            self.perform(edit);
         }
+        self.pending_text = output.pending;
     }
 
     fn browser_ui(&mut self, ui: &mut Ui) {

@@ -6,10 +6,13 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 use juliet_entities::editor::EditorApp;
+use juliet_entities::kinds::Inert;
+use juliet_entities::EntityId;
 
 mod editor_common;
 
@@ -133,4 +136,50 @@ fn a_deleted_entity_is_listed_and_its_file_goes() {
     assert!(written.is_empty(), "{written:?}");
     assert_eq!(deleted, [entities.join("c.jasset")]);
     assert_eq!(h.state().selected(), None);
+}
+
+fn mass(h: &Harness<'_, EditorApp>, id: u64) -> f32 {
+    let manager = h.state().world().manager();
+    manager.get::<Inert>(EntityId(id)).unwrap().mass
+}
+
+#[test]
+fn reloading_one_entity_keeps_the_undo_steps_of_the_others() {
+    let (_dir, world) = project();
+    let mut h = harness(&world);
+    select(&mut h, 0x10);
+    h.get_by_role_and_label(Role::SpinButton, "Health")
+        .set_value_accesskit(60.0);
+    h.run();
+    select(&mut h, 0x12);
+    h.get_by_role_and_label(Role::SpinButton, "Mass")
+        .set_value_accesskit(1.0);
+    h.run();
+
+    // 0x12's file changes on disk while it has that unsaved edit: reload it.
+    let file = world.join("Entities/c.jasset");
+    fs::write(&file, instance(0x12, "Mossy", "Mass: 7.0\n")).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&file));
+    h.run();
+    h.get_by_label("Reload from disk").click();
+    h.run();
+    assert_eq!(mass(&h, 0x12), 7.0);
+
+    // Its step is gone; 0x10's is still there.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(health(&h, 0x10), 50.0, "0x10's edit undone");
+    assert_eq!(
+        mass(&h, 0x12),
+        7.0,
+        "the reloaded entity keeps its file's value"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(
+        mass(&h, 0x12),
+        7.0,
+        "no step of the reloaded entity is left"
+    );
+    assert_eq!(health(&h, 0x10), 50.0);
 }

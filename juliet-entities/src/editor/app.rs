@@ -559,11 +559,13 @@ impl EditorApp {
         }
     }
 
-    /// Reads entity `id`'s file again (the answer "Reload" to a conflict).
+    /// Reads entity `id`'s file again (the answer "Reload" to a conflict). The undo
+    /// steps that change the entity are dropped ([`History::forget_entity`]); the
+    /// others stay.
     pub fn reload_entity(&mut self, id: EntityId) {
         let result = self.world.reload_entity(id);
         if let Some(true) = self.report(&format!("Reloaded {id} from disk"), result) {
-            self.history = History::new();
+            self.history.forget_entity(id);
         }
     }
 

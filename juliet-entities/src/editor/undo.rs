@@ -170,6 +170,19 @@ impl History {
         self.open = Some((id, key.to_owned()));
     }
 
+    /// Forgets every step (done or undone) that changes entity `id`: what it would put
+    /// back no longer follows from the entity's state (its file was read again). Steps
+    /// about other entities and templates stay. Returns how many were dropped.
+    pub fn forget_entity(&mut self, id: EntityId) -> usize {
+        let before = self.done.len() + self.undone.len();
+        self.done.retain(|s| !s.entities().contains(&id));
+        self.undone.retain(|s| !s.entities().contains(&id));
+        if self.open.as_ref().is_some_and(|(i, _)| *i == id) {
+            self.open = None;
+        }
+        before - self.done.len() - self.undone.len()
+    }
+
     /// Ends the open property step: the next edit of the same property is a new step.
     pub fn close(&mut self) {
         self.open = None;

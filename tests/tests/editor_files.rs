@@ -183,3 +183,98 @@ fn reloading_one_entity_keeps_the_undo_steps_of_the_others() {
     );
     assert_eq!(health(&h, 0x10), 50.0);
 }
+
+#[test]
+fn a_file_added_on_disk_loads_and_a_deleted_one_leaves_the_world() {
+    let (_dir, world) = project();
+    let entities = world.join("Entities");
+    let mut h = harness(&world);
+
+    let added = entities.join("d.jasset");
+    fs::write(&added, instance(0x13, "Rock", "Health: 7.0\n")).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&added));
+    h.run();
+    assert_eq!(health(&h, 0x13), 7.0);
+    let listed = |h: &Harness<'_, EditorApp>, id: u64| {
+        let label = EntityId(id).to_string();
+        h.query_all_by_role_and_label(Role::Button, &label).count()
+    };
+    assert_eq!(listed(&h, 0x13), 1, "in the outliner");
+
+    let gone = entities.join("b.jasset");
+    fs::remove_file(&gone).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&gone));
+    h.run();
+    assert!(!h.state().world().manager().contains(EntityId(0x11)));
+    assert_eq!(listed(&h, 0x11), 0);
+
+    // Neither is anything to save.
+    let (written, deleted) = save_and_compare(&mut h, &entities);
+    assert!(
+        written.is_empty() && deleted.is_empty(),
+        "{written:?} {deleted:?}"
+    );
+    assert!(!gone.exists());
+}
+
+#[test]
+fn a_file_deleted_under_unsaved_edits_asks_and_keeping_them_writes_it_again() {
+    let (_dir, world) = project();
+    let entities = world.join("Entities");
+    let mut h = harness(&world);
+    for (keep, id, name) in [(true, 0x12, "c.jasset"), (false, 0x10, "a.jasset")] {
+        select(&mut h, id);
+        h.get_by_role_and_label(Role::SpinButton, "Mass")
+            .set_value_accesskit(3.0);
+        h.run();
+        let file = entities.join(name);
+        fs::remove_file(&file).unwrap();
+        h.state_mut().files_changed(std::slice::from_ref(&file));
+        h.run();
+        assert!(h.state().conflict().is_some_and(|c| c.deleted));
+        h.get_by_label(if keep {
+            "Keep my edits"
+        } else {
+            "Remove from world"
+        })
+        .click();
+        h.run();
+        assert_eq!(h.state().world().manager().contains(EntityId(id)), keep);
+    }
+    let (written, deleted) = save_and_compare(&mut h, &entities);
+    assert_eq!(written, [entities.join("c.jasset")]);
+    assert!(deleted.is_empty());
+    let text = fs::read_to_string(entities.join("c.jasset")).unwrap();
+    assert!(text.contains("Mass") && text.contains("3.0"), "{text}");
+    assert!(!entities.join("a.jasset").exists());
+}
+
+#[test]
+fn a_templates_folder_made_while_the_editor_runs_is_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = dir.path().join("Assets/Worlds/L");
+    fs::create_dir_all(world.join("Entities")).unwrap();
+    fs::write(
+        world.join("Entities/x.jasset"),
+        "; EntityID\n0x20\n; Kind\nInert\n",
+    )
+    .unwrap();
+    let mut h = harness(&world);
+    assert!(h.query_by_label("Rock").is_none());
+
+    let templates = dir.path().join("Assets/Templates");
+    fs::create_dir_all(&templates).unwrap();
+    let rock = templates.join("Rock.jasset");
+    fs::write(&rock, ROCK).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&rock));
+    h.run();
+    h.get_by_label("Rock").click();
+    h.run();
+    h.get_by_label("Spawn instance").click();
+    h.run();
+    let id = h
+        .state()
+        .selected()
+        .expect("the spawned instance is selected");
+    assert_eq!(health(&h, id.0), 100.0);
+}

@@ -32,13 +32,16 @@ pub enum PendingFile {
     Delete(PathBuf),
 }
 
-/// A file changed on disk while its entity has unsaved edits: the editor asks.
+/// A file changed or deleted on disk while its entity has unsaved edits: the editor
+/// asks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conflict {
     /// The entity.
     pub id: EntityId,
     /// Its file.
     pub path: PathBuf,
+    /// Whether the file was deleted (else it changed).
+    pub deleted: bool,
 }
 
 /// The world editor: a world, its undo history and what the panels show.
@@ -504,10 +507,12 @@ impl EditorApp {
         Some(files)
     }
 
-    /// Files changed on disk (from a file watcher): a template is reloaded (its
-    /// instances follow), an entity file is read again, unless the entity is the open
-    /// one and has unsaved edits: then [`EditorApp::conflict`] asks. Files the world
-    /// itself wrote (same bytes) change nothing.
+    /// Files changed, added or deleted on disk (from a file watcher). A template is
+    /// reloaded (its instances follow) and the template list read again. A changed
+    /// entity file is read again, an added one (under `Entities/`) loads as a new
+    /// entity, and a deleted one's entity leaves the world (its undo steps with it),
+    /// unless the entity has unsaved edits: then [`EditorApp::conflict`] asks. Files the
+    /// world itself wrote (same bytes) change nothing.
     pub fn files_changed(&mut self, paths: &[PathBuf]) {
         self.plan = None;
         let root = self.world.project_root().to_path_buf();
@@ -517,7 +522,7 @@ impl EditorApp {
             }
             if let Some(rel) = template_path(&root, path) {
                 self.refresh_templates();
-                if self.world.templates().get(&rel).is_some() {
+                if path.exists() && self.world.templates().get(&rel).is_some() {
                     let clean = self.clean_entities();
                     let result = self.world.reload_template(&rel);
                     self.unmark_propagated(clean, &[]);
@@ -533,8 +538,16 @@ impl EditorApp {
                 continue;
             }
             let Some(id) = self.entity_of_file(path) else {
+                if path.is_file() && self.is_entity_file(path) {
+                    let result = self.world.load_added_file(path);
+                    let what = format!("Loaded {}", path.display());
+                    if let Some(id) = self.report(&what, result) {
+                        self.status = format!("{what}: {id}");
+                    }
+                }
                 continue;
             };
+            let deleted = !path.exists();
             let dirty = self
                 .world
                 .manager()
@@ -543,20 +556,50 @@ impl EditorApp {
             if dirty {
                 // Unsaved edits are never dropped without asking: one question at a
                 // time, and a second changed file keeps its edits (a save then reports
-                // it as changed on disk and leaves it alone).
+                // it as changed on disk and leaves it alone; a deleted one is written
+                // again).
                 if self.conflict.is_none() {
                     self.select(Some(id));
                     self.conflict = Some(Conflict {
                         id,
                         path: path.clone(),
+                        deleted,
                     });
+                } else if deleted {
+                    let kept = self.world.file_removed(id, true);
+                    self.report(&format!("{id} deleted on disk: kept"), kept);
                 } else {
                     self.status = format!("{id} changed on disk: kept its unsaved edits");
                 }
+            } else if deleted {
+                self.remove_deleted(id);
             } else {
                 self.reload_entity(id);
             }
         }
+    }
+
+    /// Takes entity `id`, whose file was deleted on disk, out of the world with its undo
+    /// steps.
+    fn remove_deleted(&mut self, id: EntityId) {
+        if self.selected == Some(id) {
+            self.pending_text = None;
+            self.selected = None;
+        }
+        let result = self.world.file_removed(id, false);
+        if self
+            .report(&format!("{id} deleted on disk: removed"), result)
+            .is_some()
+        {
+            self.history.forget_entity(id);
+        }
+    }
+
+    /// Whether `path` is a place for one of the world's entity files (under
+    /// `Entities/`, not a save's temporary file).
+    fn is_entity_file(&self, path: &Path) -> bool {
+        let temp = (path.file_name()).is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        !temp && normal(path).starts_with(normal(&self.world.entities_dir()))
     }
 
     /// Reads entity `id`'s file again (the answer "Reload" to a conflict). The undo
@@ -571,36 +614,54 @@ impl EditorApp {
 
     /// Answers the open conflict: `reload` reads the file, else the edits are kept (the
     /// next save reports the file as changed on disk and does not overwrite it).
+    /// For a deleted file, `reload` takes the entity out of the world, else it stays
+    /// and the next save writes its file again.
     pub fn resolve_conflict(&mut self, reload: bool) {
         if let Some(conflict) = self.conflict.take() {
-            if reload {
-                self.reload_entity(conflict.id);
-            } else {
-                self.status = format!("Kept the unsaved edits of {}", conflict.id);
+            match (reload, conflict.deleted) {
+                (true, false) => self.reload_entity(conflict.id),
+                (true, true) => self.remove_deleted(conflict.id),
+                (false, deleted) => {
+                    if deleted {
+                        let kept = self.world.file_removed(conflict.id, true);
+                        self.report("Keep", kept);
+                    }
+                    self.status = format!("Kept the unsaved edits of {}", conflict.id);
+                }
             }
         }
     }
 
     fn entity_of_file(&self, path: &Path) -> Option<EntityId> {
-        let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let target = normal(path);
         self.world
             .manager()
             .entities()
             .iter()
             .map(|e| e.id())
-            .find(|&id| {
-                self.world.file_of(id).is_some_and(|f| {
-                    std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf()) == target
-                })
-            })
+            .find(|&id| self.world.file_of(id).is_some_and(|f| normal(f) == target))
+    }
+}
+
+/// `path` with links resolved, also when the file itself is gone (its folder is then
+/// resolved), to compare paths that name one file differently.
+fn normal(path: &Path) -> PathBuf {
+    if let Ok(full) = std::fs::canonicalize(path) {
+        return full;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => std::fs::canonicalize(dir)
+            .map(|d| d.join(name))
+            .unwrap_or_else(|_| path.to_path_buf()),
+        _ => path.to_path_buf(),
     }
 }
 
 /// The project-relative path (with `/`) of `path` when it is a template file of the
 /// project at `root`.
 fn template_path(root: &Path, path: &Path) -> Option<String> {
-    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let root = normal(root);
+    let full = normal(path);
     let rel = full.strip_prefix(&root).ok()?;
     let text: Vec<String> = rel
         .components()

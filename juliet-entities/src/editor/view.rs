@@ -251,16 +251,21 @@ impl EditorApp {
             }
         }
         if let Some(conflict) = self.conflict.clone() {
-            egui::Window::new("File changed on disk")
+            let (what, take) = if conflict.deleted {
+                ("was deleted on disk", "Remove from world")
+            } else {
+                ("changed on disk", "Reload from disk")
+            };
+            egui::Window::new(format!("File {what}"))
                 .collapsible(false)
                 .show(ctx, |ui| {
                     ui.label(format!(
-                        "{} changed on disk, and entity {} has unsaved edits.",
+                        "{} {what}, and entity {} has unsaved edits.",
                         conflict.path.display(),
                         conflict.id
                     ));
                     ui.horizontal(|ui| {
-                        if ui.button("Reload from disk").clicked() {
+                        if ui.button(take).clicked() {
                             self.resolve_conflict(true);
                         }
                         if ui.button("Keep my edits").clicked() {

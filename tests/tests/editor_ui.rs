@@ -448,3 +448,54 @@ fn a_variant_shows_its_chain_and_applies_to_the_ancestor_chosen() {
     assert_eq!(other.unwrap().material_override, "Materials/M_Lichen");
     assert!(override_keys(&h, 0x12).is_empty());
 }
+
+/// The colours the last frame painted the text `text` in (a section's own colour, or
+/// the fallback colour of the shape for a section without one).
+fn text_colours(h: &Harness<'_, EditorApp>, text: &str) -> Vec<egui::Color32> {
+    fn walk(shape: &egui::Shape, text: &str, out: &mut Vec<egui::Color32>) {
+        match shape {
+            egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, text, out)),
+            egui::Shape::Text(t) if t.galley.job.text == text => {
+                for section in &t.galley.job.sections {
+                    let colour = match t.override_text_color {
+                        Some(c) => c,
+                        None if section.format.color == egui::Color32::PLACEHOLDER => {
+                            t.fallback_color
+                        }
+                        None => section.format.color,
+                    };
+                    out.push(colour);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for clipped in &h.output().shapes {
+        walk(&clipped.shape, text, &mut out);
+    }
+    out
+}
+
+#[test]
+fn an_overridden_property_is_painted_in_the_override_colour_and_an_inherited_one_is_not() {
+    use juliet_entities::editor::OVERRIDE_COLOR;
+    let (_dir, world) = project();
+    let mut h = harness(&world);
+    select(&mut h, 0x10);
+    // Another frame, so that the output read is of the selected entity's inspector.
+    h.step();
+    let normal = h.ctx.global_style().visuals.text_color();
+    assert_ne!(normal, OVERRIDE_COLOR);
+    assert_eq!(text_colours(&h, "Health"), [OVERRIDE_COLOR], "overridden");
+    assert_eq!(text_colours(&h, "Mass"), [normal], "inherited");
+
+    h.get_by_label("Revert Health").click();
+    h.run();
+    h.step();
+    assert_eq!(
+        text_colours(&h, "Health"),
+        [normal],
+        "inherited after the revert"
+    );
+}

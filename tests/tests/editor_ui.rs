@@ -499,3 +499,26 @@ fn an_overridden_property_is_painted_in_the_override_colour_and_an_inherited_one
         "inherited after the revert"
     );
 }
+
+#[test]
+fn add_entity_offers_the_games_own_kinds() {
+    // `Gate` is this crate's kind, as a game's are its own: the editor over any world
+    // offers the kinds linked into the program (the game's tool links the game's).
+    let dir = tempfile::tempdir().unwrap();
+    let world = World::new(dir.path());
+    let mut h = Harness::builder()
+        .with_size([1400.0, 900.0])
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(world));
+    h.run();
+    h.get_by_role_and_label(Role::ComboBox, "Kind").click();
+    h.run();
+    h.get_by_label("Gate").click();
+    h.run();
+    h.get_by_label("Add entity").click();
+    h.run();
+    let id = h.state().selected().expect("the new entity is selected");
+    let entity = h.state().world().manager().entity(id).unwrap();
+    assert_eq!(entity.class().name, "Gate");
+    // Its inspector shows the game kind's own properties.
+    assert!(h.query_by_role_and_label(Role::ComboBox, "Mode").is_some());
+}

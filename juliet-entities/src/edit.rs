@@ -20,7 +20,7 @@ use std::path::Path;
 
 use juliet_core::{Error, TokenBuffer, CLASS_VERSION};
 
-use crate::load::keys;
+use crate::entity_file::keys;
 
 /// How the keys of an entity file map to the canonical keys of the writer.
 pub(crate) trait KeyMap {

@@ -11,7 +11,9 @@ use std::num::NonZeroU32;
 use glam::Vec3;
 use juliet_core::{Class, Codec, PropertyType, Value, ValueError};
 
-use crate::template::OverrideSet;
+pub(crate) mod overrides;
+
+pub(crate) use overrides::OverrideSet;
 
 /// An entity's identifier: 64 bits, unique in a manager and stable across saves.
 ///
@@ -152,7 +154,7 @@ impl Entity {
     /// Sets the template reference (CRC-32 of the normalized template path; `Some(0)`,
     /// means none) and marks the entity dirty. Override
     /// flags are kept: to turn an entity into an instance use
-    /// [`crate::template::create_template_from_entity`] or instantiate it from the
+    /// [`crate::create_template_from_entity`] or instantiate it from the
     /// template.
     pub fn set_template(&mut self, template: Option<u32>) {
         self.template = template.and_then(NonZeroU32::new);

@@ -63,11 +63,11 @@ mod edit;
 #[cfg(feature = "editor")]
 pub mod editor;
 pub mod entity;
+mod entity_file;
 mod fsio;
 pub mod kinds;
 pub mod load;
 pub mod manager;
-mod reserved;
 pub mod storage;
 pub mod template;
 pub mod world;
@@ -95,20 +95,21 @@ pub use load::{
 pub use manager::{draw_id_prefix, EntityManager, InvariantViolation};
 pub use storage::KindStorage;
 pub use template::{
-    create_template_from_entity, instantiate_from_template, instantiate_many, CachedTemplate,
-    PropertyDelta, TemplateCache,
+    instantiate_from_template, instantiate_many, CachedTemplate, PropertyDelta, TemplateCache,
 };
-pub use world::{Durability, LoadOptions, LoadReport, SavePlan, SaveReport, World, WorldLoadError};
+pub use world::{
+    create_template_from_entity, Durability, LoadOptions, LoadReport, SavePlan, SaveReport, World,
+    WorldLoadError,
+};
 
 /// What game code needs: `use juliet_entities::prelude::*;`.
 pub mod prelude {
     pub use crate::entity::{Entity, EntityId};
     pub use crate::manager::EntityManager;
     pub use crate::template::{
-        create_template_from_entity, instantiate_from_template, instantiate_many, PropertyDelta,
-        TemplateCache,
+        instantiate_from_template, instantiate_many, PropertyDelta, TemplateCache,
     };
-    pub use crate::world::{LoadOptions, World};
+    pub use crate::world::{create_template_from_entity, LoadOptions, World};
     pub use juliet_core::Reflect;
     pub use juliet_derive::{Codec, Entity};
 }

@@ -11,6 +11,7 @@ mod direct;
 mod id_map;
 mod invariants;
 mod prefix;
+mod reflect;
 
 use std::any::TypeId;
 use std::collections::HashMap;
@@ -20,12 +21,13 @@ use std::num::NonZeroU32;
 use glam::Vec3;
 use juliet_core::{Archive, Class, Error, ErrorKind, Reflect, Registry};
 
+use crate::entity::OverrideSet;
 use crate::entity::{Entity, EntityId};
 use crate::storage::KindStorage;
-use crate::template::OverrideSet;
 use id_map::IdMap;
 pub use invariants::InvariantViolation;
 pub use prefix::draw_id_prefix;
+pub(crate) use reflect::{no_such_property, set_at, set_by_key};
 
 /// How [`EntityManager::push_record`] initializes a new derived struct.
 pub(crate) enum SlotInit<'a> {

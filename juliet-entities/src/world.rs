@@ -46,13 +46,16 @@ use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::EntityManager;
 use crate::template::{self, TemplateCache};
 
+mod apply_template;
 mod editing;
 mod files;
 mod listing;
 mod records;
 mod salvage;
 mod save;
+mod templates;
 
+pub use apply_template::ApplyReport;
 pub use editing::{EntitySnapshot, PropertyState};
 use files::{FileReader, READER};
 use listing::entity_files;
@@ -61,14 +64,14 @@ pub(crate) use listing::{world_files, NOT_REGULAR};
 use records::{FilePath, Records};
 use salvage::salvage_entity_id;
 pub use save::SavePlan;
+pub use templates::create_template_from_entity;
 
 pub(crate) use crate::fsio::write_atomic;
 
 /// The directory of entity files inside a world directory.
 pub const ENTITIES_DIR: &str = "Entities";
 
-/// The extension of entity files.
-pub const EXTENSION: &str = "jasset";
+pub use crate::fsio::EXTENSION;
 
 /// Files are read in parallel this many at a time, then loaded in order.
 const READ_BATCH: usize = 1024;

@@ -9,8 +9,9 @@ use std::fs;
 
 use glam::Vec3;
 use juliet_core::{crc32, ErrorKind};
+use juliet_entities::create_template_from_entity;
 use juliet_entities::kinds::{Collectible, Inert};
-use juliet_entities::template::{create_template_from_entity, TemplateCache};
+use juliet_entities::template::TemplateCache;
 use juliet_entities::EntityId;
 use project::{instance, keys_of, snapshot, sparse_keys, value_of, Project, ROCK_LARGE};
 

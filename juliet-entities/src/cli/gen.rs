@@ -20,8 +20,8 @@ use super::output::{escape_path, steps_bar, PROGRESS_THRESHOLD};
 use super::project::{TEMPLATES_DIR, WORLDS_DIR};
 use super::{CliError, CliResult, Status};
 use crate::entity::EntityId;
+use crate::entity_file::write_base_lines;
 use crate::kinds::{Collectible, Inert, Projectile};
-use crate::load::{keys, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
 use crate::world::ENTITIES_DIR;
 
 /// The first id of generated entities (ids are consecutive from here).
@@ -248,20 +248,7 @@ fn begin(
     template: Option<&String>,
     position: Vec3,
 ) {
-    write_header(out, keys::ASSET_TYPE.name);
-    out.push_str(ENTITY_ASSET_TYPE);
-    out.push('\n');
-    write_property(out, keys::BASE_VERSION.name, &ENTITY_BASE_VERSION);
-    if let Some(id) = id {
-        write_property(out, keys::ENTITY_ID.name, &id);
-    }
-    write_header(out, keys::KIND.name);
-    out.push_str(kind);
-    out.push('\n');
-    if let Some(t) = template {
-        write_property(out, keys::TEMPLATE.name, t);
-    }
-    write_property(out, keys::POSITION.name, &position);
+    write_base_lines(out, id, kind, template.map(String::as_str), Some(position));
 }
 
 /// `ClassVersion` and the properties of `kind` with random values: all of them, or

@@ -13,7 +13,7 @@ use super::project::{overridden_keys, resolve_root, EntityView, Session};
 use super::schema_kinds::registry_for;
 use super::values::{self, float32, template_chain, ChainLink};
 use super::{CliError, CliResult, Status};
-use crate::load::ENTITY_BASE_VERSION;
+use crate::entity_file::ENTITY_BASE_VERSION;
 
 /// Arguments of `jasset inspect`.
 #[derive(Debug, Clone, Args)]

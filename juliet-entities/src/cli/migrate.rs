@@ -23,8 +23,8 @@ use super::project::{pause_after_load, read, require_paths, resolve_root, Sessio
 use super::schema_kinds::registry_for;
 use super::values::{properties, to_json, Properties};
 use super::{CliResult, Status};
+use crate::entity_file::{keys, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
 use crate::fsio::{ReplaceOutcome, SkipReason, Skipped};
-use crate::load::{keys, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
 use crate::manager::EntityManager;
 
 /// Arguments of `jasset migrate`.

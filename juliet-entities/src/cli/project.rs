@@ -142,7 +142,7 @@ pub fn templates_named_in(root: &Path) -> HashSet<PathBuf> {
             continue;
         };
         for (_, crc, lines) in props {
-            if crc != crate::load::keys::TEMPLATE.crc {
+            if crc != crate::entity_file::keys::TEMPLATE.crc {
                 continue;
             }
             let Some(first) = lines.first() else { continue };
@@ -690,7 +690,7 @@ pub fn single_text(
 /// without the id).
 fn without_entity_id(text: &str, id: EntityId) -> String {
     let mut property = String::new();
-    juliet_core::write_property(&mut property, crate::load::keys::ENTITY_ID.name, &id);
+    juliet_core::write_property(&mut property, crate::entity_file::keys::ENTITY_ID.name, &id);
     text.replacen(&property, "", 1)
 }
 

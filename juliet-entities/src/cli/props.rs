@@ -106,7 +106,7 @@ pub fn read_asset(bytes: &[u8], path: &Path, root: Option<&Path>) -> Result<Asse
     let text = doc.source().to_owned();
     let base = doc.source().as_ptr() as usize;
     let has_id = (0..doc.len()).any(|i| {
-        crate::reserved::base_key(doc.node(i).key_crc, doc.key(i)) == Some(keys::ENTITY_ID.name)
+        crate::entity_file::base_key(doc.node(i).key_crc, doc.key(i)) == Some(keys::ENTITY_ID.name)
     });
 
     let mut manager = EntityManager::with_registry(registry);
@@ -186,7 +186,7 @@ fn canonical_name(
     key: &str,
     class: Option<&'static juliet_core::Class>,
 ) -> Option<&'static str> {
-    if let Some(name) = crate::reserved::base_key(crc, key) {
+    if let Some(name) = crate::entity_file::base_key(crc, key) {
         return Some(name);
     }
     if CLASS_VERSION.matches(crc, key) {

@@ -17,7 +17,7 @@ use super::output::escape_path;
 use super::project::resolve_root;
 use super::{CliError, CliResult, Status};
 use crate::entity::EntityId;
-use crate::load::keys;
+use crate::entity_file::keys;
 use crate::world::{LoadOptions, World, ENTITIES_DIR};
 
 /// Arguments of `jasset renumber`.
@@ -114,7 +114,7 @@ fn with_id(
     let src = doc.source();
     let base = src.as_ptr() as usize;
     let node = (0..doc.len()).find(|&i| {
-        crate::reserved::base_key(doc.node(i).key_crc, doc.key(i)) == Some(keys::ENTITY_ID.name)
+        crate::entity_file::base_key(doc.node(i).key_crc, doc.key(i)) == Some(keys::ENTITY_ID.name)
     });
     let new = id.to_string();
     let mut out = bytes[..bom].to_vec();

@@ -10,7 +10,7 @@ use juliet_core::{
 };
 use serde_json::{json, Value as Json};
 
-use crate::load::keys;
+use crate::entity_file::keys;
 
 /// A property value as JSON, by its type: numbers, booleans, strings, arrays for
 /// vectors and lists. `u64` values are numbers too (JSON numbers hold them exactly in

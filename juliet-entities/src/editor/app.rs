@@ -11,7 +11,8 @@ use juliet_core::{Class, Error};
 use super::inspector::{apply_edit, Edit};
 use super::undo::{Change, History, Step};
 use crate::entity::EntityId;
-use crate::template::{create_template_from_entity, TEMPLATES_DIR};
+use crate::template::TEMPLATES_DIR;
+use crate::world::create_template_from_entity;
 use crate::world::{PropertyState, SavePlan, World};
 
 /// How the outliner groups entities.

@@ -19,6 +19,10 @@ pub(crate) use replace::{
 };
 pub use replace::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason, Skipped};
 
+/// The extension of entity and template files: `jasset` (matched in any case when
+/// reading).
+pub const EXTENSION: &str = "jasset";
+
 /// Opens `path` for reading when it is a regular file.
 ///
 /// On Unix the open itself does not follow a symbolic link in the last component

@@ -113,7 +113,7 @@ pub(crate) fn is_temp_name(name: &str) -> bool {
     inner.starts_with("jasset-")
         || Path::new(inner)
             .extension()
-            .is_some_and(|x| x.eq_ignore_ascii_case(crate::world::EXTENSION))
+            .is_some_and(|x| x.eq_ignore_ascii_case(super::EXTENSION))
 }
 
 /// Removes the stale temporary file `path` (gone already is fine).

@@ -16,9 +16,11 @@
 use glam::Vec3;
 use juliet_core::{DirectCursor, Registry, TokenBuffer};
 
-use super::{find_class, keys, EntityFileData, LoadedEntity, Rollback};
-use super::{ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
+use super::{LoadedEntity, Rollback};
 use crate::entity::EntityId;
+use crate::entity_file::{
+    find_class, keys, EntityFileData, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION,
+};
 use crate::manager::EntityManager;
 
 #[cfg(test)]

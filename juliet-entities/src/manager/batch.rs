@@ -5,9 +5,9 @@
 use juliet_core::Class;
 
 use super::{fresh_id, EntityManager, IdMap, NewRecord};
+use crate::entity::OverrideSet;
 use crate::entity::{Entity, EntityId};
 use crate::storage::{Appender, Source};
-use crate::template::OverrideSet;
 
 impl EntityManager {
     /// Creates `count` entities of `class`, each a clone of `source` (a template's

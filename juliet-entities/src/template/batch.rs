@@ -1,18 +1,15 @@
 //! [`instantiate_many`]: many instances of one template with one delta (a game
 //! engine's batch spawn: Bevy's `spawn_batch`, Unity ECS's
 //! `EntityManager.Instantiate(entity, count)`), docs/design.md, section 7.3's five steps per
-//! instance with the per-call checks made once per batch.
+//! instance with the per-call checks made once per batch (each delta's batch path is
+//! beside its [`Delta`] implementation).
 
-use std::num::NonZeroU32;
-
-use juliet_core::{Error, Reflect};
+use juliet_core::Error;
 
 use super::cache::TemplateRef;
-use super::instance::{sealed, Delta};
-use super::property_delta::{kind_mismatch, PropertyDelta};
+use super::delta::{sealed, Delta};
 use crate::entity::EntityId;
-use crate::manager::{EntityManager, NewRecord};
-use crate::storage::{Erased, Source};
+use crate::manager::EntityManager;
 
 /// Creates `count` instances of `template` with `delta`, each exactly the instance
 /// [`instantiate_from_template`]`(manager, template, delta)` would create (docs/design.md,
@@ -68,6 +65,7 @@ use crate::storage::{Erased, Source};
 /// ```
 ///
 /// [`instantiate_from_template`]: super::instantiate_from_template
+/// [`PropertyDelta`]: super::PropertyDelta
 pub fn instantiate_many<D: Delta + ?Sized>(
     manager: &mut EntityManager,
     template: TemplateRef<'_>,
@@ -81,93 +79,17 @@ pub fn instantiate_many<D: Delta + ?Sized>(
     delta.instantiate_many(manager, template, count, ids, sealed::Token(()))
 }
 
-/// [`instantiate_many`] by `count` single calls (the provided
-/// [`Delta::instantiate_many`]); a failing call takes back the instances made before it
-/// (destroyed last first, so the records and slots are popped) and the id counter.
-pub(super) fn instantiate_each<D: Delta + ?Sized>(
-    manager: &mut EntityManager,
-    template: TemplateRef<'_>,
-    delta: &D,
-    count: usize,
-    ids: &mut Vec<EntityId>,
-) -> Result<(), Error> {
-    let (start, counter) = (ids.len(), manager.id_counter());
-    for _ in 0..count {
-        match delta.instantiate(manager, template, sealed::Token(())) {
-            Ok(id) => ids.push(id),
-            Err(e) => {
-                for id in ids.drain(start..).rev() {
-                    manager.destroy_entity(id).expect("an instance just made");
-                }
-                manager.restore_id_counter(counter);
-                return Err(e);
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The batch of `()`: the archetype cloned through the class's clone.
-pub(super) fn instantiate_many_plain(
-    manager: &mut EntityManager,
-    template: TemplateRef<'_>,
-    count: usize,
-    ids: &mut Vec<EntityId>,
-) {
-    let record = NewRecord {
-        position: template.position(),
-        template: NonZeroU32::new(template.crc()),
-        ..NewRecord::default()
-    };
-    let (archetypes, slot) = template.archetype_storage();
-    let source = Source::<Erased>::Slot(archetypes, slot);
-    manager
-        .spawn_clones(template.class(), &record, source, count, ids, |a, base| {
-            a.fill(base)
-        })
-        .expect("a template's archetype is of its kind");
-}
-
-/// The batch of a [`PropertyDelta`]: the delta applied once, to a clone of the
-/// archetype (`T`'s clone, then its values copied in as the single call does), and
-/// each instance `T`'s clone of that prototype: the same values as the single call's
-/// clone and copy, with no per-instance copy.
-pub(super) fn instantiate_many_typed<T: Reflect>(
-    delta: &PropertyDelta<T>,
-    manager: &mut EntityManager,
-    template: TemplateRef<'_>,
-    count: usize,
-    ids: &mut Vec<EntityId>,
-) -> Result<(), Error> {
-    let record = delta.record(template);
-    let prototype = template.archetype::<T>().map(|archetype| {
-        let mut value = archetype.clone_value();
-        value.copy_properties(delta.values(), delta.properties().words());
-        value
-    });
-    // Another kind than `T`: the archetype's slot, which the manager refuses.
-    let source = match &prototype {
-        Some(value) => Source::Value(value),
-        None => {
-            let (archetypes, slot) = template.archetype_storage();
-            Source::Slot(archetypes, slot)
-        }
-    };
-    manager
-        .spawn_clones::<T>(template.class(), &record, source, count, ids, |a, base| {
-            a.fill(base)
-        })
-        .ok_or_else(|| kind_mismatch::<T>(template.class()))
-}
-
 #[cfg(test)]
 mod tests {
     use glam::Vec3;
     use juliet_core::ErrorKind;
 
     use super::*;
+    use juliet_core::Reflect;
+
     use crate::kinds::{Inert, Projectile};
     use crate::template::property_delta::tests::rock_cache;
+    use crate::template::PropertyDelta;
     use crate::template::{instantiate_from_template, DeltaTarget};
 
     /// Every record of `m` in base order, with its derived struct's property texts.
@@ -346,10 +268,7 @@ mod tests {
             let left = self.0.get();
             self.0.set(left.wrapping_sub(1));
             if left == 1 {
-                return Err(super::super::instance::no_such_property(
-                    target.class(),
-                    "Nope",
-                ));
+                return Err(crate::manager::no_such_property(target.class(), "Nope"));
             }
             target.set_position(Vec3::splat(left as f32));
             Ok(())

@@ -26,9 +26,9 @@ use juliet_core::{
     WarningKind,
 };
 
-use super::overrides::OverrideSet;
 use super::path::{normalize, template_crc, INVALID_TEMPLATE_CRC};
-use crate::load::{located, read_header};
+use crate::entity::OverrideSet;
+use crate::entity_file::{located, read_header};
 use crate::storage::{Exclusive, KindStorage};
 
 /// Template files larger than this many bytes are refused unless
@@ -682,7 +682,7 @@ impl TemplateCache {
                 }
             }
         }
-        ar.audit_unconsumed_suggesting(&crate::load::known_keys(class));
+        ar.audit_unconsumed_suggesting(&crate::entity_file::known_keys(class));
         let warnings = ar.take_warnings();
         Ok(Parsed(CachedTemplate {
             crc,

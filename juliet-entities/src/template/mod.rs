@@ -19,7 +19,7 @@
 //!   (the inspector's diff); [`revert_property`] and [`revert_to_template`] clear them.
 //! * [`World::reload_template`] re-reads a changed template and gives every instance
 //!   (of it and of its variants) the new value of each property it does not override.
-//! * [`create_template_from_entity`] turns an entity into a new template and makes the
+//! * [`crate::create_template_from_entity`] turns an entity into a new template and makes the
 //!   entity an instance of it.
 //!
 //! ```
@@ -57,32 +57,31 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod apply;
 mod batch;
 mod cache;
+mod delta;
 mod instance;
-pub mod overrides;
 pub mod path;
+mod project;
 mod property_delta;
-mod world_ops;
 
-pub use apply::ApplyReport;
+pub use crate::entity::overrides::OverrideSet;
 pub use batch::instantiate_many;
 pub use cache::{
     CachedTemplate, TemplateCache, TemplateChange, TemplateRef, DEFAULT_MAX_TEMPLATE_SIZE,
     MAX_TEMPLATE_DEPTH,
 };
+pub use delta::{instantiate_from_template, Delta, DeltaTarget};
 pub use instance::{
-    instantiate_from_template, overrides, revert_property, revert_to_template, save_instance,
-    Delta, DeltaTarget, PropertyOverride,
+    overrides, revert_property, revert_to_template, save_instance, PropertyOverride,
 };
-pub use overrides::OverrideSet;
 pub use path::{normalize_template_path, template_crc, INVALID_TEMPLATE_CRC};
+pub use project::{ReloadReport, TEMPLATES_DIR};
 pub use property_delta::PropertyDelta;
-pub use world_ops::{create_template_from_entity, ReloadReport, TEMPLATES_DIR};
 
+pub(crate) use instance::propagate;
 pub(crate) use instance::{allocate_instance, mark_file_overrides, resolve_for_instance};
-pub(crate) use world_ops::{find_project_root, reload_if_invalidated};
+pub(crate) use project::{find_project_root, reload_if_invalidated};
 
 #[cfg(doc)]
 use crate::World;

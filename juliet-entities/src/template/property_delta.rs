@@ -8,12 +8,13 @@ use std::num::NonZeroU32;
 use glam::Vec3;
 use juliet_core::{key_crc_runtime, Class, Error, ErrorKind, Reflect};
 
-use super::batch::instantiate_many_typed;
 use super::cache::TemplateRef;
-use super::instance::{no_such_property, sealed, Delta, DeltaTarget};
-use super::overrides::OverrideSet;
+use super::delta::{sealed, Delta, DeltaTarget};
 use crate::entity::EntityId;
+use crate::entity::OverrideSet;
+use crate::manager::no_such_property;
 use crate::manager::{EntityManager, NewRecord, TypedInit};
+use crate::storage::Source;
 
 /// A typed delta: chosen properties of a value of `T`, copied into each instance (no
 /// parsing), and optionally a position. The fast way to spawn many instances.
@@ -169,6 +170,38 @@ impl<T: Reflect> PropertyDelta<T> {
             position_overridden: self.position.is_some(),
         }
     }
+}
+
+/// The batch of a [`PropertyDelta`]: the delta applied once, to a clone of the
+/// archetype (`T`'s clone, then its values copied in as the single call does), and
+/// each instance `T`'s clone of that prototype: the same values as the single call's
+/// clone and copy, with no per-instance copy.
+fn instantiate_many_typed<T: Reflect>(
+    delta: &PropertyDelta<T>,
+    manager: &mut EntityManager,
+    template: TemplateRef<'_>,
+    count: usize,
+    ids: &mut Vec<EntityId>,
+) -> Result<(), Error> {
+    let record = delta.record(template);
+    let prototype = template.archetype::<T>().map(|archetype| {
+        let mut value = archetype.clone_value();
+        value.copy_properties(delta.values(), delta.properties().words());
+        value
+    });
+    // Another kind than `T`: the archetype's slot, which the manager refuses.
+    let source = match &prototype {
+        Some(value) => Source::Value(value),
+        None => {
+            let (archetypes, slot) = template.archetype_storage();
+            Source::Slot(archetypes, slot)
+        }
+    };
+    manager
+        .spawn_clones::<T>(template.class(), &record, source, count, ids, |a, base| {
+            a.fill(base)
+        })
+        .ok_or_else(|| kind_mismatch::<T>(template.class()))
 }
 
 #[cfg(test)]

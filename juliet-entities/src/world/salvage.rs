@@ -7,7 +7,7 @@
 use juliet_core::{keys_equal, Codec, Value};
 
 use crate::entity::EntityId;
-use crate::load::keys;
+use crate::entity_file::keys;
 
 /// The id written under the file's `EntityID` key (or its alias `id`), found by a
 /// line scan that reads past any error elsewhere in the file: a block header

@@ -484,7 +484,7 @@ fn defaults_of(world: &World, class: &'static Class) -> Defaults {
 
 impl KeyMap for EntityKeys<'_> {
     fn canonical(&self, crc: u32, key: &str) -> Option<&'static str> {
-        if let Some(canonical) = crate::reserved::base_key(crc, key) {
+        if let Some(canonical) = crate::entity_file::base_key(crc, key) {
             return Some(canonical);
         }
         if CLASS_VERSION.matches(crc, key) {

@@ -8,7 +8,7 @@ use std::path::Path;
 use juliet_core::Error;
 
 use super::{read_into, template_error, Parsed, TemplateCache, TemplateChange};
-use crate::template::overrides::OverrideSet;
+use crate::entity::OverrideSet;
 
 impl TemplateCache {
     /// Re-reads the template at project-relative `path` and replaces its archetype.

@@ -12,7 +12,7 @@
 
 use juliet_core::{Class, ErrorKind, Key};
 
-use crate::load::keys;
+use crate::entity_file::keys;
 
 /// Every spelling the base tier reads, with the canonical key it stands for.
 const BASE_KEYS: [(Key, &str); 10] = [

@@ -10,11 +10,10 @@ use std::path::Path;
 
 use juliet_core::{Error, ErrorKind, TokenBuffer};
 
-use super::cache::TemplateRef;
-use super::world_ops::ReloadReport;
+use super::{write_atomic, Durability, World};
 use crate::edit::{self, KeyMap};
 use crate::entity::EntityId;
-use crate::world::{write_atomic, Durability, World};
+use crate::template::{ReloadReport, TemplateRef, MAX_TEMPLATE_DEPTH};
 
 /// What [`World::apply_to_template`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,7 +68,7 @@ impl World {
             let Some(template) = self.templates.find(crc) else {
                 break;
             };
-            if chain.len() > super::MAX_TEMPLATE_DEPTH {
+            if chain.len() > MAX_TEMPLATE_DEPTH {
                 break;
             }
             next = template.cached().parent();
@@ -115,7 +114,7 @@ impl World {
             .entity(id)
             .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?;
         let class = entity.class();
-        let normalized = super::normalize_template_path(template)?;
+        let normalized = crate::template::normalize_template_path(template)?;
         let target = self
             .template_chain(id)
             .into_iter()
@@ -203,7 +202,7 @@ impl World {
         expected: Option<&[u8]>,
         bytes: &[u8],
     ) -> Result<ReloadReport, Error> {
-        let normalized = super::normalize_template_path(path)?;
+        let normalized = crate::template::normalize_template_path(path)?;
         let root = self.project_root().to_path_buf();
         let full = root.join(&normalized);
         if std::fs::symlink_metadata(&full).is_ok() {

@@ -3,58 +3,18 @@
 //! propagation, and "Create Template from Entity" (docs/design.md, sections 7.5-7.8).
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use glam::Vec3;
 use juliet_core::{Archive, Error, ErrorKind};
 
-use super::cache::TemplateCache;
-use super::instance::{self, instantiate_from_template, Delta, PropertyOverride};
+use super::{write_atomic, Durability, World};
 use crate::entity::EntityId;
-use crate::load::{write_base_keys, EntityFileData};
-use crate::world::{write_atomic, Durability, World};
-
-/// Where [`create_template_from_entity`] writes templates, relative to the project root.
-pub const TEMPLATES_DIR: &str = "Assets/Templates";
-
-/// What [`World::reload_template`] changed.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ReloadReport {
-    /// CRCs of the templates whose archetype changed: the reloaded one and the variants
-    /// that inherit a changed property, parents first.
-    pub templates: Vec<u32>,
-    /// Instances that took a new value (now dirty), in the order they were updated.
-    pub updated: Vec<EntityId>,
-}
-
-/// The project root of a world at `world_dir`: the nearest of it and its ancestors
-/// that holds an `Assets` directory (`demo/Assets/Worlds/Level01` gives `demo`), else
-/// `world_dir` itself.
-pub(crate) fn find_project_root(world_dir: &Path) -> PathBuf {
-    world_dir
-        .ancestors()
-        .find(|dir| dir.join("Assets").is_dir())
-        .unwrap_or(world_dir)
-        .to_path_buf()
-}
-
-/// Reads the template of an instance back into the cache when it is no longer there
-/// (after [`TemplateCache::invalidate`]), from the path its file named.
-///
-/// # Errors
-/// As [`TemplateCache::get_or_load`].
-pub(crate) fn reload_if_invalidated(
-    templates: &mut TemplateCache,
-    crc: u32,
-    data: &EntityFileData,
-) -> Result<(), Error> {
-    if templates.find(crc).is_none() {
-        if let Some(path) = &data.template {
-            templates.get_or_load(path)?;
-        }
-    }
-    Ok(())
-}
+use crate::entity_file::write_base_keys;
+use crate::template::{
+    self, instantiate_from_template, Delta, PropertyOverride, ReloadReport, TemplateCache,
+    TEMPLATES_DIR,
+};
 
 impl World {
     /// The project root `Template` paths are relative to: [`crate::LoadOptions`]'s
@@ -100,30 +60,30 @@ impl World {
     }
 
     /// The overridden properties of instance `id` with the instance's and the
-    /// template's values (see [`instance::overrides`]).
+    /// template's values (see [`template::overrides`]).
     ///
     /// # Errors
-    /// As [`instance::overrides`].
+    /// As [`template::overrides`].
     pub fn overrides(&self, id: EntityId) -> Result<Vec<PropertyOverride>, Error> {
-        instance::overrides(&self.manager, &self.templates, id)
+        template::overrides(&self.manager, &self.templates, id)
     }
 
     /// Reverts property `key` of instance `id` to the template's value (see
-    /// [`instance::revert_property`]).
+    /// [`template::revert_property`]).
     ///
     /// # Errors
-    /// As [`instance::revert_property`].
+    /// As [`template::revert_property`].
     pub fn revert_property(&mut self, id: EntityId, key: &str) -> Result<(), Error> {
-        instance::revert_property(&mut self.manager, &self.templates, id, key)
+        template::revert_property(&mut self.manager, &self.templates, id, key)
     }
 
     /// Reverts instance `id` to its template, keeping its id and position (see
-    /// [`instance::revert_to_template`]).
+    /// [`template::revert_to_template`]).
     ///
     /// # Errors
-    /// As [`instance::revert_to_template`].
+    /// As [`template::revert_to_template`].
     pub fn revert_to_template(&mut self, id: EntityId) -> Result<(), Error> {
-        instance::revert_to_template(&mut self.manager, &self.templates, id)
+        template::revert_to_template(&mut self.manager, &self.templates, id)
     }
 
     /// Re-reads the changed template at project-relative `path` ([`TemplateCache::reload`])
@@ -140,7 +100,7 @@ impl World {
         let manager = &mut self.manager;
         let mut updated = Vec::new();
         let templates = self.templates.reload(path, |change| {
-            updated.extend(instance::propagate(manager, change));
+            updated.extend(template::propagate(manager, change));
         })?;
         Ok(ReloadReport { templates, updated })
     }

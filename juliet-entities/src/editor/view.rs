@@ -15,7 +15,8 @@ const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S)
 impl EditorApp {
     /// Draws the editor into `ui` (the whole window) and makes the edits the user asked
     /// for: one frame. Handles Ctrl+Z (undo), Ctrl+Shift+Z (redo) and Ctrl+S (the save
-    /// dialog), and sets the window title (`*` while unsaved).
+    /// dialog), and sets the window title (`*` while unsaved). While a text field has
+    /// focus, Ctrl+Z and Ctrl+Shift+Z undo and redo its typing instead.
     pub fn ui(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
         let before = (self.status.clone(), self.selected);

@@ -98,7 +98,7 @@ pub use template::{
     instantiate_from_template, instantiate_many, CachedTemplate, PropertyDelta, TemplateCache,
 };
 pub use world::{
-    create_template_from_entity, Durability, LoadOptions, LoadReport, SaveReport, World,
+    create_template_from_entity, Durability, LoadOptions, LoadReport, SavePlan, SaveReport, World,
     WorldLoadError,
 };
 

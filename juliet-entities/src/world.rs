@@ -63,6 +63,7 @@ use listing::entity_files;
 pub(crate) use listing::{world_files, NOT_REGULAR};
 use records::{FilePath, Records};
 use salvage::salvage_entity_id;
+pub use save::SavePlan;
 pub use templates::create_template_from_entity;
 
 pub(crate) use crate::fsio::write_atomic;

@@ -244,3 +244,43 @@ fn reload_entity_reads_a_changed_file_and_ignores_an_unchanged_one() {
     assert!(world.reload_entity(b).is_err());
     assert_eq!(world.manager().get::<Inert>(b).unwrap().mass, 9.0);
 }
+
+#[test]
+fn save_plan_lists_what_the_save_then_writes_and_deletes() {
+    let (_dir, mut world) = project();
+    let entities = world.entities_dir();
+    world.set_property(EntityId(0x10), "Mass", "1.0").unwrap();
+    world.remove_world_entity(EntityId(0x12)).unwrap();
+    // Destroyed through the manager: its file goes too.
+    world.manager_mut().destroy_entity(EntityId(0x11)).unwrap();
+    let new = world
+        .manager_mut()
+        .make_entity::<Inert>(juliet_entities::glam::Vec3::ZERO);
+    // Its name is taken on disk (by a file that is no entity of this world).
+    fs::write(entities.join(new.file_name()), "; not an entity\n").unwrap();
+
+    let plan = world.save_plan();
+    let written: Vec<_> = plan.written().map(Path::to_path_buf).collect();
+    let stem = format!("{:016X}", new.0);
+    assert_eq!(
+        written,
+        [
+            entities.join("a.jasset"),
+            entities.join(format!("{stem}-2.jasset"))
+        ]
+    );
+    let mut deleted = plan.deleted().to_vec();
+    deleted.sort();
+    assert_eq!(
+        deleted,
+        [entities.join("b.jasset"), entities.join("c.jasset")]
+    );
+    assert!(plan.skipped().next().is_none() && plan.error().is_none());
+
+    let report = world.save_world().unwrap();
+    assert_eq!(report.written, written);
+    let mut done = report.deleted.clone();
+    done.sort();
+    assert_eq!(done, deleted);
+    assert!(world.save_plan().is_empty(), "nothing left to save");
+}

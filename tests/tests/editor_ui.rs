@@ -11,78 +11,17 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use juliet_entities::editor::{EditorApp, REVERT_TOOLTIP};
 use juliet_entities::kinds::Inert;
-use juliet_entities::{Durability, EntityId, LoadOptions, World};
+use juliet_entities::{EntityId, World};
 
-const ROCK: &str =
-    "; entity_type: Inert\n\nMeshAsset: Assets/Meshes/Rock_01.obj\nMass: 250.0\nHealth: 100.0\n";
-const MOSSY: &str = "; Template\nAssets/Templates/Rock.jasset\n\n; Health\n120.0\n";
+mod editor_common;
 
-fn instance(id: u64, template: &str, extra: &str) -> String {
-    format!("; template: Assets/Templates/{template}.jasset\nEntityID: {id:#018x}\nPosition: 1.0, 2.0, 3.0\n{extra}")
-}
-
-/// A project: templates Rock and Mossy (a variant of Rock), instances 0x10 (Rock, Health
-/// 50), 0x11 (Rock) and 0x12 (Mossy).
-fn project() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let templates = dir.path().join("Assets/Templates");
-    let entities = dir.path().join("Assets/Worlds/L/Entities");
-    fs::create_dir_all(&templates).unwrap();
-    fs::create_dir_all(&entities).unwrap();
-    fs::write(templates.join("Rock.jasset"), ROCK).unwrap();
-    fs::write(templates.join("Mossy.jasset"), MOSSY).unwrap();
-    fs::write(
-        entities.join("a.jasset"),
-        instance(0x10, "Rock", "Health: 50.0\n"),
-    )
-    .unwrap();
-    fs::write(entities.join("b.jasset"), instance(0x11, "Rock", "")).unwrap();
-    fs::write(entities.join("c.jasset"), instance(0x12, "Mossy", "")).unwrap();
-    let world = dir.path().join("Assets/Worlds/L");
-    (dir, world)
-}
-
-fn harness(world_dir: &Path) -> Harness<'static, EditorApp> {
-    let (mut world, report) = World::load(world_dir, &LoadOptions::default()).unwrap();
-    assert!(report.is_clean(), "{report:?}");
-    world.set_durability(Durability::Fast);
-    Harness::builder()
-        .with_size([1400.0, 900.0])
-        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(world))
-}
-
-fn select(h: &mut Harness<'_, EditorApp>, id: u64) {
-    h.get_by_label_contains(&EntityId(id).to_string()).click();
-    h.run();
-    assert_eq!(h.state().selected(), Some(EntityId(id)));
-}
-
-fn health(h: &Harness<'_, EditorApp>, id: u64) -> f32 {
-    h.state()
-        .world()
-        .manager()
-        .get::<Inert>(EntityId(id))
-        .unwrap()
-        .health
-}
-
-fn override_keys(h: &Harness<'_, EditorApp>, id: u64) -> Vec<&'static str> {
-    let list = h.state().world().overrides(EntityId(id)).unwrap();
-    list.iter().map(|o| o.key).collect()
-}
-
-fn save(h: &mut Harness<'_, EditorApp>) {
-    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
-    h.run();
-    h.get_by_label("Write files").click();
-    h.run();
-}
+use editor_common::*;
 
 #[test]
 fn typing_a_value_changes_the_world_and_the_saved_file() {
     let (_dir, world) = project();
     let mut h = harness(&world);
-    assert!(!h.state().title().starts_with('*'));
+    assert!(!h.state_mut().title().starts_with('*'));
     select(&mut h, 0x11);
     let field = h.get_by_role_and_label(Role::TextInput, "MaterialOverride");
     field.click();
@@ -99,13 +38,17 @@ fn typing_a_value_changes_the_world_and_the_saved_file() {
         .unwrap();
     assert_eq!(rock.material_override, "Materials/M_Moss");
     assert_eq!(override_keys(&h, 0x11), ["MaterialOverride"]);
-    assert!(h.state().title().starts_with('*'), "{}", h.state().title());
+    assert!(
+        h.state_mut().title().starts_with('*'),
+        "{}",
+        h.state_mut().title()
+    );
 
     save(&mut h);
     let text = fs::read_to_string(world.join("Entities/b.jasset")).unwrap();
     assert!(text.contains("Materials/M_Moss"), "{text}");
     assert!(text.contains("EntityID: 0x0000000000000011"), "{text}");
-    assert!(!h.state().title().starts_with('*'));
+    assert!(!h.state_mut().title().starts_with('*'));
 }
 
 #[test]
@@ -504,4 +447,78 @@ fn a_variant_shows_its_chain_and_applies_to_the_ancestor_chosen() {
     let other = h.state().world().manager().get::<Inert>(EntityId(0x11));
     assert_eq!(other.unwrap().material_override, "Materials/M_Lichen");
     assert!(override_keys(&h, 0x12).is_empty());
+}
+
+/// The colours the last frame painted the text `text` in (a section's own colour, or
+/// the fallback colour of the shape for a section without one).
+fn text_colours(h: &Harness<'_, EditorApp>, text: &str) -> Vec<egui::Color32> {
+    fn walk(shape: &egui::Shape, text: &str, out: &mut Vec<egui::Color32>) {
+        match shape {
+            egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, text, out)),
+            egui::Shape::Text(t) if t.galley.job.text == text => {
+                for section in &t.galley.job.sections {
+                    let colour = match t.override_text_color {
+                        Some(c) => c,
+                        None if section.format.color == egui::Color32::PLACEHOLDER => {
+                            t.fallback_color
+                        }
+                        None => section.format.color,
+                    };
+                    out.push(colour);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for clipped in &h.output().shapes {
+        walk(&clipped.shape, text, &mut out);
+    }
+    out
+}
+
+#[test]
+fn an_overridden_property_is_painted_in_the_override_colour_and_an_inherited_one_is_not() {
+    use juliet_entities::editor::OVERRIDE_COLOR;
+    let (_dir, world) = project();
+    let mut h = harness(&world);
+    select(&mut h, 0x10);
+    // Another frame, so that the output read is of the selected entity's inspector.
+    h.step();
+    let normal = h.ctx.global_style().visuals.text_color();
+    assert_ne!(normal, OVERRIDE_COLOR);
+    assert_eq!(text_colours(&h, "Health"), [OVERRIDE_COLOR], "overridden");
+    assert_eq!(text_colours(&h, "Mass"), [normal], "inherited");
+
+    h.get_by_label("Revert Health").click();
+    h.run();
+    h.step();
+    assert_eq!(
+        text_colours(&h, "Health"),
+        [normal],
+        "inherited after the revert"
+    );
+}
+
+#[test]
+fn add_entity_offers_the_games_own_kinds() {
+    // `Gate` is this crate's kind, as a game's are its own: the editor over any world
+    // offers the kinds linked into the program (the game's tool links the game's).
+    let dir = tempfile::tempdir().unwrap();
+    let world = World::new(dir.path());
+    let mut h = Harness::builder()
+        .with_size([1400.0, 900.0])
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(world));
+    h.run();
+    h.get_by_role_and_label(Role::ComboBox, "Kind").click();
+    h.run();
+    h.get_by_label("Gate").click();
+    h.run();
+    h.get_by_label("Add entity").click();
+    h.run();
+    let id = h.state().selected().expect("the new entity is selected");
+    let entity = h.state().world().manager().entity(id).unwrap();
+    assert_eq!(entity.class().name, "Gate");
+    // Its inspector shows the game kind's own properties.
+    assert!(h.query_by_role_and_label(Role::ComboBox, "Mode").is_some());
 }

@@ -74,21 +74,110 @@ fn parse_id(text: &str) -> Option<EntityId> {
     .map(EntityId)
 }
 
-/// The eframe application: the editor and the watcher's channel.
+/// The file watching of `jasset edit`: the world folder, and the project's templates
+/// folder, which may be created while the editor runs (its nearest existing parent is
+/// watched until it appears). Creations, changes, renames and deletions are reported.
+struct Watch {
+    watcher: notify::RecommendedWatcher,
+    events: Receiver<PathBuf>,
+    templates: PathBuf,
+    templates_watched: bool,
+}
+
+impl Watch {
+    /// Watches `world` and `templates`; `wake` is called from the watcher's thread after
+    /// each event (the window repaints).
+    fn new(
+        world: &Path,
+        templates: &Path,
+        wake: impl Fn() + Send + 'static,
+    ) -> notify::Result<Watch> {
+        let (send, events) = channel();
+        let mut watcher =
+            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                if let Ok(event) = event {
+                    if matches!(
+                        event.kind,
+                        EventKind::Create(_) | EventKind::Modify(_) | EventKind::Remove(_)
+                    ) {
+                        for path in event.paths {
+                            let _ = send.send(path);
+                        }
+                        wake();
+                    }
+                }
+            })?;
+        watcher.watch(world, RecursiveMode::Recursive)?;
+        let mut watch = Watch {
+            watcher,
+            events,
+            templates: templates.to_path_buf(),
+            templates_watched: false,
+        };
+        if !watch.watch_templates() {
+            // Until the folder exists: its nearest parent, for the creation.
+            if let Some(parent) = templates.ancestors().skip(1).find(|d| d.is_dir()) {
+                if let Err(e) = watch.watcher.watch(parent, RecursiveMode::NonRecursive) {
+                    tracing::warn!("not watching {}: {e}", parent.display());
+                }
+            }
+        }
+        Ok(watch)
+    }
+
+    /// Starts watching the templates folder once it exists; whether it is watched.
+    fn watch_templates(&mut self) -> bool {
+        if !self.templates_watched && self.templates.is_dir() {
+            match self
+                .watcher
+                .watch(&self.templates, RecursiveMode::Recursive)
+            {
+                Ok(()) => self.templates_watched = true,
+                Err(e) => tracing::warn!("not watching {}: {e}", self.templates.display()),
+            }
+        }
+        self.templates_watched
+    }
+
+    /// The paths reported since the last call, sorted, without repeats. When the
+    /// templates folder appeared, the files already in it too (they may have been made
+    /// before its watch started).
+    fn poll(&mut self) -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> = self.events.try_iter().collect();
+        if !paths.is_empty() && !self.templates_watched && self.watch_templates() {
+            collect_files(&self.templates, &mut paths);
+        }
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+}
+
+/// Appends the files under `dir` to `out`.
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// The eframe application: the editor and its file watching.
 struct Window {
     app: EditorApp,
-    changes: Receiver<PathBuf>,
-    // Kept alive for the window's lifetime: dropping it stops the watching.
-    _watcher: Option<notify::RecommendedWatcher>,
+    watch: Option<Watch>,
 }
 
 impl eframe::App for Window {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        let mut paths: Vec<PathBuf> = self.changes.try_iter().collect();
-        paths.sort();
-        paths.dedup();
-        if !paths.is_empty() {
-            self.app.files_changed(&paths);
+        if let Some(watch) = &mut self.watch {
+            let paths = watch.poll();
+            if !paths.is_empty() {
+                self.app.files_changed(&paths);
+            }
         }
         self.app.ui(ui);
     }
@@ -111,10 +200,8 @@ pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
         world.manager().len(),
         report.errors.len() + report.warnings.len()
     )?;
-    let watched = [
-        world.root().to_path_buf(),
-        world.project_root().join("Assets/Templates"),
-    ];
+    let world_root = world.root().to_path_buf();
+    let templates = world.project_root().join(crate::template::TEMPLATES_DIR);
     let mut app = EditorApp::new(world);
     if let Some(id) = args.select.as_deref() {
         let id = parse_id(id).ok_or_else(|| CliError::usage(format!("`{id}`: not an id")))?;
@@ -131,40 +218,64 @@ pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
         "jasset edit",
         options,
         Box::new(move |cc| {
-            let (send, changes) = channel();
             let ctx = cc.egui_ctx.clone();
-            let watcher =
-                notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-                    if let Ok(event) = event {
-                        if matches!(event.kind, EventKind::Create(_) | EventKind::Modify(_)) {
-                            for path in event.paths {
-                                let _ = send.send(path);
-                            }
-                            ctx.request_repaint();
-                        }
-                    }
-                });
-            let watcher = match watcher {
-                Ok(mut w) => {
-                    for dir in watched.iter().filter(|d| d.is_dir()) {
-                        if let Err(e) = w.watch(dir, RecursiveMode::Recursive) {
-                            tracing::warn!("not watching {}: {e}", dir.display());
-                        }
-                    }
-                    Some(w)
-                }
+            let watch = match Watch::new(&world_root, &templates, move || ctx.request_repaint()) {
+                Ok(watch) => Some(watch),
                 Err(e) => {
                     tracing::warn!("no file watching: {e}");
                     None
                 }
             };
-            Ok(Box::new(Window {
-                app,
-                changes,
-                _watcher: watcher,
-            }))
+            Ok(Box::new(Window { app, watch }))
         }),
     )
     .map_err(|e| CliError::failure(format!("cannot open the editor window: {e}")))?;
     Ok(Status::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    /// Polls `watch` until `want` is reported (10 s at most).
+    fn seen(watch: &mut Watch, want: &Path) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            if watch.poll().iter().any(|p| p == want) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+
+    #[test]
+    fn the_watch_reports_added_and_deleted_files_and_a_templates_folder_made_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let world = root.join("Assets/Worlds/L");
+        fs::create_dir_all(world.join("Entities")).unwrap();
+        let templates = root.join("Assets/Templates");
+        let mut watch = Watch::new(&world, &templates, || {}).unwrap();
+
+        let added = world.join("Entities/new.jasset");
+        fs::write(&added, "; EntityID\n7\n").unwrap();
+        assert!(seen(&mut watch, &added), "an added entity file");
+        fs::remove_file(&added).unwrap();
+        assert!(seen(&mut watch, &added), "a deleted entity file");
+
+        fs::create_dir_all(&templates).unwrap();
+        let template = templates.join("Rock.jasset");
+        fs::write(&template, "; entity_type: Inert\n").unwrap();
+        assert!(
+            seen(&mut watch, &template),
+            "a template in a folder made later"
+        );
+        let changed = templates.join("Other.jasset");
+        fs::write(&changed, "; entity_type: Inert\n").unwrap();
+        assert!(seen(&mut watch, &changed), "the new folder is watched");
+    }
 }

@@ -13,7 +13,7 @@ use super::undo::{Change, History, Step};
 use crate::entity::EntityId;
 use crate::template::TEMPLATES_DIR;
 use crate::world::create_template_from_entity;
-use crate::world::{PropertyState, World};
+use crate::world::{PropertyState, SavePlan, World};
 
 /// How the outliner groups entities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,13 +33,16 @@ pub enum PendingFile {
     Delete(PathBuf),
 }
 
-/// A file changed on disk while its entity has unsaved edits: the editor asks.
+/// A file changed or deleted on disk while its entity has unsaved edits: the editor
+/// asks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conflict {
     /// The entity.
     pub id: EntityId,
     /// Its file.
     pub path: PathBuf,
+    /// Whether the file was deleted (else it changed).
+    pub deleted: bool,
 }
 
 /// The world editor: a world, its undo history and what the panels show.
@@ -62,6 +65,10 @@ pub struct EditorApp {
     pub(super) status: String,
     pub(super) title: String,
     pub(super) kinds: Vec<&'static Class>,
+    /// What the next save does ([`World::save_plan`]), worked out again after a change.
+    plan: Option<SavePlan>,
+    /// Text typed in the inspector and not committed yet (as of the last frame).
+    pub(super) pending_text: Option<Edit>,
 }
 
 impl EditorApp {
@@ -92,6 +99,8 @@ impl EditorApp {
             status: String::new(),
             title: String::new(),
             kinds,
+            plan: None,
+            pending_text: None,
         };
         app.refresh_templates();
         app
@@ -104,6 +113,7 @@ impl EditorApp {
 
     /// The world, mutably (changes made here are not in the undo history).
     pub fn world_mut(&mut self) -> &mut World {
+        self.plan = None;
         &mut self.world
     }
 
@@ -112,9 +122,24 @@ impl EditorApp {
         self.selected
     }
 
-    /// Selects entity `id` (or nothing).
+    /// Selects entity `id` (or nothing). Text typed in the inspector and not committed
+    /// yet (a `u64` or a game codec's field being typed in) is committed first, as one
+    /// undo step.
     pub fn select(&mut self, id: Option<EntityId>) {
+        if self.selected != id {
+            self.commit_pending_text();
+        }
         self.selected = id;
+    }
+
+    /// Commits the text typed in the inspector and not committed yet, if any.
+    pub fn commit_pending_text(&mut self) {
+        if let Some(edit) = self.pending_text.take() {
+            if self.world.manager().contains(edit.entity()) {
+                self.perform(&edit);
+                self.close_step();
+            }
+        }
     }
 
     /// The last message (what an operation did, or why it failed).
@@ -128,7 +153,7 @@ impl EditorApp {
     }
 
     /// The window title: the world's folder name, with `*` while anything is unsaved.
-    pub fn title(&self) -> String {
+    pub fn title(&mut self) -> String {
         let name = self.world.root().file_name().map_or_else(
             || self.world.root().display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -138,29 +163,52 @@ impl EditorApp {
     }
 
     /// Whether a save would write or delete anything.
-    pub fn is_unsaved(&self) -> bool {
-        !self.pending_files().is_empty()
+    pub fn is_unsaved(&mut self) -> bool {
+        !self.save_plan().is_empty()
     }
 
-    /// The files the next save writes (changed and new entities) and deletes (removed
-    /// entities).
-    pub fn pending_files(&self) -> Vec<PendingFile> {
-        let mut files = Vec::new();
-        for entity in self.world.manager().entities() {
-            match self.world.file_of(entity.id()) {
-                Some(path) if entity.is_dirty() => files.push(PendingFile::Write(path.into())),
-                Some(_) => {}
-                None => files.push(PendingFile::Write(
-                    self.world.entities_dir().join(entity.id().file_name()),
-                )),
+    /// What the next save does: [`World::save_plan`], kept until the next change.
+    pub fn save_plan(&mut self) -> &SavePlan {
+        self.plan.get_or_insert_with(|| self.world.save_plan())
+    }
+
+    /// Forgets the plan: the next look at it works it out again.
+    pub(super) fn invalidate_plan(&mut self) {
+        self.plan = None;
+    }
+
+    /// The files the next save writes (changed and new entities, under the names they
+    /// will get) and deletes (removed entities): [`World::save_plan`]'s, so exactly what
+    /// [`EditorApp::save`] then writes and deletes.
+    pub fn pending_files(&mut self) -> Vec<PendingFile> {
+        let plan = self.save_plan();
+        let written = plan.written().map(|p| PendingFile::Write(p.to_path_buf()));
+        let deleted = plan.deleted().iter().cloned().map(PendingFile::Delete);
+        written.chain(deleted).collect()
+    }
+
+    /// The entities without unsaved edits now (taken before an operation that may
+    /// reload a template, for [`EditorApp::unmark_propagated`]).
+    fn clean_entities(&self) -> Vec<EntityId> {
+        (self.world.manager().entities().iter())
+            .filter(|e| !e.is_dirty())
+            .map(|e| e.id())
+            .collect()
+    }
+
+    /// A template reload marks every instance that took a new inherited value dirty,
+    /// which asks a save to rewrite files that, being sparse, do not change. Entities
+    /// that were `clean` before the operation and that it did not edit itself (`edited`)
+    /// lose that mark: they stay out of the save list, and a change of their file on
+    /// disk is reloaded without asking. A real change of their text (an inherited value
+    /// kept as an override) is still saved, the save comparing texts.
+    fn unmark_propagated(&mut self, clean: Vec<EntityId>, edited: &[EntityId]) {
+        for id in clean.into_iter().filter(|id| !edited.contains(id)) {
+            if let Some(e) = self.world.manager_mut().entity_mut(id) {
+                e.clear_dirty();
             }
         }
-        for pending in self.world.pending_deletions() {
-            if let Some(file) = &pending.file {
-                files.push(PendingFile::Delete(file.clone()));
-            }
-        }
-        files
+        self.plan = None;
     }
 
     /// Re-reads the list of templates under `Assets/Templates`.
@@ -178,6 +226,7 @@ impl EditorApp {
     }
 
     fn report<T>(&mut self, what: &str, result: Result<T, Error>) -> Option<T> {
+        self.plan = None;
         match result {
             Ok(value) => {
                 self.status = what.to_owned();
@@ -262,7 +311,9 @@ impl EditorApp {
             Edit::Apply { keys, template, .. } => {
                 let before = self.states(id, keys);
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                let clean = self.clean_entities();
                 let result = self.world.apply_to_template(id, &keys, template);
+                self.unmark_propagated(clean, &[id]);
                 let what = format!("Apply to {template}");
                 if let Some(report) = self.report(&what, result) {
                     let mut changes = vec![Change::Template {
@@ -291,6 +342,7 @@ impl EditorApp {
 
     /// Records a new entity `id` as one step named `name`, and selects it.
     fn created(&mut self, name: String, id: EntityId) {
+        self.plan = None;
         match self.world.snapshot_entity(id) {
             Ok(after) => self.push(
                 name.clone(),
@@ -301,12 +353,12 @@ impl EditorApp {
                 }],
             ),
             Err(e) => {
-                self.selected = Some(id);
+                self.select(Some(id));
                 self.status = format!("{name}: {e}");
                 return;
             }
         }
-        self.selected = Some(id);
+        self.select(Some(id));
         self.status = format!("{name}: {id}");
     }
 
@@ -392,7 +444,12 @@ impl EditorApp {
 
     /// Undoes the last step.
     pub fn undo(&mut self) {
+        // The world changes under the inspector: what was typed is stale.
+        self.pending_text = None;
+        let clean = self.clean_entities();
+        let edited = self.history.undo_entities();
         let result = self.history.undo(&mut self.world);
+        self.unmark_propagated(clean, &edited);
         if let Some(Some(name)) = self.report("Undo", result) {
             self.status = format!("Undo {name}");
         }
@@ -401,7 +458,11 @@ impl EditorApp {
 
     /// Redoes the last undone step.
     pub fn redo(&mut self) {
+        self.pending_text = None;
+        let clean = self.clean_entities();
+        let edited = self.history.redo_entities();
         let result = self.history.redo(&mut self.world);
+        self.unmark_propagated(clean, &edited);
         if let Some(Some(name)) = self.report("Redo", result) {
             self.status = format!("Redo {name}");
         }
@@ -421,6 +482,7 @@ impl EditorApp {
     /// Saves the world: writes the changed entities, deletes the removed ones' files.
     /// Returns the files written and deleted.
     pub fn save(&mut self) -> Option<Vec<PendingFile>> {
+        self.commit_pending_text();
         let saved = self.world.save_world();
         let report = self.report("Save", saved)?;
         let mut files: Vec<PendingFile> = report
@@ -446,11 +508,14 @@ impl EditorApp {
         Some(files)
     }
 
-    /// Files changed on disk (from a file watcher): a template is reloaded (its
-    /// instances follow), an entity file is read again, unless the entity is the open
-    /// one and has unsaved edits: then [`EditorApp::conflict`] asks. Files the world
-    /// itself wrote (same bytes) change nothing.
+    /// Files changed, added or deleted on disk (from a file watcher). A template is
+    /// reloaded (its instances follow) and the template list read again. A changed
+    /// entity file is read again, an added one (under `Entities/`) loads as a new
+    /// entity, and a deleted one's entity leaves the world (its undo steps with it),
+    /// unless the entity has unsaved edits: then [`EditorApp::conflict`] asks. Files the
+    /// world itself wrote (same bytes) change nothing.
     pub fn files_changed(&mut self, paths: &[PathBuf]) {
+        self.plan = None;
         let root = self.world.project_root().to_path_buf();
         for path in paths {
             if path.extension().is_none_or(|e| e != "jasset") {
@@ -458,8 +523,10 @@ impl EditorApp {
             }
             if let Some(rel) = template_path(&root, path) {
                 self.refresh_templates();
-                if self.world.templates().get(&rel).is_some() {
+                if path.exists() && self.world.templates().get(&rel).is_some() {
+                    let clean = self.clean_entities();
                     let result = self.world.reload_template(&rel);
+                    self.unmark_propagated(clean, &[]);
                     if let Some(report) = self.report(&format!("Reloaded {rel}"), result) {
                         if !report.updated.is_empty() {
                             self.status = format!(
@@ -472,8 +539,16 @@ impl EditorApp {
                 continue;
             }
             let Some(id) = self.entity_of_file(path) else {
+                if path.is_file() && self.is_entity_file(path) {
+                    let result = self.world.load_added_file(path);
+                    let what = format!("Loaded {}", path.display());
+                    if let Some(id) = self.report(&what, result) {
+                        self.status = format!("{what}: {id}");
+                    }
+                }
                 continue;
             };
+            let deleted = !path.exists();
             let dirty = self
                 .world
                 .manager()
@@ -482,62 +557,112 @@ impl EditorApp {
             if dirty {
                 // Unsaved edits are never dropped without asking: one question at a
                 // time, and a second changed file keeps its edits (a save then reports
-                // it as changed on disk and leaves it alone).
+                // it as changed on disk and leaves it alone; a deleted one is written
+                // again).
                 if self.conflict.is_none() {
-                    self.selected = Some(id);
+                    self.select(Some(id));
                     self.conflict = Some(Conflict {
                         id,
                         path: path.clone(),
+                        deleted,
                     });
+                } else if deleted {
+                    let kept = self.world.file_removed(id, true);
+                    self.report(&format!("{id} deleted on disk: kept"), kept);
                 } else {
                     self.status = format!("{id} changed on disk: kept its unsaved edits");
                 }
+            } else if deleted {
+                self.remove_deleted(id);
             } else {
                 self.reload_entity(id);
             }
         }
     }
 
-    /// Reads entity `id`'s file again (the answer "Reload" to a conflict).
+    /// Takes entity `id`, whose file was deleted on disk, out of the world with its undo
+    /// steps.
+    fn remove_deleted(&mut self, id: EntityId) {
+        if self.selected == Some(id) {
+            self.pending_text = None;
+            self.selected = None;
+        }
+        let result = self.world.file_removed(id, false);
+        if self
+            .report(&format!("{id} deleted on disk: removed"), result)
+            .is_some()
+        {
+            self.history.forget_entity(id);
+        }
+    }
+
+    /// Whether `path` is a place for one of the world's entity files (under
+    /// `Entities/`, not a save's temporary file).
+    fn is_entity_file(&self, path: &Path) -> bool {
+        let temp = (path.file_name()).is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        !temp && normal(path).starts_with(normal(&self.world.entities_dir()))
+    }
+
+    /// Reads entity `id`'s file again (the answer "Reload" to a conflict). The undo
+    /// steps that change the entity are dropped ([`History::forget_entity`]); the
+    /// others stay.
     pub fn reload_entity(&mut self, id: EntityId) {
         let result = self.world.reload_entity(id);
         if let Some(true) = self.report(&format!("Reloaded {id} from disk"), result) {
-            self.history = History::new();
+            self.history.forget_entity(id);
         }
     }
 
     /// Answers the open conflict: `reload` reads the file, else the edits are kept (the
     /// next save reports the file as changed on disk and does not overwrite it).
+    /// For a deleted file, `reload` takes the entity out of the world, else it stays
+    /// and the next save writes its file again.
     pub fn resolve_conflict(&mut self, reload: bool) {
         if let Some(conflict) = self.conflict.take() {
-            if reload {
-                self.reload_entity(conflict.id);
-            } else {
-                self.status = format!("Kept the unsaved edits of {}", conflict.id);
+            match (reload, conflict.deleted) {
+                (true, false) => self.reload_entity(conflict.id),
+                (true, true) => self.remove_deleted(conflict.id),
+                (false, deleted) => {
+                    if deleted {
+                        let kept = self.world.file_removed(conflict.id, true);
+                        self.report("Keep", kept);
+                    }
+                    self.status = format!("Kept the unsaved edits of {}", conflict.id);
+                }
             }
         }
     }
 
     fn entity_of_file(&self, path: &Path) -> Option<EntityId> {
-        let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let target = normal(path);
         self.world
             .manager()
             .entities()
             .iter()
             .map(|e| e.id())
-            .find(|&id| {
-                self.world.file_of(id).is_some_and(|f| {
-                    std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf()) == target
-                })
-            })
+            .find(|&id| self.world.file_of(id).is_some_and(|f| normal(f) == target))
+    }
+}
+
+/// `path` with links resolved, also when the file itself is gone (its folder is then
+/// resolved), to compare paths that name one file differently.
+fn normal(path: &Path) -> PathBuf {
+    if let Ok(full) = std::fs::canonicalize(path) {
+        return full;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => std::fs::canonicalize(dir)
+            .map(|d| d.join(name))
+            .unwrap_or_else(|_| path.to_path_buf()),
+        _ => path.to_path_buf(),
     }
 }
 
 /// The project-relative path (with `/`) of `path` when it is a template file of the
 /// project at `root`.
 fn template_path(root: &Path, path: &Path) -> Option<String> {
-    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let root = normal(root);
+    let full = normal(path);
     let rel = full.strip_prefix(&root).ok()?;
     let text: Vec<String> = rel
         .components()

@@ -9,7 +9,7 @@
 use egui::{Color32, RichText, Role, Ui, WidgetInfo};
 use juliet_core::{Error, PropertyType};
 
-use super::widgets::value_widget;
+use super::widgets::{pending_text, value_widget};
 use crate::entity::EntityId;
 use crate::world::World;
 
@@ -123,10 +123,28 @@ fn labelled_button(ui: &mut Ui, text: &str, label: String) -> egui::Response {
 /// listing the chain), the widget of its type, and for an inherited property the
 /// template that gives its value.
 pub fn inspector_ui(ui: &mut Ui, world: &World, id: EntityId) -> Vec<Edit> {
-    let mut edits = Vec::new();
+    inspector_frame(ui, world, id).edits
+}
+
+/// What [`inspector_frame`] gives back for one frame.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InspectorOutput {
+    /// The edits the user made this frame.
+    pub edits: Vec<Edit>,
+    /// Text typed into a field that commits when it loses focus (a `u64` or a game
+    /// codec's value), not committed yet, as the [`Edit::Set`] that would commit it.
+    /// An application that changes what the panel shows (another entity selected)
+    /// applies it first: the field is not drawn again to see its focus go.
+    pub pending: Option<Edit>,
+}
+
+/// [`inspector_ui`], also giving the text typed but not yet committed.
+pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOutput {
+    let mut out = InspectorOutput::default();
+    let edits = &mut out.edits;
     let Some(entity) = world.manager().entity(id) else {
         ui.label(format!("Entity {id} is not in the world."));
-        return edits;
+        return out;
     };
     let class = entity.class();
     let chain: Vec<String> = world
@@ -191,7 +209,8 @@ pub fn inspector_ui(ui: &mut Ui, world: &World, id: EntityId) -> Vec<Edit> {
             let moved = instance && entity.is_position_overridden();
             row(
                 ui,
-                &mut edits,
+                edits,
+                &mut out.pending,
                 Row {
                     id,
                     key: "Position",
@@ -218,7 +237,8 @@ pub fn inspector_ui(ui: &mut Ui, world: &World, id: EntityId) -> Vec<Edit> {
                 });
                 row(
                     ui,
-                    &mut edits,
+                    edits,
+                    &mut out.pending,
                     Row {
                         id,
                         key: property.key,
@@ -232,7 +252,7 @@ pub fn inspector_ui(ui: &mut Ui, world: &World, id: EntityId) -> Vec<Edit> {
                 );
             }
         });
-    edits
+    out
 }
 
 /// What one inspector row shows.
@@ -249,7 +269,7 @@ struct Row<'a> {
     instance: bool,
 }
 
-fn row(ui: &mut Ui, edits: &mut Vec<Edit>, r: Row<'_>) {
+fn row(ui: &mut Ui, edits: &mut Vec<Edit>, pending: &mut Option<Edit>, r: Row<'_>) {
     let name = if r.overridden {
         RichText::new(r.key).strong().color(OVERRIDE_COLOR)
     } else {
@@ -259,6 +279,12 @@ fn row(ui: &mut Ui, edits: &mut Vec<Edit>, r: Row<'_>) {
     let widget_id = ui.make_persistent_id(("juliet-inspector-value", r.id.0, r.key));
     if let Some(text) = value_widget(ui, r.ty, r.text, label.id, widget_id) {
         edits.push(Edit::Set {
+            id: r.id,
+            key: r.key.to_owned(),
+            text,
+        });
+    } else if let Some(text) = pending_text(ui, r.ty, r.text, widget_id) {
+        *pending = Some(Edit::Set {
             id: r.id,
             key: r.key.to_owned(),
             text,

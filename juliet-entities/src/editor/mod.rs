@@ -8,7 +8,9 @@
 //!   inherited ones name the template that gives their value.
 //! * [`EditorApp`] adds the outliner, the template browser, add/delete, undo and redo
 //!   ([`History`]: each step records the properties, entity or template file it changed),
-//!   save with the list of files, and reloading of files changed on disk.
+//!   save with the list of files ([`crate::World::save_plan`], the planning the save
+//!   itself runs), and the handling of files changed, added or deleted on disk
+//!   ([`EditorApp::files_changed`]).
 //!   [`EditorApp::ui`] draws one frame into any `Ui`, so it runs in an eframe window
 //!   (`jasset edit`) or under egui_kittest.
 //!
@@ -46,7 +48,8 @@ mod widgets;
 pub use app::{Conflict, EditorApp, GroupBy, PendingFile};
 pub use egui;
 pub use inspector::{
-    apply_edit, inspector, inspector_ui, template_name, Edit, OVERRIDE_COLOR, REVERT_TOOLTIP,
+    apply_edit, inspector, inspector_frame, inspector_ui, template_name, Edit, InspectorOutput,
+    OVERRIDE_COLOR, REVERT_TOOLTIP,
 };
 pub use undo::{Change, History, Step};
 pub use widgets::value_widget;

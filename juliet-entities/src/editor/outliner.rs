@@ -111,7 +111,7 @@ impl EditorApp {
                                     response = response.on_hover_text(file.display().to_string());
                                 }
                                 if response.clicked() {
-                                    self.selected = Some(id);
+                                    self.select(Some(id));
                                     self.create_prompt = None;
                                 }
                             }

@@ -50,6 +50,20 @@ pub struct Step {
     pub changes: Vec<Change>,
 }
 
+impl Step {
+    /// The entities the step's property and entity changes are about.
+    pub fn entities(&self) -> Vec<EntityId> {
+        let mut ids: Vec<EntityId> = (self.changes.iter())
+            .filter_map(|c| match c {
+                Change::Property { id, .. } | Change::Entity { id, .. } => Some(*id),
+                Change::Template { .. } => None,
+            })
+            .collect();
+        ids.dedup();
+        ids
+    }
+}
+
 /// Puts one side (`after` when `forward`, else `before`) of `change` into `world`.
 fn put(world: &mut World, change: &Change, forward: bool) -> Result<(), Error> {
     match change {
@@ -156,6 +170,19 @@ impl History {
         self.open = Some((id, key.to_owned()));
     }
 
+    /// Forgets every step (done or undone) that changes entity `id`: what it would put
+    /// back no longer follows from the entity's state (its file was read again). Steps
+    /// about other entities and templates stay. Returns how many were dropped.
+    pub fn forget_entity(&mut self, id: EntityId) -> usize {
+        let before = self.done.len() + self.undone.len();
+        self.done.retain(|s| !s.entities().contains(&id));
+        self.undone.retain(|s| !s.entities().contains(&id));
+        if self.open.as_ref().is_some_and(|(i, _)| *i == id) {
+            self.open = None;
+        }
+        before - self.done.len() - self.undone.len()
+    }
+
     /// Ends the open property step: the next edit of the same property is a new step.
     pub fn close(&mut self) {
         self.open = None;
@@ -169,6 +196,17 @@ impl History {
     /// Whether there is a step to redo.
     pub fn can_redo(&self) -> bool {
         !self.undone.is_empty()
+    }
+
+    /// The entities the step [`History::undo`] would undo changes (property and entity
+    /// changes; a template's instances are not named).
+    pub fn undo_entities(&self) -> Vec<EntityId> {
+        self.done.last().map(Step::entities).unwrap_or_default()
+    }
+
+    /// The entities the step [`History::redo`] would redo changes.
+    pub fn redo_entities(&self) -> Vec<EntityId> {
+        self.undone.last().map(Step::entities).unwrap_or_default()
     }
 
     /// The name of the step [`History::undo`] would undo.

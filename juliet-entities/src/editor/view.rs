@@ -5,7 +5,7 @@ use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui, ViewportCommand};
 use glam::Vec3;
 
 use super::app::{EditorApp, PendingFile};
-use super::inspector::{inspector_ui, template_name};
+use super::inspector::{inspector_frame, template_name};
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
 const REDO: KeyboardShortcut =
@@ -15,18 +15,24 @@ const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S)
 impl EditorApp {
     /// Draws the editor into `ui` (the whole window) and makes the edits the user asked
     /// for: one frame. Handles Ctrl+Z (undo), Ctrl+Shift+Z (redo) and Ctrl+S (the save
-    /// dialog), and sets the window title (`*` while unsaved).
+    /// dialog), and sets the window title (`*` while unsaved). While a text field has
+    /// focus, Ctrl+Z and Ctrl+Shift+Z undo and redo its typing instead.
     pub fn ui(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
         let before = (self.status.clone(), self.selected);
-        // Redo first: Ctrl+Shift+Z also matches Ctrl+Z when shift is not checked.
-        if ctx.input_mut(|i| i.consume_shortcut(&REDO)) {
-            self.redo();
-        } else if ctx.input_mut(|i| i.consume_shortcut(&UNDO)) {
-            self.undo();
+        // While a text field has focus, Ctrl+Z and Ctrl+Shift+Z are its own (egui's
+        // TextEdit undoes the typing): the world's undo would change the value under
+        // the field, which then commits its text again when it loses focus.
+        if !ctx.text_edit_focused() {
+            // Redo first: Ctrl+Shift+Z also matches Ctrl+Z when shift is not checked.
+            if ctx.input_mut(|i| i.consume_shortcut(&REDO)) {
+                self.redo();
+            } else if ctx.input_mut(|i| i.consume_shortcut(&UNDO)) {
+                self.undo();
+            }
         }
         if ctx.input_mut(|i| i.consume_shortcut(&SAVE)) {
-            self.save_dialog = true;
+            self.open_save_dialog();
         }
 
         egui::Panel::top("juliet-toolbar").show(ui, |ui| self.toolbar_ui(ui));
@@ -62,12 +68,19 @@ impl EditorApp {
         }
     }
 
+    /// Opens the save dialog with the plan worked out again (files may have changed on
+    /// disk since, and a name a new entity wanted be taken).
+    fn open_save_dialog(&mut self) {
+        self.invalidate_plan();
+        self.save_dialog = true;
+    }
+
     fn toolbar_ui(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             let unsaved = self.is_unsaved();
             ui.label(RichText::new(self.title()).strong());
             if ui.button(if unsaved { "Save *" } else { "Save" }).clicked() {
-                self.save_dialog = true;
+                self.open_save_dialog();
             }
             ui.separator();
             let undo = ui.add_enabled(self.history.can_undo(), egui::Button::new("Undo"));
@@ -120,12 +133,15 @@ impl EditorApp {
     fn inspector_panel(&mut self, ui: &mut Ui) {
         ui.heading("Inspector");
         let Some(id) = self.selected else {
+            self.pending_text = None;
             ui.label("Select an entity in the outliner.");
             return;
         };
-        for edit in inspector_ui(ui, &self.world, id) {
-            self.perform(&edit);
+        let output = inspector_frame(ui, &self.world, id);
+        for edit in &output.edits {
+            self.perform(edit);
         }
+        self.pending_text = output.pending;
     }
 
     fn browser_ui(&mut self, ui: &mut Ui) {
@@ -194,6 +210,9 @@ impl EditorApp {
     fn dialogs_ui(&mut self, ctx: &egui::Context) {
         if self.save_dialog {
             let files = self.pending_files();
+            let plan = self.save_plan();
+            let skipped: Vec<String> = plan.skipped().map(|s| s.to_string()).collect();
+            let error = plan.error().map(|e| e.to_string());
             let mut open = true;
             egui::Window::new("Save")
                 .collapsible(false)
@@ -212,6 +231,12 @@ impl EditorApp {
                             }
                         };
                     }
+                    for line in &skipped {
+                        ui.label(format!("left alone: {line}"));
+                    }
+                    if let Some(error) = &error {
+                        ui.colored_label(ui.visuals().error_fg_color, error);
+                    }
                     ui.horizontal(|ui| {
                         if ui.button("Write files").clicked() {
                             self.save();
@@ -227,16 +252,21 @@ impl EditorApp {
             }
         }
         if let Some(conflict) = self.conflict.clone() {
-            egui::Window::new("File changed on disk")
+            let (what, take) = if conflict.deleted {
+                ("was deleted on disk", "Remove from world")
+            } else {
+                ("changed on disk", "Reload from disk")
+            };
+            egui::Window::new(format!("File {what}"))
                 .collapsible(false)
                 .show(ctx, |ui| {
                     ui.label(format!(
-                        "{} changed on disk, and entity {} has unsaved edits.",
+                        "{} {what}, and entity {} has unsaved edits.",
                         conflict.path.display(),
                         conflict.id
                     ));
                     ui.horizontal(|ui| {
-                        if ui.button("Reload from disk").clicked() {
+                        if ui.button(take).clicked() {
                             self.resolve_conflict(true);
                         }
                         if ui.button("Keep my edits").clicked() {

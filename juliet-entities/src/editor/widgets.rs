@@ -134,20 +134,63 @@ fn floats(ui: &mut Ui, n: usize, text: &str, label: Id) -> Option<String> {
     })
 }
 
+/// The state of a [`buffered_text`] field while it has focus: the value text it was
+/// opened on, and what is typed.
+#[derive(Clone)]
+struct Buffer {
+    opened_on: String,
+    typed: String,
+}
+
 /// A text field whose edits reach the world when it loses focus (or Enter is pressed).
+/// A value that changes under the field while it is typed in (an undo, a reload) wins:
+/// the typing is dropped, so a stale text is never written back over it.
 fn buffered_text(ui: &mut Ui, text: &str, label: Id, id: Id) -> Option<String> {
     let mut buffer = ui
-        .data_mut(|d| d.get_temp::<String>(id))
-        .unwrap_or_else(|| text.to_owned());
+        .data_mut(|d| d.get_temp::<Buffer>(id))
+        .filter(|b| b.opened_on == text)
+        .unwrap_or_else(|| Buffer {
+            opened_on: text.to_owned(),
+            typed: text.to_owned(),
+        });
     let response = ui
-        .add(TextEdit::singleline(&mut buffer).min_size(egui::vec2(280.0, 0.0)))
+        .add(TextEdit::singleline(&mut buffer.typed).min_size(egui::vec2(280.0, 0.0)))
         .labelled_by(label);
     if response.has_focus() {
         ui.data_mut(|d| d.insert_temp(id, buffer));
         None
     } else {
-        ui.data_mut(|d| d.remove::<String>(id));
-        (response.lost_focus() && buffer != text).then_some(buffer)
+        ui.data_mut(|d| d.remove::<Buffer>(id));
+        (response.lost_focus() && buffer.typed != text).then_some(buffer.typed)
+    }
+}
+
+/// The value text that the field `id` of a value of type `ty` (current text `text`)
+/// holds typed but not yet committed: a [`buffered_text`] field with focus, or a list
+/// with such an element (the whole list's text then). `None` when nothing is pending.
+pub(super) fn pending_text(ui: &Ui, ty: &PropertyType, text: &str, id: Id) -> Option<String> {
+    match ty {
+        PropertyType::U64 | PropertyType::Custom(_) => ui
+            .data(|d| d.get_temp::<Buffer>(id))
+            .filter(|b| b.opened_on == text && b.typed != text)
+            .map(|b| b.typed),
+        PropertyType::List(inner) => {
+            let mut items = list_items(text);
+            let (i, new) = (items.iter().enumerate())
+                .find_map(|(i, item)| Some((i, pending_text(ui, inner, item, id.with(i))?)))?;
+            items[i] = new;
+            Some(items.join("\n"))
+        }
+        _ => None,
+    }
+}
+
+/// The elements (value lines) of a list's value text.
+fn list_items(text: &str) -> Vec<String> {
+    if text.is_empty() || text.trim() == "[]" {
+        Vec::new()
+    } else {
+        text.lines().map(str::to_owned).collect()
     }
 }
 
@@ -168,11 +211,7 @@ fn default_element(inner: &PropertyType) -> String {
 /// A list: one row per element (its own widget and a remove button), then an add
 /// button. Elements are value lines of the property.
 fn list(ui: &mut Ui, inner: &PropertyType, text: &str, label: Id, id: Id) -> Option<String> {
-    let mut items: Vec<String> = if text.is_empty() || text.trim() == "[]" {
-        Vec::new()
-    } else {
-        text.lines().map(str::to_owned).collect()
-    };
+    let mut items = list_items(text);
     let mut changed = false;
     let mut remove = None;
     ui.vertical(|ui| {

@@ -5,11 +5,12 @@
 //! Both record only what one edit touches (one property, or one entity), never a copy
 //! of the world (docs/design.md, section 7.9).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use juliet_core::{key_crc_runtime, Error, ErrorKind, TokenBuffer};
 
-use super::{FileRecord, World};
+use super::records::FilePath;
+use super::{is_newer_version, FileRecord, World};
 use crate::entity::EntityId;
 use crate::load::{keys, load_entity_with_templates};
 
@@ -213,5 +214,68 @@ impl World {
             entity.clear_dirty();
         }
         Ok(true)
+    }
+
+    /// Loads the entity file at `path`, which appeared on disk after the world was
+    /// loaded (another program or person added it), as the world's load would have: the
+    /// entity joins the world, clean, with its file as its record. Returns its id.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Io`]; as [`crate::load_entity_with_templates`] (a duplicate id,
+    /// a bad value; the world is then unchanged).
+    pub fn load_added_file(&mut self, path: &Path) -> Result<EntityId, Error> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let mut buffer = TokenBuffer::new();
+        let loaded = load_entity_with_templates(
+            &mut buffer,
+            &mut self.manager,
+            &mut self.templates,
+            path,
+            &bytes,
+        )?;
+        let newer = loaded.warnings.iter().any(is_newer_version);
+        self.untouched.retain(|p| p != path);
+        self.records.insert(
+            loaded.id,
+            FileRecord {
+                path: FilePath::Owned(path.to_path_buf()),
+                data: loaded.data,
+                fingerprint: Some(crate::fsio::Fingerprint::of(&bytes)),
+                original: Some(bytes.into_boxed_slice()),
+                text: None,
+                newer,
+            },
+        );
+        if let Some(e) = self.manager.entity_mut(loaded.id) {
+            e.clear_dirty();
+        }
+        Ok(loaded.id)
+    }
+
+    /// Entity `id`'s file was deleted on disk (another program or person removed it).
+    /// With `keep` false the entity leaves the world and no save deletes or writes its
+    /// file; with `keep` true it stays, and the next save writes its file again (its
+    /// unsaved edits are not lost).
+    ///
+    /// # Errors
+    /// [`ErrorKind::NoSuchEntity`] when `id` is not in the world.
+    pub fn file_removed(&mut self, id: EntityId, keep: bool) -> Result<(), Error> {
+        if !self.manager.contains(id) {
+            return Err(Error::file("", ErrorKind::NoSuchEntity(id.0)));
+        }
+        if keep {
+            if let Some(record) = self.records.get_mut(&id) {
+                // Nothing on disk to protect: the save may create the file.
+                record.fingerprint = None;
+            }
+            if let Some(e) = self.manager.entity_mut(id) {
+                e.mark_dirty();
+            }
+        } else {
+            self.manager.destroy_entity(id)?;
+            self.records.remove(&id);
+            self.pending_deletions.retain(|p| p.id != id);
+        }
+        Ok(())
     }
 }

@@ -16,7 +16,219 @@ use crate::load::{keys, load_entity_with_templates, save_entity, EntityFileData}
 use crate::manager::EntityManager;
 use crate::template;
 
+/// What [`World::save_world`] would do now ([`World::save_plan`]): the files it would
+/// write and delete, the ones it would leave alone and why, and the first entity whose
+/// text cannot be made. The save plans each file with the same code, so a list shown
+/// from it (the editor's save dialog) is what the save then writes and deletes, as long
+/// as nothing changes in between.
+#[derive(Debug, Clone, Default)]
+pub struct SavePlan {
+    deletes: Vec<PathBuf>,
+    steps: Vec<(EntityId, Planned)>,
+}
+
+/// What the save does with one live entity.
+#[derive(Debug, Clone)]
+enum Planned {
+    /// Its file holds its text already: only its dirty mark is cleared (and the text's
+    /// fingerprint remembered, when it was worked out).
+    Unchanged(Option<(u32, usize)>),
+    /// `bytes` go to `path` (a new file when the entity has no record).
+    Write {
+        path: PathBuf,
+        bytes: Vec<u8>,
+        fingerprint: (u32, usize),
+    },
+    /// Left alone (changed on disk, read-only, written by a newer build).
+    Refused(Skipped),
+    /// Its text cannot be made: the save stops here.
+    Failed(Error),
+}
+
+impl SavePlan {
+    /// The files the save would write, in base-array order.
+    pub fn written(&self) -> impl Iterator<Item = &Path> {
+        self.steps.iter().filter_map(|(_, step)| match step {
+            Planned::Write { path, .. } => Some(path.as_path()),
+            _ => None,
+        })
+    }
+
+    /// The files the save would delete (those of removed entities that still exist).
+    pub fn deleted(&self) -> &[PathBuf] {
+        &self.deletes
+    }
+
+    /// The files the save would leave as they are, and why.
+    pub fn skipped(&self) -> impl Iterator<Item = &Skipped> {
+        self.steps.iter().filter_map(|(_, step)| match step {
+            Planned::Refused(skipped) => Some(skipped),
+            _ => None,
+        })
+    }
+
+    /// The error the save would stop at (an entity whose text cannot be made; the
+    /// entities after it in base-array order are not planned).
+    pub fn error(&self) -> Option<&Error> {
+        self.steps.iter().find_map(|(_, step)| match step {
+            Planned::Failed(e) => Some(e),
+            _ => None,
+        })
+    }
+
+    /// Whether the save would write and delete nothing.
+    pub fn is_empty(&self) -> bool {
+        self.deletes.is_empty() && self.written().next().is_none()
+    }
+}
+
 impl World {
+    /// What [`World::save_world`] would do now, without doing it: which files it would
+    /// write (with the file name a new entity gets, `<id>-N.jasset` when `<id>.jasset` is
+    /// taken), which it would delete, which it would leave alone. The save itself plans
+    /// with the same code (writing each file as soon as it is planned), so the two never
+    /// disagree.
+    ///
+    /// Costs what a save costs without the writes: every entity's text is made, and a
+    /// changed one's file is read back (docs/design.md, section 6.2).
+    pub fn save_plan(&mut self) -> SavePlan {
+        let mut plan = SavePlan {
+            deletes: self.planned_deletions(),
+            steps: Vec::new(),
+        };
+        self.plan_entities(|_, id, step| {
+            plan.steps.push((id, step));
+            Ok(())
+        })
+        .expect("planning alone does not fail");
+        plan
+    }
+
+    /// The files the save deletes: those of removed entities and of ones destroyed
+    /// through the manager that still exist, unless a live entity's record names the
+    /// same file.
+    fn planned_deletions(&self) -> Vec<PathBuf> {
+        let listed = &self.listed_paths;
+        let records = &self.records;
+        let live = |id: &EntityId| self.manager.contains(*id);
+        let claimed: HashSet<&Path> = (records.ids())
+            .filter(live)
+            .filter_map(|id| Some(records.get(&id)?.path.resolve(listed)))
+            .collect();
+        let gone = (records.ids())
+            .filter(|id| !live(id))
+            .filter_map(|id| Some(records.get(&id)?.path.resolve(listed).to_path_buf()));
+        let pending = (self.pending_deletions.iter()).filter_map(|p| p.file.clone());
+        let mut out: Vec<PathBuf> = Vec::new();
+        for file in pending.chain(gone) {
+            let exists = fs::symlink_metadata(&file).is_ok();
+            if exists && !claimed.contains(file.as_path()) && !out.contains(&file) {
+                out.push(file);
+            }
+        }
+        out
+    }
+
+    /// Plans each live entity in base-array order and hands the step to `each` at once
+    /// (the save writes a file before planning the next one, a plan only collects).
+    /// Stops after a [`Planned::Failed`] step, and at `each`'s first error, which it
+    /// returns.
+    fn plan_entities(
+        &mut self,
+        mut each: impl FnMut(&mut World, EntityId, Planned) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let dir = self.entities_dir();
+        let ids: Vec<EntityId> = self.manager.entities().iter().map(|e| e.id()).collect();
+        let mut claimed: Option<HashSet<PathBuf>> = None;
+        let mut defaults: Vec<(&'static Class, Defaults)> = Vec::new();
+        for id in ids {
+            let path = match self.records.get(&id) {
+                Some(record) => record.path.resolve(&self.listed_paths).to_path_buf(),
+                None => {
+                    let claimed = claimed.get_or_insert_with(|| {
+                        // The files of removed entities too, whether their records are
+                        // still there (a plan) or already pending deletions (a save):
+                        // not reused in the save that deletes them.
+                        let listed = &self.listed_paths;
+                        (self.records.values())
+                            .map(|r| r.path.resolve(listed).to_path_buf())
+                            .chain(self.pending_deletions.iter().filter_map(|p| p.file.clone()))
+                            .chain(self.untouched.iter().cloned())
+                            .collect()
+                    });
+                    let path = new_file_path(&dir, id, claimed);
+                    claimed.insert(path.clone());
+                    path
+                }
+            };
+            let step = match self.plan_entity(id, path, &mut defaults) {
+                Ok(step) => step,
+                Err(e) => Planned::Failed(e),
+            };
+            let failed = matches!(step, Planned::Failed(_));
+            each(self, id, step)?;
+            if failed {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// What the save does with live entity `id`, whose file is `path`.
+    fn plan_entity(
+        &mut self,
+        id: EntityId,
+        path: PathBuf,
+        defaults: &mut Vec<(&'static Class, Defaults)>,
+    ) -> Result<Planned, Error> {
+        let mut text = String::new();
+        self.entity_text(id, &mut text)
+            .map_err(|e| e.with_path(&path))?;
+        let fingerprint = (crc32fast::hash(text.as_bytes()), text.len());
+        // Marked dirty: written even when its text is the file's (a file at an older
+        // version is then brought to the current one by the in-place edit).
+        let forced = self.manager.entity(id).is_some_and(|e| e.is_dirty());
+        let bytes = match self.records.get(&id) {
+            None => text.into_bytes(),
+            Some(record) if !forced && record.text == Some(fingerprint) => {
+                return Ok(Planned::Unchanged(None));
+            }
+            Some(record) => match record.original.clone() {
+                None => text.into_bytes(),
+                Some(original) => {
+                    let old = (self.file_text(&path, &original)).map_err(|e| e.with_path(&path))?;
+                    if old == text && !forced {
+                        return Ok(Planned::Unchanged(Some(fingerprint)));
+                    }
+                    if *original == *old.as_bytes() {
+                        text.into_bytes()
+                    } else {
+                        let map = EntityKeys::new(self, id, defaults);
+                        let edited = edit::edit(&original, &path, &old, &text, &map)?;
+                        // The edit must read back as the entity: where the file's mix of
+                        // line forms defeats it, the canonical text is written instead.
+                        match self.file_text(&path, &edited) {
+                            Ok(back) if back == text => edited,
+                            _ => text.into_bytes(),
+                        }
+                    }
+                }
+            },
+        };
+        let same = self.records.get(&id).and_then(|r| r.original.as_deref()) == Some(&bytes[..]);
+        if same && !forced {
+            return Ok(Planned::Unchanged(Some(fingerprint)));
+        }
+        if let Some(reason) = self.save_refusal(id, &path) {
+            return Ok(Planned::Refused(Skipped { path, reason }));
+        }
+        Ok(Planned::Write {
+            path,
+            bytes,
+            fingerprint,
+        })
+    }
+
     /// Saves the world (docs/design.md, section 6.2): deletes the files of pending
     /// deletions (entities removed with [`World::remove_world_entity`] or destroyed
     /// through [`World::manager_mut`]), then writes each entity whose text differs from
@@ -26,6 +238,7 @@ impl World {
     /// without [`crate::Entity::mark_dirty`], and a second save with no change writes
     /// nothing. [`crate::Entity::mark_dirty`] asks for an entity to be written even when
     /// its text is its file's (a file at an older version is then migrated in place).
+    /// What it does is what [`World::save_plan`] lists.
     ///
     /// A file that an entity was loaded from is edited in place: only the lines of the
     /// properties whose values changed are rewritten, and comments, blank lines, key
@@ -50,6 +263,8 @@ impl World {
             report.removed_temps.extend(self.stale_temps.pop());
         }
 
+        let deletes = self.planned_deletions();
+
         // Entities destroyed through the manager: their files go like removed ones'.
         let gone: Vec<EntityId> = (self.records.ids())
             .filter(|&id| !self.manager.contains(id))
@@ -59,144 +274,94 @@ impl World {
             let file = (self.records.remove(&id)).map(|r| r.path.resolve(listed).to_path_buf());
             self.pending_deletions.push(PendingDeletion { id, file });
         }
-
-        if !self.pending_deletions.is_empty() {
-            let listed = &self.listed_paths;
-            let claimed: HashSet<&Path> = self
-                .records
-                .values()
-                .map(|r| r.path.resolve(listed))
-                .collect();
-            let mut done = 0;
-            let mut failure = None;
-            for pending in &self.pending_deletions {
-                if let Some(file) = &pending.file {
-                    if !claimed.contains(file.as_path()) {
-                        match fs::remove_file(file) {
-                            Ok(()) => report.deleted.push(file.clone()),
-                            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                            Err(e) => {
-                                failure = Some(Error::io(file, e));
-                                break;
-                            }
+        let mut done = 0;
+        let mut failure = None;
+        for pending in &self.pending_deletions {
+            if let Some(file) = pending.file.as_ref().filter(|f| deletes.contains(f)) {
+                if !report.deleted.contains(file) {
+                    match fs::remove_file(file) {
+                        Ok(()) => report.deleted.push(file.clone()),
+                        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                        Err(e) => {
+                            failure = Some(Error::io(file, e));
+                            break;
                         }
                     }
                 }
-                done += 1;
             }
-            self.pending_deletions.drain(..done);
-            if let Some(err) = failure {
-                return Err(err);
-            }
+            done += 1;
+        }
+        self.pending_deletions.drain(..done);
+        if let Some(err) = failure {
+            return Err(err);
         }
 
-        let ids: Vec<EntityId> = self.manager.entities().iter().map(|e| e.id()).collect();
-        let mut text = String::new();
-        let mut claimed: Option<HashSet<PathBuf>> = None;
-        let mut defaults: Vec<(&'static Class, Defaults)> = Vec::new();
         let mut created_dir = false;
-        for id in ids {
-            text.clear();
-            let path = match self.records.get(&id) {
-                Some(record) => record.path.resolve(&self.listed_paths).to_path_buf(),
-                None => {
-                    let claimed = claimed.get_or_insert_with(|| {
-                        self.records
-                            .values()
-                            .map(|r| r.path.resolve(&self.listed_paths).to_path_buf())
-                            .chain(self.untouched.iter().cloned())
-                            .collect()
-                    });
-                    let path = new_file_path(&dir, id, claimed);
-                    claimed.insert(path.clone());
-                    path
-                }
-            };
-            self.entity_text(id, &mut text)
-                .map_err(|e| e.with_path(&path))?;
-            let fingerprint = (crc32fast::hash(text.as_bytes()), text.len());
-            // Marked dirty: written even when its text is the file's (a file at an
-            // older version is then brought to the current one).
-            let forced = self.manager.entity(id).is_some_and(|e| e.is_dirty());
-            let bytes = match self.records.get(&id) {
-                None => text.as_bytes().to_vec(),
-                Some(record) if !forced && record.text == Some(fingerprint) => {
-                    self.saved(id);
-                    continue;
-                }
-                Some(record) => match record.original.clone() {
-                    None => text.as_bytes().to_vec(),
-                    Some(original) => {
-                        let old = self
-                            .file_text(&path, &original)
-                            .map_err(|e| e.with_path(&path))?;
-                        if old == text && !forced {
-                            if let Some(r) = self.records.get_mut(&id) {
-                                r.text = Some(fingerprint);
-                            }
-                            self.saved(id);
-                            continue;
-                        }
-                        if *original == *old.as_bytes() {
-                            text.as_bytes().to_vec()
-                        } else {
-                            let map = EntityKeys::new(self, id, &mut defaults);
-                            let edited = edit::edit(&original, &path, &old, &text, &map)?;
-                            // The edit must read back as the entity: where the file's
-                            // mix of line forms defeats it, the canonical text is
-                            // written instead.
-                            match self.file_text(&path, &edited) {
-                                Ok(back) if back == text => edited,
-                                _ => text.as_bytes().to_vec(),
-                            }
-                        }
-                    }
-                },
-            };
-            let same =
-                self.records.get(&id).and_then(|r| r.original.as_deref()) == Some(&bytes[..]);
-            if same && !forced {
-                if let Some(r) = self.records.get_mut(&id) {
-                    r.text = Some(fingerprint);
-                }
-                self.saved(id);
-                continue;
-            }
-            if let Some(reason) = self.save_refusal(id, &path) {
-                report.skipped.push(Skipped { path, reason });
-                continue;
-            }
-            if !created_dir {
-                fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-                created_dir = true;
-            }
-            write_atomic(&path, &bytes, fsync)?;
-            self.saved(id);
-            let on_disk = Some(Fingerprint::of(&bytes));
-            match self.records.get_mut(&id) {
-                Some(r) => {
-                    r.original = Some(bytes.into_boxed_slice());
-                    r.text = Some(fingerprint);
-                    r.fingerprint = on_disk;
-                }
-                None => {
-                    let record = FileRecord {
-                        path: FilePath::Owned(path.clone()),
-                        data: EntityFileData::default(),
-                        original: Some(bytes.into_boxed_slice()),
-                        text: Some(fingerprint),
-                        fingerprint: on_disk,
-                        newer: false,
-                    };
-                    self.records.insert(id, record);
-                }
-            }
-            report.written.push(path);
-        }
+        self.plan_entities(|world, id, step| {
+            world.do_step(id, step, &mut created_dir, &mut report)
+        })?;
         if fsync && !(report.written.is_empty() && report.deleted.is_empty()) {
             sync_dir(&dir)?;
         }
         Ok(report)
+    }
+
+    /// Does what the save planned for entity `id` (`created_dir`: whether the entities
+    /// folder was made in this save), noting it in `report`.
+    fn do_step(
+        &mut self,
+        id: EntityId,
+        step: Planned,
+        created_dir: &mut bool,
+        report: &mut SaveReport,
+    ) -> Result<(), Error> {
+        let (path, bytes, fingerprint) = match step {
+            Planned::Unchanged(fingerprint) => {
+                if let (Some(f), Some(r)) = (fingerprint, self.records.get_mut(&id)) {
+                    r.text = Some(f);
+                }
+                self.saved(id);
+                return Ok(());
+            }
+            Planned::Refused(skipped) => {
+                report.skipped.push(skipped);
+                return Ok(());
+            }
+            Planned::Failed(e) => return Err(e),
+            Planned::Write {
+                path,
+                bytes,
+                fingerprint,
+            } => (path, bytes, fingerprint),
+        };
+        if !*created_dir {
+            let dir = self.entities_dir();
+            fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            *created_dir = true;
+        }
+        write_atomic(&path, &bytes, self.durability == Durability::Fsync)?;
+        self.saved(id);
+        let on_disk = Some(Fingerprint::of(&bytes));
+        match self.records.get_mut(&id) {
+            Some(r) => {
+                r.original = Some(bytes.into_boxed_slice());
+                r.text = Some(fingerprint);
+                r.fingerprint = on_disk;
+            }
+            None => {
+                let record = FileRecord {
+                    path: FilePath::Owned(path.clone()),
+                    data: EntityFileData::default(),
+                    original: Some(bytes.into_boxed_slice()),
+                    text: Some(fingerprint),
+                    fingerprint: on_disk,
+                    newer: false,
+                };
+                self.records.insert(id, record);
+            }
+        }
+        report.written.push(path);
+        Ok(())
     }
 
     /// The bytes of entity `id`'s file `original` (read from `path`) brought to the

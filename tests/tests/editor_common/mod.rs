@@ -1,0 +1,78 @@
+//! What the editor tests share: a small project of templates and instances, and a
+//! harness that runs `EditorApp::ui` over it.
+#![allow(dead_code)] // each test file uses some of these
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use juliet_entities::editor::EditorApp;
+use juliet_entities::kinds::Inert;
+use juliet_entities::{Durability, EntityId, LoadOptions, World};
+
+pub const ROCK: &str =
+    "; entity_type: Inert\n\nMeshAsset: Assets/Meshes/Rock_01.obj\nMass: 250.0\nHealth: 100.0\n";
+pub const MOSSY: &str = "; Template\nAssets/Templates/Rock.jasset\n\n; Health\n120.0\n";
+
+pub fn instance(id: u64, template: &str, extra: &str) -> String {
+    format!("; template: Assets/Templates/{template}.jasset\nEntityID: {id:#018x}\nPosition: 1.0, 2.0, 3.0\n{extra}")
+}
+
+/// A project: templates Rock and Mossy (a variant of Rock), instances 0x10 (Rock, Health
+/// 50), 0x11 (Rock) and 0x12 (Mossy).
+pub fn project() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let templates = dir.path().join("Assets/Templates");
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    fs::create_dir_all(&templates).unwrap();
+    fs::create_dir_all(&entities).unwrap();
+    fs::write(templates.join("Rock.jasset"), ROCK).unwrap();
+    fs::write(templates.join("Mossy.jasset"), MOSSY).unwrap();
+    fs::write(
+        entities.join("a.jasset"),
+        instance(0x10, "Rock", "Health: 50.0\n"),
+    )
+    .unwrap();
+    fs::write(entities.join("b.jasset"), instance(0x11, "Rock", "")).unwrap();
+    fs::write(entities.join("c.jasset"), instance(0x12, "Mossy", "")).unwrap();
+    let world = dir.path().join("Assets/Worlds/L");
+    (dir, world)
+}
+
+pub fn harness(world_dir: &Path) -> Harness<'static, EditorApp> {
+    let (mut world, report) = World::load(world_dir, &LoadOptions::default()).unwrap();
+    assert!(report.is_clean(), "{report:?}");
+    world.set_durability(Durability::Fast);
+    Harness::builder()
+        .with_size([1400.0, 900.0])
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(world))
+}
+
+pub fn select(h: &mut Harness<'_, EditorApp>, id: u64) {
+    h.get_by_label_contains(&EntityId(id).to_string()).click();
+    h.run();
+    assert_eq!(h.state().selected(), Some(EntityId(id)));
+}
+
+pub fn health(h: &Harness<'_, EditorApp>, id: u64) -> f32 {
+    h.state()
+        .world()
+        .manager()
+        .get::<Inert>(EntityId(id))
+        .unwrap()
+        .health
+}
+
+pub fn override_keys(h: &Harness<'_, EditorApp>, id: u64) -> Vec<&'static str> {
+    let list = h.state().world().overrides(EntityId(id)).unwrap();
+    list.iter().map(|o| o.key).collect()
+}
+
+pub fn save(h: &mut Harness<'_, EditorApp>) {
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    h.get_by_label("Write files").click();
+    h.run();
+}

@@ -270,7 +270,9 @@ impl<'a> Archive<'a> {
 
     /// The unconsumed-key audit (docs/design.md, section 2.6): every property no reader
     /// consumed, returned as data (to write back on save) and recorded as an
-    /// [`WarningKind::UnknownKey`] warning each. Empty when saving.
+    /// [`WarningKind::UnknownKey`] warning each, up to [`UNKNOWN_KEY_WARNINGS`]; the rest
+    /// of the file's unknown keys are counted in one [`WarningKind::UnknownKeysNotListed`]
+    /// warning at the first of them. Empty when saving.
     pub fn audit_unconsumed(&mut self) -> Vec<UnknownProperty> {
         self.audit_unconsumed_suggesting(&[])
     }
@@ -286,7 +288,7 @@ impl<'a> Archive<'a> {
             .map(|i| UnknownProperty::from_document(doc, i))
             .collect();
         let path = doc.path();
-        for u in &unknown {
+        for u in unknown.iter().take(UNKNOWN_KEY_WARNINGS) {
             let w = Warning::new(
                 path,
                 u.line,
@@ -297,9 +299,28 @@ impl<'a> Archive<'a> {
             .with_suggestion(crate::did_you_mean(&u.key, known.iter().copied()));
             self.warn(w);
         }
+        if let Some(first) = unknown.get(UNKNOWN_KEY_WARNINGS) {
+            let w = Warning::new(
+                path,
+                first.line,
+                first.column,
+                None,
+                WarningKind::UnknownKeysNotListed {
+                    count: unknown.len() - UNKNOWN_KEY_WARNINGS,
+                },
+            );
+            self.warn(w);
+        }
         unknown
     }
 }
+
+/// How many unknown keys of one file get a warning each (the unconsumed-key audit of
+/// every loader, [`Archive::audit_unconsumed`]); past it one
+/// [`WarningKind::UnknownKeysNotListed`] warning counts the rest, as a compiler stops
+/// listing errors, so a file of a million unknown keys does not make a million
+/// warnings. Every unknown key is still kept and written back.
+pub const UNKNOWN_KEY_WARNINGS: usize = 100;
 
 /// A property no class reads, kept so that a save writes it back unchanged
 /// (docs/design.md, section 2.6: an older build never destroys data written by a newer one).

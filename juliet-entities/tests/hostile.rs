@@ -8,7 +8,7 @@ mod support;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use juliet_core::{ErrorKind, WarningKind};
+use juliet_core::{ErrorKind, WarningKind, UNKNOWN_KEY_WARNINGS};
 use juliet_entities::{load_entity, EntityManager, LoadOptions, World};
 use support::{crate_file, saved, Sign};
 
@@ -188,11 +188,24 @@ fn a_million_key_file_keeps_every_unknown_key() {
     let mut m = EntityManager::new();
     let loaded = load_entity(&mut m, Path::new("keys.jasset"), text.as_bytes()).unwrap();
     assert_eq!(loaded.data.unknown.len(), 1_000_000);
-    assert_eq!(loaded.warnings.len(), 1_000_000);
+    // The first keys are listed one warning each, the rest counted in one.
+    assert_eq!(loaded.warnings.len(), UNKNOWN_KEY_WARNINGS + 1);
     assert!(matches!(
-        &loaded.warnings[123].kind,
-        WarningKind::UnknownKey(k) if k == "Key123"
+        &loaded.warnings[23].kind,
+        WarningKind::UnknownKey(k) if k == "Key23"
     ));
+    let last = &loaded.warnings[UNKNOWN_KEY_WARNINGS];
+    assert_eq!(
+        last.kind,
+        WarningKind::UnknownKeysNotListed {
+            count: 1_000_000 - UNKNOWN_KEY_WARNINGS
+        }
+    );
+    assert_eq!(
+        (last.line, last.column),
+        (3 + UNKNOWN_KEY_WARNINGS as u32, 1),
+        "at the first key not listed"
+    );
     assert_eq!(loaded.data.unknown[999_999].key, "Key999999");
     assert_eq!(loaded.data.unknown[999_999].lines, ["999999"]);
     // Written back after the known keys, in order, and read back the same.

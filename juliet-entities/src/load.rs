@@ -24,7 +24,7 @@ use std::path::Path;
 use glam::Vec3;
 use juliet_core::{
     keys_equal, write_header, write_property, Archive, Class, Codec, Document, Error, ErrorKind,
-    Registry, TokenBuffer, UnknownProperty, ValueError, ValueErrorKind, Warning, WarningKind,
+    Registry, TokenBuffer, UnknownProperties, ValueError, ValueErrorKind, Warning, WarningKind,
 };
 
 use crate::entity::EntityId;
@@ -77,7 +77,7 @@ pub struct EntityFileData {
     /// The `Template` path as written, if any (resolved by the templates runtime).
     pub template: Option<String>,
     /// Unknown keys, in file order (docs/design.md, section 2.6: they survive a round trip).
-    pub unknown: Vec<UnknownProperty>,
+    pub unknown: UnknownProperties,
 }
 
 /// The result of [`load_entity`].
@@ -182,7 +182,13 @@ fn load_impl(
     let registry = manager.registry().map_err(|e| e.with_path(path))?;
     match direct::try_load(buffer, manager, registry, bytes) {
         Some(loaded) => Ok(loaded),
-        None => load_general(buffer, manager, registry, templates, path, bytes),
+        None => {
+            let loaded = load_general(buffer, manager, registry, templates, path, bytes);
+            // A file of very many keys does not leave its nodes in the buffer, which
+            // outlives it (a world load keeps one per thread).
+            buffer.release_large();
+            loaded
+        }
     }
 }
 
@@ -669,9 +675,7 @@ pub fn save_entity(
         Some(entity.position()),
     )?;
     manager.save_derived(id, &mut Archive::saving(out))?;
-    for property in &data.unknown {
-        property.write(out);
-    }
+    data.unknown.write(out);
     Ok(())
 }
 

@@ -381,7 +381,7 @@ impl TokenBuffer {
     /// index; returns the line of an earlier node with the same key.
     #[inline(always)]
     fn record(&mut self, src: &[u8], index: u32, crc: u32, text: &[u8], line: u32) -> Option<u32> {
-        let first = *self.seen.entry(crc).or_insert(index);
+        let first = self.seen.first_or_insert(&self.nodes, crc, index);
         if first == index {
             return None;
         }

@@ -204,7 +204,7 @@ pub fn inspect(
         "position": [float32(position.x), float32(position.y), float32(position.z)],
         "properties": Json::Object(json_props),
         "overridden": overridden,
-        "unknown": view.data.unknown.iter().map(|u| u.key.clone()).collect::<Vec<_>>(),
+        "unknown": view.data.unknown.iter().map(|u| u.key()).collect::<Vec<_>>(),
         "warnings": warnings,
     });
     Ok(Inspection {

@@ -67,6 +67,8 @@ pub struct TokenBuffer {
     values: Vec<ValueSpan>,
     /// Key CRC -> index of the first node with that CRC (files of many keys only).
     seen: first::FirstOfCrc,
+    /// Lines of the file being scanned (at most that many nodes).
+    lines: usize,
     /// Normalized key -> line, for the keys whose CRC another, different key of the
     /// file shares (CRC-32 collisions: about a hundred in a million random keys).
     collided: HashMap<Vec<u8>, u32>,
@@ -158,6 +160,17 @@ impl TokenBuffer {
         src: &'a str,
         path: &'a Path,
     ) -> Result<Document<'a>, Error> {
+        // A node and a value line take a line each at least: room for as many as the
+        // file has lines, so a large file's arrays are not grown (and copied) a
+        // dozen times over (the newline masks are the scan's).
+        let lines = 1 + self
+            .masks
+            .iter()
+            .map(|m| m.count_ones() as usize)
+            .sum::<usize>();
+        self.nodes.reserve(lines);
+        self.values.reserve(lines);
+        self.lines = lines;
         self.scan(src, path)?;
         if self.seen.is_large() {
             // Only the scan looks duplicates up: a large table is not kept beside the

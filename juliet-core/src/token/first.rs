@@ -65,6 +65,16 @@ impl FirstOfCrc {
         }
     }
 
+    /// Room for `nodes` recorded nodes without growing (only while none is recorded).
+    pub(super) fn reserve(&mut self, nodes: usize) {
+        let size = (nodes.saturating_mul(4) / 3 + 1)
+            .next_power_of_two()
+            .max(64);
+        if self.len == 0 && self.slots.len() < size {
+            self.slots = vec![EMPTY; size];
+        }
+    }
+
     /// Doubles the table (64 slots at first), placing the recorded nodes again.
     #[cold]
     fn grow(&mut self, nodes: &[PropertyNode]) {
@@ -122,6 +132,8 @@ mod tests {
         }
         assert!(!table.is_empty());
         table.clear();
+        table.reserve(3000);
+        assert_eq!(table.slots.len(), 4096);
         assert!(table.is_empty());
         assert_eq!(table.first_or_insert(&nodes, 0, 5), 5);
     }

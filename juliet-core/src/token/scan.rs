@@ -344,7 +344,9 @@ impl TokenBuffer {
                 .map(|n| n.line);
         }
         if self.seen.is_empty() {
-            // Past the linear scan: index the nodes so far (they hold no duplicate).
+            // Past the linear scan: index the nodes so far (they hold no duplicate),
+            // in a table sized for as many nodes as the file may hold.
+            self.seen.reserve(self.lines);
             for i in 0..count {
                 let n = self.nodes[i];
                 self.record(src, i as u32, n.key_crc, node_key(src, &n), n.line);

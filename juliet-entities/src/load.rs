@@ -62,6 +62,16 @@ pub mod keys {
     /// `Position`.
     pub const POSITION: Key = Key::new("Position");
 
+    /// The base keys, in canonical order (without their aliases).
+    pub const BASE: [Key; 6] = [
+        ASSET_TYPE,
+        BASE_VERSION,
+        ENTITY_ID,
+        KIND,
+        TEMPLATE,
+        POSITION,
+    ];
+
     /// Aliases of `BaseVersion`.
     pub const BASE_VERSION_ALIASES: &[Key] = &[Key::new("version")];
     /// Aliases of `EntityID`.
@@ -593,18 +603,11 @@ fn missing_kind(doc: &Document<'_>, path: &Path) -> Error {
 /// The keys an entity file of `class` may hold (base keys, then the class's): what an
 /// unknown key is compared with for a "did you mean".
 pub(crate) fn known_keys(class: &Class) -> Vec<&'static str> {
-    [
-        keys::ASSET_TYPE,
-        keys::BASE_VERSION,
-        keys::ENTITY_ID,
-        keys::KIND,
-        keys::TEMPLATE,
-        keys::POSITION,
-    ]
-    .iter()
-    .map(|k| k.name)
-    .chain(class.known_keys())
-    .collect()
+    keys::BASE
+        .iter()
+        .map(|k| k.name)
+        .chain(class.known_keys())
+        .collect()
 }
 
 /// `registry.find_by_name(name)`, checked with [`reserved::check_class`] (`Err` with

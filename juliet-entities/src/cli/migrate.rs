@@ -185,20 +185,13 @@ pub fn changes(
     // A key no class or loader reads is written back as it was read: it means the
     // same on both sides, and is not copied (a file may hold a million).
     let read_key = |key: &str, crc: u32| {
-        [
-            keys::ASSET_TYPE,
-            keys::BASE_VERSION,
-            keys::ENTITY_ID,
-            keys::KIND,
-            keys::TEMPLATE,
-            keys::POSITION,
-            CLASS_VERSION,
-        ]
-        .iter()
-        .chain(keys::BASE_VERSION_ALIASES)
-        .chain(keys::ENTITY_ID_ALIASES)
-        .chain(keys::KIND_ALIASES)
-        .any(|k| k.matches(crc, key))
+        keys::BASE
+            .iter()
+            .chain([&CLASS_VERSION])
+            .chain(keys::BASE_VERSION_ALIASES)
+            .chain(keys::ENTITY_ID_ALIASES)
+            .chain(keys::KIND_ALIASES)
+            .any(|k| k.matches(crc, key))
             || class.property_index(crc, key).is_some()
             || class.is_deprecated(crc, key)
     };

@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use glam::{Vec2, Vec3, Vec4};
-use juliet_core::{Codec, Document, Error, TokenBuffer, UnknownProperty, Value};
+use juliet_core::{Codec, Document, Error, TokenBuffer, UnknownProperties, Value};
 use juliet_entities::{load_entity as load_one, save_entity, EntityManager, LoadedEntity};
 
 /// The label every fuzzed file gets in errors.
@@ -171,9 +171,13 @@ pub fn tokenize(data: &[u8]) {
                 .trim_end_matches([' ', '\t', '\r']);
             assert_eq!(line, trimmed, "lines are trimmed");
         }
-        let unknown = UnknownProperty::from_document(&doc, i);
+        let unknown = UnknownProperties::from_document(&doc, i..i + 1);
         unknown.write(&mut rewritten);
-        expected.push((unknown.key, unknown.lines));
+        expected.extend(
+            unknown
+                .iter()
+                .map(|u| (u.key().to_owned(), u.lines().map(str::to_owned).collect())),
+        );
 
         decode_round_trip::<bool>(&mut doc, i, data);
         decode_round_trip::<i8>(&mut doc, i, data);
@@ -201,11 +205,9 @@ pub fn tokenize(data: &[u8]) {
     let doc2 = again
         .tokenize(rewritten.as_bytes(), path)
         .unwrap_or_else(|e| panic!("rewritten properties do not tokenize: {e}\n{rewritten}"));
-    let got: Vec<(String, Vec<String>)> = (0..doc2.len())
-        .map(|i| {
-            let u = UnknownProperty::from_document(&doc2, i);
-            (u.key, u.lines)
-        })
+    let got: Vec<(String, Vec<String>)> = UnknownProperties::from_document(&doc2, 0..doc2.len())
+        .iter()
+        .map(|u| (u.key().to_owned(), u.lines().map(str::to_owned).collect()))
         .collect();
     assert_eq!(got, expected, "rewritten properties differ:\n{rewritten}");
 }
@@ -290,7 +292,7 @@ pub fn load_entity(data: &[u8]) {
         l.data
             .unknown
             .iter()
-            .map(|u| (u.key.clone(), u.lines.clone()))
+            .map(|u| (u.key().to_owned(), u.lines().map(str::to_owned).collect()))
             .collect()
     };
     assert_eq!(keys(&first), keys(&second), "unknown keys changed");
@@ -411,7 +413,7 @@ pub fn load_instance(data: &[u8]) {
         l.data
             .unknown
             .iter()
-            .map(|u| (u.key.clone(), u.lines.clone()))
+            .map(|u| (u.key().to_owned(), u.lines().map(str::to_owned).collect()))
             .collect()
     };
     assert_eq!(keys(&first), keys(&second), "unknown keys changed");

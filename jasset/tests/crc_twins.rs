@@ -137,7 +137,7 @@ fn a_twin_alone_leaves_the_property_at_its_default() {
             "{body}"
         );
         assert_eq!(unknown_warnings(&loaded.warnings), vec![twin.clone()]);
-        assert_eq!(loaded.data.unknown[0].key, twin);
+        assert_eq!(loaded.data.unknown.iter().next().unwrap().key(), twin);
     }
 }
 

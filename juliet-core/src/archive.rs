@@ -7,6 +7,9 @@ use crate::crc::Key;
 use crate::error::{Error, Warning, WarningKind};
 use crate::token::Document;
 
+mod unknown;
+pub use unknown::{UnknownProperties, UnknownProperty};
+
 /// The key every class writes its version under.
 pub const CLASS_VERSION: Key = Key::new("ClassVersion");
 
@@ -270,90 +273,61 @@ impl<'a> Archive<'a> {
 
     /// The unconsumed-key audit (docs/design.md, section 2.6): every property no reader
     /// consumed, returned as data (to write back on save) and recorded as an
-    /// [`WarningKind::UnknownKey`] warning each. Empty when saving.
-    pub fn audit_unconsumed(&mut self) -> Vec<UnknownProperty> {
+    /// [`WarningKind::UnknownKey`] warning each, up to [`UNKNOWN_KEY_WARNINGS`]; the rest
+    /// of the file's unknown keys are counted in one [`WarningKind::UnknownKeysNotListed`]
+    /// warning at the first of them. Empty when saving.
+    pub fn audit_unconsumed(&mut self) -> UnknownProperties {
         self.audit_unconsumed_suggesting(&[])
     }
 
     /// [`Archive::audit_unconsumed`], each warning suggesting the closest of `known`
     /// (the keys the file's class and its loader read: see [`crate::did_you_mean`]).
-    pub fn audit_unconsumed_suggesting(&mut self, known: &[&str]) -> Vec<UnknownProperty> {
+    pub fn audit_unconsumed_suggesting(&mut self, known: &[&str]) -> UnknownProperties {
         let Inner::Load(doc) = &self.inner else {
-            return Vec::new();
+            return UnknownProperties::new();
         };
-        let unknown: Vec<UnknownProperty> = doc
-            .unconsumed()
-            .map(|i| UnknownProperty::from_document(doc, i))
-            .collect();
+        let unknown = UnknownProperties::from_document(doc, doc.unconsumed());
         let path = doc.path();
-        for u in &unknown {
-            let w = Warning::new(
-                path,
-                u.line,
-                u.column,
-                Some(&u.key),
-                WarningKind::UnknownKey(u.key.clone()),
-            )
-            .with_suggestion(crate::did_you_mean(&u.key, known.iter().copied()));
+        let mut warnings = Vec::new();
+        for (listed, i) in doc.unconsumed().enumerate() {
+            let n = doc.node(i);
+            let key = doc.key(i);
+            if listed == UNKNOWN_KEY_WARNINGS {
+                warnings.push(Warning::new(
+                    path,
+                    n.line,
+                    n.column,
+                    None,
+                    WarningKind::UnknownKeysNotListed {
+                        count: unknown.len() - UNKNOWN_KEY_WARNINGS,
+                    },
+                ));
+                break;
+            }
+            warnings.push(
+                Warning::new(
+                    path,
+                    n.line,
+                    n.column,
+                    Some(key),
+                    WarningKind::UnknownKey(key.to_owned()),
+                )
+                .with_suggestion(crate::did_you_mean(key, known.iter().copied())),
+            );
+        }
+        for w in warnings {
             self.warn(w);
         }
         unknown
     }
 }
 
-/// A property no class reads, kept so that a save writes it back unchanged
-/// (docs/design.md, section 2.6: an older build never destroys data written by a newer one).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownProperty {
-    /// The key as written in the file.
-    pub key: String,
-    /// The value lines, byte for byte (trimmed).
-    pub lines: Vec<String>,
-    /// 1-based line of the key in the file it came from.
-    pub line: u32,
-    /// 1-based column of the key.
-    pub column: u32,
-}
-
-impl UnknownProperty {
-    /// Copies node `index` of `doc`.
-    pub fn from_document(doc: &Document<'_>, index: usize) -> UnknownProperty {
-        let n = doc.node(index);
-        UnknownProperty {
-            key: doc.key(index).to_owned(),
-            lines: doc.value(index).lines().map(str::to_owned).collect(),
-            line: n.line,
-            column: n.column,
-        }
-    }
-
-    /// Appends the property in block form, `; key` then its value lines; or, when its
-    /// one value line starts with `#`, `//` or `;`, or is a merge conflict marker (which
-    /// only an inline header or a compact property can hold, and which would read back
-    /// as a comment, a header or a conflict in block form), in inline form
-    /// `; key: value`. Either way it reads back as the
-    /// same key and lines.
-    pub fn write(&self, out: &mut String) {
-        if let [line] = self.lines.as_slice() {
-            if line.starts_with(['#', ';'])
-                || line.starts_with("//")
-                || crate::token::is_conflict_marker(line.as_bytes())
-            {
-                out.push_str("; ");
-                out.push_str(&self.key);
-                out.push_str(": ");
-                out.push_str(line);
-                out.push('\n');
-                return;
-            }
-        }
-        write_header(out, &self.key);
-        for line in &self.lines {
-            out.push_str(line);
-            out.push('\n');
-        }
-    }
-}
+/// How many unknown keys of one file get a warning each (the unconsumed-key audit of
+/// every loader, [`Archive::audit_unconsumed`]); past it one
+/// [`WarningKind::UnknownKeysNotListed`] warning counts the rest, as a compiler stops
+/// listing errors, so a file of a million unknown keys does not make a million
+/// warnings. Every unknown key is still kept and written back.
+pub const UNKNOWN_KEY_WARNINGS: usize = 100;
 
 /// Appends the block header `; key\n`.
 pub fn write_header(out: &mut String, key: &str) {
@@ -432,11 +406,12 @@ mod tests {
         assert_eq!(ar.read_deprecated::<f32>("Missing").unwrap(), None);
         let unknown = ar.audit_unconsumed();
         assert_eq!(unknown.len(), 1);
-        assert_eq!(unknown[0].key, "Extra");
-        assert_eq!(unknown[0].lines, vec!["x".to_owned(), "y".to_owned()]);
+        let extra = unknown.iter().next().unwrap();
+        assert_eq!(extra.key(), "Extra");
+        assert_eq!(extra.lines().collect::<Vec<_>>(), ["x", "y"]);
         assert_eq!(ar.warnings().len(), 1);
         let mut out = String::new();
-        unknown[0].write(&mut out);
+        extra.write(&mut out);
         assert_eq!(out, "; Extra\nx\ny\n");
     }
 
@@ -455,14 +430,14 @@ mod tests {
         ] {
             let mut buf = TokenBuffer::new();
             let doc = buf.tokenize(src.as_bytes(), Path::new("n")).unwrap();
-            let unknown = UnknownProperty::from_document(&doc, 0);
+            let unknown = UnknownProperties::from_document(&doc, 0..1);
             let mut out = String::new();
             unknown.write(&mut out);
             let mut again = TokenBuffer::new();
             let doc = again.tokenize(out.as_bytes(), Path::new("n")).unwrap();
             assert_eq!(
-                UnknownProperty::from_document(&doc, 0).lines,
-                unknown.lines,
+                UnknownProperties::from_document(&doc, 0..1),
+                unknown,
                 "{out}"
             );
             assert_eq!(doc.len(), 1);

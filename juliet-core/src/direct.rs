@@ -23,7 +23,7 @@
 
 use std::path::Path;
 
-use crate::archive::{Archive, UnknownProperty, CLASS_VERSION};
+use crate::archive::{Archive, UnknownProperties, CLASS_VERSION};
 use crate::class::Reflect;
 use crate::codec::Codec;
 use crate::crc::Key;
@@ -332,7 +332,7 @@ static_assertions::assert_eq_size!(LoadTextReport, [usize; 2]);
 #[derive(Debug, Clone, PartialEq)]
 struct Findings {
     warnings: Vec<Warning>,
-    unknown: Vec<UnknownProperty>,
+    unknown: UnknownProperties,
 }
 
 impl LoadTextReport {
@@ -344,7 +344,7 @@ impl LoadTextReport {
 
     /// A report of a load: `direct` when the direct path read the file (else the
     /// tokenizer and [`Archive`]), with its `warnings` and `unknown` properties.
-    pub fn new(direct: bool, warnings: Vec<Warning>, unknown: Vec<UnknownProperty>) -> Self {
+    pub fn new(direct: bool, warnings: Vec<Warning>, unknown: UnknownProperties) -> Self {
         let findings = (!warnings.is_empty() || !unknown.is_empty())
             .then(|| Box::new(Findings { warnings, unknown }));
         LoadTextReport { direct, findings }
@@ -363,12 +363,13 @@ impl LoadTextReport {
 
     /// The properties no reader consumed, in file order, kept to be written back (seed
     /// 01 section 3.4).
-    pub fn unknown(&self) -> &[UnknownProperty] {
-        self.findings.as_ref().map_or(&[], |f| &f.unknown)
+    pub fn unknown(&self) -> &UnknownProperties {
+        static NONE: UnknownProperties = UnknownProperties::new();
+        self.findings.as_ref().map_or(&NONE, |f| &f.unknown)
     }
 
     /// The warnings and the unknown properties, by value.
-    pub fn into_parts(self) -> (Vec<Warning>, Vec<UnknownProperty>) {
+    pub fn into_parts(self) -> (Vec<Warning>, UnknownProperties) {
         self.findings
             .map_or_else(Default::default, |f| (f.warnings, f.unknown))
     }
@@ -441,7 +442,8 @@ pub fn load_text<T: Reflect>(
 /// let edited = b"# edited\n; Locked\nfalse\n; Color\nred\n";
 /// let (door, report) = from_text::<Door>(&mut buffer, edited, path)?;
 /// assert!(!report.direct() && !door.locked);
-/// assert_eq!(report.unknown()[0].key, "Color"); // kept, to be written back
+/// let color = report.unknown().iter().next().unwrap();
+/// assert_eq!(color.key(), "Color"); // kept, to be written back
 /// # Ok::<(), juliet_core::Error>(())
 /// ```
 ///

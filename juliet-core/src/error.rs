@@ -484,6 +484,14 @@ pub enum WarningKind {
     /// A key no property of the class reads; it is kept and written back on save.
     #[error("unknown key `{0}` (kept and written back on save)")]
     UnknownKey(String),
+    /// More unknown keys in the file than get a warning each
+    /// ([`crate::archive::UNKNOWN_KEY_WARNINGS`]): `count` more, kept and written back
+    /// like the listed ones.
+    #[error("{count} more unknown keys (kept and written back on save, not listed)")]
+    UnknownKeysNotListed {
+        /// Unknown keys of the file without a warning of their own.
+        count: usize,
+    },
     /// The file's `ClassVersion` is newer than the code's class version.
     #[error("class version {file} is newer than this build's version {code}")]
     NewerClassVersion {

@@ -56,7 +56,8 @@ pub mod value;
 mod test_rng;
 
 pub use archive::{
-    write_header, write_property, Archive, ArchiveMode, UnknownProperty, CLASS_VERSION,
+    write_header, write_property, Archive, ArchiveMode, UnknownProperties, UnknownProperty,
+    CLASS_VERSION, UNKNOWN_KEY_WARNINGS,
 };
 pub use class::{Class, PropertyDescriptor, Reflect};
 pub use codec::{decode_variant, needs_quotes, Codec, PropertyType};

@@ -8,6 +8,7 @@
 
 mod chain;
 mod fast;
+mod first;
 mod scan;
 pub(crate) use scan::is_conflict_marker;
 pub(crate) mod simd;
@@ -65,7 +66,9 @@ pub struct TokenBuffer {
     nodes: Vec<PropertyNode>,
     values: Vec<ValueSpan>,
     /// Key CRC -> index of the first node with that CRC (files of many keys only).
-    seen: HashMap<u32, u32>,
+    seen: first::FirstOfCrc,
+    /// Lines of the file being scanned (at most that many nodes).
+    lines: usize,
     /// Normalized key -> line, for the keys whose CRC another, different key of the
     /// file shares (CRC-32 collisions: about a hundred in a million random keys).
     collided: HashMap<Vec<u8>, u32>,
@@ -157,7 +160,24 @@ impl TokenBuffer {
         src: &'a str,
         path: &'a Path,
     ) -> Result<Document<'a>, Error> {
+        // A node and a value line take a line each at least: room for as many as the
+        // file has lines, so a large file's arrays are not grown (and copied) a
+        // dozen times over (the newline masks are the scan's).
+        let lines = 1 + self
+            .masks
+            .iter()
+            .map(|m| m.count_ones() as usize)
+            .sum::<usize>();
+        self.nodes.reserve(lines);
+        self.values.reserve(lines);
+        self.lines = lines;
         self.scan(src, path)?;
+        if self.seen.is_large() {
+            // Only the scan looks duplicates up: a large table is not kept beside the
+            // document.
+            self.seen.clear();
+            self.collided.clear();
+        }
         Ok(Document {
             src,
             path,
@@ -168,6 +188,29 @@ impl TokenBuffer {
 }
 
 impl TokenBuffer {
+    /// Nodes (and twice as many value lines) a buffer keeps between files: what a file
+    /// of this many properties needs, 2 MiB and 1 MiB.
+    const KEEP_NODES: usize = 1 << 16;
+
+    /// Gives back the memory a file of more than 65,536 properties made the buffer take,
+    /// keeping what files of that size need (a buffer kept for a session of loads
+    /// would otherwise hold about 48 bytes a property of its largest file). Loaders call
+    /// it after such a file.
+    pub fn release_large(&mut self) {
+        if self.nodes.capacity() > Self::KEEP_NODES {
+            self.nodes.clear();
+            self.nodes.shrink_to(Self::KEEP_NODES);
+        }
+        if self.values.capacity() > 2 * Self::KEEP_NODES {
+            self.values.clear();
+            self.values.shrink_to(2 * Self::KEEP_NODES);
+        }
+        if self.masks.capacity() > Self::KEEP_NODES {
+            self.masks.clear();
+            self.masks.shrink_to(Self::KEEP_NODES);
+        }
+    }
+
     /// The newline-mask scratch, for the direct load path (`crate::direct`).
     pub(crate) fn masks_mut(&mut self) -> &mut Vec<u64> {
         &mut self.masks
@@ -406,7 +449,7 @@ impl<'a> Document<'a> {
     }
 
     /// Indices of the nodes no reader consumed, in file order.
-    pub fn unconsumed(&self) -> impl Iterator<Item = usize> + '_ {
+    pub fn unconsumed(&self) -> impl Iterator<Item = usize> + Clone + '_ {
         self.nodes
             .iter()
             .enumerate()

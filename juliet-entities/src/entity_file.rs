@@ -16,7 +16,7 @@
 
 use glam::Vec3;
 use juliet_core::{
-    write_header, write_property, Class, Document, Error, ErrorKind, UnknownProperty,
+    write_header, write_property, Class, Document, Error, ErrorKind, UnknownProperties,
 };
 
 use crate::entity::EntityId;
@@ -52,6 +52,16 @@ pub mod keys {
     /// `Position`.
     pub const POSITION: Key = Key::new("Position");
 
+    /// The base keys, in canonical order (without their aliases).
+    pub const BASE: [Key; 6] = [
+        ASSET_TYPE,
+        BASE_VERSION,
+        ENTITY_ID,
+        KIND,
+        TEMPLATE,
+        POSITION,
+    ];
+
     /// Aliases of `BaseVersion`.
     pub const BASE_VERSION_ALIASES: &[Key] = &[Key::new("version")];
     /// Aliases of `EntityID`.
@@ -67,24 +77,17 @@ pub struct EntityFileData {
     /// The `Template` path as written, if any (resolved by the templates runtime).
     pub template: Option<String>,
     /// Unknown keys, in file order (docs/design.md, section 2.6: they survive a round trip).
-    pub unknown: Vec<UnknownProperty>,
+    pub unknown: UnknownProperties,
 }
 
 /// The keys an entity file of `class` may hold (base keys, then the class's): what an
 /// unknown key is compared with for a "did you mean".
 pub(crate) fn known_keys(class: &Class) -> Vec<&'static str> {
-    [
-        keys::ASSET_TYPE,
-        keys::BASE_VERSION,
-        keys::ENTITY_ID,
-        keys::KIND,
-        keys::TEMPLATE,
-        keys::POSITION,
-    ]
-    .iter()
-    .map(|k| k.name)
-    .chain(class.known_keys())
-    .collect()
+    keys::BASE
+        .iter()
+        .map(|k| k.name)
+        .chain(class.known_keys())
+        .collect()
 }
 
 /// An error about node `i` of `doc`, at its key.

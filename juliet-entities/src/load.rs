@@ -127,7 +127,13 @@ fn load_impl(
     let registry = manager.registry().map_err(|e| e.with_path(path))?;
     match direct::try_load(buffer, manager, registry, bytes) {
         Some(loaded) => Ok(loaded),
-        None => load_general(buffer, manager, registry, templates, path, bytes),
+        None => {
+            let loaded = load_general(buffer, manager, registry, templates, path, bytes);
+            // A file of very many keys does not leave its nodes in the buffer, which
+            // outlives it (a world load keeps one per thread).
+            buffer.release_large();
+            loaded
+        }
     }
 }
 
@@ -303,8 +309,6 @@ pub fn save_entity(
         Some(entity.position()),
     )?;
     manager.save_derived(id, &mut Archive::saving(out))?;
-    for property in &data.unknown {
-        property.write(out);
-    }
+    data.unknown.write(out);
     Ok(())
 }

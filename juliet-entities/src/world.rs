@@ -368,7 +368,11 @@ impl World {
                     .par_iter()
                     .map(|p| {
                         let path = p.resolve(listed);
-                        READER.with_borrow_mut(|r| r.read(path, limit).map(<[u8]>::to_vec))
+                        READER.with_borrow_mut(|r| {
+                            let bytes = r.read(path, limit).map(<[u8]>::to_vec);
+                            r.release_large();
+                            bytes
+                        })
                     })
                     .collect()
             };

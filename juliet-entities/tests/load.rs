@@ -63,7 +63,7 @@ fn canonical_file_round_trips_byte_for_byte() {
         m.entity(loaded.id).unwrap().template(),
         Some(crc32(b"Assets/Templates/Rock.jasset"))
     );
-    let keys: Vec<&str> = loaded.data.unknown.iter().map(|u| u.key.as_str()).collect();
+    let keys: Vec<&str> = loaded.data.unknown.iter().map(|u| u.key()).collect();
     assert_eq!(keys, ["FutureKey", "Other"]);
     assert_eq!(loaded.warnings.len(), 2);
     assert!(matches!(&loaded.warnings[0].kind, WarningKind::UnknownKey(k) if k == "FutureKey"));

@@ -377,7 +377,7 @@ fn check(world: &World, p: &ProjectModel) {
             .unwrap()
             .unknown
             .iter()
-            .map(|u| (u.key.clone(), u.lines.join("\n")))
+            .map(|u| (u.key().to_owned(), u.lines().collect::<Vec<_>>().join("\n")))
             .collect();
         assert_eq!(unknown, i.unknown, "unknown keys of {id}");
     }

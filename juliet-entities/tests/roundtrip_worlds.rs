@@ -337,7 +337,7 @@ fn check_values(world: &World, m: &Model) {
     let unknown: Vec<(String, Vec<String>)> = data
         .unknown
         .iter()
-        .map(|u| (u.key.clone(), u.lines.clone()))
+        .map(|u| (u.key().to_owned(), u.lines().map(str::to_owned).collect()))
         .collect();
     assert_eq!(unknown, m.unknown, "unknown keys of {id}, byte for byte");
 }

@@ -288,7 +288,14 @@ fn strict_mode_fails_on_any_error_or_warning() {
     let (mut world, report) = load_world(root.path()).unwrap();
     assert_eq!(report.warnings.len(), 1);
     assert_eq!(
-        world.file_data(EntityId(9)).unwrap().unknown[0].key,
+        world
+            .file_data(EntityId(9))
+            .unwrap()
+            .unknown
+            .iter()
+            .next()
+            .unwrap()
+            .key(),
         "Unknown"
     );
     world

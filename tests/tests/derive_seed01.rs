@@ -55,7 +55,11 @@ fn load_into<T: Reflect>(
     let doc = buffer.tokenize(text.as_bytes(), Path::new("test.jasset"))?;
     let mut ar = Archive::loading(doc);
     value.load(&mut ar)?;
-    let unknown = ar.audit_unconsumed().into_iter().map(|u| u.key).collect();
+    let unknown = ar
+        .audit_unconsumed()
+        .iter()
+        .map(|u| u.key().to_owned())
+        .collect();
     let warnings = ar.take_warnings().into_iter().map(|w| w.kind).collect();
     Ok((unknown, warnings))
 }

@@ -134,7 +134,7 @@ fn files_given_up_half_way_load_as_through_the_tokenizer() {
     // The cases above do what they claim in the general path.
     let (unknown, report) = general(files[0]).unwrap();
     assert_eq!(
-        (unknown.ammo, report.unknown()[0].key.as_str()),
+        (unknown.ammo, report.unknown().iter().next().unwrap().key()),
         (3, "Extra")
     );
     let (migrated, _) = general(files[2]).unwrap();

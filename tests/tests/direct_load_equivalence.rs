@@ -17,7 +17,7 @@ use std::path::Path;
 use glam::{Vec2, Vec3, Vec4};
 use juliet_core::{
     from_text, load_text, Archive, Error, ErrorKind, LoadTextReport, Reflect, TokenBuffer,
-    UnknownProperty, Warning,
+    UnknownProperties, Warning,
 };
 use juliet_entities::{Codec, Entity};
 use proptest::prelude::*;
@@ -115,7 +115,7 @@ fn general<T: Reflect>(bytes: &[u8], value: &mut T) -> Result<LoadTextReport, Er
 /// value's saved text plus its non-saved state.
 #[derive(Debug, PartialEq)]
 struct Outcome {
-    result: Result<(Vec<Warning>, Vec<UnknownProperty>), (Error, String)>,
+    result: Result<(Vec<Warning>, UnknownProperties), (Error, String)>,
     value: String,
 }
 
@@ -517,7 +517,7 @@ fn from_text_goes_on_the_general_way_when_it_declines_part_way() {
         ..Small::default_value()
     };
     assert_eq!(value, expected);
-    let unknown: Vec<&str> = report.unknown().iter().map(|u| u.key.as_str()).collect();
+    let unknown: Vec<&str> = report.unknown().iter().map(|u| u.key()).collect();
     assert_eq!(unknown, ["Extra"]);
     assert_eq!(
         report.warnings().len(),

@@ -370,6 +370,7 @@ fn the_catalogue_covers_every_kind() {
         "UnknownVariant",
         "Custom",
         "UnknownKey",
+        "UnknownKeysNotListed",
         "NewerClassVersion",
         "NewerBaseVersion",
         "Other",

@@ -15,7 +15,7 @@ use std::path::Path;
 use glam::Vec3;
 use juliet_core::{
     from_text, load_text, Archive, Error, ErrorKind, LoadTextReport, PropertyType, Reflect,
-    TokenBuffer, UnknownProperty, Value, ValueError, Warning,
+    TokenBuffer, UnknownProperties, Value, ValueError, Warning,
 };
 use juliet_entities::{Codec, Entity};
 
@@ -118,7 +118,7 @@ fn general<T: Reflect>(bytes: &[u8], value: &mut T) -> Result<LoadTextReport, Er
     oracle::general(bytes, value, PATH)
 }
 
-type Got = Result<(String, (Vec<Warning>, Vec<UnknownProperty>)), (Error, String)>;
+type Got = Result<(String, (Vec<Warning>, UnknownProperties)), (Error, String)>;
 
 /// Checks `from_text::<T>` against the general path over `T::default_value()` (and
 /// `load_text` over a default value against both), and that no `Counted` leaks;
@@ -394,7 +394,7 @@ fn a_file_declined_after_decoding_leaks_no_value() {
     .unwrap();
     assert!(!report.direct());
     assert_eq!((value.counted.0, value.name.as_str()), (1, "n"));
-    assert_eq!(report.unknown()[0].key, "Extra");
+    assert_eq!(report.unknown().iter().next().unwrap().key(), "Extra");
     assert_eq!(LIVE.get() - live, 1);
     drop(value);
     assert_eq!(LIVE.get(), live);

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use glam::Vec3;
-use juliet_core::{key, Archive, Error, TokenBuffer, UnknownProperty, CLASS_VERSION};
+use juliet_core::{key, Archive, Error, TokenBuffer, UnknownProperties, CLASS_VERSION};
 
 // ---------------------------------------------------------------------------------
 // Test 1: tokenization with white space, comments and mixed line endings.
@@ -230,7 +230,7 @@ const V1_CONTENT: &str = "; ClassVersion\n1\n; Speed\n75.500000\n";
 struct Loaded {
     weapon: LegacyWeapon,
     class_version: Option<u32>,
-    unknown: Vec<UnknownProperty>,
+    unknown: UnknownProperties,
     warnings: usize,
 }
 
@@ -309,9 +309,9 @@ fn v2_file_is_not_migrated_and_a_stray_speed_is_reported() {
     );
     let unknown = loaded.unknown;
     assert_eq!(unknown.len(), 1);
-    assert_eq!(unknown[0].key, "Speed");
-    assert_eq!(unknown[0].lines, ["9.0"]);
-    assert_eq!(unknown[0].line, 3);
+    let speed = unknown.iter().next().unwrap();
+    assert_eq!(speed.key(), "Speed");
+    assert_eq!(speed.lines().collect::<Vec<_>>(), ["9.0"]);
 }
 
 #[test]

@@ -344,7 +344,9 @@ impl TokenBuffer {
                 .map(|n| n.line);
         }
         if self.seen.is_empty() {
-            // Past the linear scan: index the nodes so far (they hold no duplicate).
+            // Past the linear scan: index the nodes so far (they hold no duplicate),
+            // in a table sized for as many nodes as the file may hold.
+            self.seen.reserve(self.lines);
             for i in 0..count {
                 let n = self.nodes[i];
                 self.record(src, i as u32, n.key_crc, node_key(src, &n), n.line);
@@ -381,7 +383,7 @@ impl TokenBuffer {
     /// index; returns the line of an earlier node with the same key.
     #[inline(always)]
     fn record(&mut self, src: &[u8], index: u32, crc: u32, text: &[u8], line: u32) -> Option<u32> {
-        let first = *self.seen.entry(crc).or_insert(index);
+        let first = self.seen.first_or_insert(&self.nodes, crc, index);
         if first == index {
             return None;
         }

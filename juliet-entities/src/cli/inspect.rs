@@ -5,7 +5,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use juliet_core::{Archive, Class, Value};
+use std::collections::HashSet;
+
+use juliet_core::{keys_equal, Archive, Class, Registry, UnknownProperties, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Map, Value as Json};
 
 use super::output::{escape_path, Style};
@@ -13,7 +16,7 @@ use super::project::{overridden_keys, resolve_root, EntityView, Session};
 use super::schema_kinds::registry_for;
 use super::values::{self, float32, template_chain, ChainLink};
 use super::{CliError, CliResult, Status};
-use crate::entity_file::ENTITY_BASE_VERSION;
+use crate::entity_file::{keys, ENTITY_BASE_VERSION};
 
 /// Arguments of `jasset inspect`.
 #[derive(Debug, Clone, Args)]
@@ -99,6 +102,11 @@ pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
         }
     }
     let registry = registry_for(root.as_deref())?;
+    // The file as written, read before the session holds the loaded world, and only
+    // the keys a class or the header may read kept: the tokenized file is dropped
+    // before the world is loaded (a file of a million unknown keys).
+    let file_props = super::project::read(&args.file, root.as_deref())
+        .and_then(|bytes| values::properties_where(&bytes, &args.file, readable_key(registry)));
     let session = Session::load(
         root.clone(),
         registry,
@@ -113,13 +121,23 @@ pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
     };
     let warnings: Vec<String> = session.warnings.iter().map(|w| w.to_string()).collect();
     let mut chain_error = None;
-    let inspection = inspect(&view, root.as_deref(), warnings, &mut chain_error)?;
+    let inspection = inspect(
+        &view,
+        root.as_deref(),
+        file_props?,
+        warnings,
+        &mut chain_error,
+    )?;
     if args.json {
-        let text = serde_json::to_string_pretty(&inspection.json)
+        let json = WithUnknown {
+            json: &inspection.json,
+            unknown: &view.data.unknown,
+        };
+        serde_json::to_writer_pretty(&mut *out, &json)
             .map_err(|e| CliError::failure(e.to_string()))?;
-        writeln!(out, "{text}")?;
+        writeln!(out)?;
     } else {
-        print_text(out, &inspection, Style::for_stdout())?;
+        print_text(out, &inspection, &view.data.unknown, Style::for_stdout())?;
         if let Some(err) = &chain_error {
             writeln!(out, "{err}")?;
         }
@@ -127,14 +145,76 @@ pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
     Ok(Status::from_problems(chain_error.is_some()))
 }
 
-/// Builds the inspection of `view`. A template chain that cannot be followed is stored
-/// in `chain_error` (the properties are still shown).
+/// Which properties of the inspected file [`inspect`] needs: those whose key a class of
+/// `registry` reads (by CRC: [`inspect`] compares the text), and the header keys.
+fn readable_key(registry: &Registry) -> impl Fn(&str, u32) -> bool {
+    let crcs: HashSet<u32> = registry
+        .classes()
+        .iter()
+        .flat_map(|c| c.properties)
+        .flat_map(|p| std::iter::once(p.crc).chain(p.aliases.iter().map(|a| a.crc)))
+        .collect();
+    move |key, crc| {
+        crcs.contains(&crc)
+            || [
+                keys::BASE_VERSION.name,
+                "version",
+                juliet_core::CLASS_VERSION.name,
+                keys::TEMPLATE.name,
+                keys::KIND.name,
+                "class",
+                "entity_type",
+            ]
+            .iter()
+            .any(|k| keys_equal(key, k))
+    }
+}
+
+/// The inspection's JSON object with `unknown` (null in it) written from the unknown
+/// properties as it is printed: a file may hold a million.
+struct WithUnknown<'a> {
+    json: &'a Json,
+    unknown: &'a UnknownProperties,
+}
+
+impl Serialize for WithUnknown<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Json::Object(fields) = self.json else {
+            return self.json.serialize(serializer);
+        };
+        let mut map = serializer.serialize_map(Some(fields.len()))?;
+        for (key, value) in fields {
+            if key == "unknown" {
+                let keys = UnknownKeys(self.unknown);
+                map.serialize_entry(key, &keys)?;
+            } else {
+                map.serialize_entry(key, value)?;
+            }
+        }
+        map.end()
+    }
+}
+
+/// The keys of unknown properties, as a JSON array.
+struct UnknownKeys<'a>(&'a UnknownProperties);
+
+impl Serialize for UnknownKeys<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|u| u.key()))
+    }
+}
+
+/// Builds the inspection of `view`, whose file holds `file_props` (at least the
+/// properties a class or the header reads). A template chain that cannot be followed
+/// is stored in `chain_error` (the properties are still shown). The JSON's `unknown` is
+/// null: the keys are written from `view.data.unknown` as the object is printed.
 ///
 /// # Errors
 /// When the entity cannot be written (it is not live).
 pub fn inspect(
     view: &EntityView<'_>,
     root: Option<&Path>,
+    file_props: values::Properties,
     warnings: Vec<String>,
     chain_error: &mut Option<juliet_core::Error>,
 ) -> Result<Inspection, CliError> {
@@ -143,8 +223,6 @@ pub fn inspect(
         .entity(view.id)
         .ok_or_else(|| CliError::failure("entity not loaded"))?;
     let class = entity.class();
-    let file_bytes = super::project::read(view.path, root)?;
-    let file_props = values::properties(&file_bytes, view.path)?;
     let header = values::header(&file_props);
 
     let chain: Vec<ChainLink> = match (&view.data.template, root) {
@@ -204,7 +282,7 @@ pub fn inspect(
         "position": [float32(position.x), float32(position.y), float32(position.z)],
         "properties": Json::Object(json_props),
         "overridden": overridden,
-        "unknown": view.data.unknown.iter().map(|u| u.key.clone()).collect::<Vec<_>>(),
+        "unknown": Json::Null,
         "warnings": warnings,
     });
     Ok(Inspection {
@@ -215,7 +293,12 @@ pub fn inspect(
     })
 }
 
-fn print_text(out: &mut dyn Write, ins: &Inspection, style: Style) -> std::io::Result<()> {
+fn print_text(
+    out: &mut dyn Write,
+    ins: &Inspection,
+    unknown: &UnknownProperties,
+    style: Style,
+) -> std::io::Result<()> {
     let j = &ins.json;
     // What comes from the file is printed with its control characters escaped.
     let esc = |text: &str| juliet_core::escape_controls(text).into_owned();
@@ -281,9 +364,13 @@ fn print_text(out: &mut dyn Write, ins: &Inspection, style: Style) -> std::io::R
             writeln!(out, "    {line}")?;
         }
     }
-    if let Some(unknown) = j["unknown"].as_array().filter(|a| !a.is_empty()) {
-        let keys: Vec<String> = unknown.iter().map(s).collect();
-        writeln!(out, "  unknown keys (kept on save): {}", keys.join(", "))?;
+    if !unknown.is_empty() {
+        write!(out, "  unknown keys (kept on save): ")?;
+        for (i, u) in unknown.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(out, "{sep}{}", juliet_core::escape_controls(u.key()))?;
+        }
+        writeln!(out)?;
     }
     if let Some(warnings) = j["warnings"].as_array() {
         for w in warnings {

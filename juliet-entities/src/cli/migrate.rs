@@ -21,7 +21,7 @@ use super::output::escape_path;
 use super::output::{count, progress_bar, tick, Style};
 use super::project::{pause_after_load, read, require_paths, resolve_root, Session};
 use super::schema_kinds::registry_for;
-use super::values::{properties, to_json, Properties};
+use super::values::{properties, properties_where, to_json, Properties};
 use super::{CliResult, Status};
 use crate::entity_file::{keys, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
 use crate::fsio::{ReplaceOutcome, SkipReason, Skipped};
@@ -182,8 +182,43 @@ pub fn changes(
     new: &[u8],
     path: &std::path::Path,
 ) -> Result<Vec<Change>, juliet_core::Error> {
-    let mut old = meaning(class, &properties(old, path)?);
-    let mut new = meaning(class, &properties(new, path)?);
+    // A key no class or loader reads is written back as it was read: it means the
+    // same on both sides, and is not copied (a file may hold a million).
+    let read_key = |key: &str, crc: u32| {
+        keys::BASE
+            .iter()
+            .chain([&CLASS_VERSION])
+            .chain(keys::BASE_VERSION_ALIASES)
+            .chain(keys::ENTITY_ID_ALIASES)
+            .chain(keys::KIND_ALIASES)
+            .any(|k| k.matches(crc, key))
+            || class.property_index(crc, key).is_some()
+            || class.is_deprecated(crc, key)
+    };
+    let left_out = std::cell::Cell::new([0usize; 2]);
+    let kept = |side: usize| {
+        let left_out = &left_out;
+        move |key: &str, crc: u32| {
+            let keep = read_key(key, crc);
+            if !keep {
+                let mut n = left_out.get();
+                n[side] += 1;
+                left_out.set(n);
+            }
+            keep
+        }
+    };
+    let mut old_props = properties_where(old, path, kept(0))?;
+    let mut new_props = properties_where(new, path, kept(1))?;
+    let [old_left, new_left] = left_out.get();
+    if old_left != new_left {
+        // A key no declaration names was dropped (read by a hand-written migration)
+        // or added: every key is compared.
+        old_props = properties(old, path)?;
+        new_props = properties(new, path)?;
+    }
+    let mut old = meaning(class, &old_props);
+    let mut new = meaning(class, &new_props);
     // A key left out means its default: filled in on both sides, but a key the old
     // file left out and the new one sets to another value is reported as added.
     let mut implicit = Vec::new();

@@ -109,9 +109,23 @@ pub type Properties = Vec<(String, u32, Vec<String>)>;
 /// # Errors
 /// The tokenizer's error.
 pub fn properties(text: &[u8], path: &Path) -> Result<Properties, Error> {
+    properties_where(text, path, |_, _| true)
+}
+
+/// [`properties`], keeping only those whose key (as written) and key CRC `keep` accepts:
+/// a file of a million keys costs a copy of the few wanted.
+///
+/// # Errors
+/// The tokenizer's error.
+pub fn properties_where(
+    text: &[u8],
+    path: &Path,
+    keep: impl Fn(&str, u32) -> bool,
+) -> Result<Properties, Error> {
     let mut buffer = TokenBuffer::new();
     let doc = buffer.tokenize(text, path)?;
     Ok((0..doc.len())
+        .filter(|&i| keep(doc.key(i), doc.node(i).key_crc))
         .map(|i| {
             (
                 doc.key(i).to_owned(),

@@ -282,9 +282,7 @@ pub fn save_instance(
             out.push('\n');
         }
     }
-    for property in &data.unknown {
-        property.write(out);
-    }
+    data.unknown.write(out);
     Ok(())
 }
 

@@ -87,6 +87,14 @@ impl FileReader {
         Ok(&self.buf[..filled])
     }
 
+    /// Gives back a buffer grown past 1 MiB for a large file (kept, a thread's reader
+    /// would hold a copy of the largest file for the rest of the process).
+    pub(super) fn release_large(&mut self) {
+        if self.buf.len() > 1 << 20 {
+            self.buf = Vec::new();
+        }
+    }
+
     /// Makes the buffer at least `len` bytes long.
     fn grow_to(&mut self, len: usize) {
         if self.buf.len() < len {

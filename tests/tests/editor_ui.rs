@@ -17,6 +17,20 @@ mod editor_common;
 
 use editor_common::*;
 
+/// Clicks "Create template from entity" for the selected entity, types `name` into the
+/// name prompt and clicks "Create" (the caller runs the next frame).
+fn create_template(h: &mut Harness<'_, EditorApp>, name: &str) {
+    h.get_by_label("Create template from entity").click();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "Template name")
+        .click();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "Template name")
+        .type_text(name);
+    h.run();
+    h.get_by_label("Create").click();
+}
+
 #[test]
 fn typing_a_value_changes_the_world_and_the_saved_file() {
     let (_dir, world) = project();
@@ -170,15 +184,7 @@ fn undo_and_redo_ten_mixed_edits() {
     h.get_by_label("Spawn instance").click();
     record(&mut h); // 9: spawn
     select(&mut h, 0x10);
-    h.get_by_label("Create template from entity").click();
-    h.run();
-    h.get_by_role_and_label(Role::TextInput, "Template name")
-        .click();
-    h.run();
-    h.get_by_role_and_label(Role::TextInput, "Template name")
-        .type_text("Boulder");
-    h.run();
-    h.get_by_label("Create").click();
+    create_template(&mut h, "Boulder");
     record(&mut h); // 10: create template
     assert_eq!(states.len(), 11);
 
@@ -203,15 +209,7 @@ fn create_template_spawn_it_delete_it_and_save() {
     let (dir, world) = project();
     let mut h = harness(&world);
     select(&mut h, 0x10);
-    h.get_by_label("Create template from entity").click();
-    h.run();
-    h.get_by_role_and_label(Role::TextInput, "Template name")
-        .click();
-    h.run();
-    h.get_by_role_and_label(Role::TextInput, "Template name")
-        .type_text("Boulder");
-    h.run();
-    h.get_by_label("Create").click();
+    create_template(&mut h, "Boulder");
     h.run();
     let template = dir.path().join("Assets/Templates/Boulder.jasset");
     let text = fs::read_to_string(&template).unwrap();

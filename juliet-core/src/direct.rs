@@ -1,34 +1,30 @@
 //! The direct load path: [`DirectCursor`] reads a file written in the writer's canonical
 //! form (`; Key` then one value line, properties in declaration order, as
 //! [`crate::write_property`] and the derive's `save` write them) straight from its text,
-//! without tokenizing it; [`load_text`] tries it and falls back to the tokenizer and the
-//! [`Archive`] for every other file.
+//! without tokenizing it; [`load_text`](crate::load_text) tries it and falls back to the tokenizer and the
+//! [`Archive`](crate::Archive) for every other file.
 //!
 //! The fast path reads a file only when the tokenizer would make exactly the same
 //! properties of it (a block header with the expected key, then exactly one value line,
 //! then the next header or the end), so a load through it gives the values the
-//! [`Archive`] path gives. Anything else (comments, blank lines, other spellings, other
+//! [`Archive`](crate::Archive) path gives. Anything else (comments, blank lines, other spellings, other
 //! orders, unknown or deprecated keys, several value lines, a value that does not
 //! parse, CRLF, a byte-order mark) makes it decline, and the caller loads the file the
 //! general way, which also reports errors with their line and column.
 //!
-//! Over a value the caller keeps ([`load_text`], [`Reflect::load_direct`]) a class finds
+//! Over a value the caller keeps ([`load_text`](crate::load_text), [`Reflect::load_direct`](crate::Reflect::load_direct)) a class finds
 //! all of its properties ([`DirectCursor::locate`]) before it decodes any, so a declined
 //! file leaves the value as the general path finds it, also when that path then fails (a
 //! duplicate key further on, a bad `ClassVersion` after the first property). For a new
-//! value ([`from_text`], [`Reflect::load_direct_fresh`]) it decodes each property as it
+//! value ([`from_text`](crate::from_text), [`Reflect::load_direct_fresh`](crate::Reflect::load_direct_fresh)) it decodes each property as it
 //! finds it ([`DirectCursor::property`]), and a file declined part way goes on through
 //! the general path over the same value, which writes those properties again.
 //! docs/design.md, section 4.3 (and section 4.2, the tokenizer it stands in for).
 
-use std::path::Path;
-
-use crate::archive::{Archive, UnknownProperties, CLASS_VERSION};
-use crate::class::Reflect;
+use crate::archive::CLASS_VERSION;
 use crate::codec::Codec;
 use crate::crc::Key;
-use crate::error::{Error, Warning};
-use crate::token::{simd, Document, TokenBuffer};
+use crate::token::{simd, TokenBuffer};
 use crate::value::{Value, ValueSpan};
 
 /// A position in a file's text for the direct load path (see the [module docs](self)),
@@ -37,8 +33,8 @@ use crate::value::{Value, ValueSpan};
 /// [`DirectCursor::property`] decodes as it goes: right for a loader that reads into a
 /// fresh value and, when the cursor gives up, starts again the general way from another
 /// fresh value (below), or goes on the general way over the same value, which writes
-/// the properties read so far again ([`Reflect::load_direct_fresh`]). A
-/// [`Reflect::load_direct`], which loads over a value the caller keeps, must
+/// the properties read so far again ([`Reflect::load_direct_fresh`](crate::Reflect::load_direct_fresh)). A
+/// [`Reflect::load_direct`](crate::Reflect::load_direct), which loads over a value the caller keeps, must
 /// [`DirectCursor::locate`] every property and check [`DirectCursor::is_done`] before
 /// it decodes any (see there).
 ///
@@ -117,7 +113,7 @@ impl TokenBuffer {
     /// [`TokenBuffer::direct`]'s check and scan: the text, with its newline masks in
     /// the scratch.
     #[inline]
-    fn scan_direct<'b>(&mut self, bytes: &'b [u8]) -> Option<&'b str> {
+    pub(crate) fn scan_direct<'b>(&mut self, bytes: &'b [u8]) -> Option<&'b str> {
         if bytes.len() >= u32::MAX as usize {
             return None;
         }
@@ -140,7 +136,7 @@ fn utf8_without_nul(bytes: &[u8]) -> Option<&str> {
 
 impl<'a> DirectCursor<'a> {
     #[inline(always)]
-    fn new(src: &'a str, newlines: &'a [u64]) -> DirectCursor<'a> {
+    pub(crate) fn new(src: &'a str, newlines: &'a [u64]) -> DirectCursor<'a> {
         DirectCursor {
             src,
             newlines,
@@ -187,9 +183,9 @@ impl<'a> DirectCursor<'a> {
     /// A class reading several properties over a value its caller keeps should
     /// [`DirectCursor::locate`] them all and decode them only once the file is known to
     /// be done, so that a file the direct path declines leaves the value untouched (see
-    /// [`Reflect::load_direct`]); over a new value that the general path then loads
+    /// [`Reflect::load_direct`](crate::Reflect::load_direct)); over a new value that the general path then loads
     /// from the same file, `property` after `property` is right
-    /// ([`Reflect::load_direct_fresh`]).
+    /// ([`Reflect::load_direct_fresh`](crate::Reflect::load_direct_fresh)).
     #[inline(always)]
     pub fn property<T: Codec>(&mut self, key: Key, place: &mut T) -> Option<bool> {
         let before = self.pos;
@@ -255,7 +251,7 @@ impl<'a> DirectCursor<'a> {
 
     /// Reads the `ClassVersion` property if it comes next and checks it against the
     /// code's version: `true` when the file's version is `code_version` or the file does
-    /// not give one (what [`Archive::resolve_class_version`] then resolves to), `false`
+    /// not give one (what [`Archive::resolve_class_version`](crate::Archive::resolve_class_version) then resolves to), `false`
     /// when it is another version (a migration or a warning is due: the general path's
     /// work) or does not read directly.
     #[inline(always)]
@@ -313,197 +309,6 @@ const fn is_identifier(name: &[u8]) -> bool {
         i += 1;
     }
     true
-}
-
-/// What a load reported besides the values (see [`load_text`] and [`from_text`]): how
-/// the file was read, its warnings and its unknown properties. Two words (checked at
-/// compile time); nothing is allocated when there are no warnings and no unknown keys
-/// (every file the direct path reads). docs/design.md, section 2.6 (unknown keys kept).
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct LoadTextReport {
-    direct: bool,
-    /// `None` when there is nothing to report.
-    findings: Option<Box<Findings>>,
-}
-
-static_assertions::assert_eq_size!(LoadTextReport, [usize; 2]);
-
-/// The warnings and unknown properties of a [`LoadTextReport`] (never both empty).
-#[derive(Debug, Clone, PartialEq)]
-struct Findings {
-    warnings: Vec<Warning>,
-    unknown: UnknownProperties,
-}
-
-impl LoadTextReport {
-    /// The report of a file the direct path read: nothing to report.
-    const DIRECT: LoadTextReport = LoadTextReport {
-        direct: true,
-        findings: None,
-    };
-
-    /// A report of a load: `direct` when the direct path read the file (else the
-    /// tokenizer and [`Archive`]), with its `warnings` and `unknown` properties.
-    pub fn new(direct: bool, warnings: Vec<Warning>, unknown: UnknownProperties) -> Self {
-        let findings = (!warnings.is_empty() || !unknown.is_empty())
-            .then(|| Box::new(Findings { warnings, unknown }));
-        LoadTextReport { direct, findings }
-    }
-
-    /// Whether the direct path read the file (`false`: tokenizer and [`Archive`]).
-    pub fn direct(&self) -> bool {
-        self.direct
-    }
-
-    /// The warnings, also logged through `tracing` (a newer class version, unknown
-    /// keys), in file order.
-    pub fn warnings(&self) -> &[Warning] {
-        self.findings.as_ref().map_or(&[], |f| &f.warnings)
-    }
-
-    /// The properties no reader consumed, in file order, kept to be written back (seed
-    /// 01 section 3.4).
-    pub fn unknown(&self) -> &UnknownProperties {
-        static NONE: UnknownProperties = UnknownProperties::new();
-        self.findings.as_ref().map_or(&NONE, |f| &f.unknown)
-    }
-
-    /// The warnings and the unknown properties, by value.
-    pub fn into_parts(self) -> (Vec<Warning>, UnknownProperties) {
-        self.findings
-            .map_or_else(Default::default, |f| (f.warnings, f.unknown))
-    }
-}
-
-/// Loads the file `bytes` over `value` (missing keys keep their current values): first
-/// through [`Reflect::load_direct`], and when that declines, by tokenizing the file into
-/// `buffer` (from the scan the direct path made: the bytes are checked once) and
-/// running [`Reflect::load`] over an [`Archive`], then the unconsumed-key audit. Both
-/// ways give the same values, warnings, unknown properties and errors
-/// (`tests/tests/direct_load_equivalence.rs` checks this on mutated files).
-///
-/// `path` only labels errors.
-///
-/// # Errors
-/// Those of [`TokenBuffer::tokenize`] and [`Reflect::load`], with path, line and column.
-/// On error `value` may be partly loaded, exactly as [`Reflect::load`] alone leaves it
-/// (for a derived class; a hand-written [`Reflect::load_direct`] must decline without
-/// writing, see there).
-pub fn load_text<T: Reflect>(
-    buffer: &mut TokenBuffer,
-    bytes: &[u8],
-    path: &Path,
-    value: &mut T,
-) -> Result<LoadTextReport, Error> {
-    let Some(src) = buffer.scan_direct(bytes) else {
-        return load_tokenized(buffer.tokenize(bytes, path)?, value);
-    };
-    let mut cursor = DirectCursor::new(src, buffer.masks());
-    // A file that does not start with a header (a comment, a blank line, a compact
-    // property) is not in canonical form: no attempt.
-    let canonical_start = src.as_bytes().first().is_none_or(|&b| b == b';');
-    if canonical_start && value.load_direct(&mut cursor) && cursor.is_done() {
-        return Ok(LoadTextReport::DIRECT);
-    }
-    load_tokenized(buffer.tokenize_scanned(src, path)?, value)
-}
-
-/// A new `T` from the file `bytes`: [`Reflect::default_value`] (made once), then every
-/// key the file has, and the load's [`LoadTextReport`]. A file in canonical form is read
-/// through [`Reflect::load_direct_fresh`] (decoding as it goes, no find-everything-first
-/// pass); any other file, or one that path declines part way, is loaded over the same
-/// value through the tokenizer (into `buffer`), [`Reflect::load`] and the
-/// unconsumed-key audit: the properties the direct path read hold the file's own values,
-/// which [`Reflect::load`] writes again (every [`Codec::decode_into`] replaces the
-/// value). Both ways give what [`load_text`] over [`Reflect::default_value`] gives
-/// (`tests/tests/direct_load_equivalence.rs`, `tests/tests/from_text_hostile.rs`).
-///
-/// `path` only labels errors. docs/design.md, sections 4.3 (the symmetric serialize,
-/// here straight from the text) and 2.6 (unknown keys kept).
-///
-/// ```
-/// use std::path::Path;
-/// use juliet_core::{from_text, TokenBuffer};
-///
-/// #[derive(juliet_derive::Entity, Debug, PartialEq)]
-/// #[jasset(crate = ::juliet_core)] // `juliet_entities::Entity` needs no `crate`
-/// struct Door {
-///     #[jasset(default = 1.0)]
-///     width: f32,
-///     locked: bool,
-/// }
-///
-/// let mut buffer = TokenBuffer::new();
-/// let path = Path::new("door.jasset");
-/// let (door, report) = from_text::<Door>(&mut buffer, b"; Locked\ntrue\n", path)?;
-/// assert_eq!(door, Door { width: 1.0, locked: true });
-/// assert!(report.direct() && report.unknown().is_empty());
-///
-/// let edited = b"# edited\n; Locked\nfalse\n; Color\nred\n";
-/// let (door, report) = from_text::<Door>(&mut buffer, edited, path)?;
-/// assert!(!report.direct() && !door.locked);
-/// let color = report.unknown().iter().next().unwrap();
-/// assert_eq!(color.key(), "Color"); // kept, to be written back
-/// # Ok::<(), juliet_core::Error>(())
-/// ```
-///
-/// # Errors
-/// Those of [`TokenBuffer::tokenize`] and [`Reflect::load`], with path, line and column.
-/// The partly loaded value is dropped; it may hold values the direct path read from
-/// the file before it declined (a tokenizer error further on).
-#[inline]
-pub fn from_text<T: Reflect>(
-    buffer: &mut TokenBuffer,
-    bytes: &[u8],
-    path: &Path,
-) -> Result<(T, LoadTextReport), Error> {
-    let mut value = T::default_value();
-    let scanned = buffer.scan_direct(bytes);
-    if let Some(src) = scanned {
-        // As in `load_text`: a file that does not start with a header is not attempted.
-        if src.as_bytes().first().is_none_or(|&b| b == b';') {
-            let mut cursor = DirectCursor::new(src, buffer.masks());
-            if value.load_direct_fresh(&mut cursor) && cursor.is_done() {
-                return Ok((value, LoadTextReport::DIRECT));
-            }
-        }
-    }
-    // Declined, perhaps part way: the properties read so far hold the file's own
-    // values, which the general path writes again.
-    from_text_general(buffer, bytes, scanned, path, value)
-}
-
-/// [`from_text`]'s general path, out of line: `value` (the default value, perhaps with
-/// some properties read from this file) loaded through the tokenizer (from the direct
-/// path's scan when there is one) and [`load_tokenized`]. `from_text` does not share
-/// `load_text`'s body through a `&mut T` helper: the value then lives behind a pointer
-/// and is moved into the result, which cost 110 instructions a record (2,779 against
-/// 2,670, the core bench's `Unit`).
-#[cold]
-#[inline(never)]
-fn from_text_general<T: Reflect>(
-    buffer: &mut TokenBuffer,
-    bytes: &[u8],
-    scanned: Option<&str>,
-    path: &Path,
-    mut value: T,
-) -> Result<(T, LoadTextReport), Error> {
-    let doc = match scanned {
-        Some(src) => buffer.tokenize_scanned(src, path)?,
-        None => buffer.tokenize(bytes, path)?,
-    };
-    let report = load_tokenized(doc, &mut value)?;
-    Ok((value, report))
-}
-
-/// [`load_text`]'s general path, out of line.
-#[inline(never)]
-fn load_tokenized<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadTextReport, Error> {
-    let mut ar = Archive::loading(doc);
-    value.load(&mut ar)?;
-    let known: Vec<&str> = T::CLASS.known_keys().collect();
-    let unknown = ar.audit_unconsumed_suggesting(&known);
-    Ok(LoadTextReport::new(false, ar.take_warnings(), unknown))
 }
 
 #[cfg(test)]

@@ -49,6 +49,7 @@ pub mod erased;
 pub mod error;
 pub mod registry;
 pub mod suggest;
+pub mod text;
 pub mod token;
 pub mod value;
 
@@ -62,13 +63,14 @@ pub use archive::{
 pub use class::{Class, PropertyDescriptor, Reflect};
 pub use codec::{decode_variant, needs_quotes, Codec, PropertyType};
 pub use crc::{crc32, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key};
-pub use direct::{from_text, load_text, DirectCursor, DirectValue, LoadTextReport};
+pub use direct::{DirectCursor, DirectValue};
 pub use erased::{ClassOps, PropertyOps};
 pub use error::{
     escape_controls, Error, ErrorInfo, ErrorKind, ValueErrorKind, Warning, WarningKind,
 };
 pub use registry::{ClassRegistration, Registry, Replacement, StockClass};
 pub use suggest::did_you_mean;
+pub use text::{from_text, load_text, LoadTextReport};
 pub use token::{Document, LineForm, PropertyNode, TokenBuffer};
 pub use value::{Value, ValueError};
 

@@ -11,7 +11,6 @@ use egui::{Key, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 use juliet_entities::editor::EditorApp;
-use juliet_entities::kinds::Inert;
 use juliet_entities::EntityId;
 
 mod editor_common;
@@ -136,11 +135,6 @@ fn a_deleted_entity_is_listed_and_its_file_goes() {
     assert!(written.is_empty(), "{written:?}");
     assert_eq!(deleted, [entities.join("c.jasset")]);
     assert_eq!(h.state().selected(), None);
-}
-
-fn mass(h: &Harness<'_, EditorApp>, id: u64) -> f32 {
-    let manager = h.state().world().manager();
-    manager.get::<Inert>(EntityId(id)).unwrap().mass
 }
 
 #[test]

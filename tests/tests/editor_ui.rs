@@ -292,14 +292,7 @@ fn a_template_changed_on_disk_reloads_and_an_unsaved_entity_asks() {
     fs::write(&rock, ROCK.replace("Mass: 250.0", "Mass: 260.0")).unwrap();
     h.state_mut().files_changed(std::slice::from_ref(&rock));
     h.run();
-    let mass = h
-        .state()
-        .world()
-        .manager()
-        .get::<Inert>(EntityId(0x11))
-        .unwrap()
-        .mass;
-    assert_eq!(mass, 260.0);
+    assert_eq!(mass(&h, 0x11), 260.0);
 
     select(&mut h, 0x11);
     h.get_by_role_and_label(Role::SpinButton, "Mass")
@@ -313,14 +306,7 @@ fn a_template_changed_on_disk_reloads_and_an_unsaved_entity_asks() {
     h.get_by_label("Reload from disk").click();
     h.run();
     assert_eq!(health(&h, 0x11), 5.0);
-    let mass = h
-        .state()
-        .world()
-        .manager()
-        .get::<Inert>(EntityId(0x11))
-        .unwrap()
-        .mass;
-    assert_eq!(mass, 260.0, "the unsaved edit is gone");
+    assert_eq!(mass(&h, 0x11), 260.0, "the unsaved edit is gone");
 }
 
 #[derive(juliet_entities::Codec, Clone, Copy, PartialEq, Debug, Default)]

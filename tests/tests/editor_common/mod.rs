@@ -65,6 +65,12 @@ pub fn health(h: &Harness<'_, EditorApp>, id: u64) -> f32 {
         .health
 }
 
+/// The `Mass` of `Inert` entity `id` in the editor's world.
+pub fn mass(h: &Harness<'_, EditorApp>, id: u64) -> f32 {
+    let manager = h.state().world().manager();
+    manager.get::<Inert>(EntityId(id)).unwrap().mass
+}
+
 pub fn override_keys(h: &Harness<'_, EditorApp>, id: u64) -> Vec<&'static str> {
     let list = h.state().world().overrides(EntityId(id)).unwrap();
     list.iter().map(|o| o.key).collect()

@@ -102,9 +102,10 @@ fn decode_round_trip<T: Codec + Default + std::fmt::Debug>(
     i: usize,
     src: &[u8],
 ) {
+    let decoded = doc.decode::<T>(i);
     let value = doc.value(i);
     let mut place = T::default();
-    match doc.decode::<T>(i) {
+    match decoded {
         Err(err) => {
             check_error(&err, src);
             assert!(

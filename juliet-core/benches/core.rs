@@ -4,17 +4,18 @@
 //!   entity-like `.jasset` files (block headers, value lines, comments, inline and
 //!   compact properties, vectors, quoted and bare strings, lists), every file tokenized
 //!   in turn with one warm [`TokenBuffer`], as a world load does.
-//! * `typed_load/{juliet,juliet_derived,juliet_tokenized,serde_json}`: the same 12-field
-//!   record loaded from `.jasset` text and from JSON (`serde_json::from_str` into the
-//!   same struct through `#[derive(Deserialize)]`). `juliet` reads the writer's
-//!   canonical form through the direct path ([`juliet_core::DirectCursor::property`],
-//!   each key in order, decoding as it goes into a fresh record that a fallback
-//!   discards) and falls back to `juliet_tokenized`, which every
-//!   other file takes: tokenize, then one pass over the nodes dispatching on `key_crc`,
-//!   as the derive's `load` does. `juliet_derived` is the same record through
-//!   `#[derive(Entity)]` and [`juliet_core::from_text`] (issue 3's derived loader in
-//!   this benchmark). Each builds a fresh record, strings included, for each of the
-//!   [`RECORDS`] distinct inputs of an iteration.
+//! * `typed_load/{juliet,juliet_derived,juliet_tokenized,juliet_edited,serde_json}`: the
+//!   same 12-field record loaded from `.jasset` text and from JSON (`serde_json::from_str`
+//!   into the same struct through `#[derive(Deserialize)]`). `juliet` is a hand-written
+//!   loader: the walk of [`juliet_core::Properties`] over the file's document
+//!   ([`TokenBuffer::document`], read straight from the text in canonical form), one
+//!   `match` arm a field, as the derive's `load` is. `juliet_tokenized` is the same walk
+//!   over a document the tokenizer made (what a file that is not canonical costs).
+//!   `juliet_derived` is the record through `#[derive(Entity)]` and
+//!   [`juliet_core::from_text`], and `juliet_edited` the same on the records written
+//!   by hand (a comment, a blank line, one-line `; Key: value` forms, two keys swapped).
+//!   Each builds a fresh record, strings included, for each of the [`RECORDS`] distinct
+//!   inputs of an iteration.
 //! * After criterion's estimates, a paired summary (see [`paired_summary`]) that is
 //!   robust to a machine whose load changes between two benchmarks.
 //!
@@ -27,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use glam::Vec3;
-use juliet_core::{from_text, key, key_crc, Codec, Error, TokenBuffer};
+use juliet_core::{from_text, Codec, Document, Error, Reflect, TokenBuffer};
 use serde::Deserialize;
 
 /// Target size of the tokenizer input, in bytes.
@@ -211,77 +212,44 @@ fn vec3<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec3, D::Error> {
     <[f32; 3]>::deserialize(d).map(Vec3::from_array)
 }
 
-const HEALTH: u32 = key_crc("Health");
-const MAX_SPEED: u32 = key_crc("MaxSpeed");
-const ACCELERATION: u32 = key_crc("Acceleration");
-const TURN_RATE: u32 = key_crc("TurnRate");
-const MASS: u32 = key_crc("Mass");
-const SIGHT_RADIUS: u32 = key_crc("SightRadius");
-const POSITION: u32 = key_crc("Position");
-const ENTITY_ID: u32 = key_crc("EntityID");
-const TEAM_INDEX: u32 = key_crc("TeamIndex");
-const IS_VISIBLE: u32 = key_crc("IsVisible");
-const DISPLAY_NAME: u32 = key_crc("DisplayName");
-const MESH_ASSET: u32 = key_crc("MeshAsset");
-
-/// The hand-written loader: the direct path over the writer's canonical form (each key
-/// in order, absent or decoded in line into a fresh record, which a fallback drops),
-/// else [`load_unit_tokenized`].
+/// The hand-written loader: the walk over the file's document, filled as it is read
+/// (straight from the text while it is canonical).
 fn load_unit(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, Error> {
-    let mut unit = Unit::default();
-    if let Some(mut c) = buffer.direct(text.as_bytes()) {
-        let read = c.property(key!("EntityID"), &mut unit.entity_id).is_some()
-            && c.property(key!("Health"), &mut unit.health).is_some()
-            && c.property(key!("MaxSpeed"), &mut unit.max_speed).is_some()
-            && c.property(key!("Acceleration"), &mut unit.acceleration)
-                .is_some()
-            && c.property(key!("TurnRate"), &mut unit.turn_rate).is_some()
-            && c.property(key!("Mass"), &mut unit.mass).is_some()
-            && c.property(key!("SightRadius"), &mut unit.sight_radius)
-                .is_some()
-            && c.property(key!("Position"), &mut unit.position).is_some()
-            && c.property(key!("TeamIndex"), &mut unit.team_index)
-                .is_some()
-            && c.property(key!("IsVisible"), &mut unit.is_visible)
-                .is_some()
-            && c.property(key!("DisplayName"), &mut unit.display_name)
-                .is_some()
-            && c.property(key!("MeshAsset"), &mut unit.mesh_asset)
-                .is_some();
-        if read && c.is_done() {
-            return Ok(unit);
-        }
-    }
-    load_unit_tokenized(buffer, text, path)
+    walk_unit(buffer.document(text.as_bytes(), path)?)
 }
 
-/// The derived loader: [`from_text`], a new `Unit` (the derive's `load_direct_fresh`,
-/// else its `load` after tokenizing).
+/// The derived loader: [`from_text`], a new `Unit`.
 fn load_unit_derived(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, Error> {
     let (unit, _report) = from_text(buffer, text.as_bytes(), path)?;
     Ok(unit)
 }
 
-/// The general path of [`load_unit`] (every file, canonical or not): tokenize, then one
-/// pass over the nodes that decodes each known key into its field.
+/// [`load_unit`] over the tokenizer's document (every node made before the walk).
 #[inline(never)]
 fn load_unit_tokenized(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, Error> {
-    let mut doc = buffer.tokenize(text.as_bytes(), path)?;
+    walk_unit(buffer.tokenize(text.as_bytes(), path)?)
+}
+
+/// One walk over `doc`'s properties ([`juliet_core::Properties`]), decoding each into
+/// its field of a new `Unit`.
+#[inline(always)]
+fn walk_unit(mut doc: Document<'_>) -> Result<Unit, Error> {
     let mut unit = Unit::default();
-    for i in 0..doc.len() {
-        match doc.node(i).key_crc {
-            HEALTH => doc.decode_into(i, &mut unit.health)?,
-            MAX_SPEED => doc.decode_into(i, &mut unit.max_speed)?,
-            ACCELERATION => doc.decode_into(i, &mut unit.acceleration)?,
-            TURN_RATE => doc.decode_into(i, &mut unit.turn_rate)?,
-            MASS => doc.decode_into(i, &mut unit.mass)?,
-            SIGHT_RADIUS => doc.decode_into(i, &mut unit.sight_radius)?,
-            POSITION => doc.decode_into(i, &mut unit.position)?,
-            ENTITY_ID => doc.decode_into(i, &mut unit.entity_id)?,
-            TEAM_INDEX => doc.decode_into(i, &mut unit.team_index)?,
-            IS_VISIBLE => doc.decode_into(i, &mut unit.is_visible)?,
-            DISPLAY_NAME => doc.decode_into(i, &mut unit.display_name)?,
-            MESH_ASSET => doc.decode_into(i, &mut unit.mesh_asset)?,
+    let mut p = doc.properties(Unit::CLASS.properties);
+    while let Some(index) = p.next()? {
+        match index {
+            0 => p.decode_into(&mut unit.entity_id)?,
+            1 => p.decode_into(&mut unit.health)?,
+            2 => p.decode_into(&mut unit.max_speed)?,
+            3 => p.decode_into(&mut unit.acceleration)?,
+            4 => p.decode_into(&mut unit.turn_rate)?,
+            5 => p.decode_into(&mut unit.mass)?,
+            6 => p.decode_into(&mut unit.sight_radius)?,
+            7 => p.decode_into(&mut unit.position)?,
+            8 => p.decode_into(&mut unit.team_index)?,
+            9 => p.decode_into(&mut unit.is_visible)?,
+            10 => p.decode_into(&mut unit.display_name)?,
+            11 => p.decode_into(&mut unit.mesh_asset)?,
             _ => {}
         }
     }
@@ -326,6 +294,27 @@ fn unit_jasset(u: &Unit) -> String {
     s
 }
 
+/// The canonical file `text` as a designer edits it: a comment first, a blank line, the
+/// short properties written `; Key: value` on one line, and `Health` moved after
+/// `MaxSpeed`.
+fn hand_edited(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut pairs: Vec<(&str, &str)> = lines.chunks(2).map(|kv| (&kv[0][2..], kv[1])).collect();
+    pairs.swap(1, 2);
+    let mut out = String::from("# tuned by hand\n");
+    for (i, (key, value)) in pairs.iter().enumerate() {
+        if i == 6 {
+            out.push('\n');
+        }
+        if value.len() <= 8 {
+            out.push_str(&format!("; {key}: {value}\n"));
+        } else {
+            out.push_str(&format!("; {key}\n{value}\n"));
+        }
+    }
+    out
+}
+
 /// The record as JSON (floats in the same shortest form).
 fn unit_json(u: &Unit) -> String {
     let f = |v: f32| {
@@ -361,6 +350,11 @@ fn records() -> (Vec<Unit>, Vec<String>, Vec<String>) {
     let jasset = units.iter().map(unit_jasset).collect();
     let json = units.iter().map(unit_json).collect();
     (units, jasset, json)
+}
+
+/// The records' files as edited by hand ([`hand_edited`]).
+fn edited_records(jasset: &[String]) -> Vec<String> {
+    jasset.iter().map(|t| hand_edited(t)).collect()
 }
 
 /// One measured pass of `typed_load/juliet`: every record, each into a new `Unit`.
@@ -421,6 +415,10 @@ fn bench_typed_load(c: &mut Criterion) {
         );
         let (derived, report) = from_text::<Unit>(&mut buffer, j.as_bytes(), path).expect("jasset");
         assert!(report.direct() && &derived == u);
+        let edited = hand_edited(j);
+        let (derived, report) =
+            from_text::<Unit>(&mut buffer, edited.as_bytes(), path).expect("edited");
+        assert!(!report.direct() && report.unknown().is_empty() && &derived == u);
         assert_eq!(&serde_json::from_str::<Unit>(s).expect("json record"), u);
     }
     let jasset_bytes = jasset.iter().map(String::len).sum::<usize>() / RECORDS;
@@ -443,6 +441,10 @@ fn bench_typed_load(c: &mut Criterion) {
     });
     group.bench_function("juliet_tokenized", |b| {
         b.iter(|| load_all_tokenized(&mut buffer, &jasset, path))
+    });
+    let edited = edited_records(&jasset);
+    group.bench_function("juliet_edited", |b| {
+        b.iter(|| load_all_derived(&mut buffer, &edited, path))
     });
     group.bench_function("serde_json", |b| b.iter(|| load_all_json(&json)));
     group.finish();
@@ -467,6 +469,7 @@ fn paired_summary() {
     let bytes: usize = files.iter().map(String::len).sum();
     let entity_path = Path::new("Assets/Worlds/Bench/Entity.jasset");
     let (_, jasset, json) = records();
+    let edited = edited_records(&jasset);
     let path = Path::new("Assets/Units/Unit.jasset");
     let mut buffer = TokenBuffer::new();
     tokenize_all(&mut buffer, &files, entity_path);
@@ -479,6 +482,7 @@ fn paired_summary() {
     let mut best_derived = f64::MAX;
     let (mut ratios, mut tokenized_ratios) = (Vec::new(), Vec::new());
     let mut derived_ratios = Vec::new();
+    let (mut best_edited, mut edited_ratios) = (f64::MAX, Vec::new());
     for round in 0..PAIRED_ROUNDS {
         let (pass, _) = timed(|| tokenize_all(&mut buffer, &files, entity_path));
         best_pass = best_pass.min(pass);
@@ -511,7 +515,14 @@ fn paired_summary() {
                 .sum::<f32>()
         });
         let (serde, _) = timed(|| (0..PAIRED_BATCH).map(|_| load_all_json(&json)).sum::<f32>());
+        let (edited_time, _) = timed(|| {
+            (0..PAIRED_BATCH)
+                .map(|_| load_all_derived(&mut buffer, &edited, path))
+                .sum::<f32>()
+        });
         let per_record = (PAIRED_BATCH * RECORDS) as f64;
+        best_edited = best_edited.min(edited_time / per_record);
+        edited_ratios.push(edited_time / derived);
         best_juliet = best_juliet.min(juliet / per_record);
         best_tokenized = best_tokenized.min(tokenized / per_record);
         best_derived = best_derived.min(derived / per_record);
@@ -527,16 +538,26 @@ fn paired_summary() {
     println!(
         "paired summary ({PAIRED_ROUNDS} rounds): tokenizer best pass {:.3} GB/s; typed \
          load best round: juliet {best_juliet:.1} ns/record, juliet_tokenized \
-         {best_tokenized:.1}, juliet_derived {best_derived:.1}, serde_json {best_serde:.1} \
-         (ratios of bests {:.2}, {:.2} and {:.2}); median per-round ratio serde_json/juliet \
-         {:.2}, serde_json/juliet_tokenized {:.2}, juliet_derived/juliet {:.2}",
+         {best_tokenized:.1}, juliet_derived {best_derived:.1}, juliet_edited \
+         {best_edited:.1}, serde_json {best_serde:.1} (ratios of bests {:.2}, {:.2} and \
+         {:.2}); median per-round ratio serde_json/juliet {:.2}, serde_json/juliet_tokenized \
+         {:.2}, juliet_derived/juliet {:.2}, serde_json/juliet_derived {:.2}, \
+         juliet_edited/juliet_derived {:.2}",
         bytes as f64 / best_pass,
         best_serde / best_juliet,
         best_serde / best_tokenized,
         best_serde / best_derived,
-        median(ratios),
+        median(ratios.clone()),
         median(tokenized_ratios),
-        median(derived_ratios),
+        median(derived_ratios.clone()),
+        median(
+            ratios
+                .iter()
+                .zip(&derived_ratios)
+                .map(|(r, d)| r / d)
+                .collect()
+        ),
+        median(edited_ratios),
     );
 }
 

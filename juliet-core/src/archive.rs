@@ -110,17 +110,22 @@ impl<'a> Archive<'a> {
     /// `Ok(false)`.
     ///
     /// # Errors
-    /// When loading, [`crate::ErrorKind::BadValue`] at the value's line and column.
+    /// When loading, [`crate::ErrorKind::BadValue`] at the value's line and column, and
+    /// the tokenizer's errors for a document still being filled
+    /// ([`Document::complete`]).
     pub fn serialize<T: Codec>(&mut self, key: Key, value: &mut T) -> Result<bool, Error> {
         match &mut self.inner {
             Inner::Save(out) => {
                 write_property(out, key.name, value);
                 Ok(true)
             }
-            Inner::Load(doc) => match doc.find(key) {
-                Some(index) => doc.decode_into(index, value).map(|()| true),
-                None => Ok(false),
-            },
+            Inner::Load(doc) => {
+                doc.complete()?;
+                match doc.find(key) {
+                    Some(index) => doc.decode_into(index, value).map(|()| true),
+                    None => Ok(false),
+                }
+            }
         }
     }
 
@@ -128,14 +133,18 @@ impl<'a> Archive<'a> {
     /// saving or when the file lacks the key. Deprecated keys are never written.
     ///
     /// # Errors
-    /// [`crate::ErrorKind::BadValue`] when the value does not parse as `T`.
+    /// [`crate::ErrorKind::BadValue`] when the value does not parse as `T`;
+    /// [`Document::complete`]'s errors.
     pub fn read_deprecated<T: Codec>(&mut self, key: &str) -> Result<Option<T>, Error> {
         match &mut self.inner {
             Inner::Save(_) => Ok(None),
-            Inner::Load(doc) => match doc.find_name(key) {
-                Some(index) => doc.decode(index).map(Some),
-                None => Ok(None),
-            },
+            Inner::Load(doc) => {
+                doc.complete()?;
+                match doc.find_name(key) {
+                    Some(index) => doc.decode(index).map(Some),
+                    None => Ok(None),
+                }
+            }
         }
     }
 
@@ -198,38 +207,20 @@ impl<'a> Archive<'a> {
     /// (consumed), else `code_version`. A version newer than the code adds a
     /// [`WarningKind::NewerClassVersion`] warning. When saving, `code_version`.
     ///
+    /// A document still being filled is completed first: classes call this after
+    /// their walk over the properties ([`crate::Properties`]).
+    ///
     /// # Errors
-    /// [`crate::ErrorKind::BadValue`] when `ClassVersion` is not a `u32`.
-    #[inline]
+    /// [`crate::ErrorKind::BadValue`] when `ClassVersion` is not a `u32`;
+    /// [`Document::complete`]'s errors.
     pub fn resolve_class_version(&mut self, code_version: u32) -> Result<u32, Error> {
-        // The writer's form, inline: `ClassVersion` first in the file, a `u32` no newer
-        // than the code. Anything else (no such first node, an error, a newer version,
-        // a recorded version) takes the general path, which gives the same result.
-        if let (None, Inner::Load(doc)) = (self.class_version, &mut self.inner) {
-            if doc.nodes().first().map(|n| n.key_crc) == Some(CLASS_VERSION.crc)
-                && doc.key_is(0, CLASS_VERSION.name)
-            {
-                if let Ok(v) = u32::decode(doc.value(0)) {
-                    if v <= code_version {
-                        doc.consume(0);
-                        self.class_version = Some(v);
-                        return Ok(v);
-                    }
-                }
-            }
-        }
-        self.resolve_class_version_general(code_version)
-    }
-
-    /// [`Archive::resolve_class_version`] in every case, out of line.
-    #[inline(never)]
-    fn resolve_class_version_general(&mut self, code_version: u32) -> Result<u32, Error> {
         if let Some(v) = self.class_version {
             return Ok(v);
         }
         let Inner::Load(doc) = &mut self.inner else {
             return Ok(code_version);
         };
+        doc.complete()?;
         let version = match doc.find(CLASS_VERSION) {
             Some(index) => {
                 let v: u32 = doc.decode(index)?;
@@ -276,6 +267,10 @@ impl<'a> Archive<'a> {
     /// [`WarningKind::UnknownKey`] warning each, up to [`UNKNOWN_KEY_WARNINGS`]; the rest
     /// of the file's unknown keys are counted in one [`WarningKind::UnknownKeysNotListed`]
     /// warning at the first of them. Empty when saving.
+    ///
+    /// # Panics
+    /// When the document is not complete ([`Document::complete`]; it is after a derived
+    /// class's `load`).
     pub fn audit_unconsumed(&mut self) -> UnknownProperties {
         self.audit_unconsumed_suggesting(&[])
     }

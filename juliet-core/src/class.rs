@@ -8,7 +8,6 @@
 use crate::archive::Archive;
 use crate::codec::{Codec, PropertyType};
 use crate::crc::{key_crc, keys_equal, Key};
-use crate::direct::DirectCursor;
 use crate::erased::{ClassOps, PropertyOps};
 use crate::error::Error;
 
@@ -71,53 +70,15 @@ pub trait Reflect: Sized + Send + Sync + 'static {
     /// Reads the properties present in the archive over the current values (missing keys
     /// keep them), then runs the migration when the file's class version is older.
     ///
+    /// The derive writes it as one walk over the file's properties in file order
+    /// ([`crate::Properties`]), one `match` arm a property, then
+    /// [`Archive::resolve_class_version`] and the migration. A hand-written loader
+    /// may read the archive any way ([`Archive::serialize`] completes the document).
+    ///
     /// # Errors
-    /// The first bad value ([`crate::ErrorKind::BadValue`]) or a failed migration.
+    /// The first bad value ([`crate::ErrorKind::BadValue`]), a duplicate key, the
+    /// tokenizer's errors on a file not in canonical form, or a failed migration.
     fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error>;
-
-    /// The direct load path ([`crate::direct`]): reads the class's properties at
-    /// `cursor` when the rest of the file is in the writer's canonical form (an
-    /// optional `ClassVersion` equal to [`Class::version`], then the properties in
-    /// declaration order, any of them absent, then the end of the file), without
-    /// tokenizing it.
-    ///
-    /// Returns `true` when it read every property that was there. `false` means the
-    /// file must go through [`Reflect::load`] instead. An implementation must leave
-    /// `self` untouched when it declines for any reason but a value that does not
-    /// decode: [`DirectCursor::locate`] every property and check
-    /// [`DirectCursor::is_done`] before decoding any of them (the general path would
-    /// fail on the same file without writing anything, e.g. on a duplicate key or a
-    /// later bad `ClassVersion`). When a found value does not decode, the values before
-    /// it are the file's own, which [`Reflect::load`] writes again before failing on
-    /// the same value. The provided version declines every file; the derive writes one
-    /// that finds each property in line, then decodes them.
-    #[inline]
-    fn load_direct(&mut self, cursor: &mut DirectCursor<'_>) -> bool {
-        let _ = cursor;
-        false
-    }
-
-    /// [`Reflect::load_direct`] over a new value ([`Reflect::default_value`], as
-    /// [`crate::from_text`] makes) that the caller loads through [`Reflect::load`] when
-    /// the direct path declines: it may decode each property as it finds it
-    /// ([`DirectCursor::property`]), so when it returns `false`, or `true` with the
-    /// cursor not done, some properties may hold the values the file gives them. An
-    /// implementation must write nothing else (no other value, no other field), and
-    /// only a class whose [`Reflect::load`] decodes every property of the file through
-    /// [`Codec::decode_into`], whatever the file's `ClassVersion`, position or order (as
-    /// the derive's does), may override this method: the general path then writes those
-    /// properties again and gives what it gives from the default value. Such a property
-    /// is then decoded twice and its first value dropped.
-    ///
-    /// Returns `true` when it read every property that was there (the caller then
-    /// checks [`DirectCursor::is_done`]). The provided version is
-    /// [`Reflect::load_direct`]; the derive writes one that decodes in line, with no
-    /// find-everything-first pass. docs/design.md, section 4.3 (the symmetric
-    /// serialize, here straight from the text).
-    #[inline]
-    fn load_direct_fresh(&mut self, cursor: &mut DirectCursor<'_>) -> bool {
-        self.load_direct(cursor)
-    }
 }
 
 /// A type's descriptor: name, name CRC, version, layout, property table, deprecated keys

@@ -291,6 +291,23 @@ macro_rules! key {
     }};
 }
 
+/// Whether `name` is a key the tokenizer reads as one (`[A-Za-z_][A-Za-z0-9_]*`). For a
+/// constant key the compiler folds the whole check away.
+#[inline(always)]
+pub(crate) const fn is_identifier(name: &[u8]) -> bool {
+    if name.is_empty() || name[0].is_ascii_digit() {
+        return false;
+    }
+    let mut i = 0;
+    while i < name.len() {
+        if !(name[i].is_ascii_alphanumeric() || name[i] == b'_') {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

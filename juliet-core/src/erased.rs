@@ -13,7 +13,6 @@ use std::any::TypeId;
 use crate::archive::Archive;
 use crate::class::{PropertyDescriptor, Reflect};
 use crate::codec::Codec;
-use crate::direct::DirectCursor;
 use crate::error::Error;
 use crate::value::{Value, ValueError};
 
@@ -25,7 +24,6 @@ pub struct ClassOps {
     clone_in_place: unsafe fn(*const u8, *mut u8),
     save: unsafe fn(*const u8, &mut Archive<'_>),
     load: unsafe fn(*mut u8, &mut Archive<'_>) -> Result<(), Error>,
-    load_direct: unsafe fn(*mut u8, &mut DirectCursor<'_>) -> bool,
     /// The `TypeId` of the class's Rust type.
     pub type_id: fn() -> TypeId,
     // Private copies made by `of::<T>()` that no code outside this module can change:
@@ -69,11 +67,6 @@ unsafe fn load<T: Reflect>(ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Err
     unsafe { (*ptr.cast::<T>()).load(ar) }
 }
 
-unsafe fn load_direct<T: Reflect>(ptr: *mut u8, cursor: &mut DirectCursor<'_>) -> bool {
-    // SAFETY: the caller guarantees `ptr` holds a live `T` with no other borrow.
-    unsafe { (*ptr.cast::<T>()).load_direct(cursor) }
-}
-
 impl ClassOps {
     /// The operations of `T`.
     pub const fn of<T: Reflect>() -> ClassOps {
@@ -83,7 +76,6 @@ impl ClassOps {
             clone_in_place: clone_in_place::<T>,
             save: save::<T>,
             load: load::<T>,
-            load_direct: load_direct::<T>,
             type_id: TypeId::of::<T>,
             layout: Layout::new::<T>(),
             value_type_id: TypeId::of::<T>,
@@ -168,18 +160,6 @@ impl ClassOps {
     pub unsafe fn load(&self, ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error> {
         // SAFETY: forwarded contract.
         unsafe { (self.load)(ptr, ar) }
-    }
-
-    /// Runs the direct load path on the value at `ptr` ([`Reflect::load_direct`]):
-    /// `true` when the class read the rest of the file at `cursor`, `false` when the file
-    /// must go through [`ClassOps::load`] instead (the value is then live, and untouched
-    /// but for the values decoded before one that did not decode).
-    ///
-    /// # Safety
-    /// `ptr` must hold a live value of the class, not borrowed elsewhere.
-    pub unsafe fn load_direct(&self, ptr: *mut u8, cursor: &mut DirectCursor<'_>) -> bool {
-        // SAFETY: forwarded contract.
-        unsafe { (self.load_direct)(ptr, cursor) }
     }
 }
 

@@ -3,9 +3,10 @@
 //! The `.jasset` text archive and the reflection runtime of Juliet-rs: CRC-32 keys, the
 //! zero-copy [tokenizer](TokenBuffer), the [`Archive`] that saves and loads with one
 //! call per field, the value [codecs](Codec), [`Class`] / [`PropertyDescriptor`]
-//! tables and the class [`Registry`], and the [direct load path](direct) that reads
-//! files in the writer's canonical form without tokenizing them ([`from_text`],
-//! [`load_text`]).
+//! tables and the class [`Registry`], and the one load path ([`from_text`],
+//! [`load_text`]): a [`Document`] that reads a file in the writer's canonical form
+//! straight from its text and tokenizes any other, walked by the class's loader
+//! ([`Properties`]).
 //!
 //! The design is docs/design.md, sections 2 to 4 (the format, reflection, the archive
 //! and migration). Game code normally uses `#[derive(Entity)]` through `juliet-entities`;
@@ -41,10 +42,10 @@
 #![warn(missing_docs)]
 
 pub mod archive;
+pub mod bind;
 pub mod class;
 pub mod codec;
 pub mod crc;
-pub mod direct;
 pub mod erased;
 pub mod error;
 pub mod registry;
@@ -60,10 +61,10 @@ pub use archive::{
     write_header, write_property, Archive, ArchiveMode, UnknownProperties, UnknownProperty,
     CLASS_VERSION, UNKNOWN_KEY_WARNINGS,
 };
+pub use bind::Properties;
 pub use class::{Class, PropertyDescriptor, Reflect};
 pub use codec::{decode_variant, needs_quotes, Codec, PropertyType};
 pub use crc::{crc32, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key};
-pub use direct::{DirectCursor, DirectValue};
 pub use erased::{ClassOps, PropertyOps};
 pub use error::{
     escape_controls, Error, ErrorInfo, ErrorKind, ValueErrorKind, Warning, WarningKind,

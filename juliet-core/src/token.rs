@@ -9,6 +9,7 @@
 mod chain;
 mod fast;
 mod first;
+mod lazy;
 mod scan;
 pub(crate) use scan::is_conflict_marker;
 pub(crate) mod simd;
@@ -125,20 +126,61 @@ impl TokenBuffer {
             // NUL or non-ASCII bytes: validated (and errors located) the slow way.
             None => scan::check_text(bytes, path)?,
         };
-        self.scan_document(src, path)
+        self.scan_lines(src, path)?;
+        Ok(Document {
+            src,
+            path,
+            buf: self,
+            lazy: None,
+            tokenized: true,
+        })
     }
 
-    /// [`TokenBuffer::tokenize`] of a file the direct path has already checked and
-    /// scanned into this buffer (`src` is its whole text, without a byte-order mark, and
-    /// the newline masks in the scratch are its own): the pass over the bytes is not
-    /// made again.
-    pub(crate) fn tokenize_scanned<'a>(
+    /// The document of `bytes` (the whole file), to be filled as a loader reads it (see
+    /// [`Document`]): the text is checked and its newlines found in one pass here, and
+    /// no node is made yet. A file the canonical reading cannot start on (a byte-order
+    /// mark, bytes that are not UTF-8, a NUL byte) is tokenized at once, which reports
+    /// or reads past them.
+    ///
+    /// `path` only labels errors.
+    ///
+    /// # Errors
+    /// Those of [`TokenBuffer::tokenize`] for a file tokenized here; a document being
+    /// filled reports the tokenizer's errors when it falls back to it
+    /// ([`Document::complete`], [`Properties::next`](crate::Properties::next)).
+    #[inline]
+    pub fn document<'a>(
         &'a mut self,
-        src: &'a str,
+        bytes: &'a [u8],
         path: &'a Path,
     ) -> Result<Document<'a>, Error> {
-        self.begin_file();
-        self.scan_document(src, path)
+        let Some(src) = self.scan_canonical(bytes) else {
+            return self.tokenize(bytes, path);
+        };
+        self.nodes.clear();
+        self.values.clear();
+        let lazy = (!src.is_empty()).then(lazy::Lazy::start);
+        Ok(Document {
+            src,
+            path,
+            buf: self,
+            lazy,
+            tokenized: false,
+        })
+    }
+
+    /// [`TokenBuffer::document`]'s check and scan: the text, with its newline masks in
+    /// the scratch, or `None` for a file the canonical reading does not start on.
+    #[inline]
+    fn scan_canonical<'b>(&mut self, bytes: &'b [u8]) -> Option<&'b str> {
+        if bytes.len() >= u32::MAX as usize {
+            return None;
+        }
+        let src = match simd::scan_text(bytes, &mut self.masks) {
+            Some(text) => text,
+            None => lazy::utf8_without_nul(bytes)?,
+        };
+        (!src.starts_with('\u{FEFF}')).then_some(src)
     }
 
     /// Empties the buffer for the next file.
@@ -155,11 +197,7 @@ impl TokenBuffer {
 
     /// The lines of `src` into nodes, with the newline masks already in the scratch.
     #[inline(always)]
-    fn scan_document<'a>(
-        &'a mut self,
-        src: &'a str,
-        path: &'a Path,
-    ) -> Result<Document<'a>, Error> {
+    fn scan_lines(&mut self, src: &str, path: &Path) -> Result<(), Error> {
         // A node and a value line take a line each at least: room for as many as the
         // file has lines, so a large file's arrays are not grown (and copied) a
         // dozen times over (the newline masks are the scan's).
@@ -178,12 +216,7 @@ impl TokenBuffer {
             self.seen.clear();
             self.collided.clear();
         }
-        Ok(Document {
-            src,
-            path,
-            nodes: &mut self.nodes,
-            values: &self.values,
-        })
+        Ok(())
     }
 }
 
@@ -210,16 +243,6 @@ impl TokenBuffer {
             self.masks.shrink_to(Self::KEEP_NODES);
         }
     }
-
-    /// The newline-mask scratch, for the direct load path (`crate::direct`).
-    pub(crate) fn masks_mut(&mut self) -> &mut Vec<u64> {
-        &mut self.masks
-    }
-
-    /// The newline masks of the last scan (see [`TokenBuffer::masks_mut`]).
-    pub(crate) fn masks(&self) -> &[u64] {
-        &self.masks
-    }
 }
 
 /// The value spans of node `n` (one bounds check for the common single line).
@@ -233,14 +256,28 @@ fn node_spans<'v>(values: &'v [ValueSpan], n: &PropertyNode) -> &'v [ValueSpan] 
     }
 }
 
-/// A tokenized file: the source text, its path and its property nodes (borrowed from a
-/// [`TokenBuffer`]).
+/// A file's properties: the source text, its path and its property nodes, one per
+/// property in file order, each with spans over the text (borrowed from a
+/// [`TokenBuffer`]). docs/design.md, section 4.2.
+///
+/// A document from [`TokenBuffer::tokenize`] is complete: every node is made. One from
+/// [`TokenBuffer::document`] fills itself as a loader reads it: while the file is in the
+/// writer's canonical form (`; Key`, one value line, the next header), each property a
+/// loader binds in declaration order ([`Properties`](crate::Properties)) becomes a node
+/// straight from the text; at the first other line the tokenizer makes every node at
+/// once, those already read keeping their consumed flags. The nodes are the same
+/// either way. The methods that look at the whole file ([`Document::nodes`],
+/// [`Document::find`], ...) need it complete ([`Document::complete`]); they panic
+/// otherwise.
 #[derive(Debug)]
 pub struct Document<'a> {
     src: &'a str,
     path: &'a Path,
-    nodes: &'a mut [PropertyNode],
-    values: &'a [ValueSpan],
+    buf: &'a mut TokenBuffer,
+    /// Where the canonical reading is (`None`: complete).
+    lazy: Option<lazy::Lazy>,
+    /// Whether the tokenizer made the nodes (not the canonical reading alone).
+    tokenized: bool,
 }
 
 impl<'a> Document<'a> {
@@ -257,41 +294,117 @@ impl<'a> Document<'a> {
     }
 
     /// The property nodes, in file order.
+    ///
+    /// # Panics
+    /// When the document is not complete ([`Document::complete`]).
     #[inline]
     pub fn nodes(&self) -> &[PropertyNode] {
-        self.nodes
+        self.assert_complete();
+        &self.buf.nodes
     }
 
-    /// Number of properties.
+    /// Number of properties. Panics as [`Document::nodes`].
     #[inline]
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.nodes().len()
     }
 
-    /// Whether the file has no property.
+    /// Whether the file has no property. Panics as [`Document::nodes`].
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.nodes().is_empty()
+    }
+
+    /// Whether every node of the file is made (see the [type docs](Document)).
+    #[inline]
+    pub fn is_complete(&self) -> bool {
+        self.lazy.is_none()
+    }
+
+    /// Whether the tokenizer made the nodes: `false` for a file read whole in canonical
+    /// form straight from its text, and for a document not complete yet.
+    #[inline]
+    pub fn tokenized(&self) -> bool {
+        self.tokenized
+    }
+
+    /// Makes every node of the file (nothing to do when complete): the tokenizer reads
+    /// the file, and the nodes read so far keep their consumed flags.
+    ///
+    /// # Errors
+    /// Those of [`TokenBuffer::tokenize`], located.
+    #[inline]
+    pub fn complete(&mut self) -> Result<(), Error> {
+        if self.lazy.is_some() {
+            self.tokenize_rest()?;
+        }
+        Ok(())
+    }
+
+    /// [`Document::complete`]'s work, out of line.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn tokenize_rest(&mut self) -> Result<(), Error> {
+        let made = self.buf.nodes.len();
+        let consumed = lazy::consumed_flags(&self.buf.nodes);
+        #[cfg(debug_assertions)]
+        let before: Vec<PropertyNode> = self.buf.nodes.clone();
+        self.lazy = None;
+        self.tokenized = true;
+        self.buf.begin_file();
+        self.buf.scan_lines(self.src, self.path)?;
+        debug_assert!(
+            before
+                .iter()
+                .zip(&self.buf.nodes)
+                .all(|(a, b)| PropertyNode {
+                    consumed: false,
+                    ..*a
+                } == *b),
+            "the canonical reading made other nodes than the tokenizer"
+        );
+        let made = made.min(self.buf.nodes.len());
+        let nodes = &mut self.buf.nodes[..made];
+        lazy::restore_consumed(nodes, consumed);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn assert_complete(&self) {
+        assert!(
+            self.lazy.is_none(),
+            "a whole-file read of a Document being filled: call Document::complete first"
+        );
     }
 
     /// The node at `index` (panics when out of bounds, like slice indexing).
     #[inline]
     pub fn node(&self, index: usize) -> &PropertyNode {
-        &self.nodes[index]
+        &self.buf.nodes[index]
     }
 
     /// The key of node `index` as written in the file.
     pub fn key(&self, index: usize) -> &'a str {
-        let n = &self.nodes[index];
+        let n = &self.buf.nodes[index];
         &self.src[n.key_start as usize..(n.key_start + n.key_len) as usize]
     }
 
     /// The value lines of node `index`.
     #[inline(always)]
-    pub fn value(&self, index: usize) -> Value<'a> {
-        let n = &self.nodes[index];
-        let spans = &self.values[n.values_start as usize..][..n.values_len as usize];
+    pub fn value(&self, index: usize) -> Value<'_> {
+        let n = &self.buf.nodes[index];
+        let spans = &self.buf.values[n.values_start as usize..][..n.values_len as usize];
         Value::from_spans(self.src, spans)
+    }
+
+    /// The value lines of node `index`, as slices of the source (they outlive the
+    /// document, as [`Document::key`] does).
+    pub fn value_lines(&self, index: usize) -> impl Iterator<Item = &'a str> + '_ {
+        let n = &self.buf.nodes[index];
+        let src = self.src;
+        node_spans(&self.buf.values, n)
+            .iter()
+            .map(move |s| &src[s.start as usize..(s.start + s.len) as usize])
     }
 
     /// Index of the node whose key is `key`, marking it
@@ -302,7 +415,7 @@ impl<'a> Document<'a> {
     #[inline]
     pub fn find(&mut self, key: Key) -> Option<usize> {
         let index = self.peek(key)?;
-        self.nodes[index].consumed = true;
+        self.buf.nodes[index].consumed = true;
         Some(index)
     }
 
@@ -317,7 +430,7 @@ impl<'a> Document<'a> {
     #[inline]
     pub fn find_name(&mut self, name: &str) -> Option<usize> {
         let index = self.peek_name(name)?;
-        self.nodes[index].consumed = true;
+        self.buf.nodes[index].consumed = true;
         Some(index)
     }
 
@@ -328,7 +441,7 @@ impl<'a> Document<'a> {
     }
 
     fn peek_text(&self, crc: u32, name: &str) -> Option<usize> {
-        (0..self.nodes.len()).find(|&i| self.nodes[i].key_crc == crc && self.key_is(i, name))
+        (0..self.len()).find(|&i| self.buf.nodes[i].key_crc == crc && self.key_is(i, name))
     }
 
     /// Whether node `index`'s key is `name` under any spelling (ASCII case and `_`
@@ -343,7 +456,7 @@ impl<'a> Document<'a> {
     /// Marks node `index` consumed.
     #[inline]
     pub fn consume(&mut self, index: usize) {
-        self.nodes[index].consumed = true;
+        self.buf.nodes[index].consumed = true;
     }
 
     /// Decodes node `index` as a `T` into `place`, marking it consumed.
@@ -357,9 +470,9 @@ impl<'a> Document<'a> {
         index: usize,
         place: &mut T,
     ) -> Result<(), Error> {
-        let n = &mut self.nodes[index];
+        let n = &mut self.buf.nodes[index];
         n.consumed = true;
-        let value = Value::from_spans(self.src, node_spans(self.values, n));
+        let value = Value::from_spans(self.src, node_spans(&self.buf.values, n));
         match place.decode_into(value) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.decode_error(index, &T::PROPERTY_TYPE, e)),
@@ -370,9 +483,9 @@ impl<'a> Document<'a> {
     /// [`Document::decode_into`].
     #[inline(always)]
     pub fn decode<T: crate::Codec>(&mut self, index: usize) -> Result<T, Error> {
-        let n = &mut self.nodes[index];
+        let n = &mut self.buf.nodes[index];
         n.consumed = true;
-        let value = Value::from_spans(self.src, node_spans(self.values, n));
+        let value = Value::from_spans(self.src, node_spans(&self.buf.values, n));
         match T::decode(value) {
             Ok(v) => Ok(v),
             Err(e) => Err(self.decode_error(index, &T::PROPERTY_TYPE, e)),
@@ -410,8 +523,9 @@ impl<'a> Document<'a> {
     /// Line and column of `text` when it is a slice of node `index`'s value lines; the
     /// first value line's start otherwise.
     fn locate(&self, index: usize, text: &str) -> (u32, u32) {
-        let n = &self.nodes[index];
-        let spans = &self.values[n.values_start as usize..(n.values_start + n.values_len) as usize];
+        let n = &self.buf.nodes[index];
+        let spans =
+            &self.buf.values[n.values_start as usize..(n.values_start + n.values_len) as usize];
         let base = self.src.as_ptr() as usize;
         let at = text.as_ptr() as usize;
         if at >= base && at <= base + self.src.len() {
@@ -432,13 +546,13 @@ impl<'a> Document<'a> {
     /// key (a key and its alias): at the later of the two, naming the earlier's line.
     #[cold]
     pub fn duplicate_key(&self, a: usize, b: usize) -> Error {
-        let (early, late) = if self.nodes[a].line <= self.nodes[b].line {
+        let (early, late) = if self.buf.nodes[a].line <= self.buf.nodes[b].line {
             (a, b)
         } else {
             (b, a)
         };
-        let n = &self.nodes[late];
-        let first_line = self.nodes[early].line;
+        let n = &self.buf.nodes[late];
+        let first_line = self.buf.nodes[early].line;
         Error::new(
             self.path,
             n.line,
@@ -448,9 +562,10 @@ impl<'a> Document<'a> {
         .with_key(self.key(late))
     }
 
-    /// Indices of the nodes no reader consumed, in file order.
+    /// Indices of the nodes no reader consumed, in file order. Panics as
+    /// [`Document::nodes`].
     pub fn unconsumed(&self) -> impl Iterator<Item = usize> + Clone + '_ {
-        self.nodes
+        self.nodes()
             .iter()
             .enumerate()
             .filter(|(_, n)| !n.consumed)

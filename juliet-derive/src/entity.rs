@@ -5,11 +5,10 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Ident, LitStr, Path};
+use syn::{DeriveInput, LitStr, Path};
 
 use crate::ast::{Container, Field};
 use crate::ctxt::Ctxt;
-use crate::key::normalize;
 use crate::validate;
 
 /// `#[derive(Entity)]`: parse -> validate -> expand. On error, the errors and a stub
@@ -25,11 +24,6 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
             quote!(#errors #stub)
         }
     }
-}
-
-/// The `const KEY_...: u32` item name of a key (normalized keys are unique in a class).
-fn key_const(key: &str) -> Ident {
-    format_ident!("KEY_{}", normalize(key).to_ascii_uppercase())
 }
 
 /// The field's default-init expression: `default = expr`, else `Default::default()`
@@ -61,7 +55,6 @@ fn expand(cont: &Container<'_>) -> TokenStream {
     let copy_properties = copy_properties(cont, &krate);
     let save = save(cont, &krate);
     let load = load(cont, &krate);
-    let load_direct = load_direct(cont, &krate);
 
     quote! {
         const _: () = {
@@ -75,7 +68,6 @@ fn expand(cont: &Container<'_>) -> TokenStream {
                 #copy_properties
                 #save
                 #load
-                #load_direct
             }
 
             #krate::inventory::submit! {
@@ -328,124 +320,53 @@ fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
     }
 }
 
-/// `Reflect::load`: the class version, then one pass over the file's properties in
-/// file order. While they come in declaration order (as `save` writes them), each is
-/// one key CRC compare and an inlined decode; from the first that does not (another
-/// order, an alias, a deprecated or unknown key, a property consumed before), the rest
-/// go through a `match` on the key CRC, decoding through one out-of-line function per
-/// property type (so the decoders are inlined once). Either way the properties are
-/// decoded in file order, so the values, the first error and the consumed properties
-/// are those of a single `match` pass.
+/// `Reflect::load`: one walk over the file's properties in file order
+/// (`juliet_core::Properties`, which binds each to the property table by exact key and
+/// reads a canonical file straight from its text), one `match` arm a property with its
+/// decoder inlined once, then the class version and the migration.
 fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let version = Literal::u32_suffixed(cont.version());
-    let mut consts = Vec::new();
     let mut obligations = Vec::new();
     let mut arms = Vec::new();
-    let mut straight = Vec::new();
-    let mut first_nodes = Vec::new();
     for (i, field) in cont.properties().enumerate() {
         let member = field.ident;
-        // A property with aliases remembers the node it was read from: a second
-        // spelling of it in the same file is a duplicate key (the tokenizer finds
-        // repeats of one spelling, not a key next to its alias).
-        let first = (!field.aliases.is_empty()).then(|| format_ident!("__juliet_first_{}", i));
-        if let Some(first) = &first {
-            first_nodes.push(quote!(let mut #first: ::core::option::Option<usize> = ::core::option::Option::None;));
-        }
-        let remember = first
-            .as_ref()
-            .map(|first| quote!(#first = ::core::option::Option::Some(next);));
-        let check = first.as_ref().map(|first| {
-            quote! {
-                if let ::core::option::Option::Some(first) = #first {
-                    return ::core::result::Result::Err(doc.duplicate_key(first, index));
-                }
-                #first = ::core::option::Option::Some(index);
-            }
-        });
-        let mut patterns = Vec::new();
-        let mut texts = Vec::new();
-        for key in std::iter::once(&field.key).chain(&field.aliases) {
-            let name = key_const(&key.text);
-            let text = &key.text;
-            consts.push(quote!(const #name: u32 = #krate::key_crc(#text);));
-            patterns.push(name);
-            texts.push(text);
-        }
         let ty = field.ty;
         let codec = codec(field, krate);
         obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
+        // Spanned at the field type: a type without a codec is reported there.
         let helper = quote_spanned!(ty.span()=> __juliet_decode::<#ty>);
-        let primary = key_const(&field.key.text);
-        let primary_text = &field.key.text;
-        straight.push(quote! {
-            if let ::core::option::Option::Some(node) = doc.nodes().get(next) {
-                if node.key_crc == #primary && !node.consumed && doc.key_is(next, #primary_text) {
-                    #helper(doc, next, &mut self.#member)?;
-                    #remember
-                    next += 1;
-                }
-            }
-        });
-        let other_order = quote_spanned!(ty.span()=> __juliet_decode_other_order::<#ty>);
-        // The CRC selects the arm and the text confirms it: a CRC-32 twin of a key is
-        // left unconsumed, for the audit to keep as an unknown key.
         arms.push(quote! {
-            #(#patterns)|* if #(doc.key_is(index, #texts))||* => {
-                #check
-                #other_order(doc, index, &mut self.#member)?
-            }
+            #i => #helper(&mut properties, &mut self.#member)?,
         });
     }
-    // Deprecated keys get no arm: the migration reads them (`Archive::read_deprecated`
-    // consumes what it reads), and one it does not read stays unconsumed, so the audit
-    // keeps it as an unknown key and warns, instead of it vanishing from the file.
-    let helper = (!obligations.is_empty()).then(|| {
+    // Deprecated keys, `ClassVersion`, the base keys, unknown keys and CRC-32 twins of
+    // keys bind to no arm: the walk leaves them unconsumed, for the migration
+    // (`Archive::read_deprecated`), `resolve_class_version` and the audit, which keeps
+    // an unknown key and warns instead of it vanishing from the file.
+    let helper = (!arms.is_empty()).then(|| {
         quote! {
             #[inline(always)]
             fn __juliet_decode<T: #krate::Codec>(
-                doc: &mut #krate::Document<'_>,
-                index: usize,
+                properties: &mut #krate::Properties<'_, '_>,
                 place: &mut T,
             ) -> ::core::result::Result<(), #krate::Error> {
-                doc.decode_into(index, place)
-            }
-            #[inline(never)]
-            fn __juliet_decode_other_order<T: #krate::Codec>(
-                doc: &mut #krate::Document<'_>,
-                index: usize,
-                place: &mut T,
-            ) -> ::core::result::Result<(), #krate::Error> {
-                doc.decode_into(index, place)
+                properties.decode_into(place)
             }
             #(#obligations)*
         }
     });
-    let dispatch = (!arms.is_empty()).then(|| {
+    let dispatch = if arms.is_empty() {
+        quote!(while properties.next()?.is_some() {})
+    } else {
         quote! {
-            #helper
-            #(#consts)*
-            if let ::core::option::Option::Some(doc) = ar.document_mut() {
-                #(#first_nodes)*
-                let mut next = 0;
-                while doc.nodes().get(next).is_some_and(|node| node.consumed) {
-                    next += 1;
-                }
-                #(#straight)*
-                while let ::core::option::Option::Some(node) = doc.nodes().get(next) {
-                    let (index, key_crc, consumed) = (next, node.key_crc, node.consumed);
-                    next += 1;
-                    if consumed {
-                        continue;
-                    }
-                    match key_crc {
-                        #(#arms)*
-                        _ => {}
-                    }
+            while let ::core::option::Option::Some(index) = properties.next()? {
+                match index {
+                    #(#arms)*
+                    _ => {}
                 }
             }
         }
-    });
+    };
 
     let (resolve, migrate) = match &cont.attrs.migrate {
         Some(path) => {
@@ -474,127 +395,15 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
             &mut self,
             ar: &mut #krate::Archive<'_>,
         ) -> ::core::result::Result<(), #krate::Error> {
+            #helper
+            if let ::core::option::Option::Some(doc) = ar.document_mut() {
+                let mut properties =
+                    doc.properties(<Self as #krate::Reflect>::CLASS.properties);
+                #dispatch
+            }
             #resolve
-            #dispatch
             #migrate
             ::core::result::Result::Ok(())
-        }
-    }
-}
-
-/// `Reflect::load_direct`: the direct path over a file in the writer's form (see
-/// `juliet_core::direct`): an optional `ClassVersion` equal to the class's, then each
-/// property in declaration order, absent or one inlined header compare, to the end of
-/// the file; only then are the found values decoded, so a file the direct path declines
-/// (another version, order or spelling, a deprecated key, anything after the last
-/// property) leaves the value untouched for `Reflect::load`, and the migration never
-/// runs here.
-fn load_direct(cont: &Container<'_>, krate: &Path) -> TokenStream {
-    let version = Literal::u32_suffixed(cont.version());
-    let mut obligations = Vec::new();
-    let mut finds = Vec::new();
-    let mut decodes = Vec::new();
-    for (i, field) in cont.properties().enumerate() {
-        let member = field.ident;
-        let text = &field.key.text;
-        let ty = field.ty;
-        let codec = codec(field, krate);
-        let found = format_ident!("__juliet_found_{}", i);
-        obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
-        finds.push(quote! {
-            let ::core::option::Option::Some(#found) =
-                cursor.locate({ const KEY: #krate::Key = #krate::Key::new(#text); KEY })
-            else {
-                return false;
-            };
-        });
-        let helper = quote_spanned!(ty.span()=> __juliet_direct::<#ty>);
-        decodes.push(quote! {
-            if !#helper(#found, &mut self.#member) {
-                return false;
-            }
-        });
-    }
-    let helper = (!decodes.is_empty()).then(|| {
-        quote! {
-            #[inline(always)]
-            fn __juliet_direct<T: #krate::Codec>(
-                found: ::core::option::Option<#krate::DirectValue<'_>>,
-                place: &mut T,
-            ) -> bool {
-                match found {
-                    ::core::option::Option::Some(value) => value.decode_into(place),
-                    ::core::option::Option::None => true,
-                }
-            }
-            #(#obligations)*
-        }
-    });
-    let fresh = load_direct_fresh(cont, krate);
-    quote! {
-        #fresh
-
-        #[inline]
-        fn load_direct(&mut self, cursor: &mut #krate::DirectCursor<'_>) -> bool {
-            #helper
-            if !cursor.class_version(#version) {
-                return false;
-            }
-            #(#finds)*
-            if !cursor.is_done() {
-                return false;
-            }
-            #(#decodes)*
-            true
-        }
-    }
-}
-
-/// `Reflect::load_direct_fresh`: as `load_direct`, but over a new value that the caller
-/// loads the general way when it declines (which writes again what was read), so each
-/// property is decoded as it is found (`DirectCursor::property`), as a hand-written
-/// loader into a new record does.
-fn load_direct_fresh(cont: &Container<'_>, krate: &Path) -> TokenStream {
-    let version = Literal::u32_suffixed(cont.version());
-    let reads: Vec<TokenStream> = cont
-        .properties()
-        .map(|field| {
-            let member = field.ident;
-            let text = &field.key.text;
-            // Spanned at the field type, through a local helper as in `load_direct`: a
-            // type without a codec fails here as its other uses do, reported once.
-            let ty = field.ty;
-            let helper = quote_spanned!(ty.span()=> __juliet_read::<#ty>);
-            let codec = codec(field, krate);
-            quote! {
-                let _ = #codec::PROPERTY_TYPE;
-                if !#helper(cursor, { const KEY: #krate::Key = #krate::Key::new(#text); KEY }, &mut self.#member) {
-                    return false;
-                }
-            }
-        })
-        .collect();
-    let helper = (!reads.is_empty()).then(|| {
-        quote! {
-            #[inline(always)]
-            fn __juliet_read<T: #krate::Codec>(
-                cursor: &mut #krate::DirectCursor<'_>,
-                key: #krate::Key,
-                place: &mut T,
-            ) -> bool {
-                cursor.property(key, place).is_some()
-            }
-        }
-    });
-    quote! {
-        #[inline]
-        fn load_direct_fresh(&mut self, cursor: &mut #krate::DirectCursor<'_>) -> bool {
-            #helper
-            if !cursor.class_version(#version) {
-                return false;
-            }
-            #(#reads)*
-            true
         }
     }
 }

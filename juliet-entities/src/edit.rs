@@ -39,7 +39,7 @@ type Properties<'a> = Vec<(&'a str, Vec<&'a str>)>;
 fn properties<'a>(buffer: &'a mut TokenBuffer, text: &'a str) -> Result<Properties<'a>, Error> {
     let doc = buffer.tokenize(text.as_bytes(), Path::new(""))?;
     Ok((0..doc.len())
-        .map(|i| (doc.key(i), doc.value(i).lines().collect()))
+        .map(|i| (doc.key(i), doc.value_lines(i).collect()))
         .collect())
 }
 

@@ -24,7 +24,7 @@ use crate::entity::EntityId;
 mod header;
 mod reserved;
 
-pub(crate) use header::{find_class, missing_kind, read_header};
+pub(crate) use header::{base_key_left, missing_kind, read_header};
 pub(crate) use reserved::{base_key, check_class};
 
 /// The engine's base-tier version (docs/design.md, section 2.4), written as

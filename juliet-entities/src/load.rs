@@ -11,18 +11,19 @@ use std::cell::RefCell;
 use std::path::Path;
 
 use glam::Vec3;
-use juliet_core::{Archive, Error, ErrorKind, Registry, TokenBuffer, Warning, WarningKind};
+use juliet_core::{
+    Archive, Error, ErrorKind, Registry, TokenBuffer, UnknownProperties, Warning, WarningKind,
+};
 
 use crate::entity::EntityId;
 use crate::manager::EntityManager;
 use crate::template::{self, TemplateCache};
 
+use crate::entity_file::{base_key_left, known_keys, missing_kind, read_header, write_base_keys};
 pub use crate::entity_file::{keys, EntityFileData, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
-use crate::entity_file::{known_keys, missing_kind, read_header, write_base_keys};
 
-mod direct;
 #[cfg(test)]
-mod direct_tests;
+mod canonical_tests;
 mod problems;
 
 /// The result of [`load_entity`].
@@ -34,9 +35,9 @@ pub struct LoadedEntity {
     pub data: EntityFileData,
     /// Unknown keys, newer versions, a missing `EntityID`: the load went on.
     pub warnings: Vec<Warning>,
-    /// Whether the direct path read the file (a plain entity in the writer's canonical
-    /// form, see [`load_entity`]); `false`: the tokenizer and the [`Archive`]. Either
-    /// way the entity and the other fields are the same.
+    /// Whether the file was read whole in the writer's canonical form, straight from
+    /// its text (see [`load_entity`]); `false`: the tokenizer made its nodes. Either way
+    /// the entity and the other fields are the same.
     pub direct: bool,
 }
 
@@ -46,7 +47,7 @@ thread_local! {
 }
 
 /// Loads the entity file `bytes` (read from `path`, which labels errors) into `manager`,
-/// in place (docs/design.md, section 5.5): tokenize, read the base keys, resolve `Kind` through
+/// in place (docs/design.md, section 5.5): read the base keys, resolve `Kind` through
 /// the manager's registry, allocate (derived defaults written in the final slot), load
 /// the derived properties into that slot in one pass, advance the id counter past the
 /// id, clear the dirty flag.
@@ -61,12 +62,13 @@ thread_local! {
 /// [`ErrorKind::Template`] (a `Template` without `Kind`, which needs the templates
 /// runtime) or the class loader's error. On error nothing stays allocated.
 ///
-/// A plain entity file in the writer's canonical form (what [`save_entity`] writes: the
-/// base keys in order, no `Template`, a free id, the class's properties one value line
-/// each) is read straight from its text, without tokenizing it
-/// ([`juliet_core::DirectCursor`]); every other file declines that path (nothing
-/// changed) and is loaded the general way. Both give the same result
-/// ([`LoadedEntity::direct`] says which ran).
+/// The file is read through one [`juliet_core::Document`]: a file in the writer's
+/// canonical form (what [`save_entity`] writes: the base keys in order, the class's
+/// properties one value line each) is read straight from its text, and any other from
+/// the first line that is not canonical through the tokenizer, with the same result
+/// ([`LoadedEntity::direct`] says which). An error met before the tokenizer has read the
+/// whole file, or a base key after the properties, makes the loader read the file again
+/// from its tokenized document, so errors come in the order the tokenizer gives them.
 pub fn load_entity(
     manager: &mut EntityManager,
     path: &Path,
@@ -120,37 +122,73 @@ pub fn load_entity_with_templates(
 fn load_impl(
     buffer: &mut TokenBuffer,
     manager: &mut EntityManager,
-    templates: Option<&mut TemplateCache>,
+    mut templates: Option<&mut TemplateCache>,
     path: &Path,
     bytes: &[u8],
 ) -> Result<LoadedEntity, Error> {
     let registry = manager.registry().map_err(|e| e.with_path(path))?;
-    match direct::try_load(buffer, manager, registry, bytes) {
-        Some(loaded) => Ok(loaded),
-        None => {
-            let loaded = load_general(buffer, manager, registry, templates, path, bytes);
-            // A file of very many keys does not leave its nodes in the buffer, which
-            // outlives it (a world load keeps one per thread).
-            buffer.release_large();
-            loaded
+    let kinds = manager.kinds().len();
+    {
+        let mut ar = Archive::loading(buffer.document(bytes, path)?);
+        let tokenized_first = ar.document().expect("loading").tokenized();
+        let read = read_entity(&mut ar, manager, registry, templates.as_deref_mut(), path);
+        let doc = ar.document().expect("loading");
+        // Read canonically to the end: no tokenizer error can come before this result.
+        let canonical = doc.is_complete() && !doc.tokenized();
+        match read {
+            Ok(Some(loaded)) => return Ok(loaded),
+            Err(err) if tokenized_first || canonical => return Err(err),
+            // Read again below, from the tokenizer's nodes: the tokenizer's errors come
+            // first, and an error it finds before the allocation leaves no kind storage.
+            Ok(None) | Err(_) => {}
         }
     }
+    read_again(buffer, manager, registry, templates, path, bytes, kinds)
 }
 
-/// [`load_impl`]'s general path: tokenizer, base keys, allocation, the class loader
-/// over an [`Archive`], audit (the only path for every file the direct path declines).
+#[cfg(test)]
+thread_local! {
+    /// Files read a second time ([`read_again`]), on this thread.
+    pub(super) static READ_AGAIN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// [`load_impl`] once more, out of line, with the allocation of the first reading taken
+/// back exactly (the kind storages it created removed): from the tokenized document.
+#[cold]
 #[inline(never)]
-fn load_general(
+pub(super) fn read_again(
     buffer: &mut TokenBuffer,
     manager: &mut EntityManager,
     registry: &'static Registry,
     templates: Option<&mut TemplateCache>,
     path: &Path,
     bytes: &[u8],
+    kinds: usize,
 ) -> Result<LoadedEntity, Error> {
-    let doc = buffer.tokenize(bytes, path)?;
-    let mut ar = Archive::loading(doc);
-    let mut header = read_header(&mut ar, registry)?;
+    manager.forget_kinds_from(kinds);
+    #[cfg(test)]
+    READ_AGAIN.set(READ_AGAIN.get() + 1);
+    let mut ar = Archive::loading(buffer.tokenize(bytes, path)?);
+    let read = read_entity(&mut ar, manager, registry, templates, path);
+    drop(ar);
+    // A file of very many keys does not leave its nodes in the buffer, which outlives
+    // it (a world load keeps one per thread).
+    buffer.release_large();
+    read.map(|loaded| loaded.expect("a tokenized document is read once"))
+}
+
+/// Reads the entity of `ar`'s document into `manager`: base keys, allocation, the class
+/// loader, audit. `Ok(None)` (nothing allocated) when the base keys were read in order
+/// from a document still being filled and the tokenizer then showed another base key:
+/// the file must be read again from its complete document.
+fn read_entity(
+    ar: &mut Archive<'_>,
+    manager: &mut EntityManager,
+    registry: &'static Registry,
+    templates: Option<&mut TemplateCache>,
+    path: &Path,
+) -> Result<Option<LoadedEntity>, Error> {
+    let mut header = read_header(ar, registry)?;
     ar.set_base_version(header.base_version);
     if let Some(warning) = header.newer_base.take() {
         ar.warn(warning);
@@ -220,13 +258,26 @@ fn load_general(
         id,
         armed: true,
     };
-    if let Err(err) = rollback.manager.load_derived(base, &mut ar) {
+    if let Err(err) = rollback.manager.load_derived(base, ar) {
+        if !ar.document().expect("loading").is_complete() {
+            // The file is read again from its tokenized document, which finds them.
+            return Err(err);
+        }
         let (entity, storage) = rollback.manager.record_and_storage_mut(base);
         let slot = entity.slot();
         let doc = ar.document().expect("loading");
         return Err(problems::with_further_value_errors(err, storage, slot, doc));
     }
-    let unknown = ar.audit_unconsumed_suggesting(&known_keys(class));
+    let doc = ar.document_mut().expect("loading");
+    doc.complete()?;
+    if header.in_order && doc.tokenized() && base_key_left(doc) {
+        return Ok(None);
+    }
+    let unknown = if doc.tokenized() {
+        ar.audit_unconsumed_suggesting(&known_keys(class))
+    } else {
+        UnknownProperties::new()
+    };
     let entity = rollback.manager.entity_at_mut(base);
     entity.position = header
         .position
@@ -257,15 +308,16 @@ fn load_general(
     entity.dirty = false;
     rollback.manager.note_id(id);
     rollback.armed = false;
-    Ok(LoadedEntity {
+    let direct = !ar.document().expect("loading").tokenized();
+    Ok(Some(LoadedEntity {
         id,
         data: EntityFileData {
             template: header.template.map(|(t, _)| t),
             unknown,
         },
         warnings: ar.take_warnings(),
-        direct: false,
-    })
+        direct,
+    }))
 }
 
 /// Destroys the half-loaded entity unless disarmed (on an error or a panic).

@@ -7,11 +7,11 @@
 //! destroy finds its entity through an id map in O(1).
 
 mod batch;
-mod direct;
 mod id_map;
 mod invariants;
 mod prefix;
 mod reflect;
+mod rollback;
 
 use std::any::TypeId;
 use std::collections::HashMap;

@@ -22,9 +22,7 @@ use std::any::TypeId;
 use std::fmt;
 use std::ptr::{self, NonNull};
 
-use juliet_core::{
-    Archive, Class, DirectCursor, Error, PropertyDescriptor, Reflect, Value, ValueError,
-};
+use juliet_core::{Archive, Class, Error, PropertyDescriptor, Reflect, Value, ValueError};
 
 mod append;
 mod exclusive;
@@ -612,18 +610,6 @@ impl KindStorage {
         // SAFETY: `ptr` points to the live value in `slot` (checked in bounds), of the
         // class's type, and `&mut self` keeps it from being borrowed elsewhere.
         unsafe { self.class.ops.load(ptr, ar) }
-    }
-
-    /// Runs the class's direct load path ([`juliet_core::Reflect::load_direct`]) on the
-    /// value in `slot`: `true` when it read the rest of the file at `cursor`, `false`
-    /// when the file must be loaded through [`KindStorage::load`] (the value is then
-    /// valid, untouched but for values decoded before one that did not decode).
-    /// Panics when `slot >= len()`.
-    pub fn load_direct(&mut self, slot: usize, cursor: &mut DirectCursor<'_>) -> bool {
-        let ptr = self.as_mut_ptr(slot);
-        // SAFETY: as in `load`: the live value in `slot`, of the class's type, borrowed
-        // only here.
-        unsafe { self.class.ops.load_direct(ptr, cursor) }
     }
 
     /// Saves the value in `slot` through the class's writer (`ClassVersion`, then every

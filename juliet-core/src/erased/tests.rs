@@ -14,9 +14,7 @@ use glam::Vec3;
 
 use crate::archive::{write_header, Archive};
 use crate::class::{Class, PropertyDescriptor, Reflect};
-use crate::direct::DirectCursor;
 use crate::error::{Error, ErrorKind, ValueErrorKind};
-use crate::key;
 use crate::token::TokenBuffer;
 use crate::value::Value;
 use crate::write_property;
@@ -133,29 +131,6 @@ impl Reflect for Crate {
 
     fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error> {
         load_properties(self, ar)
-    }
-
-    /// As the derive writes it: `ClassVersion`, then each property found in order,
-    /// the end of the file checked, then the values decoded.
-    fn load_direct(&mut self, cursor: &mut DirectCursor<'_>) -> bool {
-        if !cursor.class_version(3) {
-            return false;
-        }
-        let (Some(health), Some(name), Some(tags), Some(position), Some(id)) = (
-            cursor.locate(key!("Health")),
-            cursor.locate(key!("Name")),
-            cursor.locate(key!("Tags")),
-            cursor.locate(key!("Position")),
-            cursor.locate(key!("EntityID")),
-        ) else {
-            return false;
-        };
-        cursor.is_done()
-            && health.is_none_or(|v| v.decode_into(&mut self.health))
-            && name.is_none_or(|v| v.decode_into(&mut self.name))
-            && tags.is_none_or(|v| v.decode_into(&mut self.tags))
-            && position.is_none_or(|v| v.decode_into(&mut self.position))
-            && id.is_none_or(|v| v.decode_into(&mut self.id))
     }
 }
 
@@ -628,19 +603,19 @@ fn raw_property_ops_reach_fields_by_offset() {
 }
 
 #[test]
-fn load_direct_through_class_ops_reads_or_declines_in_place() {
+fn load_through_class_ops_reads_a_document_in_place() {
     let before = counts();
     let class = Crate::CLASS;
     let a = Block::new(class);
     let mut buffer = TokenBuffer::new();
+    let path = std::path::Path::new("crate.jasset");
     // SAFETY: a block with the class's layout holding a live `Crate` from
     // `default_in_place` to `drop_in_place`, borrowed only through these calls.
     unsafe {
         class.ops.default_in_place(a.ptr);
         let text = b"; ClassVersion\n3\n; Health\n12.5\n; Name\n\"Big\"\n; EntityID\n0x10\n";
-        let mut cursor = buffer.direct(text).unwrap();
-        assert!(class.ops.load_direct(a.ptr, &mut cursor));
-        assert!(cursor.is_done());
+        let mut ar = Archive::loading(buffer.document(text, path).unwrap());
+        class.ops.load(a.ptr, &mut ar).unwrap();
         {
             let value = &*a.ptr.cast::<Crate>();
             assert_eq!(
@@ -649,38 +624,13 @@ fn load_direct_through_class_ops_reads_or_declines_in_place() {
             );
             assert_eq!(value.tags, ["wood"], "absent: the default kept");
         }
-        // Declines on a bad value after a good one: the value stays live, the good one
-        // written (the general path writes it too before failing).
+        // A bad value after a good one: an error, the value live with the good one
+        // written.
         let text = b"; Health\n7\n; Name\n\"x\n";
-        let mut cursor = buffer.direct(text).unwrap();
-        assert!(!class.ops.load_direct(a.ptr, &mut cursor));
-        assert_eq!((*a.ptr.cast::<Crate>()).health, 7.0);
-        // A file that is not done declines before decoding anything.
-        let mut cursor = buffer.direct(b"; Health\n1\n; Unknown\n2\n").unwrap();
-        assert!(!class.ops.load_direct(a.ptr, &mut cursor));
-        assert_eq!((*a.ptr.cast::<Crate>()).health, 7.0);
-        // Another class version declines before reading any property.
-        let mut cursor = buffer.direct(b"; ClassVersion\n2\n; Health\n1\n").unwrap();
-        assert!(!class.ops.load_direct(a.ptr, &mut cursor));
+        let mut ar = Archive::loading(buffer.document(text, path).unwrap());
+        assert!(class.ops.load(a.ptr, &mut ar).is_err());
         assert_eq!((*a.ptr.cast::<Crate>()).health, 7.0);
         class.ops.drop_in_place(a.ptr);
     }
     assert_eq!(since(before), (1, 1));
-}
-
-#[test]
-fn load_direct_of_a_class_without_one_declines() {
-    // `Aligned` keeps the provided `load_direct`: it declines and writes nothing.
-    let class = Aligned::CLASS;
-    let a = Block::new(class);
-    let mut buffer = TokenBuffer::new();
-    // SAFETY: a block with the class's layout holding a live `Aligned` between
-    // `default_in_place` and `drop_in_place`.
-    unsafe {
-        class.ops.default_in_place(a.ptr);
-        let mut cursor = buffer.direct(b"; Mass\n1\n").unwrap();
-        assert!(!class.ops.load_direct(a.ptr, &mut cursor));
-        assert_eq!((*a.ptr.cast::<Aligned>()).mass, 250.0);
-        class.ops.drop_in_place(a.ptr);
-    }
 }

@@ -241,7 +241,7 @@ fn lines_are_found_across_blocks_windows_and_tails() {
             assert_eq!(got, want, "{key}");
             for (k, (_, value_line)) in values.iter().enumerate() {
                 assert_eq!(
-                    doc.values[doc.nodes[i].values_start as usize + k].line,
+                    doc.buf.values[doc.buf.nodes[i].values_start as usize + k].line,
                     *value_line
                 );
             }
@@ -256,8 +256,8 @@ fn lines_are_found_across_blocks_windows_and_tails() {
 fn snapshot(doc: &Document<'_>) -> Vec<(PropertyNode, String, Vec<ValueSpan>)> {
     (0..doc.len())
         .map(|i| {
-            let n = doc.nodes[i];
-            let spans = doc.values[n.values_start as usize..][..n.values_len as usize].to_vec();
+            let n = doc.buf.nodes[i];
+            let spans = doc.buf.values[n.values_start as usize..][..n.values_len as usize].to_vec();
             (n, doc.key(i).to_owned(), spans)
         })
         .collect()

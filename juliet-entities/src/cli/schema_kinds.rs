@@ -232,10 +232,16 @@ impl SchemaKind {
         }
     }
 
-    /// The class version, then each property the file has, read by its type's codec
+    /// Each property the file has, read by its type's codec, then the class version
     /// (the derive's `load`, without a migration: a file older than the schema's
     /// version is an error that names the game's tool).
     fn load(&self, values: &mut [DynValue], ar: &mut Archive<'_>) -> Result<(), Error> {
+        if let Some(doc) = ar.document_mut() {
+            let mut properties = doc.properties(self.table);
+            while let Some(p) = properties.next()? {
+                properties.decode_into(&mut values[p])?;
+            }
+        }
         let version = ar.resolve_class_version(self.class.version)?;
         let Some(doc) = ar.document_mut() else {
             return Ok(());
@@ -259,21 +265,6 @@ impl SchemaKind {
                 },
             )
             .with_key(CLASS_VERSION.name));
-        }
-        for index in 0..doc.len() {
-            let node = *doc.node(index);
-            if node.consumed {
-                continue;
-            }
-            let Some(p) = self.class.property_index(node.key_crc, doc.key(index)) else {
-                continue;
-            };
-            let value = doc.value(index);
-            doc.consume(index);
-            if let Err(e) = juliet_core::Codec::decode_into(&mut values[p], value) {
-                let expected = self.table[p].property_type.to_string();
-                return Err(doc.value_error(index, &expected, e));
-            }
         }
         Ok(())
     }

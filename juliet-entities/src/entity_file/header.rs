@@ -29,22 +29,38 @@ pub(crate) struct Header {
     pub(crate) base_version: u32,
     /// The warning for a `BaseVersion` newer than this build's.
     pub(crate) newer_base: Option<Warning>,
+    /// Whether the base keys were read in canonical form from a document still being
+    /// filled: a base key further on (which only the tokenizer can show) means the
+    /// file must be read again from its complete document.
+    pub(crate) in_order: bool,
 }
 
 /// Reads (and consumes) the base keys. A missing `Kind` is left to the caller (an
 /// instance takes its template's).
 ///
-/// One pass over the nodes finds every spelling of the base keys ([`BaseNodes`]); the
-/// keys are then checked in the order of the file format (`AssetType`, `BaseVersion`,
-/// `EntityID`, `Kind`, `Template`, `Position`), so the first problem reported is the
-/// same as when each key and alias was looked up on its own.
+/// A document still being filled gives its base keys in canonical form and order when
+/// it has them so ([`BaseNodes::in_order`]); else one pass over the complete document's
+/// nodes finds every spelling of them ([`BaseNodes::scan`]). The keys are then checked
+/// in the order of the file format (`AssetType`, `BaseVersion`, `EntityID`, `Kind`,
+/// `Template`, `Position`), so the first problem reported is the same as when each key
+/// and alias was looked up on its own.
+///
+/// # Errors
+/// The tokenizer's errors when the document is completed here, and the base keys'
+/// problems, located.
 pub(crate) fn read_header(
     ar: &mut Archive<'_>,
     registry: &'static Registry,
 ) -> Result<Header, Error> {
     let doc = ar.document_mut().expect("loading archive");
     let path = doc.path();
-    let nodes = BaseNodes::scan(doc);
+    let (nodes, in_order) = match BaseNodes::in_order(doc) {
+        Some(nodes) => (nodes, true),
+        None => {
+            doc.complete()?;
+            (BaseNodes::scan(doc), false)
+        }
+    };
 
     if let Some(i) = nodes.take(doc, BaseNodes::ASSET_TYPE)? {
         let text = text_value(doc, i)?;
@@ -135,7 +151,17 @@ pub(crate) fn read_header(
         template,
         base_version,
         newer_base,
+        in_order,
     })
+}
+
+/// Whether the complete document `doc` has a base key no reader consumed (one after
+/// the properties of a file whose base keys were read in order).
+pub(crate) fn base_key_left(doc: &Document<'_>) -> bool {
+    BaseNodes::scan(doc)
+        .at
+        .iter()
+        .any(|&at| at != BaseNodes::ABSENT && !doc.node(at as usize).consumed)
 }
 
 /// Where the spellings of the base keys are in a document: for each spelling (a key or
@@ -161,7 +187,30 @@ impl BaseNodes {
     /// `Position`.
     const POSITION: std::ops::Range<usize> = 9..10;
 
-    /// One pass over `doc`'s nodes, dispatching on the key CRC.
+    /// The base keys of a document still being filled, when its file starts with them in
+    /// canonical form and order, each spelled as the writer spells it (any of them
+    /// absent but `Kind`); `None` otherwise (the nodes made stay, unconsumed).
+    fn in_order(doc: &mut Document<'_>) -> Option<BaseNodes> {
+        if doc.is_complete() {
+            return None;
+        }
+        let mut at = [BaseNodes::ABSENT; 10];
+        for (key, spelling) in [
+            (keys::ASSET_TYPE, BaseNodes::ASSET_TYPE.start),
+            (keys::BASE_VERSION, BaseNodes::BASE_VERSION.start),
+            (keys::ENTITY_ID, BaseNodes::ENTITY_ID.start),
+            (keys::KIND, BaseNodes::KIND.start),
+            (keys::TEMPLATE, BaseNodes::TEMPLATE.start),
+            (keys::POSITION, BaseNodes::POSITION.start),
+        ] {
+            if let Some(i) = doc.take_canonical(key) {
+                at[spelling] = i as u32;
+            }
+        }
+        (at[BaseNodes::KIND.start] != BaseNodes::ABSENT).then_some(BaseNodes { at })
+    }
+
+    /// One pass over the complete `doc`'s nodes, dispatching on the key CRC.
     fn scan(doc: &Document<'_>) -> BaseNodes {
         const ASSET_TYPE: u32 = keys::ASSET_TYPE.crc;
         const BASE_VERSION: u32 = keys::BASE_VERSION.crc;
@@ -287,7 +336,7 @@ pub(crate) fn find_class(
 }
 
 /// The one-line text value of node `i`: borrowed when bare, decoded when quoted.
-fn text_value<'a>(doc: &Document<'a>, i: usize) -> Result<Cow<'a, str>, Error> {
+fn text_value<'d>(doc: &'d Document<'_>, i: usize) -> Result<Cow<'d, str>, Error> {
     let value = doc.value(i);
     let line = value
         .single()

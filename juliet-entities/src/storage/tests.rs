@@ -185,19 +185,16 @@ fn load_and_save_go_through_the_class() {
 }
 
 #[test]
-fn load_direct_goes_through_the_class_in_place() {
+fn load_of_a_filled_document_goes_through_the_class_in_place() {
     let mut s = filled::<Crate>(2);
     let mut buf = TokenBuffer::new();
-    let mut cursor = buf
-        .direct(b"; ClassVersion\n2\n; Mass\n2.5\n; Scale\n2 2 2\n")
+    let text = b"; ClassVersion\n2\n; Mass\n2.5\n; Scale\n2 2 2\n";
+    let doc = buf
+        .document(text, std::path::Path::new("c.jasset"))
         .unwrap();
-    assert!(s.load_direct(1, &mut cursor));
-    assert!(cursor.is_done());
+    s.load(1, &mut Archive::loading(doc)).unwrap();
     let c = s.get::<Crate>(1).unwrap();
     assert_eq!((c.mass, c.scale), (2.5, glam::Vec3::splat(2.0)));
-    // Out of declaration order: declines, and slot 0 is untouched throughout.
-    let mut cursor = buf.direct(b"; Scale\n3 3 3\n; Mass\n9\n").unwrap();
-    assert!(!(s.load_direct(1, &mut cursor) && cursor.is_done()));
     let untouched = s.get::<Crate>(0).unwrap();
     assert_eq!(
         (untouched.mass, untouched.scale),

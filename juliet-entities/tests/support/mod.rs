@@ -17,10 +17,8 @@ use std::cell::Cell;
 use glam::Vec3;
 
 /// Implements `Reflect` for `$ty` the way the derive does (save writes `ClassVersion` then
-/// every property; load reads the class version then every property present; the
-/// direct load path finds the class version then each property in order, checks the
-/// file is done, then decodes) and
-/// registers the class.
+/// every property; load walks the file's properties with `juliet_core::Properties`,
+/// then resolves the class version) and registers the class.
 macro_rules! hand_entity {
     ($ty:ident, $name:literal, $ver:literal, { $($field:ident : $fty:ty = $key:literal),* $(,)? }) => {
         impl juliet_core::Reflect for $ty {
@@ -51,23 +49,21 @@ macro_rules! hand_entity {
                 }
             }
 
-            #[allow(unused_mut)]
+            #[allow(unused_mut, unused_variables)]
             fn load(&mut self, ar: &mut juliet_core::Archive<'_>) -> Result<(), juliet_core::Error> {
-                ar.resolve_class_version($ver)?;
-                $( ar.serialize(juliet_core::Key::new($key), &mut self.$field)?; )*
-                Ok(())
-            }
-
-            #[allow(unused_variables)]
-            fn load_direct(&mut self, cursor: &mut juliet_core::DirectCursor<'_>) -> bool {
-                if !cursor.class_version($ver) {
-                    return false;
+                if let Some(doc) = ar.document_mut() {
+                    let table = <Self as juliet_core::Reflect>::CLASS.properties;
+                    let mut properties = doc.properties(table);
+                    while let Some(index) = properties.next()? {
+                        let key = table[index].key;
+                        $( if key == $key {
+                            properties.decode_into(&mut self.$field)?;
+                            continue;
+                        } )*
+                    }
                 }
-                $( let Some($field) = cursor.locate(juliet_core::Key::new($key)) else {
-                    return false;
-                }; )*
-                cursor.is_done()
-                    $( && $field.is_none_or(|v| v.decode_into(&mut self.$field)) )*
+                ar.resolve_class_version($ver)?;
+                Ok(())
             }
         }
 

@@ -1,9 +1,10 @@
-//! The direct path of entity loading against the general one: the same files (canonical
-//! ones written by `World::save_world`, then mutated in every way that matters) are
-//! loaded by `load_impl` (direct first) into one manager and by `load_general` alone
-//! into another; the results, the warnings, the unknown keys, the errors and the whole
-//! state of both managers (and of their template caches) must be the same after each
-//! file. Canonical files must take the direct path.
+//! Entity loading from a document filled as it is read against loading from the
+//! tokenizer's document: the same files (canonical ones written by `World::save_world`,
+//! then mutated in every way that matters) are loaded by `load_impl` into one manager
+//! and by `read_again` (the tokenizer's document from the start) into another; the
+//! results, the warnings, the unknown keys, the errors and the whole state of both
+//! managers (and of their template caches) must be the same after each file. Canonical
+//! files must be read straight from their text.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -13,7 +14,6 @@ use juliet_core::{Reflect, TokenBuffer};
 use proptest::prelude::*;
 use proptest::test_runner::{RngAlgorithm, TestRng};
 
-use super::direct::LATE_DECLINES;
 use super::*;
 use crate::kinds::{Collectible, Inert, Projectile};
 use crate::support::{Crate, Marker, Sign};
@@ -106,14 +106,18 @@ impl Pair {
             path,
             text,
         );
-        let general = load_general(
+        let kinds = self.general.kinds().len();
+        let again = READ_AGAIN.get();
+        let general = read_again(
             &mut TokenBuffer::new(),
             &mut self.general,
             registry,
             with_templates.then_some(&mut self.general_templates),
             path,
             text,
+            kinds,
         );
+        READ_AGAIN.set(again);
         let shown = String::from_utf8_lossy(text);
         assert_eq!(result_text(&fast), result_text(&general), "{shown}");
         assert_eq!(
@@ -377,7 +381,7 @@ fn canonical_files_take_the_direct_path_with_the_general_paths_result() {
 #[test]
 fn mutated_files_load_as_the_general_path_loads_them() {
     let files = saved_world_files();
-    let late_before = LATE_DECLINES.get();
+    let late_before = READ_AGAIN.get();
     let (mut cases, mut read_directly) = (0, 0);
     for (n, file) in files.iter().enumerate() {
         let id = n as u64 + 1;
@@ -406,7 +410,7 @@ fn mutated_files_load_as_the_general_path_loads_them() {
         "{read_directly} of {cases}"
     );
     // Declines after the allocation (its undo) were exercised.
-    assert!(LATE_DECLINES.get() - late_before > 50);
+    assert!(READ_AGAIN.get() - late_before > 50);
 }
 
 #[test]
@@ -428,24 +432,24 @@ fn random_edits_load_as_the_general_path_loads_them() {
 }
 
 #[test]
-fn a_declined_first_entity_of_a_kind_leaves_no_kind_storage() {
-    // The sign with two lines: allocated, declined by the class part, taken back.
+fn a_file_read_again_leaves_no_kind_storage_of_its_first_reading() {
+    // The sign with two lines: the walk goes on over the tokenizer's nodes, no second
+    // reading.
     let text = "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x0000000000000005\n\
                 ; Kind\nTestSign\n; ClassVersion\n1\n; Lines\na\nb\n";
-    let late_before = LATE_DECLINES.get();
+    let late_before = READ_AGAIN.get();
     let mut m = EntityManager::new();
     let loaded = load_entity(&mut m, Path::new("s.jasset"), text.as_bytes()).unwrap();
     assert!(!loaded.direct);
-    assert_eq!(LATE_DECLINES.get(), late_before + 1);
+    assert_eq!(READ_AGAIN.get(), late_before);
     assert_eq!(m.get::<Sign>(EntityId(5)).unwrap().lines, ["a", "b"]);
-    // One storage, made once by the general path (the direct path's was removed).
     assert_eq!(m.kinds().len(), 1);
-    // An error after a late decline: nothing stays, not even the kind storage.
+    // An error after the tokenizer took over: read again, and the entity is gone.
     let bad = text.replace("; Lines\na\nb\n", "; Lines\na\nb\n; Size\nbig\n");
     let mut m = EntityManager::new();
-    let before = LATE_DECLINES.get();
+    let before = READ_AGAIN.get();
     assert!(load_entity(&mut m, Path::new("s.jasset"), bad.as_bytes()).is_err());
-    assert_eq!(LATE_DECLINES.get(), before + 1);
+    assert_eq!(READ_AGAIN.get(), before + 1);
     assert!(m.is_empty());
     assert_eq!(
         m.kinds().len(),
@@ -541,7 +545,7 @@ fn a_decline_after_any_prefix_of_the_class_part_leaves_the_general_paths_state()
         "; Mass\n",
         "\r\n",
     ];
-    let late_before = LATE_DECLINES.get();
+    let late_before = READ_AGAIN.get();
     let mut case = 0u64;
     let mut read_directly = 0;
     for (n, file) in files.iter().enumerate() {
@@ -572,7 +576,7 @@ fn a_decline_after_any_prefix_of_the_class_part_leaves_the_general_paths_state()
     }
     assert!(case > 300, "{case}");
     assert!(read_directly > 0);
-    assert!(LATE_DECLINES.get() - late_before > 100);
+    assert!(READ_AGAIN.get() - late_before > 100);
 }
 
 /// A derived kind whose drop panics for `fuse == 13` (as the support kind `Exploding`,
@@ -601,13 +605,14 @@ fn a_late_decline_drops_no_value_made_from_the_file() {
     let id = EntityId(0x77);
     let mut general = EntityManager::new();
     let registry = general.registry().unwrap();
-    let want = load_general(
+    let want = read_again(
         &mut TokenBuffer::new(),
         &mut general,
         registry,
         None,
         Path::new("v.jasset"),
         text.as_bytes(),
+        0,
     );
     assert!(want.is_ok(), "{}", result_text(&want));
     assert_eq!(general.get::<Volatile>(id).unwrap().fuse, 13);
@@ -701,7 +706,7 @@ fn declined_entities_leak_nothing() {
         "; Note\n\"open\n",
     ];
     let live = TICKETS.get();
-    let late_before = LATE_DECLINES.get();
+    let late_before = READ_AGAIN.get();
     let mut direct = 0;
     for cut in 0..=class.len() {
         for tail in tails {
@@ -717,5 +722,5 @@ fn declined_entities_leak_nothing() {
         }
     }
     assert_eq!(direct, class.len() + 1, "the files with no tail");
-    assert!(LATE_DECLINES.get() - late_before >= 10);
+    assert!(READ_AGAIN.get() - late_before >= 10);
 }

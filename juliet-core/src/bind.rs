@@ -1,0 +1,205 @@
+//! [`Properties`]: the one walk of a document that every class loader makes, binding
+//! each property of the file, in file order, to an entry of the class's property table
+//! by exact key. docs/design.md, sections 4.2 and 4.3.
+
+use crate::archive::CLASS_VERSION;
+use crate::class::PropertyDescriptor;
+use crate::codec::Codec;
+use crate::error::Error;
+use crate::token::Document;
+
+/// A walk over a [`Document`]'s properties in file order that binds each to a property
+/// of `table` ([`Document::properties`]): [`Properties::next`] gives the index in the
+/// table of the next property the file has, and [`Properties::decode_into`] reads it.
+/// The derive's `Reflect::load` is this loop with one `match` arm a field.
+///
+/// A key binds by its CRC first, then its normalized text (ASCII case and `_` ignored),
+/// so a CRC-32 twin of a key is no property of the table: the walk leaves it
+/// unconsumed, for the unknown-key audit, as it leaves `ClassVersion`, the base keys
+/// and deprecated keys. Two spellings of one property (its key and an alias) are a
+/// [`crate::ErrorKind::DuplicateKey`] error at the later one.
+///
+/// On a document being filled ([`TokenBuffer::document`](crate::TokenBuffer::document))
+/// the properties a class declares, written in canonical form and in declaration order
+/// (any of them absent, `ClassVersion` first), are read straight from the text: the key
+/// compared with the expected one, no CRC, no tokenizing. At the first other line the
+/// tokenizer makes the rest of the document, and the walk goes on over its nodes.
+///
+/// ```
+/// use std::path::Path;
+/// use juliet_core::{Reflect, TokenBuffer};
+///
+/// #[derive(juliet_derive::Entity, Debug, Default, PartialEq)]
+/// #[jasset(crate = ::juliet_core)]
+/// struct Door {
+///     width: f32,
+///     locked: bool,
+/// }
+///
+/// let mut buffer = TokenBuffer::new();
+/// let text = b"; Locked\ntrue\n; Width\n1.5\n";
+/// let mut doc = buffer.document(text, Path::new("door.jasset"))?;
+/// let mut door = Door::default();
+/// let mut properties = doc.properties(Door::CLASS.properties);
+/// while let Some(index) = properties.next()? {
+///     match index {
+///         0 => properties.decode_into(&mut door.width)?,
+///         1 => properties.decode_into(&mut door.locked)?,
+///         _ => {}
+///     }
+/// }
+/// assert_eq!(door, Door { width: 1.5, locked: true });
+/// # Ok::<(), juliet_core::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Properties<'d, 'a> {
+    doc: &'d mut Document<'a>,
+    table: &'static [PropertyDescriptor],
+    /// The first node this walk has not looked at.
+    next: usize,
+    /// The table index the next property is expected at: the first one the canonical
+    /// reading may bind, and the first one tried for a node.
+    expect: usize,
+    /// The node bound last.
+    current: usize,
+    /// The table index it was bound to.
+    bound: usize,
+    /// Whether `ClassVersion` may still be read in canonical form (before any property).
+    version_first: bool,
+}
+
+impl<'a> Document<'a> {
+    /// A walk binding this document's properties to `table` (see [`Properties`]).
+    /// `table`'s keys and aliases must be ASCII identifiers, as the derive checks.
+    #[inline(always)]
+    pub fn properties<'d>(
+        &'d mut self,
+        table: &'static [PropertyDescriptor],
+    ) -> Properties<'d, 'a> {
+        Properties {
+            doc: self,
+            table,
+            next: 0,
+            expect: 0,
+            current: usize::MAX,
+            bound: 0,
+            version_first: true,
+        }
+    }
+}
+
+impl Properties<'_, '_> {
+    /// The table index of the next property of the file, in file order, marked
+    /// consumed; `None` when the file has no more. Call [`Properties::decode_into`]
+    /// to read it.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::DuplicateKey`] for a second spelling of a property, and the
+    /// tokenizer's errors ([`TokenBuffer::tokenize`](crate::TokenBuffer::tokenize)) when
+    /// the document is completed on a line that is not canonical.
+    #[inline(always)]
+    pub fn next(&mut self) -> Result<Option<usize>, Error> {
+        loop {
+            if self.next < self.doc.made() {
+                let i = self.next;
+                self.next += 1;
+                match self.bind_node(i) {
+                    Ok(None) => continue,
+                    found => return found,
+                }
+            }
+            if !self.doc.is_filling() {
+                return Ok(None);
+            }
+            if let Some(found) = self.doc.canonical_next() {
+                let mut j = self.expect;
+                while let Some(p) = self.table.get(j) {
+                    if p.key == found.key {
+                        let i = self.doc.push_canonical(found, p.crc);
+                        self.doc.consume(i);
+                        self.next = i + 1;
+                        self.current = i;
+                        self.bound = j;
+                        self.expect = j + 1;
+                        self.version_first = false;
+                        return Ok(Some(j));
+                    }
+                    j += 1;
+                }
+                if self.version_first && found.key == CLASS_VERSION.name {
+                    // Left unconsumed: `Archive::resolve_class_version` reads it.
+                    let i = self.doc.push_canonical(found, CLASS_VERSION.crc);
+                    self.next = i + 1;
+                    self.version_first = false;
+                    continue;
+                }
+            }
+            self.doc.tokenize_rest()?;
+        }
+    }
+
+    /// Decodes the property [`Properties::next`] gave into `place` (a value of the
+    /// type its table entry describes).
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::BadValue`] at the line and column of the offending text,
+    /// naming the key, the table entry's type and the text found.
+    ///
+    /// # Panics
+    /// Before the first [`Properties::next`] that gave a property.
+    #[inline(always)]
+    pub fn decode_into<T: Codec>(&mut self, place: &mut T) -> Result<(), Error> {
+        match place.decode_into(self.doc.value(self.current)) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.decode_error(e)),
+        }
+    }
+
+    /// The located error of a value that does not decode.
+    #[cold]
+    #[inline(never)]
+    fn decode_error(&self, e: crate::ValueError<'_>) -> Error {
+        let expected = self.table[self.bound].property_type.to_string();
+        self.doc.value_error(self.current, &expected, e)
+    }
+
+    /// The index of the node [`Properties::next`] gave last (for a loader that reads it
+    /// through the [`Document`] itself).
+    pub fn node(&self) -> usize {
+        self.current
+    }
+
+    /// Binds node `i` (of a complete document, or made before the walk got there).
+    #[inline(never)]
+    fn bind_node(&mut self, i: usize) -> Result<Option<usize>, Error> {
+        let n = self.doc.made_nodes()[i];
+        if n.consumed {
+            return Ok(None);
+        }
+        let key = self.doc.key(i);
+        let table = self.table;
+        let j = match table.get(self.expect) {
+            Some(p) if p.matches(n.key_crc, key) => self.expect,
+            _ => match table.iter().position(|p| p.matches(n.key_crc, key)) {
+                Some(j) => j,
+                None => return Ok(None),
+            },
+        };
+        // The tokenizer refuses two nodes of one key; two spellings of one property
+        // are found here.
+        if !table[j].aliases.is_empty() {
+            let earlier = self.doc.made_nodes()[..i]
+                .iter()
+                .enumerate()
+                .find(|&(k, m)| table[j].matches(m.key_crc, self.doc.key(k)));
+            if let Some((first, _)) = earlier {
+                return Err(self.doc.duplicate_key(first, i));
+            }
+        }
+        self.doc.consume(i);
+        self.current = i;
+        self.bound = j;
+        self.expect = j + 1;
+        Ok(Some(j))
+    }
+}

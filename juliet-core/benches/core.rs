@@ -236,7 +236,7 @@ fn load_unit_tokenized(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Res
 fn walk_unit(mut doc: Document<'_>) -> Result<Unit, Error> {
     let mut unit = Unit::default();
     let mut p = doc.properties(Unit::CLASS.properties);
-    while let Some(index) = p.next()? {
+    while let Some(index) = p.next_property()? {
         match index {
             0 => p.decode_into(&mut unit.entity_id)?,
             1 => p.decode_into(&mut unit.health)?,

@@ -1,15 +1,13 @@
 //! The derived loader against a hand-written one and `serde_json`, on one 12-field
 //! record (issue 3, "Targets"): the text of one record -> a struct, per record.
 //!
-//! - `derived`: `juliet_core::from_text` with `#[derive(Entity)]`'s loaders, a new
+//! - `derived`: `juliet_core::from_text` with `#[derive(Entity)]`'s loader, a new
 //!   record per load (as `serde_json` makes): the record is in the writer's canonical
-//!   form, so `Reflect::load_direct_fresh` reads it straight from the text (the direct
-//!   path, `juliet_core::direct`);
+//!   form, so its document is read straight from the text as `Reflect::load` walks it;
 //! - `derived_load_text`: `juliet_core::load_text` over one reused record (its strings
-//!   keep their capacity), through `Reflect::load_direct`, which finds every property
-//!   before it decodes any;
-//! - `derived_tokenized`: the same derive's `Reflect::load` (one pass over the nodes,
-//!   key CRC `match`) into a new record after tokenizing the text into a reused
+//!   keep their capacity), which tokenizes the file first;
+//! - `derived_tokenized`: the same derive's `Reflect::load` (the same walk, over the
+//!   tokenizer's nodes) into a new record after tokenizing the text into a reused
 //!   `TokenBuffer`: what every file not in canonical form (comments, other order,
 //!   aliases...) costs;
 //! - `hand_written`: the one-call-per-field idiom, `Archive::serialize` per field
@@ -127,12 +125,13 @@ fn loaders(c: &mut Criterion) {
     let (record, jasset, json) = inputs();
     let path = Path::new("record.jasset");
 
-    // The loaders agree before they are timed, and the derived one takes the direct path.
+    // The loaders agree before they are timed, and `from_text` reads the record straight
+    // from its text.
     let mut buffer = TokenBuffer::new();
-    let mut direct = Record::default_value();
-    let report = load_text(&mut buffer, jasset.as_bytes(), path, &mut direct).unwrap();
-    assert!(report.direct() && report.unknown().is_empty());
-    assert_eq!(direct, record);
+    let mut kept = Record::default_value();
+    let report = load_text(&mut buffer, jasset.as_bytes(), path, &mut kept).unwrap();
+    assert!(report.unknown().is_empty());
+    assert_eq!(kept, record);
     let (fresh, report) = from_text::<Record>(&mut buffer, jasset.as_bytes(), path).unwrap();
     assert!(report.direct() && report.unknown().is_empty());
     assert_eq!(fresh, record);

@@ -9,7 +9,7 @@ use crate::error::Error;
 use crate::token::Document;
 
 /// A walk over a [`Document`]'s properties in file order that binds each to a property
-/// of `table` ([`Document::properties`]): [`Properties::next`] gives the index in the
+/// of `table` ([`Document::properties`]): [`Properties::next_property`] gives the index in the
 /// table of the next property the file has, and [`Properties::decode_into`] reads it.
 /// The derive's `Reflect::load` is this loop with one `match` arm a field.
 ///
@@ -41,7 +41,7 @@ use crate::token::Document;
 /// let mut doc = buffer.document(text, Path::new("door.jasset"))?;
 /// let mut door = Door::default();
 /// let mut properties = doc.properties(Door::CLASS.properties);
-/// while let Some(index) = properties.next()? {
+/// while let Some(index) = properties.next_property()? {
 ///     match index {
 ///         0 => properties.decode_into(&mut door.width)?,
 ///         1 => properties.decode_into(&mut door.locked)?,
@@ -98,7 +98,7 @@ impl Properties<'_, '_> {
     /// tokenizer's errors ([`TokenBuffer::tokenize`](crate::TokenBuffer::tokenize)) when
     /// the document is completed on a line that is not canonical.
     #[inline(always)]
-    pub fn next(&mut self) -> Result<Option<usize>, Error> {
+    pub fn next_property(&mut self) -> Result<Option<usize>, Error> {
         loop {
             if self.next < self.doc.made() {
                 let i = self.next;
@@ -138,7 +138,7 @@ impl Properties<'_, '_> {
         }
     }
 
-    /// Decodes the property [`Properties::next`] gave into `place` (a value of the
+    /// Decodes the property [`Properties::next_property`] gave into `place` (a value of the
     /// type its table entry describes).
     ///
     /// # Errors
@@ -146,7 +146,7 @@ impl Properties<'_, '_> {
     /// naming the key, the table entry's type and the text found.
     ///
     /// # Panics
-    /// Before the first [`Properties::next`] that gave a property.
+    /// Before the first [`Properties::next_property`] that gave a property.
     #[inline(always)]
     pub fn decode_into<T: Codec>(&mut self, place: &mut T) -> Result<(), Error> {
         match place.decode_into(self.doc.value(self.current)) {
@@ -163,7 +163,7 @@ impl Properties<'_, '_> {
         self.doc.value_error(self.current, &expected, e)
     }
 
-    /// The index of the node [`Properties::next`] gave last (for a loader that reads it
+    /// The index of the node [`Properties::next_property`] gave last (for a loader that reads it
     /// through the [`Document`] itself).
     pub fn node(&self) -> usize {
         self.current

@@ -69,26 +69,31 @@ impl LoadTextReport {
 }
 
 /// Loads the file `bytes` over `value` (missing keys keep their current values): the
-/// file's [`Document`] ([`TokenBuffer::document`], filled as it is read), the class's
-/// [`Reflect::load`] over an [`Archive`], then the unconsumed-key audit.
+/// tokenizer's [`Document`] of the file, the class's [`Reflect::load`] over an
+/// [`Archive`], then the unconsumed-key audit. The file is tokenized before any value
+/// is written, so a file the tokenizer rejects leaves `value` as it was; [`from_text`],
+/// which makes a new value, reads a canonical file straight from its text instead.
 ///
 /// `path` only labels errors.
 ///
 /// # Errors
-/// Those of [`TokenBuffer::tokenize`] and [`Reflect::load`], with path, line and column.
-/// On error `value` may be partly loaded: the properties the file gives before the
-/// error hold its values.
+/// Those of [`TokenBuffer::tokenize`] (nothing written) and [`Reflect::load`], with
+/// path, line and column. After a [`Reflect::load`] error `value` holds the values the
+/// file gives before the error.
 pub fn load_text<T: Reflect>(
     buffer: &mut TokenBuffer,
     bytes: &[u8],
     path: &Path,
     value: &mut T,
 ) -> Result<LoadTextReport, Error> {
-    load_document(buffer.document(bytes, path)?, value)
+    load_document(buffer.tokenize(bytes, path)?, value)
 }
 
 /// A new `T` from the file `bytes`: [`Reflect::default_value`], then every key the file
-/// has, as [`load_text`] loads them, and the load's [`LoadTextReport`].
+/// has, and the load's [`LoadTextReport`]. The file's [`Document`] is filled as the
+/// class's [`Reflect::load`] reads it ([`TokenBuffer::document`]): straight from the
+/// text while it is in canonical form, through the tokenizer from the first line that
+/// is not. The result is what [`load_text`] over [`Reflect::default_value`] gives.
 ///
 /// `path` only labels errors. docs/design.md, sections 4.3 (the symmetric serialize)
 /// and 2.6 (unknown keys kept).
@@ -120,7 +125,8 @@ pub fn load_text<T: Reflect>(
 /// ```
 ///
 /// # Errors
-/// Those of [`TokenBuffer::tokenize`] and [`Reflect::load`], with path, line and column.
+/// Those of [`TokenBuffer::tokenize`] and [`Reflect::load`], with path, line and
+/// column; a tokenizer error anywhere in the file comes first, as in [`load_text`].
 #[inline]
 pub fn from_text<T: Reflect>(
     buffer: &mut TokenBuffer,
@@ -136,8 +142,13 @@ pub fn from_text<T: Reflect>(
 #[inline]
 fn load_document<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadTextReport, Error> {
     let mut ar = Archive::loading(doc);
-    value.load(&mut ar)?;
+    let loaded = value.load(&mut ar);
     let doc = ar.document_mut().expect("loading");
+    if let Err(err) = loaded {
+        // An error met before the tokenizer read the whole file: its errors come first.
+        doc.complete()?;
+        return Err(err);
+    }
     doc.complete()?;
     let direct = !doc.tokenized();
     if direct && ar.warnings().is_empty() {

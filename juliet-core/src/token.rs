@@ -147,7 +147,7 @@ impl TokenBuffer {
     /// # Errors
     /// Those of [`TokenBuffer::tokenize`] for a file tokenized here; a document being
     /// filled reports the tokenizer's errors when it falls back to it
-    /// ([`Document::complete`], [`Properties::next`](crate::Properties::next)).
+    /// ([`Document::complete`], [`Properties::next_property`](crate::Properties::next_property)).
     #[inline]
     pub fn document<'a>(
         &'a mut self,

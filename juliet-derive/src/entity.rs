@@ -356,10 +356,10 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
         }
     });
     let dispatch = if arms.is_empty() {
-        quote!(while properties.next()?.is_some() {})
+        quote!(while properties.next_property()?.is_some() {})
     } else {
         quote! {
-            while let ::core::option::Option::Some(index) = properties.next()? {
+            while let ::core::option::Option::Some(index) = properties.next_property()? {
                 match index {
                     #(#arms)*
                     _ => {}
@@ -397,8 +397,9 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
         ) -> ::core::result::Result<(), #krate::Error> {
             #helper
             if let ::core::option::Option::Some(doc) = ar.document_mut() {
-                let mut properties =
-                    doc.properties(<Self as #krate::Reflect>::CLASS.properties);
+                // The `static` of this `const` block: naming `Self::CLASS` here would
+                // repeat a `Send`/`Sync` error that the class item already reports.
+                let mut properties = doc.properties(__JULIET_CLASS.properties);
                 #dispatch
             }
             #resolve

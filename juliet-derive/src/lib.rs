@@ -68,20 +68,13 @@ use syn::{parse_macro_input, DeriveInput};
 ///   the given set (property `i` is bit `i % 64` of word `i / 64`) clone-assigned from
 ///   the source (what a template's `PropertyDelta` does to a new instance).
 /// - `Reflect::save`: `ClassVersion`, then every property in declaration order.
-/// - `Reflect::load`: reads `ClassVersion` (a file without it is at the current
-///   version), then makes one pass over the file's properties: first as long as they
-///   come in declaration order (the order `save` writes), one key CRC compare each,
-///   then the rest dispatched each on its key CRC with a `match` (keys and aliases;
-///   deprecated keys are marked read), in file order either way;
-///   then, when the file's version is older and `migrate` is given, calls the
-///   migration. Keys the class does not know are left unconsumed for the caller's
-///   audit (they are reported and kept by the runtime).
-/// - `Reflect::load_direct` and `Reflect::load_direct_fresh`: the direct load path
-///   (`juliet_core::direct`) for files exactly as `save` writes them, read straight
-///   from their text: over a kept value every property is found before any is decoded
-///   (a declined file is left untouched for `load`); over a new value
-///   (`juliet_core::from_text`) each is decoded as it is found, and a file declined
-///   part way goes on through `load`. Any other file is declined and goes through `load`.
+/// - `Reflect::load`: one walk over the file's properties in file order
+///   (`juliet_core::Properties`: each bound to a field by exact key, keys and aliases;
+///   a file as `save` writes it read straight from its text), one `match` arm a field;
+///   then the class version (a file without `ClassVersion` is at the current version)
+///   and, when the file's version is older and `migrate` is given, the migration. Keys
+///   the class does not know (deprecated keys included) are left unconsumed for the
+///   migration and the caller's audit (they are reported and kept by the runtime).
 /// - A registration with `juliet_core::Registry::global()` (through `inventory`), so
 ///   the runtime finds the class by name or name CRC.
 ///

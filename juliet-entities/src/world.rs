@@ -119,8 +119,8 @@ pub struct LoadReport {
     pub errors: Vec<Error>,
     /// Warnings of the files that loaded (unknown keys, newer versions).
     pub warnings: Vec<Warning>,
-    /// Of the files loaded, those read through the direct path (plain entities in the
-    /// writer's canonical form: see [`crate::load_entity`]).
+    /// Of the files loaded, those read whole straight from their text (entities in the
+    /// writer's canonical form: see [`crate::load_entity`]), without the tokenizer.
     pub direct: usize,
 }
 

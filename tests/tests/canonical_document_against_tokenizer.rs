@@ -106,7 +106,7 @@ fn walk(text: &[u8], tokenized: bool) -> Result<Walk, Error> {
     };
     let mut read = Vec::new();
     let mut properties = doc.properties(Abc::CLASS.properties);
-    while let Some(index) = properties.next()? {
+    while let Some(index) = properties.next_property()? {
         let mut value = String::new();
         match properties.decode_into(&mut value) {
             Ok(()) => read.push((index, value)),

@@ -1,6 +1,6 @@
-//! Review probe: `Archive::resolve_class_version`'s inline path (ClassVersion first,
-//! a `u32` no newer than the code) and its general path (anywhere else in the file)
-//! agree: same version or error, same warnings, ClassVersion consumed either way.
+//! `Archive::resolve_class_version` wherever `ClassVersion` stands (first, as the writer
+//! puts it, or anywhere else in the file): the same version or error, the same
+//! warnings, ClassVersion consumed either way.
 
 use juliet_core::{Archive, TokenBuffer};
 use std::path::Path;

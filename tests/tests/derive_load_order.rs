@@ -1,9 +1,9 @@
-//! The derived `load` reads properties in declaration order first (the writer's order)
-//! and every other property in a pass over the rest of the file. Whatever the order of
-//! the file, it must do what one pass over the file's properties in file order does:
-//! same values (the last spelling of a key wins), same first error, same consumed
-//! properties (deprecated keys, which only a migration reads, unknown keys and
-//! properties consumed before the load left alone).
+//! The derived `load` is one walk over the file's properties (`juliet_core::Properties`,
+//! which binds them by exact key, with a fast path for the declaration order), then the
+//! class version. Whatever the order of the file, it must do what a plain pass over the
+//! file's properties in file order, dispatching on the key CRC, does: same values, same
+//! first error, same consumed properties (deprecated keys, which only a migration
+//! reads, unknown keys and properties consumed before the load left alone).
 
 use std::path::Path;
 
@@ -24,10 +24,8 @@ struct Probe {
     id: u64,
 }
 
-/// One pass over the file's properties in file order, as the derive's dispatch did
-/// before it read the declaration order first.
+/// One pass over the file's properties in file order, then the class version.
 fn load_in_file_order(probe: &mut Probe, ar: &mut Archive<'_>) -> Result<(), Error> {
-    ar.resolve_class_version(1)?;
     let Some(doc) = ar.document_mut() else {
         return Ok(());
     };
@@ -48,6 +46,7 @@ fn load_in_file_order(probe: &mut Probe, ar: &mut Archive<'_>) -> Result<(), Err
             _ => {}
         }
     }
+    ar.resolve_class_version(1)?;
     Ok(())
 }
 

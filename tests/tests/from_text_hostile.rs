@@ -1,5 +1,5 @@
-//! Hostile inputs for `from_text` (the direct path over a fresh value, which decodes as
-//! it goes, and the general path over the same value when it declines part way): for every
+//! Hostile inputs for `from_text` (a document filled as it is read: straight from the
+//! text while the file is canonical, then through the tokenizer): for every
 //! input, `from_text::<T>` must give exactly what the general path (tokenizer,
 //! `Reflect::load`, the unconsumed-key audit) gives over `T::default_value()`: the same
 //! `Ok`/`Err` and error text, the same value (floats bit-exact), the same warnings and
@@ -203,7 +203,7 @@ fn blocks(text: &str) -> Vec<String> {
     out
 }
 
-/// Lines that make the direct path decline (or that the general path rejects) when
+/// Lines that make the canonical reading decline (or that the general path rejects) when
 /// they come after any prefix of the blocks.
 const TAILS: &[&str] = &[
     "",
@@ -279,7 +279,7 @@ fn every_prefix_of_blocks_then_a_hostile_tail() {
 /// Runs every prefix-then-tail variant of `value`'s saved file; returns how many.
 fn prefixes_then_tails(buffer: &mut TokenBuffer, value: &Hostile) -> usize {
     let text = save(value);
-    // Lists of several elements take several value lines: not the direct path's form.
+    // Lists of several elements take several value lines: not the canonical reading's form.
     let one_line = value.tags.len() < 2 && value.counts.len() < 2;
     assert_eq!(
         check::<Hostile>(buffer, text.as_bytes(), hostile_extra),
@@ -405,7 +405,7 @@ fn a_file_declined_after_decoding_leaks_no_value() {
     assert_eq!(LIVE.get(), live);
 }
 
-/// A migration from an older version: never taken by the direct path, whatever was
+/// A migration from an older version: never taken by the canonical reading, whatever was
 /// decoded before `ClassVersion` turns up late.
 #[test]
 fn old_versions_migrate_the_same_even_when_class_version_comes_late() {
@@ -434,7 +434,7 @@ fn old_versions_migrate_the_same_even_when_class_version_comes_late() {
     );
 }
 
-/// Values the codecs read at their edges, one property each, through the direct path:
+/// Values the codecs read at their edges, one property each, through the canonical reading:
 /// each must give the general path's value bit for bit, or its error.
 #[test]
 fn value_edges_read_the_same_both_ways() {
@@ -564,7 +564,7 @@ fn value_edges_read_the_same_both_ways() {
             }
         }
     }
-    // Most edge values decode, so most of these files took the direct path.
+    // Most edge values decode, so most of these files took the canonical reading.
     assert!(direct > 150, "{direct} files read directly");
 }
 

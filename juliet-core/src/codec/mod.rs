@@ -152,8 +152,9 @@ pub trait Codec: Clone + PartialEq + Sized + 'static {
     /// Reads a value into `self`, where the type can, reusing its allocation: on success
     /// `self` is what [`Codec::decode`] gives, whatever it was before (loads rely on
     /// that: reading a property twice gives the file's value). `decode` and `Drop`
-    /// should have no side effects: [`crate::from_text`] may decode a property twice and
-    /// drop the first value when its direct path declines part way.
+    /// should have no side effects: an entity file read again from its tokenized
+    /// document (`juliet_entities::load_entity`) decodes its properties twice and drops
+    /// the first values.
     ///
     /// # Errors
     /// As [`Codec::decode`]; on error `self` is unchanged.

@@ -238,7 +238,7 @@ impl SchemaKind {
     fn load(&self, values: &mut [DynValue], ar: &mut Archive<'_>) -> Result<(), Error> {
         if let Some(doc) = ar.document_mut() {
             let mut properties = doc.properties(self.table);
-            while let Some(p) = properties.next()? {
+            while let Some(p) = properties.next_property()? {
                 properties.decode_into(&mut values[p])?;
             }
         }

@@ -68,7 +68,7 @@ struct Pair {
     fast_templates: TemplateCache,
     general_templates: TemplateCache,
     buffer: TokenBuffer,
-    /// Files the direct path read.
+    /// Files the canonical reading read.
     direct: usize,
 }
 
@@ -95,7 +95,7 @@ impl Pair {
     }
 
     /// Loads `text` both ways (with the template caches when `with_templates`), checks
-    /// that everything is the same, and returns whether the direct path read it.
+    /// that everything is the same, and returns whether the canonical reading read it.
     fn load(&mut self, text: &[u8], with_templates: bool) -> bool {
         let path = Path::new("Entities/test.jasset");
         let registry = self.general.registry().unwrap();
@@ -172,7 +172,7 @@ fn save_world_at(root: &Path) -> Vec<String> {
     m.get_mut::<Crate>(crate_).unwrap().is_visible = false;
     m.make_entity::<Marker>(Vec3::ONE);
     m.make_entity::<Sign>(Vec3::ZERO);
-    // Several value lines: the direct path declines it after allocating.
+    // Several value lines: the tokenizer completes it after the allocation.
     let sign = m.make_entity::<Sign>(Vec3::ZERO);
     m.get_mut::<Sign>(sign).unwrap().lines = vec!["a".into(), "b c".into()];
     let named = m.make_entity::<Sign>(Vec3::ZERO);
@@ -196,7 +196,7 @@ fn lines(text: &str) -> Vec<String> {
 }
 
 /// Variants of the canonical `text` (an entity file with ids `id`), each changing one
-/// thing the direct path must notice (or, for a few, may accept).
+/// thing the canonical reading must notice (or, for a few, may accept).
 fn mutations(text: &str, id: u64) -> Vec<String> {
     let l = lines(text);
     let hex = format!("0x{id:016X}");
@@ -368,7 +368,7 @@ fn canonical_files_take_the_direct_path_with_the_general_paths_result() {
     for file in &files {
         assert!(!pair.load(file.as_bytes(), false));
     }
-    // And the direct path gives what was saved: the same bytes back.
+    // And the canonical reading gives what was saved: the same bytes back.
     let mut fresh = EntityManager::new();
     for file in &files {
         let loaded = load_entity(&mut fresh, Path::new("f.jasset"), file.as_bytes()).unwrap();
@@ -457,7 +457,7 @@ fn a_file_read_again_leaves_no_kind_storage_of_its_first_reading() {
         "the general path's allocation made it, as before"
     );
     // A duplicate key after the class part: the general path fails before allocating,
-    // so the direct path's kind storage must not stay.
+    // so the canonical reading's kind storage must not stay.
     let dup = format!("{text}; id\n0x0000000000000006\n").replace("; Lines\na\nb\n", "");
     let mut m = EntityManager::new();
     let err = load_entity(&mut m, Path::new("s.jasset"), dup.as_bytes()).unwrap_err();
@@ -580,7 +580,7 @@ fn a_decline_after_any_prefix_of_the_class_part_leaves_the_general_paths_state()
 }
 
 /// A derived kind whose drop panics for `fuse == 13` (as the support kind `Exploding`,
-/// but derived, with the derive's direct path).
+/// but derived, with the derive's loader).
 #[derive(crate::Entity, Debug, Clone, PartialEq)]
 struct Volatile {
     fuse: u32,
@@ -593,13 +593,12 @@ impl Drop for Volatile {
     }
 }
 
-/// A file the direct path declines after the allocation (at `Unknown`, after `Fuse`):
-/// the general path loads it (`Ok`, the entity alive with `fuse` 13, `Unknown` kept).
-/// The entity the direct path allocated and destroys must be at its defaults (the
-/// class's `load_direct` finds every property before it decodes any), not a value made
-/// from the file that the general path never drops: that drop would panic here.
+/// A file the canonical reading gives up on after the allocation (at `Unknown`, after
+/// `Fuse`): the walk goes on over the tokenizer's nodes, so the entity read so far is
+/// kept (`Ok`, `fuse` 13, `Unknown` kept), not destroyed and read again: its value made
+/// from the file is never dropped, which would panic here.
 #[test]
-fn a_late_decline_drops_no_value_made_from_the_file() {
+fn a_file_completed_by_the_tokenizer_drops_no_value_made_from_the_file() {
     let text = "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x0000000000000077\n\
                 ; Kind\nVolatile\n; ClassVersion\n1\n; Fuse\n13\n; Unknown\n1\n";
     let id = EntityId(0x77);
@@ -627,8 +626,9 @@ fn a_late_decline_drops_no_value_made_from_the_file() {
         }
     }
     // After the panic `fast` is consistent and empty, but keeps the `Volatile` kind
-    // storage the direct path made (the panic skips `forget_kinds_from`).
-    let got = got.expect("load_entity panicked: the direct path dropped the half-read entity");
+    // storage the canonical reading made (the panic skips `forget_kinds_from`).
+    let got =
+        got.expect("load_entity panicked: the canonical reading dropped the half-read entity");
     assert_eq!(got, Ok(result_text(&want)));
     assert_eq!(manager_state(&fast), manager_state(&general));
 }
@@ -686,7 +686,7 @@ struct Tally {
 
 /// Files of the derived `Tally` declined after each property (and the canonical one),
 /// loaded both ways: the same results and states, and once the managers are dropped
-/// every counted value is gone (the entities the direct path destroyed included).
+/// every counted value is gone (the entities the canonical reading destroyed included).
 #[test]
 fn declined_entities_leak_nothing() {
     let base = "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x0000000000000042\n\

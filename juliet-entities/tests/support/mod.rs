@@ -54,7 +54,7 @@ macro_rules! hand_entity {
                 if let Some(doc) = ar.document_mut() {
                     let table = <Self as juliet_core::Reflect>::CLASS.properties;
                     let mut properties = doc.properties(table);
-                    while let Some(index) = properties.next()? {
+                    while let Some(index) = properties.next_property()? {
                         let key = table[index].key;
                         $( if key == $key {
                             properties.decode_into(&mut self.$field)?;

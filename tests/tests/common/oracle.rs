@@ -1,5 +1,5 @@
 //! The general load path, forced (`#[path]`-included, not a test target): the oracle
-//! the direct path's tests compare `load_text` and `from_text` with.
+//! the canonical-reading tests compare `load_text` and `from_text` with.
 
 use std::path::Path;
 

@@ -1,4 +1,4 @@
-//! Mutations of canonical `.jasset` text for `direct_load_equivalence`: properties
+//! Mutations of canonical `.jasset` text for `canonical_load_equivalence`: properties
 //! moved, dropped, duplicated, respelled, re-formed and broken, and byte-level layouts
 //! (CRLF, BOM, NUL, invalid UTF-8, truncation).
 

@@ -1,16 +1,17 @@
-//! The direct load path against the general one: for every input, `load_text` (which
-//! tries `Reflect::load_direct` first) must give exactly what tokenizing and
-//! `Reflect::load` + `audit_unconsumed` give: the same final value (floats bit-exact),
-//! the same `Ok`/`Err` (same error), the same unknown properties and warnings; and
-//! `from_text` (`Reflect::load_direct_fresh`, which decodes as it goes, and when it
-//! declines the general path over the same value) must give what the general path
-//! gives over a new default value.
+//! The one loader over a document filled as it is read against the same loader over
+//! the tokenizer's document: for every input, `from_text` (straight from the text while
+//! the file is canonical, then through the tokenizer) must give exactly what
+//! tokenizing and `Reflect::load` + `audit_unconsumed` give over a new default value:
+//! the same final value (floats bit-exact), the same `Ok`/`Err` (same error), the same
+//! unknown properties and warnings; and `load_text` over any initial value must give
+//! what that gives over the same initial value.
 //!
 //! A proptest saves random values of derived classes (every field type, renames,
 //! aliases, deprecated keys, a migration, a skipped field), mutates the canonical text
-//! (often not at all) and compares both paths from the same initial value; canonical
-//! files must take the direct path. The mutations are in `direct_load_equivalence/`;
-//! the cursor alone is compared with the tokenizer in `direct_cursor_against_tokenizer.rs`.
+//! (often not at all) and compares both from the same initial value; canonical files
+//! must be read straight from their text. The mutations are in
+//! `canonical_load_equivalence/`; the filled document alone is compared with the
+//! tokenizer in `canonical_document_against_tokenizer.rs`.
 
 use std::path::Path;
 
@@ -128,18 +129,21 @@ fn outcome<T: Reflect>(result: Result<LoadTextReport, Error>, value: &T, extra: 
     }
 }
 
-/// Loads `bytes` over a copy of `initial` both ways (the direct-first `load_text` with
-/// a warm buffer, and the forced general path); returns both outcomes and whether the
-/// direct path was taken.
+/// Loads `bytes` over a copy of `initial` both ways (`load_text` with a warm buffer, and
+/// the forced general path); returns both outcomes and whether `from_text` reads the
+/// file straight from its text.
 fn both<T: Reflect + Clone>(
     buffer: &mut TokenBuffer,
     bytes: &[u8],
     initial: &T,
     extra: impl Fn(&T) -> String,
 ) -> (Outcome, Outcome, bool) {
+    let direct = matches!(
+        from_text::<T>(buffer, bytes, Path::new(PATH)),
+        Ok((_, r)) if r.direct()
+    );
     let mut a = initial.clone();
     let ra = load_text(buffer, bytes, Path::new(PATH), &mut a);
-    let direct = matches!(&ra, Ok(r) if r.direct());
     let oa = outcome(ra, &a, extra(&a));
     let mut b = initial.clone();
     let rb = general(bytes, &mut b);
@@ -147,7 +151,8 @@ fn both<T: Reflect + Clone>(
     (oa, ob, direct)
 }
 
-/// Checks that both paths agree on `bytes`; returns whether the direct path read it.
+/// Checks that both agree on `bytes`; returns whether `from_text` reads it straight from
+/// its text.
 fn assert_same<T: Reflect + Clone>(
     buffer: &mut TokenBuffer,
     bytes: &[u8],
@@ -158,17 +163,16 @@ fn assert_same<T: Reflect + Clone>(
     prop_assert_eq!(
         direct_first,
         general,
-        "load_text (direct: {}) and the general path differ on {:?}",
+        "load_text (canonical: {}) and the general path differ on {:?}",
         direct,
         String::from_utf8_lossy(bytes)
     );
     Ok(direct)
 }
 
-/// Checks that `from_text` (a new value: the direct path decoding as it goes, else the
-/// general path over it) gives what the general path gives over
-/// `T::default_value()`: the same result and, on success, the same value; returns
-/// whether the direct path read the file.
+/// Checks that `from_text` (a new value, its document filled as it is read) gives what
+/// the general path gives over `T::default_value()`: the same result and, on success,
+/// the same value; returns whether it read the file straight from its text.
 fn assert_fresh_same<T: Reflect>(
     buffer: &mut TokenBuffer,
     bytes: &[u8],
@@ -239,7 +243,7 @@ fn vec3() -> impl Strategy<Value = Vec3> {
     [float32(), float32(), float32()].prop_map(Vec3::from_array)
 }
 
-/// Lists of mostly 0 or 1 elements (one value line: the direct path's form), sometimes
+/// Lists of mostly 0 or 1 elements (one value line: the canonical form the document reads straight from the text), sometimes
 /// more (several lines: the general path's).
 fn list<S: Strategy>(item: impl Fn() -> S) -> impl Strategy<Value = Vec<S::Value>> {
     prop_oneof![
@@ -347,7 +351,7 @@ fn small() -> impl Strategy<Value = Small> {
 #[path = "common/floats.rs"]
 mod floats;
 use floats::{any_f32, any_f64};
-#[path = "direct_load_equivalence/mutate.rs"]
+#[path = "canonical_load_equivalence/mutate.rs"]
 mod mutate;
 use mutate::{layout, mutated, mutations};
 
@@ -386,7 +390,7 @@ proptest! {
         let text = save(&value);
         let mut buffer = TokenBuffer::new();
         // The canonical file itself gives what the general path gives, and reads
-        // directly unless a list takes several lines (the cursor reads one line) or a
+        // straight from the text unless a list takes several lines or a
         // bare string starts with `/` (left to the tokenizer, which tells comments).
         let one_line = [value.tags.len(), value.scores.len(), value.waypoints.len(), value.squad.len()]
             .iter()
@@ -442,9 +446,9 @@ fn small_both_ways(text: &str) -> (Outcome, bool) {
     (direct_first, direct)
 }
 
-/// A truncated file: the direct path read `Mass` before it met a header without a
-/// value, which the tokenizer rejects. The direct path used to have written
-/// `Mass = 1.5` by then, so the error left a value the general path never makes.
+/// A truncated file: the canonical reading takes `Mass` before it meets a header
+/// without a value, which the tokenizer rejects: the error is the tokenizer's, and
+/// `load_text`, which tokenizes first, leaves the value alone.
 #[test]
 fn a_tokenizer_error_after_direct_properties_leaves_the_value_alone() {
     for text in [
@@ -459,17 +463,21 @@ fn a_tokenizer_error_after_direct_properties_leaves_the_value_alone() {
     }
 }
 
-/// `ClassVersion` after the first property, not a number: the general path fails
-/// before it reads any property, so the direct path must not have read one either.
+/// `ClassVersion` after the first property, not a number: the walk reads `Mass`, then
+/// the class version fails, the same both ways.
 #[test]
-fn a_late_bad_class_version_leaves_the_value_alone() {
+fn a_late_bad_class_version_fails_after_the_properties() {
     let (outcome, direct) = small_both_ways("; Mass\n1.5\n; ClassVersion\nx\n");
     assert!(!direct);
     let Err((err, _)) = &outcome.result else {
         panic!("a bad ClassVersion loads: {outcome:?}");
     };
     assert_eq!(err.key.as_deref(), Some("ClassVersion"));
-    assert_eq!(outcome.value, save(&Small::default_value()));
+    let expected = Small {
+        mass: 1.5,
+        ..Small::default_value()
+    };
+    assert_eq!(outcome.value, save(&expected));
 }
 
 /// A value that does not decode, after values that do: both ways write the ones
@@ -501,9 +509,9 @@ fn canonical_files_read_directly() {
     assert!(direct);
 }
 
-/// `from_text` decodes as it goes: a file it declines after decoding some properties
-/// goes on through the general path, so the result is the general path's (an unknown
-/// key reported, or the value's error).
+/// `from_text` decodes as it goes: a file the canonical reading gives up on after some
+/// properties goes on over the tokenizer's nodes, so the result is the general path's
+/// (an unknown key reported, or the value's error).
 #[test]
 fn from_text_goes_on_the_general_way_when_it_declines_part_way() {
     let mut buffer = TokenBuffer::new();

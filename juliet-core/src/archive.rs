@@ -221,7 +221,16 @@ impl<'a> Archive<'a> {
             return Ok(code_version);
         };
         doc.complete()?;
-        let version = match doc.find(CLASS_VERSION) {
+        let found = match doc.version_node() {
+            Some(index) => {
+                doc.consume(index);
+                Some(index)
+            }
+            // Read whole in canonical form: every node is a property or `ClassVersion`.
+            None if !doc.tokenized() => None,
+            None => doc.find(CLASS_VERSION),
+        };
+        let version = match found {
             Some(index) => {
                 let v: u32 = doc.decode(index)?;
                 if v > code_version {

@@ -6,7 +6,8 @@ use crate::archive::CLASS_VERSION;
 use crate::class::PropertyDescriptor;
 use crate::codec::Codec;
 use crate::error::Error;
-use crate::token::Document;
+use crate::token::{same_bytes, Document};
+use crate::value::{Value, ValueSpan};
 
 /// A walk over a [`Document`]'s properties in file order that binds each to a property
 /// of `table` ([`Document::properties`]): [`Properties::next_property`] gives the index in the
@@ -66,6 +67,9 @@ pub struct Properties<'d, 'a> {
     bound: usize,
     /// Whether `ClassVersion` may still be read in canonical form (before any property).
     version_first: bool,
+    /// The value line of the node bound last, when the canonical reading made it (one
+    /// line: decoded without looking the node up).
+    span: Option<ValueSpan>,
 }
 
 impl<'a> Document<'a> {
@@ -84,11 +88,12 @@ impl<'a> Document<'a> {
             current: usize::MAX,
             bound: 0,
             version_first: true,
+            span: None,
         }
     }
 }
 
-impl Properties<'_, '_> {
+impl<'a> Properties<'_, 'a> {
     /// The table index of the next property of the file, in file order, marked
     /// consumed; `None` when the file has no more. Call [`Properties::decode_into`]
     /// to read it.
@@ -111,24 +116,23 @@ impl Properties<'_, '_> {
             if !self.doc.is_filling() {
                 return Ok(None);
             }
-            if let Some(found) = self.doc.canonical_next() {
-                let mut j = self.expect;
-                while let Some(p) = self.table.get(j) {
-                    if p.key == found.key {
-                        let i = self.doc.push_canonical(found, p.crc);
-                        self.doc.consume(i);
-                        self.next = i + 1;
-                        self.current = i;
-                        self.bound = j;
-                        self.expect = j + 1;
-                        self.version_first = false;
-                        return Ok(Some(j));
-                    }
-                    j += 1;
+            // The property declared next, as the writer writes it: one compare.
+            if let Some(p) = self.table.get(self.expect) {
+                if let Some(found) = self.doc.canonical_keyed(p.key) {
+                    return Ok(Some(self.bind_canonical(found, self.expect)));
                 }
-                if self.version_first && found.key == CLASS_VERSION.name {
+            }
+            if let Some(found) = self.doc.canonical_next() {
+                // A later one (those between are absent).
+                let later = (self.expect + 1..self.table.len())
+                    .find(|&j| self.table[j].key.as_bytes() == found.key);
+                if let Some(j) = later {
+                    return Ok(Some(self.bind_canonical(found, j)));
+                }
+                if self.version_first && found.key == CLASS_VERSION.name.as_bytes() {
                     // Left unconsumed: `Archive::resolve_class_version` reads it.
-                    let i = self.doc.push_canonical(found, CLASS_VERSION.crc);
+                    let i = self.doc.push_canonical(found, CLASS_VERSION.crc, false);
+                    self.doc.set_version_node(i);
                     self.next = i + 1;
                     self.version_first = false;
                     continue;
@@ -136,6 +140,89 @@ impl Properties<'_, '_> {
             }
             self.doc.tokenize_rest()?;
         }
+    }
+
+    /// Whether the next property of the file is table entry `j`, spelled `key` (its
+    /// declared key, `table[j].key`): then it is bound as [`Properties::next_property`]
+    /// binds it and [`Properties::decode_into`] reads it. Otherwise nothing changes
+    /// (the property is absent, or the file has another next; `next_property` walks
+    /// what is left). The fast path of a loader reading the declaration order, as the
+    /// writer writes it: a canonical property costs one compare of a constant key.
+    #[inline(always)]
+    pub fn next_is(&mut self, j: usize, key: &'static str) -> bool {
+        debug_assert_eq!(
+            self.table[j].key, key,
+            "next_is: the declared key of entry {j}"
+        );
+        if self.next < self.doc.made() {
+            if let Some(bound) = self.node_is(j) {
+                return bound;
+            }
+        }
+        if !self.doc.is_filling() {
+            return false;
+        }
+        if self.version_first {
+            self.version_first = false;
+            if let Some(found) = self.doc.canonical_keyed(CLASS_VERSION.name) {
+                // Left unconsumed: `Archive::resolve_class_version` reads it.
+                let i = self.doc.push_canonical(found, CLASS_VERSION.crc, false);
+                self.doc.set_version_node(i);
+                self.next = i + 1;
+            }
+        }
+        match self.doc.canonical_keyed(key) {
+            Some(found) => {
+                self.bind_canonical(found, j);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// [`Properties::next_is`] over the nodes made: past consumed nodes and
+    /// `ClassVersion`, whether the next node is entry `j` by its declared key; `None`
+    /// when no node is left to look at.
+    #[inline(never)]
+    fn node_is(&mut self, j: usize) -> Option<bool> {
+        while let Some(n) = self.doc.made_nodes().get(self.next) {
+            let i = self.next;
+            let (consumed, crc) = (n.consumed, n.key_crc);
+            if consumed
+                || crc == CLASS_VERSION.crc
+                    && same_bytes(self.doc.key_bytes(i), CLASS_VERSION.name.as_bytes())
+            {
+                self.next += 1;
+                continue;
+            }
+            let p = &self.table[j];
+            if crc != p.crc || !same_bytes(self.doc.key_bytes(i), p.key.as_bytes()) {
+                return Some(false);
+            }
+            self.doc.consume(i);
+            self.next = i + 1;
+            self.current = i;
+            self.span = None;
+            self.bound = j;
+            self.expect = j + 1;
+            self.version_first = false;
+            return Some(true);
+        }
+        None
+    }
+
+    /// Makes the canonical property `found` a node bound to table entry `j`, consumed.
+    #[inline(always)]
+    fn bind_canonical(&mut self, found: crate::token::Canonical<'a>, j: usize) -> usize {
+        let line = self.doc.canonical_line();
+        self.span = Some(found.value_span(line + 1));
+        let i = self.doc.push_canonical(found, self.table[j].crc, true);
+        self.next = i + 1;
+        self.current = i;
+        self.bound = j;
+        self.expect = j + 1;
+        self.version_first = false;
+        j
     }
 
     /// Decodes the property [`Properties::next_property`] gave into `place` (a value of the
@@ -149,7 +236,11 @@ impl Properties<'_, '_> {
     /// Before the first [`Properties::next_property`] that gave a property.
     #[inline(always)]
     pub fn decode_into<T: Codec>(&mut self, place: &mut T) -> Result<(), Error> {
-        match place.decode_into(self.doc.value(self.current)) {
+        let value = match &self.span {
+            Some(span) => Value::from_spans(self.doc.source(), std::slice::from_ref(span)),
+            None => self.doc.value(self.current),
+        };
+        match place.decode_into(value) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.decode_error(e)),
         }
@@ -172,15 +263,13 @@ impl Properties<'_, '_> {
     /// Binds node `i` (of a complete document, or made before the walk got there).
     #[inline(never)]
     fn bind_node(&mut self, i: usize) -> Result<Option<usize>, Error> {
-        let n = self.doc.made_nodes()[i];
-        if n.consumed {
+        if self.doc.made_nodes()[i].consumed {
             return Ok(None);
         }
-        let key = self.doc.key(i);
         let table = self.table;
         let j = match table.get(self.expect) {
-            Some(p) if p.matches(n.key_crc, key) => self.expect,
-            _ => match table.iter().position(|p| p.matches(n.key_crc, key)) {
+            Some(p) if self.doc.node_matches(i, p) => self.expect,
+            _ => match table.iter().position(|p| self.doc.node_matches(i, p)) {
                 Some(j) => j,
                 None => return Ok(None),
             },
@@ -188,16 +277,13 @@ impl Properties<'_, '_> {
         // The tokenizer refuses two nodes of one key; two spellings of one property
         // are found here.
         if !table[j].aliases.is_empty() {
-            let earlier = self.doc.made_nodes()[..i]
-                .iter()
-                .enumerate()
-                .find(|&(k, m)| table[j].matches(m.key_crc, self.doc.key(k)));
-            if let Some((first, _)) = earlier {
+            if let Some(first) = (0..i).find(|&k| self.doc.node_matches(k, &table[j])) {
                 return Err(self.doc.duplicate_key(first, i));
             }
         }
         self.doc.consume(i);
         self.current = i;
+        self.span = None;
         self.bound = j;
         self.expect = j + 1;
         Ok(Some(j))

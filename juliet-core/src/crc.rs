@@ -291,10 +291,12 @@ macro_rules! key {
     }};
 }
 
-/// Whether `name` is a key the tokenizer reads as one (`[A-Za-z_][A-Za-z0-9_]*`). For a
-/// constant key the compiler folds the whole check away.
+/// Whether `name` (bytes of a key) is an ASCII identifier (`[A-Za-z_][A-Za-z0-9_]*`),
+/// what every key of a property table must be: the tokenizer reads such a key as one,
+/// and the derive checks its keys at compile time. For a constant key the compiler
+/// folds the whole check away.
 #[inline(always)]
-pub(crate) const fn is_identifier(name: &[u8]) -> bool {
+pub const fn is_identifier(name: &[u8]) -> bool {
     if name.is_empty() || name[0].is_ascii_digit() {
         return false;
     }

@@ -10,6 +10,7 @@ mod chain;
 mod fast;
 mod first;
 mod lazy;
+pub(crate) use lazy::{same_bytes, Canonical};
 mod scan;
 pub(crate) use scan::is_conflict_marker;
 pub(crate) mod simd;
@@ -133,6 +134,7 @@ impl TokenBuffer {
             buf: self,
             lazy: None,
             tokenized: true,
+            version_node: u32::MAX,
         })
     }
 
@@ -166,6 +168,7 @@ impl TokenBuffer {
             buf: self,
             lazy,
             tokenized: false,
+            version_node: u32::MAX,
         })
     }
 
@@ -278,6 +281,9 @@ pub struct Document<'a> {
     lazy: Option<lazy::Lazy>,
     /// Whether the tokenizer made the nodes (not the canonical reading alone).
     tokenized: bool,
+    /// The node of `ClassVersion` when the canonical reading made it (`u32::MAX`: not):
+    /// the one node of that key, which the tokenizer would make at the same index.
+    version_node: u32,
 }
 
 impl<'a> Document<'a> {
@@ -353,7 +359,8 @@ impl<'a> Document<'a> {
         self.tokenized = true;
         self.buf.begin_file();
         self.buf.scan_lines(self.src, self.path)?;
-        debug_assert!(
+        #[cfg(debug_assertions)]
+        assert!(
             before
                 .iter()
                 .zip(&self.buf.nodes)

@@ -322,21 +322,32 @@ fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
 
 /// `Reflect::load`: one walk over the file's properties in file order
 /// (`juliet_core::Properties`, which binds each to the property table by exact key and
-/// reads a canonical file straight from its text), one `match` arm a property with its
-/// decoder inlined once, then the class version and the migration.
+/// reads a canonical file straight from its text): first the properties in
+/// declaration order (the writer's), each one `next_is` with its constant key and an
+/// inlined decoder, then whatever is left through a `match`, decoding through one
+/// out-of-line function per property type (so each decoder is inlined once); then the
+/// class version and the migration.
 fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let version = Literal::u32_suffixed(cont.version());
     let mut obligations = Vec::new();
+    let mut straight = Vec::new();
     let mut arms = Vec::new();
     for (i, field) in cont.properties().enumerate() {
         let member = field.ident;
         let ty = field.ty;
+        let key = &field.key.text;
         let codec = codec(field, krate);
         obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
         // Spanned at the field type: a type without a codec is reported there.
         let helper = quote_spanned!(ty.span()=> __juliet_decode::<#ty>);
+        straight.push(quote! {
+            if properties.next_is(#i, #key) {
+                #helper(&mut properties, &mut self.#member)?;
+            }
+        });
+        let later = quote_spanned!(ty.span()=> __juliet_decode_later::<#ty>);
         arms.push(quote! {
-            #i => #helper(&mut properties, &mut self.#member)?,
+            #i => #later(&mut properties, &mut self.#member)?,
         });
     }
     // Deprecated keys, `ClassVersion`, the base keys, unknown keys and CRC-32 twins of
@@ -352,6 +363,13 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
             ) -> ::core::result::Result<(), #krate::Error> {
                 properties.decode_into(place)
             }
+            #[inline(never)]
+            fn __juliet_decode_later<T: #krate::Codec>(
+                properties: &mut #krate::Properties<'_, '_>,
+                place: &mut T,
+            ) -> ::core::result::Result<(), #krate::Error> {
+                properties.decode_into(place)
+            }
             #(#obligations)*
         }
     });
@@ -359,6 +377,7 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
         quote!(while properties.next_property()?.is_some() {})
     } else {
         quote! {
+            #(#straight)*
             while let ::core::option::Option::Some(index) = properties.next_property()? {
                 match index {
                     #(#arms)*

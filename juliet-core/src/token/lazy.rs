@@ -31,12 +31,25 @@ impl Lazy {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Canonical<'a> {
     /// The key as written (after `; `).
-    pub(crate) key: &'a str,
+    pub(crate) key: &'a [u8],
     /// Byte range of the value line.
     value_start: u32,
     value_len: u32,
     /// Offset of the line after the value (the file's length at the end).
     next: u32,
+}
+
+impl Canonical<'_> {
+    /// The value line's span, at `line` (the header's line is the one before).
+    #[inline(always)]
+    pub(crate) fn value_span(&self, line: u32) -> ValueSpan {
+        ValueSpan {
+            start: self.value_start,
+            len: self.value_len,
+            line,
+            column: 1,
+        }
+    }
 }
 
 impl<'a> Document<'a> {
@@ -52,29 +65,51 @@ impl<'a> Document<'a> {
             return None;
         }
         let key_end = self.line_end(at + 2);
-        let start = key_end + 1;
-        if key_end == at + 2 || start >= bytes.len() {
+        if key_end == at + 2 || key_end + 1 >= bytes.len() {
             return None;
         }
+        self.canonical_value(at + 2, key_end)
+    }
+
+    /// The next property when the document is being filled and that property is the
+    /// block `; {key}` in canonical form ([`Document::canonical_next`] for a known key:
+    /// no scan of the header line).
+    #[inline(always)]
+    pub(crate) fn canonical_keyed(&self, key: &str) -> Option<Canonical<'a>> {
+        let at = self.lazy?.pos as usize;
+        let bytes = self.src.as_bytes();
+        let rest = &bytes[at..];
+        let n = key.len();
+        if rest.len() < n + 4
+            || rest[0] != b';'
+            || rest[1] != b' '
+            || rest[2 + n] != b'\n'
+            || !same_bytes(&rest[2..2 + n], key.as_bytes())
+        {
+            return None;
+        }
+        self.canonical_value(at + 2, at + 2 + n)
+    }
+
+    /// The rest of [`Document::canonical_next`] once the header's key is known to span
+    /// `key_start..key_end` (`key_end` at its `\n`).
+    #[inline(always)]
+    fn canonical_value(&self, key_start: usize, key_end: usize) -> Option<Canonical<'a>> {
+        let bytes = self.src.as_bytes();
+        let start = key_end + 1;
         let end = self.line_end(start);
-        // The value line exactly as the tokenizer trims it: not empty, nothing to trim
-        // at either end, no comment or header (a value starting with `/` is left to the
-        // tokenizer too, which tells `//` comments from text).
         if end <= start
             || EDGE[usize::from(bytes[start])] & FIRST != 0
             || EDGE[usize::from(bytes[end - 1])] & LAST != 0
         {
             return None;
         }
-        // What follows must open the next property or end the file: a second value
-        // line, a comment or a blank line leaves the file to the tokenizer.
         let next = end + 1;
         if bytes.get(next).is_some_and(|&b| b != b';') {
             return None;
         }
         Some(Canonical {
-            // `at + 2` and `key_end` are at ASCII bytes (`' '` and `\n`).
-            key: &self.src[at + 2..key_end],
+            key: &bytes[key_start..key_end],
             value_start: start as u32,
             value_len: (end - start) as u32,
             next: next.min(bytes.len()) as u32,
@@ -82,10 +117,16 @@ impl<'a> Document<'a> {
     }
 
     /// Makes `found` (the [`Document::canonical_next`] property) the next node, keyed
-    /// `crc` (the CRC of its key, which the caller matched), and returns its index. The
+    /// `crc` (the CRC of its key, which the caller matched), `consumed` or not, and
+    /// returns its index. The
     /// document is complete once the last property is made.
     #[inline(always)]
-    pub(crate) fn push_canonical(&mut self, found: Canonical<'a>, crc: u32) -> usize {
+    pub(crate) fn push_canonical(
+        &mut self,
+        found: Canonical<'a>,
+        crc: u32,
+        consumed: bool,
+    ) -> usize {
         let Some(lazy) = &mut self.lazy else {
             unreachable!("push_canonical on a complete document");
         };
@@ -100,15 +141,10 @@ impl<'a> Document<'a> {
             values_start: self.buf.values.len() as u32,
             column: 3,
             values_len: 1,
-            consumed: false,
+            consumed,
             form: LineForm::Block,
         });
-        self.buf.values.push(ValueSpan {
-            start: found.value_start,
-            len: found.value_len,
-            line: line + 1,
-            column: 1,
-        });
+        self.buf.values.push(found.value_span(line + 1));
         if found.next as usize == self.src.len() {
             self.lazy = None;
         } else {
@@ -132,8 +168,26 @@ impl<'a> Document<'a> {
         if !crate::crc::is_identifier(key.name.as_bytes()) {
             return None;
         }
-        let found = self.canonical_next()?;
-        (found.key == key.name).then(|| self.push_canonical(found, key.crc))
+        let found = self.canonical_keyed(key.name)?;
+        Some(self.push_canonical(found, key.crc, false))
+    }
+
+    /// The line of the next property of the canonical reading (0 when complete).
+    #[inline(always)]
+    pub(crate) fn canonical_line(&self) -> u32 {
+        self.lazy.map_or(0, |l| l.line)
+    }
+
+    /// Records that node `index`, made by the canonical reading, is `ClassVersion`.
+    #[inline(always)]
+    pub(crate) fn set_version_node(&mut self, index: usize) {
+        self.version_node = index as u32;
+    }
+
+    /// The node of `ClassVersion` when the canonical reading made it.
+    #[inline(always)]
+    pub(crate) fn version_node(&self) -> Option<usize> {
+        (self.version_node != u32::MAX).then_some(self.version_node as usize)
     }
 
     /// Whether nodes are still to be made (the document is being filled).
@@ -146,6 +200,26 @@ impl<'a> Document<'a> {
     #[inline(always)]
     pub(crate) fn made(&self) -> usize {
         self.buf.nodes.len()
+    }
+
+    /// The key of node `index` as written, as bytes (no character-boundary checks).
+    #[inline(always)]
+    pub(crate) fn key_bytes(&self, index: usize) -> &'a [u8] {
+        let n = &self.buf.nodes[index];
+        let start = n.key_start as usize;
+        &self.src.as_bytes()[start..start + n.key_len as usize]
+    }
+
+    /// Whether node `index`'s key is `p`'s key or one of its aliases, any spelling: the
+    /// CRC first, then the text ([`PropertyDescriptor::matches`] without its string
+    /// slicing, for the loaders' walk).
+    #[inline(always)]
+    pub(crate) fn node_matches(&self, index: usize, p: &crate::PropertyDescriptor) -> bool {
+        let crc = self.buf.nodes[index].key_crc;
+        if p.crc == crc && same_bytes(self.key_bytes(index), p.key.as_bytes()) {
+            return true;
+        }
+        (p.crc == crc || !p.aliases.is_empty()) && p.matches(crc, self.key(index))
     }
 
     /// The nodes made so far (all of them once complete).
@@ -177,6 +251,24 @@ impl<'a> Document<'a> {
                 return word * 64 + bits.trailing_zeros() as usize;
             }
         }
+    }
+}
+
+/// Whether `a` and `b` (at most a few dozen bytes: keys) are equal: overlapping word
+/// loads for the common lengths, no call.
+#[inline(always)]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().expect("8"));
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().expect("4"));
+    match n {
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        0..=3 => a == b,
+        _ => word(a, 0) == word(b, 0) && word(a, 8) == word(b, 8) && a[16..] == b[16..],
     }
 }
 

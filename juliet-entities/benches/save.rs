@@ -6,7 +6,9 @@
 //!   every entity with what its file holds;
 //! - `save/one_edited_through_slice_mut`: one entity's `Mass` changed through
 //!   `slice_mut` (no `mark_dirty`), so the save finds it and writes one file (no
-//!   `fsync`).
+//!   `fsync`);
+//! - `save/all_edited`: every entity's `Mass` changed, so the save writes all 10,000
+//!   files, each edited in place (one value line changed).
 
 use std::hint::black_box;
 
@@ -46,6 +48,18 @@ fn save(c: &mut Criterion) {
             world.manager_mut().slice_mut::<Inert>()[WORLD_SIZE as usize / 2].mass = mass;
             let report = world.save_world().unwrap();
             assert_eq!(report.written.len(), 1);
+            black_box(report)
+        })
+    });
+    group.sample_size(10);
+    group.bench_function("all_edited", |b| {
+        b.iter(|| {
+            mass += 1.0;
+            for inert in world.manager_mut().slice_mut::<Inert>() {
+                inert.mass = mass;
+            }
+            let report = world.save_world().unwrap();
+            assert_eq!(report.written.len() as u64, WORLD_SIZE);
             black_box(report)
         })
     });

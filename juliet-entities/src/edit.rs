@@ -112,38 +112,41 @@ pub(crate) fn edit(
             value_lines: lines,
         });
     }
-    let find = |props: &Properties<'_>, key: &str| -> Option<usize> {
-        props.iter().position(|(k, _)| *k == key)
-    };
-    let node_of = |key: &str| nodes.iter().position(|n| n.canonical == key);
+    // The first property of each key, looked up once a key: a file of a million keys
+    // is edited in linear time.
+    let (old_index, new_index) = (first_of(&old_props), first_of(&new_props));
+    let node_index = first_of_keys(nodes.iter().map(|n| n.canonical));
+    let old_at = |key: &str| old_index.get(key).copied();
+    let new_at = |key: &str| new_index.get(key).copied();
+    let node_of = |key: &str| node_index.get(key).copied();
 
     // Migrating: a version line of the file differs from the new text's.
     let migrating = [keys::BASE_VERSION.name, CLASS_VERSION.name]
         .iter()
-        .any(
-            |&version| match (node_of(version), find(&new_props, version)) {
-                (Some(n), Some(p)) => nodes[n].value_lines != new_props[p].1,
-                _ => false,
-            },
-        );
+        .any(|&version| match (node_of(version), new_at(version)) {
+            (Some(n), Some(p)) => nodes[n].value_lines != new_props[p].1,
+            _ => false,
+        });
 
     // Gone from the new text: a reverted override, or a deprecated key the migration
     // consumed (gone only when the file is brought to the new version).
     let deleted: Vec<bool> = nodes
         .iter()
         .map(|node| {
-            find(&new_props, node.canonical).is_none()
-                && (migrating || find(&old_props, node.canonical).is_some())
+            new_at(node.canonical).is_none() && (migrating || old_at(node.canonical).is_some())
         })
         .collect();
     // Whether the first node that stays at or after byte `at` is a `Key: value` line,
     // which a block put before it would swallow (comments and blank lines between
     // change nothing).
-    let compact_follows = |at: usize| {
-        (nodes.iter().zip(&deleted))
-            .find(|(n, d)| n.span.0 >= at && !**d)
-            .is_some_and(|(n, _)| n.compact)
+    let next_kept = |at: usize| {
+        // Nodes are in file order.
+        let from = nodes.partition_point(|n| n.span.0 < at);
+        (from..nodes.len())
+            .find(|&j| !deleted[j])
+            .map(|j| &nodes[j])
     };
+    let compact_follows = |at: usize| next_kept(at).is_some_and(|n| n.compact);
 
     // (position, what to cut up to, replacement), applied in order.
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
@@ -173,7 +176,7 @@ pub(crate) fn edit(
             previous = Some(n);
         }
         let node = &nodes[n];
-        let unchanged = find(&old_props, key).is_some_and(|o| old_props[o].1 == *lines);
+        let unchanged = old_at(key).is_some_and(|o| old_props[o].1 == *lines);
         let is_version = *key == keys::BASE_VERSION.name || *key == CLASS_VERSION.name;
         if (unchanged && !(is_version && migrating)) || node.value_lines == *lines {
             continue;
@@ -189,10 +192,7 @@ pub(crate) fn edit(
                 // block under its own spelling; a `Key: value` line right after it
                 // becomes `; Key: value`, which no block can swallow.
                 edits.push((node.span.0, node.span.1, block(node.key, lines, eol)));
-                let next = (nodes.iter().zip(&deleted))
-                    .find(|(m, d)| m.span.0 >= node.span.1 && !**d)
-                    .filter(|(m, _)| m.compact);
-                if let Some((next, _)) = next {
+                if let Some(next) = next_kept(node.span.1).filter(|m| m.compact) {
                     edits.push((next.span.0, next.span.0, "; ".to_owned()));
                 }
             }
@@ -223,6 +223,20 @@ pub(crate) fn edit(
     bytes.extend_from_slice(&original[..bom]);
     bytes.extend_from_slice(out.as_bytes());
     Ok(bytes)
+}
+
+/// The index of the first property of each key of `props`.
+fn first_of<'a>(props: &Properties<'a>) -> HashMap<&'a str, usize> {
+    first_of_keys(props.iter().map(|(k, _)| *k))
+}
+
+/// The index of the first occurrence of each of `keys`.
+fn first_of_keys<'a>(keys: impl Iterator<Item = &'a str>) -> HashMap<&'a str, usize> {
+    let mut index = HashMap::new();
+    for (i, key) in keys.enumerate() {
+        index.entry(key).or_insert(i);
+    }
+    index
 }
 
 /// `src` with `edits` made: each `(start, end, text)` replaces `src[start..end]` by

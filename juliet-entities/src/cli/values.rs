@@ -188,21 +188,23 @@ pub fn pieces(text: &[u8]) -> impl Iterator<Item = &[u8]> {
         let mut open = false;
         let mut at = 0;
         while at < rest.len() {
-            let line = &rest[at..];
-            let trimmed = line.trim_ascii_start();
-            let header = trimmed.first() == Some(&b';');
+            let end = (rest[at..].iter())
+                .position(|&b| b == b'\n')
+                .map_or(rest.len(), |i| at + i + 1);
+            let line = &rest[at..end];
+            // Trimmed as the tokenizer trims: spaces and tabs only.
+            let lead = (line.iter())
+                .position(|&b| b != b' ' && b != b'\t')
+                .unwrap_or(line.len());
+            let header = line.get(lead) == Some(&b';');
             if lines >= PIECE_LINES && (header || !open) && !line.starts_with(b"\xEF\xBB\xBF") {
                 break;
             }
-            let end = line
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(line.len(), |i| i + 1);
             if header {
                 // `; Key` opens a block; `; Key: value` is a whole property.
-                open = !line[..end].contains(&b':');
+                open = !line.contains(&b':');
             }
-            at += end;
+            at = end;
             lines += 1;
         }
         let (piece, tail) = rest.split_at(at);
@@ -397,6 +399,27 @@ mod tests {
         let some = properties_where(text.as_bytes(), Path::new("m"), |k, _| k.ends_with('7'));
         let expected: Properties = all.into_iter().filter(|p| p.0.ends_with('7')).collect();
         assert_eq!(some.unwrap(), expected);
+    }
+
+    #[test]
+    fn a_value_line_that_looks_like_a_header_keeps_its_block_open() {
+        // `\x0C; x: 1` is a value line (only spaces and tabs are trimmed), so the block
+        // stays open and `looks: 1` is its next value line, not a property.
+        let mut text = String::new();
+        for i in 0..PIECE_LINES {
+            text.push_str(&format!("k{i}: 1\n"));
+        }
+        text.push_str("; Block\n");
+        // A piece starts at `; Block`: `looks: 1` is its first line past a piece's length.
+        text.push_str(&"v\n".repeat(PIECE_LINES - 2));
+        text.push_str("\x0C; x: 1\nlooks: 1\n; End\n1\n");
+        let all = properties(text.as_bytes(), Path::new("f")).unwrap();
+        assert_eq!(
+            all[PIECE_LINES].2.last().map(String::as_str),
+            Some("looks: 1")
+        );
+        let kept = properties_where(text.as_bytes(), Path::new("f"), |_, _| true).unwrap();
+        assert!(kept == all, "the pieces read as the whole text");
     }
 
     #[test]

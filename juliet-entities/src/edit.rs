@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use juliet_core::{Error, TokenBuffer, CLASS_VERSION};
+use juliet_core::{Document, Error, TokenBuffer, CLASS_VERSION};
 
 use crate::entity_file::keys;
 
@@ -33,14 +33,21 @@ pub(crate) trait KeyMap {
     fn absent_means(&self, key: &str, lines: &[&str]) -> bool;
 }
 
-/// One property of a canonical text: its key and value lines.
-type Properties<'a> = Vec<(&'a str, Vec<&'a str>)>;
-
-fn properties<'a>(buffer: &'a mut TokenBuffer, text: &'a str) -> Result<Properties<'a>, Error> {
+/// A canonical text, tokenized, and the key of each of its properties (their value
+/// lines are read from the document when needed: not kept for each of a million
+/// properties).
+fn properties<'a>(
+    buffer: &'a mut TokenBuffer,
+    text: &'a str,
+) -> Result<(Document<'a>, Vec<&'a str>), Error> {
     let doc = buffer.tokenize(text.as_bytes(), Path::new(""))?;
-    Ok((0..doc.len())
-        .map(|i| (doc.key(i), doc.value_lines(i).collect()))
-        .collect())
+    let keys = (0..doc.len()).map(|i| doc.key(i)).collect();
+    Ok((doc, keys))
+}
+
+/// The value lines of property `i` of `doc`.
+fn lines_of<'a>(doc: &Document<'a>, i: usize) -> Vec<&'a str> {
+    doc.value_lines(i).collect()
 }
 
 /// A node of the original file: where its lines are and what it is.
@@ -59,7 +66,9 @@ struct Node<'a> {
     one_line: bool,
     /// Whether the property is a `Key: value` line (only where no block is open).
     compact: bool,
-    value_lines: Vec<&'a str>,
+    /// Its index in the tokenized file (its value lines are read from there: not kept
+    /// for each of a million properties).
+    index: usize,
 }
 
 /// The edited file: `original` with the changes from `old` to `new` made in place (see
@@ -76,8 +85,8 @@ pub(crate) fn edit(
     map: &dyn KeyMap,
 ) -> Result<Vec<u8>, Error> {
     let (mut old_buffer, mut new_buffer) = (TokenBuffer::new(), TokenBuffer::new());
-    let old_props = properties(&mut old_buffer, old)?;
-    let new_props = properties(&mut new_buffer, new)?;
+    let (old_doc, old_props) = properties(&mut old_buffer, old)?;
+    let (new_doc, new_props) = properties(&mut new_buffer, new)?;
     let mut buffer = TokenBuffer::new();
     let bom = if original.starts_with(b"\xEF\xBB\xBF") {
         3
@@ -97,9 +106,9 @@ pub(crate) fn edit(
     for i in 0..doc.len() {
         let key = doc.key(i);
         let n = doc.node(i);
-        let lines: Vec<&str> = doc.value(i).lines().collect();
-        let first = offset(lines[0]);
-        let last = lines[lines.len() - 1];
+        let value = doc.value(i);
+        let first = offset(value.lines().next().unwrap_or_default());
+        let last = value.lines().last().unwrap_or_default();
         let last_end = offset(last) + last.len();
         let header = line_start(offset(key));
         nodes.push(Node {
@@ -109,46 +118,52 @@ pub(crate) fn edit(
             values: (first, last_end),
             one_line: n.form != juliet_core::LineForm::Block,
             compact: n.form == juliet_core::LineForm::Compact,
-            value_lines: lines,
+            index: i,
         });
     }
-    let find = |props: &Properties<'_>, key: &str| -> Option<usize> {
-        props.iter().position(|(k, _)| *k == key)
-    };
-    let node_of = |key: &str| nodes.iter().position(|n| n.canonical == key);
+    // Whether node `i`'s value lines are `lines`.
+    let same_lines = |i: usize, lines: &[&str]| doc.value(i).lines().eq(lines.iter().copied());
+    // The first property of each key, found by a binary search: a file of a million
+    // keys is not searched through for each of its keys.
+    let (old_index, new_index) = (by_key(&old_props), by_key(&new_props));
+    let node_index = by_key(&nodes);
+    let old_at = |key: &str| first(&old_index, &old_props, key);
+    let new_at = |key: &str| first(&new_index, &new_props, key);
+    let node_of = |key: &str| first(&node_index, &nodes, key);
 
     // Migrating: a version line of the file differs from the new text's.
     let migrating = [keys::BASE_VERSION.name, CLASS_VERSION.name]
         .iter()
-        .any(
-            |&version| match (node_of(version), find(&new_props, version)) {
-                (Some(n), Some(p)) => nodes[n].value_lines != new_props[p].1,
-                _ => false,
-            },
-        );
+        .any(|&version| match (node_of(version), new_at(version)) {
+            (Some(n), Some(p)) => !same_lines(nodes[n].index, &lines_of(&new_doc, p)),
+            _ => false,
+        });
 
     // Gone from the new text: a reverted override, or a deprecated key the migration
     // consumed (gone only when the file is brought to the new version).
     let deleted: Vec<bool> = nodes
         .iter()
         .map(|node| {
-            find(&new_props, node.canonical).is_none()
-                && (migrating || find(&old_props, node.canonical).is_some())
+            new_at(node.canonical).is_none() && (migrating || old_at(node.canonical).is_some())
         })
         .collect();
     // Whether the first node that stays at or after byte `at` is a `Key: value` line,
     // which a block put before it would swallow (comments and blank lines between
     // change nothing).
-    let compact_follows = |at: usize| {
-        (nodes.iter().zip(&deleted))
-            .find(|(n, d)| n.span.0 >= at && !**d)
-            .is_some_and(|(n, _)| n.compact)
+    let next_kept = |at: usize| {
+        // Nodes are in file order.
+        let from = nodes.partition_point(|n| n.span.0 < at);
+        (from..nodes.len())
+            .find(|&j| !deleted[j])
+            .map(|j| &nodes[j])
     };
+    let compact_follows = |at: usize| next_kept(at).is_some_and(|n| n.compact);
 
     // (position, what to cut up to, replacement), applied in order.
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     let mut previous: Option<usize> = None;
-    for (key, lines) in &new_props {
+    for (p, key) in new_props.iter().enumerate() {
+        let lines = &lines_of(&new_doc, p);
         let Some(n) = node_of(key) else {
             if !map.absent_means(key, lines) {
                 let at = previous.map_or_else(
@@ -173,9 +188,10 @@ pub(crate) fn edit(
             previous = Some(n);
         }
         let node = &nodes[n];
-        let unchanged = find(&old_props, key).is_some_and(|o| old_props[o].1 == *lines);
+        let unchanged =
+            old_at(key).is_some_and(|o| old_doc.value(o).lines().eq(lines.iter().copied()));
         let is_version = *key == keys::BASE_VERSION.name || *key == CLASS_VERSION.name;
-        if (unchanged && !(is_version && migrating)) || node.value_lines == *lines {
+        if (unchanged && !(is_version && migrating)) || same_lines(node.index, lines) {
             continue;
         }
         match lines.as_slice() {
@@ -189,10 +205,7 @@ pub(crate) fn edit(
                 // block under its own spelling; a `Key: value` line right after it
                 // becomes `; Key: value`, which no block can swallow.
                 edits.push((node.span.0, node.span.1, block(node.key, lines, eol)));
-                let next = (nodes.iter().zip(&deleted))
-                    .find(|(m, d)| m.span.0 >= node.span.1 && !**d)
-                    .filter(|(m, _)| m.compact);
-                if let Some((next, _)) = next {
+                if let Some(next) = next_kept(node.span.1).filter(|m| m.compact) {
                     edits.push((next.span.0, next.span.0, "; ".to_owned()));
                 }
             }
@@ -223,6 +236,43 @@ pub(crate) fn edit(
     bytes.extend_from_slice(&original[..bom]);
     bytes.extend_from_slice(out.as_bytes());
     Ok(bytes)
+}
+
+/// What [`by_key`] sorts by: a property's key, a node's canonical key.
+trait Keyed {
+    /// The key.
+    fn sort_key(&self) -> &str;
+}
+
+impl Keyed for &str {
+    fn sort_key(&self) -> &str {
+        self
+    }
+}
+
+impl Keyed for Node<'_> {
+    fn sort_key(&self) -> &str {
+        self.canonical
+    }
+}
+
+/// The indices of `items` sorted by key, and by index among those of one key (4 bytes
+/// an item, where a hash map takes about 50), for [`first`].
+fn by_key<T: Keyed>(items: &[T]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..items.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| {
+        let (x, y) = (items[a as usize].sort_key(), items[b as usize].sort_key());
+        x.cmp(y).then(a.cmp(&b))
+    });
+    order
+}
+
+/// The index of the first of `items` whose key is `wanted`, with `order` their
+/// [`by_key`] order.
+fn first<T: Keyed>(order: &[u32], items: &[T], wanted: &str) -> Option<usize> {
+    let at = order.partition_point(|&i| items[i as usize].sort_key() < wanted);
+    let i = *order.get(at)? as usize;
+    (items[i].sort_key() == wanted).then_some(i)
 }
 
 /// `src` with `edits` made: each `(start, end, text)` replaces `src[start..end]` by

@@ -584,6 +584,13 @@ impl World {
     }
 
     #[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
+    /// The bytes of entity `id`'s file as loaded or last saved (`None` for a new entity):
+    /// the tools read them instead of the file a second time.
+    pub(crate) fn file_original(&self, id: EntityId) -> Option<&[u8]> {
+        self.records.get(&id)?.original.as_deref()
+    }
+
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
     /// Whether the file of entity `id` was written by a newer build (its
     /// `ClassVersion` or `BaseVersion` is newer than this build's).
     pub(crate) fn file_is_newer(&self, id: EntityId) -> bool {

@@ -264,3 +264,39 @@ fn an_old_version_file_written_for_a_change_is_migrated_in_place() {
     );
     assert!(Path::new(&file).exists());
 }
+
+/// The in-place edit of a file of 100,000 unknown keys (an old version, so the save
+/// migrates it) takes seconds: every key is found by a binary search, not searched for
+/// among all the others (minutes).
+#[test]
+fn a_file_of_many_unknown_keys_is_migrated_in_place_keeping_every_key() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("Entities");
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("p.jasset");
+    let mut unknown = String::new();
+    for i in 0..100_000 {
+        unknown.push_str(&format!("k{i:06}: 1\n"));
+    }
+    let head = "EntityID: 0x0000000000000005\nKind: Projectile\nClassVersion: 1\nSpeed: 75.5\n";
+    fs::write(&file, format!("{head}Damage: 10.0\n{unknown}")).unwrap();
+    let (done, finished) = std::sync::mpsc::channel();
+    let path = root.path().to_owned();
+    std::thread::spawn(move || {
+        let (mut world, _) = World::load(&path, &LoadOptions::default()).unwrap();
+        world
+            .manager_mut()
+            .slice_mut::<juliet_entities::kinds::Projectile>()[0]
+            .damage = 12.0;
+        done.send(world.save_world().map(|r| r.written.len()))
+            .unwrap();
+    });
+    let written = finished
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the save finishes within a minute");
+    assert_eq!(written.unwrap(), 1);
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        format!("EntityID: 0x0000000000000005\nKind: Projectile\nClassVersion: 2\n; VelocityX: 75.5\nDamage: 12.0\n{unknown}")
+    );
+}

@@ -102,11 +102,6 @@ pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
         }
     }
     let registry = registry_for(root.as_deref())?;
-    // The file as written, read before the session holds the loaded world, and only
-    // the keys a class or the header may read kept: the tokenized file is dropped
-    // before the world is loaded (a file of a million unknown keys).
-    let file_props = super::project::read(&args.file, root.as_deref())
-        .and_then(|bytes| values::properties_where(&bytes, &args.file, readable_key(registry)));
     let session = Session::load(
         root.clone(),
         registry,
@@ -118,6 +113,14 @@ pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
             writeln!(out, "{e}")?;
         }
         return Ok(Status::Problems);
+    };
+    // The file as written (the bytes the world holds, not a second read), with only the
+    // keys a class or the header may read kept: a file may hold a million unknown keys.
+    let file_props = match session.file_bytes(0) {
+        Some(bytes) => {
+            bytes.and_then(|b| values::properties_where(&b, &args.file, readable_key(registry)))
+        }
+        None => Ok(Vec::new()),
     };
     let warnings: Vec<String> = session.warnings.iter().map(|w| w.to_string()).collect();
     let mut chain_error = None;

@@ -19,7 +19,7 @@ use serde_json::Value as Json;
 use super::listing::collect;
 use super::output::escape_path;
 use super::output::{count, progress_bar, tick, Style};
-use super::project::{pause_after_load, read, require_paths, resolve_root, Session};
+use super::project::{pause_after_load, require_paths, resolve_root, Session};
 use super::schema_kinds::registry_for;
 use super::values::{properties, properties_where, to_json, Properties};
 use super::{CliResult, Status};
@@ -98,15 +98,17 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
             if session.is_newer(i) {
                 return Ok(Err(SkipReason::NewerVersion));
             }
-            let old = read(&path, session.root.as_deref())?;
-            let changes = changes(class, defaults.as_ref(), &old, new.as_bytes(), &path)?;
+            // The bytes the file was loaded from (the world's copy, not a second read).
+            let changes = match session.file_bytes(i) {
+                Some(old) => changes(class, defaults.as_ref(), &old?, new.as_bytes(), &path)?,
+                None => Vec::new(),
+            };
             if !changes.is_empty() && !args.dry_run {
                 // Edited in place: versions and migrated keys change, nothing else.
-                let bytes = session
-                    .migrated_file(i, &old)
-                    .unwrap_or(Ok(new.into_bytes()))?;
-                if let ReplaceOutcome::Skipped(reason) = session.replace_file(i, &bytes)? {
-                    return Ok(Err(reason));
+                if let Some(bytes) = session.migrated_file(i, new).transpose()? {
+                    if let ReplaceOutcome::Skipped(reason) = session.replace_file(i, &bytes)? {
+                        return Ok(Err(reason));
+                    }
                 }
             }
             Ok(Ok(changes))

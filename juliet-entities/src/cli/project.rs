@@ -7,6 +7,7 @@
 //! the canonical text of an instance, its overrides, the template chain) goes through
 //! the few functions at the end of this module.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -438,18 +439,38 @@ impl Session {
         })
     }
 
-    /// What requested file `i`, whose bytes are `original`, becomes when brought to the
-    /// current versions: a world entity's file edited in place
-    /// ([`World::migrated_file`]), a template or loose file in canonical form. `None`
-    /// when the file did not load.
-    pub fn migrated_file(&mut self, i: usize, original: &[u8]) -> Option<Result<Vec<u8>, Error>> {
+    /// What requested file `i`, whose canonical text ([`Session::canonical_text`]) is
+    /// `text`, becomes when brought to the current versions: a world entity's file (as
+    /// loaded) edited in place ([`World::migrated_file`]), a template or loose file in
+    /// canonical form (`text`). `None` when the file did not load.
+    pub fn migrated_file(&mut self, i: usize, text: String) -> Option<Result<Vec<u8>, Error>> {
         let FileState::Loaded { store, id } = self.files[i].state else {
             return None;
         };
-        match &mut self.stores[store] {
-            Store::World(world) => Some(world.migrated_file(id, &self.files[i].path, original)),
-            Store::Single(_) => self.canonical_text(i).map(|t| t.map(String::into_bytes)),
-        }
+        Some(match &mut self.stores[store] {
+            Store::World(world) => world.migrated_file(id, &self.files[i].path, text),
+            Store::Single(_) => Ok(text.into_bytes()),
+        })
+    }
+
+    /// The bytes requested file `i` held when it was loaded, if it loaded: a world's
+    /// copy (the file is not read again while the world holds it), the file read again
+    /// for a template or loose file.
+    ///
+    /// # Errors
+    /// As [`read`].
+    pub fn file_bytes(&self, i: usize) -> Option<Result<Cow<'_, [u8]>, Error>> {
+        let FileState::Loaded { store, id } = self.files[i].state else {
+            return None;
+        };
+        let kept = match &self.stores[store] {
+            Store::World(world) => world.file_original(id),
+            Store::Single(_) => None,
+        };
+        Some(match kept {
+            Some(bytes) => Ok(Cow::Borrowed(bytes)),
+            None => read(&self.files[i].path, self.root.as_deref()).map(Cow::Owned),
+        })
     }
 
     /// What requested file `i` held when it was loaded (`None` when it did not load).

@@ -15,6 +15,7 @@ use juliet_core::TokenBuffer;
 
 use super::output::escape_path;
 use super::project::resolve_root;
+use super::values::pieces;
 use super::{CliError, CliResult, Status};
 use crate::entity::EntityId;
 use crate::entity_file::keys;
@@ -47,7 +48,6 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
                 "{shown}: not a world entity file (expected <world>/Entities/<name>.jasset)"
             ))
         })?;
-        let bytes = std::fs::read(file).map_err(|e| CliError::usage(format!("{shown}: {e}")))?;
         let at = match worlds.iter().position(|(d, ..)| *d == world_dir) {
             Some(at) => at,
             None => {
@@ -63,6 +63,8 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
                 worlds.len() - 1
             }
         };
+        // Read once its world is loaded: not held through the load's peak.
+        let bytes = std::fs::read(file).map_err(|e| CliError::usage(format!("{shown}: {e}")))?;
         let (_, world, next) = &mut worlds[at];
         while world.manager().contains(EntityId(*next)) {
             *next += 1;
@@ -108,40 +110,68 @@ fn with_id(
     path: &Path,
     id: EntityId,
 ) -> Result<(Vec<u8>, Option<EntityId>), juliet_core::Error> {
-    let mut buffer = TokenBuffer::new();
-    let mut doc = buffer.tokenize(bytes, path)?;
-    let bom = bytes.len() - doc.source().len();
-    let src = doc.source();
-    let base = src.as_ptr() as usize;
-    let node = (0..doc.len()).find(|&i| {
-        crate::entity_file::base_key(doc.node(i).key_crc, doc.key(i)) == Some(keys::ENTITY_ID.name)
-    });
+    // Piece by piece (its world is loaded meanwhile, and a file may hold a million
+    // keys); a tokenizer error is located in the whole file.
+    let (first, found) = match id_line(bytes, path, pieces(bytes)) {
+        Ok(found) => found,
+        Err(_) => id_line(bytes, path, std::iter::once(bytes))?,
+    };
     let new = id.to_string();
-    let mut out = bytes[..bom].to_vec();
-    let old = match node {
-        Some(i) => {
-            let value = doc.value(i);
-            let line = value.lines().next().unwrap_or_default();
-            let start = line.as_ptr() as usize - base;
-            out.extend_from_slice(&src.as_bytes()[..start]);
+    let mut out = Vec::with_capacity(bytes.len() + 64);
+    let old = match found {
+        Some((start, len, old)) => {
+            out.extend_from_slice(&bytes[..start]);
             out.extend_from_slice(new.as_bytes());
-            out.extend_from_slice(&src.as_bytes()[start + line.len()..]);
-            doc.decode::<u64>(i).ok().map(EntityId)
+            out.extend_from_slice(&bytes[start + len..]);
+            old
         }
         None => {
-            let eol = if src.contains("\r\n") { "\r\n" } else { "\n" };
-            let first = (0..doc.len()).next().map_or(src.len(), |i| {
-                let key = doc.key(i).as_ptr() as usize - base;
-                src[..key].rfind('\n').map_or(0, |n| n + 1)
-            });
-            out.extend_from_slice(&src.as_bytes()[..first]);
+            let crlf = bytes.windows(2).any(|w| w == b"\r\n");
+            let eol = if crlf { "\r\n" } else { "\n" };
+            out.extend_from_slice(&bytes[..first]);
             out.extend_from_slice(format!("; {}: {new}{eol}", keys::ENTITY_ID.name).as_bytes());
-            out.extend_from_slice(&src.as_bytes()[first..]);
+            out.extend_from_slice(&bytes[first..]);
             None
         }
     };
     Ok((out, old))
 }
+
+/// Where the line of the first property of `bytes` starts (the end of the file when
+/// there is none), and the first `EntityID` value line (byte offset, length, the id it
+/// reads as), tokenizing `bytes` as the `parts` it is cut into.
+fn id_line<'a>(bytes: &'a [u8], path: &Path, parts: impl Iterator<Item = &'a [u8]>) -> IdLine {
+    let base = bytes.as_ptr() as usize;
+    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let mut buffer = TokenBuffer::new();
+    let mut first = None;
+    for part in parts {
+        let mut doc = buffer.tokenize(part, path)?;
+        if first.is_none() && !doc.is_empty() {
+            let key = doc.key(0).as_ptr() as usize - base;
+            let line = bytes[..key].iter().rposition(|&b| b == b'\n');
+            first = Some(line.map_or(bom, |n| n + 1));
+        }
+        let node = (0..doc.len()).find(|&i| {
+            crate::entity_file::base_key(doc.node(i).key_crc, doc.key(i))
+                == Some(keys::ENTITY_ID.name)
+        });
+        if let Some(i) = node {
+            let line = doc.value_lines(i).next().unwrap_or_default();
+            let start = line.as_ptr() as usize - base;
+            let old = doc.decode::<u64>(i).ok().map(EntityId);
+            return Ok((first.unwrap_or(bom), Some((start, line.len(), old))));
+        }
+    }
+    Ok((first.unwrap_or(bytes.len()), None))
+}
+
+/// What [`id_line`] finds.
+type IdLine = Result<(usize, Option<(usize, usize, Option<EntityId>)>), juliet_core::Error>;
 
 /// Where `file` goes once its id is `id`: after the new id when its name is its old id's
 /// (`<hex>.jasset` or `<hex>-N.jasset`), else where it is.
@@ -181,6 +211,32 @@ mod tests {
             out,
             b"\xEF\xBB\xBF; EntityID: 0x0000000000000007\n; Kind\nInert\n"
         );
+    }
+
+    #[test]
+    fn an_id_past_the_first_piece_is_found_and_errors_are_located_in_the_file() {
+        let mut text = String::from("Kind: Inert\n");
+        for i in 0..3 * super::super::values::PIECE_LINES {
+            text.push_str(&format!("k{i}: 1\n"));
+        }
+        let (out, old) = with_id(
+            format!("{text}; EntityID\n0x9\n").as_bytes(),
+            Path::new("f"),
+            EntityId(7),
+        )
+        .unwrap();
+        assert_eq!(old, Some(EntityId(9)));
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            format!("{text}; EntityID\n0x0000000000000007\n")
+        );
+        let lines = text.lines().count() as u32;
+        let err = with_id(
+            format!("{text}bad\n").as_bytes(),
+            Path::new("f"),
+            EntityId(7),
+        );
+        assert_eq!(err.unwrap_err().line, lines + 1);
     }
 
     #[test]

@@ -112,19 +112,52 @@ pub fn properties(text: &[u8], path: &Path) -> Result<Properties, Error> {
     properties_where(text, path, |_, _| true)
 }
 
-/// [`properties`], keeping only those whose key (as written) and key CRC `keep` accepts:
-/// a file of a million keys costs a copy of the few wanted.
+/// [`properties`], keeping only those whose key (as written) and key CRC `keep` accepts,
+/// for a text that loads: a file of a million keys costs a copy of the few wanted.
+///
+/// A large text is tokenized piece by piece ([`pieces`]) in one buffer, so the
+/// tokenizer's arrays take what a piece of [`PIECE_LINES`] lines needs, not 48 bytes a
+/// property of the whole file (the callers read the file while its world is loaded). A
+/// key repeated in two pieces is therefore not reported: the texts read here loaded,
+/// and the loader rejects such a file.
 ///
 /// # Errors
-/// The tokenizer's error.
+/// The tokenizer's error, as [`properties`] reports it (located in the whole text).
 pub fn properties_where(
     text: &[u8],
     path: &Path,
     keep: impl Fn(&str, u32) -> bool,
 ) -> Result<Properties, Error> {
     let mut buffer = TokenBuffer::new();
+    let mut out = Vec::new();
+    for piece in pieces(text) {
+        let Ok(doc) = buffer.tokenize(piece, path) else {
+            // The error of the whole text, located in it (a piece's line numbers are its
+            // own).
+            return properties_of(&mut TokenBuffer::new(), text, path, keep);
+        };
+        out.extend(kept(&doc, &keep));
+    }
+    Ok(out)
+}
+
+/// The properties of `text` that `keep` accepts, tokenized whole in `buffer`.
+fn properties_of(
+    buffer: &mut TokenBuffer,
+    text: &[u8],
+    path: &Path,
+    keep: impl Fn(&str, u32) -> bool,
+) -> Result<Properties, Error> {
     let doc = buffer.tokenize(text, path)?;
-    Ok((0..doc.len())
+    Ok(kept(&doc, &keep).collect())
+}
+
+/// The properties of `doc` that `keep` accepts, copied.
+fn kept<'d>(
+    doc: &'d juliet_core::Document<'_>,
+    keep: &'d impl Fn(&str, u32) -> bool,
+) -> impl Iterator<Item = (String, u32, Vec<String>)> + 'd {
+    (0..doc.len())
         .filter(|&i| keep(doc.key(i), doc.node(i).key_crc))
         .map(|i| {
             (
@@ -133,7 +166,51 @@ pub fn properties_where(
                 doc.value(i).lines().map(str::to_owned).collect(),
             )
         })
-        .collect())
+}
+
+/// About how many lines [`pieces`] puts in a piece.
+pub const PIECE_LINES: usize = 1 << 16;
+
+/// `text` cut at line starts into pieces of about [`PIECE_LINES`] lines, where a cut
+/// changes nothing the tokenizer makes of the properties (docs/jasset-format.md,
+/// section 3): before a header line (`;` after leading blanks), which opens a property
+/// whatever came before, or before any line while no block is open (no header yet, or
+/// the last one was `; Key: value`). Never before a line that starts with a byte-order
+/// mark, which the tokenizer skips at the start of a text only. A block longer than a
+/// piece makes a longer piece. The pieces, joined, are `text`.
+pub fn pieces(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut lines = 0;
+        let mut open = false;
+        let mut at = 0;
+        while at < rest.len() {
+            let end = (rest[at..].iter())
+                .position(|&b| b == b'\n')
+                .map_or(rest.len(), |i| at + i + 1);
+            let line = &rest[at..end];
+            // Trimmed as the tokenizer trims: spaces and tabs only.
+            let lead = (line.iter())
+                .position(|&b| b != b' ' && b != b'\t')
+                .unwrap_or(line.len());
+            let header = line.get(lead) == Some(&b';');
+            if lines >= PIECE_LINES && (header || !open) && !line.starts_with(b"\xEF\xBB\xBF") {
+                break;
+            }
+            if header {
+                // `; Key` opens a block; `; Key: value` is a whole property.
+                open = !line.contains(&b':');
+            }
+            at = end;
+            lines += 1;
+        }
+        let (piece, tail) = rest.split_at(at);
+        rest = tail;
+        Some(piece)
+    })
 }
 
 /// The value lines of `key` (or one of `aliases`) in `props`.
@@ -276,6 +353,114 @@ mod tests {
         assert_eq!(to_json(&PropertyType::F32, v("inf")).unwrap(), json!("inf"));
         assert!(to_json(&PropertyType::F32, v("abc")).is_err());
         assert!(to_json(&PropertyType::Floats(3), v("1 2")).is_err());
+    }
+
+    /// A text of `n` properties in every line form, with comments, blank lines, CRLF
+    /// endings, and value lines that look like `Key: value` lines, start with a
+    /// byte-order mark or follow a comment: what the cuts of [`pieces`] must not change.
+    fn mixed_text(n: usize) -> String {
+        let mut text = String::from("\u{feff}; EntityID\n0x42\n");
+        for i in 0..n {
+            text.push_str(&match i % 6 {
+                // No block open before each of these three.
+                0 => format!("k{i}: {i}\n"),
+                1 => format!("# comment\n\n  ; k{i}: {i}\r\n"),
+                2 => format!("\t k{i} : {i}\r\n"),
+                3 => format!("; k{i}\nv{i}\nlooks_compact: {i}\n\u{feff}x\n// c\nk: {i}\n"),
+                4 => format!(";k{i}\n{i}\n"),
+                // Closes the block.
+                _ => format!("; k{i}: {i}\n"),
+            });
+        }
+        text
+    }
+
+    #[test]
+    fn pieces_cut_a_large_text_where_nothing_changes() {
+        let text = mixed_text(3 * PIECE_LINES);
+        let cut: Vec<&[u8]> = pieces(text.as_bytes()).collect();
+        assert!(cut.len() > 3, "{} pieces", cut.len());
+        assert_eq!(cut.concat(), text.as_bytes());
+        let (mut before_header, mut before_compact) = (0, 0);
+        for piece in &cut[1..] {
+            let text = std::str::from_utf8(piece).unwrap();
+            assert!(!text.starts_with('\u{feff}'));
+            if text.trim_start().starts_with(';') {
+                before_header += 1;
+            } else if text.starts_with('k') || text.starts_with('\t') {
+                before_compact += 1;
+            }
+        }
+        assert!(before_header > 0 && before_compact > 0);
+        let all = properties(text.as_bytes(), Path::new("m")).unwrap();
+        let kept = properties_where(text.as_bytes(), Path::new("m"), |_, _| true).unwrap();
+        assert_eq!(kept.len(), all.len());
+        assert!(kept == all, "the pieces read as the whole text");
+        let some = properties_where(text.as_bytes(), Path::new("m"), |k, _| k.ends_with('7'));
+        let expected: Properties = all.into_iter().filter(|p| p.0.ends_with('7')).collect();
+        assert_eq!(some.unwrap(), expected);
+    }
+
+    #[test]
+    fn a_value_line_that_looks_like_a_header_keeps_its_block_open() {
+        // `\x0C; x: 1` is a value line (only spaces and tabs are trimmed), so the block
+        // stays open and `looks: 1` is its next value line, not a property.
+        let mut text = String::new();
+        for i in 0..PIECE_LINES {
+            text.push_str(&format!("k{i}: 1\n"));
+        }
+        text.push_str("; Block\n");
+        // A piece starts at `; Block`: `looks: 1` is its first line past a piece's length.
+        text.push_str(&"v\n".repeat(PIECE_LINES - 2));
+        text.push_str("\x0C; x: 1\nlooks: 1\n; End\n1\n");
+        let all = properties(text.as_bytes(), Path::new("f")).unwrap();
+        assert_eq!(
+            all[PIECE_LINES].2.last().map(String::as_str),
+            Some("looks: 1")
+        );
+        let kept = properties_where(text.as_bytes(), Path::new("f"), |_, _| true).unwrap();
+        assert!(kept == all, "the pieces read as the whole text");
+    }
+
+    #[test]
+    fn a_block_longer_than_a_piece_stays_whole() {
+        let mut text = String::from("a: 1\n; Long\n");
+        for i in 0..PIECE_LINES + 10 {
+            text.push_str(&format!("k{i}: {i}\n"));
+        }
+        text.push_str("; After\n1\n");
+        let cut: Vec<&[u8]> = pieces(text.as_bytes()).collect();
+        assert_eq!(cut.len(), 2);
+        assert!(cut[1].starts_with(b"; After"));
+        let props = properties_where(text.as_bytes(), Path::new("l"), |_, _| true).unwrap();
+        assert_eq!(props.len(), 3);
+        assert_eq!(props[1].2.len(), PIECE_LINES + 10);
+    }
+
+    #[test]
+    fn an_error_in_a_later_piece_is_located_in_the_whole_text() {
+        let mut text = mixed_text(2 * PIECE_LINES);
+        text.push_str("no colon here\n");
+        let lines = text.lines().count() as u32;
+        let err = properties_where(text.as_bytes(), Path::new("e"), |_, _| false).unwrap_err();
+        assert!(
+            matches!(err.kind, ErrorKind::ValueWithoutProperty { .. }),
+            "{err}"
+        );
+        assert_eq!(err.line, lines);
+    }
+
+    #[test]
+    fn a_byte_order_mark_past_the_start_is_not_skipped() {
+        // Where a cut would fall, a line led by U+FEFF: an error in the whole text
+        // (the mark is content there), which a piece starting with it would skip.
+        let mut text = String::new();
+        for i in 0..PIECE_LINES {
+            text.push_str(&format!("k{i}: 1\n"));
+        }
+        text.push_str("\u{feff}late: 1\n");
+        assert!(properties(text.as_bytes(), Path::new("b")).is_err());
+        assert!(properties_where(text.as_bytes(), Path::new("b"), |_, _| false).is_err());
     }
 
     #[test]

@@ -364,23 +364,25 @@ impl World {
         Ok(())
     }
 
-    /// The bytes of entity `id`'s file `original` (read from `path`) brought to the
-    /// entity's current versions in place: the version lines, the deprecated keys the
-    /// migration consumed and the properties it set change, nothing else (what
-    /// `jasset migrate` writes). The canonical text when the edit would not read back as
-    /// the entity.
+    /// The bytes of entity `id`'s file (at `path`), as loaded, brought to the entity's
+    /// current versions in place: the version lines, the deprecated keys the migration
+    /// consumed and the properties it set change, nothing else (what `jasset migrate`
+    /// writes). `text` is the entity's text ([`World::entity_text`], which the caller
+    /// has made already: it is as large as the file), returned when the edit would not
+    /// read back as the entity, or when the entity has no file.
     ///
     /// # Errors
-    /// As [`World::entity_text`]; a tokenizer error in `original`.
+    /// A tokenizer error in the file.
     #[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
     pub(crate) fn migrated_file(
         &mut self,
         id: EntityId,
         path: &Path,
-        original: &[u8],
+        text: String,
     ) -> Result<Vec<u8>, Error> {
-        let mut text = String::new();
-        self.entity_text(id, &mut text)?;
+        let Some(original) = self.records.get(&id).and_then(|r| r.original.as_deref()) else {
+            return Ok(text.into_bytes());
+        };
         let mut defaults = Vec::new();
         let map = EntityKeys::new(self, id, &mut defaults);
         let edited = edit::edit(original, path, &text, &text, &map)?;

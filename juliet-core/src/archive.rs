@@ -19,7 +19,7 @@ pub const CLASS_VERSION: Key = Key::new("ClassVersion");
 pub enum ArchiveMode {
     /// Writing `.jasset` text.
     Saving,
-    /// Reading a tokenized `.jasset` file.
+    /// Reading a `.jasset` file's [`Document`].
     Loading,
 }
 
@@ -28,7 +28,7 @@ enum Inner<'a> {
     Load(Document<'a>),
 }
 
-/// The serialization context: a text sink when saving, a tokenized [`Document`] when
+/// The serialization context: a text sink when saving, a file's [`Document`] when
 /// loading, plus the two version tiers and the warnings gathered so far.
 ///
 /// ```

@@ -74,12 +74,21 @@ pub struct Properties<'d, 'a> {
 
 impl<'a> Document<'a> {
     /// A walk binding this document's properties to `table` (see [`Properties`]).
-    /// `table`'s keys and aliases must be ASCII identifiers, as the derive checks.
+    /// `table`'s keys and aliases must be ASCII identifiers, none `ClassVersion`, no two
+    /// the same under ASCII case and `_`, as the derive checks (the canonical reading
+    /// compares keys byte for byte).
     #[inline(always)]
     pub fn properties<'d>(
         &'d mut self,
         table: &'static [PropertyDescriptor],
     ) -> Properties<'d, 'a> {
+        debug_assert!(
+            table
+                .iter()
+                .all(|p| crate::crc::is_identifier(p.key.as_bytes())
+                    && !crate::crc::keys_equal(p.key, CLASS_VERSION.name)),
+            "a property table key that is not an identifier, or is ClassVersion"
+        );
         Properties {
             doc: self,
             table,
@@ -132,7 +141,6 @@ impl<'a> Properties<'_, 'a> {
                 if self.version_first && found.key == CLASS_VERSION.name.as_bytes() {
                     // Left unconsumed: `Archive::resolve_class_version` reads it.
                     let i = self.doc.push_canonical(found, CLASS_VERSION.crc, false);
-                    self.doc.set_version_node(i);
                     self.next = i + 1;
                     self.version_first = false;
                     continue;
@@ -167,7 +175,6 @@ impl<'a> Properties<'_, 'a> {
             if let Some(found) = self.doc.canonical_keyed(CLASS_VERSION.name) {
                 // Left unconsumed: `Archive::resolve_class_version` reads it.
                 let i = self.doc.push_canonical(found, CLASS_VERSION.crc, false);
-                self.doc.set_version_node(i);
                 self.next = i + 1;
             }
         }
@@ -260,6 +267,18 @@ impl<'a> Properties<'_, 'a> {
         self.current
     }
 
+    /// Whether node `index`'s key is `p`'s key or one of its aliases, any spelling: the
+    /// CRC first, then the text ([`PropertyDescriptor::matches`] without its string
+    /// slicing).
+    #[inline(always)]
+    fn node_matches(&self, index: usize, p: &PropertyDescriptor) -> bool {
+        let crc = self.doc.made_nodes()[index].key_crc;
+        if p.crc == crc && same_bytes(self.doc.key_bytes(index), p.key.as_bytes()) {
+            return true;
+        }
+        (p.crc == crc || !p.aliases.is_empty()) && p.matches(crc, self.doc.key(index))
+    }
+
     /// Binds node `i` (of a complete document, or made before the walk got there).
     #[inline(never)]
     fn bind_node(&mut self, i: usize) -> Result<Option<usize>, Error> {
@@ -268,8 +287,8 @@ impl<'a> Properties<'_, 'a> {
         }
         let table = self.table;
         let j = match table.get(self.expect) {
-            Some(p) if self.doc.node_matches(i, p) => self.expect,
-            _ => match table.iter().position(|p| self.doc.node_matches(i, p)) {
+            Some(p) if self.node_matches(i, p) => self.expect,
+            _ => match table.iter().position(|p| self.node_matches(i, p)) {
                 Some(j) => j,
                 None => return Ok(None),
             },
@@ -277,7 +296,7 @@ impl<'a> Properties<'_, 'a> {
         // The tokenizer refuses two nodes of one key; two spellings of one property
         // are found here.
         if !table[j].aliases.is_empty() {
-            if let Some(first) = (0..i).find(|&k| self.doc.node_matches(k, &table[j])) {
+            if let Some(first) = (0..i).find(|&k| self.node_matches(k, &table[j])) {
                 return Err(self.doc.duplicate_key(first, i));
             }
         }

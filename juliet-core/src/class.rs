@@ -73,7 +73,10 @@ pub trait Reflect: Sized + Send + Sync + 'static {
     /// The derive writes it as one walk over the file's properties in file order
     /// ([`crate::Properties`]), one `match` arm a property, then
     /// [`Archive::resolve_class_version`] and the migration. A hand-written loader
-    /// may read the archive any way ([`Archive::serialize`] completes the document).
+    /// may read the archive any way: [`Archive::serialize`] completes the document
+    /// first, and a loader that looks at the whole [`crate::Document`] itself (its
+    /// `nodes`, `find`, `unconsumed`, ...) calls [`crate::Document::complete`] first,
+    /// since a document from [`crate::TokenBuffer::document`] is filled as it is read.
     ///
     /// # Errors
     /// The first bad value ([`crate::ErrorKind::BadValue`]), a duplicate key, the

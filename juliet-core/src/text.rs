@@ -151,7 +151,8 @@ fn load_document<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadTex
     }
     doc.complete()?;
     let direct = !doc.tokenized();
-    if direct && ar.warnings().is_empty() {
+    let all_read = doc.unconsumed().next().is_none();
+    if direct && all_read && ar.warnings().is_empty() {
         // Read whole in canonical form: every property bound, nothing to report.
         return Ok(LoadTextReport {
             direct,

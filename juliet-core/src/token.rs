@@ -355,10 +355,12 @@ impl<'a> Document<'a> {
         let consumed = lazy::consumed_flags(&self.buf.nodes);
         #[cfg(debug_assertions)]
         let before: Vec<PropertyNode> = self.buf.nodes.clone();
+        self.buf.begin_file();
+        // On a tokenizer error the document stays incomplete: asked again, it fails
+        // again, and no reader sees a partial node list as the file's.
+        self.buf.scan_lines(self.src, self.path)?;
         self.lazy = None;
         self.tokenized = true;
-        self.buf.begin_file();
-        self.buf.scan_lines(self.src, self.path)?;
         #[cfg(debug_assertions)]
         assert!(
             before

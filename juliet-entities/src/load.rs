@@ -128,22 +128,30 @@ fn load_impl(
 ) -> Result<LoadedEntity, Error> {
     let registry = manager.registry().map_err(|e| e.with_path(path))?;
     let kinds = manager.kinds().len();
-    {
+    let (read, again) = {
         let mut ar = Archive::loading(buffer.document(bytes, path)?);
         let tokenized_first = ar.document().expect("loading").tokenized();
         let read = read_entity(&mut ar, manager, registry, templates.as_deref_mut(), path);
         let doc = ar.document().expect("loading");
         // Read canonically to the end: no tokenizer error can come before this result.
         let canonical = doc.is_complete() && !doc.tokenized();
-        match read {
-            Ok(Some(loaded)) => return Ok(loaded),
-            Err(err) if tokenized_first || canonical => return Err(err),
-            // Read again below, from the tokenizer's nodes: the tokenizer's errors come
-            // first, and an error it finds before the allocation leaves no kind storage.
-            Ok(None) | Err(_) => {}
-        }
+        // Read again, from the tokenizer's nodes, when the tokenizer's errors must come
+        // first (an error it finds before the allocation leaves no kind storage) or a
+        // base key followed the properties.
+        let again = match &read {
+            Ok(Some(_)) => false,
+            Err(_) => !(tokenized_first || canonical),
+            Ok(None) => true,
+        };
+        (read, again)
+    };
+    if again {
+        return read_again(buffer, manager, registry, templates, path, bytes, kinds);
     }
-    read_again(buffer, manager, registry, templates, path, bytes, kinds)
+    // A file of very many keys does not leave its nodes in the buffer, which outlives
+    // it (a world load keeps one per thread).
+    buffer.release_large();
+    read.map(|loaded| loaded.expect("a first reading that is not read again"))
 }
 
 #[cfg(test)]

@@ -11,6 +11,10 @@ use super::{Document, LineForm, PropertyNode};
 use crate::crc::Key;
 use crate::value::ValueSpan;
 
+/// `ClassVersion` (the archive's `CLASS_VERSION`, named here so that the tokenizer does
+/// not depend on the archive).
+const CLASS_VERSION: Key = Key::new("ClassVersion");
+
 /// Where the canonical reading of a document is: the start of the next property line.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Lazy {
@@ -145,6 +149,9 @@ impl<'a> Document<'a> {
             form: LineForm::Block,
         });
         self.buf.values.push(found.value_span(line + 1));
+        if crc == CLASS_VERSION.crc && found.key == CLASS_VERSION.name.as_bytes() {
+            self.version_node = index as u32;
+        }
         if found.next as usize == self.src.len() {
             self.lazy = None;
         } else {
@@ -178,12 +185,6 @@ impl<'a> Document<'a> {
         self.lazy.map_or(0, |l| l.line)
     }
 
-    /// Records that node `index`, made by the canonical reading, is `ClassVersion`.
-    #[inline(always)]
-    pub(crate) fn set_version_node(&mut self, index: usize) {
-        self.version_node = index as u32;
-    }
-
     /// The node of `ClassVersion` when the canonical reading made it.
     #[inline(always)]
     pub(crate) fn version_node(&self) -> Option<usize> {
@@ -208,18 +209,6 @@ impl<'a> Document<'a> {
         let n = &self.buf.nodes[index];
         let start = n.key_start as usize;
         &self.src.as_bytes()[start..start + n.key_len as usize]
-    }
-
-    /// Whether node `index`'s key is `p`'s key or one of its aliases, any spelling: the
-    /// CRC first, then the text ([`PropertyDescriptor::matches`] without its string
-    /// slicing, for the loaders' walk).
-    #[inline(always)]
-    pub(crate) fn node_matches(&self, index: usize, p: &crate::PropertyDescriptor) -> bool {
-        let crc = self.buf.nodes[index].key_crc;
-        if p.crc == crc && same_bytes(self.key_bytes(index), p.key.as_bytes()) {
-            return true;
-        }
-        (p.crc == crc || !p.aliases.is_empty()) && p.matches(crc, self.key(index))
     }
 
     /// The nodes made so far (all of them once complete).

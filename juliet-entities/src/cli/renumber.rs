@@ -149,12 +149,18 @@ fn id_line<'a>(bytes: &'a [u8], path: &Path, parts: impl Iterator<Item = &'a [u8
     };
     let mut buffer = TokenBuffer::new();
     let mut first = None;
+    let mut found = None;
+    // Every part is tokenized, also after the id is found: a bad line anywhere is an
+    // error, as when the file is read whole.
     for part in parts {
         let mut doc = buffer.tokenize(part, path)?;
         if first.is_none() && !doc.is_empty() {
             let key = doc.key(0).as_ptr() as usize - base;
             let line = bytes[..key].iter().rposition(|&b| b == b'\n');
             first = Some(line.map_or(bom, |n| n + 1));
+        }
+        if found.is_some() {
+            continue;
         }
         let node = (0..doc.len()).find(|&i| {
             crate::entity_file::base_key(doc.node(i).key_crc, doc.key(i))
@@ -164,10 +170,10 @@ fn id_line<'a>(bytes: &'a [u8], path: &Path, parts: impl Iterator<Item = &'a [u8
             let line = doc.value_lines(i).next().unwrap_or_default();
             let start = line.as_ptr() as usize - base;
             let old = doc.decode::<u64>(i).ok().map(EntityId);
-            return Ok((first.unwrap_or(bom), Some((start, line.len(), old))));
+            found = Some((start, line.len(), old));
         }
     }
-    Ok((first.unwrap_or(bytes.len()), None))
+    Ok((first.unwrap_or(bytes.len()), found))
 }
 
 /// What [`id_line`] finds.

@@ -319,6 +319,28 @@ pub fn parse_located(bytes: &[u8], path: &Path) -> Result<Vec<Located>, CliError
                     else {
                         return Err(bad(line, "expected `property KEY TYPE DEFAULT`"));
                     };
+                    // What a derived class's keys are (the loaders compare them byte for
+                    // byte with the file's).
+                    if !juliet_core::is_identifier(key.as_bytes()) {
+                        return Err(bad(
+                            line,
+                            &format!(
+                                "property key `{key}` is not an ASCII identifier \
+                                 [A-Za-z_][A-Za-z0-9_]*"
+                            ),
+                        ));
+                    }
+                    if juliet_core::keys_equal(key, juliet_core::CLASS_VERSION.name)
+                        || class
+                            .properties
+                            .iter()
+                            .any(|(k, _, _)| juliet_core::keys_equal(k, key))
+                    {
+                        return Err(bad(
+                            line,
+                            &format!("property key `{key}` is ClassVersion or given twice"),
+                        ));
+                    }
                     class.properties.push((
                         key.to_owned(),
                         ty.to_owned(),
@@ -421,6 +443,30 @@ mod tests {
         assert_eq!(parsed.len(), 2);
         assert_eq!(parsed[1], SchemaClass::of(Projectile::CLASS));
         assert!(check(&registry, &parsed).is_empty());
+    }
+
+    #[test]
+    fn property_keys_are_identifiers_given_once_and_never_class_version() {
+        let schema = |property: &str| {
+            let text = format!("AssetType: Schema\n; Rocket\nversion 1\n{property}\n");
+            parse(text.as_bytes(), Path::new("jasset.schema")).map_err(|e| e.to_string())
+        };
+        assert!(schema("property MaxSpeed f32 0.0").is_ok());
+        for (bad, why) in [
+            ("property Max-Speed f32 0.0", "not an ASCII identifier"),
+            ("property A:5 string x", "not an ASCII identifier"),
+            ("property ClassVersion u32 1", "ClassVersion or given twice"),
+            (
+                "property hp i32 1\nproperty HP i32 2",
+                "ClassVersion or given twice",
+            ),
+        ] {
+            let err = schema(bad).expect_err(bad);
+            assert!(
+                err.contains(why) && err.contains("jasset.schema:"),
+                "{bad}: {err}"
+            );
+        }
     }
 
     #[test]

@@ -207,12 +207,7 @@ impl<'a> Properties<'_, 'a> {
                 return Some(false);
             }
             self.doc.consume(i);
-            self.next = i + 1;
-            self.current = i;
-            self.span = None;
-            self.bound = j;
-            self.expect = j + 1;
-            self.version_first = false;
+            self.bound_to(i, j, None);
             return Some(true);
         }
         None
@@ -221,15 +216,22 @@ impl<'a> Properties<'_, 'a> {
     /// Makes the canonical property `found` a node bound to table entry `j`, consumed.
     #[inline(always)]
     fn bind_canonical(&mut self, found: crate::token::Canonical<'a>, j: usize) -> usize {
-        let line = self.doc.canonical_line();
-        self.span = Some(found.value_span(line + 1));
+        let span = found.value_span(self.doc.canonical_line() + 1);
         let i = self.doc.push_canonical(found, self.table[j].crc, true);
-        self.next = i + 1;
+        self.bound_to(i, j, Some(span));
+        j
+    }
+
+    /// Records that node `i` (consumed) is bound to table entry `j`, its value line
+    /// `span` when the canonical reading made it.
+    #[inline(always)]
+    fn bound_to(&mut self, i: usize, j: usize, span: Option<ValueSpan>) {
+        self.next = self.next.max(i + 1);
         self.current = i;
+        self.span = span;
         self.bound = j;
         self.expect = j + 1;
         self.version_first = false;
-        j
     }
 
     /// Decodes the property [`Properties::next_property`] gave into `place` (a value of the
@@ -301,10 +303,7 @@ impl<'a> Properties<'_, 'a> {
             }
         }
         self.doc.consume(i);
-        self.current = i;
-        self.span = None;
-        self.bound = j;
-        self.expect = j + 1;
+        self.bound_to(i, j, None);
         Ok(Some(j))
     }
 }

@@ -207,12 +207,12 @@ impl<'a> Archive<'a> {
     /// (consumed), else `code_version`. A version newer than the code adds a
     /// [`WarningKind::NewerClassVersion`] warning. When saving, `code_version`.
     ///
-    /// A document still being filled is completed first: classes call this after
+    /// A document still being filled is read to the end first: classes call this after
     /// their walk over the properties ([`crate::Properties`]).
     ///
     /// # Errors
     /// [`crate::ErrorKind::BadValue`] when `ClassVersion` is not a `u32`;
-    /// [`Document::complete`]'s errors.
+    /// [`Document::read_to_end`]'s errors.
     pub fn resolve_class_version(&mut self, code_version: u32) -> Result<u32, Error> {
         if let Some(v) = self.class_version {
             return Ok(v);
@@ -220,7 +220,7 @@ impl<'a> Archive<'a> {
         let Inner::Load(doc) = &mut self.inner else {
             return Ok(code_version);
         };
-        doc.complete()?;
+        doc.read_to_end()?;
         let found = match doc.version_node() {
             Some(index) => {
                 doc.consume(index);
@@ -278,8 +278,8 @@ impl<'a> Archive<'a> {
     /// warning at the first of them. Empty when saving.
     ///
     /// # Panics
-    /// When the document is not complete ([`Document::complete`]; it is after a derived
-    /// class's `load`).
+    /// When the document is not read to the end ([`Document::read_to_end`]; it is after
+    /// a derived class's `load`).
     pub fn audit_unconsumed(&mut self) -> UnknownProperties {
         self.audit_unconsumed_suggesting(&[])
     }

@@ -56,20 +56,29 @@ use crate::value::{Value, ValueSpan};
 pub struct Properties<'d, 'a> {
     doc: &'d mut Document<'a>,
     table: &'static [PropertyDescriptor],
-    /// The first node this walk has not looked at.
+    /// The first node this walk has not looked at (while `reading`: every node so far,
+    /// made or not, set when the walk leaves the canonical reading).
     next: usize,
-    /// The table index the next property is expected at: the first one the canonical
-    /// reading may bind, and the first one tried for a node.
-    expect: usize,
-    /// The node bound last.
+    /// The node bound last, when it was bound as a node (`span.line` 0).
     current: usize,
-    /// The table index it was bound to.
+    /// The table index bound last (`usize::MAX` before the first): the next property
+    /// is expected at the one after ([`Properties::expect`]).
     bound: usize,
+    /// The table entries (of the first 64) the canonical reading bound: a key met again
+    /// is left to the tokenizer, which reports it.
+    seen: u64,
+    /// `seen` when the last pass of [`Properties::next_is`] calls began
+    /// ([`Properties::again`]), and how many passes there were.
+    pass_seen: u64,
+    passes: u8,
     /// Whether `ClassVersion` may still be read in canonical form (before any property).
     version_first: bool,
-    /// The value line of the node bound last, when the canonical reading made it (one
-    /// line: decoded without looking the node up).
-    span: Option<ValueSpan>,
+    /// Whether the walk reads in canonical form with nothing else to look at first: the
+    /// document is being filled, every node made is looked at, `ClassVersion` is past.
+    reading: bool,
+    /// The value line of the property bound last when the canonical reading bound it
+    /// (decoded without a node); `line` 0 otherwise.
+    span: ValueSpan,
 }
 
 impl<'a> Document<'a> {
@@ -93,11 +102,14 @@ impl<'a> Document<'a> {
             doc: self,
             table,
             next: 0,
-            expect: 0,
             current: usize::MAX,
-            bound: 0,
+            bound: usize::MAX,
+            seen: 0,
+            pass_seen: 0,
+            passes: 0,
             version_first: true,
-            span: None,
+            reading: false,
+            span: ValueSpan::default(),
         }
     }
 }
@@ -113,6 +125,7 @@ impl<'a> Properties<'_, 'a> {
     /// the document is completed on a line that is not canonical.
     #[inline(always)]
     pub fn next_property(&mut self) -> Result<Option<usize>, Error> {
+        self.settle();
         loop {
             if self.next < self.doc.made() {
                 let i = self.next;
@@ -126,42 +139,112 @@ impl<'a> Properties<'_, 'a> {
                 return Ok(None);
             }
             // The property declared next, as the writer writes it: one compare.
-            if let Some(p) = self.table.get(self.expect) {
-                if let Some(found) = self.doc.canonical_keyed(p.key) {
-                    return Ok(Some(self.bind_canonical(found, self.expect)));
+            let expect = self.expect();
+            if let Some(p) = self.table.get(expect) {
+                if !self.was_seen(expect) {
+                    if let Some(found) = self.doc.canonical_keyed(p.key) {
+                        self.bind_canonical(found, expect);
+                        return Ok(Some(self.settled(expect)));
+                    }
                 }
             }
             if let Some(found) = self.doc.canonical_next() {
-                // A later one (those between are absent).
-                let later = (self.expect + 1..self.table.len())
-                    .find(|&j| self.table[j].key.as_bytes() == found.key);
+                // A later one (those between are absent), or an earlier one not read yet
+                // (the file has another order).
+                // (`seen` covers every entry of a table of at most 64: a larger one is
+                // read in declaration order only, where no entry comes twice.)
+                let n = self.table.len();
+                let earlier = if n <= 64 { 0..expect.min(n) } else { 0..0 };
+                let later = (expect + 1..n)
+                    .chain(earlier)
+                    .find(|&j| !self.was_seen(j) && self.table[j].key.as_bytes() == found.key);
                 if let Some(j) = later {
-                    return Ok(Some(self.bind_canonical(found, j)));
+                    self.bind_canonical(found, j);
+                    return Ok(Some(self.settled(j)));
                 }
                 if self.version_first && found.key == CLASS_VERSION.name.as_bytes() {
                     // Left unconsumed: `Archive::resolve_class_version` reads it.
-                    let i = self.doc.push_canonical(found, CLASS_VERSION.crc, false);
+                    let i = self.doc.push_canonical(found, CLASS_VERSION.crc);
                     self.next = i + 1;
                     self.version_first = false;
                     continue;
                 }
             }
+            self.reading = false;
             self.doc.tokenize_rest()?;
         }
     }
 
-    /// Whether the next property of the file is table entry `j`, spelled `key` (its
-    /// declared key, `table[j].key`): then it is bound as [`Properties::next_property`]
-    /// binds it and [`Properties::decode_into`] reads it. Otherwise nothing changes
-    /// (the property is absent, or the file has another next; `next_property` walks
-    /// what is left). The fast path of a loader reading the declaration order, as the
-    /// writer writes it: a canonical property costs one compare of a constant key.
+    /// Whether the next property of the file is table entry `j`, whose block header as
+    /// the writer writes it is `header` (`"; "`, the declared key `table[j].key`,
+    /// `"\n"`): then it is bound as [`Properties::next_property`] binds it and
+    /// [`Properties::decode_into`] reads it. Otherwise nothing changes (the property is
+    /// absent, or the file has another next; `next_property` walks what is left). The
+    /// fast path of a loader reading the declaration order, as the writer writes it: a
+    /// canonical property costs one compare of a constant header.
     #[inline(always)]
-    pub fn next_is(&mut self, j: usize, key: &'static str) -> bool {
-        debug_assert_eq!(
-            self.table[j].key, key,
-            "next_is: the declared key of entry {j}"
+    pub fn next_is(&mut self, j: usize, header: &'static str) -> bool {
+        debug_assert!(
+            header.len() == self.table[j].key.len() + 3
+                && header.starts_with("; ")
+                && header.ends_with('\n')
+                && header[2..header.len() - 1] == *self.table[j].key,
+            "next_is: the block header of entry {j}"
         );
+        if self.reading {
+            return self.canonical_is(j, header);
+        }
+        self.next_is_other(j, header)
+    }
+
+    /// Whether a loader that called [`Properties::next_is`] for each entry in
+    /// declaration order should do so once more: the file is read in canonical form,
+    /// has properties left, and that pass bound some (so a property written before its
+    /// declared place, which the pass went past, is read the same fast way). At most
+    /// [`Properties::PASSES`] passes; `next_property` walks what is left.
+    #[inline(always)]
+    pub fn again(&mut self) -> bool {
+        if !self.reading || !self.doc.is_filling() {
+            return false;
+        }
+        self.again_other()
+    }
+
+    /// Passes of [`Properties::next_is`] calls [`Properties::again`] allows.
+    pub const PASSES: u8 = 4;
+
+    /// [`Properties::again`] when the file has properties left.
+    #[inline(never)]
+    fn again_other(&mut self) -> bool {
+        self.passes += 1;
+        if self.seen == self.pass_seen || self.passes >= Self::PASSES {
+            return false;
+        }
+        self.pass_seen = self.seen;
+        true
+    }
+
+    /// [`Properties::next_is`] while reading in canonical form.
+    #[inline(always)]
+    fn canonical_is(&mut self, j: usize, header: &'static str) -> bool {
+        if self.was_seen(j) {
+            // Bound already: a second one is the tokenizer's duplicate key.
+            return false;
+        }
+        match self.doc.canonical_header(header) {
+            Some(found) => {
+                self.bind_canonical(found, j);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// [`Properties::next_is`] when the walk may have nodes to look at or
+    /// `ClassVersion` to read first.
+    #[inline(never)]
+    fn next_is_other(&mut self, j: usize, header: &'static str) -> bool {
+        self.settle();
         if self.next < self.doc.made() {
             if let Some(bound) = self.node_is(j) {
                 return bound;
@@ -174,17 +257,12 @@ impl<'a> Properties<'_, 'a> {
             self.version_first = false;
             if let Some(found) = self.doc.canonical_keyed(CLASS_VERSION.name) {
                 // Left unconsumed: `Archive::resolve_class_version` reads it.
-                let i = self.doc.push_canonical(found, CLASS_VERSION.crc, false);
+                let i = self.doc.push_canonical(found, CLASS_VERSION.crc);
                 self.next = i + 1;
             }
         }
-        match self.doc.canonical_keyed(key) {
-            Some(found) => {
-                self.bind_canonical(found, j);
-                true
-            }
-            None => false,
-        }
+        self.reading = true;
+        self.canonical_is(j, header)
     }
 
     /// [`Properties::next_is`] over the nodes made: past consumed nodes and
@@ -207,30 +285,63 @@ impl<'a> Properties<'_, 'a> {
                 return Some(false);
             }
             self.doc.consume(i);
-            self.bound_to(i, j, None);
+            self.bound_to(i, j);
             return Some(true);
         }
         None
     }
 
-    /// Makes the canonical property `found` a node bound to table entry `j`, consumed.
+    /// The table index the next property is expected at: the first one the canonical
+    /// reading may bind, and the first one tried for a node.
     #[inline(always)]
-    fn bind_canonical(&mut self, found: crate::token::Canonical<'a>, j: usize) -> usize {
-        let span = found.value_span(self.doc.canonical_line() + 1);
-        let i = self.doc.push_canonical(found, self.table[j].crc, true);
-        self.bound_to(i, j, Some(span));
+    fn expect(&self) -> usize {
+        self.bound.wrapping_add(1)
+    }
+
+    /// Binds the canonical property `found` to table entry `j`, consumed (a node made
+    /// only if the document keeps nodes). The walk is then reading in canonical form
+    /// (the caller outside of it calls [`Properties::settled`]).
+    #[inline(always)]
+    fn bind_canonical(&mut self, found: crate::token::Canonical<'a>, j: usize) {
+        self.doc.bind_canonical(found, self.table[j].crc);
+        self.span = found.value_span();
+        self.bound = j;
+        if j < 64 {
+            self.seen |= 1 << j;
+        }
+    }
+
+    /// Whether the canonical reading bound table entry `j` (one of the first 64).
+    #[inline(always)]
+    fn was_seen(&self, j: usize) -> bool {
+        j < 64 && self.seen & 1 << j != 0
+    }
+
+    /// After [`Properties::bind_canonical`] outside the canonical reading: the walk
+    /// reads in canonical form from here. Returns `j`.
+    #[inline(always)]
+    fn settled(&mut self, j: usize) -> usize {
+        self.version_first = false;
+        self.reading = true;
         j
     }
 
-    /// Records that node `i` (consumed) is bound to table entry `j`, its value line
-    /// `span` when the canonical reading made it.
+    /// Leaves the canonical reading: `next` past every property bound so far.
     #[inline(always)]
-    fn bound_to(&mut self, i: usize, j: usize, span: Option<ValueSpan>) {
+    fn settle(&mut self) {
+        if self.reading {
+            self.reading = false;
+            self.next = self.doc.made() + self.doc.unmade();
+        }
+    }
+
+    /// Records that node `i` (consumed) is bound to table entry `j`.
+    #[inline(always)]
+    fn bound_to(&mut self, i: usize, j: usize) {
         self.next = self.next.max(i + 1);
         self.current = i;
-        self.span = span;
+        self.span.line = 0;
         self.bound = j;
-        self.expect = j + 1;
         self.version_first = false;
     }
 
@@ -245,9 +356,10 @@ impl<'a> Properties<'_, 'a> {
     /// Before the first [`Properties::next_property`] that gave a property.
     #[inline(always)]
     pub fn decode_into<T: Codec>(&mut self, place: &mut T) -> Result<(), Error> {
-        let value = match &self.span {
-            Some(span) => Value::from_spans(self.doc.source(), std::slice::from_ref(span)),
-            None => self.doc.value(self.current),
+        let value = if self.span.line != 0 {
+            Value::from_spans(self.doc.source(), std::slice::from_ref(&self.span))
+        } else {
+            self.doc.value(self.current)
         };
         match place.decode_into(value) {
             Ok(()) => Ok(()),
@@ -259,14 +371,15 @@ impl<'a> Properties<'_, 'a> {
     #[cold]
     #[inline(never)]
     fn decode_error(&self, e: crate::ValueError<'_>) -> Error {
-        let expected = self.table[self.bound].property_type.to_string();
-        self.doc.value_error(self.current, &expected, e)
-    }
-
-    /// The index of the node [`Properties::next_property`] gave last (for a loader that reads it
-    /// through the [`Document`] itself).
-    pub fn node(&self) -> usize {
-        self.current
+        let p = &self.table[self.bound];
+        let expected = p.property_type.to_string();
+        if self.span.line != 0 {
+            // Read in canonical form, maybe without a node: the key is the declared one.
+            self.doc
+                .bad_value(std::slice::from_ref(&self.span), p.key, &expected, e)
+        } else {
+            self.doc.value_error(self.current, &expected, e)
+        }
     }
 
     /// Whether node `index`'s key is `p`'s key or one of its aliases, any spelling: the
@@ -288,8 +401,8 @@ impl<'a> Properties<'_, 'a> {
             return Ok(None);
         }
         let table = self.table;
-        let j = match table.get(self.expect) {
-            Some(p) if self.node_matches(i, p) => self.expect,
+        let j = match table.get(self.expect()) {
+            Some(p) if self.node_matches(i, p) => self.expect(),
             _ => match table.iter().position(|p| self.node_matches(i, p)) {
                 Some(j) => j,
                 None => return Ok(None),
@@ -303,7 +416,7 @@ impl<'a> Properties<'_, 'a> {
             }
         }
         self.doc.consume(i);
-        self.bound_to(i, j, None);
+        self.bound_to(i, j);
         Ok(Some(j))
     }
 }

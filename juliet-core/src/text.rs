@@ -146,10 +146,10 @@ fn load_document<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadTex
     let doc = ar.document_mut().expect("loading");
     if let Err(err) = loaded {
         // An error met before the tokenizer read the whole file: its errors come first.
-        doc.complete()?;
+        doc.read_to_end()?;
         return Err(err);
     }
-    doc.complete()?;
+    doc.read_to_end()?;
     let direct = !doc.tokenized();
     let all_read = doc.unconsumed().next().is_none();
     if direct && all_read && ar.warnings().is_empty() {

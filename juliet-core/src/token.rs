@@ -82,6 +82,10 @@ pub struct TokenBuffer {
     masks: Vec<u64>,
     /// Which `; Key` header follows which, in the files seen so far.
     chain: chain::KeyChain,
+    /// The nodes the canonical reading bound without making them, with their value
+    /// lines, to compare with the tokenizer's when it makes them.
+    #[cfg(debug_assertions)]
+    unmade: Vec<(PropertyNode, ValueSpan)>,
 }
 
 impl TokenBuffer {
@@ -135,6 +139,8 @@ impl TokenBuffer {
             lazy: None,
             tokenized: true,
             version_node: u32::MAX,
+            unmade: 0,
+            keep_nodes: false,
         })
     }
 
@@ -161,7 +167,13 @@ impl TokenBuffer {
         };
         self.nodes.clear();
         self.values.clear();
-        let lazy = (!src.is_empty()).then(lazy::Lazy::start);
+        #[cfg(debug_assertions)]
+        self.unmade.clear();
+        let lazy = if src.is_empty() {
+            None
+        } else {
+            lazy::Lazy::start(src, &self.masks)
+        };
         Ok(Document {
             src,
             path,
@@ -169,6 +181,8 @@ impl TokenBuffer {
             lazy,
             tokenized: false,
             version_node: u32::MAX,
+            unmade: 0,
+            keep_nodes: false,
         })
     }
 
@@ -266,12 +280,17 @@ fn node_spans<'v>(values: &'v [ValueSpan], n: &PropertyNode) -> &'v [ValueSpan] 
 /// A document from [`TokenBuffer::tokenize`] is complete: every node is made. One from
 /// [`TokenBuffer::document`] fills itself as a loader reads it: while the file is in the
 /// writer's canonical form (`; Key`, one value line, the next header), each property a
-/// loader binds in declaration order ([`Properties`](crate::Properties)) becomes a node
-/// straight from the text; at the first other line the tokenizer makes every node at
-/// once, those already read keeping their consumed flags. The nodes are the same
-/// either way. The methods that look at the whole file ([`Document::nodes`],
-/// [`Document::find`], ...) need it complete ([`Document::complete`]); they panic
-/// otherwise.
+/// loader binds in declaration order ([`Properties`](crate::Properties)) is read
+/// straight from the text and consumed, without a node (the keys left unconsumed, such
+/// as `ClassVersion` and the base keys, become nodes); at the first other line the
+/// tokenizer makes every node at once, those already read keeping their consumed
+/// flags. The nodes are the same either way.
+///
+/// Two steps end the filling. [`Document::read_to_end`] reads the rest of the file
+/// (the tokenizer's errors are then known, and [`Document::unconsumed`] lists what no
+/// reader took); [`Document::complete`] also makes the nodes of the properties bound
+/// without one. The methods that look at every node ([`Document::nodes`],
+/// [`Document::find`], ...) need it complete; they panic otherwise.
 #[derive(Debug)]
 pub struct Document<'a> {
     src: &'a str,
@@ -284,6 +303,12 @@ pub struct Document<'a> {
     /// The node of `ClassVersion` when the canonical reading made it (`u32::MAX`: not):
     /// the one node of that key, which the tokenizer would make at the same index.
     version_node: u32,
+    /// How many properties the canonical reading bound (consumed) without making their
+    /// nodes: the ones right after the nodes made, which it makes no node after.
+    unmade: u32,
+    /// Whether the canonical reading makes a node of every property it binds
+    /// ([`Document::keep_nodes`]).
+    keep_nodes: bool,
 }
 
 impl<'a> Document<'a> {
@@ -324,6 +349,13 @@ impl<'a> Document<'a> {
     /// Whether every node of the file is made (see the [type docs](Document)).
     #[inline]
     pub fn is_complete(&self) -> bool {
+        self.lazy.is_none() && self.unmade == 0
+    }
+
+    /// Whether the whole file is read ([`Document::read_to_end`]), its nodes made or
+    /// not.
+    #[inline]
+    pub fn is_read_to_end(&self) -> bool {
         self.lazy.is_none()
     }
 
@@ -335,23 +367,50 @@ impl<'a> Document<'a> {
     }
 
     /// Makes every node of the file (nothing to do when complete): the tokenizer reads
-    /// the file, and the nodes read so far keep their consumed flags.
+    /// the file, and the properties read so far keep their consumed flags.
     ///
     /// # Errors
     /// Those of [`TokenBuffer::tokenize`], located.
     #[inline]
     pub fn complete(&mut self) -> Result<(), Error> {
+        if !self.is_complete() {
+            self.tokenize_rest()?;
+        }
+        Ok(())
+    }
+
+    /// Reads the rest of the file (nothing to do when it is read to the end): the
+    /// tokenizer reads it when it is not in canonical form. A file read whole in
+    /// canonical form keeps the properties bound without a node that way: the cheap
+    /// end of a load, after which the tokenizer's errors are known and
+    /// [`Document::unconsumed`] lists what no reader took.
+    ///
+    /// # Errors
+    /// Those of [`TokenBuffer::tokenize`], located.
+    #[inline]
+    pub fn read_to_end(&mut self) -> Result<(), Error> {
         if self.lazy.is_some() {
             self.tokenize_rest()?;
         }
         Ok(())
     }
 
-    /// [`Document::complete`]'s work, out of line.
+    /// Makes the canonical reading make a node of every property it binds, for a
+    /// reader that looks at the nodes after the walk (as [`Document::complete`] would,
+    /// without tokenizing the file again).
+    #[inline]
+    pub fn keep_nodes(&mut self) {
+        self.keep_nodes = true;
+    }
+
+    /// [`Document::complete`]'s work, out of line: the tokenizer makes every node, and
+    /// those of the properties read so far are consumed as they were (the unmade ones
+    /// consumed).
     #[cold]
     #[inline(never)]
     pub(crate) fn tokenize_rest(&mut self) -> Result<(), Error> {
         let made = self.buf.nodes.len();
+        let unmade = self.unmade as usize;
         let consumed = lazy::consumed_flags(&self.buf.nodes);
         #[cfg(debug_assertions)]
         let before: Vec<PropertyNode> = self.buf.nodes.clone();
@@ -361,27 +420,57 @@ impl<'a> Document<'a> {
         self.buf.scan_lines(self.src, self.path)?;
         self.lazy = None;
         self.tokenized = true;
+        self.unmade = 0;
         #[cfg(debug_assertions)]
+        self.assert_same_nodes(&before);
+        let made = made.min(self.buf.nodes.len());
+        let nodes = &mut self.buf.nodes[..made];
+        lazy::restore_consumed(nodes, consumed);
+        let end = (made + unmade).min(self.buf.nodes.len());
+        for n in &mut self.buf.nodes[made..end] {
+            n.consumed = true;
+        }
+        Ok(())
+    }
+
+    /// Checks that the nodes the canonical reading made (`before`) and bound without
+    /// making are the tokenizer's.
+    #[cfg(debug_assertions)]
+    fn assert_same_nodes(&mut self, before: &[PropertyNode]) {
+        let unmade = std::mem::take(&mut self.buf.unmade);
+        let plain = |n: &PropertyNode| PropertyNode {
+            consumed: false,
+            ..*n
+        };
+        let made = before.len();
         assert!(
             before
                 .iter()
                 .zip(&self.buf.nodes)
-                .all(|(a, b)| PropertyNode {
-                    consumed: false,
-                    ..*a
-                } == *b),
+                .all(|(a, b)| plain(a) == plain(b)),
             "the canonical reading made other nodes than the tokenizer"
         );
-        let made = made.min(self.buf.nodes.len());
-        let nodes = &mut self.buf.nodes[..made];
-        lazy::restore_consumed(nodes, consumed);
-        Ok(())
+        for (k, (node, span)) in unmade.iter().enumerate() {
+            let i = made + k;
+            let same = self.buf.nodes.get(i).is_some_and(|b| {
+                plain(b)
+                    == PropertyNode {
+                        values_start: b.values_start,
+                        ..plain(node)
+                    }
+                    && node_spans(&self.buf.values, b) == std::slice::from_ref(span)
+            });
+            assert!(
+                same,
+                "the canonical reading bound another property than the tokenizer's node {i}"
+            );
+        }
     }
 
     #[inline(always)]
     fn assert_complete(&self) {
         assert!(
-            self.lazy.is_none(),
+            self.is_complete(),
             "a whole-file read of a Document being filled: call Document::complete first"
         );
     }
@@ -515,7 +604,21 @@ impl<'a> Document<'a> {
 
     /// Turns a codec's [`crate::ValueError`] on node `index` into a located [`Error`].
     pub fn value_error(&self, index: usize, expected: &str, err: crate::ValueError<'_>) -> Error {
-        let (line, column) = self.locate(index, err.found);
+        let n = &self.buf.nodes[index];
+        let spans = node_spans(&self.buf.values, n);
+        self.bad_value(spans, self.key(index), expected, err)
+    }
+
+    /// [`Document::value_error`] of a property with value lines `spans` (at least one)
+    /// and key `key`, made a node or not.
+    pub(crate) fn bad_value(
+        &self,
+        spans: &[ValueSpan],
+        key: &str,
+        expected: &str,
+        err: crate::ValueError<'_>,
+    ) -> Error {
+        let (line, column) = self.locate(spans, err.found);
         Error::new(
             self.path,
             line,
@@ -526,15 +629,12 @@ impl<'a> Document<'a> {
                 reason: err.kind,
             },
         )
-        .with_key(self.key(index))
+        .with_key(key)
     }
 
-    /// Line and column of `text` when it is a slice of node `index`'s value lines; the
-    /// first value line's start otherwise.
-    fn locate(&self, index: usize, text: &str) -> (u32, u32) {
-        let n = &self.buf.nodes[index];
-        let spans =
-            &self.buf.values[n.values_start as usize..(n.values_start + n.values_len) as usize];
+    /// Line and column of `text` when it is a slice of the value lines `spans` (at
+    /// least one); the first value line's start otherwise.
+    fn locate(&self, spans: &[ValueSpan], text: &str) -> (u32, u32) {
         let base = self.src.as_ptr() as usize;
         let at = text.as_ptr() as usize;
         if at >= base && at <= base + self.src.len() {
@@ -546,9 +646,7 @@ impl<'a> Document<'a> {
                 }
             }
         }
-        spans
-            .first()
-            .map_or((n.line, n.column), |s| (s.line, s.column))
+        spans.first().map_or((0, 0), |s| (s.line, s.column))
     }
 
     /// The [`ErrorKind::DuplicateKey`] error for nodes `a` and `b`, two spellings of one
@@ -571,10 +669,18 @@ impl<'a> Document<'a> {
         .with_key(self.key(late))
     }
 
-    /// Indices of the nodes no reader consumed, in file order. Panics as
-    /// [`Document::nodes`].
+    /// Indices of the nodes no reader consumed, in file order.
+    ///
+    /// # Panics
+    /// When the document is not read to the end ([`Document::read_to_end`]).
     pub fn unconsumed(&self) -> impl Iterator<Item = usize> + Clone + '_ {
-        self.nodes()
+        assert!(
+            self.is_read_to_end(),
+            "Document::unconsumed of a Document being filled: call Document::read_to_end first"
+        );
+        // The properties bound without a node come after the nodes made, consumed.
+        self.buf
+            .nodes
             .iter()
             .enumerate()
             .filter(|(_, n)| !n.consumed)

@@ -4,7 +4,7 @@
 use crate::error::ValueErrorKind;
 
 /// Where one value line sits in the source: byte range, 1-based line and column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct ValueSpan {
     pub(crate) start: u32,
     pub(crate) len: u32,

@@ -323,7 +323,7 @@ fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
 /// `Reflect::load`: one walk over the file's properties in file order
 /// (`juliet_core::Properties`, which binds each to the property table by exact key and
 /// reads a canonical file straight from its text): first the properties in
-/// declaration order (the writer's), each one `next_is` with its constant key and an
+/// declaration order (the writer's), each one `next_is` with its constant header and an
 /// inlined decoder, then whatever is left through a `match`, decoding through one
 /// out-of-line function per property type (so each decoder is inlined once); then the
 /// class version and the migration.
@@ -336,12 +336,13 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
         let member = field.ident;
         let ty = field.ty;
         let key = &field.key.text;
+        let header = Literal::string(&format!("; {key}\n"));
         let codec = codec(field, krate);
         obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
         // Spanned at the field type: a type without a codec is reported there.
         let helper = quote_spanned!(ty.span()=> __juliet_decode::<#ty>);
         straight.push(quote! {
-            if properties.next_is(#i, #key) {
+            if properties.next_is(#i, #header) {
                 #helper(&mut properties, &mut self.#member)?;
             }
         });
@@ -377,7 +378,12 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
         quote!(while properties.next_property()?.is_some() {})
     } else {
         quote! {
-            #(#straight)*
+            loop {
+                #(#straight)*
+                if !properties.again() {
+                    break;
+                }
+            }
             while let ::core::option::Option::Some(index) = properties.next_property()? {
                 match index {
                     #(#arms)*

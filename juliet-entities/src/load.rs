@@ -134,7 +134,7 @@ fn load_impl(
         let read = read_entity(&mut ar, manager, registry, templates.as_deref_mut(), path);
         let doc = ar.document().expect("loading");
         // Read canonically to the end: no tokenizer error can come before this result.
-        let canonical = doc.is_complete() && !doc.tokenized();
+        let canonical = doc.is_read_to_end() && !doc.tokenized();
         // Read again, from the tokenizer's nodes, when the tokenizer's errors must come
         // first (an error it finds before the allocation leaves no kind storage) or a
         // base key followed the properties.
@@ -266,8 +266,12 @@ fn read_entity(
         id,
         armed: true,
     };
+    if instance_of.is_some() {
+        // The instance's overrides are the keys of the file: its nodes, after the walk.
+        ar.document_mut().expect("loading").keep_nodes();
+    }
     if let Err(err) = rollback.manager.load_derived(base, ar) {
-        if !ar.document().expect("loading").is_complete() {
+        if !ar.document().expect("loading").is_read_to_end() {
             // The file is read again from its tokenized document, which finds them.
             return Err(err);
         }
@@ -277,7 +281,7 @@ fn read_entity(
         return Err(problems::with_further_value_errors(err, storage, slot, doc));
     }
     let doc = ar.document_mut().expect("loading");
-    doc.complete()?;
+    doc.read_to_end()?;
     if header.in_order && doc.tokenized() && base_key_left(doc) {
         return Ok(None);
     }

@@ -113,6 +113,10 @@ fn walk(text: &[u8], tokenized: bool) -> Result<Walk, Error> {
             Err(e) => read.push((index, format!("<bad: {e}>"))),
         }
     }
+    doc.read_to_end()?;
+    let canonical = !doc.tokenized();
+    // Makes the nodes of the properties bound without one (and, in a debug build,
+    // checks them against the ones the canonical reading bound).
     doc.complete()?;
     let nodes = doc
         .nodes()
@@ -123,7 +127,7 @@ fn walk(text: &[u8], tokenized: bool) -> Result<Walk, Error> {
             n
         })
         .collect();
-    Ok((read, nodes, !doc.tokenized()))
+    Ok((read, nodes, canonical))
 }
 
 /// The tokenizer's properties: the key as written, the value lines as written, and the
@@ -194,7 +198,18 @@ fn canonical_alphabet_files_are_read_straight_from_the_text() {
         walk(b"; A\nx\n; D_1\n\"q\"\n", false).unwrap().0,
         vec![(0, "x".into()), (2, "q".into())]
     );
-    assert!(!check_document(b"; A\n\n"));
-    assert!(!check_document(b"; D_1\nq\n; A\nx\n"), "out of order");
-    assert!(!check_document(b"# c\n; A\nx\n"));
+    // Near the canonical form: another order, comments, blank lines, inline headers.
+    assert!(check_document(b"; D_1\nq\n; A\nx\n"), "out of order");
+    assert!(check_document(b"# c\n; A\nx\n\n// d\n; Bc: y\n"));
+    assert_eq!(
+        walk(b"# c\n; A: x\n\n; D_1\nq\n# e", false).unwrap().0,
+        vec![(0, "x".into()), (2, "q".into())]
+    );
+    // Left to the tokenizer.
+    assert!(!check_document(b"; A\n\n"), "no value");
+    assert!(!check_document(b"; A\n x\n"), "indented");
+    assert!(!check_document(b"A: x\n"), "compact");
+    assert!(!check_document(b"; A\r\nx\r\n"), "CRLF");
+    assert!(!check_document(b"; A\nx\n# c\ny\n"), "two value lines");
+    assert!(!check_document(b"; A\nx\n; A\ny\n"), "twice");
 }

@@ -1,11 +1,15 @@
 //! The canonical reading of a [`Document`]: while a file is in the writer's canonical
-//! form (`; Key` exactly as [`crate::write_header`] writes it, then one value line, then
-//! the next header or the end), each property a loader asks for becomes a node straight
-//! from the text, with no tokenizing. A property is read this way only when the
-//! tokenizer would make exactly that node of it (the same key, value line, line and
-//! column), so the nodes of a document do not depend on how they were made; at the
-//! first other line the tokenizer makes them all ([`Document::tokenize_rest`]).
-//! docs/design.md, section 4.3.
+//! form, or close to it, each property a loader asks for is read straight from the
+//! text, with no tokenizing. The forms read so are:
+//!
+//! * the block `; Key` (exactly as [`crate::write_header`] writes it) with one value
+//!   line, and the inline header `; Key: value`;
+//! * between properties, blank lines (`\n` alone) and comment lines (`#` or `//` first).
+//!
+//! A property is read this way only when the tokenizer would make exactly that node of
+//! it (the same key, value line, line, column and form), so the nodes of a document do
+//! not depend on how they were made; at the first other line the tokenizer makes them
+//! all ([`Document::tokenize_rest`]). docs/design.md, section 4.3.
 
 use super::{Document, LineForm, PropertyNode};
 use crate::crc::Key;
@@ -25,9 +29,14 @@ pub(crate) struct Lazy {
 }
 
 impl Lazy {
-    /// The start of a file.
-    pub(crate) fn start() -> Lazy {
-        Lazy { pos: 0, line: 1 }
+    /// The start of the file `src`: its first line past blank lines and comments when
+    /// a header follows them, else the first line (which the canonical reading then
+    /// does not take); `None` for a file of blank lines and comments alone.
+    pub(crate) fn start(src: &str, masks: &[u64]) -> Option<Lazy> {
+        match next_header(src.as_bytes(), masks, 0, 1) {
+            Some((pos, line)) => ((pos as usize) < src.len()).then_some(Lazy { pos, line }),
+            None => Some(Lazy { pos: 0, line: 1 }),
+        }
     }
 }
 
@@ -39,19 +48,29 @@ pub(crate) struct Canonical<'a> {
     /// Byte range of the value line.
     value_start: u32,
     value_len: u32,
-    /// Offset of the line after the value (the file's length at the end).
+    /// Offset of the next header (the file's length when none follows).
     next: u32,
+    /// Its 1-based line.
+    next_line: u32,
+    /// The 1-based line of the header.
+    line: u32,
+    /// The 1-based line and column of the value.
+    value_line: u32,
+    value_column: u32,
+    /// Whether the property is an inline header (`; Key: value`), else a block.
+    inline: bool,
 }
 
 impl Canonical<'_> {
-    /// The value line's span, at `line` (the header's line is the one before).
+    /// The value line's span: on the line after the header's for a block, after the
+    /// `: ` of an inline header.
     #[inline(always)]
-    pub(crate) fn value_span(&self, line: u32) -> ValueSpan {
+    pub(crate) fn value_span(&self) -> ValueSpan {
         ValueSpan {
             start: self.value_start,
             len: self.value_len,
-            line,
-            column: 1,
+            line: self.value_line,
+            column: self.value_column,
         }
     }
 }
@@ -62,45 +81,123 @@ impl<'a> Document<'a> {
     /// (the caller then completes it through the tokenizer).
     #[inline(always)]
     pub(crate) fn canonical_next(&self) -> Option<Canonical<'a>> {
-        let at = self.lazy?.pos as usize;
+        let lazy = self.lazy?;
+        let at = lazy.pos as usize;
         let bytes = self.src.as_bytes();
-        let rest = &bytes[at..];
-        if rest.len() < 3 || rest[0] != b';' || rest[1] != b' ' {
+        if bytes.len() - at < 3 || bytes[at] != b';' || bytes[at + 1] != b' ' {
             return None;
         }
-        let key_end = self.line_end(at + 2);
+        let key_end = at
+            + 2
+            + bytes[at + 2..]
+                .iter()
+                .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
         if key_end == at + 2 || key_end + 1 >= bytes.len() {
             return None;
         }
-        self.canonical_value(at + 2, key_end)
+        self.canonical_property(at + 2, key_end, lazy.line)
     }
 
-    /// The next property when the document is being filled and that property is the
-    /// block `; {key}` in canonical form ([`Document::canonical_next`] for a known key:
-    /// no scan of the header line).
+    /// The next property when the document is being filled and that property is `key`
+    /// in canonical form ([`Document::canonical_next`] for a known key: no scan of the
+    /// header line).
     #[inline(always)]
     pub(crate) fn canonical_keyed(&self, key: &str) -> Option<Canonical<'a>> {
-        let at = self.lazy?.pos as usize;
+        let lazy = self.lazy?;
+        let at = lazy.pos as usize;
         let bytes = self.src.as_bytes();
-        let rest = &bytes[at..];
         let n = key.len();
-        if rest.len() < n + 4
-            || rest[0] != b';'
-            || rest[1] != b' '
-            || rest[2 + n] != b'\n'
-            || !same_bytes(&rest[2..2 + n], key.as_bytes())
+        if bytes.len() - at < n + 4
+            || bytes[at] != b';'
+            || bytes[at + 1] != b' '
+            || !same_bytes(&bytes[at + 2..at + 2 + n], key.as_bytes())
         {
             return None;
         }
-        self.canonical_value(at + 2, at + 2 + n)
+        self.canonical_property(at + 2, at + 2 + n, lazy.line)
     }
 
-    /// The rest of [`Document::canonical_next`] once the header's key is known to span
-    /// `key_start..key_end` (`key_end` at its `\n`).
+    /// [`Document::canonical_keyed`] of the key of the block header `header` (`"; "`,
+    /// a key, `"\n"`): one compare of the header for a block.
     #[inline(always)]
-    fn canonical_value(&self, key_start: usize, key_end: usize) -> Option<Canonical<'a>> {
+    pub(crate) fn canonical_header(&self, header: &str) -> Option<Canonical<'a>> {
+        let lazy = self.lazy?;
+        let at = lazy.pos as usize;
         let bytes = self.src.as_bytes();
-        let start = key_end + 1;
+        let n = header.len();
+        if bytes.len() - at < n + 1 {
+            return None;
+        }
+        if same_bytes(&bytes[at..at + n], header.as_bytes()) {
+            return self.canonical_block(at + 2, at + n - 1, lazy.line);
+        }
+        // `; Key: value`, the inline header.
+        if bytes[at + n - 1] != b':'
+            || !same_bytes(&bytes[at..at + n - 1], &header.as_bytes()[..n - 1])
+        {
+            return None;
+        }
+        self.canonical_inline(at + 2, at + n - 1, lazy.line)
+    }
+
+    /// The rest of [`Document::canonical_next`] once the key is known to span
+    /// `key_start..key_end` on line `line`, with a byte after it: a block when that
+    /// byte is `\n`, an inline header when it starts `: `.
+    #[inline(always)]
+    fn canonical_property(
+        &self,
+        key_start: usize,
+        key_end: usize,
+        line: u32,
+    ) -> Option<Canonical<'a>> {
+        if self.src.as_bytes()[key_end] == b'\n' {
+            self.canonical_block(key_start, key_end, line)
+        } else {
+            self.canonical_inline(key_start, key_end, line)
+        }
+    }
+
+    /// [`Document::canonical_property`] of a block: `key_end` at the header's `\n`,
+    /// which is not the text's last byte.
+    #[inline(always)]
+    fn canonical_block(
+        &self,
+        key_start: usize,
+        key_end: usize,
+        line: u32,
+    ) -> Option<Canonical<'a>> {
+        self.canonical_value(key_start, key_end, key_end + 1, line, false)
+    }
+
+    /// [`Document::canonical_property`] of an inline header: `key_end` at the byte
+    /// after the key, which must start `: `.
+    #[inline(always)]
+    fn canonical_inline(
+        &self,
+        key_start: usize,
+        key_end: usize,
+        line: u32,
+    ) -> Option<Canonical<'a>> {
+        let bytes = self.src.as_bytes();
+        if bytes[key_end] != b':' || bytes.get(key_end + 1) != Some(&b' ') {
+            return None;
+        }
+        self.canonical_value(key_start, key_end, key_end + 2, line, true)
+    }
+
+    /// The property whose key spans `key_start..key_end` on line `line` and whose value
+    /// line starts at `start` (on the same line when `inline`), when that line and what
+    /// follows it are canonical.
+    #[inline(always)]
+    fn canonical_value(
+        &self,
+        key_start: usize,
+        key_end: usize,
+        start: usize,
+        line: u32,
+        inline: bool,
+    ) -> Option<Canonical<'a>> {
+        let bytes = self.src.as_bytes();
         let end = self.line_end(start);
         if end <= start
             || EDGE[usize::from(bytes[start])] & FIRST != 0
@@ -108,59 +205,86 @@ impl<'a> Document<'a> {
         {
             return None;
         }
-        let next = end + 1;
-        if bytes.get(next).is_some_and(|&b| b != b';') {
-            return None;
-        }
+        // An inline value follows `; `, the key and `: `, one byte a character.
+        let (value_line, value_column) = if inline {
+            (line, (start - key_start) as u32 + 3)
+        } else {
+            (line + 1, 1)
+        };
+        let (next, next_line) = next_header(bytes, &self.buf.masks, end + 1, value_line + 1)?;
         Some(Canonical {
             key: &bytes[key_start..key_end],
             value_start: start as u32,
             value_len: (end - start) as u32,
-            next: next.min(bytes.len()) as u32,
+            next,
+            next_line,
+            line,
+            value_line,
+            value_column,
+            inline,
         })
     }
 
     /// Makes `found` (the [`Document::canonical_next`] property) the next node, keyed
-    /// `crc` (the CRC of its key, which the caller matched), `consumed` or not, and
-    /// returns its index. The
-    /// document is complete once the last property is made.
+    /// `crc` (the CRC of its key, which the caller matched), not consumed, and returns
+    /// its index. Only before any property bound without a node
+    /// ([`Document::bind_canonical`]), so that node indices are the tokenizer's.
     #[inline(always)]
-    pub(crate) fn push_canonical(
-        &mut self,
-        found: Canonical<'a>,
-        crc: u32,
-        consumed: bool,
-    ) -> usize {
-        let Some(lazy) = &mut self.lazy else {
-            unreachable!("push_canonical on a complete document");
-        };
-        let line = lazy.line;
-        let key_start = found.value_start - 1 - found.key.len() as u32;
+    pub(crate) fn push_canonical(&mut self, found: Canonical<'a>, crc: u32) -> usize {
+        debug_assert_eq!(self.unmade, 0, "a node made after an unmade one");
         let index = self.buf.nodes.len();
-        self.buf.nodes.push(PropertyNode {
-            key_crc: crc,
-            key_start,
-            key_len: found.key.len() as u32,
-            line,
-            values_start: self.buf.values.len() as u32,
-            column: 3,
-            values_len: 1,
-            consumed,
-            form: LineForm::Block,
-        });
-        self.buf.values.push(found.value_span(line + 1));
+        let values = self.buf.values.len();
+        self.buf
+            .nodes
+            .push(canonical_node(found, crc, values, false));
+        self.buf.values.push(found.value_span());
         if crc == CLASS_VERSION.crc && found.key == CLASS_VERSION.name.as_bytes() {
             self.version_node = index as u32;
         }
-        if found.next as usize == self.src.len() {
-            self.lazy = None;
-        } else {
-            *lazy = Lazy {
-                pos: found.next,
-                line: line + 2,
-            };
-        }
+        self.advance(found);
         index
+    }
+
+    /// Binds `found` (the [`Document::canonical_next`] property, keyed `crc`, the CRC
+    /// of its key, which the caller matched): consumed, without a node (the tokenizer
+    /// makes it if the document is completed) unless [`Document::keep_nodes`] asked for
+    /// nodes. Its node, made or not, follows every node made so far.
+    #[inline(always)]
+    pub(crate) fn bind_canonical(&mut self, found: Canonical<'a>, crc: u32) {
+        if self.keep_nodes {
+            let values = self.buf.values.len();
+            self.buf
+                .nodes
+                .push(canonical_node(found, crc, values, true));
+            self.buf.values.push(found.value_span());
+        } else {
+            #[cfg(debug_assertions)]
+            self.buf
+                .unmade
+                .push((canonical_node(found, crc, 0, true), found.value_span()));
+            self.unmade += 1;
+        }
+        self.advance(found);
+    }
+
+    /// How many properties are bound without a node (all of them consumed, right after
+    /// the nodes made): the nodes of the file so far are `made() + unmade()`.
+    #[inline(always)]
+    pub(crate) fn unmade(&self) -> usize {
+        self.unmade as usize
+    }
+
+    /// Moves the canonical reading past `found`: the document is read to the end once
+    /// the last property is.
+    #[inline(always)]
+    fn advance(&mut self, found: Canonical<'a>) {
+        match &mut self.lazy {
+            Some(lazy) if (found.next as usize) < self.src.len() => {
+                lazy.pos = found.next;
+                lazy.line = found.next_line;
+            }
+            _ => self.lazy = None,
+        }
     }
 
     /// When the document is being filled and its next property is `key` in canonical
@@ -172,17 +296,11 @@ impl<'a> Document<'a> {
     /// another key is never taken, so that the node is the one the tokenizer makes.
     #[inline]
     pub fn take_canonical(&mut self, key: Key) -> Option<usize> {
-        if !crate::crc::is_identifier(key.name.as_bytes()) {
+        if self.unmade > 0 || !crate::crc::is_identifier(key.name.as_bytes()) {
             return None;
         }
         let found = self.canonical_keyed(key.name)?;
-        Some(self.push_canonical(found, key.crc, false))
-    }
-
-    /// The line of the next property of the canonical reading (0 when complete).
-    #[inline(always)]
-    pub(crate) fn canonical_line(&self) -> u32 {
-        self.lazy.map_or(0, |l| l.line)
+        Some(self.push_canonical(found, key.crc))
     }
 
     /// The node of `ClassVersion` when the canonical reading made it.
@@ -217,29 +335,90 @@ impl<'a> Document<'a> {
         &self.buf.nodes
     }
 
-    /// Offset of the first `\n` at or after `from`, or the length of the text (the
-    /// newline masks of the scan that checked the text: a bit scan per line).
+    /// Offset of the first `\n` at or after `from`, or the length of the text.
     #[inline(always)]
     fn line_end(&self, from: usize) -> usize {
-        let masks = &self.buf.masks;
-        let mut word = from / 64;
-        let mut bits = match masks.get(word) {
-            Some(&w) => w >> (from % 64),
-            None => return self.src.len(),
+        line_end(&self.buf.masks, self.src.len(), from)
+    }
+}
+
+/// Offset of the first `\n` at or after `from` in a text of `len` bytes whose newline
+/// masks (of the scan that checked it) are `masks`, or `len`: a bit scan per line.
+#[inline(always)]
+fn line_end(masks: &[u64], len: usize, from: usize) -> usize {
+    let mut word = from / 64;
+    let mut bits = match masks.get(word) {
+        Some(&w) => w >> (from % 64),
+        None => return len,
+    };
+    if bits != 0 {
+        return from + bits.trailing_zeros() as usize;
+    }
+    loop {
+        word += 1;
+        bits = match masks.get(word) {
+            Some(&w) => w,
+            None => return len,
         };
         if bits != 0 {
-            return from + bits.trailing_zeros() as usize;
+            return word * 64 + bits.trailing_zeros() as usize;
         }
-        loop {
-            word += 1;
-            bits = match masks.get(word) {
-                Some(&w) => w,
-                None => return self.src.len(),
-            };
-            if bits != 0 {
-                return word * 64 + bits.trailing_zeros() as usize;
-            }
+    }
+}
+
+/// Where the next header is after a property that ends before `at`, with the line
+/// number of `at` (`line`): past blank lines and comments, at a `;` (the file's length
+/// when the file ends first); `None` when another line comes first (a second value
+/// line, a compact property, ...: the tokenizer reads those).
+#[inline(always)]
+fn next_header(bytes: &[u8], masks: &[u64], at: usize, line: u32) -> Option<(u32, u32)> {
+    match bytes.get(at) {
+        Some(b';') => Some((at as u32, line)),
+        None => Some((bytes.len() as u32, line)),
+        Some(_) => past_ignored(bytes, masks, at, line),
+    }
+}
+
+/// [`next_header`] past blank lines and comments, out of line.
+#[inline(never)]
+fn past_ignored(bytes: &[u8], masks: &[u64], mut at: usize, mut line: u32) -> Option<(u32, u32)> {
+    loop {
+        match bytes.get(at) {
+            Some(b';') => return Some((at as u32, line)),
+            None => return Some((bytes.len() as u32, line)),
+            Some(b'\n' | b'#') => {}
+            Some(b'/') if bytes.get(at + 1) == Some(&b'/') => {}
+            Some(_) => return None,
         }
+        at = line_end(masks, bytes.len(), at) + 1;
+        line += 1;
+    }
+}
+
+/// The node the tokenizer makes of `found`, a block keyed `crc`, its value line at
+/// `values_start`.
+#[inline(always)]
+fn canonical_node(
+    found: Canonical<'_>,
+    crc: u32,
+    values_start: usize,
+    consumed: bool,
+) -> PropertyNode {
+    PropertyNode {
+        key_crc: crc,
+        // The value follows `\n` after a block's key, `: ` after an inline header's.
+        key_start: found.value_start - 1 - u32::from(found.inline) - found.key.len() as u32,
+        key_len: found.key.len() as u32,
+        line: found.line,
+        values_start: values_start as u32,
+        column: 3,
+        values_len: 1,
+        consumed,
+        form: if found.inline {
+            LineForm::Inline
+        } else {
+            LineForm::Block
+        },
     }
 }
 
@@ -255,6 +434,9 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().expect("4"));
     match n {
         8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        17..=24 => {
+            word(a, 0) == word(b, 0) && word(a, 8) == word(b, 8) && word(a, n - 8) == word(b, n - 8)
+        }
         4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
         0..=3 => a == b,
         _ => word(a, 0) == word(b, 0) && word(a, 8) == word(b, 8) && a[16..] == b[16..],

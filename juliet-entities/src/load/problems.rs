@@ -23,11 +23,8 @@ pub(crate) fn with_further_value_errors(
     }
     let class = storage.class();
     let mut more = Vec::new();
-    for index in 0..doc.len() {
+    for index in doc.unconsumed() {
         let node = doc.node(index);
-        if node.consumed {
-            continue;
-        }
         let Some(p) = class.property_index(node.key_crc, doc.key(index)) else {
             continue;
         };

@@ -78,7 +78,9 @@ fn prefix_keys_lists_of_vectors_and_empty_classes_read_the_same_both_ways() {
         ("; ClassVersion\n2\n", true),
         ("; Hidden\n5\n", false),
         ("; ClassVersion\n1\n; ClassVersion\n1\n", false),
-        ("\n", false),
+        ("\n", true),
+        ("# c\n\n// d", true),
+        (" \n", false),
     ] {
         assert_eq!(
             check::<Empty>(&mut buffer, text.as_bytes(), empty_extra),

@@ -21,9 +21,10 @@ use crate::value::{Value, ValueSpan};
 /// [`crate::ErrorKind::DuplicateKey`] error at the later one.
 ///
 /// On a document being filled ([`TokenBuffer::document`](crate::TokenBuffer::document))
-/// the properties a class declares, written in canonical form and in declaration order
-/// (any of them absent, `ClassVersion` first), are read straight from the text: the key
-/// compared with the expected one, no CRC, no tokenizing. At the first other line the
+/// the properties a class declares, written as blocks in canonical form or as inline
+/// headers (`; Key: value`), with blank lines and comments between them, in any order
+/// (`ClassVersion` first), are read straight from the text: the key compared with the
+/// declared one, no CRC, no tokenizing, no node made. At the first other line the
 /// tokenizer makes the rest of the document, and the walk goes on over its nodes.
 ///
 /// ```

@@ -1,7 +1,8 @@
 //! Loading one value from a file's text: [`load_text`] over a value the caller keeps and
 //! [`from_text`] into a new one. Both read the file into a [`Document`] that fills
 //! itself as the class's [`Reflect::load`] walks it (straight from the text while the
-//! file is in canonical form, through the tokenizer from the first other line), then
+//! file is in canonical form or close to it, through the tokenizer from the first
+//! other line), then
 //! run the unconsumed-key audit; the report ([`LoadTextReport`]) says which way the
 //! nodes were made. docs/design.md, section 4.3.
 

@@ -279,8 +279,9 @@ fn node_spans<'v>(values: &'v [ValueSpan], n: &PropertyNode) -> &'v [ValueSpan] 
 ///
 /// A document from [`TokenBuffer::tokenize`] is complete: every node is made. One from
 /// [`TokenBuffer::document`] fills itself as a loader reads it: while the file is in the
-/// writer's canonical form (`; Key`, one value line, the next header), each property a
-/// loader binds in declaration order ([`Properties`](crate::Properties)) is read
+/// writer's canonical form or close to it (`; Key` and one value line, or `; Key: value`,
+/// then blank lines or comments and the next header), each property a loader binds
+/// ([`Properties`](crate::Properties)) is read
 /// straight from the text and consumed, without a node (the keys left unconsumed, such
 /// as `ClassVersion` and the base keys, become nodes); at the first other line the
 /// tokenizer makes every node at once, those already read keeping their consumed

@@ -64,7 +64,9 @@ thread_local! {
 ///
 /// The file is read through one [`juliet_core::Document`]: a file in the writer's
 /// canonical form (what [`save_entity`] writes: the base keys in order, the class's
-/// properties one value line each) is read straight from its text, and any other from
+/// properties one value line each), or close to it (comments, blank lines,
+/// `; Key: value` lines, the properties in another order), is read straight from its
+/// text, and any other from
 /// the first line that is not canonical through the tokenizer, with the same result
 /// ([`LoadedEntity::direct`] says which). An error met before the tokenizer has read the
 /// whole file, or a base key after the properties, makes the loader read the file again

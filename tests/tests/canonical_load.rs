@@ -159,3 +159,44 @@ fn files_given_up_half_way_load_as_from_the_tokenizer() {
     assert!(general(files[7]).unwrap_err().contains(":6:"));
     assert!(general(files[8]).is_err());
 }
+
+/// Files a designer edits without leaving the straight reading: comments and blank lines
+/// between properties, inline headers, the declared properties in any order. Each
+/// loads as from the tokenizer and is read straight from its text to the end.
+#[test]
+fn hand_edited_files_are_read_straight_from_the_text() {
+    let files = [
+        "# tuned\n; ClassVersion\n2\n\n; VelocityX\n1.5\n// why\n; VelocityY: 2\n",
+        // Every property in reverse order (more passes than `next_is` makes).
+        "; Sound\nbang\n; Ammo: 7\n; VelocityY\n2\n; VelocityX\n1\n",
+        // A swap, as a designer moves one line up.
+        "; VelocityY: 2\n; VelocityX: 1\n; Ammo\n3\n; Sound: s\n# end",
+    ];
+    for text in files {
+        let expected = general(text).map(|(w, _)| w);
+        let (weapon, report) = through_from_text(text).expect(text);
+        assert_eq!(Ok(&weapon), expected.as_ref(), "{text:?}");
+        assert!(report.direct(), "{text:?}");
+        assert!(report.unknown().is_empty() && report.warnings().is_empty());
+    }
+    let (swapped, _) = through_from_text(files[2]).unwrap();
+    assert_eq!(
+        (swapped.velocity_x, swapped.velocity_y, swapped.ammo),
+        (1.0, 2.0, 3)
+    );
+}
+
+/// A key given twice is the tokenizer's duplicate-key error, however the properties
+/// before it were read (in order, out of order, inline).
+#[test]
+fn a_repeated_key_is_a_duplicate_in_every_form() {
+    for text in [
+        "; VelocityX\n1\n; VelocityY\n2\n; VelocityX\n3\n",
+        "; VelocityY\n2\n; VelocityX: 1\n; VelocityY\n3\n",
+        "; Ammo\n1\n; VelocityX\n1\n; Ammo: 2\n",
+    ] {
+        let err = through_from_text(text).unwrap_err();
+        assert_eq!(Err(err.clone()), general(text).map(|_| ()), "{text:?}");
+        assert!(err.contains("duplicate key"), "{err}");
+    }
+}

@@ -12,7 +12,6 @@ mod first;
 mod lazy;
 pub(crate) use lazy::{same_bytes, Canonical};
 mod scan;
-pub(crate) use scan::is_conflict_marker;
 pub(crate) mod simd;
 
 use std::collections::HashMap;

@@ -169,3 +169,16 @@ impl<'a> ValueError<'a> {
         ValueError { kind, found }
     }
 }
+
+/// Whether the trimmed line `line` is a merge conflict marker: seven `<`, `|`, `=` or
+/// `>` alone, or followed by a blank and a label (`<<<<<<< ours`), as git and
+/// `jasset merge` write them.
+#[inline]
+pub(crate) fn is_conflict_marker(line: &[u8]) -> bool {
+    match line {
+        [c @ (b'<' | b'|' | b'=' | b'>'), ..] if line.len() >= 7 => {
+            line[..7].iter().all(|b| b == c) && matches!(line.get(7), None | Some(b' ' | b'\t'))
+        }
+        _ => false,
+    }
+}

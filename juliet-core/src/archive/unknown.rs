@@ -152,7 +152,7 @@ impl<'a> UnknownProperty<'a> {
         if let Some(line) = self.lines.filter(|l| !l.contains(LINE)) {
             if line.starts_with(['#', ';'])
                 || line.starts_with("//")
-                || crate::token::is_conflict_marker(line.as_bytes())
+                || crate::value::is_conflict_marker(line.as_bytes())
             {
                 out.push_str("; ");
                 out.push_str(self.key);

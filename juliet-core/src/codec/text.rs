@@ -14,7 +14,7 @@ pub fn needs_quotes(s: &str) -> bool {
     s.is_empty()
         || s == "[]"
         || s.starts_with("//")
-        || crate::token::is_conflict_marker(s.as_bytes())
+        || crate::value::is_conflict_marker(s.as_bytes())
         || s.chars()
             .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '#' | ';'))
 }

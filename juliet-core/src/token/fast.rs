@@ -368,7 +368,7 @@ impl TokenBuffer {
         match first {
             b'#' => true,
             b'/' if line.get(s + 1) == Some(&b'/') => true,
-            b'<' | b'|' | b'=' | b'>' if super::scan::is_conflict_marker(&line[s..]) => false,
+            b'<' | b'|' | b'=' | b'>' if crate::value::is_conflict_marker(&line[s..]) => false,
             b';' => match self.fast_header(bytes, start, line, s, line_no, *open) {
                 Some(now_open) => {
                     *open = now_open;

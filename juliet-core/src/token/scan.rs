@@ -125,14 +125,16 @@ impl TokenBuffer {
             b';' => self.header(src, start, line, s, line_no, open, path),
             b'#' => Ok(()),
             b'/' if line.get(s + 1) == Some(&b'/') => Ok(()),
-            b'<' | b'|' | b'=' | b'>' if is_conflict_marker(&line[s..]) => Err(Error::new(
-                path,
-                line_no,
-                s as u32 + 1,
-                ErrorKind::ConflictMarker {
-                    marker: String::from_utf8_lossy(&line[s..s + 7]).into_owned(),
-                },
-            )),
+            b'<' | b'|' | b'=' | b'>' if crate::value::is_conflict_marker(&line[s..]) => {
+                Err(Error::new(
+                    path,
+                    line_no,
+                    s as u32 + 1,
+                    ErrorKind::ConflictMarker {
+                        marker: String::from_utf8_lossy(&line[s..s + 7]).into_owned(),
+                    },
+                ))
+            }
             _ if *open != NO_BLOCK => {
                 self.add_value(start, line, s, line_no);
                 Ok(())
@@ -559,17 +561,4 @@ fn position_of(bytes: &[u8], at: usize) -> (u32, u32) {
         .count() as u32
         + 1;
     (line, column)
-}
-
-/// Whether the trimmed line `line` is a merge conflict marker: seven `<`, `|`, `=` or
-/// `>` alone, or followed by a blank and a label (`<<<<<<< ours`), as git and
-/// `jasset merge` write them.
-#[inline]
-pub(crate) fn is_conflict_marker(line: &[u8]) -> bool {
-    match line {
-        [c @ (b'<' | b'|' | b'=' | b'>'), ..] if line.len() >= 7 => {
-            line[..7].iter().all(|b| b == c) && matches!(line.get(7), None | Some(b' ' | b'\t'))
-        }
-        _ => false,
-    }
 }

@@ -199,10 +199,11 @@ impl<'a> Document<'a> {
     ) -> Option<Canonical<'a>> {
         let bytes = self.src.as_bytes();
         let end = self.line_end(start);
-        if end <= start
-            || EDGE[usize::from(bytes[start])] & FIRST != 0
-            || EDGE[usize::from(bytes[end - 1])] & LAST != 0
-        {
+        // An empty value line starts with its `\n` (or is past the end): refused as a
+        // first byte, so `end - 1` is in the line when it is taken.
+        let first = bytes.get(start).copied().unwrap_or(b'\n');
+        let last = bytes[end - 1];
+        if (EDGE[usize::from(first)] & FIRST) | (EDGE[usize::from(last)] & LAST) != 0 {
             return None;
         }
         // An inline value follows `; `, the key and `: `, one byte a character.
@@ -278,13 +279,10 @@ impl<'a> Document<'a> {
     /// the last property is.
     #[inline(always)]
     fn advance(&mut self, found: Canonical<'a>) {
-        match &mut self.lazy {
-            Some(lazy) if (found.next as usize) < self.src.len() => {
-                lazy.pos = found.next;
-                lazy.line = found.next_line;
-            }
-            _ => self.lazy = None,
-        }
+        self.lazy = ((found.next as usize) < self.src.len()).then_some(Lazy {
+            pos: found.next,
+            line: found.next_line,
+        });
     }
 
     /// When the document is being filled and its next property is `key` in canonical
@@ -464,7 +462,8 @@ pub(super) fn utf8_without_nul(bytes: &[u8]) -> Option<&str> {
     std::str::from_utf8(bytes).ok()
 }
 
-/// [`EDGE`] bit: a value line cannot start with this byte (blank, comment, header).
+/// [`EDGE`] bit: a value line cannot start with this byte (empty, blank, comment,
+/// header).
 const FIRST: u8 = 1;
 /// [`EDGE`] bit: a value line cannot end with this byte (the tokenizer trims it).
 const LAST: u8 = 2;
@@ -475,6 +474,7 @@ static EDGE: [u8; 256] = {
     table[b' ' as usize] = FIRST | LAST;
     table[b'\t' as usize] = FIRST | LAST;
     table[b'\r' as usize] = LAST;
+    table[b'\n' as usize] = FIRST;
     table[b'#' as usize] = FIRST;
     table[b';' as usize] = FIRST;
     table[b'/' as usize] = FIRST;

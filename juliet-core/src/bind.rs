@@ -198,6 +198,40 @@ impl<'a> Properties<'_, 'a> {
         self.next_is_other(j, header)
     }
 
+    /// [`Properties::next_is`] then [`Properties::decode_into`], out of line: reads
+    /// table entry `j` (block header `header`, as for `next_is`) into `place` when it
+    /// is the file's next property, and leaves `place` as it is otherwise. One copy
+    /// for each property type of a crate, shared by its classes: the derive's `load`
+    /// calls it once for each field, in declaration order, so that a class costs a
+    /// call a field to compile, not a decoder.
+    ///
+    /// # Errors
+    /// As [`Properties::decode_into`].
+    #[inline(never)]
+    pub fn read<T: Codec>(
+        &mut self,
+        j: usize,
+        header: &'static str,
+        place: &mut T,
+    ) -> Result<(), Error> {
+        if self.next_is(j, header) {
+            self.decode_into(place)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// [`Properties::decode_into`] out of line, one copy for each property type of a
+    /// crate (the derive's `match` over the properties [`Properties::next_property`]
+    /// gives).
+    ///
+    /// # Errors
+    /// As [`Properties::decode_into`].
+    #[inline(never)]
+    pub fn decode_later<T: Codec>(&mut self, place: &mut T) -> Result<(), Error> {
+        self.decode_into(place)
+    }
+
     /// Whether a loader that called [`Properties::next_is`] for each entry in
     /// declaration order should do so once more: the file is read in canonical form,
     /// has properties left, and that pass bound some (so a property written before its

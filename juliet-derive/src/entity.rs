@@ -323,9 +323,10 @@ fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
 /// `Reflect::load`: one walk over the file's properties in file order
 /// (`juliet_core::Properties`, which binds each to the property table by exact key and
 /// reads a canonical file straight from its text): first the properties in
-/// declaration order (the writer's), each one `next_is` with its constant header and an
-/// inlined decoder, then whatever is left through a `match`, decoding through one
-/// out-of-line function per property type (so each decoder is inlined once); then the
+/// declaration order (the writer's), each one `Properties::read` with its constant
+/// header, then whatever is left through a `match` and `Properties::decode_later`. Both
+/// are out of line and generic over the property type only, so a crate compiles one
+/// decoder for each property type, not one for each field of each class. Then the
 /// class version and the migration.
 fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let version = Literal::u32_suffixed(cont.version());
@@ -340,40 +341,19 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
         let codec = codec(field, krate);
         obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
         // Spanned at the field type: a type without a codec is reported there.
-        let helper = quote_spanned!(ty.span()=> __juliet_decode::<#ty>);
-        straight.push(quote! {
-            if properties.next_is(#i, #header) {
-                #helper(&mut properties, &mut self.#member)?;
-            }
+        straight.push(quote_spanned! {ty.span()=>
+            properties.read::<#ty>(#i, #header, &mut self.#member)?;
         });
-        let later = quote_spanned!(ty.span()=> __juliet_decode_later::<#ty>);
+        let later = quote_spanned!(ty.span()=> properties.decode_later::<#ty>);
         arms.push(quote! {
-            #i => #later(&mut properties, &mut self.#member)?,
+            #i => #later(&mut self.#member)?,
         });
     }
     // Deprecated keys, `ClassVersion`, the base keys, unknown keys and CRC-32 twins of
     // keys bind to no arm: the walk leaves them unconsumed, for the migration
     // (`Archive::read_deprecated`), `resolve_class_version` and the audit, which keeps
     // an unknown key and warns instead of it vanishing from the file.
-    let helper = (!arms.is_empty()).then(|| {
-        quote! {
-            #[inline(always)]
-            fn __juliet_decode<T: #krate::Codec>(
-                properties: &mut #krate::Properties<'_, '_>,
-                place: &mut T,
-            ) -> ::core::result::Result<(), #krate::Error> {
-                properties.decode_into(place)
-            }
-            #[inline(never)]
-            fn __juliet_decode_later<T: #krate::Codec>(
-                properties: &mut #krate::Properties<'_, '_>,
-                place: &mut T,
-            ) -> ::core::result::Result<(), #krate::Error> {
-                properties.decode_into(place)
-            }
-            #(#obligations)*
-        }
-    });
+    let helper = quote!(#(#obligations)*);
     let dispatch = if arms.is_empty() {
         quote!(while properties.next_property()?.is_some() {})
     } else {

@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use crate::archive::{Archive, UnknownProperties};
-use crate::class::Reflect;
+use crate::class::{Class, Reflect};
 use crate::error::{Error, Warning};
 use crate::token::{Document, TokenBuffer};
 
@@ -139,11 +139,23 @@ pub fn from_text<T: Reflect>(
     Ok((value, report))
 }
 
-/// [`load_text`] and [`from_text`] once the document is made.
+/// [`load_text`] and [`from_text`] once the document is made: `T`'s load is the one
+/// generic step; what follows it ([`finish_load`]) is compiled once for every class.
 #[inline]
 fn load_document<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadTextReport, Error> {
     let mut ar = Archive::loading(doc);
     let loaded = value.load(&mut ar);
+    finish_load(&mut ar, loaded, T::CLASS)
+}
+
+/// The end of [`load_document`] after [`Reflect::load`] gave `loaded`: the document
+/// completed, then the audit unless the file was read whole in canonical form.
+#[inline(never)]
+fn finish_load(
+    ar: &mut Archive<'_>,
+    loaded: Result<(), Error>,
+    class: &'static Class,
+) -> Result<LoadTextReport, Error> {
     let doc = ar.document_mut().expect("loading");
     if let Err(err) = loaded {
         // An error met before the tokenizer read the whole file: its errors come first.
@@ -160,17 +172,17 @@ fn load_document<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadTex
             findings: None,
         });
     }
-    Ok(audit::<T>(ar, direct))
+    Ok(audit(ar, direct, class))
 }
 
 /// The unconsumed-key audit of a load, out of line.
 #[inline(never)]
-fn audit<T: Reflect>(mut ar: Archive<'_>, direct: bool) -> LoadTextReport {
+fn audit(ar: &mut Archive<'_>, direct: bool, class: &'static Class) -> LoadTextReport {
     let doc = ar.document().expect("loading");
     let unknown = if doc.unconsumed().next().is_none() {
         UnknownProperties::new()
     } else {
-        let known: Vec<&str> = T::CLASS.known_keys().collect();
+        let known: Vec<&str> = class.known_keys().collect();
         ar.audit_unconsumed_suggesting(&known)
     };
     LoadTextReport::new(direct, ar.take_warnings(), unknown)

@@ -149,7 +149,8 @@ fn load_document<T: Reflect>(doc: Document<'_>, value: &mut T) -> Result<LoadTex
 }
 
 /// The end of [`load_document`] after [`Reflect::load`] gave `loaded`: the document
-/// completed, then the audit unless the file was read whole in canonical form.
+/// read to the end, then the audit unless the file was read whole straight from its
+/// text with nothing to report.
 #[inline(never)]
 fn finish_load(
     ar: &mut Archive<'_>,

@@ -88,6 +88,8 @@ impl World {
                 (edit.0, edit.1) = (reduced.to_whole(edit.0), reduced.to_whole(edit.1));
             }
         }
+        // The read-back is made the way the edit was: on the cut file or the whole one.
+        let known = known.filter(|_| reduced.is_some());
         drop((old, new, reduced));
         let edited = edit::apply_bytes(original, edits);
         // The edit must read back as the entity: where the file's mix of line forms

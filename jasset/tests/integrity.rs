@@ -94,6 +94,33 @@ fn a_fifo_template_does_not_hang_check() {
 
 #[cfg(unix)]
 #[test]
+fn a_fifo_given_to_diff_merge_or_renumber_does_not_hang() {
+    let p = project();
+    let file = format!("{LEVEL}/a.jasset");
+    fs::write(p.path().join(&file), ent(1, "Inert", "")).unwrap();
+    let fifo = format!("{LEVEL}/p.jasset");
+    assert!(Command::new("mkfifo")
+        .arg(p.path().join(&fifo))
+        .status()
+        .unwrap()
+        .success());
+    for args in [
+        vec!["diff", &file, &fifo],
+        vec!["merge", &file, &file, &fifo, "-o", "out.jasset"],
+        vec!["renumber", &fifo],
+    ] {
+        let o = jasset(p.path(), &args);
+        assert_eq!(code(&o), 2, "{args:?}: {}", text(&o));
+        assert!(
+            text(&o).contains("not a regular file"),
+            "{args:?}: {}",
+            text(&o)
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
 fn a_link_to_dev_zero_is_refused() {
     let p = project();
     let link = p.path().join("Assets/Templates/z.jasset");

@@ -22,6 +22,10 @@ use juliet_core::{Document, Error, TokenBuffer, CLASS_VERSION};
 
 use crate::entity_file::keys;
 
+mod reduce;
+
+pub(crate) use reduce::{reduce, Reduced};
+
 /// How the keys of an entity file map to the canonical keys of the writer.
 pub(crate) trait KeyMap {
     /// The canonical key (`Position`, `Mass`, `ClassVersion`...) that `key` (as written,
@@ -84,6 +88,21 @@ pub(crate) fn edit(
     new: &str,
     map: &dyn KeyMap,
 ) -> Result<Vec<u8>, Error> {
+    Ok(apply_bytes(original, edits(original, path, old, new, map)?))
+}
+
+/// The edits [`edit`] makes, each `(start, end, text)` replacing the bytes
+/// `original[start..end]` by `text`, for [`apply_bytes`].
+///
+/// # Errors
+/// As [`edit`].
+pub(crate) fn edits(
+    original: &[u8],
+    path: &Path,
+    old: &str,
+    new: &str,
+    map: &dyn KeyMap,
+) -> Result<Vec<(usize, usize, String)>, Error> {
     let (mut old_buffer, mut new_buffer) = (TokenBuffer::new(), TokenBuffer::new());
     let (old_doc, old_props) = properties(&mut old_buffer, old)?;
     let (new_doc, new_props) = properties(&mut new_buffer, new)?;
@@ -231,11 +250,12 @@ pub(crate) fn edit(
         }
     }
 
-    let out = apply(src, edits);
-    let mut bytes = Vec::with_capacity(bom + out.len());
-    bytes.extend_from_slice(&original[..bom]);
-    bytes.extend_from_slice(out.as_bytes());
-    Ok(bytes)
+    // Positions in `src`, which starts after the byte-order mark.
+    for edit in &mut edits {
+        edit.0 += bom;
+        edit.1 += bom;
+    }
+    Ok(edits)
 }
 
 /// What [`by_key`] sorts by: a property's key, a node's canonical key.
@@ -279,19 +299,29 @@ fn first<T: Keyed>(order: &[u32], items: &[T], wanted: &str) -> Option<usize> {
 /// `text`. Sorted by position first (stably, so insertions at one point keep their
 /// order, before a replacement that starts there); an edit that starts inside an
 /// earlier one is dropped.
-pub(crate) fn apply(src: &str, mut edits: Vec<(usize, usize, String)>) -> String {
+pub(crate) fn apply(src: &str, edits: Vec<(usize, usize, String)>) -> String {
+    match String::from_utf8(apply_bytes(src.as_bytes(), edits)) {
+        Ok(out) => out,
+        // Edits made at character boundaries keep the text UTF-8.
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+/// [`apply`] on bytes (a file, which may start with a byte-order mark).
+pub(crate) fn apply_bytes(src: &[u8], mut edits: Vec<(usize, usize, String)>) -> Vec<u8> {
     edits.sort_by_key(|e| (e.0, e.1));
-    let mut out = String::with_capacity(src.len() + src.len() / 4);
+    let added: usize = edits.iter().map(|e| e.2.len()).sum();
+    let mut out = Vec::with_capacity(src.len() + added);
     let mut at = 0;
     for (start, end, text) in &edits {
         if *start < at {
             continue;
         }
-        out.push_str(&src[at..*start]);
-        out.push_str(text);
+        out.extend_from_slice(&src[at..*start]);
+        out.extend_from_slice(text.as_bytes());
         at = *end;
     }
-    out.push_str(&src[at..]);
+    out.extend_from_slice(&src[at..]);
     out
 }
 

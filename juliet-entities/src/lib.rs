@@ -68,6 +68,7 @@ mod fsio;
 pub mod kinds;
 pub mod load;
 pub mod manager;
+mod pieces;
 pub mod storage;
 pub mod template;
 pub mod world;

@@ -300,3 +300,46 @@ fn a_file_of_many_unknown_keys_is_migrated_in_place_keeping_every_key() {
         format!("EntityID: 0x0000000000000005\nKind: Projectile\nClassVersion: 2\n; VelocityX: 75.5\nDamage: 12.0\n{unknown}")
     );
 }
+
+/// Runs of unknown keys in every form around the changed properties: the save (which
+/// works the edit out without the inner keys of each run) still changes exactly the
+/// changed value lines, and the file reads back with every unknown key.
+#[test]
+fn unknown_keys_around_changed_values_stay_as_written() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("Entities");
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rock.jasset");
+    let mut text = String::from("EntityID: 0x0000000000000007\nKind: Inert\n");
+    for i in 0..5 {
+        text.push_str(&format!("a{i}: {i}\n"));
+    }
+    text.push_str("; Mass\n250.0\n; b0\nx\n; b1: 1\nb2: 2\nb3: 3\nHealth: 40.0\n");
+    text.push_str("; c0\np\nq\n# between\n; c1\nr\n\n; c2: s\n; c3\nt\n; Scale: 2.0 2.0 2.0\n");
+    for i in 0..7 {
+        text.push_str(&format!("d{i}: {i}\n"));
+    }
+    fs::write(&file, &text).unwrap();
+    let (mut world, report) = World::load(root.path(), &LoadOptions::default()).unwrap();
+    assert!(report.errors.is_empty(), "{report:?}");
+    assert!(world.save_world().unwrap().written.is_empty());
+
+    let rock = &mut world.manager_mut().slice_mut::<Inert>()[0];
+    rock.mass = 300.0;
+    rock.health = 41.0;
+    rock.scale = Vec3::splat(3.0);
+    assert_eq!(world.save_world().unwrap().written.len(), 1);
+    let expected = text
+        .replace("; Mass\n250.0\n", "; Mass\n300.0\n")
+        .replace("Health: 40.0\n", "Health: 41.0\n")
+        .replace("; Scale: 2.0 2.0 2.0\n", "; Scale: 3.0 3.0 3.0\n");
+    assert_eq!(fs::read_to_string(&file).unwrap(), expected);
+
+    let (mut again, report) = World::load(root.path(), &LoadOptions::default()).unwrap();
+    assert!(report.errors.is_empty(), "{report:?}");
+    assert_eq!(
+        again.manager().slice::<Inert>()[0].clone(),
+        world.manager().slice::<Inert>()[0].clone()
+    );
+    assert!(again.save_world().unwrap().written.is_empty());
+}

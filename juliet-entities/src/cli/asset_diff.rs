@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::output::Style;
 use super::project::{find_root, resolve_root};
-use super::props::{read_asset, show, Asset};
+use super::props::{find_key, key_order, read_asset, show, Asset};
 use super::{CliError, CliResult, Status};
 
 /// Arguments of `jasset diff`.
@@ -119,7 +119,7 @@ fn read_side(path: &Path, root: Option<&Path>) -> Result<Asset, CliError> {
     let bytes = if path == Path::new(GIT_NO_FILE) {
         Vec::new()
     } else {
-        std::fs::read(path).map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?
+        super::project::read(path, root).map_err(|e| CliError::usage(e.to_string()))?
     };
     read_asset(&bytes, path, root)
 }
@@ -141,36 +141,41 @@ fn resolved_of(asset: &Asset) -> Result<Vec<(String, Vec<String>)>, CliError> {
 /// The changes from `a` to `b`, property by property (the properties each file sets):
 /// removed and changed ones in `a`'s order, then added ones in `b`'s.
 pub fn diff_assets(a: &Asset, b: &Asset) -> Vec<Change> {
-    let la: Vec<(String, Vec<String>)> = a
-        .props
-        .iter()
-        .map(|p| (p.name.clone(), p.value.clone()))
-        .collect();
-    let lb: Vec<(String, Vec<String>)> = b
-        .props
-        .iter()
-        .map(|p| (p.name.clone(), p.value.clone()))
-        .collect();
-    diff_lists(&la, &lb)
+    diff_by(&a.props, &b.props, |p| &p.name, |p| &p.value)
 }
 
 /// The changes from the properties `a` to `b`, each `(key, value lines)`; keys match
 /// as keys do (ASCII case and `_` ignored).
 fn diff_lists(a: &[(String, Vec<String>)], b: &[(String, Vec<String>)]) -> Vec<Change> {
-    let same_key = |x: &str, y: &str| juliet_core::keys_equal(x, y);
+    diff_by(a, b, |(k, _)| k, |(_, v)| v)
+}
+
+/// The changes from the items `a` to `b`, each a `key` and a `value`: removed and
+/// changed ones in `a`'s order, then added ones in `b`'s. Each key is found in the
+/// other list by a binary search ([`key_order`]): a file of a million keys is not
+/// searched through for each of its keys.
+fn diff_by<T>(
+    a: &[T],
+    b: &[T],
+    key: impl Fn(&T) -> &str + Copy,
+    value: impl Fn(&T) -> &[String],
+) -> Vec<Change> {
+    let (order_a, order_b) = (key_order(a, key), key_order(b, key));
     let mut changes = Vec::new();
-    for (key, old) in a {
-        match b.iter().find(|(k, _)| same_key(k, key)) {
-            None => changes.push(Change::Removed(key.clone(), old.clone())),
-            Some((_, new)) if new != old => {
-                changes.push(Change::Changed(key.clone(), old.clone(), new.clone()))
-            }
+    for x in a {
+        match find_key(&order_b, b, key, key(x)).map(|i| &b[i]) {
+            None => changes.push(Change::Removed(key(x).to_owned(), value(x).to_vec())),
+            Some(y) if value(y) != value(x) => changes.push(Change::Changed(
+                key(x).to_owned(),
+                value(x).to_vec(),
+                value(y).to_vec(),
+            )),
             Some(_) => {}
         }
     }
-    for (key, new) in b {
-        if !a.iter().any(|(k, _)| same_key(k, key)) {
-            changes.push(Change::Added(key.clone(), new.clone()));
+    for y in b {
+        if find_key(&order_a, a, key, key(y)).is_none() {
+            changes.push(Change::Added(key(y).to_owned(), value(y).to_vec()));
         }
     }
     changes
@@ -180,11 +185,9 @@ fn diff_lists(a: &[(String, Vec<String>)], b: &[(String, Vec<String>)]) -> Vec<C
 /// order (base keys, `ClassVersion`, the class's properties, unknown keys); in file order
 /// when the entity did not load.
 fn textconv(asset: &Asset) -> Vec<(String, Vec<String>)> {
-    let rank = |name: &str| {
-        (asset.resolved.iter().flatten())
-            .position(|(k, _)| juliet_core::keys_equal(k, name))
-            .unwrap_or(usize::MAX)
-    };
+    let resolved = asset.resolved.as_deref().unwrap_or_default();
+    let order = key_order(resolved, |(k, _)| k);
+    let rank = |name: &str| find_key(&order, resolved, |(k, _)| k, name).unwrap_or(usize::MAX);
     let mut props: Vec<(usize, String, Vec<String>)> = (asset.props.iter())
         .map(|p| (rank(&p.name), p.name.clone(), p.value.clone()))
         .collect();

@@ -93,8 +93,8 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.ours))?
         .or_else(|| super::project::find_root(std::path::Path::new(".")));
     let read = |path: &PathBuf| -> Result<Asset, CliError> {
-        let bytes =
-            std::fs::read(path).map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
+        let bytes = super::project::read(path, root.as_deref())
+            .map_err(|e| CliError::usage(e.to_string()))?;
         read_asset(&bytes, path, root.as_deref())
     };
     let (base, ours, theirs) = (read(&args.base)?, read(&args.ours)?, read(&args.theirs)?);
@@ -156,7 +156,7 @@ pub fn merge(base: &Asset, ours: &Asset, theirs: &Asset) -> Merged {
         .map(|a| {
             let got: Vec<(String, Vec<String>)> =
                 a.props.into_iter().map(|p| (p.id, p.raw)).collect();
-            same_set(&got, &expected)
+            same_set(got, expected)
         })
         .unwrap_or(false);
     let text = if reads_back {
@@ -180,8 +180,10 @@ pub fn merge(base: &Asset, ours: &Asset, theirs: &Asset) -> Merged {
 }
 
 /// Whether `a` and `b` hold the same `(key, lines)` pairs, in any order.
-fn same_set(a: &[(String, Vec<String>)], b: &[(String, Vec<String>)]) -> bool {
-    a.len() == b.len() && a.iter().all(|x| b.contains(x))
+fn same_set(mut a: Vec<(String, Vec<String>)>, mut b: Vec<(String, Vec<String>)>) -> bool {
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
 }
 
 /// The decisions of one merge.
@@ -239,9 +241,7 @@ impl<'a> Plan<'a> {
     /// Where THEIRS's property `t`, new to OURS, goes: after the nearest property before
     /// it in THEIRS that OURS has; before OURS's first property when there is none.
     fn insertion_point(&self, t: &Prop) -> usize {
-        let index = (self.theirs.props.iter())
-            .position(|p| std::ptr::eq(p, t))
-            .unwrap_or(0);
+        let index = self.theirs.index_of(t).unwrap_or(0);
         let before = self.theirs.props[..index]
             .iter()
             .rev()
@@ -262,8 +262,9 @@ impl<'a> Plan<'a> {
     /// stays, when it is a `Key: value` line (a block written before it would take it
     /// for a value line).
     fn guard_compact(&self, at: usize, edits: &mut Vec<(usize, usize, String)>) {
-        let next =
-            (self.ours.props.iter().enumerate()).find(|(i, p)| p.span.0 >= at && !self.removed(*i));
+        // Properties are in file order.
+        let from = self.ours.props.partition_point(|p| p.span.0 < at);
+        let next = (self.ours.props.iter().enumerate().skip(from)).find(|(i, _)| !self.removed(*i));
         if let Some((_, p)) = next {
             if p.form == juliet_core::LineForm::Compact
                 && !edits.iter().any(|e| e.0 == p.span.0 && e.2 == "; ")

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{normalize_key, Error, LineForm, TokenBuffer, CLASS_VERSION};
 
-use crate::load::{keys, load_entity_with_templates, save_entity};
+use crate::load::{keys, load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::EntityManager;
 use crate::template::TemplateCache;
 
@@ -67,12 +67,27 @@ pub struct Asset {
     /// `(canonical key, value lines)`, in the writer's order; `None` when the entity did
     /// not load.
     pub resolved: Option<Vec<(String, Vec<String>)>>,
+    /// The indices of [`Asset::props`] in [`key_order`], for [`Asset::get`]: a file of a
+    /// million keys is not searched through for each of its keys.
+    order: Vec<u32>,
 }
 
 impl Asset {
-    /// The property whose key is `id` (normalized), if the file has it.
+    /// The first property whose key is `id` (normalized), if the file has it.
     pub fn get(&self, id: &str) -> Option<&Prop> {
-        self.props.iter().find(|p| p.id == id)
+        let at = find_key(&self.order, &self.props, |p| &p.id, id)?;
+        self.props.get(at)
+    }
+
+    /// The index in [`Asset::props`] of `prop`, one of them.
+    pub fn index_of(&self, prop: &Prop) -> Option<usize> {
+        let size = std::mem::size_of::<Prop>().max(1);
+        let offset = (prop as *const Prop as usize).checked_sub(self.props.as_ptr() as usize)?;
+        let at = offset / size;
+        self.props
+            .get(at)
+            .filter(|p| std::ptr::eq(*p, prop))
+            .map(|_| at)
     }
 
     /// The line ending the file uses (`\r\n` when it has any, else `\n`).
@@ -118,29 +133,43 @@ pub fn read_asset(bytes: &[u8], path: &Path, root: Option<&Path>) -> Result<Asse
     let mut load_buffer = TokenBuffer::new();
     let loaded =
         load_entity_with_templates(&mut load_buffer, &mut manager, &mut templates, path, bytes);
-    let (class, canonical, resolved, load_error) = match loaded {
-        Ok(loaded) => {
-            let class = manager.entity(loaded.id).map(|e| e.class());
-            let sparse = single_text(&mut manager, &templates, loaded.id, &loaded.data, !has_id);
-            let mut full = String::new();
-            let full = save_entity(&manager, loaded.id, &loaded.data, &mut full).map(|()| full);
-            match (sparse, full) {
-                (Ok(sparse), Ok(full)) => {
-                    let mut resolved = text_properties(&full);
-                    if !has_id {
-                        resolved.retain(|(k, _)| k != keys::ENTITY_ID.name);
+    let (class, canonical, resolved, load_error) =
+        match loaded {
+            Ok(loaded) => {
+                drop(load_buffer);
+                let class = manager.entity(loaded.id).map(|e| e.class());
+                // The texts are made without the unknown keys, whose canonical value is
+                // their lines as written (a file may hold a million of them).
+                let known = EntityFileData {
+                    template: loaded.data.template.clone(),
+                    ..EntityFileData::default()
+                };
+                let sparse = single_text(&mut manager, &templates, loaded.id, &known, !has_id);
+                let mut full = String::new();
+                let full = save_entity(&manager, loaded.id, &known, &mut full).map(|()| full);
+                match (sparse, full) {
+                    (Ok(sparse), Ok(full)) => {
+                        let mut resolved = text_properties(&full);
+                        resolved.extend(
+                            loaded.data.unknown.iter().map(|p| {
+                                (p.key().to_owned(), p.lines().map(str::to_owned).collect())
+                            }),
+                        );
+                        if !has_id {
+                            resolved.retain(|(k, _)| k != keys::ENTITY_ID.name);
+                        }
+                        let canonical: HashMap<String, Vec<String>> = text_properties(&sparse)
+                            .into_iter()
+                            .map(|(k, v)| (normalize_key(&k), v))
+                            .collect();
+                        (class, canonical, Some(resolved), None)
                     }
-                    let canonical: HashMap<String, Vec<String>> = text_properties(&sparse)
-                        .into_iter()
-                        .map(|(k, v)| (normalize_key(&k), v))
-                        .collect();
-                    (class, canonical, Some(resolved), None)
+                    (Err(e), _) | (_, Err(e)) => (class, HashMap::new(), None, Some(e)),
                 }
-                (Err(e), _) | (_, Err(e)) => (class, HashMap::new(), None, Some(e)),
             }
-        }
-        Err(e) => (None, HashMap::new(), None, Some(e)),
-    };
+            Err(e) => (None, HashMap::new(), None, Some(e)),
+        };
+    drop((manager, templates));
 
     let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_end = |at: usize| text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
@@ -168,6 +197,7 @@ pub fn read_asset(bytes: &[u8], path: &Path, root: Option<&Path>) -> Result<Asse
             form: node.form,
         });
     }
+    let order = key_order(&props, |p| &p.id);
     Ok(Asset {
         path: path.to_path_buf(),
         root: root.map(Path::to_path_buf),
@@ -176,7 +206,39 @@ pub fn read_asset(bytes: &[u8], path: &Path, root: Option<&Path>) -> Result<Asse
         props,
         load_error,
         resolved,
+        order,
     })
+}
+
+/// `a` against `b` as keys compare (ASCII case and `_` ignored, as
+/// [`juliet_core::keys_equal`]), without allocating.
+fn compare_keys(a: &str, b: &str) -> std::cmp::Ordering {
+    let fold = |c: u8| c.to_ascii_lowercase();
+    (a.bytes().filter(|&c| c != b'_').map(fold)).cmp(b.bytes().filter(|&c| c != b'_').map(fold))
+}
+
+/// The indices of `items` sorted by their `key` as keys compare, and by index among
+/// those of one key (4 bytes an item), for [`find_key`].
+pub fn key_order<T>(items: &[T], key: impl Fn(&T) -> &str) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..items.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| {
+        let (x, y) = (key(&items[a as usize]), key(&items[b as usize]));
+        compare_keys(x, y).then(a.cmp(&b))
+    });
+    order
+}
+
+/// The index of the first of `items` whose `key` is `wanted` as keys compare, with
+/// `order` their [`key_order`].
+pub fn find_key<T>(
+    order: &[u32],
+    items: &[T],
+    key: impl Fn(&T) -> &str,
+    wanted: &str,
+) -> Option<usize> {
+    let at = order.partition_point(|&i| compare_keys(key(&items[i as usize]), wanted).is_lt());
+    let i = *order.get(at)? as usize;
+    compare_keys(key(&items[i]), wanted).is_eq().then_some(i)
 }
 
 /// The canonical key that `key` (CRC `crc`) spells: a base key (aliases included),

@@ -64,7 +64,8 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
             }
         };
         // Read once its world is loaded: not held through the load's peak.
-        let bytes = std::fs::read(file).map_err(|e| CliError::usage(format!("{shown}: {e}")))?;
+        let bytes = super::project::read(file, root.as_deref())
+            .map_err(|e| CliError::usage(e.to_string()))?;
         let (_, world, next) = &mut worlds[at];
         while world.manager().contains(EntityId(*next)) {
             *next += 1;
@@ -222,7 +223,7 @@ mod tests {
     #[test]
     fn an_id_past_the_first_piece_is_found_and_errors_are_located_in_the_file() {
         let mut text = String::from("Kind: Inert\n");
-        for i in 0..3 * super::super::values::PIECE_LINES {
+        for i in 0..3 * crate::pieces::PIECE_LINES {
             text.push_str(&format!("k{i}: 1\n"));
         }
         let (out, old) = with_id(

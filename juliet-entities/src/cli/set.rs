@@ -114,14 +114,16 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         writeln!(out, "{}: nothing written", escape_path(&args.file))?;
         return Ok(Status::from_problems(true));
     }
-    let before = std::fs::read(&file).ok();
+    // What the file held, compared with what the save wrote (a dirty entity whose text
+    // is its file's is written again, the same bytes).
+    let before = world.file_fingerprint(id);
     let saved = world
         .save_world()
         .map_err(|e| CliError::failure(e.to_string()))?;
     for skipped in &saved.skipped {
         writeln!(out, "{skipped}")?;
     }
-    let written = std::fs::read(&file).ok() != before;
+    let written = world.file_fingerprint(id) != before;
     writeln!(
         out,
         "{} {}",

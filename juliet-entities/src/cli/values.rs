@@ -11,6 +11,7 @@ use juliet_core::{
 use serde_json::{json, Value as Json};
 
 use crate::entity_file::keys;
+pub use crate::pieces::pieces;
 
 /// A property value as JSON, by its type: numbers, booleans, strings, arrays for
 /// vectors and lists. `u64` values are numbers too (JSON numbers hold them exactly in
@@ -116,7 +117,7 @@ pub fn properties(text: &[u8], path: &Path) -> Result<Properties, Error> {
 /// for a text that loads: a file of a million keys costs a copy of the few wanted.
 ///
 /// A large text is tokenized piece by piece ([`pieces`]) in one buffer, so the
-/// tokenizer's arrays take what a piece of [`PIECE_LINES`] lines needs, not 48 bytes a
+/// tokenizer's arrays take what a piece of [`PIECE_LINES`](crate::pieces::PIECE_LINES) lines needs, not 48 bytes a
 /// property of the whole file (the callers read the file while its world is loaded). A
 /// key repeated in two pieces is therefore not reported: the texts read here loaded,
 /// and the loader rejects such a file.
@@ -166,51 +167,6 @@ fn kept<'d>(
                 doc.value(i).lines().map(str::to_owned).collect(),
             )
         })
-}
-
-/// About how many lines [`pieces`] puts in a piece.
-pub const PIECE_LINES: usize = 1 << 16;
-
-/// `text` cut at line starts into pieces of about [`PIECE_LINES`] lines, where a cut
-/// changes nothing the tokenizer makes of the properties (docs/jasset-format.md,
-/// section 3): before a header line (`;` after leading blanks), which opens a property
-/// whatever came before, or before any line while no block is open (no header yet, or
-/// the last one was `; Key: value`). Never before a line that starts with a byte-order
-/// mark, which the tokenizer skips at the start of a text only. A block longer than a
-/// piece makes a longer piece. The pieces, joined, are `text`.
-pub fn pieces(text: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut rest = text;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let mut lines = 0;
-        let mut open = false;
-        let mut at = 0;
-        while at < rest.len() {
-            let end = (rest[at..].iter())
-                .position(|&b| b == b'\n')
-                .map_or(rest.len(), |i| at + i + 1);
-            let line = &rest[at..end];
-            // Trimmed as the tokenizer trims: spaces and tabs only.
-            let lead = (line.iter())
-                .position(|&b| b != b' ' && b != b'\t')
-                .unwrap_or(line.len());
-            let header = line.get(lead) == Some(&b';');
-            if lines >= PIECE_LINES && (header || !open) && !line.starts_with(b"\xEF\xBB\xBF") {
-                break;
-            }
-            if header {
-                // `; Key` opens a block; `; Key: value` is a whole property.
-                open = !line.contains(&b':');
-            }
-            at = end;
-            lines += 1;
-        }
-        let (piece, tail) = rest.split_at(at);
-        rest = tail;
-        Some(piece)
-    })
 }
 
 /// The value lines of `key` (or one of `aliases`) in `props`.
@@ -320,6 +276,7 @@ pub fn template_chain(root: &Path, from: &Path, first: &str) -> Result<Vec<Chain
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pieces::PIECE_LINES;
 
     static INNER: PropertyType = PropertyType::I32;
 

@@ -7,14 +7,14 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{Class, Error, TokenBuffer, CLASS_VERSION};
 
+use super::in_place::InPlace;
 use super::{new_file_path, sync_dir, write_atomic, Durability, FilePath, FileRecord, World};
 use super::{PendingDeletion, SaveReport};
-use crate::edit::{self, Defaults, KeyMap};
+use crate::edit::{Defaults, KeyMap};
 use crate::entity::EntityId;
 use crate::fsio::{Fingerprint, Skipped};
-use crate::load::{keys, load_entity_with_templates, save_entity, EntityFileData};
+use crate::load::{keys, EntityFileData};
 use crate::manager::EntityManager;
-use crate::template;
 
 /// What [`World::save_world`] would do now ([`World::save_plan`]): the files it would
 /// write and delete, the ones it would leave alone and why, and the first entity whose
@@ -193,26 +193,11 @@ impl World {
             Some(record) if !forced && record.text == Some(fingerprint) => {
                 return Ok(Planned::Unchanged(None));
             }
-            Some(record) => match record.original.clone() {
-                None => text.into_bytes(),
-                Some(original) => {
-                    let old = (self.file_text(&path, &original)).map_err(|e| e.with_path(&path))?;
-                    if old == text && !forced {
-                        return Ok(Planned::Unchanged(Some(fingerprint)));
-                    }
-                    if *original == *old.as_bytes() {
-                        text.into_bytes()
-                    } else {
-                        let map = EntityKeys::new(self, id, defaults);
-                        let edited = edit::edit(&original, &path, &old, &text, &map)?;
-                        // The edit must read back as the entity: where the file's mix of
-                        // line forms defeats it, the canonical text is written instead.
-                        match self.file_text(&path, &edited) {
-                            Ok(back) if back == text => edited,
-                            _ => text.into_bytes(),
-                        }
-                    }
-                }
+            Some(record) if record.original.is_none() => text.into_bytes(),
+            Some(_) => match self.edit_in_place(id, &path, &text, false, forced, defaults)? {
+                InPlace::Unchanged => return Ok(Planned::Unchanged(Some(fingerprint))),
+                InPlace::Edited(bytes) => bytes,
+                InPlace::Canonical => text.into_bytes(),
             },
         };
         let same = self.records.get(&id).and_then(|r| r.original.as_deref()) == Some(&bytes[..]);
@@ -380,16 +365,13 @@ impl World {
         path: &Path,
         text: String,
     ) -> Result<Vec<u8>, Error> {
-        let Some(original) = self.records.get(&id).and_then(|r| r.original.as_deref()) else {
-            return Ok(text.into_bytes());
-        };
         let mut defaults = Vec::new();
-        let map = EntityKeys::new(self, id, &mut defaults);
-        let edited = edit::edit(original, path, &text, &text, &map)?;
-        Ok(match self.file_text(path, &edited) {
-            Ok(back) if back == text => edited,
-            _ => text.into_bytes(),
-        })
+        Ok(
+            match self.edit_in_place(id, path, &text, true, true, &mut defaults)? {
+                InPlace::Edited(bytes) => bytes,
+                InPlace::Unchanged | InPlace::Canonical => text.into_bytes(),
+            },
+        )
     }
 
     /// Clears entity `id`'s unsaved mark.
@@ -398,45 +380,20 @@ impl World {
             e.clear_dirty();
         }
     }
-
-    /// The canonical text of what `bytes` (an entity file read from `path`) holds: the file
-    /// loaded into a scratch manager of the same registry and written as
-    /// [`World::entity_text`] writes the live entity.
-    fn file_text(&mut self, path: &Path, bytes: &[u8]) -> Result<String, Error> {
-        let registry = self.manager.registry()?;
-        let mut scratch = EntityManager::with_registry(registry);
-        let mut buffer = TokenBuffer::new();
-        let loaded = load_entity_with_templates(
-            &mut buffer,
-            &mut scratch,
-            &mut self.templates,
-            path,
-            bytes,
-        )?;
-        let mut out = String::new();
-        let data = loaded.data;
-        match scratch.entity(loaded.id).and_then(|e| e.template()) {
-            Some(_) => {
-                template::save_instance(&mut scratch, &self.templates, loaded.id, &data, &mut out)?
-            }
-            None => save_entity(&scratch, loaded.id, &data, &mut out)?,
-        }
-        Ok(out)
-    }
 }
 
 /// The [`KeyMap`] of one entity's file: the base keys and their aliases, `ClassVersion`,
 /// the class's properties and aliases; what an absent key means for a standalone entity
 /// (the class's defaults) or an instance (its template's value, which a sparse save
 /// writes only as an override).
-struct EntityKeys<'a> {
+pub(super) struct EntityKeys<'a> {
     class: &'static Class,
     instance: bool,
     defaults: &'a Defaults,
 }
 
 impl<'a> EntityKeys<'a> {
-    fn new(
+    pub(super) fn new(
         world: &World,
         id: EntityId,
         cache: &'a mut Vec<(&'static Class, Defaults)>,

@@ -298,7 +298,8 @@ fn first<T: Keyed>(order: &[u32], items: &[T], wanted: &str) -> Option<usize> {
 /// `src` with `edits` made: each `(start, end, text)` replaces `src[start..end]` by
 /// `text`. Sorted by position first (stably, so insertions at one point keep their
 /// order, before a replacement that starts there); an edit that starts inside an
-/// earlier one is dropped.
+/// earlier one is dropped. (`jasset merge` edits text; a save edits bytes.)
+#[cfg(feature = "cli")]
 pub(crate) fn apply(src: &str, edits: Vec<(usize, usize, String)>) -> String {
     match String::from_utf8(apply_bytes(src.as_bytes(), edits)) {
         Ok(out) => out,

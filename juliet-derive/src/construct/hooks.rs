@@ -7,7 +7,6 @@ use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
 use syn::{FnArg, ImplItem, ImplItemFn, ItemImpl};
 
-use super::expand;
 use crate::ctxt::Ctxt;
 
 /// The hooks the macro knows.
@@ -244,9 +243,14 @@ fn check_shape(cx: &Ctxt, kind: HookKind, method: &ImplItemFn) -> Option<usize> 
     ok.then_some(arity)
 }
 
-/// The expansion of `#[construct(args)] impl ..`.
-pub(crate) fn attribute(args: TokenStream, item: TokenStream) -> TokenStream {
-    let cx = Ctxt::new();
+/// Parses `#[construct(args)]` and its impl block `item`: the block (its `#[tick]`
+/// attributes taken off), the arguments and the hooks whose shapes are right. `None`
+/// when `item` is not an impl block. Every error found is recorded in `cx`.
+pub(super) fn parse(
+    cx: &Ctxt,
+    args: TokenStream,
+    item: TokenStream,
+) -> Option<(ItemImpl, Args, Vec<Hook>)> {
     let mut parsed = Args::default();
     let parser = syn::meta::parser(|meta| {
         parse_slot_meta(&meta, &mut parsed.slot, Some(&mut parsed.lifetime))
@@ -254,16 +258,14 @@ pub(crate) fn attribute(args: TokenStream, item: TokenStream) -> TokenStream {
     if let Err(e) = syn::parse::Parser::parse2(parser, args) {
         cx.syn_error(e);
     }
-    let mut block: ItemImpl = match syn::parse2(item.clone()) {
+    let mut block: ItemImpl = match syn::parse2(item) {
         Ok(block) => block,
         Err(_) => {
             cx.error_at(
                 Span::call_site(),
                 "#[construct] goes on an impl block of the construct type (`#[construct] impl Player { .. }`)",
             );
-            let mut out = cx.check().expect_err("an error was recorded");
-            out.extend(item);
-            return out;
+            return None;
         }
     };
     if let Some((_, path, _)) = &block.trait_ {
@@ -277,7 +279,7 @@ pub(crate) fn attribute(args: TokenStream, item: TokenStream) -> TokenStream {
         let ImplItem::Fn(method) = item else {
             continue;
         };
-        let tick = take_tick_attr(&cx, method);
+        let tick = take_tick_attr(cx, method);
         let Some(kind) = HookKind::of(&method.sig.ident.to_string()) else {
             if let Some((span, _)) = tick {
                 cx.error_at(
@@ -293,7 +295,7 @@ pub(crate) fn attribute(args: TokenStream, item: TokenStream) -> TokenStream {
                 format!("`{}` is not a tick hook: #[tick] goes on `pre_input`, `physics_step` or `scalar_update`", kind.name()),
             );
         }
-        if let Some(arity) = check_shape(&cx, kind, method) {
+        if let Some(arity) = check_shape(cx, kind, method) {
             hooks.push(Hook {
                 kind,
                 ident: method.sig.ident.clone(),
@@ -302,11 +304,5 @@ pub(crate) fn attribute(args: TokenStream, item: TokenStream) -> TokenStream {
             });
         }
     }
-    let generated = expand::construct_impl(&block, &parsed, &hooks);
-    match cx.check() {
-        Ok(()) => quote::quote!(#block #generated),
-        // The impl of the hooks that are right too, so that one bad hook does not make
-        // every use of the type an error.
-        Err(errors) => quote::quote!(#block #generated #errors),
-    }
+    Some((block, parsed, hooks))
 }

@@ -231,7 +231,7 @@ fn tree_size(dir: &Path) -> std::io::Result<(usize, u64)> {
     let mut bytes = 0;
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
-        if super::project::is_jasset(&entry.path()) {
+        if super::listing::is_jasset(&entry.path()) {
             files += 1;
             bytes += entry.metadata()?.len();
         }

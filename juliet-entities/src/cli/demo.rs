@@ -312,7 +312,7 @@ fn load_templates(out: &mut dyn Write, root: &Path) -> Result<Vec<TemplateInfo>,
         Ok(entries) => entries
             .filter_map(Result::ok)
             .map(|e| e.path())
-            .filter(|p| super::project::is_jasset(p))
+            .filter(|p| super::listing::is_jasset(p))
             .collect(),
         Err(_) => Vec::new(),
     };

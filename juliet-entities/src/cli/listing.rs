@@ -15,9 +15,14 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{Error, Warning, WarningKind};
 
-use super::project::is_jasset;
 use crate::fsio::is_temp_name;
-use crate::world::{world_files, ENTITIES_DIR, NOT_REGULAR};
+use crate::world::{world_files, ENTITIES_DIR, EXTENSION, NOT_REGULAR};
+
+/// Whether `path` has the `.jasset` extension (any case).
+pub fn is_jasset(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|x| x.eq_ignore_ascii_case(EXTENSION))
+}
 
 /// What [`collect`] found.
 #[derive(Debug, Default)]

@@ -20,7 +20,7 @@ use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::EntityManager;
 use crate::template::{overrides, save_instance, TemplateCache};
 use crate::world::{
-    is_newer_version, LoadOptions, LoadReport, World, WorldLoadError, ENTITIES_DIR, EXTENSION,
+    is_newer_version, LoadOptions, LoadReport, World, WorldLoadError, ENTITIES_DIR,
 };
 
 use super::CliError;
@@ -95,12 +95,6 @@ pub fn require_paths(paths: &[PathBuf]) -> Result<(), CliError> {
         ))),
         None => Ok(()),
     }
-}
-
-/// Whether `path` has the `.jasset` extension (any case).
-pub fn is_jasset(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|x| x.eq_ignore_ascii_case(EXTENSION))
 }
 
 /// What a `.jasset` file is, by where it lives (and, for templates, by what names it:

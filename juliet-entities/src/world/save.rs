@@ -5,16 +5,15 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use juliet_core::{Class, Error, TokenBuffer, CLASS_VERSION};
+use juliet_core::{Class, Error};
 
 use super::in_place::InPlace;
 use super::{new_file_path, sync_dir, write_atomic, Durability, FilePath, FileRecord, World};
 use super::{PendingDeletion, SaveReport};
-use crate::edit::{Defaults, KeyMap};
+use crate::edit::Defaults;
 use crate::entity::EntityId;
 use crate::fsio::{Fingerprint, Skipped};
-use crate::load::{keys, EntityFileData};
-use crate::manager::EntityManager;
+use crate::load::EntityFileData;
 
 /// What [`World::save_world`] would do now ([`World::save_plan`]): the files it would
 /// write and delete, the ones it would leave alone and why, and the first entity whose
@@ -379,98 +378,5 @@ impl World {
         if let Some(e) = self.manager.entity_mut(id) {
             e.clear_dirty();
         }
-    }
-}
-
-/// The [`KeyMap`] of one entity's file: the base keys and their aliases, `ClassVersion`,
-/// the class's properties and aliases; what an absent key means for a standalone entity
-/// (the class's defaults) or an instance (its template's value, which a sparse save
-/// writes only as an override).
-pub(super) struct EntityKeys<'a> {
-    class: &'static Class,
-    instance: bool,
-    defaults: &'a Defaults,
-}
-
-impl<'a> EntityKeys<'a> {
-    pub(super) fn new(
-        world: &World,
-        id: EntityId,
-        cache: &'a mut Vec<(&'static Class, Defaults)>,
-    ) -> EntityKeys<'a> {
-        let entity = world.manager.entity(id).expect("live");
-        let class = entity.class();
-        let at = match cache.iter().position(|(c, _)| std::ptr::eq(*c, class)) {
-            Some(at) => at,
-            None => {
-                cache.push((class, defaults_of(world, class)));
-                cache.len() - 1
-            }
-        };
-        EntityKeys {
-            class,
-            instance: entity.template().is_some(),
-            defaults: &cache[at].1,
-        }
-    }
-}
-
-/// The canonical value lines of a default entity of `class`, by key.
-fn defaults_of(world: &World, class: &'static Class) -> Defaults {
-    let mut out = Defaults::new();
-    let Ok(registry) = world.manager.registry() else {
-        return out;
-    };
-    let mut scratch = EntityManager::with_registry(registry);
-    let id = scratch.allocate_entity(class);
-    let mut text = String::new();
-    if scratch
-        .save_derived(id, &mut juliet_core::Archive::saving(&mut text))
-        .is_err()
-    {
-        return out;
-    }
-    let mut buffer = TokenBuffer::new();
-    if let Ok(doc) = buffer.tokenize(text.as_bytes(), Path::new("")) {
-        for i in 0..doc.len() {
-            if let Some(p) = class.property(doc.key(i)) {
-                out.insert(p.key, doc.value(i).lines().map(str::to_owned).collect());
-            }
-        }
-    }
-    out
-}
-
-impl KeyMap for EntityKeys<'_> {
-    fn canonical(&self, crc: u32, key: &str) -> Option<&'static str> {
-        if let Some(canonical) = crate::entity_file::base_key(crc, key) {
-            return Some(canonical);
-        }
-        if CLASS_VERSION.matches(crc, key) {
-            return Some(CLASS_VERSION.name);
-        }
-        (self.class.property_index(crc, key)).map(|i| self.class.properties[i].key)
-    }
-
-    fn absent_means(&self, key: &str, lines: &[&str]) -> bool {
-        if [
-            keys::ASSET_TYPE.name,
-            keys::BASE_VERSION.name,
-            keys::KIND.name,
-            CLASS_VERSION.name,
-        ]
-        .contains(&key)
-        {
-            return true;
-        }
-        if self.instance {
-            return false;
-        }
-        if key == keys::POSITION.name {
-            return lines == ["0.0 0.0 0.0"];
-        }
-        self.defaults
-            .get(key)
-            .is_some_and(|d| d.iter().map(String::as_str).eq(lines.iter().copied()))
     }
 }

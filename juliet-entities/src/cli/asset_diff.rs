@@ -67,9 +67,7 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> CliResult {
         let root = resolve_root(args.root.as_deref(), std::slice::from_ref(file))?
             .or_else(|| find_root(Path::new(".")));
         let asset = read_side(file, root.as_deref())?;
-        for (key, value) in textconv(&asset) {
-            writeln!(out, "{key}: {}", show(&value))?;
-        }
+        textconv(&asset, out)?;
         return Ok(Status::Success);
     }
     let (label, old, new) = match args.files.as_slice() {
@@ -93,7 +91,9 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> CliResult {
     let a = read_side(old, root.as_deref())?;
     let b = read_side(new, root.as_deref())?;
     let changes = if args.resolved {
-        diff_lists(&resolved_of(&a)?, &resolved_of(&b)?)
+        let (kept_a, kept_b) = (resolved_of(&a)?, resolved_of(&b)?);
+        let (side_a, side_b) = (resolved_side(&a, &kept_a), resolved_side(&b, &kept_b));
+        diff_by(&side_a, &side_b)
     } else {
         diff_assets(&a, &b)
     };
@@ -121,78 +121,118 @@ fn read_side(path: &Path, root: Option<&Path>) -> Result<Asset, CliError> {
     } else {
         super::project::read(path, root).map_err(|e| CliError::usage(e.to_string()))?
     };
-    read_asset(&bytes, path, root)
+    read_asset(bytes, path, root)
 }
 
-/// The effective properties of `asset`.
+/// The kept unknown keys of `asset` ([`Asset::kept`]), which follow its written
+/// properties among its effective ones.
 ///
 /// # Errors
 /// A usage error with the load error when its entity did not load.
-fn resolved_of(asset: &Asset) -> Result<Vec<(String, Vec<String>)>, CliError> {
-    match (&asset.resolved, &asset.load_error) {
-        (Some(list), _) => Ok(list.clone()),
+fn resolved_of(asset: &Asset) -> Result<Vec<u32>, CliError> {
+    match &asset.load_error {
+        _ if asset.resolved() => Ok(asset.kept()),
         // An empty file (git's missing side) has nothing to resolve.
-        (None, _) if asset.props.is_empty() => Ok(Vec::new()),
-        (None, Some(e)) => Err(CliError::usage(format!("--resolved: {e}"))),
-        (None, None) => Ok(Vec::new()),
+        _ if asset.props.is_empty() => Ok(Vec::new()),
+        Some(e) => Err(CliError::usage(format!("--resolved: {e}"))),
+        None => Ok(Vec::new()),
     }
 }
 
 /// The changes from `a` to `b`, property by property (the properties each file sets):
 /// removed and changed ones in `a`'s order, then added ones in `b`'s.
 pub fn diff_assets(a: &Asset, b: &Asset) -> Vec<Change> {
-    diff_by(&a.props, &b.props, |p| &p.name, |p| &p.value)
+    diff_by(&props_side(a), &props_side(b))
 }
 
-/// The changes from the properties `a` to `b`, each `(key, value lines)`; keys match
-/// as keys do (ASCII case and `_` ignored).
-fn diff_lists(a: &[(String, Vec<String>)], b: &[(String, Vec<String>)]) -> Vec<Change> {
-    diff_by(a, b, |(k, _)| k, |(_, v)| v)
+/// The properties of `x` as one side of a diff: each its [`Asset::name`] and
+/// [`Asset::value`].
+fn props_side(x: &Asset) -> Side<'_> {
+    Side {
+        len: x.props.len(),
+        key: Box::new(move |i| x.name(&x.props[i])),
+        value: Box::new(move |i| x.value(&x.props[i])),
+    }
 }
 
-/// The changes from the items `a` to `b`, each a `key` and a `value`: removed and
-/// changed ones in `a`'s order, then added ones in `b`'s. Each key is found in the
-/// other list by a binary search ([`key_order`]): a file of a million keys is not
-/// searched through for each of its keys.
-fn diff_by<T>(
-    a: &[T],
-    b: &[T],
-    key: impl Fn(&T) -> &str + Copy,
-    value: impl Fn(&T) -> &[String],
-) -> Vec<Change> {
-    let (order_a, order_b) = (key_order(a, key), key_order(b, key));
+/// The effective properties of `x` as one side of a diff: its written properties,
+/// then its kept unknown keys `kept` (see [`Asset::resolved`]).
+fn resolved_side<'a>(x: &'a Asset, kept: &'a [u32]) -> Side<'a> {
+    let written = x.written();
+    let kept_prop = move |i: usize| &x.props[kept[i - written.len()] as usize];
+    Side {
+        len: written.len() + kept.len(),
+        key: Box::new(move |i| match written.get(i) {
+            Some((key, _)) => key,
+            None => x.name(kept_prop(i)),
+        }),
+        value: Box::new(move |i| match written.get(i) {
+            Some((_, lines)) => lines.iter().map(String::as_str).collect(),
+            None => x.value(kept_prop(i)),
+        }),
+    }
+}
+
+/// One side of a diff: `len` items, each a key and value lines.
+struct Side<'a> {
+    len: usize,
+    key: Box<dyn Fn(usize) -> &'a str + 'a>,
+    value: Box<dyn Fn(usize) -> Vec<&'a str> + 'a>,
+}
+
+/// The changes from the items of `a` to those of `b`: removed and changed ones in `a`'s
+/// order, then added ones in `b`'s. Each key is found in the other list by a binary
+/// search ([`key_order`]): a file of a million keys is not searched through for each of
+/// its keys.
+fn diff_by(a: &Side<'_>, b: &Side<'_>) -> Vec<Change> {
+    let owned = |lines: Vec<&str>| lines.into_iter().map(str::to_owned).collect::<Vec<_>>();
+    let (order_a, order_b) = (key_order(a.len, &a.key), key_order(b.len, &b.key));
     let mut changes = Vec::new();
-    for x in a {
-        match find_key(&order_b, b, key, key(x)).map(|i| &b[i]) {
-            None => changes.push(Change::Removed(key(x).to_owned(), value(x).to_vec())),
-            Some(y) if value(y) != value(x) => changes.push(Change::Changed(
-                key(x).to_owned(),
-                value(x).to_vec(),
-                value(y).to_vec(),
-            )),
-            Some(_) => {}
+    for i in 0..a.len {
+        let key = (a.key)(i);
+        match find_key(&order_b, b.len, &b.key, key) {
+            None => changes.push(Change::Removed(key.to_owned(), owned((a.value)(i)))),
+            Some(j) => {
+                let (old, new) = ((a.value)(i), (b.value)(j));
+                if old != new {
+                    changes.push(Change::Changed(key.to_owned(), owned(old), owned(new)));
+                }
+            }
         }
     }
-    for y in b {
-        if find_key(&order_a, a, key, key(y)).is_none() {
-            changes.push(Change::Added(key(y).to_owned(), value(y).to_vec()));
+    for j in 0..b.len {
+        let key = (b.key)(j);
+        if find_key(&order_a, a.len, &a.key, key).is_none() {
+            changes.push(Change::Added(key.to_owned(), owned((b.value)(j))));
         }
     }
     changes
 }
 
-/// The properties `asset` sets as `(canonical key, canonical value)`, in the writer's
-/// order (base keys, `ClassVersion`, the class's properties, unknown keys); in file order
-/// when the entity did not load.
-fn textconv(asset: &Asset) -> Vec<(String, Vec<String>)> {
-    let resolved = asset.resolved.as_deref().unwrap_or_default();
-    let order = key_order(resolved, |(k, _)| k);
-    let rank = |name: &str| find_key(&order, resolved, |(k, _)| k, name).unwrap_or(usize::MAX);
-    let mut props: Vec<(usize, String, Vec<String>)> = (asset.props.iter())
-        .map(|p| (rank(&p.name), p.name.clone(), p.value.clone()))
+/// Writes the properties `asset` sets to `out`, one `Key: value` line each (canonical
+/// key and value), in the writer's order (base keys, `ClassVersion`, the class's
+/// properties, unknown keys); in file order when the entity did not load.
+///
+/// # Errors
+/// Writing to `out`.
+fn textconv(asset: &Asset, out: &mut dyn Write) -> std::io::Result<()> {
+    let written = asset.written();
+    let order = key_order(written.len(), |i| &written[i].0);
+    let rank = |p: &super::props::Prop| {
+        let at = find_key(&order, written.len(), |i| &written[i].0, asset.name(p));
+        at.map_or(u32::MAX, |at| at as u32)
+    };
+    // 8 bytes a property; the unknown keys (rank `u32::MAX`) stay in file order.
+    let mut ranked: Vec<(u32, u32)> = (asset.props.iter().enumerate())
+        .map(|(i, p)| (rank(p), i as u32))
         .collect();
-    props.sort_by_key(|(r, ..)| *r);
-    props.into_iter().map(|(_, k, v)| (k, v)).collect()
+    ranked.sort_unstable();
+    let mut out = std::io::BufWriter::new(out);
+    for (_, i) in ranked {
+        let p = &asset.props[i as usize];
+        writeln!(out, "{}: {}", asset.name(p), show(&asset.value(p)))?;
+    }
+    out.flush()
 }
 
 /// One change as a line: `~ Key: old -> new`, `+ Key: value`, `- Key: value`.
@@ -211,7 +251,7 @@ mod tests {
     use super::*;
 
     fn asset(text: &str) -> Asset {
-        read_asset(text.as_bytes(), Path::new("t.jasset"), None).unwrap()
+        read_asset(text.as_bytes().to_vec(), Path::new("t.jasset"), None).unwrap()
     }
 
     const BASE: &str = "; EntityID\n0x0000000000000042\n; Kind\nInert\n; Mass\n0.50\n";
@@ -240,10 +280,10 @@ mod tests {
     #[test]
     fn textconv_lists_canonical_properties_in_the_writers_order() {
         let a = asset("; Mass: 0.50\n; Kind: Inert\n; Glow: 1\nid: 66\n");
-        let lines: Vec<String> = textconv(&a)
-            .into_iter()
-            .map(|(k, v)| format!("{k}: {}", show(&v)))
-            .collect();
+        let mut out = Vec::new();
+        textconv(&a, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
         assert_eq!(
             lines,
             [

@@ -28,7 +28,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::project::resolve_root;
-use super::props::{read_asset, show, Asset, Prop};
+use super::props::{compare_keys, read_asset, read_text, show, Asset, Prop};
 use super::{CliError, CliResult, Status};
 use crate::edit::block;
 
@@ -95,7 +95,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
     let read = |path: &PathBuf| -> Result<Asset, CliError> {
         let bytes = super::project::read(path, root.as_deref())
             .map_err(|e| CliError::usage(e.to_string()))?;
-        read_asset(&bytes, path, root.as_deref())
+        read_asset(bytes, path, root.as_deref())
     };
     let (base, ours, theirs) = (read(&args.base)?, read(&args.ours)?, read(&args.theirs)?);
     let merged = merge(&base, &ours, &theirs);
@@ -130,35 +130,28 @@ enum Pick<'a> {
 
 /// The three-way merge of `base`, `ours` and `theirs` (see the module documentation).
 pub fn merge(base: &Asset, ours: &Asset, theirs: &Asset) -> Merged {
-    let value = |a: &Asset, id: &str| a.get(id).map(|p| p.value.clone());
-    let pick = |id: &str| -> Pick<'_> {
-        let (b, o, t) = (value(base, id), value(ours, id), value(theirs, id));
+    let pick = |name: &str| -> Pick<'_> {
+        let value = |a| value_of(a, name);
+        let (b, o, t) = (value(base), value(ours), value(theirs));
         if o == t || t == b {
             Pick::Ours
         } else if o == b {
-            Pick::Theirs(theirs.get(id))
+            Pick::Theirs(theirs.get(name))
         } else {
-            Pick::Conflict(ours.get(id), theirs.get(id))
+            Pick::Conflict(ours.get(name), theirs.get(name))
         }
     };
     let plan = Plan {
         ours,
         theirs,
-        picks: ours.props.iter().map(|p| pick(&p.id)).collect(),
+        picks: ours.props.iter().map(|p| pick(ours.name(p))).collect(),
         added: (theirs.props.iter())
-            .filter(|t| ours.get(&t.id).is_none())
-            .map(|t| (t, pick(&t.id)))
+            .filter(|t| ours.get(theirs.name(t)).is_none())
+            .map(|t| (t, pick(theirs.name(t))))
             .collect(),
     };
-    let expected = plan.expected();
     let plain = plan.edit(false);
-    let reads_back = read_asset(plain.as_bytes(), &ours.path, ours.root.as_deref())
-        .map(|a| {
-            let got: Vec<(String, Vec<String>)> =
-                a.props.into_iter().map(|p| (p.id, p.raw)).collect();
-            same_set(got, expected)
-        })
-        .unwrap_or(false);
+    let reads_back = read_text(plain, &ours.path).is_ok_and(|got| plan.reads_back(&got));
     let text = if reads_back {
         plan.edit(true)
     } else {
@@ -179,13 +172,6 @@ pub fn merge(base: &Asset, ours: &Asset, theirs: &Asset) -> Merged {
     Merged { bytes, conflicts }
 }
 
-/// Whether `a` and `b` hold the same `(key, lines)` pairs, in any order.
-fn same_set(mut a: Vec<(String, Vec<String>)>, mut b: Vec<(String, Vec<String>)>) -> bool {
-    a.sort_unstable();
-    b.sort_unstable();
-    a == b
-}
-
 /// The decisions of one merge.
 struct Plan<'a> {
     ours: &'a Asset,
@@ -197,36 +183,72 @@ struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    /// The properties of the result with conflicts resolved to OURS: `(key, raw lines)`.
-    fn expected(&self) -> Vec<(String, Vec<String>)> {
-        let mut out = Vec::new();
-        for (p, pick) in self.ours.props.iter().zip(&self.picks) {
+    /// The properties of the result with conflicts resolved to OURS, each the
+    /// property whose key is written and the property whose value lines are: `(side,
+    /// index)` pairs, `side` 0 for OURS and 1 for THEIRS (8 bytes a property).
+    fn expected(&self) -> Vec<[(u8, u32); 2]> {
+        let index = |a: &Asset, p: &Prop| a.index_of(p).unwrap_or(0) as u32;
+        let mut out = Vec::with_capacity(self.picks.len());
+        for (i, pick) in self.picks.iter().enumerate() {
+            let key = (0, i as u32);
             match pick {
-                Pick::Ours | Pick::Conflict(..) => out.push((p.id.clone(), p.raw.clone())),
-                Pick::Theirs(Some(t)) => out.push((p.id.clone(), t.raw.clone())),
+                Pick::Ours | Pick::Conflict(..) => out.push([key, key]),
+                Pick::Theirs(Some(t)) => out.push([key, (1, index(self.theirs, t))]),
                 Pick::Theirs(None) => {}
             }
         }
         for (t, pick) in &self.added {
             if let Pick::Theirs(Some(_)) = pick {
-                out.push((t.id.clone(), t.raw.clone()));
+                let t = (1, index(self.theirs, t));
+                out.push([t, t]);
             }
         }
         out
+    }
+
+    /// Whether `got` (the edited text, tokenized) holds the properties of
+    /// [`Plan::expected`]: the same keys as written (as keys compare) with the same value
+    /// lines, in any order.
+    fn reads_back(&self, got: &Asset) -> bool {
+        let expected = self.expected();
+        if expected.len() != got.props.len() {
+            return false;
+        }
+        let side = |s: u8| if s == 0 { self.ours } else { self.theirs };
+        let want = |[(ks, k), (vs, v)]: [(u8, u32); 2]| {
+            let (ka, va) = (side(ks), side(vs));
+            (ka.key(&ka.props[k as usize]), va.raw(&va.props[v as usize]))
+        };
+        let have = |i: u32| {
+            let p = &got.props[i as usize];
+            (got.key(p), got.raw(p))
+        };
+        let by = |(ka, la): (&str, Vec<&str>), (kb, lb): (&str, Vec<&str>)| {
+            compare_keys(ka, kb).then_with(|| la.cmp(&lb))
+        };
+        let mut expected = expected;
+        expected.sort_unstable_by(|&a, &b| by(want(a), want(b)));
+        let mut order: Vec<u32> = (0..got.props.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| by(have(a), have(b)));
+        (expected.into_iter().zip(order)).all(|(e, i)| by(want(e), have(i)).is_eq())
     }
 
     /// The conflicts, in the order their blocks appear (lines filled in by the caller).
     fn conflicts(&self) -> Vec<Conflict> {
         let mut at: Vec<(usize, Conflict)> = Vec::new();
         let conflict = |o: Option<&Prop>, t: Option<&Prop>| Conflict {
-            key: o.or(t).map(|p| p.name.clone()).unwrap_or_default(),
+            key: match (o, t) {
+                (Some(o), _) => self.ours.name(o).to_owned(),
+                (None, Some(t)) => self.theirs.name(t).to_owned(),
+                (None, None) => String::new(),
+            },
             line: 0,
-            ours: o.map(|p| p.raw.clone()),
-            theirs: t.map(|p| p.raw.clone()),
+            ours: o.map(|p| owned(self.ours.raw(p))),
+            theirs: t.map(|p| owned(self.theirs.raw(p))),
         };
         for (p, pick) in self.ours.props.iter().zip(&self.picks) {
             if let Pick::Conflict(o, t) = pick {
-                at.push((p.span.0, conflict(*o, *t)));
+                at.push((self.ours.span(p).0, conflict(*o, *t)));
             }
         }
         for (t, pick) in &self.added {
@@ -245,11 +267,11 @@ impl<'a> Plan<'a> {
         let before = self.theirs.props[..index]
             .iter()
             .rev()
-            .find_map(|p| self.ours.get(&p.id));
+            .find_map(|p| self.ours.get(self.theirs.name(p)));
         match (before, self.ours.props.first()) {
-            (Some(p), _) => p.span.1,
-            (None, Some(first)) => first.span.0,
-            (None, None) => self.ours.text.len(),
+            (Some(p), _) => self.ours.span(p).1,
+            (None, Some(first)) => self.ours.span(first).0,
+            (None, None) => self.ours.text().len(),
         }
     }
 
@@ -263,13 +285,14 @@ impl<'a> Plan<'a> {
     /// for a value line).
     fn guard_compact(&self, at: usize, edits: &mut Vec<(usize, usize, String)>) {
         // Properties are in file order.
-        let from = self.ours.props.partition_point(|p| p.span.0 < at);
+        let from = (self.ours.props).partition_point(|p| self.ours.span(p).0 < at);
         let next = (self.ours.props.iter().enumerate().skip(from)).find(|(i, _)| !self.removed(*i));
         if let Some((_, p)) = next {
+            let start = self.ours.span(p).0;
             if p.form == juliet_core::LineForm::Compact
-                && !edits.iter().any(|e| e.0 == p.span.0 && e.2 == "; ")
+                && !edits.iter().any(|e| e.0 == start && e.2 == "; ")
             {
-                edits.push((p.span.0, p.span.0, "; ".to_owned()));
+                edits.push((start, start, "; ".to_owned()));
             }
         }
     }
@@ -277,49 +300,53 @@ impl<'a> Plan<'a> {
     /// OURS's text with the merge made in place; conflict blocks when `markers`, else
     /// OURS's lines where the sides conflict.
     fn edit(&self, markers: bool) -> String {
-        let src = &self.ours.text;
-        let eol = self.ours.eol();
+        let (ours, theirs) = (self.ours, self.theirs);
+        let src = ours.text();
+        let eol = ours.eol();
+        let several = |o: &Option<&Prop>, a: &Asset| o.is_some_and(|p| a.raw_len(p) > 1);
         let mut edits: Vec<(usize, usize, String)> = Vec::new();
-        for (i, (p, pick)) in self.ours.props.iter().zip(&self.picks).enumerate() {
+        for (i, (p, pick)) in ours.props.iter().zip(&self.picks).enumerate() {
+            let span = ours.span(p);
             match pick {
                 Pick::Ours => {}
                 Pick::Conflict(o, t) => {
                     if markers {
-                        edits.push((p.span.0, p.span.1, conflict_block(*o, *t, eol)));
-                        if [o, t].iter().any(|p| p.is_some_and(|p| p.raw.len() > 1)) {
-                            self.guard_compact(p.span.1, &mut edits);
+                        edits.push((span.0, span.1, self.conflict_block(*o, *t, eol)));
+                        if several(o, ours) || several(t, theirs) {
+                            self.guard_compact(span.1, &mut edits);
                         }
                     }
                 }
                 Pick::Theirs(None) => {
-                    edits.push((p.span.0, p.span.1, String::new()));
+                    edits.push((span.0, span.1, String::new()));
                     let before = (0..i).rev().find(|&j| !self.removed(j));
-                    if before
-                        .is_some_and(|j| self.ours.props[j].form == juliet_core::LineForm::Block)
-                    {
-                        self.guard_compact(p.span.1, &mut edits);
+                    if before.is_some_and(|j| ours.props[j].form == juliet_core::LineForm::Block) {
+                        self.guard_compact(span.1, &mut edits);
                     }
                 }
-                Pick::Theirs(Some(t)) => match t.raw.as_slice() {
-                    [line] => edits.push((p.values.0, p.values.1, line.clone())),
-                    lines if p.form == juliet_core::LineForm::Block => {
-                        edits.push((p.values.0, p.values.1, lines.join(eol)))
+                Pick::Theirs(Some(t)) => {
+                    let values = ours.values(p);
+                    match theirs.raw(t).as_slice() {
+                        [line] => edits.push((values.0, values.1, (*line).to_owned())),
+                        lines if p.form == juliet_core::LineForm::Block => {
+                            edits.push((values.0, values.1, lines.join(eol)))
+                        }
+                        lines => {
+                            edits.push((span.0, span.1, block(ours.key(p), lines, eol)));
+                            self.guard_compact(span.1, &mut edits);
+                        }
                     }
-                    lines => {
-                        edits.push((p.span.0, p.span.1, block(&p.key, lines, eol)));
-                        self.guard_compact(p.span.1, &mut edits);
-                    }
-                },
+                }
             }
         }
         for (t, pick) in &self.added {
             let mut text = match pick {
                 // THEIRS's form, but never `Key: value`, which only some places allow.
                 Pick::Theirs(Some(t)) if t.form == juliet_core::LineForm::Block => {
-                    block(&t.key, &t.raw, eol)
+                    block(theirs.key(t), &theirs.raw(t), eol)
                 }
-                Pick::Theirs(Some(t)) => property(t, eol),
-                Pick::Conflict(o, th) if markers => conflict_block(*o, *th, eol),
+                Pick::Theirs(Some(t)) => property(theirs, t, eol),
+                Pick::Conflict(o, th) if markers => self.conflict_block(*o, *th, eol),
                 _ => continue,
             };
             let at = self.insertion_point(t);
@@ -328,8 +355,8 @@ impl<'a> Plan<'a> {
             }
             // A block left open (the text, or a side of a conflict once resolved).
             let opens_block = match pick {
-                Pick::Conflict(o, th) => [o, th].iter().any(|p| p.is_some_and(|p| p.raw.len() > 1)),
-                _ => !text.trim_start().starts_with(&format!("; {}:", t.key)),
+                Pick::Conflict(o, th) => several(o, ours) || several(th, theirs),
+                _ => !(text.trim_start()).starts_with(&format!("; {}:", theirs.key(t))),
             };
             edits.push((at, at, text));
             if opens_block {
@@ -344,13 +371,14 @@ impl<'a> Plan<'a> {
     /// THEIRS's new ones after their neighbours: what is written when the in-place edit
     /// would not read back.
     fn blocks(&self) -> String {
-        let eol = self.ours.eol();
+        let (ours, theirs) = (self.ours, self.theirs);
+        let eol = ours.eol();
         let mut out = String::new();
         let mut added: Vec<(usize, String)> = Vec::new();
         for (t, pick) in &self.added {
             let text = match pick {
-                Pick::Theirs(Some(t)) => block(&t.key, &t.raw, eol),
-                Pick::Conflict(o, th) => conflict_block(*o, *th, eol),
+                Pick::Theirs(Some(t)) => block(theirs.key(t), &theirs.raw(t), eol),
+                Pick::Conflict(o, th) => self.conflict_block(*o, *th, eol),
                 _ => continue,
             };
             added.push((self.insertion_point(t), text));
@@ -365,37 +393,49 @@ impl<'a> Plan<'a> {
                 }
             });
         };
-        for (p, pick) in self.ours.props.iter().zip(&self.picks) {
-            flush(&mut out, p.span.0, &mut added);
+        for (p, pick) in ours.props.iter().zip(&self.picks) {
+            flush(&mut out, ours.span(p).0, &mut added);
+            let key = ours.key(p);
             match pick {
-                Pick::Ours => out.push_str(&block(&p.key, &p.raw, eol)),
-                Pick::Theirs(Some(t)) => out.push_str(&block(&p.key, &t.raw, eol)),
+                Pick::Ours => out.push_str(&block(key, &ours.raw(p), eol)),
+                Pick::Theirs(Some(t)) => out.push_str(&block(key, &theirs.raw(t), eol)),
                 Pick::Theirs(None) => {}
-                Pick::Conflict(o, t) => out.push_str(&conflict_block(*o, *t, eol)),
+                Pick::Conflict(o, t) => out.push_str(&self.conflict_block(*o, *t, eol)),
             }
         }
         flush(&mut out, usize::MAX, &mut added);
         out
     }
-}
 
-/// `p` as a property that can stand anywhere: `; Key: value` for one line (no block
-/// opened, so a `Key: value` line after it stays a property), else a block.
-fn property(p: &Prop, eol: &str) -> String {
-    match p.raw.as_slice() {
-        [line] => format!("; {}: {line}{eol}", p.key),
-        lines => block(&p.key, lines, eol),
+    /// The conflict block of OURS's `o` and THEIRS's `t` (an absent side is empty).
+    fn conflict_block(&self, o: Option<&Prop>, t: Option<&Prop>, eol: &str) -> String {
+        let side =
+            |a: &Asset, p: Option<&Prop>| p.map_or_else(String::new, |p| property(a, p, eol));
+        format!(
+            "{OURS_MARKER}{eol}{}{SIDES_MARKER}{eol}{}{THEIRS_MARKER}{eol}",
+            side(self.ours, o),
+            side(self.theirs, t)
+        )
     }
 }
 
-/// The conflict block of OURS's `o` and THEIRS's `t` (an absent side is empty).
-fn conflict_block(o: Option<&Prop>, t: Option<&Prop>, eol: &str) -> String {
-    let side = |p: Option<&Prop>| p.map_or_else(String::new, |p| property(p, eol));
-    format!(
-        "{OURS_MARKER}{eol}{}{SIDES_MARKER}{eol}{}{THEIRS_MARKER}{eol}",
-        side(o),
-        side(t)
-    )
+/// `p` (of `asset`) as a property that can stand anywhere: `; Key: value` for one line
+/// (no block opened, so a `Key: value` line after it stays a property), else a block.
+fn property(asset: &Asset, p: &Prop, eol: &str) -> String {
+    match asset.raw(p).as_slice() {
+        [line] => format!("; {}: {line}{eol}", asset.key(p)),
+        lines => block(asset.key(p), lines, eol),
+    }
+}
+
+/// The value of the property `name` of `asset`, if it has one.
+fn value_of<'a>(asset: &'a Asset, name: &str) -> Option<Vec<&'a str>> {
+    asset.get(name).map(|p| asset.value(p))
+}
+
+/// `lines`, owned.
+fn owned(lines: Vec<&str>) -> Vec<String> {
+    lines.into_iter().map(str::to_owned).collect()
 }
 
 #[cfg(test)]

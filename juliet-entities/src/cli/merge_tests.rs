@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use super::*;
 
 fn asset(text: &str) -> Asset {
-    read_asset(text.as_bytes(), Path::new("m.jasset"), None).unwrap()
+    read_asset(text.as_bytes().to_vec(), Path::new("m.jasset"), None).unwrap()
 }
 
 fn merged(base: &str, ours: &str, theirs: &str) -> (String, Vec<Conflict>) {
@@ -18,10 +18,9 @@ fn merged(base: &str, ours: &str, theirs: &str) -> (String, Vec<Conflict>) {
 
 /// The properties of `text` as `(key, value)` (values as the codecs read them), sorted.
 fn semantic(text: &str) -> Vec<(String, Vec<String>)> {
-    let mut props: Vec<_> = asset(text)
-        .props
-        .into_iter()
-        .map(|p| (p.id, p.value))
+    let a = asset(text);
+    let mut props: Vec<_> = (a.props.iter())
+        .map(|p| (juliet_core::normalize_key(a.name(p)), owned(a.value(p))))
         .collect();
     props.sort();
     props

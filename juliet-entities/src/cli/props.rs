@@ -7,6 +7,11 @@
 //! has its values compared in the canonical text of the codecs, so `0.50` and `0.5`
 //! are one value. A file that does not load (a kind this tool does not know, a missing
 //! template, a bad value) still tokenizes: its values are then compared as written.
+//!
+//! An [`Asset`] keeps the file's text once and each property as byte ranges of it (28
+//! bytes a property), with a canonical spelling and value only for the keys the class
+//! knows: a file of a million unknown keys costs about four times its size
+//! (docs/reliability.md, section 6).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -20,31 +25,42 @@ use crate::template::TemplateCache;
 use super::project::single_text;
 use super::CliError;
 
-/// One property of a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Marks [`Prop`]'s `known` of a key the class does not know.
+const UNKNOWN: u32 = u32::MAX;
+
+/// One property of a file: byte ranges of its [`Asset`]'s text, read through the
+/// asset ([`Asset::key`], [`Asset::name`], [`Asset::raw`], [`Asset::value`],
+/// [`Asset::span`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Prop {
-    /// The key as written.
-    pub key: String,
-    /// The canonical spelling of the key (`EntityID` for `id`), or the key as written
-    /// for a key the class does not know.
-    pub name: String,
-    /// What the key is compared by: the normalized canonical key (see
-    /// [`juliet_core::normalize_key`]).
-    pub id: String,
-    /// The value lines as the codec writes them (as written when the file does not load).
-    pub value: Vec<String>,
-    /// The value lines as written (trimmed, as the tokenizer reads them).
-    pub raw: Vec<String>,
+    /// The key: its start and length in the text.
+    key: (u32, u32),
+    /// One value line: its start and length in the text; several (`several`): the index
+    /// of the first in the asset's list of value lines, and their number.
+    value: (u32, u32),
     /// 1-based line of the key.
     pub line: u32,
-    /// Byte range of the whole property in [`Asset::text`]: from its header line's start
-    /// through its last value line's line ending.
-    pub span: (usize, usize),
-    /// Byte range of the value text: the first value line's start to the last value
-    /// line's end (line ending excluded).
-    pub values: (usize, usize),
+    /// The index in the asset's known keys, or [`UNKNOWN`].
+    known: u32,
     /// How the property is written.
     pub form: LineForm,
+    /// Whether the property has more than one value line.
+    several: bool,
+    /// Whether the entity's load kept it as an unknown key (a deprecated key a
+    /// migration consumed is neither known nor kept).
+    kept: bool,
+}
+
+// The figure docs/reliability.md gives for a property.
+static_assertions::const_assert!(std::mem::size_of::<Prop>() <= 28);
+
+/// A key the class knows: its canonical spelling and its value as the codec writes it.
+#[derive(Debug, Clone)]
+struct Known {
+    /// The canonical key (`EntityID` for `id`).
+    name: &'static str,
+    /// The value lines as the codec writes them; `None`: as written.
+    value: Option<Vec<String>>,
 }
 
 /// One file, read for comparing.
@@ -52,30 +68,122 @@ pub struct Prop {
 pub struct Asset {
     /// The file's path (labels messages).
     pub path: PathBuf,
-    /// The project root its templates resolve against.
-    pub root: Option<PathBuf>,
     /// Whether the file starts with a UTF-8 byte-order mark.
     pub bom: bool,
-    /// The text after the byte-order mark.
-    pub text: String,
     /// The properties, in file order.
     pub props: Vec<Prop>,
     /// The load error when the entity did not load (values are then compared as
     /// written).
     pub load_error: Option<Error>,
-    /// Every property's effective value (template chain and defaults applied) as
-    /// `(canonical key, value lines)`, in the writer's order; `None` when the entity did
-    /// not load.
-    pub resolved: Option<Vec<(String, Vec<String>)>>,
-    /// The indices of [`Asset::props`] in [`key_order`], for [`Asset::get`]: a file of a
-    /// million keys is not searched through for each of its keys.
+    /// The whole file (byte-order mark included); [`Asset::text`] is what follows it.
+    file: String,
+    /// The value lines of the properties that have several, as `(start, length)`.
+    lines: Vec<(u32, u32)>,
+    /// The keys the class knows, as [`Prop`]'s `known` indexes them.
+    known: Vec<Known>,
+    /// The effective value of each property the class writes (template chain and
+    /// defaults applied) as `(canonical key, value lines)`, in the writer's order; `None`
+    /// when the entity did not load. The file's kept unknown keys follow them (see
+    /// [`Asset::resolved`]).
+    resolved: Option<Vec<(String, Vec<String>)>>,
+    /// The indices of [`Asset::props`] in [`key_order`] of their [`Asset::name`], for
+    /// [`Asset::get`]: a file of a million keys is not searched through for each key.
     order: Vec<u32>,
 }
 
 impl Asset {
-    /// The first property whose key is `id` (normalized), if the file has it.
-    pub fn get(&self, id: &str) -> Option<&Prop> {
-        let at = find_key(&self.order, &self.props, |p| &p.id, id)?;
+    /// The text after the byte-order mark: what the byte ranges of [`Prop`] index.
+    pub fn text(&self) -> &str {
+        &self.file[if self.bom { 3 } else { 0 }..]
+    }
+
+    /// The text of the byte range `(start, length)`.
+    fn slice(&self, (start, len): (u32, u32)) -> &str {
+        &self.text()[start as usize..(start + len) as usize]
+    }
+
+    /// The key of `p` as written.
+    pub fn key(&self, p: &Prop) -> &str {
+        self.slice(p.key)
+    }
+
+    /// The canonical spelling of the key of `p` (`EntityID` for `id`), or the key as
+    /// written for a key the class does not know.
+    pub fn name(&self, p: &Prop) -> &str {
+        match self.known.get(p.known as usize) {
+            Some(k) => k.name,
+            None => self.key(p),
+        }
+    }
+
+    /// The value lines of `p` as written (trimmed, as the tokenizer reads them; one or
+    /// more).
+    pub fn raw(&self, p: &Prop) -> Vec<&str> {
+        if p.several {
+            let (first, count) = (p.value.0 as usize, p.value.1 as usize);
+            (self.lines[first..first + count].iter())
+                .map(|&l| self.slice(l))
+                .collect()
+        } else {
+            vec![self.slice(p.value)]
+        }
+    }
+
+    /// The number of value lines of `p`.
+    pub fn raw_len(&self, p: &Prop) -> usize {
+        if p.several {
+            p.value.1 as usize
+        } else {
+            1
+        }
+    }
+
+    /// The value lines of `p` as the codec writes them (as written for a key the class
+    /// does not know, or when the file does not load).
+    pub fn value(&self, p: &Prop) -> Vec<&str> {
+        match self
+            .known
+            .get(p.known as usize)
+            .and_then(|k| k.value.as_ref())
+        {
+            Some(lines) => lines.iter().map(String::as_str).collect(),
+            None => self.raw(p),
+        }
+    }
+
+    /// Byte range of the value text of `p` in [`Asset::text`]: its first value line's
+    /// start to its last value line's end (line ending excluded).
+    pub fn values(&self, p: &Prop) -> (usize, usize) {
+        let (first, last) = if p.several {
+            let at = p.value.0 as usize;
+            let count = (p.value.1 as usize).max(1);
+            (self.lines[at], self.lines[at + count - 1])
+        } else {
+            (p.value, p.value)
+        };
+        (first.0 as usize, (last.0 + last.1) as usize)
+    }
+
+    /// Byte range of the whole of `p` in [`Asset::text`]: from its header line's start
+    /// through its last value line's line ending.
+    pub fn span(&self, p: &Prop) -> (usize, usize) {
+        let text = self.text();
+        let key = p.key.0 as usize;
+        let end = self.values(p).1;
+        let start = text[..key].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+        (start, end)
+    }
+
+    /// The first property whose [`Asset::name`] is `name` as keys compare (ASCII case
+    /// and `_` ignored), if the file has it.
+    pub fn get(&self, name: &str) -> Option<&Prop> {
+        let at = find_key(
+            &self.order,
+            self.props.len(),
+            |i| self.name(&self.props[i]),
+            name,
+        )?;
         self.props.get(at)
     }
 
@@ -92,16 +200,127 @@ impl Asset {
 
     /// The line ending the file uses (`\r\n` when it has any, else `\n`).
     pub fn eol(&self) -> &'static str {
-        if self.text.contains("\r\n") {
+        if self.file.contains("\r\n") {
             "\r\n"
         } else {
             "\n"
         }
     }
+
+    /// Whether the entity loaded, so that its effective values are known: every
+    /// property's value with the template chain and the defaults applied is
+    /// [`Asset::written`] followed by the file's [`Asset::kept`] unknown keys as written.
+    pub fn resolved(&self) -> bool {
+        self.resolved.is_some()
+    }
+
+    /// The effective value of each property the class writes, `(canonical key, value
+    /// lines)` in the writer's order; empty when the entity did not load.
+    pub fn written(&self) -> &[(String, Vec<String>)] {
+        self.resolved.as_deref().unwrap_or_default()
+    }
+
+    /// The indices in [`Asset::props`] of the unknown keys the entity's load kept, in
+    /// file order (4 bytes a key).
+    pub fn kept(&self) -> Vec<u32> {
+        (self.props.iter().enumerate())
+            .filter(|(_, p)| p.kept)
+            .map(|(i, _)| i as u32)
+            .collect()
+    }
+}
+
+/// The properties of a text, as byte ranges of it.
+pub struct Scan {
+    /// The properties, in file order (`known` unset, `kept` false).
+    pub props: Vec<Prop>,
+    /// The value lines of the properties with several.
+    lines: Vec<(u32, u32)>,
+}
+
+/// The properties of `text` (a file's text after its byte-order mark), tokenized piece by
+/// piece ([`crate::pieces::pieces`]) so that a file of a million keys takes the
+/// tokenizer's arrays of a piece.
+///
+/// # Errors
+/// The tokenizer's error of the whole `file` (`text` with its byte-order mark), located
+/// at `path:line:column`: a line that is not a property, a duplicate key, a conflict
+/// marker; [`juliet_core::ErrorKind::FileTooLarge`] for a text of 4 GiB or more.
+pub fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
+    if u32::try_from(file.len()).is_err() {
+        let kind = juliet_core::ErrorKind::FileTooLarge {
+            size: file.len() as u64,
+            limit: u64::from(u32::MAX),
+        };
+        return Err(Error::new(path, 0, 0, kind));
+    }
+    let base = text.as_ptr() as usize;
+    let at = |s: &str| (s.as_ptr() as usize - base) as u32;
+    let mut buffer = TokenBuffer::new();
+    let mut out = Scan {
+        props: Vec::new(),
+        lines: Vec::new(),
+    };
+    let mut lines_before = 0u32;
+    for piece in crate::pieces::pieces(text.as_bytes()) {
+        let Ok(doc) = buffer.tokenize(piece, path) else {
+            // The error located in the whole file (a piece's lines are its own).
+            return Err(whole_error(file, path)
+                .unwrap_or_else(|| Error::new(path, 0, 0, juliet_core::ErrorKind::InvalidUtf8)));
+        };
+        out.props.reserve(doc.len());
+        for i in 0..doc.len() {
+            let node = doc.node(i);
+            let key = (at(doc.key(i)), doc.key(i).len() as u32);
+            let mut values = doc.value_lines(i).map(|l| (at(l), l.len() as u32));
+            let first = values.next().unwrap_or((key.0 + key.1, 0));
+            let (value, several) = match values.next() {
+                None => (first, false),
+                Some(second) => {
+                    let start = out.lines.len() as u32;
+                    out.lines.extend([first, second].into_iter().chain(values));
+                    ((start, out.lines.len() as u32 - start), true)
+                }
+            };
+            out.props.push(Prop {
+                key,
+                value,
+                line: node.line + lines_before,
+                known: UNKNOWN,
+                form: node.form,
+                several,
+                kept: false,
+            });
+        }
+        lines_before += piece.iter().filter(|&&b| b == b'\n').count() as u32;
+    }
+    // A key in two pieces, which no piece's own duplicate check sees.
+    let order = key_order(out.props.len(), |i| slice(text, out.props[i].key));
+    let key = |i: u32| slice(text, out.props[i as usize].key);
+    if order
+        .windows(2)
+        .any(|w| compare_keys(key(w[0]), key(w[1])).is_eq())
+    {
+        if let Some(e) = whole_error(file, path) {
+            return Err(e);
+        }
+    }
+    Ok(out)
+}
+
+/// The text of the byte range `(start, length)` of `text`.
+fn slice(text: &str, (start, len): (u32, u32)) -> &str {
+    &text[start as usize..(start + len) as usize]
+}
+
+/// The tokenizer's error of the whole of `file`, if it has one.
+fn whole_error(file: &[u8], path: &Path) -> Option<Error> {
+    TokenBuffer::new().tokenize(file, path).err()
 }
 
 /// Reads `bytes` (the file at `path`) for comparing; templates resolve against `root`
-/// (the file's folder when `None`). An empty file is an asset with no property.
+/// (the file's folder when `None`). An empty file is an asset with no property. The
+/// asset keeps `bytes` as its text.
 ///
 /// The kinds known are the binary's and those of `<root>/jasset.schema` (see
 /// `schema_kinds`), so a game's files compare by their values with the stock tool.
@@ -111,134 +330,151 @@ impl Asset {
 /// duplicate key, a merge conflict marker), located at `path:line:column`; the schema's
 /// error when `<root>/jasset.schema` does not read. A file that tokenizes but
 /// whose entity does not load is no error (see [`Asset::load_error`]).
-pub fn read_asset(bytes: &[u8], path: &Path, root: Option<&Path>) -> Result<Asset, CliError> {
+pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<Asset, CliError> {
     // The stock kinds, the binary's own, and the kinds of `<root>/jasset.schema`.
     let registry = super::schema_kinds::registry_for(root)?;
-    let mut buffer = TokenBuffer::new();
-    let doc = buffer
-        .tokenize(bytes, path)
-        .map_err(|e| CliError::usage(e.to_string()))?;
-    let text = doc.source().to_owned();
-    let base = doc.source().as_ptr() as usize;
-    let has_id = (0..doc.len()).any(|i| {
-        crate::entity_file::base_key(doc.node(i).key_crc, doc.key(i)) == Some(keys::ENTITY_ID.name)
-    });
-
+    let usage = |e: Error| CliError::usage(e.to_string());
     let mut manager = EntityManager::with_registry(registry);
     let project = root
         .map(Path::to_path_buf)
         .or_else(|| path.parent().map(Path::to_path_buf))
         .unwrap_or_default();
     let mut templates = TemplateCache::new(project);
-    let mut load_buffer = TokenBuffer::new();
-    let loaded =
-        load_entity_with_templates(&mut load_buffer, &mut manager, &mut templates, path, bytes);
-    let (class, canonical, resolved, load_error) =
-        match loaded {
-            Ok(loaded) => {
-                drop(load_buffer);
-                let class = manager.entity(loaded.id).map(|e| e.class());
-                // The texts are made without the unknown keys, whose canonical value is
-                // their lines as written (a file may hold a million of them).
-                let known = EntityFileData {
-                    template: loaded.data.template.clone(),
-                    ..EntityFileData::default()
-                };
-                let sparse = single_text(&mut manager, &templates, loaded.id, &known, !has_id);
-                let mut full = String::new();
-                let full = save_entity(&manager, loaded.id, &known, &mut full).map(|()| full);
-                match (sparse, full) {
-                    (Ok(sparse), Ok(full)) => {
-                        let mut resolved = text_properties(&full);
-                        resolved.extend(
-                            loaded.data.unknown.iter().map(|p| {
-                                (p.key().to_owned(), p.lines().map(str::to_owned).collect())
-                            }),
-                        );
-                        if !has_id {
-                            resolved.retain(|(k, _)| k != keys::ENTITY_ID.name);
-                        }
-                        let canonical: HashMap<String, Vec<String>> = text_properties(&sparse)
-                            .into_iter()
-                            .map(|(k, v)| (normalize_key(&k), v))
-                            .collect();
-                        (class, canonical, Some(resolved), None)
-                    }
-                    (Err(e), _) | (_, Err(e)) => (class, HashMap::new(), None, Some(e)),
+    // The load first, its tokenizer's arrays dropped before the properties are scanned.
+    let loaded = {
+        let mut buffer = TokenBuffer::new();
+        load_entity_with_templates(&mut buffer, &mut manager, &mut templates, path, &bytes)
+    };
+    let bom = bytes.starts_with(b"\xEF\xBB\xBF");
+    let file = match String::from_utf8(bytes) {
+        Ok(file) => file,
+        Err(e) => {
+            return Err(usage(whole_error(e.as_bytes(), path).unwrap_or_else(
+                || Error::new(path, 0, 0, juliet_core::ErrorKind::InvalidUtf8),
+            )))
+        }
+    };
+    let text = &file[if bom { 3 } else { 0 }..];
+    let Scan { mut props, lines } = scan(file.as_bytes(), text, path).map_err(usage)?;
+    let has_id = props.iter().any(|p| {
+        let key = slice(text, p.key);
+        let crc = juliet_core::key_crc_runtime(key.as_bytes());
+        crate::entity_file::base_key(crc, key) == Some(keys::ENTITY_ID.name)
+    });
+
+    let (class, canonical, resolved, load_error) = match loaded {
+        Ok(loaded) => {
+            let class = manager.entity(loaded.id).map(|e| e.class());
+            // The texts are made without the unknown keys, whose canonical value is
+            // their lines as written (a file may hold a million of them).
+            let known = EntityFileData {
+                template: loaded.data.template.clone(),
+                ..EntityFileData::default()
+            };
+            let sparse = single_text(&mut manager, &templates, loaded.id, &known, !has_id);
+            let mut full = String::new();
+            let full = save_entity(&manager, loaded.id, &known, &mut full).map(|()| full);
+            // The kept unknown keys, in file order as the properties are.
+            let mut next = props.iter_mut();
+            for unknown in loaded.data.unknown.iter() {
+                if let Some(p) = next.find(|p| slice(text, p.key) == unknown.key()) {
+                    p.kept = true;
                 }
             }
-            Err(e) => (None, HashMap::new(), None, Some(e)),
-        };
+            match (sparse, full) {
+                (Ok(sparse), Ok(full)) => {
+                    let mut resolved = text_properties(&full);
+                    if !has_id {
+                        resolved.retain(|(k, _)| k != keys::ENTITY_ID.name);
+                    }
+                    let canonical: HashMap<String, Vec<String>> = text_properties(&sparse)
+                        .into_iter()
+                        .map(|(k, v)| (normalize_key(&k), v))
+                        .collect();
+                    (class, canonical, Some(resolved), None)
+                }
+                (Err(e), _) | (_, Err(e)) => (class, HashMap::new(), None, Some(e)),
+            }
+        }
+        Err(e) => (None, HashMap::new(), None, Some(e)),
+    };
     drop((manager, templates));
 
-    let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = |at: usize| text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
-    let mut props = Vec::with_capacity(doc.len());
-    for i in 0..doc.len() {
-        let key = doc.key(i);
-        let node = doc.node(i);
-        let raw: Vec<String> = doc.value(i).lines().map(str::to_owned).collect();
-        let lines: Vec<&str> = doc.value(i).lines().collect();
-        let first = lines[0].as_ptr() as usize - base;
-        let last = lines[lines.len() - 1];
-        let last_end = last.as_ptr() as usize - base + last.len();
-        let name = canonical_name(node.key_crc, key, class).unwrap_or(key);
-        let id = normalize_key(name);
-        let value = canonical.get(&id).cloned().unwrap_or_else(|| raw.clone());
-        props.push(Prop {
-            key: key.to_owned(),
-            name: name.to_owned(),
-            id,
-            value,
-            raw,
-            line: node.line,
-            span: (line_start(key.as_ptr() as usize - base), line_end(last_end)),
-            values: (first, last_end),
-            form: node.form,
-        });
+    let mut known = Vec::new();
+    for p in &mut props {
+        let key = slice(text, p.key);
+        let crc = juliet_core::key_crc_runtime(key.as_bytes());
+        if let Some(name) = canonical_name(crc, key, class) {
+            p.known = known.len() as u32;
+            let value = canonical.get(&normalize_key(name)).cloned();
+            known.push(Known { name, value });
+        }
     }
-    let order = key_order(&props, |p| &p.id);
-    Ok(Asset {
+    let mut asset = Asset {
         path: path.to_path_buf(),
-        root: root.map(Path::to_path_buf),
-        bom: bytes.starts_with(b"\xEF\xBB\xBF"),
-        text,
+        bom,
         props,
         load_error,
+        file,
+        lines,
+        known,
         resolved,
-        order,
-    })
+        order: Vec::new(),
+    };
+    asset.order = key_order(asset.props.len(), |i| asset.name(&asset.props[i]));
+    Ok(asset)
+}
+
+/// `file` (a text without byte-order mark) tokenized only, no entity loaded: every
+/// [`Asset::name`] is the key as written and every [`Asset::value`] the lines as
+/// written.
+///
+/// # Errors
+/// As [`scan`].
+pub fn read_text(file: String, path: &Path) -> Result<Asset, Error> {
+    let Scan { props, lines } = scan(file.as_bytes(), &file, path)?;
+    let mut asset = Asset {
+        path: path.to_path_buf(),
+        bom: false,
+        props,
+        load_error: None,
+        file,
+        lines,
+        known: Vec::new(),
+        resolved: None,
+        order: Vec::new(),
+    };
+    asset.order = key_order(asset.props.len(), |i| asset.name(&asset.props[i]));
+    Ok(asset)
 }
 
 /// `a` against `b` as keys compare (ASCII case and `_` ignored, as
 /// [`juliet_core::keys_equal`]), without allocating.
-fn compare_keys(a: &str, b: &str) -> std::cmp::Ordering {
+pub fn compare_keys(a: &str, b: &str) -> std::cmp::Ordering {
     let fold = |c: u8| c.to_ascii_lowercase();
     (a.bytes().filter(|&c| c != b'_').map(fold)).cmp(b.bytes().filter(|&c| c != b'_').map(fold))
 }
 
-/// The indices of `items` sorted by their `key` as keys compare, and by index among
-/// those of one key (4 bytes an item), for [`find_key`].
-pub fn key_order<T>(items: &[T], key: impl Fn(&T) -> &str) -> Vec<u32> {
-    let mut order: Vec<u32> = (0..items.len() as u32).collect();
-    order.sort_unstable_by(|&a, &b| {
-        let (x, y) = (key(&items[a as usize]), key(&items[b as usize]));
-        compare_keys(x, y).then(a.cmp(&b))
-    });
+/// The indices `0..len` sorted by their `key` as keys compare, and by index among those
+/// of one key (4 bytes an item), for [`find_key`].
+pub fn key_order<'k>(len: usize, key: impl Fn(usize) -> &'k str) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..len as u32).collect();
+    order.sort_unstable_by(|&a, &b| compare_keys(key(a as usize), key(b as usize)).then(a.cmp(&b)));
     order
 }
 
-/// The index of the first of `items` whose `key` is `wanted` as keys compare, with
-/// `order` their [`key_order`].
-pub fn find_key<T>(
+/// The first index whose `key` is `wanted` as keys compare, with `order` the
+/// [`key_order`] of `0..len`.
+pub fn find_key<'k>(
     order: &[u32],
-    items: &[T],
-    key: impl Fn(&T) -> &str,
+    len: usize,
+    key: impl Fn(usize) -> &'k str,
     wanted: &str,
 ) -> Option<usize> {
-    let at = order.partition_point(|&i| compare_keys(key(&items[i as usize]), wanted).is_lt());
+    debug_assert_eq!(order.len(), len);
+    let at = order.partition_point(|&i| compare_keys(key(i as usize), wanted).is_lt());
     let i = *order.get(at)? as usize;
-    compare_keys(key(&items[i]), wanted).is_eq().then_some(i)
+    compare_keys(key(i), wanted).is_eq().then_some(i)
 }
 
 /// The canonical key that `key` (CRC `crc`) spells: a base key (aliases included),
@@ -275,10 +511,13 @@ fn text_properties(text: &str) -> Vec<(String, Vec<String>)> {
 }
 
 /// `lines` as one line for messages: the line itself, or `[a, b, c]` for several.
-pub fn show(lines: &[String]) -> String {
+pub fn show<S: AsRef<str>>(lines: &[S]) -> String {
     match lines {
-        [one] => one.clone(),
-        _ => format!("[{}]", lines.join(", ")),
+        [one] => one.as_ref().to_owned(),
+        _ => {
+            let lines: Vec<&str> = lines.iter().map(AsRef::as_ref).collect();
+            format!("[{}]", lines.join(", "))
+        }
     }
 }
 
@@ -287,17 +526,17 @@ mod tests {
     use super::*;
 
     fn asset(text: &str) -> Asset {
-        read_asset(text.as_bytes(), Path::new("t.jasset"), None).unwrap()
+        read_asset(text.as_bytes().to_vec(), Path::new("t.jasset"), None).unwrap()
     }
 
     #[test]
     fn values_are_read_through_the_codec_and_keys_through_their_aliases() {
         let a = asset("; id\n0x0000000000000042\n; class\nInert\n; mass: 0.50\n");
         let mass = a.get("mass").unwrap();
-        assert_eq!((mass.name.as_str(), mass.raw[0].as_str()), ("Mass", "0.50"));
-        assert_eq!(mass.value, ["0.5"]);
+        assert_eq!((a.name(mass), a.raw(mass)[0]), ("Mass", "0.50"));
+        assert_eq!(a.value(mass), ["0.5"]);
         let id = a.get("entityid").unwrap();
-        assert_eq!((id.key.as_str(), id.line), ("id", 1));
+        assert_eq!((a.key(id), id.line), ("id", 1));
         assert!(a.load_error.is_none());
     }
 
@@ -305,16 +544,59 @@ mod tests {
     fn a_file_of_an_unknown_kind_compares_as_written() {
         let a = asset("; Kind\nDragon\n; Wings\n4.0\n");
         assert!(a.load_error.is_some());
-        assert_eq!(a.get("wings").unwrap().value, ["4.0"]);
+        assert_eq!(a.value(a.get("wings").unwrap()), ["4.0"]);
     }
 
     #[test]
     fn spans_cover_the_header_through_the_last_value_line() {
-        let text = "# c\n; Kind\nInert\n; Mass: 2.0\n";
+        let text = "# c\n; Kind\nInert\n; Mass: 2.0\n; Notes\n  a\nb  \n";
         let a = asset(text);
         let kind = a.get("kind").unwrap();
-        assert_eq!(&text[kind.span.0..kind.span.1], "; Kind\nInert\n");
+        let (start, end) = a.span(kind);
+        assert_eq!(&text[start..end], "; Kind\nInert\n");
         let mass = a.get("mass").unwrap();
-        assert_eq!(&text[mass.values.0..mass.values.1], "2.0");
+        let (start, end) = a.values(mass);
+        assert_eq!(&text[start..end], "2.0");
+        let notes = a.get("notes").unwrap();
+        assert_eq!(a.raw(notes), ["a", "b"]);
+        let (start, end) = a.span(notes);
+        assert_eq!(&text[start..end], "; Notes\n  a\nb  \n");
+    }
+
+    #[test]
+    fn the_load_keeps_unknown_keys_and_writes_the_classs_properties() {
+        let a = asset("; Glow: 1\n; Kind: Inert\n; Mass: 2\n; Aura\nx\ny\n");
+        assert!(a.resolved());
+        let kept: Vec<&str> = (a.kept().into_iter())
+            .map(|i| a.key(&a.props[i as usize]))
+            .collect();
+        assert_eq!(kept, ["Glow", "Aura"]);
+        let written: Vec<&str> = a.written().iter().map(|(k, _)| k.as_str()).collect();
+        assert!(
+            written.contains(&"Mass") && !written.contains(&"Glow"),
+            "{written:?}"
+        );
+        assert_eq!(a.raw(a.get("aura").unwrap()), ["x", "y"]);
+    }
+
+    #[test]
+    fn line_numbers_and_duplicates_are_those_of_the_whole_file_across_pieces() {
+        let pieces = crate::pieces::PIECE_LINES;
+        let mut text = String::from("; Kind: Inert\n");
+        for i in 0..pieces + 10 {
+            text.push_str(&format!("k{i}: 1\n"));
+        }
+        let a = asset(&text);
+        assert_eq!(
+            a.get(&format!("k{}", pieces + 5)).unwrap().line,
+            pieces as u32 + 7
+        );
+        text.push_str("K_0: 2\n");
+        let err = read_asset(text.into_bytes(), Path::new("t.jasset"), None).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains(&format!("t.jasset:{}:", pieces + 12)),
+            "{err}"
+        );
     }
 }

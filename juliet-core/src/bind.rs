@@ -3,8 +3,8 @@
 //! by exact key. docs/design.md, sections 4.2 and 4.3.
 
 use crate::archive::CLASS_VERSION;
-use crate::class::PropertyDescriptor;
 use crate::codec::Codec;
+use crate::erased::PropertyDescriptor;
 use crate::error::Error;
 use crate::token::{same_bytes, Document};
 use crate::value::{Value, ValueSpan};

@@ -1,15 +1,26 @@
-//! [`Class`] descriptors, [`PropertyDescriptor`] tables and the [`Reflect`] trait that
-//! `#[derive(Entity)]` implements.
+//! [`Class`] descriptors and the [`Reflect`] trait that `#[derive(Entity)]` implements,
+//! with the `Reflect`-typed entry points to the type-erased layer ([`crate::erased`]):
+//! [`ClassOps::of`] and the typed property access ([`PropertyDescriptor::encode`],
+//! [`PropertyDescriptor::decode_into`], [`PropertyDescriptor::same_value`],
+//! [`PropertyDescriptor::copy_value`]).
 //!
 //! docs/design.md, sections 3.1 (`Class` with its version and property table) and 3.2
 //! (the default init stub); the property table (key, key CRC, offset, type) is what the
 //! template code walks.
+//!
+//! `erased` knows a class's Rust type only through its crate-private `ClassType` trait,
+//! implemented here for every `Reflect` type, so this module depends on `erased` and not
+//! the other way round.
 
 use crate::archive::Archive;
-use crate::codec::{Codec, PropertyType};
-use crate::crc::{key_crc, keys_equal, Key};
-use crate::erased::{ClassOps, PropertyOps};
+use crate::crc::{key_crc, Key};
+use crate::erased::{ClassOps, ClassType};
 use crate::error::Error;
+use crate::value::{Value, ValueError};
+
+/// The descriptor of one property, defined in [`crate::erased`] with its type-erased
+/// operations; its `Reflect`-typed access is below.
+pub use crate::erased::PropertyDescriptor;
 
 /// A type with a [`Class`] descriptor: what `#[derive(Entity)]` implements.
 ///
@@ -187,54 +198,86 @@ impl PartialEq for Class {
     }
 }
 
-/// One property of a class: key, CRC, aliases, field offset, type and the operations to
-/// read, write, compare and copy it through the offset.
-#[derive(Debug)]
-pub struct PropertyDescriptor {
-    /// The key the writer emits (PascalCase of the field name unless renamed).
-    pub key: &'static str,
-    /// [`key_crc`] of `key`.
-    pub crc: u32,
-    /// Other keys read as this property (never written).
-    pub aliases: &'static [Key],
-    /// The Rust field name.
-    pub field: &'static str,
-    /// Byte offset of the field in the struct (`core::mem::offset_of!`).
-    pub offset: usize,
-    /// `size_of` the field type, in bytes.
-    pub size: usize,
-    /// The field's type.
-    pub property_type: PropertyType,
-    /// Type-erased operations on the field.
-    pub ops: PropertyOps,
-}
-
+/// `Reflect`-typed access to a property through its descriptor (the offset and the
+/// type-erased operations, checked against the owning class).
 impl PropertyDescriptor {
-    /// Whether `key`, whose [`crate::key_crc_runtime`] is `crc`, is this property's key
-    /// or one of its aliases under any spelling: the CRC first, then the normalized
-    /// text, so a CRC-32 twin is not.
-    #[inline]
-    pub fn matches(&self, crc: u32, key: &str) -> bool {
-        (self.crc == crc && (key == self.key || keys_equal(key, self.key)))
-            || self.aliases.iter().any(|a| a.matches(crc, key))
+    /// Appends the value of this property of `object` to `out` (its value lines).
+    ///
+    /// # Panics
+    /// Unless this descriptor is one of `T`'s property table (`T::CLASS.properties`) or
+    /// has the key, offset, size and field type of one of its entries.
+    pub fn encode<T: Reflect>(&self, object: &T, out: &mut String) {
+        self.checked_encode(object, out);
     }
 
-    /// The descriptor of a field of type `F` at `offset` (used by the derive).
-    pub const fn new<F: Codec>(
-        key: &'static str,
-        field: &'static str,
-        offset: usize,
-        aliases: &'static [Key],
-    ) -> PropertyDescriptor {
-        PropertyDescriptor {
-            key,
-            crc: key_crc(key),
-            aliases,
-            field,
-            offset,
-            size: std::mem::size_of::<F>(),
-            property_type: F::PROPERTY_TYPE,
-            ops: PropertyOps::of::<F>(),
-        }
+    /// Decodes `value` into this property of `object`.
+    ///
+    /// # Errors
+    /// The codec's [`ValueError`]; the field is unchanged then.
+    ///
+    /// # Panics
+    /// As [`PropertyDescriptor::encode`].
+    pub fn decode_into<'a, T: Reflect>(
+        &self,
+        object: &mut T,
+        value: Value<'a>,
+    ) -> Result<(), ValueError<'a>> {
+        self.checked_decode_into(object, value)
+    }
+
+    /// Whether this property has the same value in `a` and `b`
+    /// ([`Codec::same_value`](crate::Codec::same_value)).
+    ///
+    /// # Panics
+    /// As [`PropertyDescriptor::encode`].
+    pub fn same_value<T: Reflect>(&self, a: &T, b: &T) -> bool {
+        self.checked_same_value(a, b)
+    }
+
+    /// Copies this property from `src` to `dst` (clone-assign).
+    ///
+    /// # Panics
+    /// As [`PropertyDescriptor::encode`].
+    pub fn copy_value<T: Reflect>(&self, dst: &mut T, src: &T) {
+        self.checked_copy_value(dst, src);
+    }
+}
+
+impl ClassOps {
+    /// The operations of `T`.
+    pub const fn of<T: Reflect>() -> ClassOps {
+        ClassOps::erase::<T>()
+    }
+}
+
+/// What type-erased code knows of a `Reflect` type ([`crate::erased`]): its operations
+/// and property tables, each the `Reflect` item of the same meaning.
+impl<T: Reflect> ClassType for T {
+    fn default_value() -> T {
+        <T as Reflect>::default_value()
+    }
+
+    fn clone_value(&self) -> T {
+        <T as Reflect>::clone_value(self)
+    }
+
+    fn save(&self, ar: &mut Archive<'_>) {
+        <T as Reflect>::save(self, ar);
+    }
+
+    fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error> {
+        <T as Reflect>::load(self, ar)
+    }
+
+    fn property_table() -> &'static [PropertyDescriptor] {
+        <T as Reflect>::property_table()
+    }
+
+    fn class_properties() -> &'static [PropertyDescriptor] {
+        T::CLASS.properties
+    }
+
+    fn class_name() -> &'static str {
+        T::CLASS.name
     }
 }

@@ -1,20 +1,51 @@
-//! Type-erased operations on classes and properties: function pointers over raw bytes,
-//! made from generic functions at compile time.
+//! Type-erased access to values and fields: the function tables [`ClassOps`] and
+//! [`PropertyOps`] (function pointers over raw bytes, made from generic functions at
+//! compile time) and the [`PropertyDescriptor`] (a field's key, offset and operations)
+//! with its checked typed access.
 //!
-//! This is one of the two modules of the workspace that hold `unsafe` (the other is the
-//! entity storage in `juliet-entities`): the runtime keeps entities of many kinds in
-//! per-kind storage it only knows by [`crate::Class`], and reaches fields by offset
-//! (docs/design.md, section 3.5). Every function here is a thin monomorphic
-//! wrapper whose safety contract is the pointer's validity; its tests run under Miri.
+//! The runtime keeps entities of many kinds in per-kind storage it only knows by
+//! [`crate::Class`], and reaches fields by offset (docs/design.md, section 3.5). Every
+//! function here is a thin monomorphic wrapper whose safety contract is the pointer's
+//! validity; the tests run under Miri. The other modules that hold `unsafe` are the
+//! tokenizer's SSE2 scan (`token::simd`) and, in `juliet-entities`, the entity storage
+//! and the construct tick batches.
+//!
+//! This module does not depend on [`crate::class`]: it knows a class's Rust type only
+//! through a crate-private trait that `class` implements for every
+//! [`Reflect`](crate::Reflect) type. The `Reflect`-typed public entry points
+//! ([`ClassOps::of`], and [`PropertyDescriptor::encode`] and its siblings) are defined
+//! in `class` and call the crate-private ones here.
 
 use std::alloc::Layout;
 use std::any::TypeId;
 
 use crate::archive::Archive;
-use crate::class::{PropertyDescriptor, Reflect};
-use crate::codec::Codec;
+use crate::codec::{Codec, PropertyType};
+use crate::crc::{key_crc, keys_equal, Key};
 use crate::error::Error;
 use crate::value::{Value, ValueError};
+
+/// The Rust type of a class, as type-erased code sees it: the operations [`ClassOps`]
+/// erases, and the table a typed property access checks descriptors against.
+///
+/// Implemented in [`crate::class`] for every [`Reflect`](crate::Reflect) type, each
+/// item forwarding to the `Reflect` item its doc comment names, and for no other type.
+pub(crate) trait ClassType: Sized + 'static {
+    /// `Reflect::default_value`.
+    fn default_value() -> Self;
+    /// `Reflect::clone_value`.
+    fn clone_value(&self) -> Self;
+    /// `Reflect::save`.
+    fn save(&self, ar: &mut Archive<'_>);
+    /// `Reflect::load`.
+    fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error>;
+    /// `Reflect::property_table`: the table type-erased code walks.
+    fn property_table() -> &'static [PropertyDescriptor];
+    /// `Reflect::CLASS.properties`: the table a typed access accepts descriptors of.
+    fn class_properties() -> &'static [PropertyDescriptor];
+    /// `Reflect::CLASS.name`, for messages.
+    fn class_name() -> &'static str;
+}
 
 /// Operations on a whole value of a class, through raw pointers.
 #[derive(Debug, Clone, Copy)]
@@ -26,25 +57,26 @@ pub struct ClassOps {
     load: unsafe fn(*mut u8, &mut Archive<'_>) -> Result<(), Error>,
     /// The `TypeId` of the class's Rust type.
     pub type_id: fn() -> TypeId,
-    // Private copies made by `of::<T>()` that no code outside this module can change:
-    // type-erased storage (`juliet-entities`) sizes, aligns and downcasts by these, so a
-    // hand-built `Class` with wrong public fields cannot make safe code unsound.
+    // Private copies made by `erase::<T>()` (behind `ClassOps::of`) that no code
+    // outside this module can change: type-erased storage (`juliet-entities`) sizes,
+    // aligns and downcasts by these, so a hand-built `Class` with wrong public fields
+    // cannot make safe code unsound.
     layout: Layout,
     value_type_id: fn() -> TypeId,
     properties: fn() -> &'static [PropertyDescriptor],
 }
 
-unsafe fn default_in_place<T: Reflect>(dst: *mut u8) {
+unsafe fn default_in_place<T: ClassType>(dst: *mut u8) {
     // SAFETY: the caller guarantees `dst` is valid for writes of a `T` and aligned.
     unsafe { dst.cast::<T>().write(T::default_value()) }
 }
 
-unsafe fn drop_in_place<T: Reflect>(ptr: *mut u8) {
+unsafe fn drop_in_place<T: ClassType>(ptr: *mut u8) {
     // SAFETY: the caller guarantees `ptr` holds a live `T` that is not used again.
     unsafe { ptr.cast::<T>().drop_in_place() }
 }
 
-unsafe fn clone_in_place<T: Reflect>(src: *const u8, dst: *mut u8) {
+unsafe fn clone_in_place<T: ClassType>(src: *const u8, dst: *mut u8) {
     // SAFETY: the caller guarantees `src` holds a live `T` and `dst` is valid for
     // writes of a `T`, aligned and not overlapping `src`.
     unsafe {
@@ -53,23 +85,23 @@ unsafe fn clone_in_place<T: Reflect>(src: *const u8, dst: *mut u8) {
     }
 }
 
-fn properties<T: Reflect>() -> &'static [PropertyDescriptor] {
+fn properties<T: ClassType>() -> &'static [PropertyDescriptor] {
     T::property_table()
 }
 
-unsafe fn save<T: Reflect>(ptr: *const u8, ar: &mut Archive<'_>) {
+unsafe fn save<T: ClassType>(ptr: *const u8, ar: &mut Archive<'_>) {
     // SAFETY: the caller guarantees `ptr` holds a live `T`.
     unsafe { (*ptr.cast::<T>()).save(ar) }
 }
 
-unsafe fn load<T: Reflect>(ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error> {
+unsafe fn load<T: ClassType>(ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error> {
     // SAFETY: the caller guarantees `ptr` holds a live `T` with no other borrow.
     unsafe { (*ptr.cast::<T>()).load(ar) }
 }
 
 impl ClassOps {
-    /// The operations of `T`.
-    pub const fn of<T: Reflect>() -> ClassOps {
+    /// The operations of `T` (what [`ClassOps::of`] returns).
+    pub(crate) const fn erase<T: ClassType>() -> ClassOps {
         ClassOps {
             default_in_place: default_in_place::<T>,
             drop_in_place: drop_in_place::<T>,
@@ -84,8 +116,8 @@ impl ClassOps {
     }
 
     /// The property table of the type these operations act on
-    /// ([`Reflect::property_table`] of the `T` given to [`ClassOps::of`], by default
-    /// `T::CLASS.properties`). Unlike the public
+    /// ([`Reflect::property_table`](crate::Reflect::property_table) of the `T` given to
+    /// [`ClassOps::of`], by default `T::CLASS.properties`). Unlike the public
     /// [`crate::Class::properties`] field it cannot be changed after [`ClassOps::of`], so
     /// type-erased code that reaches fields by offset (the template runtime's property
     /// copies) may rely on it as much as on `T`'s own table.
@@ -141,7 +173,7 @@ impl ClassOps {
         unsafe { (self.clone_in_place)(src, dst) }
     }
 
-    /// Saves the value at `ptr` ([`Reflect::save`]).
+    /// Saves the value at `ptr` ([`Reflect::save`](crate::Reflect::save)).
     ///
     /// # Safety
     /// `ptr` must hold a live value of the class.
@@ -150,13 +182,13 @@ impl ClassOps {
         unsafe { (self.save)(ptr, ar) }
     }
 
-    /// Loads into the value at `ptr` ([`Reflect::load`]).
+    /// Loads into the value at `ptr` ([`Reflect::load`](crate::Reflect::load)).
     ///
     /// # Safety
     /// `ptr` must hold a live value of the class, not borrowed elsewhere.
     ///
     /// # Errors
-    /// As [`Reflect::load`].
+    /// As [`Reflect::load`](crate::Reflect::load).
     pub unsafe fn load(&self, ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error> {
         // SAFETY: forwarded contract.
         unsafe { (self.load)(ptr, ar) }
@@ -256,8 +288,62 @@ impl PropertyOps {
     }
 }
 
+/// One property of a class: key, CRC, aliases, field offset, type and the operations to
+/// read, write, compare and copy it through the offset.
+#[derive(Debug)]
+pub struct PropertyDescriptor {
+    /// The key the writer emits (PascalCase of the field name unless renamed).
+    pub key: &'static str,
+    /// [`key_crc`] of `key`.
+    pub crc: u32,
+    /// Other keys read as this property (never written).
+    pub aliases: &'static [Key],
+    /// The Rust field name.
+    pub field: &'static str,
+    /// Byte offset of the field in the struct (`core::mem::offset_of!`).
+    pub offset: usize,
+    /// `size_of` the field type, in bytes.
+    pub size: usize,
+    /// The field's type.
+    pub property_type: PropertyType,
+    /// Type-erased operations on the field.
+    pub ops: PropertyOps,
+}
+
+impl PropertyDescriptor {
+    /// Whether `key`, whose [`crate::key_crc_runtime`] is `crc`, is this property's key
+    /// or one of its aliases under any spelling: the CRC first, then the normalized
+    /// text, so a CRC-32 twin is not.
+    #[inline]
+    pub fn matches(&self, crc: u32, key: &str) -> bool {
+        (self.crc == crc && (key == self.key || keys_equal(key, self.key)))
+            || self.aliases.iter().any(|a| a.matches(crc, key))
+    }
+
+    /// The descriptor of a field of type `F` at `offset` (used by the derive).
+    pub const fn new<F: Codec>(
+        key: &'static str,
+        field: &'static str,
+        offset: usize,
+        aliases: &'static [Key],
+    ) -> PropertyDescriptor {
+        PropertyDescriptor {
+            key,
+            crc: key_crc(key),
+            aliases,
+            field,
+            offset,
+            size: std::mem::size_of::<F>(),
+            property_type: F::PROPERTY_TYPE,
+            ops: PropertyOps::of::<F>(),
+        }
+    }
+}
+
 /// Typed, safe access to a property through its descriptor (the offset and the
-/// operations above, checked against the owning class).
+/// operations above, checked against the owning class): what the public
+/// `Reflect`-typed methods of [`crate::class`] ([`PropertyDescriptor::encode`] and its
+/// siblings) call.
 impl PropertyDescriptor {
     /// Panics unless this descriptor is one of `T`'s property table: using a descriptor
     /// with another type is a broken invariant.
@@ -268,8 +354,8 @@ impl PropertyDescriptor {
     /// is accepted when an entry of the table has its key, offset, size and field
     /// `TypeId`: its operations are then those of the very field type `T` has at that
     /// offset.
-    fn check<T: Reflect>(&self) {
-        let table = T::CLASS.properties;
+    fn check<T: ClassType>(&self) {
+        let table = T::class_properties();
         let me: *const PropertyDescriptor = self;
         if table.as_ptr_range().contains(&me) {
             return;
@@ -278,7 +364,7 @@ impl PropertyDescriptor {
             table.iter().any(|p| p.same_descriptor(self)),
             "property `{}` does not belong to class `{}`",
             self.key,
-            T::CLASS.name
+            T::class_name()
         );
     }
 
@@ -293,7 +379,7 @@ impl PropertyDescriptor {
     }
 
     /// Appends the value of this property of `object` to `out` (its value lines).
-    pub fn encode<T: Reflect>(&self, object: &T, out: &mut String) {
+    pub(crate) fn checked_encode<T: ClassType>(&self, object: &T, out: &mut String) {
         self.check::<T>();
         // SAFETY: `check` proved this descriptor comes from `T`'s table, so `offset`
         // and `ops` describe a field of `T`, and `object` is a live `&T`.
@@ -307,13 +393,13 @@ impl PropertyDescriptor {
     ///
     /// # Errors
     /// The codec's [`ValueError`]; the field is unchanged then.
-    pub fn decode_into<'a, T: Reflect>(
+    pub(crate) fn checked_decode_into<'a, T: ClassType>(
         &self,
         object: &mut T,
         value: Value<'a>,
     ) -> Result<(), ValueError<'a>> {
         self.check::<T>();
-        // SAFETY: as in `encode`, with a unique borrow of `object`.
+        // SAFETY: as in `checked_encode`, with a unique borrow of `object`.
         unsafe {
             self.ops
                 .decode_into(object as *mut T as *mut u8, self.offset, value)
@@ -321,9 +407,9 @@ impl PropertyDescriptor {
     }
 
     /// Whether this property has the same value in `a` and `b` ([`Codec::same_value`]).
-    pub fn same_value<T: Reflect>(&self, a: &T, b: &T) -> bool {
+    pub(crate) fn checked_same_value<T: ClassType>(&self, a: &T, b: &T) -> bool {
         self.check::<T>();
-        // SAFETY: as in `encode`, for two live `&T`.
+        // SAFETY: as in `checked_encode`, for two live `&T`.
         unsafe {
             self.ops.same_value(
                 a as *const T as *const u8,
@@ -334,9 +420,10 @@ impl PropertyDescriptor {
     }
 
     /// Copies this property from `src` to `dst` (clone-assign).
-    pub fn copy_value<T: Reflect>(&self, dst: &mut T, src: &T) {
+    pub(crate) fn checked_copy_value<T: ClassType>(&self, dst: &mut T, src: &T) {
         self.check::<T>();
-        // SAFETY: as in `encode`; `dst` is unique and `src` shared, so they differ.
+        // SAFETY: as in `checked_encode`; `dst` is unique and `src` shared, so they
+        // differ.
         unsafe {
             self.ops.clone_from(
                 dst as *mut T as *mut u8,

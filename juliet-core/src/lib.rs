@@ -62,12 +62,12 @@ pub use archive::{
     CLASS_VERSION, UNKNOWN_KEY_WARNINGS,
 };
 pub use bind::Properties;
-pub use class::{Class, PropertyDescriptor, Reflect};
+pub use class::{Class, Reflect};
 pub use codec::{decode_variant, needs_quotes, Codec, PropertyType};
 pub use crc::{
     crc32, is_identifier, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key,
 };
-pub use erased::{ClassOps, PropertyOps};
+pub use erased::{ClassOps, PropertyDescriptor, PropertyOps};
 pub use error::{
     escape_controls, Error, ErrorInfo, ErrorKind, ValueErrorKind, Warning, WarningKind,
 };

@@ -13,7 +13,8 @@ use std::ptr::NonNull;
 use glam::Vec3;
 
 use crate::archive::{write_header, Archive};
-use crate::class::{Class, PropertyDescriptor, Reflect};
+use crate::class::{Class, Reflect};
+use crate::erased::PropertyDescriptor;
 use crate::error::{Error, ErrorKind, ValueErrorKind};
 use crate::token::TokenBuffer;
 use crate::value::Value;

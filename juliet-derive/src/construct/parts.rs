@@ -105,7 +105,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
             impl #impl_generics #rt::ConstructParts for #ident #ty_generics #where_clause {
                 #[allow(unused_variables)]
                 fn __register_children<R: #rt::Construct, P: #private::FieldPath<R, Target = Self>>(
-                    registrar: &mut #private::Registrar<'_, R>,
+                    registrar: &mut impl #private::Registrar<R>,
                 ) {
                     #(#register)*
                 }

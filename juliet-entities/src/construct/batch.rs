@@ -50,7 +50,7 @@ use std::ptr::NonNull;
 
 use super::context::{ConstructKey, TickContext};
 use super::traits::{
-    Construct, ConstructParts, DynConstruct, FieldPath, Here, TickGroup, TickSlot,
+    Construct, ConstructParts, DynConstruct, FieldPath, Here, Registrar, TickGroup, TickSlot,
 };
 use super::SimFloat;
 
@@ -269,18 +269,17 @@ unsafe fn scalar_update_run<R: Construct, P: FieldPath<R>>(
     }
 }
 
-/// Registers the tick hooks of a root construct `R` and of its `Owned` children
-/// (called by the derive's `__register_children`, depth-first in declaration order).
-#[doc(hidden)]
-pub struct Registrar<'a, R> {
+/// Registers the tick hooks of a root construct `R` and of its `Owned` children in the
+/// three batches (the [`Registrar`] the derive's `__register_children` calls,
+/// depth-first in declaration order).
+struct BatchRegistrar<'a, R> {
     root: NonNull<R>,
     owner: ConstructKey,
     batches: &'a mut [ConstructBatch; 3],
 }
 
-impl<R: Construct> Registrar<'_, R> {
-    /// Registers the hooks of the construct `P` reaches, then its children's.
-    pub fn owned<P: FieldPath<R>>(&mut self) {
+impl<R: Construct> Registrar<R> for BatchRegistrar<'_, R> {
+    fn owned<P: FieldPath<R>>(&mut self) {
         let hooks = <P::Target as Construct>::HOOKS;
         let shims: [(Option<TickSlot>, RunFn); 3] = [
             (hooks.pre_input, pre_input_run::<R, P>),
@@ -370,7 +369,7 @@ impl ConstructSet {
                 ptr: root as NonNull<dyn DynConstruct>,
             },
         );
-        Registrar {
+        BatchRegistrar {
             root,
             owner: key,
             batches: &mut self.batches,

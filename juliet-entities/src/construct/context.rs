@@ -28,6 +28,10 @@
 //! flow.step_physics();
 //! assert_eq!(flow.get(flag).unwrap().angle, SimFloat::ONE);
 //! ```
+//!
+//! This module depends on neither the constructs' traits nor their batches: the
+//! generic [`Commands::spawn`] is defined in `flow`, beside the set of constructs its
+//! spawns go to.
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -35,7 +39,6 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 
-use super::traits::Construct;
 use crate::manager::EntityManager;
 use crate::world::World;
 
@@ -145,8 +148,10 @@ impl Resources {
     }
 }
 
-/// A spawn waiting for the end of the current phase.
-pub(crate) type PendingSpawn = Box<dyn FnOnce(&mut super::batch::ConstructSet, ConstructKey)>;
+/// A spawn waiting for the end of the current phase: inserts its construct, under the
+/// key, into the flow manager's set of constructs, given as `dyn Any` since this module
+/// does not know the set's type ([`Commands::spawn`] makes it).
+pub(crate) type PendingSpawn = Box<dyn FnOnce(&mut dyn Any, ConstructKey)>;
 
 /// Spawns and destroys asked for while constructs run (from a tick hook or a game-mode
 /// hook), carried out in order when the current phase (or hook) ends. A spawned
@@ -182,14 +187,9 @@ impl Commands {
         key
     }
 
-    /// Spawns `value` when the current phase ends (its views are initialized then).
-    pub fn spawn<T: Construct>(&mut self, value: T) -> ConstructId<T> {
-        let key = self.next_key();
-        self.spawns.push((
-            key,
-            Box::new(move |set: &mut super::batch::ConstructSet, key| set.insert(key, value)),
-        ));
-        ConstructId::new(key)
+    /// Queues `spawn` under `key` (from [`Commands::next_key`]).
+    pub(crate) fn defer_spawn(&mut self, key: ConstructKey, spawn: PendingSpawn) {
+        self.spawns.push((key, spawn));
     }
 
     /// Destroys the construct `key` when the current phase ends (after the spawns

@@ -32,6 +32,9 @@
 //! flow.unload_level(); // `Mover` is a `Level` construct
 //! assert!(flow.get(mover).is_none());
 //! ```
+//!
+//! [`Commands::spawn`] is defined here too, beside the [`FlowManager`]'s set of
+//! constructs that its deferred spawns go into.
 
 use std::any::Any;
 use std::fmt;
@@ -265,6 +268,7 @@ impl FlowManager {
     }
 
     /// Carries out the queued spawns (in order, each initialized), then the destroys.
+    /// Each pending spawn is given the set of constructs ([`Commands::spawn`]).
     fn apply_commands(&mut self) {
         while !self.commands.is_empty() {
             let (spawns, destroys) = self.commands.take();
@@ -439,5 +443,21 @@ impl FlowManager {
             self.destroy(key);
         }
         true
+    }
+}
+
+impl Commands {
+    /// Spawns `value` when the current phase ends (its views are initialized then).
+    pub fn spawn<T: Construct>(&mut self, value: T) -> ConstructId<T> {
+        let key = self.next_key();
+        self.defer_spawn(
+            key,
+            Box::new(move |set: &mut dyn Any, key| {
+                set.downcast_mut::<ConstructSet>()
+                    .expect("a pending spawn is given the flow manager's set of constructs")
+                    .insert(key, value);
+            }),
+        );
+        ConstructId::new(key)
     }
 }

@@ -99,9 +99,8 @@ pub use juliet_derive::{construct, Construct};
 /// What the macros' generated code names; not an API.
 #[doc(hidden)]
 pub mod __private {
-    pub use super::batch::Registrar;
     pub use super::owned::OwnedField;
-    pub use super::traits::{DynConstruct, FieldPath, HookSet, Then, TickSlot};
+    pub use super::traits::{DynConstruct, FieldPath, HookSet, Registrar, Then, TickSlot};
     pub use super::view::ViewHandle;
     pub use crate::world::World;
 }

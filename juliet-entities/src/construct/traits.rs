@@ -145,12 +145,22 @@ pub trait Construct: ConstructParts + Sized {
 pub trait ConstructParts: 'static {
     #[doc(hidden)]
     fn __register_children<R: Construct, P: FieldPath<R, Target = Self>>(
-        registrar: &mut super::batch::Registrar<'_, R>,
+        registrar: &mut impl Registrar<R>,
     );
     #[doc(hidden)]
     fn __for_each_child(&mut self, f: &mut dyn FnMut(&mut dyn DynConstruct));
     #[doc(hidden)]
     fn __for_each_view(&mut self, f: &mut dyn FnMut(&mut dyn ViewHandle));
+}
+
+/// What [`ConstructParts::__register_children`] reports the constructs of a root's
+/// `Owned` tree to, one [`FieldPath`] each: the tick batches' registrar, which makes
+/// their batch entries.
+#[doc(hidden)]
+pub trait Registrar<R> {
+    /// Registers the hooks of the construct `P` reaches from the root, then its
+    /// children's.
+    fn owned<P: FieldPath<R>>(&mut self);
 }
 
 /// A way from a root construct `R` to one construct inside it (itself, or an `Owned`

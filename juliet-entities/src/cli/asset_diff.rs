@@ -218,11 +218,19 @@ fn diff_by(a: &Side<'_>, b: &Side<'_>) -> Vec<Change> {
 fn textconv(asset: &Asset, out: &mut dyn Write) -> std::io::Result<()> {
     let written = asset.written();
     let order = key_order(written.len(), |i| &written[i].0);
-    let rank = |p: &super::props::Prop| {
-        let at = find_key(&order, written.len(), |i| &written[i].0, asset.name(p));
-        at.map_or(u32::MAX, |at| at as u32)
+    // The class's properties in the writer's order, then the kept unknown keys, then
+    // the rest (deprecated keys a migration read), each in file order.
+    let rank = |p: &super::props::Prop| match find_key(
+        &order,
+        written.len(),
+        |i| &written[i].0,
+        asset.name(p),
+    ) {
+        Some(at) => at as u32,
+        None if p.kept() => written.len() as u32,
+        None => u32::MAX,
     };
-    // 8 bytes a property; the unknown keys (rank `u32::MAX`) stay in file order.
+    // 8 bytes a property.
     let mut ranked: Vec<(u32, u32)> = (asset.props.iter().enumerate())
         .map(|(i, p)| (rank(p), i as u32))
         .collect();
@@ -292,6 +300,20 @@ mod tests {
                 "Mass: 0.5",
                 "Glow: 1"
             ]
+        );
+    }
+
+    #[test]
+    fn textconv_lists_kept_unknown_keys_before_keys_a_migration_read() {
+        let a =
+            asset("; EntityID: 0x43\n; Kind: Projectile\n; ClassVersion: 1\n; Speed: 4\n; U1: 1\n");
+        let mut out = Vec::new();
+        textconv(&a, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let at = |key: &str| out.find(&format!("\n{key}:")).expect(key);
+        assert!(
+            at("ClassVersion") < at("U1") && at("U1") < at("Speed"),
+            "{out}"
         );
     }
 

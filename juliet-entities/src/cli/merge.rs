@@ -141,14 +141,39 @@ pub fn merge(base: &Asset, ours: &Asset, theirs: &Asset) -> Merged {
             Pick::Conflict(ours.get(name), theirs.get(name))
         }
     };
+    let picks: Vec<Pick<'_>> = ours.props.iter().map(|p| pick(ours.name(p))).collect();
+    // THEIRS's new properties, each after the nearest property before it in THEIRS that
+    // OURS has (before OURS's first property when there is none): one pass.
+    let mut added = Vec::new();
+    let mut after = None;
+    for t in &theirs.props {
+        match ours.get(theirs.name(t)) {
+            Some(o) => after = Some(o),
+            None => {
+                let at = match (after, ours.props.first()) {
+                    (Some(o), _) => ours.span(o).1,
+                    (None, Some(first)) => ours.span(first).0,
+                    (None, None) => ours.text().len(),
+                };
+                added.push((t, pick(theirs.name(t)), at));
+            }
+        }
+    }
+    // The next property of OURS that stays in the result, for each (past the removed).
+    let mut next_staying = vec![u32::MAX; picks.len()];
+    let mut next = u32::MAX;
+    for i in (0..picks.len()).rev() {
+        if !matches!(picks[i], Pick::Theirs(None)) {
+            next = i as u32;
+        }
+        next_staying[i] = next;
+    }
     let plan = Plan {
         ours,
         theirs,
-        picks: ours.props.iter().map(|p| pick(ours.name(p))).collect(),
-        added: (theirs.props.iter())
-            .filter(|t| ours.get(theirs.name(t)).is_none())
-            .map(|t| (t, pick(theirs.name(t))))
-            .collect(),
+        picks,
+        added,
+        next_staying,
     };
     let plain = plan.edit(false);
     let reads_back = read_text(plain, &ours.path).is_ok_and(|got| plan.reads_back(&got));
@@ -178,8 +203,12 @@ struct Plan<'a> {
     theirs: &'a Asset,
     /// One per property of OURS.
     picks: Vec<Pick<'a>>,
-    /// THEIRS's properties that OURS does not have, in THEIRS's order, with their pick.
-    added: Vec<(&'a Prop, Pick<'a>)>,
+    /// THEIRS's properties that OURS does not have, in THEIRS's order, with their pick
+    /// and the byte of OURS's text they go in at.
+    added: Vec<(&'a Prop, Pick<'a>, usize)>,
+    /// For each property of OURS, the first at or after it that stays in the result
+    /// (`u32::MAX`: none).
+    next_staying: Vec<u32>,
 }
 
 impl<'a> Plan<'a> {
@@ -197,7 +226,7 @@ impl<'a> Plan<'a> {
                 Pick::Theirs(None) => {}
             }
         }
-        for (t, pick) in &self.added {
+        for (t, pick, _) in &self.added {
             if let Pick::Theirs(Some(_)) = pick {
                 let t = (1, index(self.theirs, t));
                 out.push([t, t]);
@@ -235,7 +264,9 @@ impl<'a> Plan<'a> {
 
     /// The conflicts, in the order their blocks appear (lines filled in by the caller).
     fn conflicts(&self) -> Vec<Conflict> {
-        let mut at: Vec<(usize, Conflict)> = Vec::new();
+        // By position; at one position THEIRS's insertions come first, as the edit
+        // writes them.
+        let mut at: Vec<(usize, bool, Conflict)> = Vec::new();
         let conflict = |o: Option<&Prop>, t: Option<&Prop>| Conflict {
             key: match (o, t) {
                 (Some(o), _) => self.ours.name(o).to_owned(),
@@ -248,31 +279,16 @@ impl<'a> Plan<'a> {
         };
         for (p, pick) in self.ours.props.iter().zip(&self.picks) {
             if let Pick::Conflict(o, t) = pick {
-                at.push((self.ours.span(p).0, conflict(*o, *t)));
+                at.push((self.ours.span(p).0, true, conflict(*o, *t)));
             }
         }
-        for (t, pick) in &self.added {
+        for (_, pick, insert_at) in &self.added {
             if let Pick::Conflict(o, th) = pick {
-                at.push((self.insertion_point(t), conflict(*o, *th)));
+                at.push((*insert_at, false, conflict(*o, *th)));
             }
         }
-        at.sort_by_key(|(pos, _)| *pos);
-        at.into_iter().map(|(_, c)| c).collect()
-    }
-
-    /// Where THEIRS's property `t`, new to OURS, goes: after the nearest property before
-    /// it in THEIRS that OURS has; before OURS's first property when there is none.
-    fn insertion_point(&self, t: &Prop) -> usize {
-        let index = self.theirs.index_of(t).unwrap_or(0);
-        let before = self.theirs.props[..index]
-            .iter()
-            .rev()
-            .find_map(|p| self.ours.get(self.theirs.name(p)));
-        match (before, self.ours.props.first()) {
-            (Some(p), _) => self.ours.span(p).1,
-            (None, Some(first)) => self.ours.span(first).0,
-            (None, None) => self.ours.text().len(),
-        }
+        at.sort_by_key(|(pos, replaced, _)| (*pos, *replaced));
+        at.into_iter().map(|(.., c)| c).collect()
     }
 
     /// Whether OURS's property `i` is removed from the result.
@@ -280,20 +296,26 @@ impl<'a> Plan<'a> {
         matches!(self.picks[i], Pick::Theirs(None))
     }
 
-    /// The `; ` to put before the first property of OURS at or after byte `at` that
-    /// stays, when it is a `Key: value` line (a block written before it would take it
-    /// for a value line).
-    fn guard_compact(&self, at: usize, edits: &mut Vec<(usize, usize, String)>) {
-        // Properties are in file order.
-        let from = (self.ours.props).partition_point(|p| self.ours.span(p).0 < at);
-        let next = (self.ours.props.iter().enumerate().skip(from)).find(|(i, _)| !self.removed(*i));
-        if let Some((_, p)) = next {
-            let start = self.ours.span(p).0;
-            if p.form == juliet_core::LineForm::Compact
-                && !edits.iter().any(|e| e.0 == start && e.2 == "; ")
-            {
-                edits.push((start, start, "; ".to_owned()));
-            }
+    /// The `; ` to put before the first property of OURS at or after byte `at` (a line
+    /// start) that stays, when it stays a `Key: value` line (a block written before it
+    /// would take it for a value line): not when the edit replaces it whole (a conflict
+    /// block when `markers`, or a block of several value lines).
+    fn guard_compact(&self, at: usize, markers: bool, edits: &mut Edits) {
+        // Properties are in file order; a key is on its property's first line.
+        let from = (self.ours.props).partition_point(|p| p.key_start() < at);
+        let Some(&next) = self.next_staying.get(from) else {
+            return;
+        };
+        let Some(p) = self.ours.props.get(next as usize) else {
+            return;
+        };
+        let replaced = match self.picks[next as usize] {
+            Pick::Conflict(..) => markers,
+            Pick::Theirs(Some(t)) => self.theirs.raw_len(t) > 1,
+            _ => false,
+        };
+        if p.form == juliet_core::LineForm::Compact && !replaced {
+            edits.guard(self.ours.span(p).0);
         }
     }
 
@@ -304,67 +326,70 @@ impl<'a> Plan<'a> {
         let src = ours.text();
         let eol = ours.eol();
         let several = |o: &Option<&Prop>, a: &Asset| o.is_some_and(|p| a.raw_len(p) > 1);
-        let mut edits: Vec<(usize, usize, String)> = Vec::new();
+        let mut edits = Edits::default();
         for (i, (p, pick)) in ours.props.iter().zip(&self.picks).enumerate() {
             let span = ours.span(p);
             match pick {
                 Pick::Ours => {}
                 Pick::Conflict(o, t) => {
                     if markers {
-                        edits.push((span.0, span.1, self.conflict_block(*o, *t, eol)));
+                        edits
+                            .list
+                            .push((span.0, span.1, self.conflict_block(*o, *t, eol)));
                         if several(o, ours) || several(t, theirs) {
-                            self.guard_compact(span.1, &mut edits);
+                            self.guard_compact(span.1, markers, &mut edits);
                         }
                     }
                 }
                 Pick::Theirs(None) => {
-                    edits.push((span.0, span.1, String::new()));
+                    edits.list.push((span.0, span.1, String::new()));
                     let before = (0..i).rev().find(|&j| !self.removed(j));
                     if before.is_some_and(|j| ours.props[j].form == juliet_core::LineForm::Block) {
-                        self.guard_compact(span.1, &mut edits);
+                        self.guard_compact(span.1, markers, &mut edits);
                     }
                 }
                 Pick::Theirs(Some(t)) => {
                     let values = ours.values(p);
                     match theirs.raw(t).as_slice() {
-                        [line] => edits.push((values.0, values.1, (*line).to_owned())),
+                        [line] => edits.list.push((values.0, values.1, (*line).to_owned())),
                         lines if p.form == juliet_core::LineForm::Block => {
-                            edits.push((values.0, values.1, lines.join(eol)))
+                            edits.list.push((values.0, values.1, lines.join(eol)))
                         }
                         lines => {
-                            edits.push((span.0, span.1, block(ours.key(p), lines, eol)));
-                            self.guard_compact(span.1, &mut edits);
+                            edits
+                                .list
+                                .push((span.0, span.1, block(ours.key(p), lines, eol)));
+                            self.guard_compact(span.1, markers, &mut edits);
                         }
                     }
                 }
             }
         }
-        for (t, pick) in &self.added {
+        for &(t, pick, at) in &self.added {
             let mut text = match pick {
                 // THEIRS's form, but never `Key: value`, which only some places allow.
                 Pick::Theirs(Some(t)) if t.form == juliet_core::LineForm::Block => {
                     block(theirs.key(t), &theirs.raw(t), eol)
                 }
                 Pick::Theirs(Some(t)) => property(theirs, t, eol),
-                Pick::Conflict(o, th) if markers => self.conflict_block(*o, *th, eol),
+                Pick::Conflict(o, th) if markers => self.conflict_block(o, th, eol),
                 _ => continue,
             };
-            let at = self.insertion_point(t);
             if at > 0 && !src[..at].ends_with('\n') {
                 text.insert_str(0, eol);
             }
             // A block left open (the text, or a side of a conflict once resolved).
             let opens_block = match pick {
-                Pick::Conflict(o, th) => several(o, ours) || several(th, theirs),
+                Pick::Conflict(o, th) => several(&o, ours) || several(&th, theirs),
                 _ => !(text.trim_start()).starts_with(&format!("; {}:", theirs.key(t))),
             };
-            edits.push((at, at, text));
+            edits.list.push((at, at, text));
             if opens_block {
-                self.guard_compact(at, &mut edits);
+                self.guard_compact(at, markers, &mut edits);
             }
         }
         // Insertions at one point keep THEIRS's order, before a replacement there.
-        crate::edit::apply(src, edits)
+        crate::edit::apply(src, edits.list)
     }
 
     /// The merged properties one block each (comments dropped), in OURS's order with
@@ -375,13 +400,13 @@ impl<'a> Plan<'a> {
         let eol = ours.eol();
         let mut out = String::new();
         let mut added: Vec<(usize, String)> = Vec::new();
-        for (t, pick) in &self.added {
+        for &(_, pick, at) in &self.added {
             let text = match pick {
                 Pick::Theirs(Some(t)) => block(theirs.key(t), &theirs.raw(t), eol),
-                Pick::Conflict(o, th) => self.conflict_block(*o, *th, eol),
+                Pick::Conflict(o, th) => self.conflict_block(o, th, eol),
                 _ => continue,
             };
-            added.push((self.insertion_point(t), text));
+            added.push((at, text));
         }
         let flush = |out: &mut String, upto: usize, added: &mut Vec<(usize, String)>| {
             added.retain(|(at, text)| {
@@ -416,6 +441,23 @@ impl<'a> Plan<'a> {
             side(self.ours, o),
             side(self.theirs, t)
         )
+    }
+}
+
+/// The edits of [`Plan::edit`]: `(start, end, text)` replacements of OURS's text, and
+/// the positions given a `; ` ([`Plan::guard_compact`]), each once.
+#[derive(Default)]
+struct Edits {
+    list: Vec<(usize, usize, String)>,
+    guarded: std::collections::HashSet<usize>,
+}
+
+impl Edits {
+    /// Puts `; ` at `at`, unless it is there already.
+    fn guard(&mut self, at: usize) {
+        if self.guarded.insert(at) {
+            self.list.push((at, at, "; ".to_owned()));
+        }
     }
 }
 

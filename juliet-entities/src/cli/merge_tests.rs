@@ -140,6 +140,55 @@ fn crlf_and_byte_order_mark_of_ours_are_kept() {
     );
 }
 
+/// The conflict block that starts at 1-based `line` of `text`, through its last marker.
+fn block_at(text: &str, line: u32) -> String {
+    let lines: Vec<&str> = text.lines().skip(line as usize - 1).collect();
+    assert_eq!(
+        lines.first().copied(),
+        Some(OURS_MARKER),
+        "line {line} of:\n{text}"
+    );
+    let end = lines.iter().position(|l| *l == THEIRS_MARKER).unwrap();
+    lines[..=end].join("\n")
+}
+
+#[test]
+fn conflicts_at_one_place_are_listed_at_their_own_lines() {
+    // OURS removed Health, which THEIRS changed: THEIRS's block goes in before OURS's
+    // first property, whose own conflict (Mass) starts at the same byte.
+    let base = "; Health: 1\n; Mass: 1\n; Kind: Inert\n";
+    let ours = "; Mass: 2\n; Kind: Inert\n";
+    let theirs = "; Health: 5\n; Mass: 3\n; Kind: Inert\n";
+    let (text, conflicts) = merged(base, ours, theirs);
+    assert_eq!(conflicts.len(), 2, "{conflicts:?}");
+    for c in &conflicts {
+        assert!(
+            block_at(&text, c.line).contains(&format!("; {}:", c.key)),
+            "{c:?}\n{text}"
+        );
+    }
+    assert!(conflicts[0].line < conflicts[1].line);
+}
+
+#[test]
+fn a_conflict_after_a_block_is_not_taken_for_a_compact_line() {
+    // THEIRS reads `Aura: 1` as a value line of Notes (Aura removed), and removes Mass;
+    // OURS changed Aura: the conflict block replaces OURS's `Aura: 5` line whole.
+    let base = "; Kind: Inert\n; Notes\na\n; Mass: 2\nAura: 1\n";
+    let ours = "; Kind: Inert\n; Notes\nb\n; Mass: 2\nAura: 5\n";
+    let theirs = "; Kind: Inert\n; Notes\na\nAura: 1\n";
+    let (text, conflicts) = merged(base, ours, theirs);
+    assert!(!text.contains("; <<<<<<<"), "{text}");
+    let aura = conflicts
+        .iter()
+        .find(|c| c.key == "Aura")
+        .expect("Aura conflicts");
+    assert!(block_at(&text, aura.line).contains("; Aura: 5"), "{text}");
+    for c in &conflicts {
+        block_at(&text, c.line);
+    }
+}
+
 /// A property of a random document: a key (a known `Inert` property under some
 /// spelling, or an unknown key), value lines and a form.
 #[derive(Debug, Clone)]

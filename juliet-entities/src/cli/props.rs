@@ -54,6 +54,19 @@ pub struct Prop {
 // The figure docs/reliability.md gives for a property.
 static_assertions::const_assert!(std::mem::size_of::<Prop>() <= 28);
 
+impl Prop {
+    /// Byte offset of the key in its asset's [`Asset::text`] (on the property's first
+    /// line).
+    pub fn key_start(&self) -> usize {
+        self.key.0 as usize
+    }
+
+    /// Whether the entity's load kept it as an unknown key ([`Asset::kept`]).
+    pub fn kept(&self) -> bool {
+        self.kept
+    }
+}
+
 /// A key the class knows: its canonical spelling and its value as the codec writes it.
 #[derive(Debug, Clone)]
 struct Known {
@@ -262,8 +275,18 @@ pub fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
         lines: Vec::new(),
     };
     let mut lines_before = 0u32;
+    debug_assert!(file.ends_with(text.as_bytes()), "text is the end of file");
+    let bom = file.len() - text.len();
     for piece in crate::pieces::pieces(text.as_bytes()) {
-        let Ok(doc) = buffer.tokenize(piece, path) else {
+        // The first piece with the file's byte-order mark, which the tokenizer skips at
+        // the start of what it is given: a second one is then the file's text, as it is
+        // when the whole file is tokenized.
+        let given = if piece.as_ptr() == text.as_ptr() {
+            &file[..bom + piece.len()]
+        } else {
+            piece
+        };
+        let Ok(doc) = buffer.tokenize(given, path) else {
             // The error located in the whole file (a piece's lines are its own).
             return Err(whole_error(file, path)
                 .unwrap_or_else(|| Error::new(path, 0, 0, juliet_core::ErrorKind::InvalidUtf8)));
@@ -292,7 +315,7 @@ pub fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
                 kept: false,
             });
         }
-        lines_before += piece.iter().filter(|&&b| b == b'\n').count() as u32;
+        lines_before += given.iter().filter(|&&b| b == b'\n').count() as u32;
     }
     // A key in two pieces, which no piece's own duplicate check sees.
     let order = key_order(out.props.len(), |i| slice(text, out.props[i].key));
@@ -577,6 +600,17 @@ mod tests {
             "{written:?}"
         );
         assert_eq!(a.raw(a.get("aura").unwrap()), ["x", "y"]);
+    }
+
+    #[test]
+    fn a_second_byte_order_mark_is_text_as_for_the_whole_file() {
+        let text = "\u{feff}\u{feff}; Kind\nInert\n";
+        let err = read_asset(text.as_bytes().to_vec(), Path::new("t.jasset"), None).unwrap_err();
+        let whole = TokenBuffer::new()
+            .tokenize(text.as_bytes(), Path::new("t.jasset"))
+            .unwrap_err();
+        assert_eq!(err.to_string(), whole.to_string());
+        assert!(err.to_string().contains("t.jasset:1:1:"), "{err}");
     }
 
     #[test]

@@ -315,6 +315,8 @@ mod tests {
             at("ClassVersion") < at("U1") && at("U1") < at("Speed"),
             "{out}"
         );
+        // The file's version, not the migrated entity's.
+        assert!(out.contains("\nClassVersion: 1\n"), "{out}");
     }
 
     #[test]

@@ -140,6 +140,19 @@ fn crlf_and_byte_order_mark_of_ours_are_kept() {
     );
 }
 
+#[test]
+fn a_side_with_a_bad_value_still_compares_its_other_values_canonically() {
+    // OURS does not load (Health), yet its `Mass: 1` is BASE's `1.0`: THEIRS's change
+    // lands, and OURS's Health stays.
+    let base = "; Kind: Inert\n; Mass: 1.0\n; Health: 5\n";
+    let ours = "; Kind: Inert\n; Mass: 1\n; Health: abc\n";
+    let theirs = "; Kind: Inert\n; Mass: 3\n; Health: 5\n";
+    assert!(asset(ours).load_error.is_some());
+    let (text, conflicts) = merged(base, ours, theirs);
+    assert!(conflicts.is_empty(), "{conflicts:?}");
+    assert_eq!(text, "; Kind: Inert\n; Mass: 3\n; Health: abc\n");
+}
+
 /// The conflict block that starts at 1-based `line` of `text`, through its last marker.
 fn block_at(text: &str, line: u32) -> String {
     let lines: Vec<&str> = text.lines().skip(line as usize - 1).collect();

@@ -6,7 +6,9 @@
 //! A file whose entity loads (its `Kind` is registered, its template chain resolves)
 //! has its values compared in the canonical text of the codecs, so `0.50` and `0.5`
 //! are one value. A file that does not load (a kind this tool does not know, a missing
-//! template, a bad value) still tokenizes: its values are then compared as written.
+//! template, a bad value) still tokenizes: its values are then compared as written,
+//! except, when its `Kind` is registered, those of the kind's properties that the codec
+//! reads on their own (each set on a default entity and written back).
 //!
 //! An [`Asset`] keeps the file's text once and each property as byte ranges of it (28
 //! bytes a property), with a canonical spelling and value only for the keys the class
@@ -419,7 +421,15 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
                 (Err(e), _) | (_, Err(e)) => (class, HashMap::new(), None, Some(e)),
             }
         }
-        Err(e) => (None, HashMap::new(), None, Some(e)),
+        Err(e) => {
+            // The values of the class's properties one by one, so that they still
+            // compare canonically with the other versions' (a bad value stays as written).
+            let class = kind_class(registry, &props, text);
+            let canonical = class.map_or_else(HashMap::new, |class| {
+                one_by_one(registry, class, &props, &lines, text)
+            });
+            (class, canonical, None, Some(e))
+        }
     };
     drop((manager, templates));
 
@@ -429,7 +439,12 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
         let crc = juliet_core::key_crc_runtime(key.as_bytes());
         if let Some(name) = canonical_name(crc, key, class) {
             p.known = known.len() as u32;
-            let value = canonical.get(&normalize_key(name)).cloned();
+            // `ClassVersion` as written: the loaded entity is migrated to the build's
+            // version, the file is not.
+            let value = match name == CLASS_VERSION.name {
+                true => None,
+                false => canonical.get(&normalize_key(name)).cloned(),
+            };
             known.push(Known { name, value });
         }
     }
@@ -469,6 +484,67 @@ pub fn read_text(file: String, path: &Path) -> Result<Asset, Error> {
     };
     asset.order = key_order(asset.props.len(), |i| asset.name(&asset.props[i]));
     Ok(asset)
+}
+
+/// The registered class the `Kind` property of `props` (of `text`) names, if any.
+fn kind_class(
+    registry: &'static juliet_core::Registry,
+    props: &[Prop],
+    text: &str,
+) -> Option<&'static juliet_core::Class> {
+    let kind = props.iter().find(|p| {
+        let key = slice(text, p.key);
+        let crc = juliet_core::key_crc_runtime(key.as_bytes());
+        crate::entity_file::base_key(crc, key) == Some(keys::KIND.name)
+    })?;
+    if kind.several {
+        return None;
+    }
+    let value = juliet_core::Value::from_text(slice(text, kind.value));
+    let name = <String as juliet_core::Codec>::decode(value).ok()?;
+    registry.find_by_name(&name)
+}
+
+/// The canonical value lines of each property of `class` in `props` (of `text`, value
+/// lines `lines`) whose value the class's codec reads on its own, by normalized key:
+/// each set on a default entity of `class` and written back.
+fn one_by_one(
+    registry: &'static juliet_core::Registry,
+    class: &'static juliet_core::Class,
+    props: &[Prop],
+    lines: &[(u32, u32)],
+    text: &str,
+) -> HashMap<String, Vec<String>> {
+    let mut out = HashMap::new();
+    let mut scratch = EntityManager::with_registry(registry);
+    let file = format!("; EntityID\n0x0000000000000001\n; Kind\n{}\n", class.name);
+    let Ok(loaded) = crate::load::load_entity(&mut scratch, Path::new(""), file.as_bytes()) else {
+        return out;
+    };
+    for p in props {
+        let key = slice(text, p.key);
+        let Some(i) = class.property_index(juliet_core::key_crc_runtime(key.as_bytes()), key)
+        else {
+            continue;
+        };
+        let name = class.properties[i].key;
+        let value = if p.several {
+            let (first, count) = (p.value.0 as usize, p.value.1 as usize);
+            let raw: Vec<&str> = (lines[first..first + count].iter())
+                .map(|&l| slice(text, l))
+                .collect();
+            raw.join("\n")
+        } else {
+            slice(text, p.value).to_owned()
+        };
+        if scratch.set_property(loaded.id, name, &value).is_ok() {
+            if let Ok(canonical) = scratch.property_text(loaded.id, name) {
+                let lines = canonical.lines().map(str::to_owned).collect();
+                out.insert(normalize_key(name), lines);
+            }
+        }
+    }
+    out
 }
 
 /// `a` against `b` as keys compare (ASCII case and `_` ignored, as

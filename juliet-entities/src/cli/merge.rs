@@ -130,51 +130,7 @@ enum Pick<'a> {
 
 /// The three-way merge of `base`, `ours` and `theirs` (see the module documentation).
 pub fn merge(base: &Asset, ours: &Asset, theirs: &Asset) -> Merged {
-    let pick = |name: &str| -> Pick<'_> {
-        let value = |a| value_of(a, name);
-        let (b, o, t) = (value(base), value(ours), value(theirs));
-        if o == t || t == b {
-            Pick::Ours
-        } else if o == b {
-            Pick::Theirs(theirs.get(name))
-        } else {
-            Pick::Conflict(ours.get(name), theirs.get(name))
-        }
-    };
-    let picks: Vec<Pick<'_>> = ours.props.iter().map(|p| pick(ours.name(p))).collect();
-    // THEIRS's new properties, each after the nearest property before it in THEIRS that
-    // OURS has (before OURS's first property when there is none): one pass.
-    let mut added = Vec::new();
-    let mut after = None;
-    for t in &theirs.props {
-        match ours.get(theirs.name(t)) {
-            Some(o) => after = Some(o),
-            None => {
-                let at = match (after, ours.props.first()) {
-                    (Some(o), _) => ours.span(o).1,
-                    (None, Some(first)) => ours.span(first).0,
-                    (None, None) => ours.text().len(),
-                };
-                added.push((t, pick(theirs.name(t)), at));
-            }
-        }
-    }
-    // The next property of OURS that stays in the result, for each (past the removed).
-    let mut next_staying = vec![u32::MAX; picks.len()];
-    let mut next = u32::MAX;
-    for i in (0..picks.len()).rev() {
-        if !matches!(picks[i], Pick::Theirs(None)) {
-            next = i as u32;
-        }
-        next_staying[i] = next;
-    }
-    let plan = Plan {
-        ours,
-        theirs,
-        picks,
-        added,
-        next_staying,
-    };
+    let plan = Plan::new(base, ours, theirs);
     let plain = plan.edit(false);
     let reads_back = read_text(plain, &ours.path).is_ok_and(|got| plan.reads_back(&got));
     let text = if reads_back {
@@ -212,6 +168,55 @@ struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
+    /// The decisions of the merge of `base`, `ours` and `theirs`: each property takes
+    /// the value of the side that changed it, or is a conflict.
+    fn new(base: &'a Asset, ours: &'a Asset, theirs: &'a Asset) -> Plan<'a> {
+        let pick = |name: &str| -> Pick<'_> {
+            let value = |a| value_of(a, name);
+            let (b, o, t) = (value(base), value(ours), value(theirs));
+            if o == t || t == b {
+                Pick::Ours
+            } else if o == b {
+                Pick::Theirs(theirs.get(name))
+            } else {
+                Pick::Conflict(ours.get(name), theirs.get(name))
+            }
+        };
+        let picks: Vec<Pick<'_>> = ours.props.iter().map(|p| pick(ours.name(p))).collect();
+        // THEIRS's new properties, each after the nearest property before it in THEIRS that
+        // OURS has (before OURS's first property when there is none): one pass.
+        let mut added = Vec::new();
+        let mut after = None;
+        for t in &theirs.props {
+            match ours.get(theirs.name(t)) {
+                Some(o) => after = Some(o),
+                None => {
+                    let at = match (after, ours.props.first()) {
+                        (Some(o), _) => ours.span(o).1,
+                        (None, Some(first)) => ours.span(first).0,
+                        (None, None) => ours.text().len(),
+                    };
+                    added.push((t, pick(theirs.name(t)), at));
+                }
+            }
+        }
+        // The next property of OURS that stays in the result, for each (past the removed).
+        let mut next_staying = vec![u32::MAX; picks.len()];
+        let mut next = u32::MAX;
+        for i in (0..picks.len()).rev() {
+            if !matches!(picks[i], Pick::Theirs(None)) {
+                next = i as u32;
+            }
+            next_staying[i] = next;
+        }
+        Plan {
+            ours,
+            theirs,
+            picks,
+            added,
+            next_staying,
+        }
+    }
     /// The properties of the result with conflicts resolved to OURS, each the
     /// property whose key is written and the property whose value lines are: `(side,
     /// index)` pairs, `side` 0 for OURS and 1 for THEIRS (8 bytes a property).
@@ -351,6 +356,13 @@ impl<'a> Plan<'a> {
                 Pick::Theirs(Some(t)) => {
                     let values = ours.values(p);
                     match theirs.raw(t).as_slice() {
+                        // A block's value line would read as something else.
+                        [line]
+                            if p.form == juliet_core::LineForm::Block && !is_value_line(line) =>
+                        {
+                            let inline = format!("; {}: {line}{eol}", ours.key(p));
+                            edits.list.push((span.0, span.1, inline));
+                        }
                         [line] => edits.list.push((values.0, values.1, (*line).to_owned())),
                         lines if p.form == juliet_core::LineForm::Block => {
                             edits.list.push((values.0, values.1, lines.join(eol)))
@@ -369,7 +381,7 @@ impl<'a> Plan<'a> {
             let mut text = match pick {
                 // THEIRS's form, but never `Key: value`, which only some places allow.
                 Pick::Theirs(Some(t)) if t.form == juliet_core::LineForm::Block => {
-                    block(theirs.key(t), &theirs.raw(t), eol)
+                    block_or_inline(theirs.key(t), &theirs.raw(t), eol)
                 }
                 Pick::Theirs(Some(t)) => property(theirs, t, eol),
                 Pick::Conflict(o, th) if markers => self.conflict_block(o, th, eol),
@@ -389,6 +401,8 @@ impl<'a> Plan<'a> {
             }
         }
         // Insertions at one point keep THEIRS's order, before a replacement there.
+        // A `; ` after the insertions at its byte, right before the line it guards.
+        edits.list.extend(edits.guards);
         crate::edit::apply(src, edits.list)
     }
 
@@ -402,33 +416,31 @@ impl<'a> Plan<'a> {
         let mut added: Vec<(usize, String)> = Vec::new();
         for &(_, pick, at) in &self.added {
             let text = match pick {
-                Pick::Theirs(Some(t)) => block(theirs.key(t), &theirs.raw(t), eol),
+                Pick::Theirs(Some(t)) => block_or_inline(theirs.key(t), &theirs.raw(t), eol),
                 Pick::Conflict(o, th) => self.conflict_block(o, th, eol),
                 _ => continue,
             };
             added.push((at, text));
         }
-        let flush = |out: &mut String, upto: usize, added: &mut Vec<(usize, String)>| {
-            added.retain(|(at, text)| {
-                if *at <= upto {
-                    out.push_str(text);
-                    false
-                } else {
-                    true
-                }
-            });
+        // By insertion point, THEIRS's order at one point: written in one pass.
+        added.sort_by_key(|(at, _)| *at);
+        let mut next = added.into_iter().peekable();
+        let mut flush = |out: &mut String, upto: usize| {
+            while let Some((_, text)) = next.next_if(|(at, _)| *at <= upto) {
+                out.push_str(&text);
+            }
         };
         for (p, pick) in ours.props.iter().zip(&self.picks) {
-            flush(&mut out, ours.span(p).0, &mut added);
+            flush(&mut out, ours.span(p).0);
             let key = ours.key(p);
             match pick {
-                Pick::Ours => out.push_str(&block(key, &ours.raw(p), eol)),
-                Pick::Theirs(Some(t)) => out.push_str(&block(key, &theirs.raw(t), eol)),
+                Pick::Ours => out.push_str(&block_or_inline(key, &ours.raw(p), eol)),
+                Pick::Theirs(Some(t)) => out.push_str(&block_or_inline(key, &theirs.raw(t), eol)),
                 Pick::Theirs(None) => {}
                 Pick::Conflict(o, t) => out.push_str(&self.conflict_block(*o, *t, eol)),
             }
         }
-        flush(&mut out, usize::MAX, &mut added);
+        flush(&mut out, usize::MAX);
         out
     }
 
@@ -449,6 +461,8 @@ impl<'a> Plan<'a> {
 #[derive(Default)]
 struct Edits {
     list: Vec<(usize, usize, String)>,
+    /// The `; ` insertions, applied after the others at their byte.
+    guards: Vec<(usize, usize, String)>,
     guarded: std::collections::HashSet<usize>,
 }
 
@@ -456,8 +470,30 @@ impl Edits {
     /// Puts `; ` at `at`, unless it is there already.
     fn guard(&mut self, at: usize) {
         if self.guarded.insert(at) {
-            self.list.push((at, at, "; ".to_owned()));
+            self.guards.push((at, at, "; ".to_owned()));
         }
+    }
+}
+
+/// Whether `line` (a trimmed value line) reads back as a value line of a block: not a
+/// header (`;`), a comment (`#`, `//`) or what may be a conflict marker (seven `<`,
+/// `|`, `=` or `>`).
+fn is_value_line(line: &str) -> bool {
+    let marker = match line.as_bytes() {
+        [c @ (b'<' | b'|' | b'=' | b'>'), ..] => {
+            line.bytes().take(7).filter(|b| b == c).count() == 7
+        }
+        _ => false,
+    };
+    !(marker || line.starts_with([';', '#']) || line.starts_with("//"))
+}
+
+/// `key` and `lines` as a block, or as `; Key: value` when its one line would not read
+/// back as a block's value line ([`is_value_line`]).
+fn block_or_inline(key: &str, lines: &[&str], eol: &str) -> String {
+    match lines {
+        [line] if !is_value_line(line) => format!("; {key}: {line}{eol}"),
+        lines => block(key, lines, eol),
     }
 }
 

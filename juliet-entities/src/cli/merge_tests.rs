@@ -202,6 +202,38 @@ fn a_conflict_after_a_block_is_not_taken_for_a_compact_line() {
     }
 }
 
+#[test]
+fn a_guard_goes_after_the_insertions_at_its_line() {
+    // THEIRS adds a block (N1) and changes N2, which OURS removed, both before `Y: 1`:
+    // the `; ` that keeps Y a property stands right before Y, after both insertions.
+    let base = "; Kind: Inert\nX: 1\nN2: 1\nY: 1\n";
+    let ours = "; Kind: Inert\nX: 1\nY: 1\n";
+    let theirs = "; Kind: Inert\nX: 1\n; N1\nv\n; N2: 2\nY: 1\n";
+    let (text, conflicts) = merged(base, ours, theirs);
+    assert!(!text.contains("; <<<<<<<"), "{text}");
+    assert!(text.contains("\n; Y: 1\n"), "{text}");
+    let [c] = conflicts.as_slice() else {
+        panic!("{conflicts:?}")
+    };
+    assert!(block_at(&text, c.line).contains("; N2: 2"), "{text}");
+    // Keeping OURS's (empty) side leaves a file whose Y is still a property.
+    let kept = text.replace("<<<<<<< ours\n=======\n; N2: 2\n>>>>>>> theirs\n", "");
+    assert!(semantic(&kept).iter().any(|(k, _)| k == "y"), "{kept}");
+}
+
+#[test]
+fn a_value_that_would_read_as_a_comment_or_marker_is_written_inline() {
+    let base = "; Kind: Inert\n; MeshAsset\na.obj\n; Notes\na\n; Mass: 1\n";
+    let theirs = "; Kind: Inert\n; MeshAsset: #x.obj\n; Notes: <<<<<<< ours\n; Mass: 1\n";
+    let (text, conflicts) = merged(base, base, theirs);
+    assert!(conflicts.is_empty(), "{conflicts:?}");
+    assert_eq!(semantic(&text), semantic(theirs), "{text}");
+    // The same through the one-block-a-property rewrite.
+    let (base, ours, theirs) = (asset(base), asset(base), asset(theirs));
+    let blocks = Plan::new(&base, &ours, &theirs).blocks();
+    assert_eq!(semantic(&blocks), semantic(theirs.text()), "{blocks}");
+}
+
 /// A property of a random document: a key (a known `Inert` property under some
 /// spelling, or an unknown key), value lines and a form.
 #[derive(Debug, Clone)]

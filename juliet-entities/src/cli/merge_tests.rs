@@ -153,6 +153,19 @@ fn a_side_with_a_bad_value_still_compares_its_other_values_canonically() {
     assert_eq!(text, "; Kind: Inert\n; Mass: 3\n; Health: abc\n");
 }
 
+#[test]
+fn a_side_that_does_not_load_compares_its_base_keys_canonically_too() {
+    let base = "; EntityID: 0x42\n; Kind: Inert\n; Mass: 1\n";
+    let ours = "; id: 0x42\n; class: inert\n; Mass: 1\n; Health: abc\n";
+    let theirs = "; EntityID: 0x43\n; Kind: Inert\n; Mass: 1\n";
+    let (text, conflicts) = merged(base, ours, theirs);
+    assert!(conflicts.is_empty(), "{conflicts:?}");
+    assert_eq!(
+        text,
+        "; id: 0x43\n; class: inert\n; Mass: 1\n; Health: abc\n"
+    );
+}
+
 /// The conflict block that starts at 1-based `line` of `text`, through its last marker.
 fn block_at(text: &str, line: u32) -> String {
     let lines: Vec<&str> = text.lines().skip(line as usize - 1).collect();

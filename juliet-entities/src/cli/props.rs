@@ -7,8 +7,9 @@
 //! has its values compared in the canonical text of the codecs, so `0.50` and `0.5`
 //! are one value. A file that does not load (a kind this tool does not know, a missing
 //! template, a bad value) still tokenizes: its values are then compared as written,
-//! except, when its `Kind` is registered, those of the kind's properties that the codec
-//! reads on their own (each set on a default entity and written back).
+//! except, when its `Kind` is registered, those of the base keys and of the kind's
+//! properties that the codec reads on their own (each set on a default entity and
+//! written back).
 //!
 //! An [`Asset`] keeps the file's text once and each property as byte ranges of it (28
 //! bytes a property), with a canonical spelling and value only for the keys the class
@@ -523,11 +524,7 @@ fn one_by_one(
     };
     for p in props {
         let key = slice(text, p.key);
-        let Some(i) = class.property_index(juliet_core::key_crc_runtime(key.as_bytes()), key)
-        else {
-            continue;
-        };
-        let name = class.properties[i].key;
+        let crc = juliet_core::key_crc_runtime(key.as_bytes());
         let value = if p.several {
             let (first, count) = (p.value.0 as usize, p.value.1 as usize);
             let raw: Vec<&str> = (lines[first..first + count].iter())
@@ -537,14 +534,44 @@ fn one_by_one(
         } else {
             slice(text, p.value).to_owned()
         };
-        if scratch.set_property(loaded.id, name, &value).is_ok() {
-            if let Ok(canonical) = scratch.property_text(loaded.id, name) {
-                let lines = canonical.lines().map(str::to_owned).collect();
-                out.insert(normalize_key(name), lines);
-            }
+        let (name, canonical) = if let Some(base) = crate::entity_file::base_key(crc, key) {
+            (base, base_value(base, class, &value))
+        } else if let Some(i) = class.property_index(crc, key) {
+            let name = class.properties[i].key;
+            let set = scratch.set_property(loaded.id, name, &value);
+            (
+                name,
+                set.and_then(|()| scratch.property_text(loaded.id, name))
+                    .ok(),
+            )
+        } else {
+            continue;
+        };
+        if let Some(canonical) = canonical {
+            let lines = canonical.lines().map(str::to_owned).collect();
+            out.insert(normalize_key(name), lines);
         }
     }
     out
+}
+
+/// The canonical text of `value`, the value of the base key `base` in a file of
+/// `class` (its `Kind` names `class`), when it reads on its own.
+fn base_value(base: &str, class: &'static juliet_core::Class, value: &str) -> Option<String> {
+    use juliet_core::{Codec, Value};
+    fn recode<T: Codec>(value: &str) -> Option<String> {
+        let decoded = T::decode(Value::from_text(value)).ok()?;
+        let mut out = String::new();
+        decoded.encode(&mut out);
+        Some(out)
+    }
+    match base {
+        _ if base == keys::ENTITY_ID.name => recode::<crate::entity::EntityId>(value),
+        _ if base == keys::KIND.name => recode::<String>(class.name),
+        _ if base == keys::POSITION.name => recode::<glam::Vec3>(value),
+        _ if base == keys::TEMPLATE.name => recode::<String>(value),
+        _ => None,
+    }
 }
 
 /// `a` against `b` as keys compare (ASCII case and `_` ignored, as

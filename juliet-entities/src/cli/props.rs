@@ -247,9 +247,9 @@ impl Asset {
 }
 
 /// The properties of a text, as byte ranges of it.
-pub struct Scan {
+struct Scan {
     /// The properties, in file order (`known` unset, `kept` false).
-    pub props: Vec<Prop>,
+    props: Vec<Prop>,
     /// The value lines of the properties with several.
     lines: Vec<(u32, u32)>,
 }
@@ -262,7 +262,7 @@ pub struct Scan {
 /// The tokenizer's error of the whole `file` (`text` with its byte-order mark), located
 /// at `path:line:column`: a line that is not a property, a duplicate key, a conflict
 /// marker; [`juliet_core::ErrorKind::FileTooLarge`] for a text of 4 GiB or more.
-pub fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
+fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
     if u32::try_from(file.len()).is_err() {
         let kind = juliet_core::ErrorKind::FileTooLarge {
             size: file.len() as u64,

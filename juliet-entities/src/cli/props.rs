@@ -423,8 +423,9 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
             }
         }
         Err(e) => {
-            // The values of the class's properties one by one, so that they still
-            // compare canonically with the other versions' (a bad value stays as written).
+            // The values of the base keys and the class's properties one by one, so that
+            // they still compare canonically with the other versions' (a bad value stays
+            // as written).
             let class = kind_class(registry, &props, text);
             let canonical = class.map_or_else(HashMap::new, |class| {
                 one_by_one(registry, class, &props, &lines, text)
@@ -442,9 +443,10 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
             p.known = known.len() as u32;
             // `ClassVersion` as written: the loaded entity is migrated to the build's
             // version, the file is not.
-            let value = match name == CLASS_VERSION.name {
-                true => None,
-                false => canonical.get(&normalize_key(name)).cloned(),
+            let value = if name == CLASS_VERSION.name {
+                None
+            } else {
+                canonical.get(&normalize_key(name)).cloned()
             };
             known.push(Known { name, value });
         }

@@ -181,6 +181,33 @@ fn with_the_games_schema_the_stock_tool_works_on_the_games_kinds() {
 }
 
 #[test]
+fn the_stock_export_leaves_a_schema_with_the_games_kinds_as_it_is() {
+    let root = project();
+    let cwd = root.path();
+    let schema = "; AssetType\nSchema\n; Door\nversion 2\nproperty LockCode u32 0\n";
+    fs::write(cwd.join("jasset.schema"), schema).unwrap();
+    let o = stock(cwd, &["schema", "export"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("(Door)"), "{}", text(&o));
+    assert!(text(&o).contains("--force"), "{}", text(&o));
+    assert_eq!(
+        fs::read_to_string(cwd.join("jasset.schema")).unwrap(),
+        schema
+    );
+    // Asked to, it writes the classes this build registers.
+    let o = stock(cwd, &["schema", "export", "--force"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let written = fs::read_to_string(cwd.join("jasset.schema")).unwrap();
+    assert!(
+        written.contains("; Inert") && !written.contains("; Door"),
+        "{written}"
+    );
+    // A schema of the build's own classes is replaced without asking.
+    let o = stock(cwd, &["schema", "export"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+#[test]
 fn a_schema_with_an_unknown_type_is_refused_naming_its_line() {
     let root = project();
     let cwd = root.path();

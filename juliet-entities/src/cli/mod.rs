@@ -143,8 +143,10 @@ pub(crate) enum Command {
     Bench(bench::BenchArgs),
     /// Export the registered classes to `jasset.schema`, or check them against it.
     ///
-    /// `schema export [-o FILE]` writes every class (name, aliases, version, properties
-    /// with key, type and default, deprecated keys) to `<root>/jasset.schema`.
+    /// `schema export [-o FILE] [--force]` writes every class (name, aliases, version,
+    /// properties with key, type and default, deprecated keys) to
+    /// `<root>/jasset.schema`; a schema holding classes this build does not register is
+    /// left as it is (exit 1) unless `--force`.
     /// `schema check` exits with 1, naming the class and the property, when a class's
     /// property keys or types changed while its version did not: run it in CI so that
     /// no layout change ships without a version bump.

@@ -1,4 +1,4 @@
-//! `jasset schema export [-o FILE]` and `jasset schema check`: the registered classes as
+//! `jasset schema export [-o FILE] [--force]` and `jasset schema check`: the registered classes as
 //! a `.jasset` text file (`<root>/jasset.schema` by default), and the guard that fails
 //! when a class's properties changed while its version did not.
 //!
@@ -52,6 +52,10 @@ pub enum SchemaCommand {
         /// holding an `Assets/` folder.
         #[arg(long, value_name = "DIR")]
         root: Option<PathBuf>,
+        /// Replace a schema that holds classes this build does not register (written by
+        /// a game's own `jasset`); without it such a schema is left as it is.
+        #[arg(long)]
+        force: bool,
     },
     /// Compare the registered classes with `<root>/jasset.schema`: exit with 1, naming
     /// the class and the property, when a class's property keys or types changed while
@@ -75,8 +79,15 @@ pub enum SchemaCommand {
 pub fn run(args: &SchemaArgs, out: &mut dyn Write) -> CliResult {
     let registry = Registry::global()?;
     match &args.command {
-        SchemaCommand::Export { output, root } => {
+        SchemaCommand::Export {
+            output,
+            root,
+            force,
+        } => {
             let path = schema_path(output.as_deref(), root.as_deref())?;
+            if !force {
+                refuse_to_drop_classes(registry, &path)?;
+            }
             write_atomic(&path, export(registry).as_bytes(), true)?;
             writeln!(
                 out,
@@ -192,6 +203,40 @@ pub fn type_name(ty: &PropertyType) -> String {
         PropertyType::List(inner) => format!("list({})", type_name(inner)),
         PropertyType::Custom(name) => format!("custom({})", name.replace(' ', "")),
     }
+}
+
+/// A failure naming the classes of the schema at `path` that `registry` does not
+/// register (a game's kinds, written by the game's own `jasset`), which an export would
+/// drop; `Ok` when there is no such schema or it names none.
+///
+/// # Errors
+/// The failure above; the schema's error, with the same advice, when it exists but does
+/// not read or parse (an export would replace what cannot be checked).
+fn refuse_to_drop_classes(registry: &Registry, path: &Path) -> Result<(), CliError> {
+    if !path.exists() {
+        return Ok(());
+    }
+    let kept = |e: &dyn std::fmt::Display| {
+        CliError::failure(format!(
+            "{e}; {} left as it is (pass --force to replace it)",
+            super::output::escape_path(path)
+        ))
+    };
+    let bytes = read(path, None).map_err(|e| kept(&e))?;
+    let written = parse(&bytes, path).map_err(|e| kept(&e))?;
+    let dropped: Vec<&str> = (written.iter())
+        .filter(|c| registry.find_by_name(&c.name).is_none())
+        .map(|c| c.name.as_str())
+        .collect();
+    if dropped.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::failure(format!(
+        "{}: holds classes this build does not register ({}), left as it is: export with \
+         the game's own jasset, or pass --force to replace it",
+        super::output::escape_path(path),
+        dropped.join(", ")
+    )))
 }
 
 /// The schema text of every class of `registry`, sorted by name (so that the file does

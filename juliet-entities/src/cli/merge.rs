@@ -296,11 +296,6 @@ impl<'a> Plan<'a> {
         at.into_iter().map(|(.., c)| c).collect()
     }
 
-    /// Whether OURS's property `i` is removed from the result.
-    fn removed(&self, i: usize) -> bool {
-        matches!(self.picks[i], Pick::Theirs(None))
-    }
-
     /// The `; ` to put before the first property of OURS at or after byte `at` (a line
     /// start) that stays, when it stays a `Key: value` line (a block written before it
     /// would take it for a value line): not when the edit replaces it whole (a conflict
@@ -332,8 +327,11 @@ impl<'a> Plan<'a> {
         let eol = ours.eol();
         let several = |o: &Option<&Prop>, a: &Asset| o.is_some_and(|p| a.raw_len(p) > 1);
         let mut edits = Edits::default();
-        for (i, (p, pick)) in ours.props.iter().zip(&self.picks).enumerate() {
+        // The form of the last property of OURS before this one that stays.
+        let mut staying_form = None;
+        for (p, pick) in ours.props.iter().zip(&self.picks) {
             let span = ours.span(p);
+            let form_before = staying_form.replace(p.form);
             match pick {
                 Pick::Ours => {}
                 Pick::Conflict(o, t) => {
@@ -348,8 +346,8 @@ impl<'a> Plan<'a> {
                 }
                 Pick::Theirs(None) => {
                     edits.list.push((span.0, span.1, String::new()));
-                    let before = (0..i).rev().find(|&j| !self.removed(j));
-                    if before.is_some_and(|j| ours.props[j].form == juliet_core::LineForm::Block) {
+                    staying_form = form_before;
+                    if form_before == Some(juliet_core::LineForm::Block) {
                         self.guard_compact(span.1, markers, &mut edits);
                     }
                 }

@@ -145,11 +145,11 @@ pub fn merge(base: &Asset, ours: &Asset, theirs: &Asset) -> Merged {
     for (c, line) in conflicts.iter_mut().zip(lines) {
         c.line = line;
     }
-    let mut bytes = Vec::with_capacity(text.len() + 3);
-    if ours.bom {
-        bytes.extend_from_slice(b"\xEF\xBB\xBF");
-    }
-    bytes.extend_from_slice(text.as_bytes());
+    let bytes = if ours.bom {
+        [&b"\xEF\xBB\xBF"[..], text.as_bytes()].concat()
+    } else {
+        text.into_bytes()
+    };
     Merged { bytes, conflicts }
 }
 

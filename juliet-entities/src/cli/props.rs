@@ -135,14 +135,7 @@ impl Asset {
     /// The value lines of `p` as written (trimmed, as the tokenizer reads them; one or
     /// more).
     pub fn raw(&self, p: &Prop) -> Vec<&str> {
-        if p.several {
-            let (first, count) = (p.value.0 as usize, p.value.1 as usize);
-            (self.lines[first..first + count].iter())
-                .map(|&l| self.slice(l))
-                .collect()
-        } else {
-            vec![self.slice(p.value)]
-        }
+        raw_lines(self.text(), &self.lines, p)
     }
 
     /// The number of value lines of `p`.
@@ -332,6 +325,19 @@ fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
         }
     }
     Ok(out)
+}
+
+/// The value lines of `p`, a property of `text` whose value lines of properties with
+/// several are `lines`.
+fn raw_lines<'t>(text: &'t str, lines: &[(u32, u32)], p: &Prop) -> Vec<&'t str> {
+    if p.several {
+        let (first, count) = (p.value.0 as usize, p.value.1 as usize);
+        (lines[first..first + count].iter())
+            .map(|&l| slice(text, l))
+            .collect()
+    } else {
+        vec![slice(text, p.value)]
+    }
 }
 
 /// The text of the byte range `(start, length)` of `text`.
@@ -527,15 +533,7 @@ fn one_by_one(
     for p in props {
         let key = slice(text, p.key);
         let crc = juliet_core::key_crc_runtime(key.as_bytes());
-        let value = if p.several {
-            let (first, count) = (p.value.0 as usize, p.value.1 as usize);
-            let raw: Vec<&str> = (lines[first..first + count].iter())
-                .map(|&l| slice(text, l))
-                .collect();
-            raw.join("\n")
-        } else {
-            slice(text, p.value).to_owned()
-        };
+        let value = raw_lines(text, lines, p).join("\n");
         let (name, canonical) = if let Some(base) = crate::entity_file::base_key(crc, key) {
             (base, base_value(base, class, &value))
         } else if let Some(i) = class.property_index(crc, key) {

@@ -467,16 +467,12 @@ fn ident_end(line: &[u8], from: usize) -> usize {
 }
 
 /// Whether each byte may continue a key: `[A-Za-z0-9_]`.
-static IDENT_BYTE: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        table[b] = c.is_ascii_alphanumeric() || c == b'_';
-        b += 1;
-    }
-    table
-};
+static IDENT_BYTE: [bool; 256] = byte_table!(is_ident_byte);
+
+/// Whether `b` may continue a key: `[A-Za-z0-9_]`.
+const fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
 
 /// The error of a property with no value, at its key (`node` is `None` only if a
 /// broken invariant left no node).

@@ -83,7 +83,7 @@ pub use crc::{
 };
 pub use erased::{ClassOps, PropertyDescriptor, PropertyOps};
 pub use error::{
-    escape_controls, Error, ErrorInfo, ErrorKind, ValueErrorKind, Warning, WarningKind,
+    escape_controls, Error, ErrorInfo, ErrorKind, Location, ValueErrorKind, Warning, WarningKind,
 };
 pub use registry::{ClassRegistration, Registry, Replacement, StockClass};
 pub use suggest::did_you_mean;

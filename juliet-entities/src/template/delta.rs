@@ -14,7 +14,7 @@ use juliet_core::{Class, Error, ErrorKind, Reflect, TokenBuffer, Value, ValueErr
 use super::cache::TemplateRef;
 use crate::entity::{Entity, EntityId};
 use crate::entity_file::{keys, located};
-use crate::manager::{set_at, set_by_key, EntityManager, NewRecord, SlotInit};
+use crate::manager::{set_at, set_by_key, EntityManager, NewRecord, SlotInit, Undo};
 use crate::storage::{Erased, KindStorage, Source};
 
 /// The label of errors in a text delta (it has no file).
@@ -280,11 +280,8 @@ fn instantiate_erased<D: Delta + ?Sized>(
         EntityId(0),
         SlotInit::Clone(archetypes, slot),
     );
-    let mut guard = Discard {
-        manager,
-        base,
-        armed: true,
-    };
+    // Takes back the unregistered record if the delta fails or panics.
+    let mut guard = Undo::new(manager, move |m| m.discard_last(base));
     let (entity, storage) = guard.manager.record_and_storage_mut(base as usize);
     entity.position = template.position();
     entity.template = NonZeroU32::new(template.crc());
@@ -292,24 +289,8 @@ fn instantiate_erased<D: Delta + ?Sized>(
     delta.apply(&mut DeltaTarget { entity, storage })?;
     // Step 5: the id.
     let id = guard.manager.register_fresh_id(base);
-    guard.armed = false;
+    guard.disarm();
     Ok(id)
-}
-
-/// Takes back an unregistered record (a failed or panicking delta).
-struct Discard<'m> {
-    manager: &'m mut EntityManager,
-    base: u32,
-    armed: bool,
-}
-
-impl Drop for Discard<'_> {
-    #[inline]
-    fn drop(&mut self) {
-        if self.armed {
-            self.manager.discard_last(self.base);
-        }
-    }
 }
 
 /// [`instantiate_many`] by `count` single calls (the provided

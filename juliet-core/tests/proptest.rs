@@ -162,12 +162,9 @@ fn keys() -> impl Strategy<Value = String> {
 fn decode_as_everything(doc: &mut Document<'_>, index: usize, lines: u32) {
     fn one<T: Codec>(doc: &mut Document<'_>, index: usize, lines: u32) {
         if let Err(e) = doc.decode::<T>(index) {
-            assert!(
-                e.location.line >= 1 && e.location.line <= lines,
-                "line {} of {lines}",
-                e.location.line
-            );
-            assert!(e.location.column >= 1, "{e}");
+            let at = &e.location;
+            assert!((1..=lines).contains(&at.line), "{e}: {lines} lines");
+            assert!(at.column >= 1, "{e}");
             assert!(e.key.is_some(), "{e}");
         }
     }

@@ -44,12 +44,17 @@ mod tests {
 
     #[test]
     fn pascal_case_of_field_names() {
-        assert_eq!(pascal_case("mesh_instance"), "MeshInstance");
-        assert_eq!(pascal_case("is_visible"), "IsVisible");
-        assert_eq!(pascal_case("velocity_x"), "VelocityX");
-        assert_eq!(pascal_case("health"), "Health");
-        assert_eq!(pascal_case("r#type"), "Type");
-        assert_eq!(pascal_case("hp_2"), "Hp2");
+        let cases = [
+            ("mesh_instance", "MeshInstance"),
+            ("is_visible", "IsVisible"),
+            ("velocity_x", "VelocityX"),
+            ("health", "Health"),
+            ("r#type", "Type"),
+            ("hp_2", "Hp2"),
+        ];
+        for (name, key) in cases {
+            assert_eq!(pascal_case(name), key, "{name}");
+        }
     }
 
     #[test]

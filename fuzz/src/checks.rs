@@ -77,20 +77,27 @@ pub struct FuzzEveryType {
 /// both 0 (the whole file) or both 1-based and inside the file; the message renders.
 pub fn check_error(err: &Error, bytes: &[u8]) {
     let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
-    if err.line == 0 {
-        assert_eq!(err.column, 0, "a whole-file error has no column: {err}");
+    if err.location.line == 0 {
+        assert_eq!(
+            err.location.column, 0,
+            "a whole-file error has no column: {err}"
+        );
     } else {
         assert!(
-            err.line <= lines,
+            err.location.line <= lines,
             "line past the end ({lines} lines): {err}"
         );
-        assert!(err.column >= 1, "columns are 1-based: {err}");
+        assert!(err.location.column >= 1, "columns are 1-based: {err}");
         assert!(
-            err.column as usize <= bytes.len() + 1,
+            err.location.column as usize <= bytes.len() + 1,
             "column past the end of the file: {err}"
         );
     }
-    assert_eq!(err.path, Path::new(FUZZ_PATH), "the error names the file");
+    assert_eq!(
+        err.location.path,
+        Path::new(FUZZ_PATH),
+        "the error names the file"
+    );
     let _ = err.to_string();
 }
 

@@ -374,7 +374,7 @@ mod tests {
             .unwrap();
         let mut ar = Archive::loading(doc);
         let err = ar.serialize(key!("Mass"), &mut 0.0f32).unwrap_err();
-        assert_eq!((err.line, err.column), (3, 4));
+        assert_eq!((err.location.line, err.location.column), (3, 4));
         assert_eq!(err.key.as_deref(), Some("Mass"));
         assert_eq!(
             err.to_string(),
@@ -392,7 +392,7 @@ mod tests {
         let err = ar
             .serialize(key!("Position"), &mut glam::Vec3::default())
             .unwrap_err();
-        assert_eq!((err.line, err.column), (1, 16));
+        assert_eq!((err.location.line, err.location.column), (1, 16));
     }
 
     #[test]

@@ -5,6 +5,9 @@
 //! runtime keys read from files ([`key_crc_runtime`], through `crc32fast`). Both hash the
 //! *normalized* key: ASCII letters folded to lower case and `_`
 //! removed, so `MeshInstance`, `mesh_instance` and `meshinstance` have one CRC.
+//! [`normalize_key`] and [`pascal_case`] are `juliet_key`'s, shared with the derive.
+
+pub use juliet_key::{normalize_key, pascal_case};
 
 /// The 256-entry lookup table of the reflected IEEE polynomial, built at compile time.
 const TABLE: [u32; 256] = build_table();
@@ -214,14 +217,6 @@ fn slot_of(head: u128, len: usize) -> usize {
     (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize & (CACHE_SLOTS - 1)
 }
 
-/// The normalized form of a key: ASCII lower case with every `_` removed.
-pub fn normalize_key(key: &str) -> String {
-    key.bytes()
-        .filter(|&b| b != b'_')
-        .map(|b| b.to_ascii_lowercase() as char)
-        .collect()
-}
-
 /// Whether two keys are the same key under the key normalization (ASCII case and
 /// `_` ignored). Allocation-free.
 pub fn keys_equal(a: &str, b: &str) -> bool {
@@ -234,25 +229,6 @@ pub fn keys_equal(a: &str, b: &str) -> bool {
             _ => return false,
         }
     }
-}
-
-/// Converts a Rust field name (`snake_case`) to the PascalCase key the writer emits
-/// (`mesh_instance` -> `MeshInstance`). Used by the derive; the result normalizes to the
-/// same key as the input.
-pub fn pascal_case(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut upper = true;
-    for c in name.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// A property key with its normalized CRC, computed once (at compile time with
@@ -383,13 +359,5 @@ mod tests {
         assert!(keys_equal("entity_type", "EntityType"));
         assert!(!keys_equal("Mesh", "MeshInstance"));
         assert!(!keys_equal("abc", "abd"));
-    }
-
-    #[test]
-    fn pascal_case_of_field_names() {
-        assert_eq!(pascal_case("mesh_instance"), "MeshInstance");
-        assert_eq!(pascal_case("is_visible"), "IsVisible");
-        assert_eq!(pascal_case("health"), "Health");
-        assert_eq!(pascal_case("velocity_x"), "VelocityX");
     }
 }

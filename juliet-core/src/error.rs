@@ -1,8 +1,9 @@
 //! The one error type of the format and runtime, and the warning type.
 //!
-//! Every [`Error`] says what (its [`ErrorKind`]), where (`path:line:column`, 1-based,
-//! columns counted in characters) and for which key. `Display` renders
-//! `path:line:col: error: message`, the form editors and `jasset check` understand.
+//! Every [`Error`] says what (its [`ErrorKind`]), where (its [`Location`],
+//! `path:line:column`, 1-based, columns counted in characters) and for which key.
+//! `Display` renders `path:line:col: error: message`, the form editors and
+//! `jasset check` understand; a [`Warning`] is located and rendered the same way.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -14,21 +15,48 @@ const FOUND_LIMIT: usize = 48;
 
 /// A located error: a bad file, a bad value, a failed load. Boxed (one pointer wide) so
 /// that `Result<_, Error>` stays small on the loading hot path; its fields are read
-/// through [`ErrorInfo`] (`err.line`, `err.kind`, ...).
+/// through [`ErrorInfo`] (`err.location.line`, `err.kind`, ...).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
     info: Box<ErrorInfo>,
 }
 
+/// Where an [`Error`] or a [`Warning`] is: a file and a place in it. `Display` renders
+/// `path:line:column`; the order (derived) is by path, then line, then column, the
+/// order of a listing.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Location {
+    /// The file (empty when the input had no path, e.g. a string).
+    pub path: PathBuf,
+    /// 1-based line; 0 when it is about the whole file (I/O, size).
+    pub line: u32,
+    /// 1-based column in characters; 0 when it is about the whole file.
+    pub column: u32,
+}
+
+impl Location {
+    /// Line `line`, column `column` of `path` (both 1-based; 0 and 0 for the whole file).
+    pub fn new(path: impl Into<PathBuf>, line: u32, column: u32) -> Location {
+        Location {
+            path: path.into(),
+            line,
+            column,
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    /// `path:line:column` (the path as [`Path::display`] shows it).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.path.display(), self.line, self.column)
+    }
+}
+
 /// The fields of an [`Error`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct ErrorInfo {
-    /// The file the error is in (empty when the input had no path, e.g. a string).
-    pub path: PathBuf,
-    /// 1-based line; 0 when the error is about the whole file (I/O, size).
-    pub line: u32,
-    /// 1-based column in characters; 0 when the error is about the whole file.
-    pub column: u32,
+    /// The file and the place in it.
+    pub location: Location,
     /// The property key involved, as written in the file, if any.
     pub key: Option<String>,
     /// What went wrong.
@@ -60,9 +88,7 @@ impl Error {
     pub fn new(path: impl Into<PathBuf>, line: u32, column: u32, kind: ErrorKind) -> Error {
         Error {
             info: Box::new(ErrorInfo {
-                path: path.into(),
-                line,
-                column,
+                location: Location::new(path, line, column),
                 key: None,
                 kind,
                 suggestion: None,
@@ -90,7 +116,7 @@ impl Error {
 
     /// Sets the path (for errors made before the path was known).
     pub fn with_path(mut self, path: impl Into<PathBuf>) -> Error {
-        self.info.path = path.into();
+        self.info.location.path = path.into();
         self
     }
 
@@ -132,27 +158,30 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use fmt::Write as _;
         let mut f = EscapeControls(f);
-        if self.path.as_os_str().is_empty() && self.line == 0 {
-            f.write_str("error: ")?;
-        } else {
-            write!(
-                f,
-                "{}:{}:{}: error: ",
-                self.path.display(),
-                self.line,
-                self.column
-            )?;
+        let at = &self.location;
+        if !(at.path.as_os_str().is_empty() && at.line == 0) {
+            write!(f, "{at}: ")?;
         }
-        if let Some(key) = &self.key {
-            write!(f, "`{key}`: ")?;
-        }
-        write!(f, "{}", self.kind)?;
-        did_you_mean(&mut f, self.suggestion.as_deref())
+        let (key, suggestion) = (self.key.as_deref(), self.suggestion.as_deref());
+        write_message(&mut f, "error", key, &self.kind, suggestion)
     }
 }
 
-/// ` (did you mean `X`?)` when there is a suggestion.
-fn did_you_mean(f: &mut impl fmt::Write, suggestion: Option<&str>) -> fmt::Result {
+/// The message of an [`Error`] or a [`Warning`], after its location:
+/// ``level: `key`: kind (did you mean `X`?)``, the key and the suggestion when there
+/// are some.
+fn write_message(
+    f: &mut impl fmt::Write,
+    level: &str,
+    key: Option<&str>,
+    kind: &dyn fmt::Display,
+    suggestion: Option<&str>,
+) -> fmt::Result {
+    write!(f, "{level}: ")?;
+    if let Some(key) = key {
+        write!(f, "`{key}`: ")?;
+    }
+    write!(f, "{kind}")?;
     match suggestion {
         Some(s) => write!(f, " (did you mean `{s}`?)"),
         None => Ok(()),
@@ -416,12 +445,8 @@ impl<W: fmt::Write> fmt::Write for EscapeControls<W> {
 /// A located warning: an unknown key, a newer class version. Loading goes on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Warning {
-    /// The file.
-    pub path: PathBuf,
-    /// 1-based line (0: the whole file).
-    pub line: u32,
-    /// 1-based column in characters (0: the whole file).
-    pub column: u32,
+    /// The file and the place in it (line and column 0: the whole file).
+    pub location: Location,
     /// The key involved, as written.
     pub key: Option<String>,
     /// What it is about.
@@ -441,9 +466,7 @@ impl Warning {
         kind: WarningKind,
     ) -> Warning {
         Warning {
-            path: path.to_owned(),
-            line,
-            column,
+            location: Location::new(path, line, column),
             key: key.map(str::to_owned),
             kind,
             suggestion: None,
@@ -462,18 +485,9 @@ impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use fmt::Write as _;
         let mut f = EscapeControls(f);
-        write!(
-            f,
-            "{}:{}:{}: warning: ",
-            self.path.display(),
-            self.line,
-            self.column
-        )?;
-        if let Some(key) = &self.key {
-            write!(f, "`{key}`: ")?;
-        }
-        write!(f, "{}", self.kind)?;
-        did_you_mean(&mut f, self.suggestion.as_deref())
+        write!(f, "{}: ", self.location)?;
+        let (key, suggestion) = (self.key.as_deref(), self.suggestion.as_deref());
+        write_message(&mut f, "warning", key, &self.kind, suggestion)
     }
 }
 

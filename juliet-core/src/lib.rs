@@ -41,6 +41,20 @@
 //! ```
 #![warn(missing_docs)]
 
+/// A `[T; 256]` lookup table built at compile time: entry `b` is `$class(b)` for each
+/// byte value `b`, `$class` a `const fn(u8) -> T` saying each byte's class.
+macro_rules! byte_table {
+    ($class:expr) => {{
+        let mut table = [$class(0); 256];
+        let mut b = 1;
+        while b < 256 {
+            table[b] = $class(b as u8);
+            b += 1;
+        }
+        table
+    }};
+}
+
 pub mod archive;
 pub mod bind;
 pub mod class;
@@ -69,7 +83,7 @@ pub use crc::{
 };
 pub use erased::{ClassOps, PropertyDescriptor, PropertyOps};
 pub use error::{
-    escape_controls, Error, ErrorInfo, ErrorKind, ValueErrorKind, Warning, WarningKind,
+    escape_controls, Error, ErrorInfo, ErrorKind, Location, ValueErrorKind, Warning, WarningKind,
 };
 pub use registry::{ClassRegistration, Registry, Replacement, StockClass};
 pub use suggest::did_you_mean;

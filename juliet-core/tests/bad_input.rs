@@ -41,7 +41,7 @@ fn reason(err: &Error) -> &ValueErrorKind {
 }
 
 fn at(err: &Error) -> (u32, u32) {
-    (err.line, err.column)
+    (err.location.line, err.location.column)
 }
 
 // --- invalid UTF-8 -----------------------------------------------------------------

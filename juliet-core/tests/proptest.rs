@@ -162,8 +162,9 @@ fn keys() -> impl Strategy<Value = String> {
 fn decode_as_everything(doc: &mut Document<'_>, index: usize, lines: u32) {
     fn one<T: Codec>(doc: &mut Document<'_>, index: usize, lines: u32) {
         if let Err(e) = doc.decode::<T>(index) {
-            assert!(e.line >= 1 && e.line <= lines, "line {} of {lines}", e.line);
-            assert!(e.column >= 1, "{e}");
+            let at = &e.location;
+            assert!((1..=lines).contains(&at.line), "{e}: {lines} lines");
+            assert!(at.column >= 1, "{e}");
             assert!(e.key.is_some(), "{e}");
         }
     }
@@ -230,8 +231,8 @@ fn tokenize_and_check(bytes: &[u8]) -> Result<(), TestCaseError> {
             }
         }
         Err(e) => {
-            prop_assert!(e.line <= lines, "{e}");
-            prop_assert!((e.line == 0) == (e.column == 0), "{e}");
+            prop_assert!(e.location.line <= lines, "{e}");
+            prop_assert!((e.location.line == 0) == (e.location.column == 0), "{e}");
         }
     }
     Ok(())

@@ -42,13 +42,13 @@ fn tokenize(buf: &mut TokenBuffer, text: &str) -> Outcome {
                     .map(|l| {
                         let at = ValueError::new(ValueErrorKind::InvalidNumber, l);
                         let e = doc.value_error(i, "t", at);
-                        (l.to_owned(), e.line, e.column)
+                        (l.to_owned(), e.location.line, e.location.column)
                     })
                     .collect();
                 (doc.key(i).to_owned(), lines, n.line, n.column)
             })
             .collect()),
-        Err(e) => Err((e.line, e.column, kind_summary(&e.kind))),
+        Err(e) => Err((e.location.line, e.location.column, kind_summary(&e.kind))),
     }
 }
 

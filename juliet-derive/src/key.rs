@@ -1,37 +1,11 @@
-//! Keys as the derive sees them: PascalCase of field names, the normalization of
-//! docs/design.md, section 2.2 (ASCII case and `_` ignored) and the CRC-32 of the normalized
-//! key, computed here too so that collisions are compile errors.
-//!
-//! These mirror `juliet_core::{pascal_case, normalize_key, key_crc}`; the generated code
-//! still calls `juliet_core::key_crc` in its constants, so the runtime's function stays
-//! the single source of the CRCs that files are matched with.
+//! Keys as the derive sees them: PascalCase of field names and the normalization of
+//! docs/design.md, section 2.2 (ASCII case and `_` ignored), both `juliet_key`'s (the
+//! functions `juliet_core` re-exports), and the CRC-32 of the normalized key, computed
+//! here too so that collisions are compile errors. The generated code still calls
+//! `juliet_core::key_crc` in its constants, so the runtime's function stays the single
+//! source of the CRCs that files are matched with.
 
-/// Converts a field name (`snake_case`, possibly raw `r#type`) to the PascalCase key
-/// the writer emits: `mesh_instance` -> `MeshInstance`.
-pub(crate) fn pascal_case(name: &str) -> String {
-    let name = name.strip_prefix("r#").unwrap_or(name);
-    let mut out = String::with_capacity(name.len());
-    let mut upper = true;
-    for c in name.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// The normalized key: ASCII lower case, every `_` removed.
-pub(crate) fn normalize(key: &str) -> String {
-    key.bytes()
-        .filter(|&b| b != b'_')
-        .map(|b| b.to_ascii_lowercase() as char)
-        .collect()
-}
+pub(crate) use juliet_key::{normalize_key as normalize, pascal_case};
 
 /// CRC-32 (IEEE) of the normalized key, as `juliet_core::key_crc` computes it.
 pub(crate) fn key_crc(key: &str) -> u32 {
@@ -61,15 +35,6 @@ pub(crate) fn key_problem(key: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pascal_case_of_field_names() {
-        assert_eq!(pascal_case("mesh_instance"), "MeshInstance");
-        assert_eq!(pascal_case("velocity_x"), "VelocityX");
-        assert_eq!(pascal_case("health"), "Health");
-        assert_eq!(pascal_case("r#type"), "Type");
-        assert_eq!(pascal_case("hp_2"), "Hp2");
-    }
 
     #[test]
     fn crc_is_ieee_over_the_normalized_key() {

@@ -16,7 +16,7 @@ use juliet_core::{
 };
 
 use crate::entity::EntityId;
-use crate::manager::EntityManager;
+use crate::manager::{EntityManager, Undo};
 use crate::template::{self, TemplateCache};
 
 use crate::entity_file::{base_key_left, known_keys, missing_kind, read_header, write_base_keys};
@@ -263,11 +263,10 @@ fn read_entity(
         Some(t) => template::allocate_instance(manager, t, id),
         None => manager.allocate_raw(class, id),
     } as usize;
-    let mut rollback = Rollback {
-        manager,
-        id,
-        armed: true,
-    };
+    // Destroys the half-loaded entity on an error or a panic.
+    let mut rollback = Undo::new(manager, move |m| {
+        let _ = m.destroy_entity(id);
+    });
     if instance_of.is_some() {
         // The instance's overrides are the keys of the file: its nodes, after the walk.
         ar.document_mut().expect("loading").keep_nodes();
@@ -321,7 +320,7 @@ fn read_entity(
     let entity = rollback.manager.entity_at_mut(base);
     entity.dirty = false;
     rollback.manager.note_id(id);
-    rollback.armed = false;
+    rollback.disarm();
     let direct = !ar.document().expect("loading").tokenized();
     Ok(Some(LoadedEntity {
         id,
@@ -332,21 +331,6 @@ fn read_entity(
         warnings: ar.take_warnings(),
         direct,
     }))
-}
-
-/// Destroys the half-loaded entity unless disarmed (on an error or a panic).
-struct Rollback<'m> {
-    manager: &'m mut EntityManager,
-    id: EntityId,
-    armed: bool,
-}
-
-impl Drop for Rollback<'_> {
-    fn drop(&mut self) {
-        if self.armed {
-            let _ = self.manager.destroy_entity(self.id);
-        }
-    }
 }
 
 /// Writes entity `id` of `manager` in canonical form (docs/design.md, section 2.4): the base

@@ -28,6 +28,7 @@ use id_map::IdMap;
 pub use invariants::InvariantViolation;
 pub use prefix::draw_id_prefix;
 pub(crate) use reflect::{no_such_property, set_at, set_by_key};
+pub(crate) use rollback::Undo;
 
 /// How [`EntityManager::push_record`] initializes a new derived struct.
 pub(crate) enum SlotInit<'a> {

@@ -27,7 +27,7 @@ fn three_bad_values_give_three_errors_in_the_load_report() {
     let found: Vec<(u32, u32, Option<&str>)> = report
         .errors
         .iter()
-        .map(|e| (e.line, e.column, e.key.as_deref()))
+        .map(|e| (e.location.line, e.location.column, e.key.as_deref()))
         .collect();
     assert_eq!(
         found,
@@ -42,7 +42,8 @@ fn three_bad_values_give_three_errors_in_the_load_report() {
     assert!(report
         .errors
         .iter()
-        .all(|e| matches!(e.kind, ErrorKind::BadValue { .. }) && e.path.ends_with("rock.jasset")));
+        .all(|e| matches!(e.kind, ErrorKind::BadValue { .. })
+            && e.location.path.ends_with("rock.jasset")));
     assert!(report.errors[2]
         .to_string()
         .contains("expected bool (true or false), found \"maybe\""));
@@ -61,5 +62,5 @@ fn a_file_with_one_bad_value_gives_one_error() {
     fs::write(dir.join("rock.jasset"), one).unwrap();
     let (_, report) = World::load(root.path(), &LoadOptions::default()).unwrap();
     assert_eq!(report.errors.len(), 1, "{:#?}", report.errors);
-    assert_eq!(report.errors[0].line, 12);
+    assert_eq!(report.errors[0].location.line, 12);
 }

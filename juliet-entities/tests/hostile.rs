@@ -24,7 +24,7 @@ fn skipped(report: &juliet_entities::LoadReport) -> Vec<PathBuf> {
         .warnings
         .iter()
         .filter(|w| matches!(&w.kind, WarningKind::Other(m) if m.contains("not a regular file")))
-        .map(|w| w.path.clone())
+        .map(|w| w.location.path.clone())
         .collect();
     paths.sort();
     paths
@@ -117,8 +117,8 @@ fn a_file_over_the_limit_is_refused_from_its_metadata() {
     assert_eq!(world.manager().len(), 1);
     assert_eq!(report.errors.len(), 1);
     let err = &report.errors[0];
-    assert_eq!(err.path, huge);
-    assert_eq!((err.line, err.column), (0, 0));
+    assert_eq!(err.location.path, huge);
+    assert_eq!((err.location.line, err.location.column), (0, 0));
     assert_eq!(
         err.kind,
         ErrorKind::FileTooLarge {
@@ -202,7 +202,7 @@ fn a_million_key_file_keeps_every_unknown_key() {
         }
     );
     assert_eq!(
-        (last.line, last.column),
+        (last.location.line, last.location.column),
         (3 + UNKNOWN_KEY_WARNINGS as u32, 1),
         "at the first key not listed"
     );
@@ -231,7 +231,7 @@ fn a_million_key_file_keeps_every_unknown_key() {
         }
     );
     assert_eq!(
-        (err.line, err.key.as_deref()),
+        (err.location.line, err.key.as_deref()),
         (1_000_003, Some("key_500000"))
     );
 }
@@ -261,7 +261,10 @@ fn a_key_under_several_spellings_is_one_key() {
         )
         .unwrap_err();
         assert_eq!(err.kind, ErrorKind::DuplicateKey { first_line: 2 });
-        assert_eq!((err.line, err.column, err.key.as_deref()), (4, 1, Some(b)));
+        assert_eq!(
+            (err.location.line, err.location.column, err.key.as_deref()),
+            (4, 1, Some(b))
+        );
     }
     // A base key and its alias are one key too.
     let text = "; EntityID\n0x01\n; ID\n0x02\nKind: TestCrate\n";

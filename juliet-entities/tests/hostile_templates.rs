@@ -87,7 +87,7 @@ fn template_paths_that_leave_the_project_root_are_refused() {
         World::load(p.path().join("Assets/Worlds/W"), &LoadOptions::default()).unwrap();
     assert_eq!(world.manager().len(), 1);
     let err = &report.errors[0];
-    assert_eq!((err.line, err.column), (2, 3), "{err}");
+    assert_eq!((err.location.line, err.location.column), (2, 3), "{err}");
     assert!(reason(err).contains("above the project root"), "{err}");
 }
 
@@ -259,7 +259,7 @@ fn world_load_applies_its_size_limit_to_templates() {
     let err = &report.errors[0];
     assert!(reason(err).contains("over the limit of 200 bytes"), "{err}");
     assert_eq!(
-        (err.line, err.column, err.key.as_deref()),
+        (err.location.line, err.location.column, err.key.as_deref()),
         (3, 3, Some("Template"))
     );
 

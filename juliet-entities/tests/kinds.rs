@@ -154,7 +154,7 @@ fn seed_04_template_file_loads_and_its_instance_needs_the_template() {
     assert!(
         matches!(&err.kind, ErrorKind::Template { path, .. } if path == "Assets/Templates/RockLarge.jasset")
     );
-    assert_eq!(err.path, path);
+    assert_eq!(err.location.path, path);
     assert_eq!(m.len(), 1);
     m.check_invariants().unwrap();
 }

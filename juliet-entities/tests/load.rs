@@ -158,7 +158,12 @@ fn failures_are_located_and_roll_back() {
     for &(file, line, column, key) in cases {
         let err = load_entity(&mut m, Path::new("bad.jasset"), file.as_bytes()).unwrap_err();
         assert_eq!(
-            (err.path.as_path(), err.line, err.column, err.key.as_deref()),
+            (
+                err.location.path.as_path(),
+                err.location.line,
+                err.location.column,
+                err.key.as_deref()
+            ),
             (Path::new("bad.jasset"), line, column, Some(key)),
             "{file:?}: {err}"
         );
@@ -253,7 +258,7 @@ fn base_key_spellings_and_the_order_of_base_key_errors() {
     for (file, kind, line, key) in cases {
         let err = load_entity(&mut m, Path::new("b.jasset"), file.as_bytes()).unwrap_err();
         assert_eq!(
-            (&err.kind, err.line, err.key.as_deref()),
+            (&err.kind, err.location.line, err.key.as_deref()),
             (&kind, line, Some(key)),
             "{file:?}: {err}"
         );
@@ -282,7 +287,10 @@ fn an_id_already_live_is_an_error_at_the_entity_id_key() {
         err.kind,
         ErrorKind::DuplicateEntityId { id: 0x42, .. }
     ));
-    assert_eq!((err.line, err.key.as_deref()), (5, Some("EntityID")));
+    assert_eq!(
+        (err.location.line, err.key.as_deref()),
+        (5, Some("EntityID"))
+    );
     assert_eq!(m.len(), 1);
     check(&m);
 }

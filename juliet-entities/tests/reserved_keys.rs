@@ -56,7 +56,7 @@ fn saving_such_an_entity_fails_naming_its_file_and_writes_nothing() {
         .path()
         .join("Entities")
         .join(format!("{:016X}.jasset", dolly.0));
-    assert_eq!(err.path, file, "{err}");
+    assert_eq!(err.location.path, file, "{err}");
     assert!(!file.exists());
     // The refused entity stays dirty in memory with its value, for a fixed build to
     // save; the text is refused on its own too.
@@ -115,8 +115,8 @@ fn loading_such_a_file_fails_at_its_kind_and_the_rest_of_the_world_loads() {
     assert_eq!((report.files, report.loaded), (2, 1), "{report:?}");
     let err = &report.errors[0];
     assert!(reserved(&err.kind), "{err}");
-    assert_eq!(err.path, root.join("Entities/a.jasset"));
-    assert_eq!((err.line, err.column), (3, 3), "{err}");
+    assert_eq!(err.location.path, root.join("Entities/a.jasset"));
+    assert_eq!((err.location.line, err.location.column), (3, 3), "{err}");
     assert_eq!(err.key.as_deref(), Some("Kind"));
 
     // The renamed field keeps both values apart.

@@ -133,8 +133,14 @@ fn a_cycle_of_templates_is_an_error_naming_the_chain() {
          -> Assets/Templates/C.jasset -> Assets/Templates/A.jasset"
     );
     // Located at the reference that closes the cycle: C's `Template` key, line 2.
-    assert!(err.path.ends_with("Assets/Templates/C.jasset"), "{err}");
-    assert_eq!((err.line, err.key.as_deref()), (1, Some("Template")));
+    assert!(
+        err.location.path.ends_with("Assets/Templates/C.jasset"),
+        "{err}"
+    );
+    assert_eq!(
+        (err.location.line, err.key.as_deref()),
+        (1, Some("Template"))
+    );
     assert!(cache.is_empty(), "nothing of a failed chain is cached");
 
     let err = cache
@@ -163,9 +169,9 @@ fn a_missing_template_fails_its_instance_at_path_and_line_and_the_rest_loads() {
     assert_eq!((report.files, report.loaded), (3, 2));
     assert_eq!(report.errors.len(), 1);
     let err = &report.errors[0];
-    assert_eq!(err.path, bad);
+    assert_eq!(err.location.path, bad);
     // Line 2, column 3: the key of `; template: ...`.
-    assert_eq!((err.line, err.column), (2, 3));
+    assert_eq!((err.location.line, err.location.column), (2, 3));
     assert_eq!(err.key.as_deref(), Some("template"));
     let ErrorKind::Template { path, reason } = &err.kind else {
         panic!("{err}")
@@ -204,7 +210,10 @@ fn an_error_inside_a_template_fails_its_instances_with_both_locations() {
     let (world, report) = p.load();
     assert_eq!(report.loaded, 0);
     let err = &report.errors[0];
-    assert_eq!((err.path.as_path(), err.line), (file.as_path(), 1));
+    assert_eq!(
+        (err.location.path.as_path(), err.location.line),
+        (file.as_path(), 1)
+    );
     let text = err.to_string();
     assert!(text.contains("Broken.jasset:4:1: error: `Mass`"), "{text}");
     assert!(world.manager().is_empty());
@@ -225,8 +234,8 @@ fn a_kind_different_from_the_templates_is_an_error_naming_both() {
     let (world, report) = p.load();
     assert_eq!(report.loaded, 1, "same kind in another spelling loads");
     let err = &report.errors[0];
-    assert_eq!(err.path, file);
-    assert_eq!((err.line, err.key.as_deref()), (3, Some("Kind")));
+    assert_eq!(err.location.path, file);
+    assert_eq!((err.location.line, err.key.as_deref()), (3, Some("Kind")));
     match &err.kind {
         ErrorKind::KindMismatch { found, template } => {
             assert_eq!(
@@ -248,7 +257,7 @@ fn a_kind_different_from_the_templates_is_an_error_naming_both() {
         .get_or_load("Assets/Templates/Coin.jasset")
         .unwrap_err();
     assert!(matches!(err.kind, ErrorKind::KindMismatch { .. }), "{err}");
-    assert_eq!((err.line, err.key.as_deref()), (1, Some("Kind")));
+    assert_eq!((err.location.line, err.key.as_deref()), (1, Some("Kind")));
 }
 
 #[test]
@@ -271,7 +280,10 @@ fn template_paths_are_project_relative_in_any_spelling() {
     );
     assert_eq!(e.template(), Some(crc32(ROCK.as_bytes())));
     let err = &report.errors[0];
-    assert_eq!((err.path.as_path(), err.line), (escape.as_path(), 1));
+    assert_eq!(
+        (err.location.path.as_path(), err.location.line),
+        (escape.as_path(), 1)
+    );
     assert!(err.to_string().contains("above the project root"), "{err}");
 }
 
@@ -284,7 +296,7 @@ fn template_warnings_are_reported_once() {
     let (_, report) = p.load();
     assert!(report.errors.is_empty());
     assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
-    assert!(report.warnings[0].path.ends_with("Odd.jasset"));
+    assert!(report.warnings[0].location.path.ends_with("Odd.jasset"));
 }
 
 #[test]
@@ -704,7 +716,10 @@ fn spawning_through_the_world_saves_sparsely() {
     let err = world
         .instantiate(ROCK, "Health: 1.0\nSparkle: yes\n")
         .unwrap_err();
-    assert_eq!((err.line, err.key.as_deref()), (2, Some("Sparkle")));
+    assert_eq!(
+        (err.location.line, err.key.as_deref()),
+        (2, Some("Sparkle"))
+    );
     assert!(matches!(err.kind, ErrorKind::NoSuchProperty { .. }));
     assert_eq!(world.manager().len(), 1);
     world.manager().check_invariants().unwrap();

@@ -218,10 +218,13 @@ fn bad_files_are_reported_left_untouched_and_do_not_stop_the_load() {
     assert_eq!((report.files, report.loaded), (5, 3));
     assert_eq!(report.errors.len(), 2);
     let broken = &report.errors[0];
-    assert_eq!(broken.path, dir.join("broken.jasset"));
-    assert_eq!((broken.line, broken.key.as_deref()), (4, Some("Mass")));
+    assert_eq!(broken.location.path, dir.join("broken.jasset"));
+    assert_eq!(
+        (broken.location.line, broken.key.as_deref()),
+        (4, Some("Mass"))
+    );
     let dragon = &report.errors[1];
-    assert_eq!(dragon.path, dir.join("dragon.jasset"));
+    assert_eq!(dragon.location.path, dir.join("dragon.jasset"));
     assert_eq!(dragon.kind, ErrorKind::UnknownKind("Dragon".into()));
     assert_eq!(world.untouched_files().len(), 2);
 
@@ -244,7 +247,7 @@ fn an_entity_id_in_two_files_names_both() {
     let (world, report) = load_world(root.path()).unwrap();
     assert_eq!(report.loaded, 2);
     let err = &report.errors[0];
-    assert_eq!(err.path, dir.join("rock_copy.jasset"));
+    assert_eq!(err.location.path, dir.join("rock_copy.jasset"));
     assert_eq!(err.key.as_deref(), Some("EntityID"));
     match &err.kind {
         ErrorKind::DuplicateEntityId { id: 1, other } => {

@@ -534,7 +534,7 @@ fn from_text_goes_on_the_general_way_when_it_declines_part_way() {
     );
     // Read directly up to `Code`, whose value does not decode: the general path's error.
     let err = from_text::<Small>(&mut buffer, b"; Mass\n1.5\n; Code\nzz\n", path).unwrap_err();
-    assert_eq!((err.key.as_deref(), err.line), (Some("Code"), 4));
+    assert_eq!((err.key.as_deref(), err.location.line), (Some("Code"), 4));
     // And a canonical file reads directly, absent keys at their defaults.
     let (value, report) = from_text::<Small>(&mut buffer, b"; Code\n7\n", path).unwrap();
     assert!(report.direct() && report.warnings().is_empty() && report.unknown().is_empty());

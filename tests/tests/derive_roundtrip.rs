@@ -197,7 +197,7 @@ fn unit_enum_codec_reads_case_insensitively() {
     );
 
     let err = load("; Team\n  Purple\n").unwrap_err();
-    assert_eq!((err.line, err.column), (2, 3));
+    assert_eq!((err.location.line, err.location.column), (2, 3));
     let ErrorKind::BadValue {
         expected,
         found,

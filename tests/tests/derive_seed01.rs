@@ -189,7 +189,7 @@ fn unknown_keys_are_left_for_the_audit() {
 fn bad_value_is_a_located_error() {
     let mut vehicle = DummyVehicle::default_value();
     let err = load_into(&mut vehicle, "; MaxSpeed\n90.0\n; GearCount\n  six\n").unwrap_err();
-    assert_eq!((err.line, err.column), (4, 3));
+    assert_eq!((err.location.line, err.location.column), (4, 3));
     assert_eq!(err.key.as_deref(), Some("GearCount"));
     assert!(matches!(err.kind, ErrorKind::BadValue { .. }), "{err}");
 }

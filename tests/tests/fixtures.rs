@@ -119,16 +119,16 @@ fn seed01_entity_01_value_lines_are_located() {
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     let index = doc.find_name("MaterialOverride").unwrap();
     let err = doc.decode::<f32>(index).unwrap_err();
-    assert_eq!((err.line, err.column), (26, 1));
+    assert_eq!((err.location.line, err.location.column), (26, 1));
     assert_eq!(err.key.as_deref(), Some("MaterialOverride"));
     assert!(matches!(err.kind, ErrorKind::BadValue { .. }));
     // A wrong component count is reported at the start of the value line.
     let index = doc.find_name("Position").unwrap();
     let err = doc.decode::<[f32; 2]>(index).unwrap_err();
-    assert_eq!((err.line, err.column), (17, 1));
+    assert_eq!((err.location.line, err.location.column), (17, 1));
     let index = doc.find_name("IsVisible").unwrap();
     let err = doc.decode::<i8>(index).unwrap_err();
-    assert_eq!((err.line, err.column), (29, 1));
+    assert_eq!((err.location.line, err.location.column), (29, 1));
 }
 
 #[test]

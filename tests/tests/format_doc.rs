@@ -473,7 +473,7 @@ fn line_section_claims() {
         .unwrap();
     assert_eq!((doc.node(0).line, doc.node(0).column), (1, 4));
     let err = doc.decode::<String>(0).unwrap_err();
-    assert_eq!((err.line, err.column), (2, 3));
+    assert_eq!((err.location.line, err.location.column), (2, 3));
 }
 
 // ---------------------------------------------------------------------------------

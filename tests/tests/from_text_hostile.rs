@@ -400,7 +400,7 @@ fn a_file_declined_after_decoding_leaks_no_value() {
     assert_eq!(LIVE.get(), live);
     let err = from_text::<Hostile>(&mut buffer, b"; Counted\n1\n; Heat\nhot\n", Path::new(PATH))
         .unwrap_err();
-    assert_eq!((err.key.as_deref(), err.line), (Some("Heat"), 4));
+    assert_eq!((err.key.as_deref(), err.location.line), (Some("Heat"), 4));
     assert!(matches!(err.kind, ErrorKind::BadValue { .. }), "{err}");
     assert_eq!(LIVE.get(), live);
 }

@@ -113,10 +113,15 @@ fn error_kind(err: &Error) -> String {
 }
 
 fn check_error(file: &Path, expect: &Expect, errors: &[Error]) {
-    let found: Vec<&Error> = errors.iter().filter(|e| e.path == file).collect();
+    let found: Vec<&Error> = errors.iter().filter(|e| e.location.path == file).collect();
     assert_eq!(found.len(), 1, "{}: errors {errors:?}", file.display());
     let err = found[0];
-    let got = (error_kind(err), err.line, err.column, err.key.clone());
+    let got = (
+        error_kind(err),
+        err.location.line,
+        err.location.column,
+        err.key.clone(),
+    );
     let want = (
         expect.kind.clone(),
         expect.line,
@@ -136,18 +141,26 @@ fn check_error(file: &Path, expect: &Expect, errors: &[Error]) {
         assert!(err.to_string().contains(words), "{}: {err}", file.display());
     }
     // The message renders with the location first, as editors read it.
-    let prefix = format!("{}:{}:{}: error: ", file.display(), err.line, err.column);
+    let prefix = format!(
+        "{}:{}:{}: error: ",
+        file.display(),
+        err.location.line,
+        err.location.column
+    );
     assert!(err.to_string().starts_with(&prefix), "{err}");
 }
 
 fn check_warning(file: &Path, expect: &Expect, warnings: &[Warning]) {
-    let found: Vec<&Warning> = warnings.iter().filter(|w| w.path == file).collect();
+    let found: Vec<&Warning> = warnings
+        .iter()
+        .filter(|w| w.location.path == file)
+        .collect();
     assert_eq!(found.len(), 1, "{}: warnings {warnings:?}", file.display());
     let w = found[0];
     let got = (
         variant(format!("{:?}", w.kind)),
-        w.line,
-        w.column,
+        w.location.line,
+        w.location.column,
         w.key.clone(),
     );
     let want = (
@@ -211,7 +224,7 @@ fn run_entry(entry: &Path) -> Vec<String> {
                 kinds.push(e.kind);
             }
             None => assert!(
-                report.errors.iter().all(|e| e.path != *copy),
+                report.errors.iter().all(|e| e.location.path != *copy),
                 "{} has no expectation but fails: {report:?}",
                 copy.display()
             ),

@@ -260,42 +260,35 @@ impl PlainDecimal {
     }
 }
 
-impl Codec for f32 {
-    const PROPERTY_TYPE: PropertyType = PropertyType::F32;
-    fn encode(&self, out: &mut String) {
-        write_f32(out, *self);
-    }
-    #[inline(always)]
-    fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        parse_f32_line(value.single_line()?.bytes())
-    }
-    #[inline(always)]
-    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        *self = parse_f32_line(value.single_line()?.bytes())?;
-        Ok(())
-    }
-    fn same_value(&self, other: &Self) -> bool {
-        self.to_bits() == other.to_bits()
-    }
+/// The codec of a float type: written by `$write`, read by `$parse` from its one value
+/// line; two values are the same when their bits are (`nan` is itself, `-0.0` is not
+/// `0.0`).
+macro_rules! float_codec {
+    ($($ty:ident => $variant:ident, $write:ident, $parse:ident);* $(;)?) => {$(
+        impl Codec for $ty {
+            const PROPERTY_TYPE: PropertyType = PropertyType::$variant;
+            fn encode(&self, out: &mut String) {
+                $write(out, *self);
+            }
+            #[inline(always)]
+            fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
+                $parse(value.single_line()?.bytes())
+            }
+            #[inline(always)]
+            fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+                *self = $parse(value.single_line()?.bytes())?;
+                Ok(())
+            }
+            fn same_value(&self, other: &Self) -> bool {
+                self.to_bits() == other.to_bits()
+            }
+        }
+    )*};
 }
 
-impl Codec for f64 {
-    const PROPERTY_TYPE: PropertyType = PropertyType::F64;
-    fn encode(&self, out: &mut String) {
-        write_f64(out, *self);
-    }
-    #[inline(always)]
-    fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        parse_f64_line(value.single_line()?.bytes())
-    }
-    #[inline(always)]
-    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        *self = parse_f64_line(value.single_line()?.bytes())?;
-        Ok(())
-    }
-    fn same_value(&self, other: &Self) -> bool {
-        self.to_bits() == other.to_bits()
-    }
+float_codec! {
+    f32 => F32, write_f32, parse_f32_line;
+    f64 => F64, write_f64, parse_f64_line;
 }
 
 #[cfg(test)]

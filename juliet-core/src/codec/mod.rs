@@ -16,6 +16,7 @@ use std::fmt;
 
 use crate::value::{Value, ValueError};
 
+pub use list::EMPTY_LIST;
 pub use text::{decode_variant, needs_quotes};
 
 /// The text of a value line's bytes (from [`crate::value::SingleLine::bytes`]), for the

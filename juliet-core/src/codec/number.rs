@@ -101,22 +101,18 @@ impl Codec for u64 {
     }
 }
 
-/// The value of each hex digit byte; `0xFF` for the other bytes.
-static HEX_DIGIT: [u8; 256] = {
-    let mut table = [0xFFu8; 256];
-    let mut i = 0;
-    while i < 10 {
-        table[b'0' as usize + i] = i as u8;
-        i += 1;
+/// The value of each hex digit byte; `0xFF` for the other bytes ([`hex_digit`]).
+static HEX_DIGIT: [u8; 256] = byte_table!(hex_digit);
+
+/// The value of hex digit `b` (`0-9`, `a-f`, `A-F`); `0xFF` when `b` is not one.
+const fn hex_digit(b: u8) -> u8 {
+    match b {
+        b'0'..=b'9' => b - b'0',
+        b'a'..=b'f' => b - b'a' + 10,
+        b'A'..=b'F' => b - b'A' + 10,
+        _ => 0xFF,
     }
-    let mut i = 0;
-    while i < 6 {
-        table[b'a' as usize + i] = 10 + i as u8;
-        table[b'A' as usize + i] = 10 + i as u8;
-        i += 1;
-    }
-    table
-};
+}
 
 /// The value of eight hex digits (`0-9`, `a-f`, `A-F`; the first the most
 /// significant), eight bytes at a time; `None` when a byte is not a hex digit.

@@ -426,7 +426,7 @@ fn failed_load_leaves_a_valid_value_and_drops_balance() {
         class.ops.drop_in_place(a.ptr);
         err
     };
-    assert_eq!((err.line, err.column), (4, 1));
+    assert_eq!((err.location.line, err.location.column), (4, 1));
     assert!(matches!(
         err.kind,
         ErrorKind::BadValue {

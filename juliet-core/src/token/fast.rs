@@ -23,24 +23,21 @@ const SLASH: u8 = 4;
 /// path reports).
 const MARK: u8 = 5;
 
-/// The class of each first byte of a line: blanks and control bytes are [`OTHER`]
+/// The class of each first byte of a line ([`first_byte_class`]).
+static FIRST_BYTE: [u8; 256] = byte_table!(first_byte_class);
+
+/// The class of a line starting with `b`: blanks and control bytes are [`OTHER`]
 /// (leading blanks go to the slower path).
-static FIRST_BYTE: [u8; 256] = {
-    let mut table = [VALUE; 256];
-    let mut b = 0;
-    while b <= b' ' as usize {
-        table[b] = OTHER;
-        b += 1;
+const fn first_byte_class(b: u8) -> u8 {
+    match b {
+        0..=b' ' => OTHER,
+        b';' => SEMI,
+        b'#' => HASH,
+        b'/' => SLASH,
+        b'<' | b'|' | b'=' | b'>' => MARK,
+        _ => VALUE,
     }
-    table[b';' as usize] = SEMI;
-    table[b'#' as usize] = HASH;
-    table[b'/' as usize] = SLASH;
-    table[b'<' as usize] = MARK;
-    table[b'|' as usize] = MARK;
-    table[b'=' as usize] = MARK;
-    table[b'>' as usize] = MARK;
-    table
-};
+}
 
 impl TokenBuffer {
     /// Handles the lines whose newlines are the bits of `self.masks` from `at`'s position on,

@@ -468,20 +468,18 @@ const FIRST: u8 = 1;
 /// [`EDGE`] bit: a value line cannot end with this byte (the tokenizer trims it).
 const LAST: u8 = 2;
 
-/// What each byte may not be at the edges of a value line read in canonical form.
-static EDGE: [u8; 256] = {
-    let mut table = [0u8; 256];
-    table[b' ' as usize] = FIRST | LAST;
-    table[b'\t' as usize] = FIRST | LAST;
-    table[b'\r' as usize] = LAST;
-    table[b'\n' as usize] = FIRST;
-    table[b'#' as usize] = FIRST;
-    table[b';' as usize] = FIRST;
-    table[b'/' as usize] = FIRST;
-    // A merge conflict marker is an error only the tokenizer reports.
-    table[b'<' as usize] = FIRST;
-    table[b'|' as usize] = FIRST;
-    table[b'=' as usize] = FIRST;
-    table[b'>' as usize] = FIRST;
-    table
-};
+/// What each byte may not be at the edges of a value line read in canonical form
+/// ([`edge_class`]).
+static EDGE: [u8; 256] = byte_table!(edge_class);
+
+/// The [`EDGE`] bits of `b`.
+const fn edge_class(b: u8) -> u8 {
+    match b {
+        b' ' | b'\t' => FIRST | LAST,
+        b'\r' => LAST,
+        b'\n' | b'#' | b';' | b'/' => FIRST,
+        // A merge conflict marker is an error only the tokenizer reports.
+        b'<' | b'|' | b'=' | b'>' => FIRST,
+        _ => 0,
+    }
+}

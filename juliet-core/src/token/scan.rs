@@ -33,7 +33,8 @@ impl TokenBuffer {
             if !self.predicted_line(bytes, end, &mut at) {
                 let nodes = self.nodes.len();
                 if !self.fast_other_line(bytes, at.line_start, end, at.line_no, &mut at.open) {
-                    self.line(src, at.line_start, end, at.line_no, &mut at.open, path)?;
+                    let line = Line::new(src, path, at.line_start, end, at.line_no);
+                    self.line(&line, &mut at.open)?;
                 }
                 if self.nodes.len() != nodes {
                     self.relink(bytes, at.line_start, end, &mut at);
@@ -42,14 +43,8 @@ impl TokenBuffer {
             at.line_start = end + 1;
         }
         at.line_no += 1;
-        self.line(
-            src,
-            at.line_start,
-            bytes.len(),
-            at.line_no,
-            &mut at.open,
-            path,
-        )?;
+        let last = Line::new(src, path, at.line_start, bytes.len(), at.line_no);
+        self.line(&last, &mut at.open)?;
         if at.open != NO_BLOCK {
             self.close_block(src, at.open, path)?;
         }
@@ -62,232 +57,146 @@ impl TokenBuffer {
         Ok(())
     }
 
-    /// Handles line `line_no`, `src[start..end]` (without its `\n`); `open` is the
-    /// number of value lines before the open block's (which is always the last node),
-    /// or [`NO_BLOCK`].
+    /// Handles `line`; `open` is the number of value lines before the open block's
+    /// (which is always the last node), or [`NO_BLOCK`].
     #[inline(always)]
-    fn line(
-        &mut self,
-        src: &str,
-        start: usize,
-        end: usize,
-        line_no: u32,
-        open: &mut usize,
-        path: &Path,
-    ) -> Result<(), Error> {
-        let line = &src.as_bytes()[start..end];
-        match line {
+    fn line(&mut self, line: &Line<'_>, open: &mut usize) -> Result<(), Error> {
+        match line.text {
             [] => Ok(()),
             // The common line starts and ends with a visible character.
             [first, .., last] | [first @ last] if *first > b' ' && *last > b' ' => {
-                self.trimmed_line(src, start, line, 0, line_no, open, path)
+                self.trimmed_line(line, 0, open)
             }
-            _ => self.untrimmed_line(src, start, line, line_no, open, path),
+            _ => self.untrimmed_line(line, open),
         }
     }
 
     /// [`TokenBuffer::line`] for a line with leading or trailing blanks (or `\r`).
     #[inline(never)]
-    fn untrimmed_line(
-        &mut self,
-        src: &str,
-        start: usize,
-        mut line: &[u8],
-        line_no: u32,
-        open: &mut usize,
-        path: &Path,
-    ) -> Result<(), Error> {
-        while let [rest @ .., b' ' | b'\t' | b'\r'] = line {
-            line = rest;
+    fn untrimmed_line(&mut self, line: &Line<'_>, open: &mut usize) -> Result<(), Error> {
+        let mut text = line.text;
+        while let [rest @ .., b' ' | b'\t' | b'\r'] = text {
+            text = rest;
         }
-        let s = skip_blanks(line, 0);
-        if s == line.len() {
+        let s = skip_blanks(text, 0);
+        if s == text.len() {
             return Ok(());
         }
-        self.trimmed_line(src, start, line, s, line_no, open, path)
+        self.trimmed_line(&Line { text, ..*line }, s, open)
     }
 
-    /// Handles a line whose text is `line[s..]`: `line` starts at byte `start` of `src`
-    /// and is trimmed at its end, `line[s]` is its first visible character.
-    #[allow(clippy::too_many_arguments)]
+    /// Handles a `line` trimmed at its end whose text is `line.text[s..]`
+    /// (`line.text[s]` is its first visible character).
     #[inline(always)]
-    fn trimmed_line(
-        &mut self,
-        src: &str,
-        start: usize,
-        line: &[u8],
-        s: usize,
-        line_no: u32,
-        open: &mut usize,
-        path: &Path,
-    ) -> Result<(), Error> {
-        match line[s] {
-            b';' => self.header(src, start, line, s, line_no, open, path),
+    fn trimmed_line(&mut self, line: &Line<'_>, s: usize, open: &mut usize) -> Result<(), Error> {
+        let text = line.text;
+        match text[s] {
+            b';' => self.header(line, s, open),
             b'#' => Ok(()),
-            b'/' if line.get(s + 1) == Some(&b'/') => Ok(()),
-            b'<' | b'|' | b'=' | b'>' if crate::value::is_conflict_marker(&line[s..]) => {
+            b'/' if text.get(s + 1) == Some(&b'/') => Ok(()),
+            b'<' | b'|' | b'=' | b'>' if crate::value::is_conflict_marker(&text[s..]) => {
                 Err(Error::new(
-                    path,
-                    line_no,
+                    line.path,
+                    line.no,
                     s as u32 + 1,
                     ErrorKind::ConflictMarker {
-                        marker: String::from_utf8_lossy(&line[s..s + 7]).into_owned(),
+                        marker: String::from_utf8_lossy(&text[s..s + 7]).into_owned(),
                     },
                 ))
             }
             _ if *open != NO_BLOCK => {
-                self.add_value(start, line, s, line_no);
+                self.add_value(line.start, text, s, line.no);
                 Ok(())
             }
-            _ => self.compact(src, start, line, s, line_no, path),
+            _ => self.compact(line, s),
         }
     }
 
-    /// Handles a line outside any block that is not a header: a compact `Key: value`
-    /// property, else an error.
+    /// Handles a `line` outside any block that is not a header, its text from `s` on: a
+    /// compact `Key: value` property, else an error.
     #[inline(never)]
-    fn compact(
-        &mut self,
-        src: &str,
-        start: usize,
-        line: &[u8],
-        s: usize,
-        line_no: u32,
-        path: &Path,
-    ) -> Result<(), Error> {
-        let key_end = ident_end(line, s);
-        let after = skip_blanks(line, key_end);
-        if key_end > s && line.get(after) == Some(&b':') {
+    fn compact(&mut self, line: &Line<'_>, s: usize) -> Result<(), Error> {
+        let (src, start, text) = (line.src, line.start, line.text);
+        let key_end = ident_end(text, s);
+        let after = skip_blanks(text, key_end);
+        if key_end > s && text.get(after) == Some(&b':') {
             let crc = self.keys.crc(src.as_bytes(), start + s, key_end - s);
-            self.push_node(
-                src,
-                path,
-                (start + s, start + key_end, crc),
-                line_no,
-                s as u32 + 1,
-                LineForm::Compact,
-            )?;
-            return self.one_line_value(src, path, start, line, after + 1, line_no);
+            let key = (start + s, start + key_end, crc);
+            self.push_node(line, key, s as u32 + 1, LineForm::Compact)?;
+            return self.one_line_value(line, after + 1);
         }
         Err(Error::new(
-            path,
-            line_no,
+            line.path,
+            line.no,
             s as u32 + 1,
             ErrorKind::ValueWithoutProperty {
-                found: shorten(&src[start + s..start + line.len()]),
+                found: shorten(&src[start + s..start + text.len()]),
             },
         ))
     }
 
-    /// Handles a `; Key` or `; Key: value` line; `line` is trimmed at its end and starts
-    /// at byte `start` of `src`, `semi` is the offset of its `;`.
-    #[allow(clippy::too_many_arguments)]
+    /// Handles a `; Key` or `; Key: value` `line`, trimmed at its end; `semi` is the
+    /// offset of its `;`.
     #[inline(always)]
-    fn header(
-        &mut self,
-        src: &str,
-        start: usize,
-        line: &[u8],
-        semi: usize,
-        line_no: u32,
-        open: &mut usize,
-        path: &Path,
-    ) -> Result<(), Error> {
+    fn header(&mut self, line: &Line<'_>, semi: usize, open: &mut usize) -> Result<(), Error> {
         if *open != NO_BLOCK {
-            self.close_block(src, *open, path)?;
+            self.close_block(line.src, *open, line.path)?;
             *open = NO_BLOCK;
         }
+        let (start, text) = (line.start, line.text);
         // `; Key`: one space, then the key.
-        let k = match line.get(semi + 1..semi + 3) {
+        let k = match text.get(semi + 1..semi + 3) {
             Some(&[b' ', b]) if b > b' ' => semi + 2,
-            _ => skip_blanks(line, semi + 1),
+            _ => skip_blanks(text, semi + 1),
         };
         // The common `; Key` line: a key seen before, up to the end of the line.
-        let rest = line.len() - k;
+        let rest = text.len() - k;
         if rest > 0 {
-            if let Some(crc) = self.keys.get(src.as_bytes(), start + k, rest) {
-                self.push_node(
-                    src,
-                    path,
-                    (start + k, start + line.len(), crc),
-                    line_no,
-                    k as u32 + 1,
-                    LineForm::Block,
-                )?;
+            if let Some(crc) = self.keys.get(line.src.as_bytes(), start + k, rest) {
+                let key = (start + k, start + text.len(), crc);
+                self.push_node(line, key, k as u32 + 1, LineForm::Block)?;
                 *open = self.values.len();
                 return Ok(());
             }
         }
-        self.new_header(src, start, line, k, line_no, open, path)
+        self.new_header(line, k, open)
     }
 
     /// The rest of [`TokenBuffer::header`] for a key not in the cache or an inline
-    /// property; `k` is the offset of the key in `line`.
-    #[allow(clippy::too_many_arguments)]
+    /// property; `k` is the offset of the key in `line.text`.
     #[inline(never)]
-    fn new_header(
-        &mut self,
-        src: &str,
-        start: usize,
-        line: &[u8],
-        k: usize,
-        line_no: u32,
-        open: &mut usize,
-        path: &Path,
-    ) -> Result<(), Error> {
+    fn new_header(&mut self, line: &Line<'_>, k: usize, open: &mut usize) -> Result<(), Error> {
+        let (start, text) = (line.start, line.text);
         let column = k as u32 + 1;
-        let key_end = ident_end(line, k);
+        let key_end = ident_end(text, k);
         if key_end == k {
-            return Err(invalid_key(
-                src,
-                path,
-                line_no,
-                start,
-                start + k,
-                start + line.len(),
-            ));
+            return Err(invalid_key(line, k));
         }
-        let crc = self.keys.crc(src.as_bytes(), start + k, key_end - k);
+        let crc = self.keys.crc(line.src.as_bytes(), start + k, key_end - k);
         let key = (start + k, start + key_end, crc);
-        let after = skip_blanks(line, key_end);
-        match line.get(after) {
+        let after = skip_blanks(text, key_end);
+        match text.get(after) {
             None => {
                 // Block header: value lines follow.
-                self.push_node(src, path, key, line_no, column, LineForm::Block)?;
+                self.push_node(line, key, column, LineForm::Block)?;
                 *open = self.values.len();
                 Ok(())
             }
             Some(b':') => {
-                self.push_node(src, path, key, line_no, column, LineForm::Inline)?;
-                self.one_line_value(src, path, start, line, after + 1, line_no)
+                self.push_node(line, key, column, LineForm::Inline)?;
+                self.one_line_value(line, after + 1)
             }
-            Some(_) => Err(invalid_key(
-                src,
-                path,
-                line_no,
-                start,
-                start + k,
-                start + line.len(),
-            )),
+            Some(_) => Err(invalid_key(line, k)),
         }
     }
 
-    /// Adds the value of an inline or compact property: `line[from..]`, trimmed, where
-    /// `line` starts at byte `line_start` of `src`.
-    fn one_line_value(
-        &mut self,
-        src: &str,
-        path: &Path,
-        line_start: usize,
-        line: &[u8],
-        from: usize,
-        line_no: u32,
-    ) -> Result<(), Error> {
-        let from = skip_blanks(line, from);
-        if from == line.len() {
-            return Err(header_without_value(src, path, self.nodes.last()));
+    /// Adds the value of an inline or compact property: `line.text[from..]`, trimmed.
+    fn one_line_value(&mut self, line: &Line<'_>, from: usize) -> Result<(), Error> {
+        let from = skip_blanks(line.text, from);
+        if from == line.text.len() {
+            return Err(header_without_value(line.src, line.path, self.nodes.last()));
         }
-        self.add_value(line_start, line, from, line_no);
+        self.add_value(line.start, line.text, from, line.no);
         Ok(())
     }
 
@@ -301,23 +210,23 @@ impl TokenBuffer {
         Ok(())
     }
 
-    /// Adds a node for the key `src[key.0..key.1]` whose CRC is `key.2`.
+    /// Adds a node of `line` for the key `line.src[key.0..key.1]` whose CRC is `key.2`,
+    /// at `column`.
     #[inline(always)]
     fn push_node(
         &mut self,
-        src: &str,
-        path: &Path,
+        line: &Line<'_>,
         key: (usize, usize, u32),
-        line: u32,
         column: u32,
         form: LineForm,
     ) -> Result<(), Error> {
         let (key_start, key_end, key_crc) = key;
         let text = (key_start, key_end);
-        if let Some(first_line) = self.find_duplicate(src.as_bytes(), text, key_crc, line) {
-            return Err(duplicate_key(src, path, key, line, column, first_line));
+        let src = line.src.as_bytes();
+        if let Some(first_line) = self.find_duplicate(src, text, key_crc, line.no) {
+            return Err(duplicate_key(line, key, column, first_line));
         }
-        self.add_node(key_crc, (key_start, key_end), line, column, form);
+        self.add_node(key_crc, (key_start, key_end), line.no, column, form);
         Ok(())
     }
 
@@ -420,6 +329,33 @@ fn normalized(key: &[u8]) -> Vec<u8> {
     letters(key).collect()
 }
 
+/// A line the general path handles: `text` is the line's bytes, from byte `start` of
+/// `src` (the file, named `path` in errors), without its `\n` (and, past
+/// [`TokenBuffer::line`], trimmed at its end); `no` is its 1-based number.
+#[derive(Clone, Copy)]
+struct Line<'a> {
+    src: &'a str,
+    path: &'a Path,
+    start: usize,
+    text: &'a [u8],
+    no: u32,
+}
+
+impl<'a> Line<'a> {
+    /// Line `no`, `src[start..end]`.
+    #[inline(always)]
+    fn new(src: &'a str, path: &'a Path, start: usize, end: usize, no: u32) -> Line<'a> {
+        let text = &src.as_bytes()[start..end];
+        Line {
+            src,
+            path,
+            start,
+            text,
+            no,
+        }
+    }
+}
+
 /// Where the scan is: the start of the next line, the number of lines done and the
 /// open block (see [`TokenBuffer::line`]).
 pub(super) struct ScanState {
@@ -467,16 +403,12 @@ fn ident_end(line: &[u8], from: usize) -> usize {
 }
 
 /// Whether each byte may continue a key: `[A-Za-z0-9_]`.
-static IDENT_BYTE: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        table[b] = c.is_ascii_alphanumeric() || c == b'_';
-        b += 1;
-    }
-    table
-};
+static IDENT_BYTE: [bool; 256] = byte_table!(is_ident_byte);
+
+/// Whether `b` may continue a key: `[A-Za-z0-9_]`.
+const fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
 
 /// The error of a property with no value, at its key (`node` is `None` only if a
 /// broken invariant left no node).
@@ -489,35 +421,29 @@ fn header_without_value(src: &str, path: &Path, node: Option<&PropertyNode>) -> 
         .with_key(&src[n.key_start as usize..(n.key_start + n.key_len) as usize])
 }
 
-/// The error of a key `src[key.0..key.1]` met a second time, on `line`.
+/// The error of a key `line.src[key.0..key.1]` met a second time, on `line` at
+/// `column`.
 #[cold]
-fn duplicate_key(
-    src: &str,
-    path: &Path,
-    key: (usize, usize, u32),
-    line: u32,
-    column: u32,
-    first_line: u32,
-) -> Error {
-    Error::new(path, line, column, ErrorKind::DuplicateKey { first_line })
-        .with_key(&src[key.0..key.1])
+fn duplicate_key(line: &Line<'_>, key: (usize, usize, u32), column: u32, first_line: u32) -> Error {
+    Error::new(
+        line.path,
+        line.no,
+        column,
+        ErrorKind::DuplicateKey { first_line },
+    )
+    .with_key(&line.src[key.0..key.1])
 }
 
+/// The error of a `line` whose text from `k` on does not start with a key.
 #[cold]
-fn invalid_key(
-    src: &str,
-    path: &Path,
-    line: u32,
-    line_start: usize,
-    at: usize,
-    end: usize,
-) -> Error {
+fn invalid_key(line: &Line<'_>, k: usize) -> Error {
+    let (at, end) = (line.start + k, line.start + line.text.len());
     Error::new(
-        path,
-        line,
-        char_column(src, line_start, at),
+        line.path,
+        line.no,
+        char_column(line.src, line.start, at),
         ErrorKind::InvalidKey {
-            found: shorten(&src[at..end]),
+            found: shorten(&line.src[at..end]),
         },
     )
 }

@@ -53,27 +53,27 @@ fn compact_line_inside_block_is_a_value_line() {
 fn value_without_property_is_an_error() {
     let err = tok("# c\n  42\n").unwrap_err();
     assert!(matches!(err.kind, ErrorKind::ValueWithoutProperty { .. }));
-    assert_eq!((err.line, err.column), (2, 3));
+    assert_eq!((err.location.line, err.location.column), (2, 3));
 }
 
 #[test]
 fn header_without_value_is_an_error() {
     let err = tok("; A\n; B\n1\n").unwrap_err();
     assert_eq!(err.kind, ErrorKind::HeaderWithoutValue);
-    assert_eq!((err.line, err.column), (1, 3));
+    assert_eq!((err.location.line, err.location.column), (1, 3));
     let err = tok("; A\n1\n; B\n# only a comment\n").unwrap_err();
     assert_eq!(
-        (err.line, err.kind.clone()),
+        (err.location.line, err.kind.clone()),
         (3, ErrorKind::HeaderWithoutValue)
     );
     let err = tok("; A:   \n").unwrap_err();
     assert_eq!(
-        (err.line, err.kind.clone()),
+        (err.location.line, err.kind.clone()),
         (1, ErrorKind::HeaderWithoutValue)
     );
     let err = tok("A:\n").unwrap_err();
     assert_eq!(
-        (err.line, err.kind.clone()),
+        (err.location.line, err.kind.clone()),
         (1, ErrorKind::HeaderWithoutValue)
     );
 }
@@ -82,7 +82,7 @@ fn header_without_value_is_an_error() {
 fn duplicate_key_names_both_lines() {
     let err = tok("; MeshInstance\n1\n\n; mesh_instance\n2\n").unwrap_err();
     assert_eq!(err.kind, ErrorKind::DuplicateKey { first_line: 1 });
-    assert_eq!((err.line, err.column), (4, 3));
+    assert_eq!((err.location.line, err.location.column), (4, 3));
     assert_eq!(err.key.as_deref(), Some("mesh_instance"));
 }
 
@@ -126,7 +126,7 @@ fn keys_that_share_a_crc_are_not_duplicates() {
                     },
                     "{again} after {filler} keys"
                 );
-                assert_eq!(err.line as usize, filler + 4);
+                assert_eq!(err.location.line as usize, filler + 4);
             }
         }
     }
@@ -141,14 +141,14 @@ fn duplicate_key_in_a_large_file() {
     src.push_str("k_50: again\n");
     let err = tok(&src).unwrap_err();
     assert_eq!(err.kind, ErrorKind::DuplicateKey { first_line: 51 });
-    assert_eq!(err.line, 101);
+    assert_eq!(err.location.line, 101);
 }
 
 #[test]
 fn invalid_key() {
     let err = tok("; 9lives\n1\n").unwrap_err();
     assert!(matches!(err.kind, ErrorKind::InvalidKey { .. }));
-    assert_eq!((err.line, err.column), (1, 3));
+    assert_eq!((err.location.line, err.location.column), (1, 3));
     let err = tok("; Two Words\n1\n").unwrap_err();
     assert!(matches!(err.kind, ErrorKind::InvalidKey { .. }));
 }
@@ -157,30 +157,36 @@ fn invalid_key() {
 fn nul_and_invalid_utf8_are_located() {
     let err = tok("; A\nab\0c\n").unwrap_err();
     assert_eq!(
-        (err.kind.clone(), err.line, err.column),
+        (err.kind.clone(), err.location.line, err.location.column),
         (ErrorKind::NulByte, 2, 3)
     );
     // A text problem (NUL, bad UTF-8) comes before any line problem, and the
     // first of the two text problems is the one reported.
     let err = tok("  42\n; A\n1\n\0").unwrap_err();
     assert_eq!(
-        (err.kind.clone(), err.line, err.column),
+        (err.kind.clone(), err.location.line, err.location.column),
         (ErrorKind::NulByte, 4, 1)
     );
     let mut buf = TokenBuffer::new();
     let err = buf
         .tokenize(b"\xFF; A\n\0", Path::new("u.jasset"))
         .unwrap_err();
-    assert_eq!((err.kind.clone(), err.line), (ErrorKind::InvalidUtf8, 1));
+    assert_eq!(
+        (err.kind.clone(), err.location.line),
+        (ErrorKind::InvalidUtf8, 1)
+    );
     let err = buf
         .tokenize(b"; A\n\0\xFF", Path::new("u.jasset"))
         .unwrap_err();
-    assert_eq!((err.kind.clone(), err.line), (ErrorKind::NulByte, 2));
+    assert_eq!(
+        (err.kind.clone(), err.location.line),
+        (ErrorKind::NulByte, 2)
+    );
     let err = buf
         .tokenize(b"; A\n\xC3\xA9\xFF\n", Path::new("u.jasset"))
         .unwrap_err();
     assert_eq!(
-        (err.kind.clone(), err.line, err.column),
+        (err.kind.clone(), err.location.line, err.location.column),
         (ErrorKind::InvalidUtf8, 2, 2)
     );
 }
@@ -477,7 +483,11 @@ fn conflict_markers_are_errors_at_their_line() {
         let err = buffer
             .tokenize(text.as_bytes(), Path::new("m.jasset"))
             .unwrap_err();
-        assert_eq!((err.line, err.column), (line, column), "{text:?}");
+        assert_eq!(
+            (err.location.line, err.location.column),
+            (line, column),
+            "{text:?}"
+        );
         assert_eq!(
             err.kind,
             ErrorKind::ConflictMarker {

@@ -60,7 +60,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
     let mut warnings_left = warnings.iter().peekable();
     loop {
         let error_first = match (errors_left.peek(), warnings_left.peek()) {
-            (Some(e), Some(w)) => (&e.path, e.line, e.column) <= (&w.path, w.line, w.column),
+            (Some(e), Some(w)) => e.location <= w.location,
             (Some(_), None) => true,
             (None, Some(_)) => false,
             (None, None) => break,

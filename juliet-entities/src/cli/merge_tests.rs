@@ -63,7 +63,7 @@ fn different_changes_of_one_property_are_a_conflict_block_check_refuses() {
     let err = juliet_core::TokenBuffer::new()
         .tokenize(text.as_bytes(), Path::new("m"))
         .unwrap_err();
-    assert_eq!((err.line, err.column), (7, 1));
+    assert_eq!((err.location.line, err.location.column), (7, 1));
     // Keeping either side (deleting the other and the markers) gives a valid file.
     let keep_theirs = text.replace("<<<<<<< ours\n; Mass: 300.0\n=======\n", "");
     let keep_theirs = keep_theirs.replace(">>>>>>> theirs\n", "");

@@ -352,12 +352,12 @@ impl Session {
             }
         };
         for err in report.errors {
-            if member_of(&err.path).is_some() {
+            if member_of(&err.location.path).is_some() {
                 self.errors.push(err);
             }
         }
         for w in report.warnings {
-            if member_of(&w.path).is_some() {
+            if member_of(&w.location.path).is_some() {
                 self.warnings.push(w);
             }
         }
@@ -508,8 +508,8 @@ impl Session {
 
 /// Sorts problems by path, line and column (the order of a compiler's output).
 pub fn sort_problems(errors: &mut [Error], warnings: &mut [Warning]) {
-    errors.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
-    warnings.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+    errors.sort_by(|a, b| a.location.cmp(&b.location));
+    warnings.sort_by(|a, b| a.location.cmp(&b.location));
 }
 
 /// Reads a whole project file in the project at `root`: a regular file of at most
@@ -643,7 +643,7 @@ pub fn load_single_file(
     let mut warnings = loaded.warnings;
     if is_template {
         // Templates have no EntityID by design.
-        warnings.retain(|w| !(w.line == 0 && w.key.as_deref() == Some("EntityID")));
+        warnings.retain(|w| !(w.location.line == 0 && w.key.as_deref() == Some("EntityID")));
     }
     Ok(SingleFile {
         manager,

@@ -243,7 +243,7 @@ mod tests {
             Path::new("f"),
             EntityId(7),
         );
-        assert_eq!(err.unwrap_err().line, lines + 1);
+        assert_eq!(err.unwrap_err().location.line, lines + 1);
     }
 
     #[test]

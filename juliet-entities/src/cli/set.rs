@@ -90,7 +90,11 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         });
     let Some(id) = id else {
         let shown = escape_path(&args.file);
-        for e in report.errors.iter().filter(|e| same_file(&e.path, &file)) {
+        for e in report
+            .errors
+            .iter()
+            .filter(|e| same_file(&e.location.path, &file))
+        {
             writeln!(out, "{e}")?;
         }
         writeln!(out, "{shown}: the file did not load; nothing set")?;

@@ -404,7 +404,7 @@ mod tests {
             matches!(err.kind, ErrorKind::ValueWithoutProperty { .. }),
             "{err}"
         );
-        assert_eq!(err.line, lines);
+        assert_eq!(err.location.line, lines);
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub(crate) fn with_further_value_errors(
     slot: usize,
     doc: &Document<'_>,
 ) -> Error {
-    if !matches!(first.kind, ErrorKind::BadValue { .. }) || first.path != doc.path() {
+    if !matches!(first.kind, ErrorKind::BadValue { .. }) || first.location.path != doc.path() {
         return first;
     }
     let class = storage.class();

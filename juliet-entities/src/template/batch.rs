@@ -76,7 +76,8 @@ pub fn instantiate_many<D: Delta + ?Sized>(
     if count == 0 {
         return Ok(());
     }
-    delta.instantiate_many(manager, template, count, ids, sealed::Token(()))
+    let one = sealed::Single { manager, template };
+    delta.instantiate_many(sealed::Batch { one, count, ids })
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use juliet_core::{Class, Error, ErrorKind, Reflect, TokenBuffer, Value, ValueErr
 use super::cache::TemplateRef;
 use crate::entity::{Entity, EntityId};
 use crate::entity_file::{keys, located};
-use crate::manager::{set_at, set_by_key, EntityManager, NewRecord, SlotInit};
+use crate::manager::{set_at, set_by_key, EntityManager, NewRecord, SlotInit, Undo};
 use crate::storage::{Erased, KindStorage, Source};
 
 /// The label of errors in a text delta (it has no file).
@@ -40,51 +40,58 @@ pub trait Delta {
     /// then not created.
     fn apply(&self, target: &mut DeltaTarget<'_>) -> Result<(), Error>;
 
-    /// Creates an instance of `template` with this delta: what
+    /// Creates an instance of `request`'s template in its manager with this delta: what
     /// [`instantiate_from_template`] runs. The provided body copies the archetype
     /// through the class's type-erased clone, then calls [`Delta::apply`];
     /// [`PropertyDelta`] builds the value typed instead (clone and delta in one inlined
-    /// step). Only this crate's deltas can replace it (its last parameter cannot be
+    /// step). Only this crate's deltas can replace it (its parameter's type cannot be
     /// named elsewhere), so every instance is made by one of these two paths.
     ///
     /// # Errors
     /// As [`instantiate_from_template`].
     #[doc(hidden)]
-    fn instantiate(
-        &self,
-        manager: &mut EntityManager,
-        template: TemplateRef<'_>,
-        _: sealed::Token,
-    ) -> Result<EntityId, Error> {
-        instantiate_erased(manager, template, self)
+    fn instantiate(&self, request: sealed::Single<'_>) -> Result<EntityId, Error> {
+        instantiate_erased(request, self)
     }
 
-    /// Creates `count` (at least 1) instances of `template` with this delta, their ids
-    /// appended to `ids`: what [`super::instantiate_many`] runs. The provided body
-    /// makes `count` single calls ([`Delta::instantiate`]), taking them all back on an
-    /// error; `()` and [`PropertyDelta`] make the batch with their checks taken once.
-    /// Sealed as [`Delta::instantiate`].
+    /// Creates `request.count` (at least 1) instances of its template with this delta,
+    /// their ids appended to `request.ids`: what [`super::instantiate_many`] runs. The
+    /// provided body makes `count` single calls ([`Delta::instantiate`]), taking them
+    /// all back on an error; `()` and [`PropertyDelta`] make the batch with their
+    /// checks taken once. Sealed as [`Delta::instantiate`].
     ///
     /// # Errors
     /// As [`super::instantiate_many`].
     #[doc(hidden)]
-    fn instantiate_many(
-        &self,
-        manager: &mut EntityManager,
-        template: TemplateRef<'_>,
-        count: usize,
-        ids: &mut Vec<EntityId>,
-        _: sealed::Token,
-    ) -> Result<(), Error> {
-        instantiate_each(manager, template, self, count, ids)
+    fn instantiate_many(&self, request: sealed::Batch<'_>) -> Result<(), Error> {
+        instantiate_each(request, self)
     }
 }
 
 pub(super) mod sealed {
-    /// Makes [`super::Delta::instantiate`] replaceable in this crate only: outside it,
-    /// this type cannot be named, so no impl can write the method's signature.
+    //! The parameters of [`super::Delta`]'s two instantiation methods. The types are
+    //! public but cannot be named outside this crate, so no impl elsewhere can write
+    //! those methods' signatures: only this crate's deltas replace them.
+
+    use crate::entity::EntityId;
+    use crate::manager::EntityManager;
+    use crate::template::TemplateRef;
+
+    /// One instance to make: of `template`, in `manager`.
     #[derive(Debug)]
-    pub struct Token(pub(in crate::template) ());
+    pub struct Single<'a> {
+        pub(in crate::template) manager: &'a mut EntityManager,
+        pub(in crate::template) template: TemplateRef<'a>,
+    }
+
+    /// `count` (at least 1) instances to make of `one`'s template in its manager, their
+    /// ids appended to `ids`.
+    #[derive(Debug)]
+    pub struct Batch<'a> {
+        pub(in crate::template) one: Single<'a>,
+        pub(in crate::template) count: usize,
+        pub(in crate::template) ids: &'a mut Vec<EntityId>,
+    }
 }
 
 /// Creates an instance of `template` in `manager` through docs/design.md, section 7.3's five
@@ -107,7 +114,7 @@ pub fn instantiate_from_template<D: Delta + ?Sized>(
     template: TemplateRef<'_>,
     delta: &D,
 ) -> Result<EntityId, Error> {
-    delta.instantiate(manager, template, sealed::Token(()))
+    delta.instantiate(sealed::Single { manager, template })
 }
 
 /// No delta: the instance is the template's archetype at the template's position.
@@ -119,12 +126,8 @@ impl Delta for () {
     /// The provided path without its rollback: with nothing to apply, nothing can fail
     /// between the record's creation and its id.
     #[inline]
-    fn instantiate(
-        &self,
-        manager: &mut EntityManager,
-        template: TemplateRef<'_>,
-        _: sealed::Token,
-    ) -> Result<EntityId, Error> {
+    fn instantiate(&self, request: sealed::Single<'_>) -> Result<EntityId, Error> {
+        let sealed::Single { manager, template } = request;
         let (archetypes, slot) = template.archetype_storage();
         let init = SlotInit::Clone(archetypes, slot);
         let base = manager.push_record(template.class(), EntityId(0), init);
@@ -135,38 +138,23 @@ impl Delta for () {
     }
 
     /// The batch through the class's clone, its checks taken once (nothing can fail).
-    fn instantiate_many(
-        &self,
-        manager: &mut EntityManager,
-        template: TemplateRef<'_>,
-        count: usize,
-        ids: &mut Vec<EntityId>,
-        _: sealed::Token,
-    ) -> Result<(), Error> {
-        instantiate_many_plain(manager, template, count, ids);
+    fn instantiate_many(&self, request: sealed::Batch<'_>) -> Result<(), Error> {
+        let sealed::Batch { one, count, ids } = request;
+        let template = one.template;
+        let record = NewRecord {
+            position: template.position(),
+            template: NonZeroU32::new(template.crc()),
+            ..NewRecord::default()
+        };
+        let (archetypes, slot) = template.archetype_storage();
+        let source = Source::<Erased>::Slot(archetypes, slot);
+        one.manager
+            .spawn_clones(template.class(), &record, source, count, ids, |a, base| {
+                a.fill(base)
+            })
+            .expect("a template's archetype is of its kind");
         Ok(())
     }
-}
-
-/// The batch of `()`: the archetype cloned through the class's clone.
-fn instantiate_many_plain(
-    manager: &mut EntityManager,
-    template: TemplateRef<'_>,
-    count: usize,
-    ids: &mut Vec<EntityId>,
-) {
-    let record = NewRecord {
-        position: template.position(),
-        template: NonZeroU32::new(template.crc()),
-        ..NewRecord::default()
-    };
-    let (archetypes, slot) = template.archetype_storage();
-    let source = Source::<Erased>::Slot(archetypes, slot);
-    manager
-        .spawn_clones(template.class(), &record, source, count, ids, |a, base| {
-            a.fill(base)
-        })
-        .expect("a template's archetype is of its kind");
 }
 
 /// A delta in `.jasset` text: `Position` and the class's properties, in any line form
@@ -281,10 +269,10 @@ impl DeltaTarget<'_> {
 /// [`instantiate_from_template`] through the class's type-erased clone and
 /// [`Delta::apply`] (every delta but [`PropertyDelta`]).
 fn instantiate_erased<D: Delta + ?Sized>(
-    manager: &mut EntityManager,
-    template: TemplateRef<'_>,
+    request: sealed::Single<'_>,
     delta: &D,
 ) -> Result<EntityId, Error> {
+    let sealed::Single { manager, template } = request;
     let (archetypes, slot) = template.archetype_storage();
     // Steps 1-3: the record, the archetype cloned into the final slot, both links.
     let base = manager.push_record(
@@ -292,11 +280,8 @@ fn instantiate_erased<D: Delta + ?Sized>(
         EntityId(0),
         SlotInit::Clone(archetypes, slot),
     );
-    let mut guard = Discard {
-        manager,
-        base,
-        armed: true,
-    };
+    // Takes back the unregistered record if the delta fails or panics.
+    let mut guard = Undo::new(manager, move |m| m.discard_last(base));
     let (entity, storage) = guard.manager.record_and_storage_mut(base as usize);
     entity.position = template.position();
     entity.template = NonZeroU32::new(template.crc());
@@ -304,39 +289,23 @@ fn instantiate_erased<D: Delta + ?Sized>(
     delta.apply(&mut DeltaTarget { entity, storage })?;
     // Step 5: the id.
     let id = guard.manager.register_fresh_id(base);
-    guard.armed = false;
+    guard.disarm();
     Ok(id)
-}
-
-/// Takes back an unregistered record (a failed or panicking delta).
-struct Discard<'m> {
-    manager: &'m mut EntityManager,
-    base: u32,
-    armed: bool,
-}
-
-impl Drop for Discard<'_> {
-    #[inline]
-    fn drop(&mut self) {
-        if self.armed {
-            self.manager.discard_last(self.base);
-        }
-    }
 }
 
 /// [`instantiate_many`] by `count` single calls (the provided
 /// [`Delta::instantiate_many`]); a failing call takes back the instances made before it
 /// (destroyed last first, so the records and slots are popped) and the id counter.
-fn instantiate_each<D: Delta + ?Sized>(
-    manager: &mut EntityManager,
-    template: TemplateRef<'_>,
-    delta: &D,
-    count: usize,
-    ids: &mut Vec<EntityId>,
-) -> Result<(), Error> {
+fn instantiate_each<D: Delta + ?Sized>(request: sealed::Batch<'_>, delta: &D) -> Result<(), Error> {
+    let sealed::Batch { one, count, ids } = request;
+    let sealed::Single { manager, template } = one;
     let (start, counter) = (ids.len(), manager.id_counter());
     for _ in 0..count {
-        match delta.instantiate(manager, template, sealed::Token(())) {
+        let single = sealed::Single {
+            manager: &mut *manager,
+            template,
+        };
+        match delta.instantiate(single) {
             Ok(id) => ids.push(id),
             Err(e) => {
                 for id in ids.drain(start..).rev() {

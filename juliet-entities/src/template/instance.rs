@@ -172,7 +172,7 @@ pub(crate) fn resolve_for_instance<'c>(
 ) -> Result<TemplateRef<'c>, Error> {
     let origin = Origin::of(doc, node);
     let template = cache.get_or_load_at(text, Some(origin)).map_err(|e| {
-        if e.path == doc.path() {
+        if e.location.path == doc.path() {
             e
         } else {
             // An error inside the template file: the instance fails at its reference.

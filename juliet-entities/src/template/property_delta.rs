@@ -13,7 +13,7 @@ use super::delta::{sealed, Delta, DeltaTarget};
 use crate::entity::EntityId;
 use crate::entity::OverrideSet;
 use crate::manager::no_such_property;
-use crate::manager::{EntityManager, NewRecord, TypedInit};
+use crate::manager::{NewRecord, TypedInit};
 use crate::storage::Source;
 
 /// A typed delta: chosen properties of a value of `T`, copied into each instance (no
@@ -119,12 +119,8 @@ impl<T: Reflect> Delta for PropertyDelta<T> {
     /// [`Delta::apply`] after the type-erased path's copy (the test
     /// `typed_and_erased_instantiation_agree`).
     #[inline(always)]
-    fn instantiate(
-        &self,
-        manager: &mut EntityManager,
-        template: TemplateRef<'_>,
-        _: sealed::Token,
-    ) -> Result<EntityId, Error> {
+    fn instantiate(&self, request: sealed::Single<'_>) -> Result<EntityId, Error> {
+        let sealed::Single { manager, template } = request;
         let (archetypes, slot) = template.archetype_storage();
         // `self.record(template)` written out: through the call, inlined all the same,
         // this path took 4 more instructions per instance (callgrind).
@@ -146,15 +142,8 @@ impl<T: Reflect> Delta for PropertyDelta<T> {
 
     /// The typed batch: the checks once, then per instance `T`'s clone and the
     /// values' copy as in [`Delta::instantiate`] above.
-    fn instantiate_many(
-        &self,
-        manager: &mut EntityManager,
-        template: TemplateRef<'_>,
-        count: usize,
-        ids: &mut Vec<EntityId>,
-        _: sealed::Token,
-    ) -> Result<(), Error> {
-        instantiate_many_typed(self, manager, template, count, ids)
+    fn instantiate_many(&self, request: sealed::Batch<'_>) -> Result<(), Error> {
+        instantiate_many_typed(self, request)
     }
 }
 
@@ -178,11 +167,10 @@ impl<T: Reflect> PropertyDelta<T> {
 /// clone and copy, with no per-instance copy.
 fn instantiate_many_typed<T: Reflect>(
     delta: &PropertyDelta<T>,
-    manager: &mut EntityManager,
-    template: TemplateRef<'_>,
-    count: usize,
-    ids: &mut Vec<EntityId>,
+    request: sealed::Batch<'_>,
 ) -> Result<(), Error> {
+    let sealed::Batch { one, count, ids } = request;
+    let template = one.template;
     let record = delta.record(template);
     let prototype = template.archetype::<T>().map(|archetype| {
         let mut value = archetype.clone_value();
@@ -197,7 +185,7 @@ fn instantiate_many_typed<T: Reflect>(
             Source::Slot(archetypes, slot)
         }
     };
-    manager
+    one.manager
         .spawn_clones::<T>(template.class(), &record, source, count, ids, |a, base| {
             a.fill(base)
         })
@@ -208,6 +196,7 @@ fn instantiate_many_typed<T: Reflect>(
 pub(super) mod tests {
     use super::*;
     use crate::kinds::{Inert, Projectile};
+    use crate::manager::EntityManager;
     use crate::template::{instantiate_from_template, TemplateCache};
 
     /// Forwards [`Delta::apply`] only, so instantiation takes the provided,

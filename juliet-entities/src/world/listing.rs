@@ -452,7 +452,7 @@ mod tests {
         }
         // A vanished entry of ours is an error naming it.
         let err = lister.add(OsStr::new("gone.jasset"), None).unwrap_err();
-        assert_eq!(err.path, dir.join("gone.jasset"));
+        assert_eq!(err.location.path, dir.join("gone.jasset"));
         let listing = lister.finish();
         let files: Vec<PathBuf> = listing
             .files

@@ -56,7 +56,7 @@ fn a_bad_value_of_a_schema_kind_is_named_at_its_line_and_column() {
     let (_, report) = load(root.path());
     assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
     let e = &report.errors[0];
-    assert_eq!((e.line, e.column), (6, 1), "{e}");
+    assert_eq!((e.location.line, e.location.column), (6, 1), "{e}");
     assert!(
         e.to_string()
             .ends_with("`Range`: expected f32, found \"far\": not a valid number"),

@@ -7,10 +7,8 @@
 //! refuses is refused here with the same message, and every write is the text the
 //! game's writer gives.
 
+use juliet_core::codec::EMPTY_LIST;
 use juliet_core::{decode_variant, Codec, PropertyType, Value, ValueError, ValueErrorKind};
-
-/// The value line of an empty list (the `Vec<T>` codec's form).
-const EMPTY_LIST: &str = "[]";
 
 /// The most components a `floatsN` property may have: the float arrays the stock tool
 /// reads with the `[f32; N]` codec.
@@ -141,17 +139,8 @@ impl Codec for DynValue {
             }
             DynValue::Text(v) => v.encode(out),
             DynValue::Enum { variants, index } => out.push_str(variants[*index]),
-            DynValue::List { items, .. } => {
-                if items.is_empty() {
-                    out.push_str(EMPTY_LIST);
-                }
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push('\n');
-                    }
-                    item.encode(out);
-                }
-            }
+            // The `Vec<T>` codec's writing, each element by its type's codec.
+            DynValue::List { items, .. } => items.encode(out),
             DynValue::Raw(text) => out.push_str(text),
         }
     }
@@ -208,12 +197,9 @@ impl Codec for DynValue {
         match (self, other) {
             (DynValue::F32(a), DynValue::F32(b)) => a.same_value(b),
             (DynValue::F64(a), DynValue::F64(b)) => a.same_value(b),
-            (DynValue::Floats(a), DynValue::Floats(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_value(y))
-            }
-            (DynValue::List { items: a, .. }, DynValue::List { items: b, .. }) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_value(y))
-            }
+            // As the `Vec<T>` codec compares: element by element, by their codec.
+            (DynValue::Floats(a), DynValue::Floats(b)) => a.same_value(b),
+            (DynValue::List { items: a, .. }, DynValue::List { items: b, .. }) => a.same_value(b),
             _ => self == other,
         }
     }

@@ -4,6 +4,15 @@
 //! for the two crates that need it: `juliet-core` (which re-exports both functions) and
 //! the derive, `juliet-derive` (a proc-macro crate, which cannot depend on
 //! `juliet-core`: the runtime's own tests use the derive). Standard library only.
+//!
+//! ```
+//! use juliet_key::{normalize_key, pascal_case};
+//!
+//! // The key the writer emits for a field, and what matching compares.
+//! assert_eq!(pascal_case("mesh_instance"), "MeshInstance");
+//! assert_eq!(normalize_key("MeshInstance"), normalize_key("mesh_instance"));
+//! assert_eq!(normalize_key("Mesh_Instance"), "meshinstance");
+//! ```
 #![warn(missing_docs)]
 
 /// Converts a Rust field name (`snake_case`, possibly raw: `r#type`) to the PascalCase

@@ -76,14 +76,20 @@ impl Canonical<'_> {
 }
 
 impl<'a> Document<'a> {
+    /// Where the canonical reading is: the offset and the 1-based line of the next
+    /// property line, with the text's bytes; `None` when the document is complete.
+    #[inline(always)]
+    fn reading_at(&self) -> Option<(usize, u32, &'a [u8])> {
+        let lazy = self.lazy?;
+        Some((lazy.pos as usize, lazy.line, self.src.as_bytes()))
+    }
+
     /// The next property when the document is being filled and that property is in
     /// canonical form; `None` when it is complete or the text there is not canonical
     /// (the caller then completes it through the tokenizer).
     #[inline(always)]
     pub(crate) fn canonical_next(&self) -> Option<Canonical<'a>> {
-        let lazy = self.lazy?;
-        let at = lazy.pos as usize;
-        let bytes = self.src.as_bytes();
+        let (at, line, bytes) = self.reading_at()?;
         if bytes.len() - at < 3 || bytes[at] != b';' || bytes[at + 1] != b' ' {
             return None;
         }
@@ -95,7 +101,7 @@ impl<'a> Document<'a> {
         if key_end == at + 2 || key_end + 1 >= bytes.len() {
             return None;
         }
-        self.canonical_property(at + 2, key_end, lazy.line)
+        self.canonical_property(at + 2, key_end, line)
     }
 
     /// The next property when the document is being filled and that property is `key`
@@ -103,9 +109,7 @@ impl<'a> Document<'a> {
     /// header line).
     #[inline(always)]
     pub(crate) fn canonical_keyed(&self, key: &str) -> Option<Canonical<'a>> {
-        let lazy = self.lazy?;
-        let at = lazy.pos as usize;
-        let bytes = self.src.as_bytes();
+        let (at, line, bytes) = self.reading_at()?;
         let n = key.len();
         if bytes.len() - at < n + 4
             || bytes[at] != b';'
@@ -114,22 +118,20 @@ impl<'a> Document<'a> {
         {
             return None;
         }
-        self.canonical_property(at + 2, at + 2 + n, lazy.line)
+        self.canonical_property(at + 2, at + 2 + n, line)
     }
 
     /// [`Document::canonical_keyed`] of the key of the block header `header` (`"; "`,
     /// a key, `"\n"`): one compare of the header for a block.
     #[inline(always)]
     pub(crate) fn canonical_header(&self, header: &str) -> Option<Canonical<'a>> {
-        let lazy = self.lazy?;
-        let at = lazy.pos as usize;
-        let bytes = self.src.as_bytes();
+        let (at, line, bytes) = self.reading_at()?;
         let n = header.len();
         if bytes.len() - at < n + 1 {
             return None;
         }
         if same_bytes(&bytes[at..at + n], header.as_bytes()) {
-            return self.canonical_block(at + 2, at + n - 1, lazy.line);
+            return self.canonical_block(at + 2, at + n - 1, line);
         }
         // `; Key: value`, the inline header.
         if bytes[at + n - 1] != b':'
@@ -137,7 +139,7 @@ impl<'a> Document<'a> {
         {
             return None;
         }
-        self.canonical_inline(at + 2, at + n - 1, lazy.line)
+        self.canonical_inline(at + 2, at + n - 1, line)
     }
 
     /// The rest of [`Document::canonical_next`] once the key is known to span

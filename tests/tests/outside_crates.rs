@@ -25,8 +25,8 @@ fn block_after<'a>(text: &'a str, heading: &str, lang: &str) -> &'a str {
 }
 
 /// The README's example as a crate: its `[dependencies]` lines with the path to the
-/// checkout made absolute, and its Rust block (hidden `# ` lines shown, as rustdoc
-/// compiles them) as the body of `main`.
+/// checkout made absolute, and its Rust block, as shown (it hides no line), as the body
+/// of `main`.
 fn readme_crate() -> Option<OutsideCrate> {
     let heading = "## Derive your first entity";
     let dependencies = block_after(README, heading, "toml");
@@ -35,11 +35,15 @@ fn readme_crate() -> Option<OutsideCrate> {
         "{dependencies}"
     );
     let dependencies = dependencies.replace("../juliet-rs/", "{workspace}/");
-    let body: String = block_after(README, heading, "rust")
-        .lines()
-        .map(|line| line.strip_prefix("# ").unwrap_or(line))
-        .map(|line| format!("    {line}\n"))
-        .collect();
+    let block = block_after(README, heading, "rust");
+    // What a reader copies is the block as shown: no line rustdoc hides.
+    assert!(
+        !block
+            .lines()
+            .any(|line| line == "#" || line.starts_with("# ")),
+        "the README's example hides lines from the reader:\n{block}"
+    );
+    let body: String = block.lines().map(|line| format!("    {line}\n")).collect();
     let main = format!("fn main() -> Result<(), Box<dyn std::error::Error>> {{\n{body}}}\n");
     OutsideCrate::new("readme-example", &dependencies, &[("src/main.rs", &main)])
 }

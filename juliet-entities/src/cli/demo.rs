@@ -155,8 +155,9 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
     let saved = world.save_world()?;
     writeln!(
         out,
-        "saved: {} written, {} deleted (only dirty entities are written, in canonical form: \
-         the comments and blank lines of hand-written files are not kept)",
+        "saved: {} written, {} deleted (only dirty entities are written; a file loaded from \
+         disk is edited in place: the lines of changed values change, its comments, blank \
+         lines and key spellings stay)",
         count(saved.written.len(), "file"),
         saved.deleted.len()
     )?;

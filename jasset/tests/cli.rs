@@ -502,8 +502,9 @@ fn migrate_the_v1_projectile() {
     assert!(out.contains("+ VelocityX: 75.5"), "{out}");
     assert!(stderr(&o).contains("1 file migrated"), "{}", stderr(&o));
     let text = fs::read_to_string(&file).unwrap();
+    // The new key in the deprecated key's place, the blank lines around it kept.
     assert!(
-        text.contains("; ClassVersion\n2\n; VelocityX\n75.5\n"),
+        text.contains("; ClassVersion\n2\n\n; VelocityX\n75.5\n\n; Damage\n"),
         "{text}"
     );
     // Edited in place: the key is gone, the designer's comments and layout stay.

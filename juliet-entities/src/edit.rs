@@ -7,7 +7,8 @@
 //! same in `old` and `new` keeps its lines, whatever their spelling, form or layout;
 //! one whose value changed gets its value lines replaced (the key's spelling and the
 //! line form kept); a property new in `new` is inserted in canonical block form after
-//! its nearest preceding neighbour; one gone from `new` (a revert) loses its lines.
+//! its nearest preceding neighbour (in the place of a property that goes right after
+//! that neighbour, when there is one); one gone from `new` (a revert) loses its lines.
 //! Comments, blank lines, unknown keys, the order and the line endings (LF or CRLF) are
 //! kept.
 //!
@@ -185,10 +186,18 @@ pub(crate) fn edits(
         let lines = &lines_of(&new_doc, p);
         let Some(n) = node_of(key) else {
             if !map.absent_means(key, lines) {
-                let at = previous.map_or_else(
+                let after = previous.map_or_else(
                     || nodes.first().map_or(src.len(), |n| n.span.0),
                     |p| nodes[p].span.1,
                 );
+                // Right before a property that goes (a deprecated key the migration
+                // replaced, a reverted override), it takes that one's place: after the
+                // comments and blank lines before it, its lines replacing that one's.
+                let next = nodes.partition_point(|n| n.span.0 < after);
+                let at = match nodes.get(next) {
+                    Some(gone) if deleted[next] => gone.span.0,
+                    _ => after,
+                };
                 let mut text = match lines.as_slice() {
                     [line] if compact_follows(at) => format!("; {key}: {line}{eol}"),
                     _ => block(key, lines, eol),

@@ -265,6 +265,41 @@ fn an_old_version_file_written_for_a_change_is_migrated_in_place() {
     assert!(Path::new(&file).exists());
 }
 
+/// A migration that replaces a deprecated key writes the new key in its place: the
+/// blank lines and the comment around it stay where they were, and only the version
+/// line, the replaced property's two lines and the changed value differ.
+#[test]
+fn a_migrated_key_takes_the_place_of_the_deprecated_one() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("Entities");
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("p.jasset");
+    let before = "; EntityID\n0x0000000000000005\n\n; Kind\nProjectile\n\n; ClassVersion\n1\n\n\
+                  # tuned by hand\n; Speed\n75.5\n\n; Damage\n10.0\n";
+    fs::write(&file, before).unwrap();
+    let (mut world, _) = World::load(root.path(), &LoadOptions::default()).unwrap();
+    world
+        .manager_mut()
+        .slice_mut::<juliet_entities::kinds::Projectile>()[0]
+        .damage = 12.0;
+    world.save_world().unwrap();
+    let after = fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        after,
+        "; EntityID\n0x0000000000000005\n\n; Kind\nProjectile\n\n; ClassVersion\n2\n\n\
+         # tuned by hand\n; VelocityX\n75.5\n\n; Damage\n12.0\n"
+    );
+    let changed: Vec<(&str, &str)> = before
+        .lines()
+        .zip(after.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(
+        changed,
+        [("1", "2"), ("; Speed", "; VelocityX"), ("10.0", "12.0")]
+    );
+}
+
 /// The in-place edit of a file of 100,000 unknown keys (an old version, so the save
 /// migrates it) takes seconds: every key is found by a binary search, not searched for
 /// among all the others (minutes).

@@ -103,8 +103,10 @@ fn migrate_edits_the_file_in_place() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
+    // The new key where the deprecated one stood, under its comment: only the version
+    // line and the replaced property's header change.
     assert_eq!(
         fs::read_to_string(&file).unwrap(),
-        "# the old cannon\n; entity_id: 0x42\n; class: Projectile\n; ClassVersion\n2\n; VelocityX\n75.5\n// fast\n; damage: 60\n"
+        "# the old cannon\n; entity_id: 0x42\n; class: Projectile\n; ClassVersion\n2\n// fast\n; VelocityX\n75.5\n; damage: 60\n"
     );
 }

@@ -187,30 +187,6 @@ impl EditorApp {
         written.chain(deleted).collect()
     }
 
-    /// The entities without unsaved edits now (taken before an operation that may
-    /// reload a template, for [`EditorApp::unmark_propagated`]).
-    fn clean_entities(&self) -> Vec<EntityId> {
-        (self.world.manager().entities().iter())
-            .filter(|e| !e.is_dirty())
-            .map(|e| e.id())
-            .collect()
-    }
-
-    /// A template reload marks every instance that took a new inherited value dirty,
-    /// which asks a save to rewrite files that, being sparse, do not change. Entities
-    /// that were `clean` before the operation and that it did not edit itself (`edited`)
-    /// lose that mark: they stay out of the save list, and a change of their file on
-    /// disk is reloaded without asking. A real change of their text (an inherited value
-    /// kept as an override) is still saved, the save comparing texts.
-    fn unmark_propagated(&mut self, clean: Vec<EntityId>, edited: &[EntityId]) {
-        for id in clean.into_iter().filter(|id| !edited.contains(id)) {
-            if let Some(e) = self.world.manager_mut().entity_mut(id) {
-                e.clear_dirty();
-            }
-        }
-        self.plan = None;
-    }
-
     /// Re-reads the list of templates under `Assets/Templates`.
     pub fn refresh_templates(&mut self) {
         let dir = self.world.project_root().join(TEMPLATES_DIR);
@@ -311,9 +287,8 @@ impl EditorApp {
             Edit::Apply { keys, template, .. } => {
                 let before = self.states(id, keys);
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-                let clean = self.clean_entities();
                 let result = self.world.apply_to_template(id, &keys, template);
-                self.unmark_propagated(clean, &[id]);
+                self.plan = None;
                 let what = format!("Apply to {template}");
                 if let Some(report) = self.report(&what, result) {
                     let mut changes = vec![Change::Template {
@@ -446,10 +421,8 @@ impl EditorApp {
     pub fn undo(&mut self) {
         // The world changes under the inspector: what was typed is stale.
         self.pending_text = None;
-        let clean = self.clean_entities();
-        let edited = self.history.undo_entities();
         let result = self.history.undo(&mut self.world);
-        self.unmark_propagated(clean, &edited);
+        self.plan = None;
         if let Some(Some(name)) = self.report("Undo", result) {
             self.status = format!("Undo {name}");
         }
@@ -459,10 +432,8 @@ impl EditorApp {
     /// Redoes the last undone step.
     pub fn redo(&mut self) {
         self.pending_text = None;
-        let clean = self.clean_entities();
-        let edited = self.history.redo_entities();
         let result = self.history.redo(&mut self.world);
-        self.unmark_propagated(clean, &edited);
+        self.plan = None;
         if let Some(Some(name)) = self.report("Redo", result) {
             self.status = format!("Redo {name}");
         }
@@ -524,9 +495,8 @@ impl EditorApp {
             if let Some(rel) = template_path(&root, path) {
                 self.refresh_templates();
                 if path.exists() && self.world.templates().get(&rel).is_some() {
-                    let clean = self.clean_entities();
                     let result = self.world.reload_template(&rel);
-                    self.unmark_propagated(clean, &[]);
+                    self.plan = None;
                     if let Some(report) = self.report(&format!("Reloaded {rel}"), result) {
                         if !report.updated.is_empty() {
                             self.status = format!(

@@ -198,17 +198,6 @@ impl History {
         !self.undone.is_empty()
     }
 
-    /// The entities the step [`History::undo`] would undo changes (property and entity
-    /// changes; a template's instances are not named).
-    pub fn undo_entities(&self) -> Vec<EntityId> {
-        self.done.last().map(Step::entities).unwrap_or_default()
-    }
-
-    /// The entities the step [`History::redo`] would redo changes.
-    pub fn redo_entities(&self) -> Vec<EntityId> {
-        self.undone.last().map(Step::entities).unwrap_or_default()
-    }
-
     /// The name of the step [`History::undo`] would undo.
     pub fn undo_name(&self) -> Option<&str> {
         self.done.last().map(|s| s.name.as_str())

@@ -289,8 +289,11 @@ pub fn save_instance(
 /// Gives every instance of a changed template the new value of each changed property
 /// it does not override (docs/design.md, section 7.6), and the new default position when its
 /// position is the template's. A value that was changed directly and differs from the
-/// old template value is an unsaved override: it is recorded and kept. Instances that
-/// took a new value are marked dirty; their ids are returned.
+/// old template value is an unsaved override: it is recorded and kept. The ids of the
+/// instances that took a new value are returned. They are not marked dirty: an inherited
+/// value is not in an instance's (sparse) file, so the file does not change, and a save,
+/// which compares texts, leaves it untouched; an override recorded here changes the text,
+/// and the save writes it.
 pub(crate) fn propagate(manager: &mut EntityManager, change: &TemplateChange<'_>) -> Vec<EntityId> {
     let mut updated = Vec::new();
     let moved = change.old_position != change.new_position;
@@ -321,7 +324,6 @@ pub(crate) fn propagate(manager: &mut EntityManager, change: &TemplateChange<'_>
             }
         }
         if took {
-            entity.dirty = true;
             updated.push(entity.id);
         }
     }

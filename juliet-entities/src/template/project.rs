@@ -19,7 +19,8 @@ pub struct ReloadReport {
     /// CRCs of the templates whose archetype changed: the reloaded one and the variants
     /// that inherit a changed property, parents first.
     pub templates: Vec<u32>,
-    /// Instances that took a new value (now dirty), in the order they were updated.
+    /// Instances that took a new value, in the order they were updated (not marked
+    /// dirty: their sparse files do not change).
     pub updated: Vec<EntityId>,
 }
 

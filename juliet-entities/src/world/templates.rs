@@ -89,10 +89,11 @@ impl World {
     /// Re-reads the changed template at project-relative `path` ([`TemplateCache::reload`])
     /// and gives every instance of it, and of its variants, the new value of each
     /// changed property that the instance does not override (docs/design.md, section 7.6), and
-    /// the new default position when the instance's position is the template's. Those
-    /// instances are marked dirty, so the next save rewrites their files (which, being
-    /// sparse, still hold only their overrides). A property an instance changed directly
-    /// since its last save keeps its value and becomes an override.
+    /// the new default position when the instance's position is the template's. Their
+    /// files, being sparse, hold only their overrides: they do not change, the instances
+    /// are not marked dirty, and the next save leaves the files untouched. A property an
+    /// instance changed directly since its last save keeps its value and becomes an
+    /// override, which the next save writes.
     ///
     /// # Errors
     /// As [`TemplateCache::reload`]; nothing changes then.

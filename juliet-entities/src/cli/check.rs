@@ -7,26 +7,20 @@
 //! file has an error (warnings too with `--strict`), 1 otherwise.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use clap::Args;
 
-use super::listing::collect;
-use super::output::{count, problem_line, progress_bar, tick, Style};
-use super::project::{require_paths, resolve_root, sort_problems, Session};
-use super::schema_kinds::registry_for;
+use super::output::{count, problem_line, Style};
+use super::project::sort_problems;
+use super::tree::TreeArgs;
 use super::{CliResult, Status};
 
 /// Arguments of `jasset check`.
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
-    /// Files and folders to check (folders are walked for `.jasset` files).
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
-    /// The project root (`Template` paths resolve against it). Default: the nearest
-    /// ancestor of the first PATH holding an `Assets/` folder.
-    #[arg(long, value_name = "DIR")]
-    pub root: Option<PathBuf>,
+    /// The files and folders to check, and the project root.
+    #[command(flatten)]
+    pub tree: TreeArgs,
     /// Treat warnings (unknown keys, newer versions) as errors.
     #[arg(long)]
     pub strict: bool,
@@ -37,15 +31,7 @@ pub struct CheckArgs {
 /// # Errors
 /// A usage error when a PATH does not exist or `--root` is not a folder; write errors.
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
-    require_paths(&args.paths)?;
-    let root = resolve_root(args.root.as_deref(), &args.paths)?;
-    let mut collected = collect(&args.paths);
-    collected.handle_stale_temps(false);
-    let files = collected.files;
-    let bar = progress_bar(files.len());
-    let registry = registry_for(root.as_deref())?;
-    let mut session = Session::load(root, registry, &files, &mut tick(&bar));
-    bar.finish_and_clear();
+    let (collected, mut session) = args.tree.load(false)?;
     let mut errors = collected.errors;
     errors.append(&mut session.errors);
     let mut warnings = collected.warnings;
@@ -86,7 +72,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
     };
     eprintln!(
         "checked {}: {}, {}{}",
-        count(files.len(), "file"),
+        count(collected.files.len(), "file"),
         paint(errors.len(), "error", Style::red),
         paint(warnings.len(), "warning", Style::yellow),
         if args.strict && !warnings.is_empty() {

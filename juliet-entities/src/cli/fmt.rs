@@ -11,27 +11,22 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::listing::collect;
+use super::output::count;
 use super::output::escape_path;
-use super::output::{count, progress_bar, tick};
-use super::project::{pause_after_load, read, require_paths, resolve_root, Session};
-use super::schema_kinds::registry_for;
+use super::project::{pause_after_load, read, Session};
+use super::tree::TreeArgs;
 use super::{CliResult, Status};
 use crate::fsio::{ReplaceOutcome, SkipReason, Skipped};
 
 /// Arguments of `jasset fmt`.
 #[derive(Debug, Clone, Args)]
 pub struct FmtArgs {
-    /// Files and folders to format (folders are walked for `.jasset` files).
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
+    /// The files and folders to format, and the project root.
+    #[command(flatten)]
+    pub tree: TreeArgs,
     /// Write nothing: list the files that would change, and exit with 1 if any would.
     #[arg(long)]
     pub check: bool,
-    /// The project root. Default: the nearest ancestor of the first PATH holding an
-    /// `Assets/` folder.
-    #[arg(long, value_name = "DIR")]
-    pub root: Option<PathBuf>,
 }
 
 /// What formatting did to a set of files.
@@ -53,14 +48,7 @@ pub struct FmtReport {
 /// # Errors
 /// A usage error when a PATH does not exist or `--root` is not a folder; write errors.
 pub fn run(args: &FmtArgs, out: &mut dyn Write) -> CliResult {
-    require_paths(&args.paths)?;
-    let root = resolve_root(args.root.as_deref(), &args.paths)?;
-    let mut collected = collect(&args.paths);
-    collected.handle_stale_temps(!args.check);
-    let bar = progress_bar(collected.files.len());
-    let registry = registry_for(root.as_deref())?;
-    let mut session = Session::load(root, registry, &collected.files, &mut tick(&bar));
-    bar.finish_and_clear();
+    let (collected, mut session) = args.tree.load(!args.check)?;
     let mut report = format_session(&mut session, !args.check);
     report
         .failed

@@ -10,17 +10,15 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
 
 use clap::Args;
 use juliet_core::{key_crc_runtime, Archive, Class, PropertyType, Value, CLASS_VERSION};
 use serde_json::Value as Json;
 
-use super::listing::collect;
 use super::output::escape_path;
-use super::output::{count, progress_bar, tick, Style};
-use super::project::{pause_after_load, require_paths, resolve_root, Session};
-use super::schema_kinds::registry_for;
+use super::output::{count, Style};
+use super::project::pause_after_load;
+use super::tree::TreeArgs;
 use super::values::{properties, properties_where, to_json, Properties};
 use super::{CliResult, Status};
 use crate::entity_file::{keys, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
@@ -30,16 +28,12 @@ use crate::manager::EntityManager;
 /// Arguments of `jasset migrate`.
 #[derive(Debug, Clone, Args)]
 pub struct MigrateArgs {
-    /// Files and folders to migrate (folders are walked for `.jasset` files).
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
+    /// The files and folders to migrate, and the project root.
+    #[command(flatten)]
+    pub tree: TreeArgs,
     /// Report what would change, write nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// The project root. Default: the nearest ancestor of the first PATH holding an
-    /// `Assets/` folder.
-    #[arg(long, value_name = "DIR")]
-    pub root: Option<PathBuf>,
 }
 
 /// One change of one key.
@@ -58,15 +52,8 @@ pub enum Change {
 /// # Errors
 /// A usage error when a PATH does not exist or `--root` is not a folder; write errors.
 pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
-    require_paths(&args.paths)?;
-    let root = resolve_root(args.root.as_deref(), &args.paths)?;
-    let mut collected = collect(&args.paths);
-    collected.handle_stale_temps(!args.dry_run);
+    let (collected, mut session) = args.tree.load(!args.dry_run)?;
     let path_errors = collected.errors;
-    let bar = progress_bar(collected.files.len());
-    let registry = registry_for(root.as_deref())?;
-    let mut session = Session::load(root, registry, &collected.files, &mut tick(&bar));
-    bar.finish_and_clear();
     let style = Style::for_stdout();
     for w in &collected.warnings {
         writeln!(out, "{w}")?;

@@ -34,6 +34,7 @@ mod renumber;
 mod schema;
 mod schema_kinds;
 mod set;
+mod tree;
 mod values;
 
 /// `jasset`: check, format, inspect, migrate, generate and benchmark `.jasset` asset

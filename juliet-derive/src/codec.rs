@@ -8,7 +8,7 @@ use syn::{Data, DeriveInput, Fields, Ident};
 
 use crate::ast::crate_path;
 use crate::attr::{ContainerAttrs, On, VariantAttrs};
-use crate::ctxt::Ctxt;
+use crate::ctxt::{with_stub, Ctxt};
 use crate::key::key_problem;
 use crate::validate::check_generics;
 
@@ -27,10 +27,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let variants = parse_variants(&cx, input);
     match cx.check() {
         Ok(()) => expand(input, &variants, &krate),
-        Err(errors) => {
-            let stub = stub(input, &krate);
-            quote!(#errors #stub)
-        }
+        Err(errors) => with_stub(errors, &input.generics, || stub(input, &krate)),
     }
 }
 
@@ -148,28 +145,22 @@ fn expand(input: &DeriveInput, variants: &[Variant<'_>], krate: &syn::Path) -> T
     }
 }
 
+/// The `Codec` impl emitted next to errors ([`with_stub`]).
 fn stub(input: &DeriveInput, krate: &syn::Path) -> TokenStream {
-    if !input.generics.params.is_empty() {
-        return TokenStream::new();
-    }
     let ident = &input.ident;
     let type_name = ident.to_string();
     let message = "#[derive(Codec)] failed; see the errors above";
     quote! {
-        const _: () = {
-            #[automatically_derived]
-            impl #krate::Codec for #ident {
-                const PROPERTY_TYPE: #krate::PropertyType =
-                    #krate::PropertyType::Custom(#type_name);
-                fn encode(&self, _: &mut ::std::string::String) {
-                    ::core::unreachable!(#message)
-                }
-                fn decode<'a>(
-                    _: #krate::Value<'a>,
-                ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
-                    ::core::unreachable!(#message)
-                }
+        impl #krate::Codec for #ident {
+            const PROPERTY_TYPE: #krate::PropertyType = #krate::PropertyType::Custom(#type_name);
+            fn encode(&self, _: &mut ::std::string::String) {
+                ::core::unreachable!(#message)
             }
-        };
+            fn decode<'a>(
+                _: #krate::Value<'a>,
+            ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
+                ::core::unreachable!(#message)
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::fmt::Display;
 
 use proc_macro2::{Span, TokenStream};
-use quote::ToTokens;
+use quote::{quote, ToTokens};
 
 /// Collects errors during parsing and validation.
 ///
@@ -55,6 +55,28 @@ impl Ctxt {
             return Ok(());
         }
         Err(errors.into_iter().map(|e| e.to_compile_error()).collect())
+    }
+}
+
+/// What a derive emits for input with errors: the `errors`, then the impl of the derived
+/// trait that `stub` makes (methods that are `unreachable!`) in `const _: () = { ... }`,
+/// so that code using the type compiles on and only the derive's errors are reported.
+/// A generic type gets no stub: its impl would need bounds the faulty input may not give.
+pub(crate) fn with_stub(
+    errors: TokenStream,
+    generics: &syn::Generics,
+    stub: impl FnOnce() -> TokenStream,
+) -> TokenStream {
+    if !generics.params.is_empty() {
+        return errors;
+    }
+    let stub = stub();
+    quote! {
+        #errors
+        const _: () = {
+            #[automatically_derived]
+            #stub
+        };
     }
 }
 

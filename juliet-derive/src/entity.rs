@@ -8,7 +8,7 @@ use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr, Path};
 
 use crate::ast::{Container, Field};
-use crate::ctxt::Ctxt;
+use crate::ctxt::{with_stub, Ctxt};
 use crate::validate;
 
 /// `#[derive(Entity)]`: parse -> validate -> expand. On error, the errors and a stub
@@ -19,10 +19,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     validate::check(&cx, &cont);
     match cx.check() {
         Ok(()) => expand(&cont),
-        Err(errors) => {
-            let stub = stub(&cont);
-            quote!(#errors #stub)
-        }
+        Err(errors) => with_stub(errors, &input.generics, || stub(&cont)),
     }
 }
 
@@ -414,38 +411,31 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
     }
 }
 
-/// The impl emitted next to errors: the trait is implemented, so code using the type
-/// compiles on, but nothing is generated from the faulty input.
+/// The `Reflect` impl emitted next to errors ([`with_stub`]): nothing is generated from
+/// the faulty input.
 fn stub(cont: &Container<'_>) -> TokenStream {
-    if !cont.input.generics.params.is_empty() {
-        return TokenStream::new();
-    }
     let krate = cont.krate();
     let ident = cont.ident();
     let name = cont.class_name();
     let message = "#[derive(Entity)] failed; see the errors above";
     quote! {
-        const _: () = {
-            #[automatically_derived]
-            impl #krate::Reflect for #ident {
-                const CLASS: &'static #krate::Class =
-                    &#krate::Class::of::<Self>(#name, 1, &[], &[]);
-                fn default_value() -> Self {
-                    ::core::unreachable!(#message)
-                }
-                fn clone_value(&self) -> Self {
-                    ::core::unreachable!(#message)
-                }
-                fn save(&self, _: &mut #krate::Archive<'_>) {
-                    ::core::unreachable!(#message)
-                }
-                fn load(
-                    &mut self,
-                    _: &mut #krate::Archive<'_>,
-                ) -> ::core::result::Result<(), #krate::Error> {
-                    ::core::unreachable!(#message)
-                }
+        impl #krate::Reflect for #ident {
+            const CLASS: &'static #krate::Class = &#krate::Class::of::<Self>(#name, 1, &[], &[]);
+            fn default_value() -> Self {
+                ::core::unreachable!(#message)
             }
-        };
+            fn clone_value(&self) -> Self {
+                ::core::unreachable!(#message)
+            }
+            fn save(&self, _: &mut #krate::Archive<'_>) {
+                ::core::unreachable!(#message)
+            }
+            fn load(
+                &mut self,
+                _: &mut #krate::Archive<'_>,
+            ) -> ::core::result::Result<(), #krate::Error> {
+                ::core::unreachable!(#message)
+            }
+        }
     }
 }

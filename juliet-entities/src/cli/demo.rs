@@ -90,6 +90,8 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
         .path
         .clone()
         .unwrap_or_else(|| PathBuf::from(DEFAULT_DEMO));
+    // Shown as the folder it is (`DEFAULT_DEMO` climbs out of the crate with `..`).
+    let source = fs::canonicalize(&source).unwrap_or(source);
     if !source.join("Assets").is_dir() {
         return Err(CliError::failure(format!(
             "{}: no sample project here (no Assets/ folder); pass its folder with --path",
@@ -155,9 +157,9 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
     let saved = world.save_world()?;
     writeln!(
         out,
-        "saved: {} written, {} deleted (only dirty entities are written; a file loaded from \
-         disk is edited in place: the lines of changed values change, its comments, blank \
-         lines and key spellings stay)",
+        "saved: {} written, {} deleted (only entities whose file changes are written; a \
+         file loaded from disk is edited in place: the lines of changed values change, its \
+         comments, blank lines and key spellings stay)",
         count(saved.written.len(), "file"),
         saved.deleted.len()
     )?;
@@ -743,7 +745,7 @@ fn verify_template_change(
     }
     checks.check(
         format!(
-            "after reload, {took} instances inherit {EDITED_KEY} {EDITED_VALUE} from {EDITED_TEMPLATE}, {} keep theirs{}",
+            "after reload, {took} instances inherit {EDITED_KEY} {EDITED_VALUE} from {EDITED_TEMPLATE}; the other {} Inert instances keep their own (an override, or another template's){}",
             expect.len() - took,
             if wrong.is_empty() {
                 String::new()

@@ -86,6 +86,9 @@ pub struct Entity {
     /// Index of the kind's storage in the manager.
     pub(crate) kind: u16,
     pub(crate) dirty: bool,
+    /// Whether [`Entity::mark_dirty`] asked the next save to write the entity even when
+    /// its text is what its file holds.
+    pub(crate) write_requested: bool,
     /// Whether the position is the instance's own (written in its file, or different
     /// from the template's at a save), rather than the template's default.
     pub(crate) position_overridden: bool,
@@ -133,15 +136,25 @@ impl Entity {
         self.dirty
     }
 
-    /// Marks the entity changed, so the next world save writes it. Call it after changing
-    /// a derived struct through a typed slice (`slice_mut`), which does not.
+    /// Marks the entity changed and asks the next world save to write it even when its
+    /// text is what its file holds (a file at an older version is then brought to the
+    /// current one in place). A save finds changed entities itself, by their text, so a
+    /// change through `get_mut`, `slice_mut` or the reflection API needs no call.
     pub fn mark_dirty(&mut self) {
         self.dirty = true;
+        self.write_requested = true;
     }
 
-    /// Marks the entity as matching its file (what a successful save does).
+    /// Marks the entity as matching its file (what a successful save does), and drops
+    /// a [`Entity::mark_dirty`] request.
     pub fn clear_dirty(&mut self) {
         self.dirty = false;
+        self.write_requested = false;
+    }
+
+    /// Whether [`Entity::mark_dirty`] asked the next save to write the entity.
+    pub(crate) fn write_requested(&self) -> bool {
+        self.write_requested
     }
 
     /// CRC-32 of the entity's normalized template path, if it is a template instance

@@ -72,6 +72,7 @@ impl NewRecord {
             overrides: self.overrides,
             kind,
             dirty: true,
+            write_requested: false,
             position_overridden: self.position_overridden,
         }
     }
@@ -368,6 +369,7 @@ impl EntityManager {
             overrides: OverrideSet::new(),
             kind,
             dirty: true,
+            write_requested: false,
             position_overridden: false,
         });
         base

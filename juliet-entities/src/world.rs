@@ -6,7 +6,7 @@
 //!
 //! # Saving and the fsync policy
 //!
-//! Each dirty entity is written to a temporary file in the same directory
+//! Each entity whose file changes is written to a temporary file in the same directory
 //! (`.<name>.tmp`, which the loader ignores) and renamed over its file, so a crash
 //! mid-save leaves every file either old or new, never half-written. With
 //! [`Durability::Fsync`] (the default) each temporary file is `fsync`ed before its
@@ -166,7 +166,7 @@ fn strict_message(report: &LoadReport) -> String {
 /// What [`World::save_world`] did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SaveReport {
-    /// Entity files written (dirty entities), in base-array order.
+    /// Entity files written (the entities whose files changed), in base-array order.
     pub written: Vec<PathBuf>,
     /// Entity files deleted (pending deletions).
     pub deleted: Vec<PathBuf>,

@@ -76,6 +76,36 @@ fn load_world_loads_every_file_and_remembers_it() {
 }
 
 #[test]
+fn a_dirty_mark_without_a_change_writes_nothing_but_mark_dirty_does() {
+    let root = crate_world(3);
+    let dir = root.path().join("Entities");
+    let before = snapshot(&dir);
+    let mut world = load(root.path());
+    // Taken for writing and left as it was: dirty, and the save finds no change.
+    world.manager_mut().get_mut::<Crate>(EntityId(1)).unwrap();
+    let e = world.manager().entity(EntityId(2)).unwrap().position();
+    world
+        .manager_mut()
+        .entity_mut(EntityId(2))
+        .unwrap()
+        .set_position(e);
+    assert!(world.manager().entity(EntityId(1)).unwrap().is_dirty());
+    assert!(world.manager().entity(EntityId(2)).unwrap().is_dirty());
+    let report = world.save_world().unwrap();
+    assert!(report.written.is_empty(), "{report:?}");
+    assert!(!world.manager().entity(EntityId(1)).unwrap().is_dirty());
+    // `mark_dirty` asks for the write: the file is written (with the same bytes).
+    world
+        .manager_mut()
+        .entity_mut(EntityId(3))
+        .unwrap()
+        .mark_dirty();
+    let report = world.save_world().unwrap();
+    assert_eq!(report.written.len(), 1, "{report:?}");
+    assert_eq!(snapshot(&dir), before);
+}
+
+#[test]
 fn saving_a_just_loaded_world_writes_nothing_and_forced_saves_change_no_byte() {
     let root = crate_world(20);
     let dir = root.path().join("Entities");

@@ -29,8 +29,9 @@ impl World {
     /// The file of entity `id` (at `path`, as loaded or last saved) edited in place to
     /// hold `text`, the entity's canonical text ([`World::entity_text`]). `migrate`:
     /// the file is brought to the entity's versions only (what `jasset migrate`
-    /// writes; the file is taken to hold the entity otherwise). `forced`: the entity is
-    /// marked dirty, so a file that holds it is still edited.
+    /// writes; the file is taken to hold the entity otherwise). `forced`:
+    /// [`crate::Entity::mark_dirty`] asked for a write, so a file that holds the entity is
+    /// still edited.
     ///
     /// The edit is worked out on the file without the inner properties of its runs of
     /// kept unknown keys ([`edit::reduce`]), which `text` ends with and no edit changes;

@@ -184,9 +184,11 @@ impl World {
         self.entity_text(id, &mut text)
             .map_err(|e| e.with_path(&path))?;
         let fingerprint = (crc32fast::hash(text.as_bytes()), text.len());
-        // Marked dirty: written even when its text is the file's (a file at an older
-        // version is then brought to the current one by the in-place edit).
-        let forced = self.manager.entity(id).is_some_and(|e| e.is_dirty());
+        // Asked for by `mark_dirty`: written even when its text is the file's (a file at
+        // an older version is then brought to the current one by the in-place edit).
+        // Another dirty mark (`get_mut`, the position setter) asks for nothing: the text
+        // comparison finds what changed.
+        let forced = self.manager.entity(id).is_some_and(|e| e.write_requested());
         let bytes = match self.records.get(&id) {
             None => text.into_bytes(),
             Some(record) if !forced && record.text == Some(fingerprint) => {
@@ -219,9 +221,10 @@ impl World {
     /// what its file holds, and only those, through a temporary file and a rename (see
     /// the module documentation for the fsync policy). Changes are found by comparing
     /// texts, so an edit through any `&mut` access (`get_mut`, `slice_mut`) is saved
-    /// without [`crate::Entity::mark_dirty`], and a second save with no change writes
-    /// nothing. [`crate::Entity::mark_dirty`] asks for an entity to be written even when
-    /// its text is its file's (a file at an older version is then migrated in place).
+    /// without [`crate::Entity::mark_dirty`], an entity taken through `get_mut` and left
+    /// as it was is not written, and a second save with no change writes nothing.
+    /// [`crate::Entity::mark_dirty`] asks for an entity to be written even when its text
+    /// is its file's (a file at an older version is then migrated in place).
     /// What it does is what [`World::save_plan`] lists.
     ///
     /// A file that an entity was loaded from is edited in place: only the lines of the

@@ -52,6 +52,16 @@ fn load(root: &Path) -> World {
     world
 }
 
+/// [`crate_world`] of `n` files, its `Entities` folder, the folder's files as written
+/// ([`snapshot`]) and the world loaded from it.
+fn loaded_crate_world(n: u64) -> (tempfile::TempDir, PathBuf, Vec<(PathBuf, Vec<u8>)>, World) {
+    let root = crate_world(n);
+    let dir = root.path().join("Entities");
+    let before = snapshot(&dir);
+    let world = load(root.path());
+    (root, dir, before, world)
+}
+
 #[test]
 fn load_world_loads_every_file_and_remembers_it() {
     let root = crate_world(300);
@@ -77,10 +87,7 @@ fn load_world_loads_every_file_and_remembers_it() {
 
 #[test]
 fn a_dirty_mark_without_a_change_writes_nothing_but_mark_dirty_does() {
-    let root = crate_world(3);
-    let dir = root.path().join("Entities");
-    let before = snapshot(&dir);
-    let mut world = load(root.path());
+    let (_root, dir, before, mut world) = loaded_crate_world(3);
     // Taken for writing and left as it was: dirty, and the save finds no change.
     world.manager_mut().get_mut::<Crate>(EntityId(1)).unwrap();
     let e = world.manager().entity(EntityId(2)).unwrap().position();
@@ -107,10 +114,7 @@ fn a_dirty_mark_without_a_change_writes_nothing_but_mark_dirty_does() {
 
 #[test]
 fn saving_a_just_loaded_world_writes_nothing_and_forced_saves_change_no_byte() {
-    let root = crate_world(20);
-    let dir = root.path().join("Entities");
-    let before = snapshot(&dir);
-    let mut world = load(root.path());
+    let (_root, dir, before, mut world) = loaded_crate_world(20);
     assert!(world.save_world().unwrap().written.is_empty());
     world.manager_mut().for_each_entity_mut(|e| e.mark_dirty());
     let report = world.save_world().unwrap();
@@ -124,10 +128,7 @@ fn saving_a_just_loaded_world_writes_nothing_and_forced_saves_change_no_byte() {
 
 #[test]
 fn editing_one_entity_of_a_thousand_writes_one_file() {
-    let root = crate_world(1000);
-    let dir = root.path().join("Entities");
-    let before = snapshot(&dir);
-    let mut world = load(root.path());
+    let (_root, dir, before, mut world) = loaded_crate_world(1000);
     world.set_durability(Durability::Fast);
     world
         .manager_mut()

@@ -63,6 +63,36 @@ fn diff_exits_0_when_equal_1_when_different_2_on_bad_input() {
 }
 
 #[test]
+fn diff_says_when_a_side_that_does_not_load_is_compared_as_written() {
+    let dir = project();
+    let e = dir.path().join("Assets/Worlds/L/Entities");
+    let head = "; EntityID: 0x10\n; Template: Assets/Templates/Gone.jasset\n";
+    fs::write(e.join("a.jasset"), format!("{head}; Mass: 0.50\n")).unwrap();
+    fs::write(e.join("b.jasset"), format!("{head}; Mass: 0.5\n")).unwrap();
+    let (a, b) = (
+        "Assets/Worlds/L/Entities/a.jasset",
+        "Assets/Worlds/L/Entities/b.jasset",
+    );
+    // Without its template the class is unknown, so no codec reads the values.
+    let out = jasset(dir.path(), &["diff", a, b]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(stdout(&out), "~ Mass: 0.50 -> 0.5\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for side in [a, b] {
+        let note = format!(
+            "jasset: note: values compared as written, the entity does not load: {side}:2:"
+        );
+        assert!(stderr.contains(&note), "{stderr}");
+    }
+    assert!(stderr.contains("Gone.jasset"), "{stderr}");
+    // A side that loads says nothing.
+    fs::write(e.join("b.jasset"), "; EntityID: 0x10\n; Kind: Inert\n").unwrap();
+    let out = jasset(dir.path(), &["diff", a, b]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("jasset: note:").count(), 1, "{stderr}");
+}
+
+#[test]
 fn resolved_diff_compares_the_values_after_the_template_chain() {
     let dir = project();
     let e = dir.path().join("Assets/Worlds/L/Entities");

@@ -90,6 +90,11 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> CliResult {
     };
     let a = read_side(old, root.as_deref())?;
     let b = read_side(new, root.as_deref())?;
+    if !args.resolved {
+        for (file, side) in [(old, &a), (new, &b)] {
+            note_unloaded(file, label.map(PathBuf::as_path), side);
+        }
+    }
     let changes = if args.resolved {
         let (kept_a, kept_b) = (resolved_of(&a)?, resolved_of(&b)?);
         let (side_a, side_b) = (resolved_side(&a, &kept_a), resolved_side(&b, &kept_b));
@@ -112,6 +117,22 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> CliResult {
     } else {
         Status::from_problems(!changes.is_empty())
     })
+}
+
+/// Says on stderr that `side`, read from `file`, did not load, so that a `~` for
+/// `0.50` against `0.5` (values compared as written, without the class's codecs) is
+/// explained; under git, `label` is the file's path in the repository. An empty side
+/// (git's missing file) says nothing.
+fn note_unloaded(file: &Path, label: Option<&Path>, side: &Asset) {
+    let (Some(e), false) = (&side.load_error, side.props.is_empty()) else {
+        return;
+    };
+    let shown = label.unwrap_or(file);
+    let e = match e.location.path == file {
+        true => e.clone().with_path(shown),
+        false => e.clone(),
+    };
+    eprintln!("jasset: note: values compared as written, the entity does not load: {e}");
 }
 
 /// Reads one side: `/dev/null` (git's missing file) is an asset with no property.

@@ -111,8 +111,10 @@ pub(crate) enum Command {
     /// Lists the properties added (`+`), removed (`-`) and changed (`~ Key: old -> new`),
     /// values as the codecs read them: `0.50` against `0.5`, another spelling of a key,
     /// a moved line or a comment are no change. `--resolved` compares the values after
-    /// the template chain is applied. Exits with 0 when equal, 1 when different; as git's
-    /// external diff (seven arguments) it exits with 0.
+    /// the template chain is applied. A file whose entity does not load (a missing
+    /// template, an unknown kind) is compared as written, with a note on stderr. Exits
+    /// with 0 when equal, 1 when different; as git's external diff (seven arguments) it
+    /// exits with 0.
     Diff(asset_diff::DiffArgs),
     /// Merge three versions of one asset, property by property (a git merge driver).
     ///

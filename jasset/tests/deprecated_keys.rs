@@ -79,19 +79,13 @@ fn fmt_and_migrate_keep_an_unread_deprecated_key() {
     }
 }
 
-/// `jasset migrate` edits in place: the version line and the migrated keys change,
-/// nothing else (comments, spellings and other lines stay).
-#[test]
-fn migrate_edits_the_file_in_place() {
+/// The text of a project's one entity file, written as `text`, after `jasset migrate`.
+fn migrated(text: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     let entities = dir.path().join("Assets/Worlds/L/Entities");
     fs::create_dir_all(&entities).unwrap();
     let file = entities.join("0000000000000042.jasset");
-    fs::write(
-        &file,
-        "# the old cannon\n; entity_id: 0x42\n; class: Projectile\n; ClassVersion\n1\n// fast\n; Speed\n75.5\n; damage: 60\n",
-    )
-    .unwrap();
+    fs::write(&file, text).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_jasset"))
         .args(["migrate", "Assets"])
         .current_dir(dir.path())
@@ -103,10 +97,34 @@ fn migrate_edits_the_file_in_place() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
+    fs::read_to_string(&file).unwrap()
+}
+
+/// `jasset migrate` edits in place: the version line and the migrated keys change,
+/// nothing else (comments, spellings and other lines stay).
+#[test]
+fn migrate_edits_the_file_in_place() {
+    let text = "# the old cannon\n; entity_id: 0x42\n; class: Projectile\n; ClassVersion\n1\n// fast\n; Speed\n75.5\n; damage: 60\n";
     // The new key where the deprecated one stood, under its comment: only the version
     // line and the replaced property's header change.
     assert_eq!(
-        fs::read_to_string(&file).unwrap(),
+        migrated(text),
         "# the old cannon\n; entity_id: 0x42\n; class: Projectile\n; ClassVersion\n2\n// fast\n; VelocityX\n75.5\n; damage: 60\n"
+    );
+}
+
+/// A property the migration changes that the file also holds (the v1 `VelocityY`, which
+/// the migration sets to 0) gets its value line edited; the comments, the blank line and
+/// the unknown key around it stay.
+#[test]
+fn migrate_edits_the_line_of_a_held_key_the_migration_changes() {
+    let body = "; ClassVersion\n1\n\n# keep me\n; VelocityY\n2.0\n; Speed\n5.0\n; Extra\nabc\n";
+    let body_after =
+        "; ClassVersion\n2\n; VelocityX\n5.0\n\n# keep me\n; VelocityY\n0.0\n; Extra\nabc\n";
+    // VelocityX comes in next to its neighbour in the class's order (after the version
+    // line, since the file holds no Position); Speed's lines go, VelocityY's value changes.
+    assert_eq!(
+        migrated(&format!("# banner\n{}", projectile(body))),
+        format!("# banner\n{}", projectile(body_after))
     );
 }

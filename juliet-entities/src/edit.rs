@@ -267,6 +267,50 @@ pub(crate) fn edits(
     Ok(edits)
 }
 
+/// `original` (an entity file) with the values of its version lines (`BaseVersion`,
+/// `ClassVersion`) replaced by those of the canonical text `new`, and nothing else: the
+/// file read as if it were at the current versions, without its migration. Loaded, it
+/// tells which properties a migration changed (the others keep their lines).
+///
+/// # Errors
+/// A tokenizer error in `original` or `new`.
+pub(crate) fn with_versions_of(
+    original: &[u8],
+    path: &Path,
+    new: &str,
+    map: &dyn KeyMap,
+) -> Result<Vec<u8>, Error> {
+    let mut new_buffer = TokenBuffer::new();
+    let (new_doc, new_props) = properties(&mut new_buffer, new)?;
+    let mut buffer = TokenBuffer::new();
+    let doc = buffer.tokenize(original, path)?;
+    // Positions in the document's source, which starts after a byte-order mark.
+    let bom = original.len() - doc.source().len();
+    let base = doc.source().as_ptr() as usize;
+    let mut edits = Vec::new();
+    for i in 0..doc.len() {
+        let Some(version) = map
+            .canonical(doc.node(i).key_crc, doc.key(i))
+            .filter(|k| *k == keys::BASE_VERSION.name || *k == CLASS_VERSION.name)
+        else {
+            continue;
+        };
+        let Some(p) = new_props.iter().position(|k| *k == version) else {
+            continue;
+        };
+        let written = lines_of(&doc, i);
+        let replacement = lines_of(&new_doc, p);
+        let (Some(first), Some(last), [line]) =
+            (written.first(), written.last(), replacement.as_slice())
+        else {
+            continue;
+        };
+        let offset = |s: &str| s.as_ptr() as usize - base + bom;
+        edits.push((offset(first), offset(last) + last.len(), (*line).to_owned()));
+    }
+    Ok(apply_bytes(original, edits))
+}
+
 /// What [`by_key`] sorts by: a property's key, a node's canonical key.
 trait Keyed {
     /// The key.

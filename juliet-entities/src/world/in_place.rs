@@ -82,7 +82,18 @@ impl World {
                 return Ok(InPlace::Canonical);
             }
         }
-        let mut edits = edit::edits(file, path, old.as_deref().unwrap_or(&new), &new, &map)?;
+        // Migrating: the file as loaded without its migration, so that a property the
+        // migration changed (not only the deprecated keys it consumed) gets its lines
+        // edited; the others keep theirs. A file that does not load that way (a value of
+        // an older type) is taken to hold the entity.
+        let unmigrated = match migrate {
+            true => edit::with_versions_of(file, path, &new, &map)
+                .ok()
+                .and_then(|bytes| file_text(manager, templates, path, &bytes).ok()),
+            false => None,
+        };
+        let before = old.as_deref().or(unmigrated.as_deref()).unwrap_or(&new);
+        let mut edits = edit::edits(file, path, before, &new, &map)?;
         if let Some(reduced) = &reduced {
             for edit in &mut edits {
                 (edit.0, edit.1) = (reduced.to_whole(edit.0), reduced.to_whole(edit.1));
@@ -90,7 +101,7 @@ impl World {
         }
         // The read-back is made the way the edit was: on the cut file or the whole one.
         let known = known.filter(|_| reduced.is_some());
-        drop((old, new, reduced));
+        drop((old, unmigrated, new, reduced));
         let edited = edit::apply_bytes(original, edits);
         // The edit must read back as the entity: where the file's mix of line forms
         // defeats it, the canonical text is written instead.

@@ -81,10 +81,15 @@ fn fmt_and_migrate_keep_an_unread_deprecated_key() {
 
 /// The text of a project's one entity file, written as `text`, after `jasset migrate`.
 fn migrated(text: &str) -> String {
+    migrated_at("Assets/Worlds/L/Entities/0000000000000042.jasset", text)
+}
+
+/// The text of a project's one file, at `rel` and written as `text`, after
+/// `jasset migrate`.
+fn migrated_at(rel: &str, text: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let entities = dir.path().join("Assets/Worlds/L/Entities");
-    fs::create_dir_all(&entities).unwrap();
-    let file = entities.join("0000000000000042.jasset");
+    let file = dir.path().join(rel);
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
     fs::write(&file, text).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_jasset"))
         .args(["migrate", "Assets"])
@@ -126,5 +131,19 @@ fn migrate_edits_the_line_of_a_held_key_the_migration_changes() {
     assert_eq!(
         migrated(&format!("# banner\n{}", projectile(body))),
         format!("# banner\n{}", projectile(body_after))
+    );
+}
+
+/// A template is migrated in place too: its comments, blank line, unknown key and CRLF
+/// line endings stay, and no base key it leaves out (`EntityID`, `AssetType`) is added.
+#[test]
+fn migrate_edits_a_template_in_place() {
+    let before = "# an old cannonball\r\n; Kind\r\nProjectile\r\n; ClassVersion\r\n1\r\n\r\n\
+                  # keep me\r\n; VelocityY\r\n2.0\r\n; Speed\r\n5.0\r\n; Extra\r\nabc\r\n";
+    let after = "# an old cannonball\r\n; Kind\r\nProjectile\r\n; ClassVersion\r\n2\r\n\
+                 ; VelocityX\r\n5.0\r\n\r\n# keep me\r\n; VelocityY\r\n0.0\r\n; Extra\r\nabc\r\n";
+    assert_eq!(
+        migrated_at("Assets/Templates/OldBall.jasset", before),
+        after
     );
 }

@@ -270,7 +270,8 @@ pub(crate) fn edits(
 /// `original` (an entity file) with the values of its version lines (`BaseVersion`,
 /// `ClassVersion`) replaced by those of the canonical text `new`, and nothing else: the
 /// file read as if it were at the current versions, without its migration. Loaded, it
-/// tells which properties a migration changed (the others keep their lines).
+/// tells which properties a migration changed (the others keep their lines). `None`
+/// when the file's version lines are `new`'s already.
 ///
 /// # Errors
 /// A tokenizer error in `original` or `new`.
@@ -279,7 +280,7 @@ pub(crate) fn with_versions_of(
     path: &Path,
     new: &str,
     map: &dyn KeyMap,
-) -> Result<Vec<u8>, Error> {
+) -> Result<Option<Vec<u8>>, Error> {
     let mut new_buffer = TokenBuffer::new();
     let (new_doc, new_props) = properties(&mut new_buffer, new)?;
     let mut buffer = TokenBuffer::new();
@@ -305,10 +306,12 @@ pub(crate) fn with_versions_of(
         else {
             continue;
         };
-        let offset = |s: &str| s.as_ptr() as usize - base + bom;
-        edits.push((offset(first), offset(last) + last.len(), (*line).to_owned()));
+        if written != [*line] {
+            let offset = |s: &str| s.as_ptr() as usize - base + bom;
+            edits.push((offset(first), offset(last) + last.len(), (*line).to_owned()));
+        }
     }
-    Ok(apply_bytes(original, edits))
+    Ok((!edits.is_empty()).then(|| apply_bytes(original, edits)))
 }
 
 /// What [`by_key`] sorts by: a property's key, a node's canonical key.

@@ -143,3 +143,11 @@ pub(crate) fn write_base_lines(
         write_property(out, keys::POSITION.name, &position);
     }
 }
+
+/// `text` (an entity's canonical text) without its `; EntityID` property: a template's
+/// canonical text is an entity's without the id.
+pub(crate) fn without_entity_id(text: &str, id: EntityId) -> String {
+    let mut property = String::new();
+    write_property(&mut property, keys::ENTITY_ID.name, &id);
+    text.replacen(&property, "", 1)
+}

@@ -49,7 +49,7 @@ use crate::template::{self, TemplateCache};
 mod apply_template;
 mod editing;
 mod files;
-mod in_place;
+pub(crate) mod in_place;
 mod listing;
 mod records;
 mod salvage;

@@ -268,6 +268,19 @@ fn an_old_version_file_written_for_a_change_is_migrated_in_place() {
     );
 }
 
+/// A save of an older file whose migration changes a property the file holds (the v1
+/// `VelocityY`, which the migration sets to 0) edits that property's value line too.
+#[test]
+fn a_save_of_an_old_file_edits_a_held_key_its_migration_changed() {
+    let after = saved_with_damage_12(
+        "; EntityID\n0x0000000000000005\n; Kind\nProjectile\n; ClassVersion\n1\n# up\n; VelocityY\n2.0\n; Speed\n75.5\n; Damage\n10.0\n",
+    );
+    assert_eq!(
+        after,
+        "; EntityID\n0x0000000000000005\n; Kind\nProjectile\n; ClassVersion\n2\n; VelocityX\n75.5\n# up\n; VelocityY\n0.0\n; Damage\n12.0\n"
+    );
+}
+
 /// A migration that replaces a deprecated key writes the new key in its place: the
 /// blank lines and the comment around it stay where they were, and only the version
 /// line, the replaced property's two lines and the changed value differ.

@@ -5,7 +5,8 @@
 //! which consumes the deprecated keys; unknown keys are kept) and its canonical text is
 //! compared with the file by meaning: each key's value is read by its type, so
 //! re-spellings (`1` for `true`, `128.000000` for `128.0`, snake_case keys, comments)
-//! are not changes. Files that change are saved and reported key by key; the others are
+//! are not changes. Files that change are edited in place (the version lines and the
+//! migrated keys; `Session::migrated_file`) and reported key by key; the others are
 //! left alone (`jasset fmt` rewrites those).
 
 use std::collections::BTreeMap;

@@ -19,6 +19,7 @@ use crate::fsio::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason}
 use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::EntityManager;
 use crate::template::{overrides, save_instance, TemplateCache};
+use crate::world::in_place::{edit_file, EntityFile, How, InPlace};
 use crate::world::{
     is_newer_version, LoadOptions, LoadReport, World, WorldLoadError, ENTITIES_DIR,
 };
@@ -434,16 +435,46 @@ impl Session {
     }
 
     /// What requested file `i`, whose canonical text ([`Session::canonical_text`]) is
-    /// `text`, becomes when brought to the current versions: a world entity's file (as
-    /// loaded) edited in place ([`World::migrated_file`]), a template or loose file in
-    /// canonical form (`text`). `None` when the file did not load.
+    /// `text`, becomes when brought to the current versions: its file edited in place
+    /// (a world entity's as loaded, [`World::migrated_file`]; a template or loose file
+    /// read again), or `text` where the edit would not read back as the entity. `None`
+    /// when the file did not load.
+    ///
+    /// # Errors
+    /// As [`read`]; a tokenizer error in the file.
     pub fn migrated_file(&mut self, i: usize, text: String) -> Option<Result<Vec<u8>, Error>> {
         let FileState::Loaded { store, id } = self.files[i].state else {
             return None;
         };
+        let entry = &self.files[i];
         Some(match &mut self.stores[store] {
-            Store::World(world) => world.migrated_file(id, &self.files[i].path, text),
-            Store::Single(_) => Ok(text.into_bytes()),
+            Store::World(world) => world.migrated_file(id, &entry.path, text),
+            Store::Single(single) => read(&entry.path, self.root.as_deref()).and_then(|original| {
+                let SingleFile {
+                    manager,
+                    templates,
+                    data,
+                    ..
+                } = &mut **single;
+                let file = EntityFile {
+                    manager,
+                    id,
+                    path: &entry.path,
+                    original: &original,
+                    unknown: &data.unknown,
+                    is_template: entry.role == Role::Template,
+                };
+                let how = How {
+                    migrate: true,
+                    forced: true,
+                };
+                Ok(
+                    match edit_file(&file, templates, &text, how, &mut Vec::new())? {
+                        InPlace::Edited(bytes) => bytes,
+                        InPlace::Unchanged | InPlace::Canonical => text.into_bytes(),
+                    },
+                )
+            }),
         })
     }
 
@@ -696,17 +727,9 @@ pub fn single_text(
         save_entity(manager, id, data, &mut out)?;
     }
     if is_template {
-        out = without_entity_id(&out, id);
+        out = crate::entity_file::without_entity_id(&out, id);
     }
     Ok(out)
-}
-
-/// `text` without its `; EntityID` property (a template's canonical text is an entity's
-/// without the id).
-fn without_entity_id(text: &str, id: EntityId) -> String {
-    let mut property = String::new();
-    juliet_core::write_property(&mut property, crate::entity_file::keys::ENTITY_ID.name, &id);
-    text.replacen(&property, "", 1)
 }
 
 /// The keys an instance overrides (docs/design.md, section 7.4), in declaration order: the

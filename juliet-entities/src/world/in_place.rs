@@ -15,7 +15,7 @@ use crate::manager::EntityManager;
 use crate::template::{self, TemplateCache};
 
 /// What [`World::edit_in_place`] makes of an entity's file.
-pub(super) enum InPlace {
+pub(crate) enum InPlace {
     /// The file holds the entity as it is (a save has nothing to write).
     Unchanged,
     /// The file edited in place, which reads back as the entity.
@@ -27,18 +27,11 @@ pub(super) enum InPlace {
 
 impl World {
     /// The file of entity `id` (at `path`, as loaded or last saved) edited in place to
-    /// hold `text`, the entity's canonical text ([`World::entity_text`]). `migrate`:
-    /// the file is brought to the entity's versions only (what `jasset migrate`
-    /// writes; the file is taken to hold the entity otherwise). `forced`:
-    /// [`crate::Entity::mark_dirty`] asked for a write, so a file that holds the entity is
-    /// still edited.
-    ///
-    /// The edit is worked out on the file without the inner properties of its runs of
-    /// kept unknown keys ([`edit::reduce`]), which `text` ends with and no edit changes;
-    /// the whole file is used only when that cannot be done.
+    /// hold `text`, the entity's canonical text ([`World::entity_text`]), as
+    /// [`edit_file`] makes it; [`InPlace::Canonical`] for an entity without a file.
     ///
     /// # Errors
-    /// A tokenizer error in the file; the error of loading it.
+    /// As [`edit_file`].
     pub(super) fn edit_in_place(
         &mut self,
         id: EntityId,
@@ -48,7 +41,6 @@ impl World {
         forced: bool,
         defaults: &mut Vec<(&'static Class, Defaults)>,
     ) -> Result<InPlace, Error> {
-        let map = EntityKeys::new(self, id, defaults);
         let World {
             manager,
             templates,
@@ -61,59 +53,157 @@ impl World {
         let Some(original) = record.original.as_deref() else {
             return Ok(InPlace::Canonical);
         };
-        let unknown = &record.data.unknown;
-        let known = known_part(text, unknown);
-        let reduced = known.and_then(|_| edit::reduce(original, path, &map, unknown));
-        let (file, new): (&[u8], Cow<str>) = match (&reduced, known) {
-            (Some(r), Some(known)) => (&r.bytes, Cow::Owned(format!("{known}{}", r.tail))),
-            _ => (original, Cow::Borrowed(text)),
+        let file = EntityFile {
+            manager,
+            id,
+            path,
+            original,
+            unknown: &record.data.unknown,
+            is_template: false,
         };
-        let old = match migrate {
-            true => None,
-            false => {
-                Some(file_text(manager, templates, path, file).map_err(|e| e.with_path(path))?)
-            }
-        };
-        if let Some(old) = &old {
-            if *old == *new && !forced {
-                return Ok(InPlace::Unchanged);
-            }
-            if file == old.as_bytes() && reduced.as_ref().is_none_or(Reduced::is_whole) {
-                return Ok(InPlace::Canonical);
-            }
-        }
-        // Migrating: the file as loaded without its migration, so that a property the
-        // migration changed (not only the deprecated keys it consumed) gets its lines
-        // edited; the others keep theirs. A file that does not load that way (a value of
-        // an older type) is taken to hold the entity.
-        let unmigrated = match migrate {
-            true => edit::with_versions_of(file, path, &new, &map)
-                .ok()
-                .and_then(|bytes| file_text(manager, templates, path, &bytes).ok()),
-            false => None,
-        };
-        let before = old.as_deref().or(unmigrated.as_deref()).unwrap_or(&new);
-        let mut edits = edit::edits(file, path, before, &new, &map)?;
-        if let Some(reduced) = &reduced {
+        let how = How { migrate, forced };
+        edit_file(&file, templates, text, how, defaults)
+    }
+}
+
+/// One entity's file, as [`edit_file`] reads it.
+pub(crate) struct EntityFile<'a> {
+    /// The manager that holds the entity (its registry loads the file).
+    pub manager: &'a EntityManager,
+    /// The entity.
+    pub id: EntityId,
+    /// Where the file is (for errors and the template chain).
+    pub path: &'a Path,
+    /// The file's bytes, as loaded or last saved.
+    pub original: &'a [u8],
+    /// The unknown keys the entity kept from the file.
+    pub unknown: &'a UnknownProperties,
+    /// A template's file: its canonical text has no `EntityID`.
+    pub is_template: bool,
+}
+
+/// What an [`edit_file`] is for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct How {
+    /// The file is brought to the entity's versions only (what `jasset migrate`
+    /// writes); the file is taken to hold the entity otherwise.
+    pub migrate: bool,
+    /// [`crate::Entity::mark_dirty`] asked for a write, so a file that holds the entity
+    /// is still edited.
+    pub forced: bool,
+}
+
+/// `file` edited in place to hold `text`, the entity's canonical text
+/// ([`World::entity_text`]; a template's without `EntityID`), read with the templates of
+/// `templates`.
+///
+/// The edit is worked out on the file without the inner properties of its runs of
+/// kept unknown keys ([`edit::reduce`]), which `text` ends with and no edit changes;
+/// the whole file is used only when that cannot be done. What the edit changes is what
+/// differs between `text` and the entity the file is taken to hold: as loaded (a save),
+/// or loaded at the current versions without its migration (a migration, or a save of a
+/// file at an older version whose migration changed a property the file holds). The
+/// edited file must read back as `text`, or [`InPlace::Canonical`] is returned.
+///
+/// # Errors
+/// A tokenizer error in the file; the error of loading it.
+pub(crate) fn edit_file(
+    file: &EntityFile<'_>,
+    templates: &mut TemplateCache,
+    text: &str,
+    how: How,
+    defaults: &mut Vec<(&'static Class, Defaults)>,
+) -> Result<InPlace, Error> {
+    let map = EntityKeys::new(file.manager, file.id, defaults);
+    let path = file.path;
+    let known = known_part(text, file.unknown);
+    let reduced = known.and_then(|_| edit::reduce(file.original, path, &map, file.unknown));
+    let (bytes, new): (&[u8], Cow<str>) = match (&reduced, known) {
+        (Some(r), Some(known)) => (&r.bytes, Cow::Owned(format!("{known}{}", r.tail))),
+        _ => (file.original, Cow::Borrowed(text)),
+    };
+    let attempt = Attempt {
+        file,
+        map: &map,
+        reduced: reduced.as_ref(),
+        // The read-back is made the way the edit was: on the cut file or the whole one.
+        known: known.filter(|_| reduced.is_some()),
+        text,
+    };
+    // The file at the current versions, loaded: what it holds without its migration. A
+    // file that does not load that way (a value of an older type) is taken to hold the
+    // entity as migrated.
+    let unmigrated = |templates: &mut TemplateCache| {
+        edit::with_versions_of(bytes, path, &new, &map)
+            .ok()
+            .flatten()
+            .and_then(|at_current| file_text(file, templates, &at_current).ok())
+    };
+    if how.migrate {
+        let before = unmigrated(templates);
+        let before = before.as_deref().unwrap_or(&new);
+        return attempt.edited(templates, bytes, before, &new);
+    }
+    let old = file_text(file, templates, bytes).map_err(|e| e.with_path(path))?;
+    if old == *new && !how.forced {
+        return Ok(InPlace::Unchanged);
+    }
+    if bytes == old.as_bytes() && reduced.as_ref().is_none_or(Reduced::is_whole) {
+        return Ok(InPlace::Canonical);
+    }
+    match attempt.edited(templates, bytes, &old, &new)? {
+        InPlace::Canonical => {}
+        edited => return Ok(edited),
+    }
+    // A file at an older version whose migration changed a property it holds: the
+    // edit from the migrated values leaves that property's line as written.
+    match unmigrated(templates) {
+        Some(before) => attempt.edited(templates, bytes, &before, &new),
+        None => Ok(InPlace::Canonical),
+    }
+}
+
+/// What an in-place edit of one file checks its result against.
+struct Attempt<'a> {
+    file: &'a EntityFile<'a>,
+    map: &'a EntityKeys<'a>,
+    /// The file cut to its known part, when it was.
+    reduced: Option<&'a Reduced>,
+    /// The entity's canonical text without its unknown keys, when the file was cut.
+    known: Option<&'a str>,
+    /// The entity's canonical text.
+    text: &'a str,
+}
+
+impl Attempt<'_> {
+    /// `bytes` (the file, cut or whole), taken to hold `before`, edited to hold `new`,
+    /// and mapped back onto the whole file: [`InPlace::Edited`] when the edited file
+    /// reads back as the entity, [`InPlace::Canonical`] when the file's mix of line
+    /// forms defeats the edit.
+    fn edited(
+        &self,
+        templates: &mut TemplateCache,
+        bytes: &[u8],
+        before: &str,
+        new: &str,
+    ) -> Result<InPlace, Error> {
+        let (file, map) = (self.file, self.map);
+        let mut edits = edit::edits(bytes, file.path, before, new, map)?;
+        if let Some(reduced) = self.reduced {
             for edit in &mut edits {
                 (edit.0, edit.1) = (reduced.to_whole(edit.0), reduced.to_whole(edit.1));
             }
         }
-        // The read-back is made the way the edit was: on the cut file or the whole one.
-        let known = known.filter(|_| reduced.is_some());
-        drop((old, unmigrated, new, reduced));
-        let edited = edit::apply_bytes(original, edits);
-        // The edit must read back as the entity: where the file's mix of line forms
-        // defeats it, the canonical text is written instead.
-        let back = match known {
-            Some(known) => edit::reduce(&edited, path, &map, unknown).is_some_and(|r| {
-                file_text(manager, templates, path, &r.bytes).is_ok_and(|back| {
+        let edited = edit::apply_bytes(file.original, edits);
+        let back = match self.known {
+            Some(known) => edit::reduce(&edited, file.path, map, file.unknown).is_some_and(|r| {
+                file_text(file, templates, &r.bytes).is_ok_and(|back| {
                     back.len() == known.len() + r.tail.len()
                         && back.starts_with(known)
                         && back.ends_with(&r.tail)
                 })
             }),
-            None => file_text(manager, templates, path, &edited).is_ok_and(|back| back == text),
+            None => file_text(file, templates, &edited).is_ok_and(|back| back == self.text),
         };
         Ok(if back {
             InPlace::Edited(edited)
@@ -145,24 +235,27 @@ fn known_part<'t>(text: &'t str, unknown: &UnknownProperties) -> Option<&'t str>
     text.get(..at)
 }
 
-/// The canonical text of what `bytes` (an entity file read from `path`) holds: the file
-/// loaded into a scratch manager of `manager`'s registry and written as
-/// [`World::entity_text`] writes the live entity.
-pub(super) fn file_text(
-    manager: &EntityManager,
+/// The canonical text of what `bytes` (the file of `file`, or an edit of it) holds: the
+/// bytes loaded into a scratch manager of the entity's registry and written as
+/// [`World::entity_text`] writes the live entity (a template's without `EntityID`).
+fn file_text(
+    file: &EntityFile<'_>,
     templates: &mut TemplateCache,
-    path: &Path,
     bytes: &[u8],
 ) -> Result<String, Error> {
-    let registry = manager.registry()?;
+    let registry = file.manager.registry()?;
     let mut scratch = EntityManager::with_registry(registry);
     let mut buffer = TokenBuffer::new();
+    let path = file.path;
     let loaded = load_entity_with_templates(&mut buffer, &mut scratch, templates, path, bytes)?;
     let mut out = String::new();
     let data = loaded.data;
     match scratch.entity(loaded.id).and_then(|e| e.template()) {
         Some(_) => template::save_instance(&mut scratch, templates, loaded.id, &data, &mut out)?,
         None => save_entity(&scratch, loaded.id, &data, &mut out)?,
+    }
+    if file.is_template {
+        out = crate::entity_file::without_entity_id(&out, loaded.id);
     }
     Ok(out)
 }
@@ -179,16 +272,16 @@ struct EntityKeys<'a> {
 
 impl<'a> EntityKeys<'a> {
     fn new(
-        world: &World,
+        manager: &EntityManager,
         id: EntityId,
         cache: &'a mut Vec<(&'static Class, Defaults)>,
     ) -> EntityKeys<'a> {
-        let entity = world.manager.entity(id).expect("live");
+        let entity = manager.entity(id).expect("live");
         let class = entity.class();
         let at = match cache.iter().position(|(c, _)| std::ptr::eq(*c, class)) {
             Some(at) => at,
             None => {
-                cache.push((class, defaults_of(world, class)));
+                cache.push((class, defaults_of(manager, class)));
                 cache.len() - 1
             }
         };
@@ -201,9 +294,9 @@ impl<'a> EntityKeys<'a> {
 }
 
 /// The canonical value lines of a default entity of `class`, by key.
-fn defaults_of(world: &World, class: &'static Class) -> Defaults {
+fn defaults_of(manager: &EntityManager, class: &'static Class) -> Defaults {
     let mut out = Defaults::new();
-    let Ok(registry) = world.manager.registry() else {
+    let Ok(registry) = manager.registry() else {
         return out;
     };
     let mut scratch = EntityManager::with_registry(registry);

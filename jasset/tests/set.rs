@@ -120,3 +120,58 @@ fn a_bad_value_or_key_is_reported_and_nothing_is_written() {
     );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
+
+/// A property named twice, in any spelling or as a set and an unset, is a usage error,
+/// and nothing is written.
+#[test]
+fn a_property_named_twice_is_a_usage_error() {
+    let (dir, instance, plain) = project();
+    let file = "Assets/Worlds/L/Entities/plain.jasset";
+    for pairs in [
+        &["Mass=1", "Mass=2"][..],
+        &["Mass=1", "mass=3"][..],
+        &["IsVisible=true", "is_visible=false"][..],
+    ] {
+        let out = jasset(dir.path(), &[&["set", file][..], pairs].concat());
+        assert_eq!(out.status.code(), Some(2), "{pairs:?}: {}", text(&out));
+        assert!(text(&out).contains("named"), "{pairs:?}: {}", text(&out));
+        assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN, "{pairs:?}");
+    }
+    let rock = "Assets/Worlds/L/Entities/rock.jasset";
+    let out = jasset(dir.path(), &["set", rock, "Health=1", "--unset", "health"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(fs::read_to_string(&instance).unwrap(), INSTANCE);
+}
+
+/// A value is trimmed of spaces and tabs only, as the file reader trims a value line: a
+/// no-break space is part of the value.
+#[test]
+fn a_value_keeps_what_the_file_reader_keeps() {
+    let (dir, _, plain) = project();
+    let file = "Assets/Worlds/L/Entities/plain.jasset";
+    let out = jasset(dir.path(), &["set", file, "Mass= \t300\t"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(fs::read_to_string(&plain)
+        .unwrap()
+        .contains("\r\n300.0\r\n"));
+    let out = jasset(dir.path(), &["set", file, "Mass=\u{a0}5"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+}
+
+/// A bad value or a revert refused is located at the key's line and column in the file
+/// when the file sets the property, at the whole file (`:0:0`) when it does not.
+#[test]
+fn an_error_is_located_at_the_key_the_file_sets() {
+    let (dir, _, _) = project();
+    let file = "Assets/Worlds/L/Entities/plain.jasset";
+    // `; Mass` is line 6, its key at column 3; `; IsVisible: 1` is line 8.
+    for (pair, at) in [
+        ("Mass=heavy", "plain.jasset:6:3: error: `Mass`"),
+        ("is_visible=maybe", "plain.jasset:8:3: error:"),
+        ("Health=lots", "plain.jasset:0:0: error:"),
+    ] {
+        let out = jasset(dir.path(), &["set", file, pair]);
+        assert_eq!(out.status.code(), Some(1), "{pair}: {}", text(&out));
+        assert!(text(&out).contains(at), "{pair}: {}", text(&out));
+    }
+}

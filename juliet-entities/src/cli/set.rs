@@ -11,11 +11,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use juliet_core::{key_crc_runtime, Error, TokenBuffer};
 
 use super::output::escape_path;
 use super::project::resolve_root;
 use super::schema_kinds::registry_for;
 use super::{CliError, CliResult, Status};
+use crate::entity::EntityId;
+use crate::entity_file::base_key;
 use crate::world::{LoadOptions, World};
 
 /// Arguments of `jasset set`.
@@ -40,18 +43,39 @@ pub struct SetArgs {
 ///
 /// # Errors
 /// A usage error for a missing FILE, a FILE outside a world's `Entities` folder, a pair
-/// without `=`, or nothing to do; write errors.
+/// without `=`, a property named twice, or nothing to do; write errors.
 pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     if args.assignments.is_empty() && args.unset.is_empty() {
         return Err(CliError::usage(
             "nothing to set: give KEY=VALUE or --unset KEY",
         ));
     }
+    // Blanks as the file reader sees them around a key or value: spaces and tabs only.
+    let blank: &[char] = &[' ', '\t'];
     let mut pairs = Vec::new();
     for a in &args.assignments {
         match a.split_once('=') {
-            Some((k, v)) if !k.trim().is_empty() => pairs.push((k.trim(), v.trim())),
+            Some((k, v)) if !k.trim_matches(blank).is_empty() => {
+                pairs.push((k.trim_matches(blank), v.trim_matches(blank)));
+            }
             _ => return Err(CliError::usage(format!("`{a}`: expected KEY=VALUE"))),
+        }
+    }
+    // A property named twice (`Mass=1 mass=2`, `Health=1 --unset Health`) has no one
+    // meaning: keys are one key when ASCII case and `_` are ignored, as in a file.
+    let folded = |key: &str| -> String {
+        key.chars()
+            .filter(|&c| c != '_')
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let named = pairs.iter().map(|(k, _)| *k);
+    let named: Vec<&str> = named.chain(args.unset.iter().map(String::as_str)).collect();
+    for (i, key) in named.iter().enumerate() {
+        if let Some(first) = named[..i].iter().find(|k| folded(k) == folded(key)) {
+            return Err(CliError::usage(format!(
+                "`{key}`: the property is already named as `{first}`; give each property once"
+            )));
         }
     }
     let file = args
@@ -102,16 +126,17 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     };
 
     let mut failed = false;
+    let mut results: Vec<(&str, Result<(), Error>)> = Vec::new();
     for (key, value) in &pairs {
-        if let Err(e) = world.set_property(id, key, value) {
-            failed = true;
-            writeln!(out, "{}", e.with_path(&args.file))?;
-        }
+        results.push((key, world.set_property(id, key, value)));
     }
     for key in &args.unset {
-        if let Err(e) = world.revert_property(id, key) {
+        results.push((key, world.revert_property(id, key)));
+    }
+    for (key, result) in results {
+        if let Err(e) = result {
             failed = true;
-            writeln!(out, "{}", e.with_path(&args.file))?;
+            writeln!(out, "{}", located(&world, id, &args.file, key, e))?;
         }
     }
     if failed {
@@ -135,6 +160,32 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         escape_path(&args.file)
     )?;
     Ok(Status::from_problems(!saved.skipped.is_empty()))
+}
+
+/// `err`, an error of setting or reverting property `key` of entity `id`, located the
+/// way `check` locates a key problem: at the key's line and column in the entity's file
+/// (`shown`) when the file sets that property, at the whole file (`:0:0`) otherwise.
+fn located(world: &World, id: EntityId, shown: &Path, key: &str, err: Error) -> Error {
+    let err = err.with_path(shown);
+    let (Some(entity), Some(bytes)) = (world.manager().entity(id), world.file_original(id)) else {
+        return err;
+    };
+    let class = entity.class();
+    let crc = key_crc_runtime(key.as_bytes());
+    let wanted = base_key(crc, key).or_else(|| class.property(key).map(|p| p.key));
+    let mut buffer = TokenBuffer::new();
+    let (Some(wanted), Ok(doc)) = (wanted, buffer.tokenize(bytes, shown)) else {
+        return err;
+    };
+    let at = (0..doc.len()).find(|&i| {
+        let (crc, written) = (doc.node(i).key_crc, doc.key(i));
+        base_key(crc, written).or_else(|| class.property(written).map(|p| p.key)) == Some(wanted)
+    });
+    let mut err = err;
+    if let Some(node) = at.map(|i| doc.node(i)) {
+        (err.location.line, err.location.column) = (node.line, node.column);
+    }
+    err
 }
 
 /// The world folder of an entity file: the parent of its `Entities` folder.

@@ -652,7 +652,7 @@ fn usage_errors_exit_with_2() {
 #[test]
 fn a_missing_path_is_a_usage_error_like_a_bad_root() {
     let dir = tempfile::tempdir().unwrap();
-    for command in ["check", "fmt", "migrate"] {
+    for command in ["check", "fmt", "migrate", "inspect"] {
         let o = jasset(dir.path(), &[command, "nothing.jasset"]);
         assert_eq!(code(&o), 2, "{command}");
         assert_eq!(
@@ -663,6 +663,20 @@ fn a_missing_path_is_a_usage_error_like_a_bad_root() {
         assert_eq!(
             code(&jasset(dir.path(), &[command, "--root", "nowhere", "."])),
             2
+        );
+    }
+    fs::write(dir.path().join("here.jasset"), "; Kind: Inert\n").unwrap();
+    for args in [
+        &["diff", "nothing.jasset", "here.jasset"][..],
+        &["diff", "here.jasset", "nothing.jasset"][..],
+        &["set", "nothing.jasset", "Mass=1"][..],
+    ] {
+        let o = jasset(dir.path(), args);
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert_eq!(
+            stderr(&o),
+            "jasset: error: nothing.jasset: no such file or folder\n",
+            "{args:?}"
         );
     }
 }

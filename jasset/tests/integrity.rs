@@ -335,7 +335,7 @@ fn gen_into_a_regular_file_names_it() {
 fn inspect_of_a_missing_file_says_no_such_file() {
     let p = project();
     let o = jasset(p.path(), &["inspect", "Assets/Templates/None.jasset"]);
-    assert_eq!(code(&o), 1);
+    assert_eq!(code(&o), 2);
     assert!(
         text(&o).contains("None.jasset: no such file"),
         "{}",

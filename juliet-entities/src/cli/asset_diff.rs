@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::output::Style;
-use super::project::{find_root, resolve_root};
+use super::output::{escape_path, Style};
+use super::project::{find_root, require_paths, resolve_root};
 use super::props::{find_key, key_order, read_asset, show, Asset};
 use super::{CliError, CliResult, Status};
 
@@ -140,7 +140,9 @@ fn read_side(path: &Path, root: Option<&Path>) -> Result<Asset, CliError> {
     let bytes = if path == Path::new(GIT_NO_FILE) {
         Vec::new()
     } else {
-        super::project::read(path, root).map_err(|e| CliError::usage(e.to_string()))?
+        require_paths(&[path.to_owned()])?;
+        super::project::read(path, root)
+            .map_err(|e| CliError::usage(format!("{}: {}", escape_path(path), e.kind)))?
     };
     read_asset(bytes, path, root)
 }

@@ -12,7 +12,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Map, Value as Json};
 
 use super::output::{escape_path, Style};
-use super::project::{overridden_keys, resolve_root, EntityView, Session};
+use super::project::{overridden_keys, require_paths, resolve_root, EntityView, Session};
 use super::schema_kinds::registry_for;
 use super::values::{self, float32, template_chain, ChainLink};
 use super::{CliError, CliResult, Status};
@@ -80,17 +80,12 @@ pub struct Inspection {
 /// A usage error when `--root` is not a folder; write errors.
 pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.file))?;
+    require_paths(std::slice::from_ref(&args.file))?;
     match std::fs::metadata(&args.file) {
         Ok(meta) if meta.is_file() => {}
         Ok(_) => {
-            return Err(CliError::failure(format!(
+            return Err(CliError::usage(format!(
                 "{}: not a regular file",
-                escape_path(&args.file)
-            )))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(CliError::failure(format!(
-                "{}: no such file",
                 escape_path(&args.file)
             )))
         }

@@ -14,7 +14,7 @@ use clap::Args;
 use juliet_core::{key_crc_runtime, Error, TokenBuffer};
 
 use super::output::escape_path;
-use super::project::resolve_root;
+use super::project::{require_paths, resolve_root};
 use super::schema_kinds::registry_for;
 use super::{CliError, CliResult, Status};
 use crate::entity::EntityId;
@@ -78,6 +78,7 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
             )));
         }
     }
+    require_paths(std::slice::from_ref(&args.file))?;
     let file = args
         .file
         .canonicalize()

@@ -175,3 +175,36 @@ fn an_error_is_located_at_the_key_the_file_sets() {
         assert!(text(&out).contains(at), "{pair}: {}", text(&out));
     }
 }
+
+/// `KEY=` with no value and a FILE that is no `.jasset` file are usage errors; a
+/// read-only FILE is named as given and said not written.
+#[test]
+fn an_empty_value_a_foreign_file_and_a_read_only_file_are_named() {
+    let (dir, _, plain) = project();
+    let file = "Assets/Worlds/L/Entities/plain.jasset";
+    let out = jasset(dir.path(), &["set", file, "Mass= "]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("no value after `=`"), "{}", text(&out));
+    let notes = dir.path().join("Assets/Worlds/L/Entities/notes.txt");
+    fs::write(&notes, "; Mass: 1\n").unwrap();
+    let out = jasset(
+        dir.path(),
+        &["set", "Assets/Worlds/L/Entities/notes.txt", "Mass=1"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("not a world entity file"),
+        "{}",
+        text(&out)
+    );
+    let mut permissions = fs::metadata(&plain).unwrap().permissions();
+    permissions.set_readonly(true);
+    fs::set_permissions(&plain, permissions).unwrap();
+    let out = jasset(dir.path(), &["set", file, "Mass=5"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{file}: read-only: not rewritten\nnot written {file}\n")
+    );
+    assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN);
+}

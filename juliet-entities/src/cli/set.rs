@@ -55,6 +55,11 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     let mut pairs = Vec::new();
     for a in &args.assignments {
         match a.split_once('=') {
+            Some((_, v)) if v.trim_matches(blank).is_empty() => {
+                return Err(CliError::usage(format!(
+                    "`{a}`: no value after `=` (an empty text is written `\"\"`)"
+                )))
+            }
             Some((k, v)) if !k.trim_matches(blank).is_empty() => {
                 pairs.push((k.trim_matches(blank), v.trim_matches(blank)));
             }
@@ -150,16 +155,18 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     let saved = world
         .save_world()
         .map_err(|e| CliError::failure(e.to_string()))?;
+    let shown = escape_path(&args.file);
+    // Only FILE is edited, so a refusal is FILE's: named as given.
     for skipped in &saved.skipped {
-        writeln!(out, "{skipped}")?;
+        writeln!(out, "{shown}: {}", skipped.reason)?;
     }
     let written = world.file_fingerprint(id) != before;
-    writeln!(
-        out,
-        "{} {}",
-        if written { "edited" } else { "unchanged" },
-        escape_path(&args.file)
-    )?;
+    let outcome = match (written, saved.skipped.is_empty()) {
+        (true, _) => "edited",
+        (false, true) => "unchanged",
+        (false, false) => "not written",
+    };
+    writeln!(out, "{outcome} {shown}")?;
     Ok(Status::from_problems(!saved.skipped.is_empty()))
 }
 
@@ -189,8 +196,12 @@ fn located(world: &World, id: EntityId, shown: &Path, key: &str, err: Error) -> 
     err
 }
 
-/// The world folder of an entity file: the parent of its `Entities` folder.
+/// The world folder of an entity file (a regular `.jasset` file): the parent of its
+/// `Entities` folder.
 fn world_of(file: &Path) -> Option<PathBuf> {
+    if file.extension()? != "jasset" || !file.is_file() {
+        return None;
+    }
     let entities = file.parent()?;
     (entities.file_name()? == crate::world::ENTITIES_DIR)
         .then(|| entities.parent().map(Path::to_path_buf))?

@@ -402,3 +402,33 @@ fn an_edit_saved_while_fmt_runs_is_not_overwritten() {
     );
     assert_eq!(code(&out), 1);
 }
+
+/// A symbolic link in an `Entities` folder, named on the command line, is skipped by
+/// the world loader; every command says so, the writers too, and leaves it alone.
+#[cfg(unix)]
+#[test]
+fn a_named_link_in_a_world_is_reported_by_every_command() {
+    let p = project();
+    fs::write(p.path().join(LEVEL).join("real.jasset"), "; Kind: Inert\n").unwrap();
+    let link = p.path().join(LEVEL).join("link.jasset");
+    std::os::unix::fs::symlink("real.jasset", &link).unwrap();
+    let named = format!("{LEVEL}/link.jasset");
+    for args in [
+        &["check", named.as_str()][..],
+        &["fmt", named.as_str()][..],
+        &["fmt", "--check", named.as_str()][..],
+        &["migrate", named.as_str()][..],
+    ] {
+        let o = jasset(p.path(), args);
+        assert!(
+            text(&o).contains("link.jasset:0:0: warning: not a regular file"),
+            "{args:?}: {}",
+            text(&o)
+        );
+        assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+    }
+    assert_eq!(
+        fs::read_to_string(p.path().join(LEVEL).join("real.jasset")).unwrap(),
+        "; Kind: Inert\n"
+    );
+}

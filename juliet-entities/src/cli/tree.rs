@@ -4,12 +4,14 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use juliet_core::WarningKind;
 
 use super::listing::{collect, Collected};
 use super::output::{progress_bar, tick};
 use super::project::{require_paths, resolve_root, Session};
 use super::schema_kinds::registry_for;
 use super::CliError;
+use crate::world::NOT_REGULAR;
 
 /// The files and folders a command works on, and the project root.
 #[derive(Debug, Clone, Args)]
@@ -27,7 +29,8 @@ impl TreeArgs {
     /// The `.jasset` files the paths name ([`collect`]), and the session that loaded
     /// them (with a progress bar on a terminal). The temporary files of an interrupted
     /// write are removed when `write` (the writing commands do), else reported as
-    /// warnings.
+    /// warnings. The warnings of what was skipped, listed or loaded, are the
+    /// [`Collected`]'s.
     ///
     /// # Errors
     /// A usage error when a PATH does not exist or `--root` is not a folder; a project
@@ -39,8 +42,14 @@ impl TreeArgs {
         collected.handle_stale_temps(write);
         let bar = progress_bar(collected.files.len());
         let registry = registry_for(root.as_deref())?;
-        let session = Session::load(root, registry, &collected.files, &mut tick(&bar));
+        let mut session = Session::load(root, registry, &collected.files, &mut tick(&bar));
         bar.finish_and_clear();
+        // A named file the world loader skips (a symbolic link in an `Entities` folder)
+        // is reported by every command, as a file a listing skips is.
+        let (skipped, loaded): (Vec<_>, Vec<_>) = (session.warnings.drain(..))
+            .partition(|w| matches!(&w.kind, WarningKind::Other(text) if text == NOT_REGULAR));
+        session.warnings = loaded;
+        collected.warnings.extend(skipped);
         Ok((collected, session))
     }
 }

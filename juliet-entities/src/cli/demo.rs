@@ -166,6 +166,11 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
     let mut changed: Vec<PathBuf> = saved.written.clone();
     if expectations.is_some() {
         changed.push(root.join(EDITED_TEMPLATE));
+        writeln!(
+            out,
+            "the files that changed on disk: the {} the save wrote, then the template step 3 wrote",
+            count(saved.written.len(), "file")
+        )?;
     }
     for path in &changed {
         let key = rel_path(path, &root);

@@ -87,6 +87,12 @@ fn migrated(text: &str) -> String {
 /// The text of a project's one file, at `rel` and written as `text`, after
 /// `jasset migrate`.
 fn migrated_at(rel: &str, text: &str) -> String {
+    migrate_one(rel, text).0
+}
+
+/// `jasset migrate` of a project whose one file, at `rel`, is written as `text`: the
+/// file's text after it, and what the command printed (it must succeed).
+fn migrate_one(rel: &str, text: &str) -> (String, String) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join(rel);
     fs::create_dir_all(file.parent().unwrap()).unwrap();
@@ -97,12 +103,10 @@ fn migrated_at(rel: &str, text: &str) -> String {
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    fs::read_to_string(&file).unwrap()
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    (fs::read_to_string(&file).unwrap(), said)
 }
 
 /// `jasset migrate` edits in place: the version line and the migrated keys change,
@@ -146,4 +150,31 @@ fn migrate_edits_a_template_in_place() {
         migrated_at("Assets/Templates/OldBall.jasset", before),
         after
     );
+}
+
+/// A loose file without `EntityID` gets none from `migrate` (each loose file is loaded
+/// alone, so the session id would be the same in every one), and a template that holds
+/// one keeps it.
+#[test]
+fn migrate_adds_no_session_id_and_keeps_a_written_one() {
+    let before = "; Kind\nProjectile\n; ClassVersion\n1\n; Speed\n3.0\n";
+    let after = "; Kind\nProjectile\n; ClassVersion\n2\n; VelocityX\n3.0\n";
+    assert_eq!(migrated_at("Assets/Loose/A.jasset", before), after);
+    let with_id = |body: &str| format!("# t\n; EntityID\n0x000100000000FF01\n{body}");
+    assert_eq!(
+        migrated_at("Assets/Templates/WithId.jasset", &with_id(before)),
+        with_id(after)
+    );
+}
+
+/// A current loose file without `EntityID` is already current: `migrate` leaves it.
+#[test]
+fn migrate_leaves_a_current_file_without_an_id() {
+    let text = "; Kind\nInert\n; Mass\n2\n";
+    let (after, said) = migrate_one("Assets/Loose/C.jasset", text);
+    assert!(
+        said.contains("0 files migrated, 1 already current"),
+        "{said}"
+    );
+    assert_eq!(after, text);
 }

@@ -158,7 +158,7 @@ fn a_value_keeps_what_the_file_reader_keeps() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
 }
 
-/// A bad value or a revert refused is located at the key's line and column in the file
+/// A bad value or a refused revert is located at the key's line and column in the file
 /// when the file sets the property, at the whole file (`:0:0`) when it does not.
 #[test]
 fn an_error_is_located_at_the_key_the_file_sets() {
@@ -169,6 +169,10 @@ fn an_error_is_located_at_the_key_the_file_sets() {
         ("Mass=heavy", "plain.jasset:6:3: error: `Mass`"),
         ("is_visible=maybe", "plain.jasset:8:3: error:"),
         ("Health=lots", "plain.jasset:0:0: error:"),
+        (
+            "--unset=Mass",
+            "plain.jasset:6:3: error: entity 0x0000000000000011 is not an instance",
+        ),
     ] {
         let out = jasset(dir.path(), &["set", file, pair]);
         assert_eq!(out.status.code(), Some(1), "{pair}: {}", text(&out));

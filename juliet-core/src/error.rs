@@ -324,6 +324,12 @@ pub enum ErrorKind {
     /// An entity id that is not alive.
     #[error("no entity with id {0:#018X}")]
     NoSuchEntity(u64),
+    /// A template call (revert, overrides) on an entity that is no template's instance.
+    #[error(
+        "entity {0:#018X} is not an instance of a template (only an instance's properties \
+         revert to a template's values)"
+    )]
+    NotAnInstance(u64),
     /// A class used as an entity kind has a property, alias or deprecated key spelled
     /// like one of the entity file's base keys (`Position`, `EntityID`/`id`,
     /// `Kind`/`class`/`entity_type`, ...), which the base tier would take: the class

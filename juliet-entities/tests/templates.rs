@@ -538,7 +538,7 @@ fn inspector_diff_and_reverts() {
     );
     assert!(matches!(
         world.revert_to_template(standalone).unwrap_err().kind,
-        ErrorKind::Template { .. }
+        ErrorKind::NotAnInstance(_)
     ));
     assert!(matches!(
         world.revert_property(id, "Sparkle").unwrap_err().kind,

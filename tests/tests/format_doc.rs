@@ -271,6 +271,7 @@ fn display(name: &str) -> Option<String> {
             key: "Colour".into(),
         },
         "NoSuchEntity" => ErrorKind::NoSuchEntity(0x42),
+        "NotAnInstance" => ErrorKind::NotAnInstance(0x42),
         "ReservedKey" => ErrorKind::ReservedKey {
             class: "Vehicle",
             key: "Position",
@@ -358,6 +359,7 @@ fn the_catalogue_covers_every_kind() {
         "Migration",
         "NoSuchProperty",
         "NoSuchEntity",
+        "NotAnInstance",
         "ReservedKey",
         "InvalidNumber",
         "OutOfRange",

@@ -416,7 +416,6 @@ impl Session {
         let FileState::Loaded { store, id } = entry.state else {
             return None;
         };
-        let is_template = entry.role == Role::Template;
         Some(match &mut self.stores[store] {
             Store::World(world) => {
                 let mut out = String::new();
@@ -427,9 +426,10 @@ impl Session {
                     manager,
                     templates,
                     data,
+                    has_id,
                     ..
                 } = &mut **single;
-                single_text(manager, templates, id, data, is_template)
+                single_text(manager, templates, id, data, !*has_id)
             }
         })
     }
@@ -454,6 +454,7 @@ impl Session {
                     manager,
                     templates,
                     data,
+                    has_id,
                     ..
                 } = &mut **single;
                 let file = EntityFile {
@@ -462,7 +463,7 @@ impl Session {
                     path: &entry.path,
                     original: &original,
                     unknown: &data.unknown,
-                    is_template: entry.role == Role::Template,
+                    without_id: !*has_id,
                 };
                 let how = How {
                     migrate: true,
@@ -631,8 +632,11 @@ pub struct SingleFile {
     pub manager: EntityManager,
     /// The templates of its chain.
     pub templates: TemplateCache,
-    /// Its id (a session id for a template).
+    /// Its id (a session id for a file without `EntityID`, such as a template).
     pub id: EntityId,
+    /// Whether the file holds an `EntityID`: its canonical text has none otherwise
+    /// ([`single_text`]), so that no writer adds a session id to it.
+    pub has_id: bool,
     /// Its template path and unknown keys.
     pub data: EntityFileData,
     /// Its warnings.
@@ -672,14 +676,18 @@ pub fn load_single_file(
         &bytes,
     )?;
     let mut warnings = loaded.warnings;
+    // The load's warning that the file has no id (the entity got one for the session).
+    let session_id = |w: &Warning| w.location.line == 0 && w.key.as_deref() == Some("EntityID");
+    let has_id = !warnings.iter().any(session_id);
     if is_template {
         // Templates have no EntityID by design.
-        warnings.retain(|w| !(w.location.line == 0 && w.key.as_deref() == Some("EntityID")));
+        warnings.retain(|w| !session_id(w));
     }
     Ok(SingleFile {
         manager,
         templates,
         id: loaded.id,
+        has_id,
         data: loaded.data,
         newer: warnings.iter().any(is_newer_version),
         warnings,
@@ -709,7 +717,8 @@ pub fn reload_template(world: &mut World, rel: &str) -> Result<usize, Error> {
 }
 
 /// The canonical text of the entity `id` held by `manager`: an instance sparsely
-/// (its overrides only), a standalone entity in full; a template without `EntityID`.
+/// (its overrides only), a standalone entity in full; without `EntityID` when
+/// `without_id` (a file that has none, such as a template).
 ///
 /// # Errors
 /// As [`save_entity`] and [`save_instance`].
@@ -718,7 +727,7 @@ pub fn single_text(
     templates: &TemplateCache,
     id: EntityId,
     data: &EntityFileData,
-    is_template: bool,
+    without_id: bool,
 ) -> Result<String, Error> {
     let mut out = String::new();
     if manager.entity(id).and_then(|e| e.template()).is_some() {
@@ -726,7 +735,7 @@ pub fn single_text(
     } else {
         save_entity(manager, id, data, &mut out)?;
     }
-    if is_template {
+    if without_id {
         out = crate::entity_file::without_entity_id(&out, id);
     }
     Ok(out)

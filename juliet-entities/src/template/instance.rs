@@ -50,15 +50,8 @@ fn instance_of<'c>(
     let base = manager
         .index_of(id)
         .ok_or_else(|| Error::file("", ErrorKind::NoSuchEntity(id.0)))?;
-    let crc = manager.entities()[base].template().ok_or_else(|| {
-        Error::file(
-            "",
-            ErrorKind::Template {
-                path: String::new(),
-                reason: format!("entity {id} is not an instance of a template"),
-            },
-        )
-    })?;
+    let crc = (manager.entities()[base].template())
+        .ok_or_else(|| Error::file("", ErrorKind::NotAnInstance(id.0)))?;
     let template = templates.find(crc).ok_or_else(|| {
         Error::file(
             "",
@@ -76,8 +69,8 @@ fn instance_of<'c>(
 /// differs from the template's, each with both values as text.
 ///
 /// # Errors
-/// [`ErrorKind::NoSuchEntity`], or [`ErrorKind::Template`] when `id` is not an instance
-/// of a template in `templates`.
+/// [`ErrorKind::NoSuchEntity`]; [`ErrorKind::NotAnInstance`] when `id` is no template's
+/// instance; [`ErrorKind::Template`] when its template is not in `templates`.
 pub fn overrides(
     manager: &EntityManager,
     templates: &TemplateCache,
@@ -259,8 +252,8 @@ fn pin_differences(manager: &mut EntityManager, base: usize, template: TemplateR
 /// from the template are recorded as overrides first.
 ///
 /// # Errors
-/// [`ErrorKind::NoSuchEntity`], or [`ErrorKind::Template`] when `id` is not an instance
-/// of a template in `templates`.
+/// [`ErrorKind::NoSuchEntity`]; [`ErrorKind::NotAnInstance`] when `id` is no template's
+/// instance; [`ErrorKind::Template`] when its template is not in `templates`.
 pub fn save_instance(
     manager: &mut EntityManager,
     templates: &TemplateCache,

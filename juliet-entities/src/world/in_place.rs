@@ -59,7 +59,7 @@ impl World {
             path,
             original,
             unknown: &record.data.unknown,
-            is_template: false,
+            without_id: false,
         };
         let how = How { migrate, forced };
         edit_file(&file, templates, text, how, defaults)
@@ -78,8 +78,9 @@ pub(crate) struct EntityFile<'a> {
     pub original: &'a [u8],
     /// The unknown keys the entity kept from the file.
     pub unknown: &'a UnknownProperties,
-    /// A template's file: its canonical text has no `EntityID`.
-    pub is_template: bool,
+    /// A file without `EntityID` (a template's, a loose file's): its canonical text has
+    /// none.
+    pub without_id: bool,
 }
 
 /// What an [`edit_file`] is for.
@@ -94,8 +95,8 @@ pub(crate) struct How {
 }
 
 /// `file` edited in place to hold `text`, the entity's canonical text
-/// ([`World::entity_text`]; a template's without `EntityID`), read with the templates of
-/// `templates`.
+/// ([`World::entity_text`]; without `EntityID` for a file that has none), read with the
+/// templates of `templates`.
 ///
 /// The edit is worked out on the file without the inner properties of its runs of
 /// kept unknown keys ([`edit::reduce`]), which `text` ends with and no edit changes;
@@ -237,7 +238,8 @@ fn known_part<'t>(text: &'t str, unknown: &UnknownProperties) -> Option<&'t str>
 
 /// The canonical text of what `bytes` (the file of `file`, or an edit of it) holds: the
 /// bytes loaded into a scratch manager of the entity's registry and written as
-/// [`World::entity_text`] writes the live entity (a template's without `EntityID`).
+/// [`World::entity_text`] writes the live entity (without `EntityID` when the file has
+/// none).
 fn file_text(
     file: &EntityFile<'_>,
     templates: &mut TemplateCache,
@@ -254,7 +256,7 @@ fn file_text(
         Some(_) => template::save_instance(&mut scratch, templates, loaded.id, &data, &mut out)?,
         None => save_entity(&scratch, loaded.id, &data, &mut out)?,
     }
-    if file.is_template {
+    if file.without_id {
         out = crate::entity_file::without_entity_id(&out, loaded.id);
     }
     Ok(out)

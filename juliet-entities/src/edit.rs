@@ -8,7 +8,8 @@
 //! one whose value changed gets its value lines replaced (the key's spelling and the
 //! line form kept); a property new in `new` is inserted in canonical block form after
 //! its nearest preceding neighbour (in the place of a property that goes right after
-//! that neighbour, when there is one); one gone from `new` (a revert) loses its lines.
+//! that neighbour, when there is one, after the comments inside that one); one gone from
+//! `new` (a revert) loses its header and value lines, not the comments inside it.
 //! Comments, blank lines, unknown keys, the order and the line endings (LF or CRLF) are
 //! kept.
 //!
@@ -192,10 +193,10 @@ pub(crate) fn edits(
                 );
                 // Right before a property that goes (a deprecated key the migration
                 // replaced, a reverted override), it takes that one's place: after the
-                // comments and blank lines before it, its lines replacing that one's.
+                // comments and blank lines before it and the ones inside it, which stay.
                 let next = nodes.partition_point(|n| n.span.0 < after);
                 let at = match nodes.get(next) {
-                    Some(gone) if deleted[next] => gone.span.0,
+                    Some(gone) if deleted[next] => gone.span.1,
                     _ => after,
                 };
                 let mut text = match lines.as_slice() {
@@ -243,7 +244,21 @@ pub(crate) fn edits(
         if !deleted[i] {
             continue;
         }
-        edits.push((node.span.0, node.span.1, String::new()));
+        // The comment and blank lines inside a block stay: only its header and value
+        // lines go.
+        let mut kept = String::new();
+        if !node.one_line {
+            let values: Vec<usize> = doc.value_lines(node.index).map(offset).collect();
+            let mut at = line_end(line_start(offset(node.key)));
+            while at < node.span.1 {
+                let end = line_end(at);
+                if !values.iter().any(|&v| (at..end).contains(&v)) {
+                    kept.push_str(&src[at..end]);
+                }
+                at = end;
+            }
+        }
+        edits.push((node.span.0, node.span.1, kept));
         // A `Key: value` line that the deleted one kept out of the block before it
         // becomes `; Key: value`.
         let before = (0..i).rev().find(|&j| !deleted[j]);

@@ -281,6 +281,19 @@ fn a_save_of_an_old_file_edits_a_held_key_its_migration_changed() {
     );
 }
 
+/// The comment and blank lines inside a block the migration consumes stay, with the new
+/// key after them: only the deprecated key's header and value lines go.
+#[test]
+fn the_comments_inside_a_consumed_block_stay() {
+    let after = saved_with_damage_12(
+        "; EntityID\n0x0000000000000005\n; Kind\nProjectile\n; ClassVersion\n1\n; Speed\n# was 7\n\n75.5\n; Damage\n10.0\n",
+    );
+    assert_eq!(
+        after,
+        "; EntityID\n0x0000000000000005\n; Kind\nProjectile\n; ClassVersion\n2\n# was 7\n\n; VelocityX\n75.5\n; Damage\n12.0\n"
+    );
+}
+
 /// A migration that replaces a deprecated key writes the new key in its place: the
 /// blank lines and the comment around it stay where they were, and only the version
 /// line, the replaced property's two lines and the changed value differ.

@@ -212,3 +212,27 @@ fn an_empty_value_a_foreign_file_and_a_read_only_file_are_named() {
     );
     assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN);
 }
+
+/// Setting a file at an older version to the values its migration gives still writes
+/// it: the file is brought to the current version in place and shows the value set.
+#[test]
+fn set_on_an_older_file_writes_it_even_when_the_value_is_the_migrated_one() {
+    let (dir, _, _) = project();
+    let file = dir.path().join("Assets/Worlds/L/Entities/old.jasset");
+    let head = "; EntityID\n0x0000000000000012\n; Kind\nProjectile\n";
+    fs::write(
+        &file,
+        format!("{head}; ClassVersion\n1\n; Speed\n12.5\n# up\n; VelocityY\n2.0\n"),
+    )
+    .unwrap();
+    let out = jasset(
+        dir.path(),
+        &["set", "Assets/Worlds/L/Entities/old.jasset", "VelocityY=0"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).starts_with("edited "), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        format!("{head}; ClassVersion\n2\n; VelocityX\n12.5\n# up\n; VelocityY\n0.0\n")
+    );
+}

@@ -149,8 +149,13 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         writeln!(out, "{}: nothing written", escape_path(&args.file))?;
         return Ok(Status::from_problems(true));
     }
-    // What the file held, compared with what the save wrote (a dirty entity whose text
-    // is its file's is written again, the same bytes).
+    // Written even when the values set are the ones the entity has: a file at an older
+    // version then shows them, brought to the current version in place (a current file
+    // is written again, the same bytes). What the file held is compared with what the
+    // save wrote.
+    if let Some(entity) = world.manager_mut().entity_mut(id) {
+        entity.mark_dirty();
+    }
     let before = world.file_fingerprint(id);
     let saved = world
         .save_world()

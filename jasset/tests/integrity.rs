@@ -251,6 +251,14 @@ fn files_of_newer_builds_are_never_rewritten() {
         assert_eq!(fs::read_to_string(&class).unwrap(), class_text, "{args:?}");
         assert_eq!(fs::read_to_string(&base).unwrap(), base_text, "{args:?}");
     }
+    // Left alone by design: not a failure, and counted as such.
+    let o = jasset(p.path(), &["migrate", LEVEL]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    assert!(
+        text(&o).contains("0 not migrated, 2 of a newer build left as written"),
+        "{}",
+        text(&o)
+    );
 }
 
 /// A file that a `Template` line names is a template wherever it lies: no id.

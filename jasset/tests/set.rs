@@ -236,3 +236,36 @@ fn set_on_an_older_file_writes_it_even_when_the_value_is_the_migrated_one() {
         format!("{head}; ClassVersion\n2\n; VelocityX\n12.5\n# up\n; VelocityY\n0.0\n")
     );
 }
+
+/// A key the file holds but the class does not know is located at its line, as the
+/// warning `check` gives for it is.
+#[test]
+fn an_unknown_key_the_file_holds_is_located() {
+    let (dir, _, plain) = project();
+    fs::write(&plain, format!("{PLAIN}; GlowColour: red\r\n")).unwrap();
+    let file = "Assets/Worlds/L/Entities/plain.jasset";
+    let out = jasset(dir.path(), &["set", file, "glow_colour=blue"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("plain.jasset:9:3: error:"),
+        "{}",
+        text(&out)
+    );
+}
+
+/// A symbolic link in `Entities`, which the world skips and never writes, is refused:
+/// the target is what to name.
+#[cfg(unix)]
+#[test]
+fn a_link_is_refused() {
+    let (dir, _, plain) = project();
+    let link = dir.path().join("Assets/Worlds/L/Entities/link.jasset");
+    std::os::unix::fs::symlink("plain.jasset", &link).unwrap();
+    let out = jasset(
+        dir.path(),
+        &["set", "Assets/Worlds/L/Entities/link.jasset", "Mass=1"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("symbolic link"), "{}", text(&out));
+    assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN);
+}

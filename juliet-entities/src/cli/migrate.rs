@@ -66,6 +66,7 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
     }
     let mut migrated = 0;
     let mut current = 0;
+    let mut newer = 0;
     if !args.dry_run {
         pause_after_load();
     }
@@ -102,9 +103,14 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
             Ok(Ok(changes))
         });
         match result {
+            // A newer build's file is left alone by design, not a failure.
+            Ok(Err(SkipReason::NewerVersion)) => {
+                newer += 1;
+                let reason = SkipReason::NewerVersion;
+                writeln!(out, "{} (left as it is)", Skipped { path, reason })?;
+            }
             Ok(Err(reason)) => {
-                // A newer build's file is left alone by design; the others are failures.
-                failed += usize::from(reason != SkipReason::NewerVersion);
+                failed += 1;
                 writeln!(out, "{} (not migrated)", Skipped { path, reason })?;
             }
             Ok(Ok(changes)) if changes.is_empty() => current += 1,
@@ -121,8 +127,12 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
             }
         }
     }
+    let newer = match newer {
+        0 => String::new(),
+        n => format!(", {n} of a newer build left as written"),
+    };
     eprintln!(
-        "{} {}, {} already current, {} not migrated",
+        "{} {}, {} already current, {} not migrated{newer}",
         count(migrated, "file"),
         if args.dry_run {
             "would be migrated"

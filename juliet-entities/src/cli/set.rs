@@ -7,11 +7,12 @@
 //! (docs/design.md, section 6.2). A bad key or value is reported the way `check`
 //! reports problems, and nothing is written.
 
+use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use juliet_core::{key_crc_runtime, Error, TokenBuffer};
+use juliet_core::{key_crc_runtime, keys_equal, Error, TokenBuffer};
 
 use super::output::escape_path;
 use super::project::{require_paths, resolve_root};
@@ -68,22 +69,24 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     }
     // A property named twice (`Mass=1 mass=2`, `Health=1 --unset Health`) has no one
     // meaning: keys are one key when ASCII case and `_` are ignored, as in a file.
-    let folded = |key: &str| -> String {
-        key.chars()
-            .filter(|&c| c != '_')
-            .map(|c| c.to_ascii_lowercase())
-            .collect()
-    };
     let named = pairs.iter().map(|(k, _)| *k);
     let named: Vec<&str> = named.chain(args.unset.iter().map(String::as_str)).collect();
     for (i, key) in named.iter().enumerate() {
-        if let Some(first) = named[..i].iter().find(|k| folded(k) == folded(key)) {
+        if let Some(first) = named[..i].iter().find(|k| keys_equal(k, key)) {
             return Err(CliError::usage(format!(
                 "`{key}`: the property is already named as `{first}`; give each property once"
             )));
         }
     }
     require_paths(std::slice::from_ref(&args.file))?;
+    // The world loader skips a link in `Entities` (it is never written): the file to
+    // edit is its target, named as such.
+    if fs::symlink_metadata(&args.file).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(CliError::usage(format!(
+            "{}: a symbolic link, which the world skips and never writes (name its target)",
+            escape_path(&args.file)
+        )));
+    }
     let file = args
         .file
         .canonicalize()
@@ -184,15 +187,22 @@ fn located(world: &World, id: EntityId, shown: &Path, key: &str, err: Error) -> 
         return err;
     };
     let class = entity.class();
-    let crc = key_crc_runtime(key.as_bytes());
-    let wanted = base_key(crc, key).or_else(|| class.property(key).map(|p| p.key));
+    // The key a file's key stands for: a base key's or a property's canonical key, or
+    // the key itself (an unknown key, matched as the file's keys are).
+    let canonical = |crc: u32, written: &str| -> Option<&'static str> {
+        base_key(crc, written).or_else(|| class.property(written).map(|p| p.key))
+    };
+    let wanted = canonical(key_crc_runtime(key.as_bytes()), key);
     let mut buffer = TokenBuffer::new();
-    let (Some(wanted), Ok(doc)) = (wanted, buffer.tokenize(bytes, shown)) else {
+    let Ok(doc) = buffer.tokenize(bytes, shown) else {
         return err;
     };
     let at = (0..doc.len()).find(|&i| {
         let (crc, written) = (doc.node(i).key_crc, doc.key(i));
-        base_key(crc, written).or_else(|| class.property(written).map(|p| p.key)) == Some(wanted)
+        match wanted {
+            Some(wanted) => canonical(crc, written) == Some(wanted),
+            None => canonical(crc, written).is_none() && keys_equal(written, key),
+        }
     });
     let mut err = err;
     if let Some(node) = at.map(|i| doc.node(i)) {

@@ -199,15 +199,21 @@ pub(crate) fn edits(
                     Some(gone) if deleted[next] => gone.span.1,
                     _ => after,
                 };
-                let mut text = match lines.as_slice() {
-                    [line] if compact_follows(at) => format!("; {key}: {line}{eol}"),
-                    _ => block(key, lines, eol),
+                let (mut text, compact_after) = match lines.as_slice() {
+                    [line] if compact_follows(at) => (format!("; {key}: {line}{eol}"), None),
+                    // A `Key: value` line right after the block becomes `; Key: value`,
+                    // which the block cannot swallow.
+                    _ => (block(key, lines, eol), next_kept(at).filter(|n| n.compact)),
                 };
                 if at > 0 && src.as_bytes()[at - 1] != b'\n' {
                     // After a last line without a line ending.
                     text.insert_str(0, eol);
                 }
+                // Pushed after the block: edits at one place apply in the order pushed.
                 edits.push((at, at, text));
+                if let Some(next) = compact_after {
+                    edits.push((next.span.0, next.span.0, "; ".to_owned()));
+                }
             }
             continue;
         };
@@ -410,3 +416,39 @@ pub(crate) fn block<S: AsRef<str>>(key: &str, lines: &[S], eol: &str) -> String 
 /// The canonical value lines of a default value of a class, by key (what an absent key
 /// reads as in a standalone entity), for [`KeyMap::absent_means`].
 pub(crate) type Defaults = HashMap<&'static str, Vec<String>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys of a class of `Mass`, `List` (several value lines) and `Health`; an
+    /// absent key means nothing.
+    struct Keys;
+
+    impl KeyMap for Keys {
+        fn canonical(&self, _crc: u32, key: &str) -> Option<&'static str> {
+            ["Kind", "Mass", "List", "Health"]
+                .into_iter()
+                .find(|k| juliet_core::keys_equal(k, key))
+        }
+
+        fn absent_means(&self, _key: &str, _lines: &[&str]) -> bool {
+            false
+        }
+    }
+
+    /// A new property of several value lines inserted among `Key: value` lines is a
+    /// block, and the `Key: value` line after it becomes `; Key: value`, which the
+    /// block cannot swallow.
+    #[test]
+    fn a_block_inserted_before_a_compact_line_does_not_swallow_it() {
+        let original = "Kind: Inert\nMass: 1\nHealth: 2\n";
+        let old = "; Kind\nInert\n; Mass\n1\n; Health\n2\n";
+        let new = "; Kind\nInert\n; Mass\n1\n; List\na\nb\n; Health\n2\n";
+        let edited = edit(original.as_bytes(), Path::new("e"), old, new, &Keys).unwrap();
+        assert_eq!(
+            String::from_utf8(edited).unwrap(),
+            "Kind: Inert\nMass: 1\n; List\na\nb\n; Health: 2\n"
+        );
+    }
+}

@@ -449,6 +449,27 @@ fn inspect_json_of_a_v1_file_with_an_unknown_key() {
         .contains("unknown key `Trail`"));
 }
 
+/// In a version-1 file, the value the migration set is marked as such, not as the
+/// default; a property it did not touch is the default.
+#[test]
+fn inspect_text_names_the_values_a_migration_set() {
+    let (_dir, root) = demo_copy();
+    let file = entity(&root, "Cannonball_001.jasset");
+    let o = jasset(&root, &["inspect", &file.to_string_lossy()]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let line = |key: &str| {
+        let out = stdout(&o);
+        let found = out.lines().find(|l| l.trim_start().starts_with(key));
+        found.map(str::to_owned).unwrap_or_default()
+    };
+    assert!(
+        line("VelocityX").ends_with("75.5  (set by the migration)"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(line("VelocityY").ends_with("(default)"), "{}", stdout(&o));
+}
+
 #[test]
 fn inspect_text_marks_overrides_and_names_the_chain() {
     let (_dir, root) = demo_copy();

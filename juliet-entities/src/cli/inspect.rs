@@ -59,6 +59,8 @@ pub enum Source {
     Template(String),
     /// The class's declared default.
     Default,
+    /// The file's migration (the file is at an older version and does not hold it).
+    Migration,
 }
 
 /// What `inspect` shows of one file.
@@ -241,6 +243,7 @@ pub fn inspect(
         props.iter().any(|(key, crc, _)| p.matches(*crc, key))
     };
 
+    let defaults = super::migrate::defaults_of(class);
     let mut properties = Vec::new();
     let mut json_props = Map::new();
     for p in class.properties {
@@ -257,6 +260,12 @@ pub fn inspect(
             Source::Template(link.template.clone())
         } else if has_key(&file_props, p) {
             Source::File
+        } else if defaults
+            .get(p.key)
+            .is_some_and(|(default, _)| *default != json)
+        {
+            // Held nowhere and not the declared default: what a migration set.
+            Source::Migration
         } else {
             Source::Default
         };
@@ -353,6 +362,7 @@ fn print_text(
                 Source::File => String::new(),
                 Source::Template(t) => format!("  <- {}", esc(t)),
                 Source::Default => "  (default)".to_owned(),
+                Source::Migration => "  (set by the migration)".to_owned(),
             };
             let line = if p.source == Source::File {
                 line

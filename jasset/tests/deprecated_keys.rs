@@ -93,10 +93,19 @@ fn migrated_at(rel: &str, text: &str) -> String {
 /// `jasset migrate` of a project whose one file, at `rel`, is written as `text`: the
 /// file's text after it, and what the command printed (it must succeed).
 fn migrate_one(rel: &str, text: &str) -> (String, String) {
+    migrate_files(&[(rel, text)])
+}
+
+/// `jasset migrate` of a project of `files` (path under the project, text): the text of
+/// the first after it, and what the command printed (it must succeed).
+fn migrate_files(files: &[(&str, &str)]) -> (String, String) {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join(rel);
-    fs::create_dir_all(file.parent().unwrap()).unwrap();
-    fs::write(&file, text).unwrap();
+    for (rel, text) in files {
+        let file = dir.path().join(rel);
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(&file, text).unwrap();
+    }
+    let file = dir.path().join(files[0].0);
     let out = Command::new(env!("CARGO_BIN_EXE_jasset"))
         .args(["migrate", "Assets"])
         .current_dir(dir.path())
@@ -177,4 +186,38 @@ fn migrate_leaves_a_current_file_without_an_id() {
         "{said}"
     );
     assert_eq!(after, text);
+}
+
+/// An instance that overrides nothing has no `ClassVersion` in its canonical text: its
+/// outdated version line goes (absent, the version is the current one), and a second
+/// `migrate` finds it current.
+#[test]
+fn migrate_drops_the_version_line_of_an_instance_that_overrides_nothing() {
+    let instance = "; Template: Assets/Templates/Ball.jasset\n; EntityID: 0x0001000000009017\n\
+                    # placed by hand\n; ClassVersion: 1\n";
+    let template = "; Kind\nProjectile\n; VelocityX\n30.0\n";
+    let rel = "Assets/Worlds/L/Entities/ball.jasset";
+    let files = [(rel, instance), ("Assets/Templates/Ball.jasset", template)];
+    let (after, said) = migrate_files(&files);
+    assert!(said.contains("1 file migrated"), "{said}");
+    let expected = "; Template: Assets/Templates/Ball.jasset\n; EntityID: 0x0001000000009017\n\
+                    # placed by hand\n";
+    assert_eq!(after, expected);
+    let (again, said) = migrate_files(&[(rel, expected), files[1]]);
+    assert!(
+        said.contains("0 files migrated, 2 already current"),
+        "{said}"
+    );
+    assert_eq!(again, expected);
+}
+
+/// A property that takes the place of a consumed last line without a line ending
+/// follows the lines before it, with no blank line between.
+#[test]
+fn a_migrated_key_at_the_end_of_a_file_without_a_final_newline() {
+    let (after, _) = migrate_one(
+        "Assets/Worlds/L/Entities/0000000000000042.jasset",
+        &projectile("; ClassVersion\n1\n; Speed\n5"),
+    );
+    assert_eq!(after, projectile("; ClassVersion\n2\n; VelocityX\n5.0\n"));
 }

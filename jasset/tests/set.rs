@@ -134,7 +134,12 @@ fn a_property_named_twice_is_a_usage_error() {
     ] {
         let out = jasset(dir.path(), &[&["set", file][..], pairs].concat());
         assert_eq!(out.status.code(), Some(2), "{pairs:?}: {}", text(&out));
-        assert!(text(&out).contains("named"), "{pairs:?}: {}", text(&out));
+        let said = format!(
+            "jasset: error: `{}`: the property is already named as `{}`; give each property once\n",
+            pairs[1].split('=').next().unwrap(),
+            pairs[0].split('=').next().unwrap()
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stderr), said, "{pairs:?}");
         assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN, "{pairs:?}");
     }
     let rock = "Assets/Worlds/L/Entities/rock.jasset";
@@ -211,6 +216,13 @@ fn an_empty_value_a_foreign_file_and_a_read_only_file_are_named() {
         format!("{file}: read-only: not rewritten\nnot written {file}\n")
     );
     assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN);
+    // The value the file holds: nothing to write, so nothing refused.
+    let out = jasset(dir.path(), &["set", file, "Mass=900"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("unchanged {file}\n")
+    );
 }
 
 /// Setting a file at an older version to the values its migration gives still writes

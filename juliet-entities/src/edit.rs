@@ -1,5 +1,5 @@
 //! Saves that keep the designer's file: an entity's new text is written as edits of the
-//! file it was loaded from (docs/design.md, section 3.6).
+//! file it was loaded from (docs/design.md, section 6.2).
 //!
 //! Three texts meet here: the file as it is on disk (`original`), the canonical text of
 //! the entity as it was loaded (`old`, what the canonical writer makes of the file) and
@@ -11,13 +11,16 @@
 //! that neighbour, when there is one, after the comments inside that one); one gone from
 //! `new` (a revert) loses its header and value lines, not the comments inside it.
 //! Comments, blank lines, unknown keys, the order and the line endings (LF or CRLF) are
-//! kept.
+//! kept. One line outside the changed properties may change: a `Key: value` line that a
+//! block would come to stand right before (an inserted or rewritten block, or a block
+//! whose following property goes) becomes `; Key: value`, the same property in the
+//! one-line form no block can swallow.
 //!
 //! A file at an older `ClassVersion` or `BaseVersion` whose entity is written is brought
 //! to the current versions in the same edit: the version lines change, the deprecated
 //! keys the migration consumed go, and the properties the migration set are inserted.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use juliet_core::{Document, Error, TokenBuffer, CLASS_VERSION};
@@ -37,6 +40,13 @@ pub(crate) trait KeyMap {
     /// Whether a property whose key is absent from the file reads as `lines` (canonical
     /// value lines): then a property that is absent and has that value needs no line.
     fn absent_means(&self, key: &str, lines: &[&str]) -> bool;
+
+    /// The current value of version key `key` (`BaseVersion`, `ClassVersion`), when
+    /// known: a file's version line that differs from it is outdated even where the new
+    /// text has no version line (an instance that overrides nothing writes none).
+    fn current_version(&self, _key: &str) -> Option<u32> {
+        None
+    }
 }
 
 /// A canonical text, tokenized, and the key of each of its properties (their value
@@ -152,11 +162,15 @@ pub(crate) fn edits(
     let new_at = |key: &str| first(&new_index, &new_props, key);
     let node_of = |key: &str| first(&node_index, &nodes, key);
 
-    // Migrating: a version line of the file differs from the new text's.
+    // Migrating: a version line of the file differs from the new text's, or from the
+    // current version where the new text has none (then the line goes).
     let migrating = [keys::BASE_VERSION.name, CLASS_VERSION.name]
         .iter()
         .any(|&version| match (node_of(version), new_at(version)) {
             (Some(n), Some(p)) => !same_lines(nodes[n].index, &lines_of(&new_doc, p)),
+            (Some(n), None) => map
+                .current_version(version)
+                .is_some_and(|v| !same_lines(nodes[n].index, &[v.to_string().as_str()])),
             _ => false,
         });
 
@@ -195,9 +209,9 @@ pub(crate) fn edits(
                 // replaced, a reverted override), it takes that one's place: after the
                 // comments and blank lines before it and the ones inside it, which stay.
                 let next = nodes.partition_point(|n| n.span.0 < after);
-                let at = match nodes.get(next) {
-                    Some(gone) if deleted[next] => gone.span.1,
-                    _ => after,
+                let (at, took_place) = match nodes.get(next) {
+                    Some(gone) if deleted[next] => (gone.span.1, true),
+                    _ => (after, false),
                 };
                 let (mut text, compact_after) = match lines.as_slice() {
                     [line] if compact_follows(at) => (format!("; {key}: {line}{eol}"), None),
@@ -205,8 +219,9 @@ pub(crate) fn edits(
                     // which the block cannot swallow.
                     _ => (block(key, lines, eol), next_kept(at).filter(|n| n.compact)),
                 };
-                if at > 0 && src.as_bytes()[at - 1] != b'\n' {
-                    // After a last line without a line ending.
+                if at > 0 && src.as_bytes()[at - 1] != b'\n' && !took_place {
+                    // After a last line without a line ending (a property whose place
+                    // it takes goes with its lines, and what is kept of them ends one).
                     text.insert_str(0, eol);
                 }
                 // Pushed after the block: edits at one place apply in the order pushed.
@@ -280,6 +295,13 @@ pub(crate) fn edits(
         }
     }
 
+    // A `; ` goes once before a `Key: value` line that stays as written: several rules
+    // may ask for it, and a line whose lines are replaced gets none.
+    let replaced: HashSet<usize> = (edits.iter()).filter(|e| e.1 > e.0).map(|e| e.0).collect();
+    let mut prefixed = HashSet::new();
+    edits.retain(|e| {
+        !(e.0 == e.1 && e.2 == "; ") || (!replaced.contains(&e.0) && prefixed.insert(e.0))
+    });
     // Positions in `src`, which starts after the byte-order mark.
     for edit in &mut edits {
         edit.0 += bom;
@@ -437,6 +459,25 @@ mod tests {
         }
     }
 
+    /// `original` edited from `old` to `new` with the keys of [`Keys`].
+    fn edited(original: &str, old: &str, new: &str) -> String {
+        let bytes = edit(original.as_bytes(), Path::new("e"), old, new, &Keys).unwrap();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    /// A reverted one-line property between a block and a `Key: value` line, with a
+    /// block inserted in its place: the `Key: value` line gets one `; `.
+    #[test]
+    fn a_line_two_rules_prefix_gets_one_prefix() {
+        let original = "; Kind\nInert\n; Health: 5\nMass: 1\n";
+        let old = "; Kind\nInert\n; Health\n5\n; Mass\n1\n";
+        let new = "; Kind\nInert\n; List\na\nb\n; Mass\n1\n";
+        assert_eq!(
+            edited(original, old, new),
+            "; Kind\nInert\n; List\na\nb\n; Mass: 1\n"
+        );
+    }
+
     /// A new property of several value lines inserted among `Key: value` lines is a
     /// block, and the `Key: value` line after it becomes `; Key: value`, which the
     /// block cannot swallow.
@@ -445,9 +486,8 @@ mod tests {
         let original = "Kind: Inert\nMass: 1\nHealth: 2\n";
         let old = "; Kind\nInert\n; Mass\n1\n; Health\n2\n";
         let new = "; Kind\nInert\n; Mass\n1\n; List\na\nb\n; Health\n2\n";
-        let edited = edit(original.as_bytes(), Path::new("e"), old, new, &Keys).unwrap();
         assert_eq!(
-            String::from_utf8(edited).unwrap(),
+            edited(original, old, new),
             "Kind: Inert\nMass: 1\n; List\na\nb\n; Health: 2\n"
         );
     }

@@ -79,7 +79,8 @@ pub struct Inspection {
 /// Runs `jasset inspect`.
 ///
 /// # Errors
-/// A usage error when `--root` is not a folder; write errors.
+/// A usage error when FILE does not exist or is not a regular file, or `--root` is not
+/// a folder; write errors.
 pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.file))?;
     require_paths(std::slice::from_ref(&args.file))?;

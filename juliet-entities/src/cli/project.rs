@@ -19,7 +19,7 @@ use crate::fsio::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason}
 use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::EntityManager;
 use crate::template::{overrides, save_instance, TemplateCache};
-use crate::world::in_place::{edit_file, EntityFile, How, InPlace};
+use crate::world::in_place::{edit_file, EntityFile, How};
 use crate::world::{
     is_newer_version, LoadOptions, LoadReport, World, WorldLoadError, ENTITIES_DIR,
 };
@@ -467,14 +467,9 @@ impl Session {
                 };
                 let how = How {
                     migrate: true,
-                    forced: true,
+                    forced: false,
                 };
-                Ok(
-                    match edit_file(&file, templates, &text, how, &mut Vec::new())? {
-                        InPlace::Edited(bytes) => bytes,
-                        InPlace::Unchanged | InPlace::Canonical => text.into_bytes(),
-                    },
-                )
+                Ok(edit_file(&file, templates, &text, how, &mut Vec::new())?.or_text(text))
             }),
         })
     }

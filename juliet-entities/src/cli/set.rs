@@ -43,8 +43,9 @@ pub struct SetArgs {
 /// Runs `jasset set`.
 ///
 /// # Errors
-/// A usage error for a missing FILE, a FILE outside a world's `Entities` folder, a pair
-/// without `=`, a property named twice, or nothing to do; write errors.
+/// A usage error for a missing FILE, a FILE that is a symbolic link or no regular
+/// `.jasset` file of a world's `Entities` folder, a pair without `=` or without a value,
+/// a property named twice, or nothing to do; write errors.
 pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     if args.assignments.is_empty() && args.unset.is_empty() {
         return Err(CliError::usage(
@@ -180,8 +181,13 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
 
 /// `err`, an error of setting or reverting property `key` of entity `id`, located the
 /// way `check` locates a key problem: at the key's line and column in the entity's file
-/// (`shown`) when the file sets that property, at the whole file (`:0:0`) otherwise.
+/// (`shown`) when the file sets that property, at the whole file (`:0:0`) otherwise. An
+/// error with a location of its own is returned as it is.
 fn located(world: &World, id: EntityId, shown: &Path, key: &str, err: Error) -> Error {
+    // An error located already (in a template of the chain) keeps its place.
+    if !err.location.path.as_os_str().is_empty() || err.location.line != 0 {
+        return err;
+    }
     let err = err.with_path(shown);
     let (Some(entity), Some(bytes)) = (world.manager().entity(id), world.file_original(id)) else {
         return err;

@@ -14,7 +14,7 @@ use crate::load::{keys, load_entity_with_templates, save_entity};
 use crate::manager::EntityManager;
 use crate::template::{self, TemplateCache};
 
-/// What [`World::edit_in_place`] makes of an entity's file.
+/// What [`edit_file`] (and [`World::edit_in_place`]) makes of an entity's file.
 pub(crate) enum InPlace {
     /// The file holds the entity as it is (a save has nothing to write).
     Unchanged,
@@ -23,6 +23,17 @@ pub(crate) enum InPlace {
     /// The canonical text is to be written: the file is canonical already, or the
     /// edit would not read back as the entity.
     Canonical,
+}
+
+impl InPlace {
+    /// The bytes to write for the entity whose canonical text is `text`: the edited file,
+    /// or `text` (the file holds the entity already, or the edit would not read back).
+    pub(crate) fn or_text(self, text: String) -> Vec<u8> {
+        match self {
+            InPlace::Edited(bytes) => bytes,
+            InPlace::Unchanged | InPlace::Canonical => text.into_bytes(),
+        }
+    }
 }
 
 impl World {
@@ -330,6 +341,14 @@ impl KeyMap for EntityKeys<'_> {
             return Some(CLASS_VERSION.name);
         }
         (self.class.property_index(crc, key)).map(|i| self.class.properties[i].key)
+    }
+
+    fn current_version(&self, key: &str) -> Option<u32> {
+        match key {
+            k if k == keys::BASE_VERSION.name => Some(crate::entity_file::ENTITY_BASE_VERSION),
+            k if k == CLASS_VERSION.name => Some(self.class.version),
+            _ => None,
+        }
     }
 
     fn absent_means(&self, key: &str, lines: &[&str]) -> bool {

@@ -206,6 +206,10 @@ impl World {
             return Ok(Planned::Unchanged(Some(fingerprint)));
         }
         if let Some(reason) = self.save_refusal(id, &path) {
+            // A forced write of the bytes a read-only file holds changes nothing.
+            if same && reason == crate::fsio::SkipReason::ReadOnly {
+                return Ok(Planned::Unchanged(Some(fingerprint)));
+            }
             return Ok(Planned::Refused(Skipped { path, reason }));
         }
         Ok(Planned::Write {
@@ -368,12 +372,8 @@ impl World {
         text: String,
     ) -> Result<Vec<u8>, Error> {
         let mut defaults = Vec::new();
-        Ok(
-            match self.edit_in_place(id, path, &text, true, true, &mut defaults)? {
-                InPlace::Edited(bytes) => bytes,
-                InPlace::Unchanged | InPlace::Canonical => text.into_bytes(),
-            },
-        )
+        let edited = self.edit_in_place(id, path, &text, true, false, &mut defaults)?;
+        Ok(edited.or_text(text))
     }
 
     /// Clears entity `id`'s unsaved mark.

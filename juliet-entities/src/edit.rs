@@ -27,6 +27,7 @@ use juliet_core::{Document, Error, TokenBuffer, CLASS_VERSION};
 
 use crate::entity_file::keys;
 
+pub(crate) mod in_place;
 mod reduce;
 
 pub(crate) use reduce::{reduce, Reduced};

@@ -49,7 +49,6 @@ use crate::template::{self, TemplateCache};
 mod apply_template;
 mod editing;
 mod files;
-pub(crate) mod in_place;
 mod listing;
 mod records;
 mod salvage;

@@ -14,12 +14,12 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{Error, Registry, TokenBuffer, Warning};
 
+use crate::edit::in_place::{edit_file, EntityFile, How};
 use crate::entity::EntityId;
 use crate::fsio::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason};
 use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
 use crate::manager::EntityManager;
 use crate::template::{overrides, save_instance, TemplateCache};
-use crate::world::in_place::{edit_file, EntityFile, How};
 use crate::world::{
     is_newer_version, LoadOptions, LoadReport, World, WorldLoadError, ENTITIES_DIR,
 };

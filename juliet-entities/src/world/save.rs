@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{Class, Error};
 
-use super::in_place::InPlace;
 use super::{new_file_path, sync_dir, write_atomic, Durability, FilePath, FileRecord, World};
 use super::{PendingDeletion, SaveReport};
+use crate::edit::in_place::{edit_file, EntityFile, How, InPlace};
 use crate::edit::Defaults;
 use crate::entity::EntityId;
 use crate::fsio::{Fingerprint, Skipped};
@@ -381,5 +381,46 @@ impl World {
         if let Some(e) = self.manager.entity_mut(id) {
             e.clear_dirty();
         }
+    }
+}
+
+impl World {
+    /// The file of entity `id` (at `path`, as loaded or last saved) edited in place to
+    /// hold `text`, the entity's canonical text ([`World::entity_text`]), as
+    /// [`edit_file`] makes it; [`InPlace::Canonical`] for an entity without a file.
+    ///
+    /// # Errors
+    /// As [`edit_file`].
+    fn edit_in_place(
+        &mut self,
+        id: EntityId,
+        path: &Path,
+        text: &str,
+        migrate: bool,
+        forced: bool,
+        defaults: &mut Vec<(&'static Class, Defaults)>,
+    ) -> Result<InPlace, Error> {
+        let World {
+            manager,
+            templates,
+            records,
+            ..
+        } = self;
+        let Some(record) = records.get(&id) else {
+            return Ok(InPlace::Canonical);
+        };
+        let Some(original) = record.original.as_deref() else {
+            return Ok(InPlace::Canonical);
+        };
+        let file = EntityFile {
+            manager,
+            id,
+            path,
+            original,
+            unknown: &record.data.unknown,
+            without_id: false,
+        };
+        let how = How { migrate, forced };
+        edit_file(&file, templates, text, how, defaults)
     }
 }

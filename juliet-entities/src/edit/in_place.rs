@@ -7,14 +7,14 @@ use std::path::Path;
 
 use juliet_core::{Class, Error, TokenBuffer, UnknownProperties, CLASS_VERSION};
 
-use super::World;
-use crate::edit::{self, Defaults, KeyMap, Reduced};
+use super::{Defaults, KeyMap, Reduced};
+use crate::edit;
 use crate::entity::EntityId;
 use crate::load::{keys, load_entity_with_templates, save_entity};
 use crate::manager::EntityManager;
 use crate::template::{self, TemplateCache};
 
-/// What [`edit_file`] (and [`World::edit_in_place`]) makes of an entity's file.
+/// What [`edit_file`] makes of an entity's file.
 pub(crate) enum InPlace {
     /// The file holds the entity as it is (a save has nothing to write).
     Unchanged,
@@ -33,47 +33,6 @@ impl InPlace {
             InPlace::Edited(bytes) => bytes,
             InPlace::Unchanged | InPlace::Canonical => text.into_bytes(),
         }
-    }
-}
-
-impl World {
-    /// The file of entity `id` (at `path`, as loaded or last saved) edited in place to
-    /// hold `text`, the entity's canonical text ([`World::entity_text`]), as
-    /// [`edit_file`] makes it; [`InPlace::Canonical`] for an entity without a file.
-    ///
-    /// # Errors
-    /// As [`edit_file`].
-    pub(super) fn edit_in_place(
-        &mut self,
-        id: EntityId,
-        path: &Path,
-        text: &str,
-        migrate: bool,
-        forced: bool,
-        defaults: &mut Vec<(&'static Class, Defaults)>,
-    ) -> Result<InPlace, Error> {
-        let World {
-            manager,
-            templates,
-            records,
-            ..
-        } = self;
-        let Some(record) = records.get(&id) else {
-            return Ok(InPlace::Canonical);
-        };
-        let Some(original) = record.original.as_deref() else {
-            return Ok(InPlace::Canonical);
-        };
-        let file = EntityFile {
-            manager,
-            id,
-            path,
-            original,
-            unknown: &record.data.unknown,
-            without_id: false,
-        };
-        let how = How { migrate, forced };
-        edit_file(&file, templates, text, how, defaults)
     }
 }
 
@@ -106,7 +65,7 @@ pub(crate) struct How {
 }
 
 /// `file` edited in place to hold `text`, the entity's canonical text
-/// ([`World::entity_text`]; without `EntityID` for a file that has none), read with the
+/// ([`crate::World::entity_text`]; without `EntityID` for a file that has none), read with the
 /// templates of `templates`.
 ///
 /// The edit is worked out on the file without the inner properties of its runs of
@@ -249,7 +208,7 @@ fn known_part<'t>(text: &'t str, unknown: &UnknownProperties) -> Option<&'t str>
 
 /// The canonical text of what `bytes` (the file of `file`, or an edit of it) holds: the
 /// bytes loaded into a scratch manager of the entity's registry and written as
-/// [`World::entity_text`] writes the live entity (without `EntityID` when the file has
+/// [`crate::World::entity_text`] writes the live entity (without `EntityID` when the file has
 /// none).
 fn file_text(
     file: &EntityFile<'_>,

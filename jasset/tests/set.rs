@@ -131,6 +131,8 @@ fn a_property_named_twice_is_a_usage_error() {
         &["Mass=1", "Mass=2"][..],
         &["Mass=1", "mass=3"][..],
         &["IsVisible=true", "is_visible=false"][..],
+        // A base key and its alias.
+        &["EntityID=0x5", "id=0x6"][..],
     ] {
         let out = jasset(dir.path(), &[&["set", file][..], pairs].concat());
         assert_eq!(out.status.code(), Some(2), "{pairs:?}: {}", text(&out));

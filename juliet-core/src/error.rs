@@ -392,10 +392,9 @@ pub enum ValueErrorKind {
     /// Text after a closing quote.
     #[error("unexpected text after the closing quote")]
     TrailingCharacters,
-    /// A single-line type given several value lines.
-    #[error(
-        "expected one value line, found {0} (a `Key: value` line inside a `; Key` block belongs to that block)"
-    )]
+    /// A single-line type given several value lines, or none (a value that is all
+    /// comment).
+    #[error("{}", expected_one_line(*.0))]
     ExpectedOneLine(usize),
     /// A unit enum variant name that does not exist.
     #[error("unknown variant")]
@@ -403,6 +402,21 @@ pub enum ValueErrorKind {
     /// A codec-specific reason.
     #[error("{0}")]
     Custom(String),
+}
+
+/// The message of [`ValueErrorKind::ExpectedOneLine`]: with its likely cause, a
+/// `Key: value` line read as a value line of the block above it, or a value that reads
+/// as a comment.
+fn expected_one_line(found: usize) -> String {
+    match found {
+        0 => "expected one value line, found none (a line starting with `#` or `//` is a \
+              comment)"
+            .to_owned(),
+        n => format!(
+            "expected one value line, found {n} (a `Key: value` line inside a `; Key` block \
+             belongs to that block)"
+        ),
+    }
 }
 
 /// Shortens `text` for an error message (at most 48 characters, then `...`).
@@ -536,6 +550,22 @@ pub enum WarningKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Several value lines point at a `Key: value` line in a block; none at a comment.
+    #[test]
+    fn expected_one_line_names_the_likely_cause() {
+        let several = ValueErrorKind::ExpectedOneLine(2).to_string();
+        assert!(
+            several.contains("found 2 (a `Key: value` line inside"),
+            "{several}"
+        );
+        let none = ValueErrorKind::ExpectedOneLine(0).to_string();
+        assert!(
+            none.contains("found none (a line starting with `#`"),
+            "{none}"
+        );
+        assert!(!none.contains("Key: value"), "{none}");
+    }
 
     #[test]
     fn display_is_path_line_col_error_message() {

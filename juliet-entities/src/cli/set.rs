@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use juliet_core::{key_crc_runtime, keys_equal, Error, TokenBuffer};
+use juliet_core::{key_crc_runtime, keys_equal, Class, Error, TokenBuffer};
 
 use super::output::escape_path;
 use super::project::{require_paths, resolve_root};
@@ -69,16 +69,11 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         }
     }
     // A property named twice (`Mass=1 mass=2`, `Health=1 --unset Health`) has no one
-    // meaning: keys are one key when ASCII case and `_` are ignored, as in a file.
+    // meaning: keys are one key when ASCII case and `_` are ignored, as in a file (and,
+    // once the class is known, when they are a key and its alias).
     let named = pairs.iter().map(|(k, _)| *k);
     let named: Vec<&str> = named.chain(args.unset.iter().map(String::as_str)).collect();
-    for (i, key) in named.iter().enumerate() {
-        if let Some(first) = named[..i].iter().find(|k| keys_equal(k, key)) {
-            return Err(CliError::usage(format!(
-                "`{key}`: the property is already named as `{first}`; give each property once"
-            )));
-        }
-    }
+    once_each(&named, keys_equal)?;
     require_paths(std::slice::from_ref(&args.file))?;
     // The world loader skips a link in `Entities` (it is never written): the file to
     // edit is its target, named as such.
@@ -134,6 +129,13 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         writeln!(out, "{shown}: the file did not load; nothing set")?;
         return Ok(Status::from_problems(true));
     };
+
+    if let Some(entity) = world.manager().entity(id) {
+        let class = entity.class();
+        once_each(&named, |a, b| {
+            canonical_key(class, a).is_some_and(|c| canonical_key(class, b) == Some(c))
+        })?;
+    }
 
     let mut failed = false;
     let mut results: Vec<(&str, Result<(), Error>)> = Vec::new();
@@ -195,19 +197,16 @@ fn located(world: &World, id: EntityId, shown: &Path, key: &str, err: Error) -> 
     let class = entity.class();
     // The key a file's key stands for: a base key's or a property's canonical key, or
     // the key itself (an unknown key, matched as the file's keys are).
-    let canonical = |crc: u32, written: &str| -> Option<&'static str> {
-        base_key(crc, written).or_else(|| class.property(written).map(|p| p.key))
-    };
-    let wanted = canonical(key_crc_runtime(key.as_bytes()), key);
+    let wanted = canonical_key(class, key);
     let mut buffer = TokenBuffer::new();
     let Ok(doc) = buffer.tokenize(bytes, shown) else {
         return err;
     };
     let at = (0..doc.len()).find(|&i| {
-        let (crc, written) = (doc.node(i).key_crc, doc.key(i));
+        let written = doc.key(i);
         match wanted {
-            Some(wanted) => canonical(crc, written) == Some(wanted),
-            None => canonical(crc, written).is_none() && keys_equal(written, key),
+            Some(wanted) => canonical_key(class, written) == Some(wanted),
+            None => canonical_key(class, written).is_none() && keys_equal(written, key),
         }
     });
     let mut err = err;
@@ -215,6 +214,26 @@ fn located(world: &World, id: EntityId, shown: &Path, key: &str, err: Error) -> 
         (err.location.line, err.location.column) = (node.line, node.column);
     }
     err
+}
+
+/// The key `key` stands for in a file of `class`: a base key's or a property's canonical
+/// key (an alias stands for its property), `None` for a key the class does not know.
+fn canonical_key(class: &'static Class, key: &str) -> Option<&'static str> {
+    let crc = key_crc_runtime(key.as_bytes());
+    base_key(crc, key).or_else(|| class.property(key).map(|p| p.key))
+}
+
+/// A usage error naming the second of two keys of `named` that `same` takes for one
+/// property.
+fn once_each(named: &[&str], same: impl Fn(&str, &str) -> bool) -> Result<(), CliError> {
+    for (i, key) in named.iter().enumerate() {
+        if let Some(first) = named[..i].iter().find(|k| same(k, key)) {
+            return Err(CliError::usage(format!(
+                "`{key}`: the property is already named as `{first}`; give each property once"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The world folder of an entity file (a regular `.jasset` file): the parent of its

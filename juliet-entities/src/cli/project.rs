@@ -421,16 +421,7 @@ impl Session {
                 let mut out = String::new();
                 world.entity_text(id, &mut out).map(|()| out)
             }
-            Store::Single(single) => {
-                let SingleFile {
-                    manager,
-                    templates,
-                    data,
-                    has_id,
-                    ..
-                } = &mut **single;
-                single_text(manager, templates, id, data, !*has_id)
-            }
+            Store::Single(single) => single.canonical_text(),
         })
     }
 
@@ -449,28 +440,8 @@ impl Session {
         let entry = &self.files[i];
         Some(match &mut self.stores[store] {
             Store::World(world) => world.migrated_file(id, &entry.path, text),
-            Store::Single(single) => read(&entry.path, self.root.as_deref()).and_then(|original| {
-                let SingleFile {
-                    manager,
-                    templates,
-                    data,
-                    has_id,
-                    ..
-                } = &mut **single;
-                let file = EntityFile {
-                    manager,
-                    id,
-                    path: &entry.path,
-                    original: &original,
-                    unknown: &data.unknown,
-                    without_id: !*has_id,
-                };
-                let how = How {
-                    migrate: true,
-                    forced: false,
-                };
-                Ok(edit_file(&file, templates, &text, how, &mut Vec::new())?.or_text(text))
-            }),
+            Store::Single(single) => read(&entry.path, self.root.as_deref())
+                .and_then(|original| single.migrated(&entry.path, &original, text)),
         })
     }
 
@@ -640,6 +611,46 @@ pub struct SingleFile {
     pub fingerprint: Fingerprint,
     /// Whether its `ClassVersion` or `BaseVersion` is newer than this build's.
     pub newer: bool,
+}
+
+impl SingleFile {
+    /// The file's canonical text ([`single_text`]; without `EntityID` when the file has
+    /// none).
+    ///
+    /// # Errors
+    /// As [`single_text`].
+    fn canonical_text(&mut self) -> Result<String, Error> {
+        let without_id = !self.has_id;
+        single_text(
+            &mut self.manager,
+            &self.templates,
+            self.id,
+            &self.data,
+            without_id,
+        )
+    }
+
+    /// The file (at `path`, whose bytes are `original`) edited in place to hold `text`,
+    /// its canonical text at the current versions ([`edit_file`]), or `text` where the
+    /// edit would not read back as the entity.
+    ///
+    /// # Errors
+    /// A tokenizer error in the file; the error of loading it.
+    fn migrated(&mut self, path: &Path, original: &[u8], text: String) -> Result<Vec<u8>, Error> {
+        let file = EntityFile {
+            manager: &self.manager,
+            id: self.id,
+            path,
+            original,
+            unknown: &self.data.unknown,
+            without_id: !self.has_id,
+        };
+        let how = How {
+            migrate: true,
+            forced: false,
+        };
+        Ok(edit_file(&file, &mut self.templates, &text, how, &mut Vec::new())?.or_text(text))
+    }
 }
 
 /// Loads one file alone with the classes of `registry`: a template (no `EntityID`

@@ -702,6 +702,34 @@ fn a_missing_path_is_a_usage_error_like_a_bad_root() {
     }
 }
 
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_missing_target_is_a_usage_error_naming_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        dir.path().join("gone.jasset"),
+        dir.path().join("link.jasset"),
+    )
+    .unwrap();
+    fs::write(dir.path().join("here.jasset"), "; Kind: Inert\n").unwrap();
+    for args in [
+        &["check", "link.jasset"][..],
+        &["fmt", "link.jasset"][..],
+        &["migrate", "link.jasset"][..],
+        &["inspect", "link.jasset"][..],
+        &["set", "link.jasset", "Mass=1"][..],
+        &["diff", "here.jasset", "link.jasset"][..],
+    ] {
+        let o = jasset(dir.path(), args);
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert_eq!(
+            stderr(&o),
+            "jasset: error: link.jasset: a symbolic link to a missing target\n",
+            "{args:?}"
+        );
+    }
+}
+
 #[test]
 fn help_documents_every_subcommand() {
     let dir = tempfile::tempdir().unwrap();

@@ -83,17 +83,22 @@ pub fn resolve_root(
     }
 }
 
-/// Checks that every PATH given on the command line exists: one that does not is a
-/// mistake in the command (exit code 2, as a bad `--root`), not in the data.
+/// Checks that every PATH given on the command line exists: one that does not, or a
+/// symbolic link whose target does not, is a mistake in the command (exit code 2, as a
+/// bad `--root`), not in the data.
 ///
 /// # Errors
 /// A usage error naming the first missing path.
 pub fn require_paths(paths: &[PathBuf]) -> Result<(), CliError> {
-    match paths.iter().find(|p| fs::symlink_metadata(p).is_err()) {
-        Some(missing) => Err(CliError::usage(format!(
-            "{}: no such file or folder",
-            missing.display()
-        ))),
+    let missing = |p: &PathBuf| match fs::symlink_metadata(p) {
+        Err(_) => Some("no such file or folder"),
+        Ok(m) if m.file_type().is_symlink() && fs::metadata(p).is_err() => {
+            Some("a symbolic link to a missing target")
+        }
+        Ok(_) => None,
+    };
+    match paths.iter().find_map(|p| Some((p, missing(p)?))) {
+        Some((path, why)) => Err(CliError::usage(format!("{}: {why}", path.display()))),
         None => Ok(()),
     }
 }

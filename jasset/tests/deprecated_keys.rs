@@ -221,3 +221,21 @@ fn a_migrated_key_at_the_end_of_a_file_without_a_final_newline() {
     );
     assert_eq!(after, projectile("; ClassVersion\n2\n; VelocityX\n5.0\n"));
 }
+
+/// An instance's `Speed` equal to its template's `VelocityX` is still the file's own
+/// value: `migrate` writes it under its new keys where it stood, not nothing (the
+/// instance would follow a later change of the template).
+#[test]
+fn migrate_keeps_an_instance_speed_equal_to_the_template_as_its_new_keys() {
+    let instance = "; Template: Assets/Templates/Ball.jasset\n; EntityID: 0x0001000000009017\n\
+                    ; ClassVersion\n1\n# as fast as the others\n; Speed\n30.0\n; Damage: 5\n";
+    let template = "; Kind\nProjectile\n; VelocityX\n30.0\n";
+    let rel = "Assets/Worlds/L/Entities/ball.jasset";
+    let files = [(rel, instance), ("Assets/Templates/Ball.jasset", template)];
+    let (after, said) = migrate_files(&files);
+    assert!(said.contains("+ VelocityX: 30.0"), "{said}");
+    let expected = "; Template: Assets/Templates/Ball.jasset\n; EntityID: 0x0001000000009017\n\
+                    ; ClassVersion\n2\n# as fast as the others\n; VelocityX\n30.0\n\
+                    ; VelocityY\n0.0\n; Damage: 5\n";
+    assert_eq!(after, expected);
+}

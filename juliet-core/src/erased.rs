@@ -308,6 +308,11 @@ pub struct PropertyDescriptor {
     pub property_type: PropertyType,
     /// Type-erased operations on the field.
     pub ops: PropertyOps,
+    /// The deprecated keys of the class the migration sets this property from
+    /// (`#[jasset(migrated_from = "Key")]`): an instance file that held one of them holds
+    /// this property too, under its new key, so the property is an override of the
+    /// instance even where its migrated value equals the template's.
+    pub migrated_from: &'static [Key],
 }
 
 impl PropertyDescriptor {
@@ -336,7 +341,15 @@ impl PropertyDescriptor {
             size: std::mem::size_of::<F>(),
             property_type: F::PROPERTY_TYPE,
             ops: PropertyOps::of::<F>(),
+            migrated_from: &[],
         }
+    }
+
+    /// This descriptor with the deprecated keys its migration sets it from
+    /// ([`PropertyDescriptor::migrated_from`]; used by the derive).
+    pub const fn with_migrated_from(mut self, keys: &'static [Key]) -> PropertyDescriptor {
+        self.migrated_from = keys;
+        self
     }
 }
 

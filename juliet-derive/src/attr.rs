@@ -73,7 +73,7 @@ pub(crate) enum On {
 
 const ENTITY_KEYS: &str = "name, alias, version, deprecated, migrate, crate, default";
 const CODEC_KEYS: &str = "crate";
-const FIELD_KEYS: &str = "rename, alias, default, skip";
+const FIELD_KEYS: &str = "rename, alias, default, skip, migrated_from";
 const VARIANT_KEYS: &str = "rename";
 
 /// Reads a string literal value: `key = "text"`.
@@ -214,12 +214,16 @@ impl ContainerAttrs {
     }
 }
 
-/// Field attributes: `#[jasset(rename = "Key", alias = "OldKey", default = expr, skip)]`.
+/// Field attributes: `#[jasset(rename = "Key", alias = "OldKey", default = expr, skip,
+/// migrated_from = "DeprecatedKey")]`.
 pub(crate) struct FieldAttrs {
     /// `rename = "Key"`.
     pub(crate) rename: Option<LitStr>,
     /// `alias = "OldKey"`, in order (repeatable).
     pub(crate) aliases: Vec<LitStr>,
+    /// `migrated_from = "DeprecatedKey"`, in order (repeatable): deprecated keys of the
+    /// struct the migration sets this field from.
+    pub(crate) migrated_from: Vec<LitStr>,
     /// `default = expr`.
     pub(crate) default: Option<Expr>,
     /// `skip`, with the span of the word.
@@ -233,12 +237,15 @@ impl FieldAttrs {
         let mut default = Once::new(cx, "default");
         let mut skip = Once::new(cx, "skip");
         let mut aliases = Vec::new();
+        let mut migrated_from = Vec::new();
         for_each_jasset(cx, attrs, |meta| {
             let path = &meta.path;
             if path.is_ident("rename") {
                 rename.set(path, lit_str(meta)?);
             } else if path.is_ident("alias") {
                 aliases.push(lit_str(meta)?);
+            } else if path.is_ident("migrated_from") {
+                migrated_from.push(lit_str(meta)?);
             } else if path.is_ident("default") {
                 let expr: Expr = meta.value()?.parse()?;
                 default.set(path, expr);
@@ -267,6 +274,7 @@ impl FieldAttrs {
         FieldAttrs {
             rename: rename.get(),
             aliases,
+            migrated_from,
             default: default.get(),
             skip: skip.get(),
         }

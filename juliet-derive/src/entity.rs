@@ -94,14 +94,26 @@ fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream
             quote!(#krate::Key::new(#text))
         });
         let codec = codec(field, krate);
-        quote! {{
-            let _ = #codec::PROPERTY_TYPE;
+        let descriptor = quote! {
             #krate::PropertyDescriptor::new::<#ty>(
                 #key,
                 #field_name,
                 ::core::mem::offset_of!(#ident, #member),
                 &[#(#aliases),*],
             )
+        };
+        let descriptor = if field.attrs.migrated_from.is_empty() {
+            descriptor
+        } else {
+            let from = field.attrs.migrated_from.iter().map(|lit| {
+                let text = lit.value();
+                quote!(#krate::Key::new(#text))
+            });
+            quote!(#descriptor.with_migrated_from(&[#(#from),*]))
+        };
+        quote! {{
+            let _ = #codec::PROPERTY_TYPE;
+            #descriptor
         }}
     });
     let deprecated = cont.attrs.deprecated.iter().map(|lit| {

@@ -60,12 +60,14 @@ fn snapshot_plain_struct() {
     insta::assert_snapshot!(expand_entity(input));
 }
 
-/// A weapon with a history: version, deprecated keys, migration, rename, aliases.
+/// A weapon with a history: version, deprecated keys, migration, `migrated_from`,
+/// rename, aliases.
 #[test]
 fn snapshot_versioned_struct_with_migration() {
     let input: DeriveInput = syn::parse_quote! {
         #[jasset(version = 3, deprecated = "Speed", deprecated = "Heat", migrate = LegacyWeapon::migrate)]
         struct LegacyWeapon {
+            #[jasset(migrated_from = "Speed")]
             velocity_x: f32,
             velocity_y: f32,
             #[jasset(rename = "Ammo", alias = "AmmoCount", alias = "rounds")]

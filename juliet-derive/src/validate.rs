@@ -105,12 +105,47 @@ fn check_fields(cx: &Ctxt, cont: &Container<'_>) {
                     "`alias` on a `skip` field has no effect: a skipped field is never read",
                 );
             }
+            for lit in &attrs.migrated_from {
+                cx.error_spanned_by(
+                    lit,
+                    "`migrated_from` on a `skip` field has no effect: a skipped field is no \
+                     property, so it is never an instance's override",
+                );
+            }
         }
+        check_migrated_from(cx, cont, &attrs.migrated_from);
         if let (Some(expr), Some(_)) = (&attrs.default, cont.attrs.default) {
             cx.error_spanned_by(
                 expr,
                 "this field default would never be used: `#[jasset(default)]` on the struct \
                  makes `Default::default()` the whole default-init stub",
+            );
+        }
+    }
+}
+
+/// Each `migrated_from` key of a field must be a deprecated key of the struct, named
+/// once.
+fn check_migrated_from(cx: &Ctxt, cont: &Container<'_>, keys: &[syn::LitStr]) {
+    let deprecated: Vec<String> = cont.attrs.deprecated.iter().map(|l| l.value()).collect();
+    for (i, lit) in keys.iter().enumerate() {
+        let text = lit.value();
+        let normal = normalize(&text);
+        if keys[..i].iter().any(|k| normalize(&k.value()) == normal) {
+            cx.error_spanned_by(lit, format!("`migrated_from = \"{text}\"` is named twice"));
+        } else if !deprecated.iter().any(|d| normalize(d) == normal) {
+            let declared = if deprecated.is_empty() {
+                "the struct declares none".to_owned()
+            } else {
+                let list: Vec<String> = deprecated.iter().map(|d| format!("`{d}`")).collect();
+                format!("the struct declares {}", list.join(", "))
+            };
+            cx.error_spanned_by(
+                lit,
+                format!(
+                    "`{text}` is not a deprecated key of this struct ({declared}): declare \
+                     it with `#[jasset(deprecated = \"{text}\")]` on the struct"
+                ),
             );
         }
     }

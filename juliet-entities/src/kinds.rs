@@ -56,8 +56,10 @@ pub struct Collectible {
 #[jasset(version = 2, deprecated = "Speed", migrate = Projectile::migrate)]
 pub struct Projectile {
     /// Horizontal velocity, units per second.
+    #[jasset(migrated_from = "Speed")]
     pub velocity_x: f32,
     /// Vertical velocity, units per second.
+    #[jasset(migrated_from = "Speed")]
     pub velocity_y: f32,
     /// Damage dealt on hit; 50 by default.
     #[jasset(default = 50.0)]

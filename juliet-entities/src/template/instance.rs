@@ -204,9 +204,10 @@ pub(crate) fn allocate_instance(
     base
 }
 
-/// After an instance file was loaded over the archetype: its keys become overrides
-/// (and, when a migration read deprecated keys, the properties it changed), and the
-/// position is the instance's own when the file gave one.
+/// After an instance file was loaded over the archetype: its keys become overrides,
+/// and, when the file held deprecated keys, the properties the migration sets from the
+/// ones it read (`migrated_from`) and every property whose value differs from the
+/// template's; the position is the instance's own when the file gave one.
 pub(crate) fn mark_file_overrides(
     manager: &mut EntityManager,
     base: usize,
@@ -215,8 +216,25 @@ pub(crate) fn mark_file_overrides(
     position_in_file: bool,
 ) {
     let (entity, storage) = manager.record_and_storage_mut(base);
-    entity.overrides = file_properties(entity.class, doc);
-    if (0..doc.len()).any(|i| entity.class.is_deprecated(doc.node(i).key_crc, doc.key(i))) {
+    let class = entity.class;
+    entity.overrides = file_properties(class, doc);
+    let deprecated =
+        (0..doc.len()).filter(|&i| class.is_deprecated(doc.node(i).key_crc, doc.key(i)));
+    let mut any = false;
+    for i in deprecated {
+        any = true;
+        if !doc.node(i).consumed {
+            // Not read by a migration (the file is current): kept as an unknown key.
+            continue;
+        }
+        let (crc, key) = (doc.node(i).key_crc, doc.key(i));
+        for (index, p) in class.properties.iter().enumerate() {
+            if p.migrated_from.iter().any(|k| k.matches(crc, key)) {
+                entity.overrides.insert(index);
+            }
+        }
+    }
+    if any {
         let (archetypes, archetype) = template.archetype_storage();
         for index in 0..storage.properties().len() {
             if !storage.same_property(entity.slot as usize, index, archetypes, archetype) {

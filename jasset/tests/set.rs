@@ -283,3 +283,35 @@ fn a_link_is_refused() {
     assert!(text(&out).contains("symbolic link"), "{}", text(&out));
     assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN);
 }
+
+/// A `custom` value of a schema kind is kept as its lines: a line that a file would read
+/// as a header or a conflict marker is refused at the key, and the file is left as it
+/// was (it became a property of its own, and the file was rewritten canonical).
+#[test]
+fn a_custom_value_with_a_header_line_is_refused() {
+    let (dir, _, _) = project();
+    fs::write(
+        dir.path().join("jasset.schema"),
+        "; AssetType\nSchema\n; Gadget\nversion 1\nproperty Blob custom(Thing) abc\n",
+    )
+    .unwrap();
+    let file = "Assets/Worlds/L/Entities/g.jasset";
+    let original = "# my notes\n; Kind: Gadget\nEntityID: 0x0001000000000001\n// more\nBlob: old\n";
+    fs::write(dir.path().join(file), original).unwrap();
+    for value in ["Blob=a\n; Zzz: 5", "Blob=<<<<<<< x", "Blob=a\n=======\nb"] {
+        let out = jasset(dir.path(), &["set", file, value]);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{value:?}: {said}");
+        assert!(
+            said.contains("g.jasset:5:1: error: `Blob`") && said.contains("value line"),
+            "{value:?}: {said}"
+        );
+        assert_eq!(fs::read_to_string(dir.path().join(file)).unwrap(), original);
+    }
+    let out = jasset(dir.path(), &["set", file, "Blob=new: text"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(dir.path().join(file)).unwrap(),
+        original.replace("Blob: old", "Blob: new: text")
+    );
+}

@@ -89,7 +89,7 @@ pub use registry::{ClassRegistration, Registry, Replacement, StockClass};
 pub use suggest::did_you_mean;
 pub use text::{from_text, load_text, LoadTextReport};
 pub use token::{Document, LineForm, PropertyNode, TokenBuffer};
-pub use value::{Value, ValueError};
+pub use value::{reads_as_value_line, Value, ValueError};
 
 /// Re-exported for the derive's generated registration code.
 #[doc(hidden)]

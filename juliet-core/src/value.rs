@@ -170,6 +170,30 @@ impl<'a> ValueError<'a> {
     }
 }
 
+/// Whether `line`, written alone on a line of a file, reads back as one value line
+/// with that text: not empty, not starting or ending with a blank (the reader trims
+/// them), no comment (`#`, `//`), no header (`;`), no merge conflict marker, and no
+/// line break or NUL. A codec that writes text of its own (not quoted, like the `String`
+/// codec's) checks its lines with this, so that a value never turns into comments or
+/// properties of the file it is saved to.
+///
+/// ```
+/// assert!(juliet_core::reads_as_value_line("FF00FFFF"));
+/// assert!(!juliet_core::reads_as_value_line("; Health: 5"));
+/// assert!(!juliet_core::reads_as_value_line("<<<<<<< ours"));
+/// assert!(!juliet_core::reads_as_value_line("# note"));
+/// ```
+pub fn reads_as_value_line(line: &str) -> bool {
+    let blank = |c: char| c == ' ' || c == '\t';
+    !(line.is_empty()
+        || line.starts_with(blank)
+        || line.ends_with(blank)
+        || line.starts_with(['#', ';'])
+        || line.starts_with("//")
+        || line.contains(['\n', '\r', '\0'])
+        || is_conflict_marker(line.as_bytes()))
+}
+
 /// Whether the trimmed line `line` is a merge conflict marker: seven `<`, `|`, `=` or
 /// `>` alone, or followed by a blank and a label (`<<<<<<< ours`), as git and
 /// `jasset merge` write them.

@@ -8,7 +8,9 @@
 //! game's writer gives.
 
 use juliet_core::codec::EMPTY_LIST;
-use juliet_core::{decode_variant, Codec, PropertyType, Value, ValueError, ValueErrorKind};
+use juliet_core::{
+    decode_variant, reads_as_value_line, Codec, PropertyType, Value, ValueError, ValueErrorKind,
+};
 
 /// The most components a `floatsN` property may have: the float arrays the stock tool
 /// reads with the `[f32; N]` codec.
@@ -188,7 +190,22 @@ impl Codec for DynValue {
                 }
                 *items = read;
             }
-            DynValue::Raw(text) => *text = value.lines().collect::<Vec<_>>().join("\n"),
+            DynValue::Raw(text) => {
+                // Kept as they are, so each must read back as a value line: a header or a
+                // conflict marker given through `set_property` would become part of the
+                // file instead.
+                if let Some(line) = value.lines().find(|l| !reads_as_value_line(l)) {
+                    return Err(ValueError::new(
+                        ValueErrorKind::Custom(
+                            "a line of a `custom` value must read as a value line in a file \
+                             (not a `;` header or a merge conflict marker)"
+                                .into(),
+                        ),
+                        line,
+                    ));
+                }
+                *text = value.lines().collect::<Vec<_>>().join("\n");
+            }
         }
         Ok(())
     }
@@ -246,6 +263,21 @@ mod tests {
         assert_eq!(written(&v), "[]");
         let v = read(&PropertyType::Custom("Rgba"), "FF00FFFF").unwrap();
         assert_eq!(written(&v), "FF00FFFF");
+    }
+
+    /// A `custom` value is kept as its lines: one that a file would read as a header
+    /// or a conflict marker is refused, not written into the file as one.
+    #[test]
+    fn a_custom_value_line_that_would_not_read_back_is_refused() {
+        const RAW: PropertyType = PropertyType::Custom("Thing");
+        for text in ["a\n; Zzz: 5", "; Zzz", "<<<<<<< ours", "a\n=======\nb"] {
+            assert!(
+                matches!(read(&RAW, text), Err(ValueErrorKind::Custom(_))),
+                "{text:?}"
+            );
+        }
+        let v = read(&RAW, "a: b\nc ; d").unwrap();
+        assert_eq!(written(&v), "a: b\nc ; d");
     }
 
     #[test]

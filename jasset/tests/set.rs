@@ -315,3 +315,24 @@ fn a_custom_value_with_a_header_line_is_refused() {
         original.replace("Blob: old", "Blob: new: text")
     );
 }
+
+/// A list set to other elements keeps the comments between its value lines: the
+/// elements are replaced line for line.
+#[test]
+fn a_list_keeps_the_comments_between_its_elements() {
+    let (dir, _, _) = project();
+    fs::write(
+        dir.path().join("jasset.schema"),
+        "; AssetType\nSchema\n; Gadget\nversion 1\nproperty Tags list(string) []\n",
+    )
+    .unwrap();
+    let file = "Assets/Worlds/L/Entities/g.jasset";
+    let original = "; Kind: Gadget\nEntityID: 0x0001000000000001\n; Tags\nalpha\n# keep me\nbeta\n";
+    fs::write(dir.path().join(file), original).unwrap();
+    let out = jasset(dir.path(), &["set", file, "Tags=alpha\nbeta\ngamma"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(dir.path().join(file)).unwrap(),
+        format!("{original}gamma\n")
+    );
+}

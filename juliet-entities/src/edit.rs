@@ -5,8 +5,8 @@
 //! the entity as it was loaded (`old`, what the canonical writer makes of the file) and
 //! the canonical text of the entity now (`new`). A property whose canonical value is the
 //! same in `old` and `new` keeps its lines, whatever their spelling, form or layout;
-//! one whose value changed gets its value lines replaced (the key's spelling and the
-//! line form kept); a property new in `new` is inserted in canonical block form after
+//! one whose value changed gets its value lines replaced line for line (the key's
+//! spelling, the line form and the comments between its value lines kept); a property new in `new` is inserted in canonical block form after
 //! its nearest preceding neighbour (in the place of a property that goes right after
 //! that neighbour, when there is one, after the comments inside that one); one gone from
 //! `new` (a revert) loses its header and value lines, not the comments inside it.
@@ -76,9 +76,6 @@ struct Node<'a> {
     /// Byte range of the whole property: its header line through its last value line,
     /// line ending included.
     span: (usize, usize),
-    /// Byte range of the value text: from the first value line's start to the last
-    /// value line's end (without its line ending).
-    values: (usize, usize),
     /// Whether the value sits on the header's line (`; Key: value`, `Key: value`).
     one_line: bool,
     /// Whether the property is a `Key: value` line (only where no block is open).
@@ -138,16 +135,13 @@ pub(crate) fn edits(
     for i in 0..doc.len() {
         let key = doc.key(i);
         let n = doc.node(i);
-        let value = doc.value(i);
-        let first = offset(value.lines().next().unwrap_or_default());
-        let last = value.lines().last().unwrap_or_default();
+        let last = doc.value(i).lines().last().unwrap_or_default();
         let last_end = offset(last) + last.len();
         let header = line_start(offset(key));
         nodes.push(Node {
             key,
             canonical: map.canonical(n.key_crc, key).unwrap_or(key),
             span: (header, line_end(last_end)),
-            values: (first, last_end),
             one_line: n.form != juliet_core::LineForm::Block,
             compact: n.form == juliet_core::LineForm::Compact,
             index: i,
@@ -245,20 +239,15 @@ pub(crate) fn edits(
         if (unchanged && !(is_version && migrating)) || same_lines(node.index, lines) {
             continue;
         }
-        match lines.as_slice() {
-            [line] => edits.push((node.values.0, node.values.1, (*line).to_owned())),
-            _ if !node.one_line => {
-                let text = lines.join(eol);
-                edits.push((node.values.0, node.values.1, text));
-            }
-            _ => {
-                // Several lines cannot stand on a header's line: the property becomes a
-                // block under its own spelling; a `Key: value` line right after it
-                // becomes `; Key: value`, which no block can swallow.
-                edits.push((node.span.0, node.span.1, block(node.key, lines, eol)));
-                if let Some(next) = next_kept(node.span.1).filter(|m| m.compact) {
-                    edits.push((next.span.0, next.span.0, "; ".to_owned()));
-                }
+        if lines.len() == 1 || !node.one_line {
+            value_line_edits(&mut edits, &doc, node.index, lines, eol);
+        } else {
+            // Several lines cannot stand on a header's line: the property becomes a
+            // block under its own spelling; a `Key: value` line right after it
+            // becomes `; Key: value`, which no block can swallow.
+            edits.push((node.span.0, node.span.1, block(node.key, lines, eol)));
+            if let Some(next) = next_kept(node.span.1).filter(|m| m.compact) {
+                edits.push((next.span.0, next.span.0, "; ".to_owned()));
             }
         }
     }
@@ -309,6 +298,43 @@ pub(crate) fn edits(
         edit.1 += bom;
     }
     Ok(edits)
+}
+
+/// The edits that give property `index` of `doc` the value lines `lines`, line for
+/// line: the file's value lines take the new ones in order, new lines beyond them go
+/// after the last, and old lines beyond the new ones go with their line endings. The
+/// comment and blank lines between value lines stay where they are.
+fn value_line_edits(
+    edits: &mut Vec<(usize, usize, String)>,
+    doc: &Document<'_>,
+    index: usize,
+    lines: &[&str],
+    eol: &str,
+) {
+    let src = doc.source();
+    let base = src.as_ptr() as usize;
+    let old: Vec<(usize, usize)> = (doc.value_lines(index))
+        .map(|l| {
+            (
+                l.as_ptr() as usize - base,
+                l.as_ptr() as usize - base + l.len(),
+            )
+        })
+        .collect();
+    for (&(start, end), line) in old.iter().zip(lines) {
+        edits.push((start, end, (*line).to_owned()));
+    }
+    if let (Some(&(_, end)), Some(more)) = (old.last(), lines.get(old.len()..)) {
+        let text: String = more.iter().map(|l| format!("{eol}{l}")).collect();
+        if !text.is_empty() {
+            edits.push((end, end, text));
+        }
+    }
+    for &(start, end) in old.iter().skip(lines.len()) {
+        let from = src[..start].rfind('\n').map_or(0, |i| i + 1);
+        let to = src[end..].find('\n').map_or(src.len(), |i| end + i + 1);
+        edits.push((from, to, String::new()));
+    }
 }
 
 /// `original` (an entity file) with the values of its version lines (`BaseVersion`,
@@ -490,6 +516,31 @@ mod tests {
         assert_eq!(
             edited(original, old, new),
             "Kind: Inert\nMass: 1\n; List\na\nb\n; Health: 2\n"
+        );
+    }
+
+    /// A changed value of several lines is replaced line for line: the comments and
+    /// blank lines between its value lines stay, lines beyond the old ones follow the
+    /// last, and old lines beyond the new ones go (CRLF kept).
+    #[test]
+    fn value_lines_are_replaced_line_for_line_and_comments_between_stay() {
+        let original = "; Kind\nInert\n; List\nalpha\n# keep me\n\nbeta\n; Mass\n1\n";
+        let old = "; Kind\nInert\n; List\nalpha\nbeta\n; Mass\n1\n";
+        let longer = "; Kind\nInert\n; List\nalpha\nbeta\ngamma\n; Mass\n1\n";
+        assert_eq!(
+            edited(original, old, longer),
+            "; Kind\nInert\n; List\nalpha\n# keep me\n\nbeta\ngamma\n; Mass\n1\n"
+        );
+        let shorter = "; Kind\nInert\n; List\ndelta\n; Mass\n1\n";
+        assert_eq!(
+            edited(original, old, shorter),
+            "; Kind\nInert\n; List\ndelta\n# keep me\n\n; Mass\n1\n"
+        );
+        let crlf = original.replace('\n', "\r\n");
+        assert_eq!(
+            edited(&crlf, old, longer),
+            "; Kind\nInert\n; List\nalpha\n# keep me\n\nbeta\ngamma\n; Mass\n1\n"
+                .replace('\n', "\r\n")
         );
     }
 }

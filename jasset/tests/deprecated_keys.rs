@@ -188,11 +188,11 @@ fn migrate_leaves_a_current_file_without_an_id() {
     assert_eq!(after, text);
 }
 
-/// An instance that overrides nothing has no `ClassVersion` in its canonical text: its
-/// outdated version line goes (absent, the version is the current one), and a second
-/// `migrate` finds it current.
+/// An instance that overrides nothing has no `ClassVersion` in its canonical text; its
+/// outdated version line is brought to the current version all the same (only the
+/// version line changes), and a second `migrate` finds it current.
 #[test]
-fn migrate_drops_the_version_line_of_an_instance_that_overrides_nothing() {
+fn migrate_updates_the_version_line_of_an_instance_that_overrides_nothing() {
     let instance = "; Template: Assets/Templates/Ball.jasset\n; EntityID: 0x0001000000009017\n\
                     # placed by hand\n; ClassVersion: 1\n";
     let template = "; Kind\nProjectile\n; VelocityX\n30.0\n";
@@ -201,7 +201,7 @@ fn migrate_drops_the_version_line_of_an_instance_that_overrides_nothing() {
     let (after, said) = migrate_files(&files);
     assert!(said.contains("1 file migrated"), "{said}");
     let expected = "; Template: Assets/Templates/Ball.jasset\n; EntityID: 0x0001000000009017\n\
-                    # placed by hand\n";
+                    # placed by hand\n; ClassVersion: 2\n";
     assert_eq!(after, expected);
     let (again, said) = migrate_files(&[(rel, expected), files[1]]);
     assert!(

@@ -158,7 +158,7 @@ pub(crate) fn edits(
     let node_of = |key: &str| first(&node_index, &nodes, key);
 
     // Migrating: a version line of the file differs from the new text's, or from the
-    // current version where the new text has none (then the line goes).
+    // current version where the new text has none (then it is set to that version).
     let migrating = [keys::BASE_VERSION.name, CLASS_VERSION.name]
         .iter()
         .any(|&version| match (node_of(version), new_at(version)) {
@@ -169,12 +169,22 @@ pub(crate) fn edits(
             _ => false,
         });
 
+    // Migrating, a version line the new text has none of (an instance that overrides
+    // nothing) stays, at the current version (a revert of the last override takes
+    // the line its first override added): `None` for other nodes.
+    let version_now = |node: &Node<'_>| {
+        (migrating && [keys::BASE_VERSION.name, CLASS_VERSION.name].contains(&node.canonical))
+            .then(|| map.current_version(node.canonical))
+            .flatten()
+    };
     // Gone from the new text: a reverted override, or a deprecated key the migration
     // consumed (gone only when the file is brought to the new version).
     let deleted: Vec<bool> = nodes
         .iter()
         .map(|node| {
-            new_at(node.canonical).is_none() && (migrating || old_at(node.canonical).is_some())
+            new_at(node.canonical).is_none()
+                && (migrating || old_at(node.canonical).is_some())
+                && version_now(node).is_none()
         })
         .collect();
     // Whether the first node that stays at or after byte `at` is a `Key: value` line,
@@ -248,6 +258,14 @@ pub(crate) fn edits(
             edits.push((node.span.0, node.span.1, block(node.key, lines, eol)));
             if let Some(next) = next_kept(node.span.1).filter(|m| m.compact) {
                 edits.push((next.span.0, next.span.0, "; ".to_owned()));
+            }
+        }
+    }
+    for node in &nodes {
+        if let (None, Some(version)) = (new_at(node.canonical), version_now(node)) {
+            let version = version.to_string();
+            if !same_lines(node.index, &[version.as_str()]) {
+                value_line_edits(&mut edits, &doc, node.index, &[version.as_str()], eol);
             }
         }
     }

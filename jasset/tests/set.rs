@@ -110,9 +110,12 @@ fn a_bad_value_or_key_is_reported_and_nothing_is_written() {
         );
         assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN, "{pair}");
     }
-    // A pair without `=` is a usage error.
-    let out = jasset(dir.path(), &["set", file, "Mass"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // A pair without `=`, or with a key that is no identifier, is a usage error.
+    for args in [&["Mass"][..], &["Ma ss=5"], &["--unset", "9Lives"]] {
+        let out = jasset(dir.path(), &[&["set", file][..], args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN, "{args:?}");
+    }
     // A file outside a world's Entities folder is refused.
     let out = jasset(
         dir.path(),
@@ -335,4 +338,36 @@ fn a_list_keeps_the_comments_between_its_elements() {
         fs::read_to_string(dir.path().join(file)).unwrap(),
         format!("{original}gamma\n")
     );
+}
+
+/// A FILE that does not load is named as given in its errors, and a `.jasset` name in
+/// any case is an entity file, as the world loader reads it.
+#[test]
+fn a_file_that_does_not_load_is_named_as_given_and_any_case_of_the_extension_is_taken() {
+    let (dir, _, _) = project();
+    let twin = "Assets/Worlds/L/Entities/twin.jasset";
+    fs::write(
+        dir.path().join(twin),
+        "; Kind: Inert\nEntityID: 0x0000000000000011\n",
+    )
+    .unwrap();
+    let out = jasset(dir.path(), &["set", twin, "Mass=2"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).starts_with(&format!("{twin}:2:1: error:")),
+        "{}",
+        text(&out)
+    );
+    fs::remove_file(dir.path().join(twin)).unwrap();
+    let upper = "Assets/Worlds/L/Entities/UP.JASSET";
+    fs::write(
+        dir.path().join(upper),
+        "; Kind: Inert\nEntityID: 0x0000000000000012\n",
+    )
+    .unwrap();
+    let out = jasset(dir.path(), &["set", upper, "Mass=2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(fs::read_to_string(dir.path().join(upper))
+        .unwrap()
+        .contains("Mass"));
 }

@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use juliet_core::{key_crc_runtime, keys_equal, Class, Error, TokenBuffer};
+use juliet_core::{is_identifier, key_crc_runtime, keys_equal, Class, Error, TokenBuffer};
 
 use super::output::escape_path;
 use super::project::{require_paths, resolve_root};
@@ -68,6 +68,17 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
             _ => return Err(CliError::usage(format!("`{a}`: expected KEY=VALUE"))),
         }
     }
+    // A key is an identifier in a file, so another one names no property of any class.
+    let keys = pairs.iter().map(|(k, _)| *k);
+    if let Some(bad) = keys
+        .chain(args.unset.iter().map(String::as_str))
+        .find(|k| !is_identifier(k.as_bytes()))
+    {
+        return Err(CliError::usage(format!(
+            "`{bad}`: not a key (keys are identifiers: letters, digits and `_`, not starting \
+             with a digit)"
+        )));
+    }
     // A property named twice (`Mass=1 mass=2`, `Health=1 --unset Health`) has no one
     // meaning: keys are one key when ASCII case and `_` are ignored, as in a file (and,
     // once the class is known, when they are a key and its alias).
@@ -93,6 +104,10 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
             escape_path(&args.file)
         ))
     })?;
+    // The world named through FILE as given, so that its messages name FILE so too.
+    let world_dir = (args.file.parent().and_then(Path::parent))
+        .filter(|w| !w.as_os_str().is_empty() && same_file(w, &world_dir))
+        .map_or(world_dir, Path::to_path_buf);
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.file))?;
     let options = LoadOptions {
         registry: Some(registry_for(root.as_deref())?),
@@ -239,7 +254,11 @@ fn once_each(named: &[&str], same: impl Fn(&str, &str) -> bool) -> Result<(), Cl
 /// The world folder of an entity file (a regular `.jasset` file): the parent of its
 /// `Entities` folder.
 fn world_of(file: &Path) -> Option<PathBuf> {
-    if file.extension()? != "jasset" || !file.is_file() {
+    if !file
+        .extension()?
+        .eq_ignore_ascii_case(crate::world::EXTENSION)
+        || !file.is_file()
+    {
         return None;
     }
     let entities = file.parent()?;

@@ -287,20 +287,25 @@ fn a_link_is_refused() {
     assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN);
 }
 
+/// [`project`] with a schema kind `Gadget` of one property (`property` is its schema
+/// line) and the world entity file `Entities/g.jasset` holding `text`; the file's path
+/// from the project root.
+fn gadget(property: &str, text: &str) -> (tempfile::TempDir, &'static str) {
+    let (dir, _, _) = project();
+    let schema = format!("; AssetType\nSchema\n; Gadget\nversion 1\n{property}\n");
+    fs::write(dir.path().join("jasset.schema"), schema).unwrap();
+    let file = "Assets/Worlds/L/Entities/g.jasset";
+    fs::write(dir.path().join(file), text).unwrap();
+    (dir, file)
+}
+
 /// A `custom` value of a schema kind is kept as its lines: a line that a file would read
 /// as a header or a conflict marker is refused at the key, and the file is left as it
 /// was (it became a property of its own, and the file was rewritten canonical).
 #[test]
 fn a_custom_value_with_a_header_line_is_refused() {
-    let (dir, _, _) = project();
-    fs::write(
-        dir.path().join("jasset.schema"),
-        "; AssetType\nSchema\n; Gadget\nversion 1\nproperty Blob custom(Thing) abc\n",
-    )
-    .unwrap();
-    let file = "Assets/Worlds/L/Entities/g.jasset";
     let original = "# my notes\n; Kind: Gadget\nEntityID: 0x0001000000000001\n// more\nBlob: old\n";
-    fs::write(dir.path().join(file), original).unwrap();
+    let (dir, file) = gadget("property Blob custom(Thing) abc", original);
     for value in ["Blob=a\n; Zzz: 5", "Blob=<<<<<<< x", "Blob=a\n=======\nb"] {
         let out = jasset(dir.path(), &["set", file, value]);
         let said = text(&out);
@@ -323,15 +328,8 @@ fn a_custom_value_with_a_header_line_is_refused() {
 /// elements are replaced line for line.
 #[test]
 fn a_list_keeps_the_comments_between_its_elements() {
-    let (dir, _, _) = project();
-    fs::write(
-        dir.path().join("jasset.schema"),
-        "; AssetType\nSchema\n; Gadget\nversion 1\nproperty Tags list(string) []\n",
-    )
-    .unwrap();
-    let file = "Assets/Worlds/L/Entities/g.jasset";
     let original = "; Kind: Gadget\nEntityID: 0x0001000000000001\n; Tags\nalpha\n# keep me\nbeta\n";
-    fs::write(dir.path().join(file), original).unwrap();
+    let (dir, file) = gadget("property Tags list(string) []", original);
     let out = jasset(dir.path(), &["set", file, "Tags=alpha\nbeta\ngamma"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert_eq!(
@@ -345,29 +343,21 @@ fn a_list_keeps_the_comments_between_its_elements() {
 #[test]
 fn a_file_that_does_not_load_is_named_as_given_and_any_case_of_the_extension_is_taken() {
     let (dir, _, _) = project();
+    let inert = |rel: &str, id: u64| {
+        let text = format!("; Kind: Inert\nEntityID: 0x{id:016X}\n");
+        fs::write(dir.path().join(rel), text).unwrap();
+        jasset(dir.path(), &["set", rel, "Mass=2"])
+    };
+    // The id of `plain.jasset`.
     let twin = "Assets/Worlds/L/Entities/twin.jasset";
-    fs::write(
-        dir.path().join(twin),
-        "; Kind: Inert\nEntityID: 0x0000000000000011\n",
-    )
-    .unwrap();
-    let out = jasset(dir.path(), &["set", twin, "Mass=2"]);
+    let out = inert(twin, 0x11);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert!(
-        text(&out).starts_with(&format!("{twin}:2:1: error:")),
-        "{}",
-        text(&out)
-    );
+    let said = text(&out);
+    assert!(said.starts_with(&format!("{twin}:2:1: error:")), "{said}");
     fs::remove_file(dir.path().join(twin)).unwrap();
     let upper = "Assets/Worlds/L/Entities/UP.JASSET";
-    fs::write(
-        dir.path().join(upper),
-        "; Kind: Inert\nEntityID: 0x0000000000000012\n",
-    )
-    .unwrap();
-    let out = jasset(dir.path(), &["set", upper, "Mass=2"]);
+    let out = inert(upper, 0x12);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert!(fs::read_to_string(dir.path().join(upper))
-        .unwrap()
-        .contains("Mass"));
+    let written = fs::read_to_string(dir.path().join(upper)).unwrap();
+    assert!(written.contains("Mass"), "{written}");
 }

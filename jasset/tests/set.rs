@@ -254,6 +254,21 @@ fn set_on_an_older_file_writes_it_even_when_the_value_is_the_migrated_one() {
     );
 }
 
+/// A value set to what a current file holds already leaves the file alone: not
+/// written again (its modification time stays), and said `unchanged`.
+#[test]
+fn set_to_the_value_a_current_file_holds_writes_nothing() {
+    let (dir, _, plain) = project();
+    let before = fs::metadata(&plain).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let file = "Assets/Worlds/L/Entities/plain.jasset";
+    let out = jasset(dir.path(), &["set", file, "Mass=900"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).starts_with("unchanged "), "{}", text(&out));
+    assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN);
+    assert_eq!(fs::metadata(&plain).unwrap().modified().unwrap(), before);
+}
+
 /// A key the file holds but the class does not know is located at its line, as the
 /// warning `check` gives for it is.
 #[test]

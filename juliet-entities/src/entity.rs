@@ -138,7 +138,8 @@ impl Entity {
 
     /// Marks the entity changed and asks the next world save to write it even when its
     /// text is what its file holds (a file at an older version is then brought to the
-    /// current one in place). A save finds changed entities itself, by their text, so a
+    /// current one in place; a file that holds the bytes the save would write is left
+    /// alone). A save finds changed entities itself, by their text, so a
     /// change through `get_mut`, `slice_mut` or the reflection API needs no call.
     pub fn mark_dirty(&mut self) {
         self.dirty = true;

@@ -325,7 +325,9 @@ fn instances_save_only_their_overrides_and_round_trip_byte_for_byte() {
 
     let before = snapshot(&p.entities_dir());
     world.manager_mut().for_each_entity_mut(|e| e.mark_dirty());
-    assert_eq!(world.save_world().unwrap().written.len(), 2);
+    // Asked to write, the save makes the same bytes for both files: it writes neither.
+    let saved = world.save_world().unwrap();
+    assert!(saved.written.is_empty(), "{saved:?}");
     assert_eq!(
         snapshot(&p.entities_dir()),
         before,

@@ -201,15 +201,12 @@ impl World {
                 InPlace::Canonical => text.into_bytes(),
             },
         };
-        let same = self.records.get(&id).and_then(|r| r.original.as_deref()) == Some(&bytes[..]);
-        if same && !forced {
+        // The bytes the file holds (also for a forced write: rewriting them would change
+        // nothing but the file's modification time).
+        if self.records.get(&id).and_then(|r| r.original.as_deref()) == Some(&bytes[..]) {
             return Ok(Planned::Unchanged(Some(fingerprint)));
         }
         if let Some(reason) = self.save_refusal(id, &path) {
-            // A forced write of the bytes a read-only file holds changes nothing.
-            if same && reason == crate::fsio::SkipReason::ReadOnly {
-                return Ok(Planned::Unchanged(Some(fingerprint)));
-            }
             return Ok(Planned::Refused(Skipped { path, reason }));
         }
         Ok(Planned::Write {
@@ -228,7 +225,8 @@ impl World {
     /// without [`crate::Entity::mark_dirty`], an entity taken through `get_mut` and left
     /// as it was is not written, and a second save with no change writes nothing.
     /// [`crate::Entity::mark_dirty`] asks for an entity to be written even when its text
-    /// is its file's (a file at an older version is then migrated in place).
+    /// is its file's (a file at an older version is then migrated in place; a file that
+    /// holds the bytes the save would write is left alone).
     /// What it does is what [`World::save_plan`] lists.
     ///
     /// A file that an entity was loaded from is edited in place: only the lines of the

@@ -376,3 +376,37 @@ fn a_file_that_does_not_load_is_named_as_given_and_any_case_of_the_extension_is_
     let written = fs::read_to_string(dir.path().join(upper)).unwrap();
     assert!(written.contains("Mass"), "{written}");
 }
+
+/// A value of comment lines alone has no value line: refused for a list too (which
+/// would read it as the empty list), as a block without a value line is in a file.
+#[test]
+fn a_value_of_comments_alone_is_refused_for_a_list_too() {
+    let original = "; Kind: Gadget\nEntityID: 0x0001000000000001\nNums: 1\n";
+    let (dir, file) = gadget("property Nums list(u32) []", original);
+    for value in ["Nums=#x", "Nums=//x", "Nums=# a\n// b"] {
+        let out = jasset(dir.path(), &["set", file, value]);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{value:?}: {said}");
+        assert!(
+            said.contains("g.jasset:3:1: error: `Nums`"),
+            "{value:?}: {said}"
+        );
+        assert_eq!(fs::read_to_string(dir.path().join(file)).unwrap(), original);
+    }
+}
+
+/// Run from inside the `Entities` folder, `set` names a file that does not load as it
+/// was given.
+#[test]
+fn a_file_given_from_its_own_folder_is_named_so() {
+    let (dir, _, _) = project();
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    fs::write(entities.join("bad.jasset"), "; Kind: Inert\nMass: heavy\n").unwrap();
+    let out = jasset(&entities, &["set", "bad.jasset", "Health=1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).starts_with("bad.jasset:2:7: error:"),
+        "{}",
+        text(&out)
+    );
+}

@@ -224,7 +224,16 @@ pub(crate) fn edits(
                     // which the block cannot swallow.
                     _ => (block(key, lines, eol), next_kept(at).filter(|n| n.compact)),
                 };
-                if at > 0 && src.as_bytes()[at - 1] != b'\n' && !took_place {
+                // A last value line without a line ending that goes leaves the line
+                // before it, which has one.
+                let ends_line = |e: &(usize, usize, String)| {
+                    e.1 == at && e.2.is_empty() && e.0 > 0 && src.as_bytes()[e.0 - 1] == b'\n'
+                };
+                if at > 0
+                    && src.as_bytes()[at - 1] != b'\n'
+                    && !took_place
+                    && !edits.iter().any(ends_line)
+                {
                     // After a last line without a line ending (a property whose place
                     // it takes goes with its lines, and what is kept of them ends one).
                     text.insert_str(0, eol);
@@ -534,6 +543,19 @@ mod tests {
         assert_eq!(
             edited(original, old, new),
             "Kind: Inert\nMass: 1\n; List\na\nb\n; Health: 2\n"
+        );
+    }
+
+    /// A value that loses its last line at an unterminated end, with a property added
+    /// after it: the line before the one that goes ends the value, no blank line.
+    #[test]
+    fn a_property_added_after_a_shrunk_value_at_an_unterminated_end() {
+        let original = "; Kind\nInert\n; List\nq\nr";
+        let old = "; Kind\nInert\n; List\nq\nr\n";
+        let new = "; Kind\nInert\n; List\nz\n; Mass\n1\n";
+        assert_eq!(
+            edited(original, old, new),
+            "; Kind\nInert\n; List\nz\n; Mass\n1\n"
         );
     }
 

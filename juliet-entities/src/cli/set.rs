@@ -139,7 +139,8 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
             .iter()
             .filter(|e| same_file(&e.location.path, &file))
         {
-            writeln!(out, "{e}")?;
+            // Named as given (the world is read through another spelling of the path).
+            writeln!(out, "{}", e.clone().with_path(&args.file))?;
         }
         writeln!(out, "{shown}: the file did not load; nothing set")?;
         return Ok(Status::from_problems(true));

@@ -4,7 +4,9 @@
 //! so a value set either way is decoded and recorded as an override the same way.
 
 use glam::Vec3;
-use juliet_core::{key_crc_runtime, Class, Codec, Error, ErrorKind, Value, ValueError};
+use juliet_core::{
+    key_crc_runtime, Class, Codec, Error, ErrorKind, Value, ValueError, ValueErrorKind,
+};
 
 use super::EntityManager;
 use crate::entity::{Entity, EntityId};
@@ -84,10 +86,15 @@ pub(crate) fn set_by_key(
         .class
         .property_index(crc, key)
         .ok_or_else(|| no_such_property(entity.class, key))?;
-    set_at(entity, storage, index, value).map_err(|e| {
-        let expected = storage.properties()[index].property_type.to_string();
-        bad_value(key, &expected, e)
-    })
+    let ty = &storage.properties()[index].property_type;
+    let expected = || ty.to_string();
+    if value.line_count() == 0 {
+        // Text of comments alone (`#x`): a block without a value line is no property in
+        // a file either, whatever its type (a list would read it as empty).
+        let e = ValueError::new(ValueErrorKind::ExpectedOneLine(0), "");
+        return Err(bad_value(key, &expected(), e));
+    }
+    set_at(entity, storage, index, value).map_err(|e| bad_value(key, &expected(), e))
 }
 
 /// Decodes `value` into property `index` of the class's table and records it as

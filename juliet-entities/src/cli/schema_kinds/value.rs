@@ -278,6 +278,9 @@ mod tests {
         }
         let v = read(&RAW, "a: b\nc ; d").unwrap();
         assert_eq!(written(&v), "a: b\nc ; d");
+        // A lone CR inside a line is content, in a file too.
+        let v = read(&RAW, "a\rb").unwrap();
+        assert_eq!(written(&v), "a\rb");
     }
 
     #[test]

@@ -433,6 +433,40 @@ fn properties_migrated_from_a_deprecated_key_are_pinned_overrides() {
     assert_eq!(velocity(&world, 3), (50.0, 9.0));
 }
 
+/// The same for a variant template: a v1 variant's `Speed` equal to its parent's
+/// `VelocityX` is the variant's own value, which the parent's later change does not
+/// reach.
+#[test]
+fn a_variant_template_owns_the_properties_migrated_from_its_deprecated_key() {
+    const FAST: &str = "Assets/Templates/Fast.jasset";
+    let p = Project::new();
+    p.template(
+        "Ball",
+        "; Kind: Projectile\nVelocityX: 30.0\nVelocityY: 4.0\n",
+    );
+    p.template(
+        "Fast",
+        "; Template: Assets/Templates/Ball.jasset\n; ClassVersion: 1\n; Speed: 30.0\n",
+    );
+    p.entity("one", &instance(FAST, 1, ""));
+    let mut world = p.load_clean();
+    // Property 0 of `Projectile` is `VelocityX`.
+    let owner = |world: &juliet_entities::World| {
+        let source = world.value_source(EntityId(1), 0);
+        source.map(|t| t.path().to_owned())
+    };
+    assert_eq!(owner(&world).as_deref(), Some(FAST));
+    p.template(
+        "Ball",
+        "; Kind: Projectile\nVelocityX: 50.0\nVelocityY: 9.0\n",
+    );
+    world
+        .reload_template("Assets/Templates/Ball.jasset")
+        .unwrap();
+    let v = world.manager().get::<Projectile>(EntityId(1)).unwrap();
+    assert_eq!((v.velocity_x, v.velocity_y), (30.0, 0.0));
+}
+
 #[test]
 fn propagation_reaches_non_overridden_properties_only() {
     let p = Project::new();

@@ -671,10 +671,11 @@ impl TemplateCache {
         }
         let doc = ar.document().expect("loading");
         let mut sets = file_properties(class, doc);
-        if let Some(p) = parent_slot {
-            // A migration may have set properties from deprecated keys: those differ
-            // from the parent's value and are the file's own too.
-            if (0..doc.len()).any(|i| class.is_deprecated(doc.node(i).key_crc, doc.key(i))) {
+        // A migration may have set properties from deprecated keys: those it declares
+        // (`migrated_from`) and those that differ from the parent's value are the
+        // file's own too.
+        if migrated_properties(class, doc, &mut sets) {
+            if let Some(p) = parent_slot {
                 for i in 0..storage.properties().len() {
                     if !storage.same_property(slot as usize, i, storage, p) {
                         sets.insert(i);
@@ -739,6 +740,34 @@ pub(crate) fn file_properties(class: &Class, doc: &Document<'_>) -> OverrideSet 
         }
     }
     set
+}
+
+/// Adds to `set` the properties declared `migrated_from` a deprecated key of `doc` that
+/// a migration read (consumed): they hold the file's value under their new keys.
+/// Returns whether `doc` has a deprecated key at all (read or not), after which the
+/// caller also takes the properties whose values the migration made differ from the
+/// base's.
+pub(crate) fn migrated_properties(
+    class: &Class,
+    doc: &Document<'_>,
+    set: &mut OverrideSet,
+) -> bool {
+    let mut any = false;
+    for i in (0..doc.len()).filter(|&i| class.is_deprecated(doc.node(i).key_crc, doc.key(i))) {
+        any = true;
+        let node = doc.node(i);
+        if !node.consumed {
+            // Not read by a migration (the file is current): kept as an unknown key.
+            continue;
+        }
+        let key = doc.key(i);
+        for (index, p) in class.ops.properties().iter().enumerate() {
+            if p.migrated_from.iter().any(|k| k.matches(node.key_crc, key)) {
+                set.insert(index);
+            }
+        }
+    }
+    any
 }
 
 /// The reason of a chain deeper than [`MAX_TEMPLATE_DEPTH`]: the templates being

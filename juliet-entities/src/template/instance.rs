@@ -16,7 +16,9 @@ use juliet_core::{
     key_crc_runtime, write_header, write_property, Class, Document, Error, ErrorKind, CLASS_VERSION,
 };
 
-use super::cache::{file_properties, Origin, TemplateCache, TemplateChange, TemplateRef};
+use super::cache::{
+    file_properties, migrated_properties, Origin, TemplateCache, TemplateChange, TemplateRef,
+};
 use crate::entity::EntityId;
 use crate::entity_file::{keys, located, write_base_keys, EntityFileData};
 use crate::manager::no_such_property;
@@ -218,23 +220,7 @@ pub(crate) fn mark_file_overrides(
     let (entity, storage) = manager.record_and_storage_mut(base);
     let class = entity.class;
     entity.overrides = file_properties(class, doc);
-    let deprecated =
-        (0..doc.len()).filter(|&i| class.is_deprecated(doc.node(i).key_crc, doc.key(i)));
-    let mut any = false;
-    for i in deprecated {
-        any = true;
-        if !doc.node(i).consumed {
-            // Not read by a migration (the file is current): kept as an unknown key.
-            continue;
-        }
-        let (crc, key) = (doc.node(i).key_crc, doc.key(i));
-        for (index, p) in class.properties.iter().enumerate() {
-            if p.migrated_from.iter().any(|k| k.matches(crc, key)) {
-                entity.overrides.insert(index);
-            }
-        }
-    }
-    if any {
+    if migrated_properties(class, doc, &mut entity.overrides) {
         let (archetypes, archetype) = template.archetype_storage();
         for index in 0..storage.properties().len() {
             if !storage.same_property(entity.slot as usize, index, archetypes, archetype) {

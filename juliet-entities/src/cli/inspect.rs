@@ -243,6 +243,17 @@ pub fn inspect(
     let has_key = |props: &values::Properties, p: &juliet_core::PropertyDescriptor| {
         props.iter().any(|(key, crc, _)| p.matches(*crc, key))
     };
+    // A template of the chain sets `p` when it holds its key, or, at an older class
+    // version, a deprecated key its migration sets `p` from.
+    let link_sets = |link: &ChainLink, p: &juliet_core::PropertyDescriptor| {
+        let older = values::header(&link.properties)
+            .class_version
+            .is_some_and(|v| v < class.version);
+        has_key(&link.properties, p)
+            || older
+                && (link.properties.iter())
+                    .any(|(key, crc, _)| p.migrated_from.iter().any(|k| k.matches(*crc, key)))
+    };
 
     let defaults = super::migrate::defaults_of(class);
     let mut properties = Vec::new();
@@ -257,7 +268,7 @@ pub fn inspect(
         let is_overridden = overridden.contains(&p.key);
         let source = if view.data.template.is_none() && has_key(&file_props, p) {
             Source::File
-        } else if let Some(link) = chain.iter().find(|l| has_key(&l.properties, p)) {
+        } else if let Some(link) = chain.iter().find(|l| link_sets(l, p)) {
             Source::Template(link.template.clone())
         } else if has_key(&file_props, p) {
             Source::File

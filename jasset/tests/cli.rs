@@ -470,43 +470,6 @@ fn inspect_text_names_the_values_a_migration_set() {
     assert!(line("VelocityY").ends_with("(default)"), "{}", stdout(&o));
 }
 
-/// A value that a v1 variant template's migration set from its deprecated key comes
-/// from that template, not from the template it derives from.
-#[test]
-fn inspect_names_a_v1_variant_as_the_source_of_its_migrated_values() {
-    let dir = tempfile::tempdir().unwrap();
-    let templates = dir.path().join("Assets/Templates");
-    let entities = dir.path().join("Assets/Worlds/W/Entities");
-    fs::create_dir_all(&templates).unwrap();
-    fs::create_dir_all(&entities).unwrap();
-    let ball = "; Kind: Projectile\nVelocityX: 30.0\nDamage: 75.0\n";
-    fs::write(templates.join("Ball.jasset"), ball).unwrap();
-    let fast = "Template: Assets/Templates/Ball.jasset\nClassVersion: 1\nSpeed: 50\n";
-    fs::write(templates.join("Fast.jasset"), fast).unwrap();
-    let one = "EntityID: 0x0000000000000002\nTemplate: Assets/Templates/Fast.jasset\n";
-    fs::write(entities.join("one.jasset"), one).unwrap();
-    let o = jasset(
-        dir.path(),
-        &["inspect", "Assets/Worlds/W/Entities/one.jasset"],
-    );
-    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    let out = stdout(&o);
-    let line = |key: &str| out.lines().find(|l| l.trim_start().starts_with(key));
-    let fast = "<- Assets/Templates/Fast.jasset";
-    assert!(
-        line("VelocityX").is_some_and(|l| l.ends_with(&format!("50.0  {fast}"))),
-        "{out}"
-    );
-    assert!(
-        line("VelocityY").is_some_and(|l| l.ends_with(fast)),
-        "{out}"
-    );
-    assert!(
-        line("Damage").is_some_and(|l| l.ends_with("<- Assets/Templates/Ball.jasset")),
-        "{out}"
-    );
-}
-
 #[test]
 fn inspect_text_marks_overrides_and_names_the_chain() {
     let (_dir, root) = demo_copy();

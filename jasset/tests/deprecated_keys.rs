@@ -239,3 +239,42 @@ fn migrate_keeps_an_instance_speed_equal_to_the_template_as_its_new_keys() {
                     ; VelocityY\n0.0\n; Damage: 5\n";
     assert_eq!(after, expected);
 }
+
+/// A value that a v1 variant template's migration set from its deprecated key comes
+/// from that template, not from the template it derives from.
+#[test]
+fn inspect_names_a_v1_variant_as_the_source_of_its_migrated_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let templates = dir.path().join("Assets/Templates");
+    let entities = dir.path().join("Assets/Worlds/W/Entities");
+    fs::create_dir_all(&templates).unwrap();
+    fs::create_dir_all(&entities).unwrap();
+    let ball = "; Kind: Projectile\nVelocityX: 30.0\nDamage: 75.0\n";
+    fs::write(templates.join("Ball.jasset"), ball).unwrap();
+    let fast = "Template: Assets/Templates/Ball.jasset\nClassVersion: 1\nSpeed: 50\n";
+    fs::write(templates.join("Fast.jasset"), fast).unwrap();
+    let one = "EntityID: 0x0000000000000002\nTemplate: Assets/Templates/Fast.jasset\n";
+    fs::write(entities.join("one.jasset"), one).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_jasset"))
+        .args(["inspect", "Assets/Worlds/W/Entities/one.jasset"])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{out}");
+    let line = |key: &str| out.lines().find(|l| l.trim_start().starts_with(key));
+    let fast = "<- Assets/Templates/Fast.jasset";
+    assert!(
+        line("VelocityX").is_some_and(|l| l.ends_with(&format!("50.0  {fast}"))),
+        "{out}"
+    );
+    assert!(
+        line("VelocityY").is_some_and(|l| l.ends_with(fast)),
+        "{out}"
+    );
+    assert!(
+        line("Damage").is_some_and(|l| l.ends_with("<- Assets/Templates/Ball.jasset")),
+        "{out}"
+    );
+}

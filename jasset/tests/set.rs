@@ -259,8 +259,11 @@ fn set_on_an_older_file_writes_it_even_when_the_value_is_the_migrated_one() {
 #[test]
 fn set_to_the_value_a_current_file_holds_writes_nothing() {
     let (dir, _, plain) = project();
-    let before = fs::metadata(&plain).unwrap().modified().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(20));
+    // A day ago: a write now would move it on any file system's clock.
+    let before = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400);
+    let handle = fs::File::options().write(true).open(&plain).unwrap();
+    handle.set_modified(before).unwrap();
+    drop(handle);
     let file = "Assets/Worlds/L/Entities/plain.jasset";
     let out = jasset(dir.path(), &["set", file, "Mass=900"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));

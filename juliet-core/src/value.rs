@@ -170,12 +170,13 @@ impl<'a> ValueError<'a> {
     }
 }
 
-/// Whether `line`, written alone on a line of a file, reads back as one value line
-/// with that text: not empty, not starting or ending with a blank (the reader trims
-/// them), no comment (`#`, `//`), no header (`;`), no merge conflict marker, no line
-/// break (`\n`, or `\r` at the end, which a CRLF file's reader takes for one) and no NUL. A codec that writes text of its own (not quoted, like the `String`
-/// codec's) checks its lines with this, so that a value never turns into comments or
-/// properties of the file it is saved to.
+/// Whether `line`, written alone on a line of a file, reads back as one value line with
+/// that text: not empty, not starting or ending with a blank (the reader trims them),
+/// no comment (`#`, `//`), no header (`;`), no merge conflict marker, no line break
+/// (`\n`, or `\r` at the end, which a CRLF file's reader takes for one) and no NUL. A
+/// codec that writes text of its own (not quoted, like the `String` codec's) checks its
+/// lines with this, so that a value never turns into comments or properties of the file
+/// it is saved to.
 ///
 /// ```
 /// assert!(juliet_core::reads_as_value_line("FF00FFFF"));

@@ -3,12 +3,13 @@
 //!
 //! Three texts meet here: the file as it is on disk (`original`), the canonical text of
 //! the entity as it was loaded (`old`, what the canonical writer makes of the file) and
-//! the canonical text of the entity now (`new`). A property whose canonical value is the
-//! same in `old` and `new` keeps its lines, whatever their spelling, form or layout;
-//! one whose value changed gets its value lines replaced line for line (the key's
-//! spelling, the line form and the comments between its value lines kept); a property new in `new` is inserted in canonical block form after
-//! its nearest preceding neighbour (in the place of a property that goes right after
-//! that neighbour, when there is one, after the comments inside that one); one gone from
+//! the canonical text of the entity now (`new`). A property whose canonical value is
+//! the same in `old` and `new` keeps its lines, whatever their spelling, form or
+//! layout; one whose value changed gets its value lines replaced line for line (the
+//! key's spelling, the line form and the comments between its value lines kept); a
+//! property new in `new` is inserted in canonical block form after its nearest
+//! preceding neighbour (in the place of a property that goes right after that
+//! neighbour, when there is one, after the comments inside that one); one gone from
 //! `new` (a revert) loses its header and value lines, not the comments inside it.
 //! Comments, blank lines, unknown keys, the order and the line endings (LF or CRLF) are
 //! kept. One line outside the changed properties may change: a `Key: value` line that a

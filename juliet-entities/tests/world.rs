@@ -86,7 +86,7 @@ fn load_world_loads_every_file_and_remembers_it() {
 }
 
 #[test]
-fn a_dirty_mark_without_a_change_writes_nothing_but_mark_dirty_does() {
+fn a_dirty_mark_without_a_change_writes_nothing_nor_does_mark_dirty_of_identical_bytes() {
     let (_root, dir, before, mut world) = loaded_crate_world(3);
     // Taken for writing and left as it was: dirty, and the save finds no change.
     world.manager_mut().get_mut::<Crate>(EntityId(1)).unwrap();
@@ -112,6 +112,27 @@ fn a_dirty_mark_without_a_change_writes_nothing_but_mark_dirty_does() {
     assert!(report.written.is_empty(), "{report:?}");
     assert!(!world.manager().entity(EntityId(3)).unwrap().is_dirty());
     assert_eq!(snapshot(&dir), before);
+}
+
+/// `mark_dirty` of a file that changed on disk since the load is a refused write, not
+/// an unchanged file; one removed on disk and kept (`file_removed(id, true)`) is
+/// written again though the entity's text is what it held.
+#[test]
+fn a_forced_save_reports_a_file_changed_on_disk_and_writes_a_kept_removed_one() {
+    let (_root, dir, _, mut world) = loaded_crate_world(2);
+    let changed = dir.join("rock_1.jasset");
+    fs::write(&changed, "; Kind\nCrate\n; EntityID\n0x0000000000000001\n").unwrap();
+    let removed = dir.join("rock_2.jasset");
+    let held = fs::read(&removed).unwrap();
+    fs::remove_file(&removed).unwrap();
+    world.file_removed(EntityId(2), true).unwrap();
+    let m = world.manager_mut();
+    m.entity_mut(EntityId(1)).unwrap().mark_dirty();
+    let report = world.save_world().unwrap();
+    assert_eq!(report.written, vec![removed.clone()], "{report:?}");
+    assert_eq!(fs::read(&removed).unwrap(), held);
+    assert_eq!(report.skipped.len(), 1, "{report:?}");
+    assert_eq!(report.skipped[0].path, changed);
 }
 
 #[test]

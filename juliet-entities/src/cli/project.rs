@@ -91,10 +91,14 @@ pub fn resolve_root(
 /// A usage error naming the first missing path.
 pub fn require_paths(paths: &[PathBuf]) -> Result<(), CliError> {
     let missing = |p: &PathBuf| match fs::symlink_metadata(p) {
-        Err(_) => Some("no such file or folder"),
-        Ok(m) if m.file_type().is_symlink() && fs::metadata(p).is_err() => {
-            Some("a symbolic link to a missing target")
-        }
+        Err(_) => Some("no such file or folder".to_owned()),
+        Ok(m) if m.file_type().is_symlink() => match fs::metadata(p) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Some("a symbolic link to a missing target".to_owned())
+            }
+            Err(e) => Some(format!("a symbolic link whose target cannot be read ({e})")),
+            Ok(_) => None,
+        },
         Ok(_) => None,
     };
     match paths.iter().find_map(|p| Some((p, missing(p)?))) {

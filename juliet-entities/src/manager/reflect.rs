@@ -86,28 +86,29 @@ pub(crate) fn set_by_key(
         .class
         .property_index(crc, key)
         .ok_or_else(|| no_such_property(entity.class, key))?;
-    let ty = &storage.properties()[index].property_type;
-    let expected = || ty.to_string();
-    if value.line_count() == 0 {
-        // Text of comments alone (`#x`): a block without a value line is no property in
-        // a file either, whatever its type (a list would read it as empty).
-        let e = ValueError::new(ValueErrorKind::ExpectedOneLine(0), "");
-        return Err(bad_value(key, &expected(), e));
-    }
-    set_at(entity, storage, index, value).map_err(|e| bad_value(key, &expected(), e))
+    set_at(entity, storage, index, value).map_err(|e| {
+        let expected = storage.properties()[index].property_type.to_string();
+        bad_value(key, &expected, e)
+    })
 }
 
 /// Decodes `value` into property `index` of the class's table and records it as
 /// overridden. Panics when `index` is out of bounds.
 ///
 /// # Errors
-/// The codec's [`ValueError`]; the property is unchanged then.
+/// [`ValueErrorKind::ExpectedOneLine`] for a value without a value line (text of
+/// comments alone, `#x`: a block without a value line is no property in a file either,
+/// and a list would read it as empty); the codec's [`ValueError`]. The property is
+/// unchanged then.
 pub(crate) fn set_at<'v>(
     entity: &mut Entity,
     storage: &mut KindStorage,
     index: usize,
     value: Value<'v>,
 ) -> Result<(), ValueError<'v>> {
+    if value.line_count() == 0 {
+        return Err(ValueError::new(ValueErrorKind::ExpectedOneLine(0), ""));
+    }
     storage.decode_property(entity.slot as usize, index, value)?;
     entity.overrides.insert(index);
     Ok(())

@@ -201,13 +201,23 @@ impl World {
                 InPlace::Canonical => text.into_bytes(),
             },
         };
-        // The bytes the file holds (also for a forced write: rewriting them would change
-        // nothing but the file's modification time).
-        if self.records.get(&id).and_then(|r| r.original.as_deref()) == Some(&bytes[..]) {
+        let record = self.records.get(&id);
+        let same = record.and_then(|r| r.original.as_deref()) == Some(&bytes[..]);
+        if same && !forced {
             return Ok(Planned::Unchanged(Some(fingerprint)));
         }
         if let Some(reason) = self.save_refusal(id, &path) {
+            // A forced write of the bytes a read-only file holds changes nothing.
+            if same && reason == crate::fsio::SkipReason::ReadOnly {
+                return Ok(Planned::Unchanged(Some(fingerprint)));
+            }
             return Ok(Planned::Refused(Skipped { path, reason }));
+        }
+        // Forced, with the bytes the file holds still (its fingerprint is checked by the
+        // refusal above): rewriting them would change only its modification time. A
+        // file kept after it was removed on disk has no fingerprint and is written.
+        if same && record.is_some_and(|r| r.fingerprint.is_some()) {
+            return Ok(Planned::Unchanged(Some(fingerprint)));
         }
         Ok(Planned::Write {
             path,

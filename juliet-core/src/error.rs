@@ -413,8 +413,8 @@ fn expected_one_line(found: usize) -> String {
               comment)"
             .to_owned(),
         n => format!(
-            "expected one value line, found {n} (a `Key: value` line inside a `; Key` block \
-             belongs to that block)"
+            "expected one value line, found {n} (the type is written on one line; a \
+             `Key: value` line under a `; Key` block is one of that block's value lines)"
         ),
     }
 }
@@ -556,7 +556,7 @@ mod tests {
     fn expected_one_line_names_the_likely_cause() {
         let several = ValueErrorKind::ExpectedOneLine(2).to_string();
         assert!(
-            several.contains("found 2 (a `Key: value` line inside"),
+            several.contains("found 2 (the type is written on one line; a `Key: value` line"),
             "{several}"
         );
         let none = ValueErrorKind::ExpectedOneLine(0).to_string();

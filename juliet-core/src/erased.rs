@@ -396,10 +396,7 @@ impl PropertyDescriptor {
         self.check::<T>();
         // SAFETY: `check` proved this descriptor comes from `T`'s table, so `offset`
         // and `ops` describe a field of `T`, and `object` is a live `&T`.
-        unsafe {
-            self.ops
-                .encode(object as *const T as *const u8, self.offset, out)
-        }
+        unsafe { self.ops.encode(bytes_of(object), self.offset, out) }
     }
 
     /// Decodes `value` into this property of `object`.
@@ -415,7 +412,7 @@ impl PropertyDescriptor {
         // SAFETY: as in `checked_encode`, with a unique borrow of `object`.
         unsafe {
             self.ops
-                .decode_into(object as *mut T as *mut u8, self.offset, value)
+                .decode_into(bytes_of_mut(object), self.offset, value)
         }
     }
 
@@ -423,13 +420,7 @@ impl PropertyDescriptor {
     pub(crate) fn checked_same_value<T: ClassType>(&self, a: &T, b: &T) -> bool {
         self.check::<T>();
         // SAFETY: as in `checked_encode`, for two live `&T`.
-        unsafe {
-            self.ops.same_value(
-                a as *const T as *const u8,
-                b as *const T as *const u8,
-                self.offset,
-            )
-        }
+        unsafe { self.ops.same_value(bytes_of(a), bytes_of(b), self.offset) }
     }
 
     /// Copies this property from `src` to `dst` (clone-assign).
@@ -438,13 +429,20 @@ impl PropertyDescriptor {
         // SAFETY: as in `checked_encode`; `dst` is unique and `src` shared, so they
         // differ.
         unsafe {
-            self.ops.clone_from(
-                dst as *mut T as *mut u8,
-                src as *const T as *const u8,
-                self.offset,
-            )
+            self.ops
+                .clone_from(bytes_of_mut(dst), bytes_of(src), self.offset)
         }
     }
+}
+
+/// `object` as a pointer to its first byte, for the operations above.
+fn bytes_of<T>(object: &T) -> *const u8 {
+    std::ptr::from_ref(object).cast()
+}
+
+/// `object` as a pointer to its first byte, for writing through.
+fn bytes_of_mut<T>(object: &mut T) -> *mut u8 {
+    std::ptr::from_mut(object).cast()
 }
 
 #[cfg(test)]

@@ -465,12 +465,12 @@ impl<W: fmt::Write> fmt::Write for EscapeControls<W> {
 /// A located warning: an unknown key, a newer class version. Loading goes on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Warning {
-    /// The file and the place in it (line and column 0: the whole file).
-    pub location: Location,
     /// The key involved, as written.
     pub key: Option<String>,
     /// What it is about.
     pub kind: WarningKind,
+    /// The file and the place in it (line and column 0: the whole file).
+    pub location: Location,
     /// The likely intended spelling (of an unknown key), printed as
     /// `(did you mean `X`?)`.
     pub suggestion: Option<String>,
@@ -486,9 +486,9 @@ impl Warning {
         kind: WarningKind,
     ) -> Warning {
         Warning {
-            location: Location::new(path, line, column),
             key: key.map(str::to_owned),
             kind,
+            location: Location::new(path, line, column),
             suggestion: None,
         }
     }

@@ -36,10 +36,8 @@ pub(super) struct ChainEntry {
     pub(super) len: u8,
     /// The entry of the property that followed this one last time (0: none).
     pub(super) next: u8,
-    /// Offset of the key in the line.
-    pub(super) key_off: u8,
-    /// Length of the key.
-    pub(super) key_len: u8,
+    /// The key: its offset in the line and its length.
+    pub(super) key: (u8, u8),
     /// Whether the value follows on the line (the line is longer than the start);
     /// otherwise the line is exactly the start, a block header.
     pub(super) one_line: bool,
@@ -70,8 +68,7 @@ impl Default for ChainEntry {
             slot: 0,
             len: 0,
             next: 0,
-            key_off: 0,
-            key_len: 0,
+            key: (0, 0),
             one_line: false,
             form: LineForm::Block,
             block_len: 0,
@@ -157,8 +154,7 @@ impl KeyChain {
                     slot: (crc as usize % SEEN_SLOTS) as u16,
                     len: start.bytes.len() as u8,
                     next: 0,
-                    key_off: start.key.0 as u8,
-                    key_len: start.key.1 as u8,
+                    key: (start.key.0 as u8, start.key.1 as u8),
                     one_line: start.one_line,
                     form: start.form,
                     block_len: if start.one_line {
@@ -182,7 +178,7 @@ impl KeyChain {
     pub(super) fn entry_of_key(&self, key: &[u8], crc: u32, form: LineForm) -> Option<u8> {
         let matches = |i: usize| {
             let e = &self.entries[i];
-            let (off, len) = (usize::from(e.key_off), usize::from(e.key_len));
+            let (off, len) = (usize::from(e.key.0), usize::from(e.key.1));
             e.len != 0
                 && e.crc == crc
                 && e.form == form
@@ -350,10 +346,7 @@ mod tests {
         chain.promote(ic, ib);
         assert_eq!(chain.entries[usize::from(ia)].next, ib);
         let e = chain.entries[usize::from(ib)];
-        assert_eq!(
-            (e.crc, e.len, e.slot, e.key_off, e.key_len),
-            (7, 11, 7, 2, 8)
-        );
+        assert_eq!((e.crc, e.len, e.slot, e.key), (7, 11, 7, (2, 8)));
         assert_eq!(e.head, u128::from_le_bytes(*b"; Rotation:\0\0\0\0\0"));
     }
 

@@ -55,8 +55,8 @@ impl TokenBuffer {
         let mut start = at.line_start;
         let mut line_no = at.line_no;
         let mut open = at.open;
-        let mut base = at.word * simd::BLOCK;
-        let mut bits = at.bits;
+        let (word, mut bits) = at.mask;
+        let mut base = word * simd::BLOCK;
         let mut e = &self.chain.entries[usize::from(at.want)];
         // Local vectors (written back below): their lengths stay in registers.
         let mut nodes = std::mem::take(&mut self.nodes);
@@ -151,8 +151,7 @@ impl TokenBuffer {
         at.line_start = start;
         at.line_no = line_no;
         at.open = open;
-        at.word = base / simd::BLOCK;
-        at.bits = bits;
+        at.mask = (base / simd::BLOCK, bits);
         at.want = e.index;
         stopped
     }
@@ -206,9 +205,10 @@ impl TokenBuffer {
             return false;
         }
         // Only the fields still needed (not a copy of the whole entry).
-        let (crc, key_off, form, one_line, next) = (e.crc, e.key_off, e.form, e.one_line, e.next);
+        let (crc, (key_off, key_len), form, one_line, next) =
+            (e.crc, e.key, e.form, e.one_line, e.next);
         let key = at.line_start + usize::from(key_off);
-        let key = (key, key + usize::from(e.key_len));
+        let key = (key, key + usize::from(key_len));
         if self.find_duplicate(bytes, key, crc, at.line_no).is_some() {
             return false;
         }

@@ -23,8 +23,7 @@ impl TokenBuffer {
             line_start: 0,
             line_no: 0,
             open: NO_BLOCK,
-            word: 0,
-            bits: self.masks.first().copied().unwrap_or(0),
+            mask: (0, self.masks.first().copied().unwrap_or(0)),
             want: self.chain.first(),
         };
         while let Some(end) = self.fast_lines(bytes, &mut at) {
@@ -363,8 +362,7 @@ pub(super) struct ScanState {
     pub(super) line_no: u32,
     pub(super) open: usize,
     /// The mask word of the next newline, and its bits not yet done.
-    pub(super) word: usize,
-    pub(super) bits: u64,
+    pub(super) mask: (usize, u64),
     /// The [`super::chain::KeyChain`] entry predicted for the next block header.
     pub(super) want: u8,
 }

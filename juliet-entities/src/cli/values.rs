@@ -183,7 +183,7 @@ pub fn find<'p>(props: &'p Properties, key: &str, aliases: &[&str]) -> Option<&'
 }
 
 /// The header keys of an entity file as written (absent keys are `None`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
     /// `BaseVersion` (alias `version`).
     pub base_version: Option<u32>,

@@ -169,7 +169,9 @@ fn a_value_keeps_what_the_file_reader_keeps() {
 }
 
 /// A bad value or a refused revert is located at the key's line and column in the file
-/// when the file sets the property, at the whole file (`:0:0`) when it does not.
+/// when the file sets the property, at the whole file (`:0:0`) when it does not. A
+/// revert of a key the class does not have names the key, even on an entity that is no
+/// instance.
 #[test]
 fn an_error_is_located_at_the_key_the_file_sets() {
     let (dir, _, _) = project();
@@ -182,6 +184,10 @@ fn an_error_is_located_at_the_key_the_file_sets() {
         (
             "--unset=Mass",
             "plain.jasset:6:3: error: entity 0x0000000000000011 is not an instance",
+        ),
+        (
+            "--unset=Bogus",
+            "plain.jasset:0:0: error: class `Inert` has no property `Bogus`",
         ),
     ] {
         let out = jasset(dir.path(), &["set", file, pair]);
@@ -289,19 +295,29 @@ fn an_unknown_key_the_file_holds_is_located() {
 }
 
 /// A symbolic link in `Entities`, which the world skips and never writes, is refused:
-/// the target is what to name.
+/// the target is what to name. So is a FIFO there, as what it is (it was called no
+/// world entity file), without being opened.
 #[cfg(unix)]
 #[test]
-fn a_link_is_refused() {
+fn a_link_or_a_fifo_is_refused() {
     let (dir, _, plain) = project();
-    let link = dir.path().join("Assets/Worlds/L/Entities/link.jasset");
-    std::os::unix::fs::symlink("plain.jasset", &link).unwrap();
-    let out = jasset(
-        dir.path(),
-        &["set", "Assets/Worlds/L/Entities/link.jasset", "Mass=1"],
-    );
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("symbolic link"), "{}", text(&out));
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    std::os::unix::fs::symlink("plain.jasset", entities.join("link.jasset")).unwrap();
+    let fifo = entities.join("pipe.jasset");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    for (name, said) in [
+        ("link", "symbolic link"),
+        ("pipe", "Entities/pipe.jasset: not a regular file"),
+    ] {
+        let file = format!("Assets/Worlds/L/Entities/{name}.jasset");
+        let out = jasset(dir.path(), &["set", &file, "Mass=1"]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        assert!(text(&out).contains(said), "{}", text(&out));
+    }
     assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN);
 }
 

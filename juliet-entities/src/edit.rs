@@ -129,8 +129,7 @@ pub(crate) fn edits(
     let offset = |s: &str| s.as_ptr() as usize - base;
     let line_start = |at: usize| src[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_end = |at: usize| src[at..].find('\n').map_or(src.len(), |i| at + i + 1);
-    let crlf = src.contains("\r\n");
-    let eol = if crlf { "\r\n" } else { "\n" };
+    let eol = line_ending(src);
 
     let mut nodes = Vec::with_capacity(doc.len());
     for i in 0..doc.len() {
@@ -480,6 +479,17 @@ pub(crate) fn apply_bytes(src: &[u8], mut edits: Vec<(usize, usize, String)>) ->
     out
 }
 
+/// The line ending of lines added to the file `text`: the one most of its lines end
+/// with (`\r\n` when more than half of them do, else `\n`), so that one stray CRLF line
+/// does not make every added line CRLF.
+pub(crate) fn line_ending(text: &str) -> &'static str {
+    if 2 * text.matches("\r\n").count() > text.matches('\n').count() {
+        "\r\n"
+    } else {
+        "\n"
+    }
+}
+
 /// `; key` and the value lines, each ended by `eol`.
 pub(crate) fn block<S: AsRef<str>>(key: &str, lines: &[S], eol: &str) -> String {
     let mut text = format!("; {key}{eol}");
@@ -582,6 +592,24 @@ mod tests {
             edited(&crlf, old, longer),
             "; Kind\nInert\n; List\nalpha\n# keep me\n\nbeta\ngamma\n; Mass\n1\n"
                 .replace('\n', "\r\n")
+        );
+    }
+
+    /// Added lines end as most lines of the file do: one stray CRLF line in an LF file
+    /// does not make them CRLF, and one LF line in a CRLF file does not make them LF.
+    #[test]
+    fn added_lines_take_the_line_ending_of_most_lines() {
+        let old = "; Kind\nInert\n; Mass\n1\n";
+        let new = "; Kind\nInert\n; Mass\n1\n; Health\n5\n";
+        let mostly_lf = "; Kind\r\nInert\n; Mass\n1\n";
+        assert_eq!(
+            edited(mostly_lf, old, new),
+            "; Kind\r\nInert\n; Mass\n1\n; Health\n5\n"
+        );
+        let mostly_crlf = "; Kind\r\nInert\r\n; Mass\r\n1\n";
+        assert_eq!(
+            edited(mostly_crlf, old, new),
+            "; Kind\r\nInert\r\n; Mass\r\n1\n; Health\r\n5\r\n"
         );
     }
 }

@@ -207,13 +207,10 @@ impl Asset {
             .map(|_| at)
     }
 
-    /// The line ending the file uses (`\r\n` when it has any, else `\n`).
+    /// The line ending of lines added to the file: the one most of its lines end with
+    /// (`\r\n` when more than half of them do, else `\n`).
     pub fn eol(&self) -> &'static str {
-        if self.file.contains("\r\n") {
-            "\r\n"
-        } else {
-            "\n"
-        }
+        crate::edit::line_ending(&self.file)
     }
 
     /// Whether the entity loaded, so that its effective values are known: every

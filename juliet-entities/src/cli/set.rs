@@ -98,6 +98,13 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         .file
         .canonicalize()
         .map_err(|e| CliError::usage(format!("{}: {e}", escape_path(&args.file))))?;
+    if fs::metadata(&file).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return Err(CliError::usage(format!(
+            "{}: not a regular file (a FIFO, socket or device), which the world skips and \
+             never writes",
+            escape_path(&args.file)
+        )));
+    }
     let world_dir = world_of(&file).ok_or_else(|| {
         CliError::usage(format!(
             "{}: not a world entity file (expected <world>/Entities/<name>.jasset)",

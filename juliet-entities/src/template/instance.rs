@@ -106,27 +106,34 @@ pub fn overrides(
 /// position to the template's. Marks the entity dirty.
 ///
 /// # Errors
-/// As [`overrides`], and [`ErrorKind::NoSuchProperty`].
+/// [`ErrorKind::NoSuchProperty`] for a key the entity's class does not have (before
+/// whether the entity is an instance), then as [`overrides`].
 pub fn revert_property(
     manager: &mut EntityManager,
     templates: &TemplateCache,
     id: EntityId,
     key: &str,
 ) -> Result<(), Error> {
+    let crc = key_crc_runtime(key.as_bytes());
+    let position = keys::POSITION.matches(crc, key);
+    // The property, whatever the entity is: `--unset Bogus` names `Bogus`.
+    let index = match manager.entity(id) {
+        Some(e) if !position => Some(
+            e.class()
+                .property_index(crc, key)
+                .ok_or_else(|| no_such_property(e.class(), key))?,
+        ),
+        _ => None,
+    };
     let (base, template) = instance_of(manager, templates, id)?;
     let (entity, storage) = manager.record_and_storage_mut(base);
-    let crc = key_crc_runtime(key.as_bytes());
-    if keys::POSITION.matches(crc, key) {
-        entity.position = template.position();
-        entity.position_overridden = false;
-    } else {
-        let index = entity
-            .class
-            .property_index(crc, key)
-            .ok_or_else(|| no_such_property(entity.class, key))?;
+    if let Some(index) = index {
         let (archetypes, archetype) = template.archetype_storage();
         storage.copy_property_from(entity.slot as usize, index, archetypes, archetype);
         entity.overrides.remove(index);
+    } else {
+        entity.position = template.position();
+        entity.position_overridden = false;
     }
     entity.dirty = true;
     Ok(())

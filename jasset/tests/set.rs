@@ -37,6 +37,23 @@ fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
+/// An added line ends as most lines of the whole file do, when those are in a run of
+/// unknown keys that the edit is worked out without.
+#[test]
+fn an_added_line_ends_as_most_lines_of_the_whole_file_do() {
+    let (dir, _, plain) = project();
+    let head = "; EntityID: 0x0000000000000011\n; Kind: Inert\nMass: 2\n";
+    let unknown = "Unk1: 1\r\nUnk2: 2\r\nUnk3: 3\r\nUnk4: 4\r\nUnk5: 5\r\n";
+    fs::write(&plain, format!("{head}{unknown}")).unwrap();
+    let file = "Assets/Worlds/L/Entities/plain.jasset";
+    let out = jasset(dir.path(), &["set", file, "Health=7"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(&plain).unwrap(),
+        format!("{head}; Health: 7.0\r\n{unknown}")
+    );
+}
+
 #[test]
 fn set_changes_only_the_lines_of_the_set_values() {
     let (dir, _, plain) = project();
@@ -295,28 +312,38 @@ fn an_unknown_key_the_file_holds_is_located() {
 }
 
 /// A symbolic link in `Entities`, which the world skips and never writes, is refused:
-/// the target is what to name. So is a FIFO there, as what it is (it was called no
-/// world entity file), without being opened.
+/// the target is what to name. So are a FIFO and a folder there, as what they are
+/// (they were called no world entity file), without being opened; a FIFO elsewhere is
+/// no world entity file.
 #[cfg(unix)]
 #[test]
-fn a_link_or_a_fifo_is_refused() {
+fn a_link_a_fifo_or_a_folder_is_refused() {
     let (dir, _, plain) = project();
     let entities = dir.path().join("Assets/Worlds/L/Entities");
     std::os::unix::fs::symlink("plain.jasset", entities.join("link.jasset")).unwrap();
-    let fifo = entities.join("pipe.jasset");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
-    for (name, said) in [
-        ("link", "symbolic link"),
-        ("pipe", "Entities/pipe.jasset: not a regular file"),
+    fs::create_dir(entities.join("folder.jasset")).unwrap();
+    for fifo in [entities.join("pipe.jasset"), dir.path().join("pipe.jasset")] {
+        assert!(Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+    }
+    for (file, said) in [
+        ("Assets/Worlds/L/Entities/link.jasset", "symbolic link"),
+        (
+            "Assets/Worlds/L/Entities/pipe.jasset",
+            "Entities/pipe.jasset: not a regular file",
+        ),
+        (
+            "Assets/Worlds/L/Entities/folder.jasset",
+            "Entities/folder.jasset: not a regular file",
+        ),
+        ("pipe.jasset", "pipe.jasset: not a world entity file"),
     ] {
-        let file = format!("Assets/Worlds/L/Entities/{name}.jasset");
-        let out = jasset(dir.path(), &["set", &file, "Mass=1"]);
-        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-        assert!(text(&out).contains(said), "{}", text(&out));
+        let out = jasset(dir.path(), &["set", file, "Mass=1"]);
+        assert_eq!(out.status.code(), Some(2), "{file}: {}", text(&out));
+        assert!(text(&out).contains(said), "{file}: {}", text(&out));
     }
     assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN);
 }

@@ -99,11 +99,17 @@ pub(crate) fn edit(
     new: &str,
     map: &dyn KeyMap,
 ) -> Result<Vec<u8>, Error> {
-    Ok(apply_bytes(original, edits(original, path, old, new, map)?))
+    let eol = line_ending(original);
+    Ok(apply_bytes(
+        original,
+        edits(original, path, old, new, map, eol)?,
+    ))
 }
 
 /// The edits [`edit`] makes, each `(start, end, text)` replacing the bytes
-/// `original[start..end]` by `text`, for [`apply_bytes`].
+/// `original[start..end]` by `text`, for [`apply_bytes`]. The lines they add end with
+/// `eol`: the [`line_ending`] of the whole file, of which `original` may be a cut
+/// (`reduce`).
 ///
 /// # Errors
 /// As [`edit`].
@@ -113,6 +119,7 @@ pub(crate) fn edits(
     old: &str,
     new: &str,
     map: &dyn KeyMap,
+    eol: &str,
 ) -> Result<Vec<(usize, usize, String)>, Error> {
     let (mut old_buffer, mut new_buffer) = (TokenBuffer::new(), TokenBuffer::new());
     let (old_doc, old_props) = properties(&mut old_buffer, old)?;
@@ -129,7 +136,6 @@ pub(crate) fn edits(
     let offset = |s: &str| s.as_ptr() as usize - base;
     let line_start = |at: usize| src[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_end = |at: usize| src[at..].find('\n').map_or(src.len(), |i| at + i + 1);
-    let eol = line_ending(src);
 
     let mut nodes = Vec::with_capacity(doc.len());
     for i in 0..doc.len() {
@@ -479,11 +485,17 @@ pub(crate) fn apply_bytes(src: &[u8], mut edits: Vec<(usize, usize, String)>) ->
     out
 }
 
-/// The line ending of lines added to the file `text`: the one most of its lines end
-/// with (`\r\n` when more than half of them do, else `\n`), so that one stray CRLF line
-/// does not make every added line CRLF.
-pub(crate) fn line_ending(text: &str) -> &'static str {
-    if 2 * text.matches("\r\n").count() > text.matches('\n').count() {
+/// The line ending of lines added to the file `text`: `\r\n` when more than half of
+/// its lines end with it (a last line without a line ending counts as one that does
+/// not), else `\n`; so one stray CRLF line does not make every added line CRLF.
+pub(crate) fn line_ending(text: &[u8]) -> &'static str {
+    let (mut lines, mut crlf) = (0, 0);
+    for (i, _) in text.iter().enumerate().filter(|(_, &b)| b == b'\n') {
+        lines += 1;
+        crlf += usize::from(i > 0 && text[i - 1] == b'\r');
+    }
+    lines += usize::from(text.last().is_some_and(|&b| b != b'\n'));
+    if 2 * crlf > lines {
         "\r\n"
     } else {
         "\n"
@@ -611,5 +623,10 @@ mod tests {
             edited(mostly_crlf, old, new),
             "; Kind\r\nInert\r\n; Mass\r\n1\n; Health\r\n5\r\n"
         );
+        // Half is not most; a last line without a line ending is one not ending in CRLF.
+        assert_eq!(line_ending(b"a\r\nb\n"), "\n");
+        assert_eq!(line_ending(b"a\r\nb"), "\n");
+        assert_eq!(line_ending(b"a\r\nb\r\nc"), "\r\n");
+        assert_eq!(line_ending(b""), "\n");
     }
 }

@@ -546,6 +546,19 @@ fn inspector_diff_and_reverts() {
         world.revert_property(id, "Sparkle").unwrap_err().kind,
         ErrorKind::NoSuchProperty { .. }
     ));
+    // A key the class lacks is named so on any entity; a known one of a standalone
+    // entity does not revert.
+    assert!(matches!(
+        world
+            .revert_property(standalone, "Sparkle")
+            .unwrap_err()
+            .kind,
+        ErrorKind::NoSuchProperty { .. }
+    ));
+    assert!(matches!(
+        world.revert_property(standalone, "Mass").unwrap_err().kind,
+        ErrorKind::NotAnInstance(_)
+    ));
     assert!(matches!(
         world.overrides(EntityId(77)).unwrap_err().kind,
         ErrorKind::NoSuchEntity(77)

@@ -210,7 +210,7 @@ impl Asset {
     /// The line ending of lines added to the file: the one most of its lines end with
     /// (`\r\n` when more than half of them do, else `\n`).
     pub fn eol(&self) -> &'static str {
-        crate::edit::line_ending(&self.file)
+        crate::edit::line_ending(self.file.as_bytes())
     }
 
     /// Whether the entity loaded, so that its effective values are known: every

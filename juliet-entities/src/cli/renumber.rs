@@ -127,8 +127,7 @@ fn with_id(
             old
         }
         None => {
-            let crlf = bytes.windows(2).any(|w| w == b"\r\n");
-            let eol = if crlf { "\r\n" } else { "\n" };
+            let eol = crate::edit::line_ending(bytes);
             out.extend_from_slice(&bytes[..first]);
             out.extend_from_slice(format!("; {}: {new}{eol}", keys::ENTITY_ID.name).as_bytes());
             out.extend_from_slice(&bytes[first..]);
@@ -217,6 +216,12 @@ mod tests {
         assert_eq!(
             out,
             b"\xEF\xBB\xBF; EntityID: 0x0000000000000007\n; Kind\nInert\n"
+        );
+        // The added line ends as most lines do: one CRLF comment does not make it CRLF.
+        let (out, _) = with_id(b"# one\r\n; Kind\nInert\n", Path::new("f"), EntityId(7)).unwrap();
+        assert_eq!(
+            out,
+            b"# one\r\n; EntityID: 0x0000000000000007\n; Kind\nInert\n"
         );
     }
 

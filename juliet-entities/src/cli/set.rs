@@ -98,19 +98,19 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         .file
         .canonicalize()
         .map_err(|e| CliError::usage(format!("{}: {e}", escape_path(&args.file))))?;
-    if fs::metadata(&file).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
-        return Err(CliError::usage(format!(
-            "{}: not a regular file (a FIFO, socket or device), which the world skips and \
-             never writes",
-            escape_path(&args.file)
-        )));
-    }
     let world_dir = world_of(&file).ok_or_else(|| {
         CliError::usage(format!(
             "{}: not a world entity file (expected <world>/Entities/<name>.jasset)",
             escape_path(&args.file)
         ))
     })?;
+    if !file.is_file() {
+        return Err(CliError::usage(format!(
+            "{}: not a regular file (a directory, FIFO, socket or device), which the world \
+             skips and never writes",
+            escape_path(&args.file)
+        )));
+    }
     // The world named through FILE as given, so that its messages name FILE so too.
     let world_dir = (args.file.parent().and_then(Path::parent))
         .filter(|w| !w.as_os_str().is_empty() && same_file(w, &world_dir))
@@ -259,13 +259,12 @@ fn once_each(named: &[&str], same: impl Fn(&str, &str) -> bool) -> Result<(), Cl
     Ok(())
 }
 
-/// The world folder of an entity file (a regular `.jasset` file): the parent of its
-/// `Entities` folder.
+/// The world folder of an entity file (a `.jasset` file in an `Entities` folder): the
+/// parent of its `Entities` folder.
 fn world_of(file: &Path) -> Option<PathBuf> {
     if !file
         .extension()?
         .eq_ignore_ascii_case(crate::world::EXTENSION)
-        || !file.is_file()
     {
         return None;
     }

@@ -159,7 +159,8 @@ impl Attempt<'_> {
         new: &str,
     ) -> Result<InPlace, Error> {
         let (file, map) = (self.file, self.map);
-        let mut edits = edit::edits(bytes, file.path, before, new, map)?;
+        let eol = edit::line_ending(file.original);
+        let mut edits = edit::edits(bytes, file.path, before, new, map, eol)?;
         if let Some(reduced) = self.reduced {
             for edit in &mut edits {
                 (edit.0, edit.1) = (reduced.to_whole(edit.0), reduced.to_whole(edit.1));

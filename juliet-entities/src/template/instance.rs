@@ -116,7 +116,7 @@ pub fn revert_property(
 ) -> Result<(), Error> {
     let crc = key_crc_runtime(key.as_bytes());
     let position = keys::POSITION.matches(crc, key);
-    // The property, whatever the entity is: `--unset Bogus` names `Bogus`.
+    // The key first: a key the class lacks is named so, whatever the entity is.
     let index = match manager.entity(id) {
         Some(e) if !position => Some(
             e.class()

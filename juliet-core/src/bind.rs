@@ -6,15 +6,13 @@ use crate::archive::CLASS_VERSION;
 use crate::codec::Codec;
 use crate::erased::PropertyDescriptor;
 use crate::error::Error;
-use crate::token::{same_bytes, BlockHeader, Document};
+use crate::token::{same_bytes, Document};
 use crate::value::{Value, ValueSpan};
 
 /// A walk over a [`Document`]'s properties in file order that binds each to a property
 /// of `table` ([`Document::properties`]): [`Properties::next_property`] gives the index in the
 /// table of the next property the file has, and [`Properties::decode_into`] reads it.
-/// The derive's `Reflect::load` is this loop with one `match` arm a field, after a fast
-/// pass in declaration order ([`Properties::next_block`] and [`Properties::decode_at`]
-/// for each field).
+/// The derive's `Reflect::load` is this loop with one `match` arm a field.
 ///
 /// A key binds by its CRC first, then its normalized text (ASCII case and `_` ignored),
 /// so a CRC-32 twin of a key is no property of the table: the walk leaves it
@@ -70,7 +68,7 @@ pub struct Properties<'d, 'a> {
     /// The table entries (of the first 64) the canonical reading bound: a key met again
     /// is left to the tokenizer, which reports it.
     seen: u64,
-    /// `seen` when the last pass of [`Properties::next_block`] calls began
+    /// `seen` when the last pass of [`Properties::next_is`] calls began
     /// ([`Properties::again`]), and how many passes there were.
     pass_seen: u64,
     passes: u8,
@@ -79,25 +77,10 @@ pub struct Properties<'d, 'a> {
     /// Whether the walk reads in canonical form with nothing else to look at first: the
     /// document is being filled, every node made is looked at, `ClassVersion` is past.
     reading: bool,
-    /// Whether [`Properties::next_block`] found the canonical reading cannot start (a
-    /// node made that a property binds to, or a document complete):
-    /// [`Properties::next_property`] reads the rest.
-    off: bool,
     /// The value line of the property bound last when the canonical reading bound it
     /// (decoded without a node); `line` 0 otherwise.
     span: ValueSpan,
 }
-
-/// The value line of a property [`Properties::next_block`] bound, for
-/// [`Properties::decode_at`]: its byte range in the text (located only for an error).
-#[derive(Debug, Clone, Copy)]
-pub struct ValueAt {
-    start: u32,
-    len: u32,
-}
-
-/// The line of a [`ValueSpan`] not located yet ([`Properties::decode_at`]).
-const UNLOCATED: u32 = u32::MAX;
 
 impl<'a> Document<'a> {
     /// A walk binding this document's properties to `table` (see [`Properties`]).
@@ -125,7 +108,6 @@ impl<'a> Document<'a> {
             seen: 0,
             pass_seen: 0,
             passes: 0,
-            off: false,
             version_first: true,
             reading: false,
             span: ValueSpan::default(),
@@ -194,83 +176,63 @@ impl<'a> Properties<'_, 'a> {
         }
     }
 
-    /// When the next property of the file is table entry `j` in canonical form (a block
-    /// or an inline header, read straight from the text; `header` is the entry's
-    /// [`BlockHeader`]), binds it as [`Properties::next_property`] would and returns its
-    /// value line, for [`Properties::decode_at`]; `None` otherwise, changing nothing (the
-    /// property is absent, comes later, or is read by the tokenizer:
-    /// `next_property` gives it then). The fast path of a loader reading the
-    /// declaration order, as the writer writes it: inline, one masked compare of 16
-    /// bytes with the constant header and a bit scan for the end of the value line.
-    ///
-    /// ```
-    /// use std::path::Path;
-    /// use juliet_core::{BlockHeader, Reflect, TokenBuffer};
-    ///
-    /// #[derive(juliet_derive::Entity, Debug, Default, PartialEq)]
-    /// #[jasset(crate = ::juliet_core)]
-    /// struct Door {
-    ///     width: f32,
-    ///     locked: bool,
-    /// }
-    ///
-    /// const HEADERS: [BlockHeader; 2] = [BlockHeader::new("Width"), BlockHeader::new("Locked")];
-    /// let mut buffer = TokenBuffer::new();
-    /// let mut doc = buffer.document(b"; Width\n1.5\n; Locked: true\n", Path::new("door.jasset"))?;
-    /// let mut door = Door::default();
-    /// let mut properties = doc.properties(Door::CLASS.properties);
-    /// if let Some(at) = properties.next_block(0, &HEADERS[0]) {
-    ///     properties.decode_at(0, at, &mut door.width)?;
-    /// }
-    /// if let Some(at) = properties.next_block(1, &HEADERS[1]) {
-    ///     properties.decode_at(1, at, &mut door.locked)?;
-    /// }
-    /// assert_eq!(door, Door { width: 1.5, locked: true });
-    /// assert_eq!(properties.next_property()?, None); // nothing left to walk
-    /// # Ok::<(), juliet_core::Error>(())
-    /// ```
+    /// Whether the next property of the file is table entry `j`, whose block header as
+    /// the writer writes it is `header` (`"; "`, the declared key `table[j].key`,
+    /// `"\n"`): then it is bound as [`Properties::next_property`] binds it and
+    /// [`Properties::decode_into`] reads it. Otherwise nothing changes (the property is
+    /// absent, or the file has another next; `next_property` walks what is left). The
+    /// fast path of a loader reading the declaration order, as the writer writes it: a
+    /// canonical property costs one compare of a constant header.
     #[inline(always)]
-    pub fn next_block(&mut self, j: usize, header: &BlockHeader) -> Option<ValueAt> {
-        debug_assert_eq!(
-            header.key(),
-            self.table[j].key,
-            "next_block: entry {j}'s header"
+    pub fn next_is(&mut self, j: usize, header: &'static str) -> bool {
+        debug_assert!(
+            header.len() == self.table[j].key.len() + 3
+                && header.starts_with("; ")
+                && header.ends_with('\n')
+                && header[2..header.len() - 1] == *self.table[j].key,
+            "next_is: the block header of entry {j}"
         );
-        if !self.reading && !self.start_reading() || self.was_seen(j) {
-            return None;
+        if self.reading {
+            return self.canonical_is(j, header);
         }
-        let (start, len) = self.doc.block_at_reading(header)?;
-        self.bound = j;
-        if j < 64 {
-            self.seen |= 1 << j;
-        }
-        Some(ValueAt { start, len })
+        self.next_is_other(j, header)
     }
 
-    /// Decodes into `place` (a value of table entry `j`'s type) the value line
-    /// [`Properties::next_block`] gave for entry `j`. Out of line: one copy for each
-    /// property type of a crate, shared by its classes, so that a class costs a call a
-    /// field to compile, not a decoder.
+    /// [`Properties::next_is`] then [`Properties::decode_into`], out of line: reads
+    /// table entry `j` (block header `header`, as for `next_is`) into `place` when it
+    /// is the file's next property, and leaves `place` as it is otherwise. One copy
+    /// for each property type of a crate, shared by its classes: the derive's `load`
+    /// calls it once for each field, in declaration order, so that a class costs a
+    /// call a field to compile, not a decoder.
     ///
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
-    pub fn decode_at<T: Codec>(&self, j: usize, at: ValueAt, place: &mut T) -> Result<(), Error> {
-        let span = ValueSpan {
-            start: at.start,
-            len: at.len,
-            // Located only if it does not decode.
-            line: UNLOCATED,
-            column: 0,
-        };
-        let value = Value::from_spans(self.doc.source(), std::slice::from_ref(&span));
-        match place.decode_into(value) {
-            Ok(()) => Ok(()),
-            Err(e) => Err(self.canonical_error(j, &span, e)),
+    pub fn read<T: Codec>(
+        &mut self,
+        j: usize,
+        header: &'static str,
+        place: &mut T,
+    ) -> Result<(), Error> {
+        if self.next_is(j, header) {
+            self.decode_into(place)
+        } else {
+            Ok(())
         }
     }
 
-    /// Whether a loader that called [`Properties::next_block`] for each entry in
+    /// [`Properties::decode_into`] out of line, one copy for each property type of a
+    /// crate (the derive's `match` over the properties [`Properties::next_property`]
+    /// gives).
+    ///
+    /// # Errors
+    /// As [`Properties::decode_into`].
+    #[inline(never)]
+    pub fn decode_later<T: Codec>(&mut self, place: &mut T) -> Result<(), Error> {
+        self.decode_into(place)
+    }
+
+    /// Whether a loader that called [`Properties::next_is`] for each entry in
     /// declaration order should do so once more: the file is read in canonical form,
     /// has properties left, and that pass bound some (so a property written before its
     /// declared place, which the pass went past, is read the same fast way). At most
@@ -283,7 +245,7 @@ impl<'a> Properties<'_, 'a> {
         self.again_other()
     }
 
-    /// Passes of [`Properties::next_block`] calls [`Properties::again`] allows.
+    /// Passes of [`Properties::next_is`] calls [`Properties::again`] allows.
     pub const PASSES: u8 = 4;
 
     /// [`Properties::again`] when the file has properties left.
@@ -297,54 +259,71 @@ impl<'a> Properties<'_, 'a> {
         true
     }
 
-    /// [`Properties::next_block`] outside the canonical reading: starts it, once every
-    /// node made is looked at (those no property binds to passed over; one a property
-    /// binds to leaves it to [`Properties::next_property`]) and `ClassVersion` is read
-    /// when it comes first. Whether the walk now reads in canonical form.
-    #[cold]
-    #[inline(never)]
-    fn start_reading(&mut self) -> bool {
-        if self.off {
+    /// [`Properties::next_is`] while reading in canonical form.
+    #[inline(always)]
+    fn canonical_is(&mut self, j: usize, header: &'static str) -> bool {
+        if self.was_seen(j) {
+            // Bound already: a second one is the tokenizer's duplicate key.
             return false;
         }
-        self.settle();
-        while self.next < self.doc.made() {
-            let i = self.next;
-            if !self.doc.made_nodes()[i].consumed
-                && self.table.iter().any(|p| self.node_matches(i, p))
-            {
-                self.off = true;
-                return false;
+        match self.doc.canonical_header(header) {
+            Some(found) => {
+                self.bind_canonical(found, j);
+                true
             }
-            self.next += 1;
+            None => false,
+        }
+    }
+
+    /// [`Properties::next_is`] when the walk may have nodes to look at or
+    /// `ClassVersion` to read first.
+    #[inline(never)]
+    fn next_is_other(&mut self, j: usize, header: &'static str) -> bool {
+        self.settle();
+        if self.next < self.doc.made() {
+            if let Some(bound) = self.node_is(j) {
+                return bound;
+            }
         }
         if !self.doc.is_filling() {
-            self.off = true;
             return false;
         }
         if self.version_first {
             self.version_first = false;
-            if self.doc.unmade() == 0 {
-                if let Some(found) = self.doc.canonical_keyed(CLASS_VERSION.name) {
-                    // Left unconsumed: `Archive::resolve_class_version` reads it.
-                    let i = self.doc.push_canonical(found, CLASS_VERSION.crc);
-                    self.next = i + 1;
-                }
+            if let Some(found) = self.doc.canonical_keyed(CLASS_VERSION.name) {
+                // Left unconsumed: `Archive::resolve_class_version` reads it.
+                let i = self.doc.push_canonical(found, CLASS_VERSION.crc);
+                self.next = i + 1;
             }
         }
         self.reading = true;
-        true
+        self.canonical_is(j, header)
     }
 
-    /// [`Properties::decode_into`] out of line, one copy for each property type of a
-    /// crate (the derive's `match` over the properties [`Properties::next_property`]
-    /// gives).
-    ///
-    /// # Errors
-    /// As [`Properties::decode_into`].
+    /// [`Properties::next_is`] over the nodes made: past consumed nodes and
+    /// `ClassVersion`, whether the next node is entry `j` by its declared key; `None`
+    /// when no node is left to look at.
     #[inline(never)]
-    pub fn decode_later<T: Codec>(&mut self, place: &mut T) -> Result<(), Error> {
-        self.decode_into(place)
+    fn node_is(&mut self, j: usize) -> Option<bool> {
+        while let Some(n) = self.doc.made_nodes().get(self.next) {
+            let i = self.next;
+            let (consumed, crc) = (n.consumed, n.key_crc);
+            if consumed
+                || crc == CLASS_VERSION.crc
+                    && same_bytes(self.doc.key_bytes(i), CLASS_VERSION.name.as_bytes())
+            {
+                self.next += 1;
+                continue;
+            }
+            let p = &self.table[j];
+            if crc != p.crc || !same_bytes(self.doc.key_bytes(i), p.key.as_bytes()) {
+                return Some(false);
+            }
+            self.doc.consume(i);
+            self.bound_to(i, j);
+            return Some(true);
+        }
+        None
     }
 
     /// The table index the next property is expected at: the first one the canonical
@@ -427,27 +406,15 @@ impl<'a> Properties<'_, 'a> {
     #[cold]
     #[inline(never)]
     fn decode_error(&self, e: crate::ValueError<'_>) -> Error {
+        let p = &self.table[self.bound];
+        let expected = p.property_type.to_string();
         if self.span.line != 0 {
-            self.canonical_error(self.bound, &self.span, e)
+            // Read in canonical form, maybe without a node: the key is the declared one.
+            self.doc
+                .bad_value(std::slice::from_ref(&self.span), p.key, &expected, e)
         } else {
-            let expected = self.table[self.bound].property_type.to_string();
             self.doc.value_error(self.current, &expected, e)
         }
-    }
-
-    /// The located error of table entry `j`'s value line `span`, read in canonical
-    /// form (maybe without a node: the key is the declared one), that does not decode.
-    #[cold]
-    #[inline(never)]
-    fn canonical_error(&self, j: usize, span: &ValueSpan, e: crate::ValueError<'_>) -> Error {
-        let span = &match span.line {
-            UNLOCATED => self.doc.value_span(span.start, span.len),
-            _ => *span,
-        };
-        let p = &self.table[j];
-        let expected = p.property_type.to_string();
-        self.doc
-            .bad_value(std::slice::from_ref(span), p.key, &expected, e)
     }
 
     /// Whether node `index`'s key is `p`'s key or one of its aliases, any spelling: the

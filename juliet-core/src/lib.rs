@@ -75,7 +75,7 @@ pub use archive::{
     write_header, write_property, Archive, ArchiveMode, UnknownProperties, UnknownProperty,
     CLASS_VERSION, UNKNOWN_KEY_WARNINGS,
 };
-pub use bind::{Properties, ValueAt};
+pub use bind::Properties;
 pub use class::{Class, Reflect};
 pub use codec::{decode_variant, needs_quotes, Codec, PropertyType};
 pub use crc::{
@@ -88,7 +88,7 @@ pub use error::{
 pub use registry::{ClassRegistration, Registry, Replacement, StockClass};
 pub use suggest::did_you_mean;
 pub use text::{from_text, load_text, LoadTextReport};
-pub use token::{BlockHeader, Document, LineForm, PropertyNode, TokenBuffer};
+pub use token::{Document, LineForm, PropertyNode, TokenBuffer};
 pub use value::{reads_as_value_line, Value, ValueError};
 
 /// Re-exported for the derive's generated registration code.

@@ -9,9 +9,7 @@
 mod chain;
 mod fast;
 mod first;
-mod header;
 mod lazy;
-pub use header::BlockHeader;
 pub(crate) use lazy::{same_bytes, Canonical};
 mod scan;
 pub(crate) mod simd;

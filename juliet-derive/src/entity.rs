@@ -331,32 +331,27 @@ fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
 
 /// `Reflect::load`: one walk over the file's properties in file order
 /// (`juliet_core::Properties`, which binds each to the property table by exact key and
-/// reads a canonical file straight from its text): first, for each property in
-/// declaration order (the writer's), `Properties::next_block` with the property's
-/// constant `BlockHeader` (inline: a masked compare of 16 bytes) and, when it is the
-/// file's next, `Properties::decode_at`; then whatever is left through a `match` and
-/// `Properties::decode_later`. Both decoders are out of line and generic over the
-/// property type only, so that a crate compiles one decoder for each property type, not
-/// one for each field of each class. Then the class version and the migration.
+/// reads a canonical file straight from its text): first the properties in
+/// declaration order (the writer's), each one `Properties::read` with its constant
+/// header, then whatever is left through a `match` and `Properties::decode_later`. Both
+/// are out of line and generic over the property type only, so a crate compiles one
+/// decoder for each property type, not one for each field of each class. Then the
+/// class version and the migration.
 fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let version = Literal::u32_suffixed(cont.version());
     let mut obligations = Vec::new();
-    let mut headers = Vec::new();
     let mut straight = Vec::new();
     let mut arms = Vec::new();
     for (i, field) in cont.properties().enumerate() {
         let member = field.ident;
         let ty = field.ty;
         let key = &field.key.text;
+        let header = Literal::string(&format!("; {key}\n"));
         let codec = codec(field, krate);
         obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
-        headers.push(quote!(#krate::BlockHeader::new(#key)));
         // Spanned at the field type: a type without a codec is reported there.
-        let decode = quote_spanned!(ty.span()=> properties.decode_at::<#ty>);
-        straight.push(quote! {
-            if let ::core::option::Option::Some(at) = properties.next_block(#i, &HEADERS[#i]) {
-                #decode(#i, at, &mut self.#member)?;
-            }
+        straight.push(quote_spanned! {ty.span()=>
+            properties.read::<#ty>(#i, #header, &mut self.#member)?;
         });
         let later = quote_spanned!(ty.span()=> properties.decode_later::<#ty>);
         arms.push(quote! {
@@ -368,12 +363,10 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
     // (`Archive::read_deprecated`), `resolve_class_version` and the audit, which keeps
     // an unknown key and warns instead of it vanishing from the file.
     let helper = quote!(#(#obligations)*);
-    let count = headers.len();
     let dispatch = if arms.is_empty() {
         quote!(while properties.next_property()?.is_some() {})
     } else {
         quote! {
-            const HEADERS: [#krate::BlockHeader; #count] = [#(#headers),*];
             loop {
                 #(#straight)*
                 if !properties.again() {

@@ -167,7 +167,7 @@ fn files_given_up_half_way_load_as_from_the_tokenizer() {
 fn hand_edited_files_are_read_straight_from_the_text() {
     let files = [
         "# tuned\n; ClassVersion\n2\n\n; VelocityX\n1.5\n// why\n; VelocityY: 2\n",
-        // Every property in reverse order (more passes than `next_block` makes).
+        // Every property in reverse order (more passes than `next_is` makes).
         "; Sound\nbang\n; Ammo: 7\n; VelocityY\n2\n; VelocityX\n1\n",
         // A swap, as a designer moves one line up.
         "; VelocityY: 2\n; VelocityX: 1\n; Ammo\n3\n; Sound: s\n# end",

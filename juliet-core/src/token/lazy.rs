@@ -23,14 +23,10 @@ const CLASS_VERSION: Key = Key::new("ClassVersion");
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Lazy {
     /// Byte offset of the next line (at a `;`, or not canonical).
-    pub(super) pos: u32,
-    /// Its 1-based line number, or [`UNCOUNTED`] (then [`Document::line_of`] counts
-    /// it when it is asked for).
-    pub(super) line: u32,
+    pos: u32,
+    /// Its 1-based line number.
+    line: u32,
 }
-
-/// [`Lazy::line`] of a reading that did not count the lines it went past.
-pub(super) const UNCOUNTED: u32 = u32::MAX;
 
 impl Lazy {
     /// The start of the file `src`: its first line past blank lines and comments when
@@ -85,11 +81,7 @@ impl<'a> Document<'a> {
     #[inline(always)]
     fn reading_at(&self) -> Option<(usize, u32, &'a [u8])> {
         let lazy = self.lazy?;
-        let line = match lazy.line {
-            UNCOUNTED => self.line_of(lazy.pos as usize),
-            line => line,
-        };
-        Some((lazy.pos as usize, line, self.src.as_bytes()))
+        Some((lazy.pos as usize, lazy.line, self.src.as_bytes()))
     }
 
     /// The next property when the document is being filled and that property is in
@@ -127,6 +119,27 @@ impl<'a> Document<'a> {
             return None;
         }
         self.canonical_property(at + 2, at + 2 + n, line)
+    }
+
+    /// [`Document::canonical_keyed`] of the key of the block header `header` (`"; "`,
+    /// a key, `"\n"`): one compare of the header for a block.
+    #[inline(always)]
+    pub(crate) fn canonical_header(&self, header: &str) -> Option<Canonical<'a>> {
+        let (at, line, bytes) = self.reading_at()?;
+        let n = header.len();
+        if bytes.len() - at < n + 1 {
+            return None;
+        }
+        if same_bytes(&bytes[at..at + n], header.as_bytes()) {
+            return self.canonical_block(at + 2, at + n - 1, line);
+        }
+        // `; Key: value`, the inline header.
+        if bytes[at + n - 1] != b':'
+            || !same_bytes(&bytes[at..at + n - 1], &header.as_bytes()[..n - 1])
+        {
+            return None;
+        }
+        self.canonical_inline(at + 2, at + n - 1, line)
     }
 
     /// The rest of [`Document::canonical_next`] once the key is known to span
@@ -241,66 +254,6 @@ impl<'a> Document<'a> {
     /// nodes. Its node, made or not, follows every node made so far.
     #[inline(always)]
     pub(crate) fn bind_canonical(&mut self, found: Canonical<'a>, crc: u32) {
-        self.consume_canonical(found, crc);
-        self.advance(found);
-    }
-
-    /// [`Document::block_at_reading`]'s property, bound: its header at `pos`, its value
-    /// line `len` bytes from `start`, written inline or not, keyed `crc`. Out of line:
-    /// only a document that keeps nodes (or a debug build) records more than a count.
-    #[inline(never)]
-    pub(super) fn record_block(&mut self, pos: u32, start: u32, len: u32, inline: bool, crc: u32) {
-        let key_len = start - pos - 3 - u32::from(inline);
-        let span = self.value_span(start, len);
-        let src: &'a str = self.src;
-        let found = Canonical {
-            key: &src.as_bytes()[pos as usize + 2..][..key_len as usize],
-            value_start: start,
-            value_len: len,
-            next: 0,
-            next_line: 0,
-            line: self.line_of(pos as usize),
-            value_line: span.line,
-            value_column: span.column,
-            inline,
-        };
-        self.consume_canonical(found, crc);
-    }
-
-    /// The located value line `len` bytes from `start`: its 1-based line and column (1
-    /// for a block's, past `; Key: ` for an inline header's), counted in the text.
-    pub(crate) fn value_span(&self, start: u32, len: u32) -> ValueSpan {
-        let line_start = self.src.as_bytes()[..start as usize]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        ValueSpan {
-            start,
-            len,
-            line: self.line_of(start as usize),
-            column: start - line_start as u32 + 1,
-        }
-    }
-
-    /// The 1-based line of byte `offset` of the text: one more than the newlines before
-    /// it, counted in the newline masks of the scan.
-    pub(crate) fn line_of(&self, offset: usize) -> u32 {
-        let masks = &self.buf.masks;
-        let (word, bit) = (offset / 64, offset % 64);
-        let whole: u32 = masks[..word.min(masks.len())]
-            .iter()
-            .map(|w| w.count_ones())
-            .sum();
-        let part = masks
-            .get(word)
-            .map_or(0, |w| (w & ((1u64 << bit) - 1)).count_ones());
-        1 + whole + part
-    }
-
-    /// `found`, keyed `crc`, consumed: a node made of it when the document keeps nodes,
-    /// else counted among those bound without one.
-    #[inline(always)]
-    fn consume_canonical(&mut self, found: Canonical<'a>, crc: u32) {
         if self.keep_nodes {
             let values = self.buf.values.len();
             self.buf
@@ -314,6 +267,7 @@ impl<'a> Document<'a> {
                 .push((canonical_node(found, crc, 0, true), found.value_span()));
             self.unmade += 1;
         }
+        self.advance(found);
     }
 
     /// How many properties are bound without a node (all of them consumed, right after
@@ -391,7 +345,7 @@ impl<'a> Document<'a> {
 /// Offset of the first `\n` at or after `from` in a text of `len` bytes whose newline
 /// masks (of the scan that checked it) are `masks`, or `len`: a bit scan per line.
 #[inline(always)]
-pub(super) fn line_end(masks: &[u64], len: usize, from: usize) -> usize {
+fn line_end(masks: &[u64], len: usize, from: usize) -> usize {
     let mut word = from / 64;
     let mut bits = match masks.get(word) {
         Some(&w) => w >> (from % 64),
@@ -417,7 +371,7 @@ pub(super) fn line_end(masks: &[u64], len: usize, from: usize) -> usize {
 /// when the file ends first); `None` when another line comes first (a second value
 /// line, a compact property, ...: the tokenizer reads those).
 #[inline(always)]
-pub(super) fn next_header(bytes: &[u8], masks: &[u64], at: usize, line: u32) -> Option<(u32, u32)> {
+fn next_header(bytes: &[u8], masks: &[u64], at: usize, line: u32) -> Option<(u32, u32)> {
     match bytes.get(at) {
         Some(b';') => Some((at as u32, line)),
         None => Some((bytes.len() as u32, line)),
@@ -512,13 +466,13 @@ pub(super) fn utf8_without_nul(bytes: &[u8]) -> Option<&str> {
 
 /// [`EDGE`] bit: a value line cannot start with this byte (empty, blank, comment,
 /// header).
-pub(super) const FIRST: u8 = 1;
+const FIRST: u8 = 1;
 /// [`EDGE`] bit: a value line cannot end with this byte (the tokenizer trims it).
-pub(super) const LAST: u8 = 2;
+const LAST: u8 = 2;
 
 /// What each byte may not be at the edges of a value line read in canonical form
 /// ([`edge_class`]).
-pub(super) static EDGE: [u8; 256] = byte_table!(edge_class);
+static EDGE: [u8; 256] = byte_table!(edge_class);
 
 /// The [`EDGE`] bits of `b`.
 const fn edge_class(b: u8) -> u8 {

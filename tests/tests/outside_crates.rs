@@ -24,9 +24,9 @@ fn block_after<'a>(text: &'a str, heading: &str, lang: &str) -> &'a str {
     &section[start..start + len]
 }
 
-/// The README's example as a crate: its `[dependencies]` lines with the path to the
-/// checkout made absolute, and its Rust block, as shown (it hides no line), as the body
-/// of `main`.
+/// The README's example as a crate: its lines for `[dependencies]` (under that
+/// section, as `cargo new` writes it) with the path to the checkout made absolute, and
+/// its Rust block, as shown (it hides no line), as the body of `main`.
 fn readme_crate() -> Option<OutsideCrate> {
     let heading = "## Derive your first entity";
     let dependencies = block_after(README, heading, "toml");
@@ -34,7 +34,14 @@ fn readme_crate() -> Option<OutsideCrate> {
         dependencies.contains("path = \"../juliet-rs/juliet-entities\""),
         "{dependencies}"
     );
-    let dependencies = dependencies.replace("../juliet-rs/", "{workspace}/");
+    assert!(
+        !dependencies.contains("[dependencies]"),
+        "the README's lines go under the `[dependencies]` that `cargo new` writes:\n{dependencies}"
+    );
+    let dependencies = format!(
+        "[dependencies]\n{}",
+        dependencies.replace("../juliet-rs/", "{workspace}/")
+    );
     let block = block_after(README, heading, "rust");
     // What a reader copies is the block as shown: no line rustdoc hides.
     assert!(

@@ -100,6 +100,7 @@ pub(crate) fn edit_file(
         // The read-back is made the way the edit was: on the cut file or the whole one.
         known: known.filter(|_| reduced.is_some()),
         text,
+        eol: edit::line_ending(file.original),
     };
     // The file at the current versions, loaded: what it holds without its migration. A
     // file that does not load that way (a value of an older type) is taken to hold the
@@ -144,6 +145,8 @@ struct Attempt<'a> {
     known: Option<&'a str>,
     /// The entity's canonical text.
     text: &'a str,
+    /// How the lines the edit adds end: as most lines of the whole file do.
+    eol: &'static str,
 }
 
 impl Attempt<'_> {
@@ -159,8 +162,7 @@ impl Attempt<'_> {
         new: &str,
     ) -> Result<InPlace, Error> {
         let (file, map) = (self.file, self.map);
-        let eol = edit::line_ending(file.original);
-        let mut edits = edit::edits(bytes, file.path, before, new, map, eol)?;
+        let mut edits = edit::edits(bytes, file.path, before, new, map, self.eol)?;
         if let Some(reduced) = self.reduced {
             for edit in &mut edits {
                 (edit.0, edit.1) = (reduced.to_whole(edit.0), reduced.to_whole(edit.1));

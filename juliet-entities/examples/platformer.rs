@@ -451,6 +451,12 @@ fn activity(p: &Player, previous_feet_y: f32) -> &'static str {
     }
 }
 
+/// `v` as the path table prints positions: metres to the centimetre (the controller's
+/// skin and `f32` sums leave digits no reader wants, as `0.00999999`).
+fn metres(v: Vec3) -> String {
+    format!("({:.2}, {:.2}, {:.2})", v.x, v.y, v.z)
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut sim = Simulation::new()?;
     println!("level: demo/Assets/Worlds/Platformer");
@@ -460,8 +466,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .resources()
             .get::<LevelPhysics>()
             .map_or(0, LevelPhysics::len),
-        sim.player().controller.feet(),
-        sim.turret().mount
+        metres(sim.player().controller.feet()),
+        metres(sim.turret().mount)
     );
     println!();
     println!("path (feet, metres; every 0.25 s of the 10 simulated seconds):");

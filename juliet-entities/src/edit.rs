@@ -231,9 +231,12 @@ pub(crate) fn edits(
                     _ => (block(key, lines, eol), next_kept(at).filter(|n| n.compact)),
                 };
                 // A last value line without a line ending that goes leaves the line
-                // before it, which has one.
+                // before it, which has one; a property inserted here before this one
+                // ends its last line.
                 let ends_line = |e: &(usize, usize, String)| {
-                    e.1 == at && e.2.is_empty() && e.0 > 0 && src.as_bytes()[e.0 - 1] == b'\n'
+                    e.1 == at
+                        && (e.2.is_empty() && e.0 > 0 && src.as_bytes()[e.0 - 1] == b'\n'
+                            || e.0 == at && e.2.ends_with('\n'))
                 };
                 if at > 0
                     && src.as_bytes()[at - 1] != b'\n'
@@ -290,18 +293,17 @@ pub(crate) fn edits(
         }
         // The comment and blank lines inside a block stay: only its header and value
         // lines go.
-        let mut kept = String::new();
-        if !node.one_line {
+        let kept = if node.one_line {
+            String::new()
+        } else {
             let values: Vec<usize> = doc.value_lines(node.index).map(offset).collect();
-            let mut at = line_end(line_start(offset(node.key)));
-            while at < node.span.1 {
-                let end = line_end(at);
-                if !values.iter().any(|&v| (at..end).contains(&v)) {
-                    kept.push_str(&src[at..end]);
-                }
-                at = end;
-            }
-        }
+            lines_between(
+                src,
+                line_end(line_start(offset(node.key))),
+                node.span.1,
+                &values,
+            )
+        };
         edits.push((node.span.0, node.span.1, kept));
         // A `Key: value` line that the deleted one kept out of the block before it
         // becomes `; Key: value`.
@@ -334,9 +336,7 @@ pub(crate) fn edits(
 }
 
 /// The edits that give property `index` of `doc` the value lines `lines`, line for
-/// line: the file's value lines take the new ones in order, new lines beyond them go
-/// after the last, and old lines beyond the new ones go with their line endings. The
-/// comment and blank lines between value lines stay where they are.
+/// line ([`line_for_line`]).
 fn value_line_edits(
     edits: &mut Vec<(usize, usize, String)>,
     doc: &Document<'_>,
@@ -354,6 +354,22 @@ fn value_line_edits(
             )
         })
         .collect();
+    line_for_line(edits, src, &old, lines, eol);
+}
+
+/// The edits of `src` that replace the value lines at `old` (byte ranges, line endings
+/// excluded, in file order) by `lines`, line for line: the old lines take the new ones
+/// in order, new lines beyond them go after the last (each after an `eol`), and old
+/// lines beyond the new ones go with their line endings. The comment and blank lines
+/// between value lines stay where they are. What a save and `jasset merge` do to a
+/// changed value.
+pub(crate) fn line_for_line(
+    edits: &mut Vec<(usize, usize, String)>,
+    src: &str,
+    old: &[(usize, usize)],
+    lines: &[&str],
+    eol: &str,
+) {
     for (&(start, end), line) in old.iter().zip(lines) {
         edits.push((start, end, (*line).to_owned()));
     }
@@ -368,6 +384,23 @@ fn value_line_edits(
         let to = src[end..].find('\n').map_or(src.len(), |i| end + i + 1);
         edits.push((from, to, String::new()));
     }
+}
+
+/// The whole lines of `src[from..to]` (`from` a line start) on which none of the value
+/// lines starting at `values` starts: the comment and blank lines inside a block whose
+/// header line ends at `from` and whose last value line ends at `to`, which stay when
+/// the block goes (a save's revert, a removal `jasset merge` takes).
+pub(crate) fn lines_between(src: &str, from: usize, to: usize, values: &[usize]) -> String {
+    let mut kept = String::new();
+    let mut at = from;
+    while at < to {
+        let end = src[at..].find('\n').map_or(src.len(), |i| at + i + 1);
+        if !values.iter().any(|&v| (at..end).contains(&v)) {
+            kept.push_str(&src[at..end]);
+        }
+        at = end;
+    }
+    kept
 }
 
 /// `original` (an entity file) with the values of its version lines (`BaseVersion`,
@@ -580,6 +613,21 @@ mod tests {
             edited(original, old, new),
             "; Kind\nInert\n; List\nz\n; Mass\n1\n"
         );
+    }
+
+    /// Two properties added after an unterminated last line: one line ending goes
+    /// before the first, none between them (LF and CRLF).
+    #[test]
+    fn properties_added_at_an_unterminated_end_are_not_split_by_a_blank_line() {
+        for eol in ["\n", "\r\n"] {
+            let original = format!("; Kind{eol}Inert{eol}; Mass{eol}5.0");
+            let old = "; Kind\nInert\n; Mass\n5.0\n";
+            let new = "; Kind\nInert\n; Mass\n5.0\n; List\na\nb\n; Health\n9\n";
+            assert_eq!(
+                edited(&original, old, new),
+                format!("{original}{eol}; List{eol}a{eol}b{eol}; Health{eol}9{eol}")
+            );
+        }
     }
 
     /// A changed value of several lines is replaced line for line: the comments and

@@ -15,10 +15,12 @@
 //! >>>>>>> theirs
 //! ```
 //!
-//! The result is OURS's text edited in place: the lines of the properties that take
-//! THEIRS's value are replaced (in OURS's spelling and line form), THEIRS's new
-//! properties are inserted after their nearest preceding neighbour, and comments,
-//! blank lines, order and line endings stay. Where the edit would not read back as the
+//! The result is OURS's text edited in place, as a save edits a file: the properties
+//! that take THEIRS's value get their value lines replaced line for line (in OURS's
+//! spelling and line form, the comments between value lines kept), THEIRS's new
+//! properties are inserted after their nearest preceding neighbour, a property THEIRS
+//! removed loses its header and value lines but not the comments inside it, and
+//! comments, blank lines, order and line endings stay. Where the edit would not read back as the
 //! merged properties (a mix of line forms it cannot keep), the properties are written
 //! one block each instead.
 
@@ -30,7 +32,7 @@ use clap::Args;
 use super::project::resolve_root;
 use super::props::{compare_keys, read_asset, read_text, show, Asset, Prop};
 use super::{CliError, CliResult, Status};
-use crate::edit::block;
+use crate::edit::{block, line_for_line, lines_between};
 
 /// Arguments of `jasset merge`.
 #[derive(Debug, Clone, Args)]
@@ -336,34 +338,34 @@ impl<'a> Plan<'a> {
                 Pick::Ours => {}
                 Pick::Conflict(o, t) => {
                     if markers {
-                        edits
-                            .list
-                            .push((span.0, span.1, self.conflict_block(*o, *t, eol)));
+                        // OURS's comments inside the property stay, after the block.
+                        let text = self.conflict_block(*o, *t, eol) + &self.inside(p);
+                        edits.list.push((span.0, span.1, text));
                         if several(o, ours) || several(t, theirs) {
                             self.guard_compact(span.1, markers, &mut edits);
                         }
                     }
                 }
                 Pick::Theirs(None) => {
-                    edits.list.push((span.0, span.1, String::new()));
+                    edits.list.push((span.0, span.1, self.inside(p)));
                     staying_form = form_before;
                     if form_before == Some(juliet_core::LineForm::Block) {
                         self.guard_compact(span.1, markers, &mut edits);
                     }
                 }
                 Pick::Theirs(Some(t)) => {
-                    let values = ours.values(p);
                     match theirs.raw(t).as_slice() {
                         // A block's value line would read as something else.
                         [line]
                             if p.form == juliet_core::LineForm::Block && !is_value_line(line) =>
                         {
-                            let inline = format!("; {}: {line}{eol}", ours.key(p));
+                            let inline =
+                                format!("; {}: {line}{eol}{}", ours.key(p), self.inside(p));
                             edits.list.push((span.0, span.1, inline));
                         }
-                        [line] => edits.list.push((values.0, values.1, (*line).to_owned())),
-                        lines if p.form == juliet_core::LineForm::Block => {
-                            edits.list.push((values.0, values.1, lines.join(eol)))
+                        lines if lines.len() == 1 || p.form == juliet_core::LineForm::Block => {
+                            let old = ours.value_ranges(p);
+                            line_for_line(&mut edits.list, src, &old, lines, eol);
                         }
                         lines => {
                             edits
@@ -385,7 +387,10 @@ impl<'a> Plan<'a> {
                 Pick::Conflict(o, th) if markers => self.conflict_block(o, th, eol),
                 _ => continue,
             };
-            if at > 0 && !src[..at].ends_with('\n') {
+            // After a last line without a line ending, unless a property inserted
+            // there before this one ended it.
+            let ended = |e: &(usize, usize, String)| e.0 == at && e.1 == at && e.2.ends_with('\n');
+            if at > 0 && !src[..at].ends_with('\n') && !edits.list.iter().any(ended) {
                 text.insert_str(0, eol);
             }
             // A block left open (the text, or a side of a conflict once resolved).
@@ -440,6 +445,21 @@ impl<'a> Plan<'a> {
         }
         flush(&mut out, usize::MAX);
         out
+    }
+
+    /// The comment and blank lines inside OURS's property `p` (between its header and
+    /// its last value line), which stay when its lines are removed or replaced whole:
+    /// none unless `p` is a block.
+    fn inside(&self, p: &Prop) -> String {
+        if p.form != juliet_core::LineForm::Block {
+            return String::new();
+        }
+        let text = self.ours.text();
+        let header_end = text[p.key_start()..]
+            .find('\n')
+            .map_or(text.len(), |i| p.key_start() + i + 1);
+        let values: Vec<usize> = self.ours.value_ranges(p).iter().map(|r| r.0).collect();
+        lines_between(text, header_end, self.ours.span(p).1, &values)
     }
 
     /// The conflict block of OURS's `o` and THEIRS's `t` (an absent side is empty).

@@ -110,6 +110,80 @@ fn a_removal_against_a_change_is_a_conflict_with_an_empty_side() {
     assert!(text.ends_with("<<<<<<< ours\n=======\n; Health: 41.0\n>>>>>>> theirs\n"));
 }
 
+/// An entity whose unknown `Notes` block has a comment and a blank line between its
+/// value lines: `notes` are its value lines, one a string.
+fn with_notes(notes: &[&str]) -> String {
+    let mut text = String::from("; Kind: Inert\n; Notes\n");
+    for (i, line) in notes.iter().enumerate() {
+        text.push_str(line);
+        text.push('\n');
+        match i {
+            0 => text.push_str("# keep this\n"),
+            1 => text.push('\n'),
+            _ => {}
+        }
+    }
+    text + "; Mass: 1.0\n"
+}
+
+#[test]
+fn a_value_taken_from_theirs_replaces_value_lines_and_keeps_the_comments_between() {
+    let base = with_notes(&["first", "second", "third"]);
+    for (theirs, want) in [
+        (
+            with_notes(&["first", "changed", "third"]),
+            "; Notes\nfirst\n# keep this\nchanged\n\nthird\n",
+        ),
+        // Fewer lines: the lines past THEIRS's go, the comment and blank line stay.
+        (
+            "; Kind: Inert\n; Notes\nonly\n; Mass: 1.0\n".to_owned(),
+            "; Notes\nonly\n# keep this\n\n",
+        ),
+        // More lines: after OURS's last.
+        (
+            "; Kind: Inert\n; Notes\na\nb\nc\nd\n; Mass: 1.0\n".to_owned(),
+            "; Notes\na\n# keep this\nb\n\nc\nd\n",
+        ),
+    ] {
+        let (text, conflicts) = merged(&base, &base, &theirs);
+        assert!(conflicts.is_empty());
+        assert_eq!(text, format!("; Kind: Inert\n{want}; Mass: 1.0\n"));
+        assert_eq!(semantic(&text), semantic(&theirs));
+    }
+}
+
+#[test]
+fn a_block_theirs_removes_leaves_the_comments_inside_it() {
+    let base = with_notes(&["first", "second"]);
+    let theirs = "; Kind: Inert\n; Mass: 1.0\n";
+    let (text, conflicts) = merged(&base, &base, theirs);
+    assert!(conflicts.is_empty());
+    assert_eq!(text, "; Kind: Inert\n# keep this\n\n; Mass: 1.0\n");
+}
+
+#[test]
+fn a_conflicting_block_keeps_ours_comments_after_the_conflict() {
+    let base = with_notes(&["first", "second"]);
+    let ours = with_notes(&["first", "ours"]);
+    let theirs = with_notes(&["first", "theirs"]);
+    let (text, conflicts) = merged(&base, &ours, &theirs);
+    assert_eq!(conflicts.len(), 1);
+    assert!(
+        text.contains(">>>>>>> theirs\n# keep this\n\n; Mass: 1.0\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn properties_theirs_adds_after_an_unterminated_end_are_not_split_by_a_blank_line() {
+    let base = "; EntityID\n0x0000000000000002\n; Kind\nInert\n";
+    let ours = base.trim_end();
+    let theirs = format!("{base}; Mass\n3.0\n; Health\n4.0\n");
+    let (text, conflicts) = merged(base, ours, &theirs);
+    assert!(conflicts.is_empty());
+    assert_eq!(text, theirs);
+}
+
 #[test]
 fn a_new_one_line_property_is_written_so_that_it_fits_anywhere() {
     // Between a block and a `Key: value` line: `; Key: value`, a property anywhere.

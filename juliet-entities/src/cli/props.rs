@@ -173,6 +173,21 @@ impl Asset {
         (first.0 as usize, (last.0 + last.1) as usize)
     }
 
+    /// Byte range of each value line of `p` in [`Asset::text`] (line endings excluded),
+    /// in file order.
+    pub fn value_ranges(&self, p: &Prop) -> Vec<(usize, usize)> {
+        let one = |(start, len): (u32, u32)| (start as usize, (start + len) as usize);
+        if p.several {
+            let (first, count) = (p.value.0 as usize, p.value.1 as usize);
+            self.lines[first..first + count]
+                .iter()
+                .map(|&l| one(l))
+                .collect()
+        } else {
+            vec![one(p.value)]
+        }
+    }
+
     /// Byte range of the whole of `p` in [`Asset::text`]: from its header line's start
     /// through its last value line's line ending.
     pub fn span(&self, p: &Prop) -> (usize, usize) {

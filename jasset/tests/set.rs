@@ -456,3 +456,32 @@ fn a_file_given_from_its_own_folder_is_named_so() {
         text(&out)
     );
 }
+
+/// A file without `EntityID` is written with the id it gets for the session, drawn from
+/// a random prefix (docs/design.md, section 5.4): the same file set on two branches
+/// gets two different ids, neither of the plain counter's block, so the branches merge
+/// without a duplicate id.
+#[test]
+fn a_file_without_an_id_gets_one_of_a_random_prefix() {
+    let mut ids = Vec::new();
+    for value in ["2", "3"] {
+        let (dir, _, _) = project();
+        let file = "Assets/Worlds/L/Entities/new.jasset";
+        fs::write(dir.path().join(file), "Kind: Inert\nMass: 1\n").unwrap();
+        let out = jasset(dir.path(), &["set", file, &format!("Mass={value}")]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        let written = fs::read_to_string(dir.path().join(file)).unwrap();
+        let id = written
+            .lines()
+            .find_map(|l| l.strip_prefix("; EntityID: 0x"))
+            .unwrap_or_else(|| panic!("no EntityID line in {written:?}"));
+        let id = u64::from_str_radix(id, 16).unwrap();
+        assert_ne!(id >> 32, 0, "an id of the plain counter: {id:#x}");
+        assert!(
+            written.ends_with(&format!("Kind: Inert\nMass: {value}.0\n")),
+            "{written}"
+        );
+        ids.push(id);
+    }
+    assert_ne!(ids[0], ids[1]);
+}

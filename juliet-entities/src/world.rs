@@ -93,6 +93,12 @@ pub struct LoadOptions {
     /// `Assets/`); `None` to find it from the world directory (see
     /// [`World::project_root`]).
     pub project_root: Option<PathBuf>,
+    /// The id prefix of fresh ids from the start of the load ([`World::set_id_prefix`]),
+    /// so that the entities of files without `EntityID` get their session ids from it
+    /// too. Default 0 (the plain counter, the same ids from run to run); an authoring
+    /// session whose saves write those ids passes [`crate::draw_id_prefix`]`()`
+    /// (docs/design.md, section 5.4).
+    pub id_prefix: u32,
 }
 
 impl Default for LoadOptions {
@@ -102,6 +108,7 @@ impl Default for LoadOptions {
             max_file_size: 16 << 20,
             registry: None,
             project_root: None,
+            id_prefix: 0,
         }
     }
 }
@@ -315,6 +322,7 @@ impl World {
                 TemplateCache::with_registry(world.templates.project_root(), registry);
         }
         world.templates.set_max_file_size(options.max_file_size);
+        world.set_id_prefix(options.id_prefix);
         world.manager.registry().map_err(WorldLoadError::Registry)?;
         fs::metadata(root)
             .and_then(|m| {

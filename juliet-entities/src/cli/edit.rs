@@ -191,8 +191,14 @@ impl eframe::App for Window {
 /// not load or a window that cannot open (no display).
 pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
     let dir = world_dir(&args.root, args.world.as_deref())?;
+    // Files without `EntityID` get ids of the session's random prefix too (saved with
+    // them when edited), as the entities added in the session do.
+    let options = LoadOptions {
+        id_prefix: crate::draw_id_prefix(),
+        ..LoadOptions::default()
+    };
     let (world, report) =
-        World::load(&dir, &LoadOptions::default()).map_err(|e| CliError::failure(e.to_string()))?;
+        World::load(&dir, &options).map_err(|e| CliError::failure(e.to_string()))?;
     writeln!(
         out,
         "editing {} ({} entities, {} problems on load)",

@@ -116,9 +116,13 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         .filter(|w| !w.as_os_str().is_empty() && same_file(w, &world_dir))
         .map_or(world_dir, Path::to_path_buf);
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.file))?;
+    // A file without `EntityID` is written with its session id, drawn from a random
+    // prefix as an authoring session's new ids are (docs/design.md, section 5.4): two
+    // people setting values in such files apart never write the same id.
     let options = LoadOptions {
         registry: Some(registry_for(root.as_deref())?),
         project_root: root,
+        id_prefix: crate::draw_id_prefix(),
         ..LoadOptions::default()
     };
     let (mut world, report) = match World::load(&world_dir, &options) {

@@ -73,10 +73,15 @@ pub struct EditorApp {
 
 impl EditorApp {
     /// An editor over `world`. The kinds "Add entity" offers are the world's registry's.
-    /// The world draws a random id prefix ([`World::use_random_id_prefix`]): entities
-    /// added in this session get ids that another person's session never draws.
+    /// Unless the world has an id prefix already (loaded with
+    /// [`LoadOptions::id_prefix`](crate::LoadOptions::id_prefix), which also gives files
+    /// without `EntityID` ids of it), it draws a random one
+    /// ([`World::use_random_id_prefix`]): entities added in this session get ids that
+    /// another person's session never draws.
     pub fn new(mut world: World) -> EditorApp {
-        world.use_random_id_prefix();
+        if world.manager().id_prefix() == 0 {
+            world.use_random_id_prefix();
+        }
         let mut kinds: Vec<&'static Class> = world
             .manager()
             .registry()

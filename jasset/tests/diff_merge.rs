@@ -154,6 +154,32 @@ fn merge_writes_ours_or_out_and_exits_1_on_a_conflict() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
 
+/// A result that cannot be written is no conflict (exit 1, which git takes for one)
+/// but an error naming the file (exit 2), and OURS stays as it was.
+#[test]
+fn merge_into_a_folder_that_does_not_exist_exits_2() {
+    let dir = project();
+    let w = |name: &str, text: &str| fs::write(dir.path().join(name), text).unwrap();
+    w("base.jasset", "; Kind: Inert\n; Mass: 1.0\n");
+    w("ours.jasset", "; Kind: Inert\n; Mass: 1.0\n");
+    w("theirs.jasset", "; Kind: Inert\n; Mass: 2.0\n");
+    let out = jasset(
+        dir.path(),
+        &[
+            "merge",
+            "base.jasset",
+            "ours.jasset",
+            "theirs.jasset",
+            "-o",
+            "nodir/out.jasset",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("nodir/out.jasset"), "{}", text(&out));
+    let ours = fs::read_to_string(dir.path().join("ours.jasset")).unwrap();
+    assert_eq!(ours, "; Kind: Inert\n; Mass: 1.0\n");
+}
+
 #[test]
 fn renumber_changes_the_id_line_only_and_renames_id_named_files() {
     let dir = project();

@@ -85,11 +85,12 @@ pub struct Merged {
 }
 
 /// Runs `jasset merge`: exit 0 for a clean merge, 1 when the result has conflict
-/// blocks, 2 on bad input.
+/// blocks, 2 on bad input or a result that cannot be written.
 ///
 /// # Errors
 /// A usage error for a file that cannot be read or does not tokenize (a conflict block
-/// from an earlier merge included); an I/O error writing the result.
+/// from an earlier merge included), or a result that cannot be written (a folder of
+/// OUT that does not exist, a read-only file).
 pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
     // git's temporary files sit in the repository's top folder, where it runs drivers.
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.ours))?
@@ -102,8 +103,9 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
     let (base, ours, theirs) = (read(&args.base)?, read(&args.ours)?, read(&args.theirs)?);
     let merged = merge(&base, &ours, &theirs);
     let target = args.output.as_ref().unwrap_or(&args.ours);
+    // Not written is no conflict (exit 1 is one, to git): exit 2, as for bad input.
     std::fs::write(target, &merged.bytes)
-        .map_err(|e| CliError::failure(format!("{}: {e}", target.display())))?;
+        .map_err(|e| CliError::usage(format!("{}: {e}", target.display())))?;
     for c in &merged.conflicts {
         let side = |v: &Option<Vec<String>>| v.as_deref().map_or("(removed)".into(), show);
         writeln!(

@@ -440,3 +440,27 @@ fn a_named_link_in_a_world_is_reported_by_every_command() {
         "; Kind: Inert\n"
     );
 }
+
+/// A folder in a world's `Entities` folder, which the world does not look into, is
+/// reported by `check`, `fmt` and `migrate` (a warning at the folder, so `--strict`
+/// fails); the files in it are neither read nor written.
+#[test]
+fn a_folder_in_a_worlds_entities_is_reported_as_skipped() {
+    let p = project();
+    let props = p.path().join(LEVEL).join("Props");
+    fs::create_dir(&props).unwrap();
+    let bad = "EntityID: 0x0001000000000400\nKind: Inert\nMass: oops\n";
+    fs::write(props.join("bad.jasset"), bad).unwrap();
+    let warning = "Props:0:0: warning: a folder in a world's `Entities` folder: skipped";
+    for args in [
+        &["check", "Assets"][..],
+        &["fmt", "Assets"][..],
+        &["migrate", "Assets"][..],
+    ] {
+        let o = jasset(p.path(), args);
+        assert!(text(&o).contains(warning), "{args:?}: {}", text(&o));
+        assert!(!text(&o).contains("oops"), "{args:?}: {}", text(&o));
+    }
+    assert_eq!(code(&jasset(p.path(), &["check", "--strict", "Assets"])), 1);
+    assert_eq!(fs::read_to_string(props.join("bad.jasset")).unwrap(), bad);
+}

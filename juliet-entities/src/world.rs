@@ -60,7 +60,7 @@ pub use editing::{EntitySnapshot, PropertyState};
 use files::{FileReader, READER};
 use listing::entity_files;
 #[cfg_attr(not(feature = "cli"), allow(unused_imports))]
-pub(crate) use listing::{world_files, NOT_REGULAR};
+pub(crate) use listing::{world_files, FOLDER, NOT_REGULAR};
 use records::{FilePath, Records};
 use salvage::salvage_entity_id;
 pub use save::SavePlan;

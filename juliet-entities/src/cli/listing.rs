@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use juliet_core::{Error, Warning, WarningKind};
 
 use crate::fsio::is_temp_name;
-use crate::world::{world_files, ENTITIES_DIR, EXTENSION, NOT_REGULAR};
+use crate::world::{world_files, ENTITIES_DIR, EXTENSION, FOLDER, NOT_REGULAR};
 
 /// Whether `path` has the `.jasset` extension (any case).
 pub fn is_jasset(path: &Path) -> bool {
@@ -99,6 +99,9 @@ fn walk(dir: &Path, found: &mut Collected, seen: &mut HashSet<PathBuf>) {
                 found.files.extend(files);
                 for skipped in listing.skipped {
                     found.warnings.push(warning(&skipped, NOT_REGULAR));
+                }
+                for folder in listing.folders {
+                    found.warnings.push(warning(&folder, FOLDER));
                 }
                 found.stale_temps.extend(listing.stale_temps);
             }

@@ -29,6 +29,8 @@ pub(crate) struct Listing {
     pub(crate) skipped: Vec<PathBuf>,
     /// Temporary files of an interrupted save (`.<name>.jasset.tmp`).
     pub(crate) stale_temps: Vec<PathBuf>,
+    /// Folders, which a world does not look into (those whose type the listing gives).
+    pub(crate) folders: Vec<PathBuf>,
 }
 
 /// The type of a directory entry, not following a symbolic link.
@@ -86,7 +88,12 @@ impl Lister {
     fn add(&mut self, name: &OsStr, kind: Option<EntryType>) -> Result<(), Error> {
         let extension = has_extension(name.as_encoded_bytes());
         if !extension && !name.as_encoded_bytes().ends_with(b".tmp") {
-            return Ok(()); // Not ours, whatever its type.
+            // Not ours; a folder is listed for the tools to report (what they skip).
+            if kind == Some(EntryType::Dir) {
+                let path = self.join(name);
+                self.listing.folders.push(path);
+            }
+            return Ok(());
         }
         let kind = match kind {
             Some(kind) => kind,
@@ -104,7 +111,10 @@ impl Lister {
                     let path = self.path(name);
                     self.listing.files.push(path);
                 }
-                EntryType::Dir => {}
+                EntryType::Dir => {
+                    let path = self.join(name);
+                    self.listing.folders.push(path);
+                }
                 EntryType::Other => {
                     let path = self.join(name);
                     self.listing.skipped.push(path);
@@ -163,6 +173,7 @@ impl Lister {
             .map(|&(_, i)| files[i as usize].take().expect("each index once"))
             .collect();
         listing.skipped.sort();
+        listing.folders.sort();
         listing
     }
 }
@@ -172,6 +183,12 @@ impl Lister {
 pub(crate) const NOT_REGULAR: &str =
     "not a regular file (a symbolic link, FIFO, socket or device): skipped, \
      and never written or deleted";
+
+/// Why a folder in a world's `Entities` is skipped (`jasset check`, `fmt` and `migrate`
+/// say so; a world load says nothing).
+#[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
+pub(crate) const FOLDER: &str = "a folder in a world's `Entities` folder: skipped (a world \
+     loads only the `.jasset` files right in `Entities`, none in its folders)";
 
 #[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
 /// What belongs to the world whose entity folder is `dir`, as [`crate::World::load`]
@@ -450,6 +467,10 @@ mod tests {
         ] {
             lister.add(OsStr::new(name), None).unwrap();
         }
+        // A folder named otherwise, its type given by the listing.
+        lister
+            .add(OsStr::new("Props"), Some(EntryType::Dir))
+            .unwrap();
         // A vanished entry of ours is an error naming it.
         let err = lister.add(OsStr::new("gone.jasset"), None).unwrap_err();
         assert_eq!(err.location.path, dir.join("gone.jasset"));
@@ -462,6 +483,7 @@ mod tests {
         assert_eq!(files, [dir.join("a.jasset"), dir.join("b.jasset")]);
         assert_eq!(listing.skipped, [dir.join("link.jasset")]);
         assert_eq!(listing.stale_temps, [dir.join(".c.jasset.tmp")]);
+        assert_eq!(listing.folders, [dir.join("Props"), dir.join("sub.jasset")]);
     }
 
     #[test]

@@ -501,7 +501,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!();
     println!(
         "after 10 s: feet at {}, walked {walked} m on the ground; the turret fired {} shots",
-        p.controller.feet(),
+        metres(p.controller.feet()),
         sim.turret().barrel.shots
     );
 

@@ -230,18 +230,10 @@ pub(crate) fn edits(
                     // which the block cannot swallow.
                     _ => (block(key, lines, eol), next_kept(at).filter(|n| n.compact)),
                 };
-                // A last value line without a line ending that goes leaves the line
-                // before it, which has one; a property inserted here before this one
-                // ends its last line.
-                let ends_line = |e: &(usize, usize, String)| {
-                    e.1 == at
-                        && (e.2.is_empty() && e.0 > 0 && src.as_bytes()[e.0 - 1] == b'\n'
-                            || e.0 == at && e.2.ends_with('\n'))
-                };
                 if at > 0
                     && src.as_bytes()[at - 1] != b'\n'
                     && !took_place
-                    && !edits.iter().any(ends_line)
+                    && !edits.iter().any(|e| ends_line_at(src.as_bytes(), e, at))
                 {
                     // After a last line without a line ending (a property whose place
                     // it takes goes with its lines, and what is kept of them ends one).
@@ -386,16 +378,31 @@ pub(crate) fn line_for_line(
     }
 }
 
+/// Whether edit `e` (`(start, end, text)` of `src`) ends at byte `at` with a line
+/// ending before it: its text ends with one, or it removes text that follows one (the
+/// last value line of a value that shrinks, at an unterminated end). A property
+/// inserted at `at`, after a last line without a line ending, then needs none first.
+pub(crate) fn ends_line_at(src: &[u8], e: &(usize, usize, String), at: usize) -> bool {
+    e.1 == at && (e.2.ends_with('\n') || e.2.is_empty() && e.0 > 0 && src[e.0 - 1] == b'\n')
+}
+
 /// The whole lines of `src[from..to]` (`from` a line start) on which none of the value
 /// lines starting at `values` starts: the comment and blank lines inside a block whose
 /// header line ends at `from` and whose last value line ends at `to`, which stay when
-/// the block goes (a save's revert, a removal `jasset merge` takes).
+/// the block goes (a save's revert, a removal `jasset merge` takes). `values` is in file
+/// order.
 pub(crate) fn lines_between(src: &str, from: usize, to: usize, values: &[usize]) -> String {
+    debug_assert!(values.is_sorted(), "value lines in file order");
     let mut kept = String::new();
     let mut at = from;
+    // The value lines before `at`, passed once: one walk of both lists.
+    let mut passed = 0;
     while at < to {
         let end = src[at..].find('\n').map_or(src.len(), |i| at + i + 1);
-        if !values.iter().any(|&v| (at..end).contains(&v)) {
+        while values.get(passed).is_some_and(|&v| v < at) {
+            passed += 1;
+        }
+        if values.get(passed).is_none_or(|&v| v >= end) {
             kept.push_str(&src[at..end]);
         }
         at = end;

@@ -289,8 +289,11 @@ impl World {
     /// Draws a random id prefix ([`crate::draw_id_prefix`]) and makes new entities' ids
     /// of it ([`World::set_id_prefix`]); returns it. An authoring session (an editor, a
     /// tool, a game's level editor: whatever creates entities that are saved and
-    /// committed) calls this once after loading the world, so that two people adding
-    /// entities apart never make the same id or file name (docs/design.md, section 5.4).
+    /// committed) draws a prefix once, so that two people adding entities apart never
+    /// make the same id or file name (docs/design.md, section 5.4): best when loading,
+    /// through [`LoadOptions::id_prefix`], which also covers the files without
+    /// `EntityID` (given ids as they load); this call, on a world already loaded, covers
+    /// the entities created from then on.
     pub fn use_random_id_prefix(&mut self) -> u32 {
         let prefix = crate::manager::draw_id_prefix();
         self.set_id_prefix(prefix);

@@ -32,7 +32,7 @@ use clap::Args;
 use super::project::resolve_root;
 use super::props::{compare_keys, read_asset, read_text, show, Asset, Prop};
 use super::{CliError, CliResult, Status};
-use crate::edit::{block, line_for_line, lines_between};
+use crate::edit::{block, ends_line_at, line_for_line, lines_between};
 
 /// Arguments of `jasset merge`.
 #[derive(Debug, Clone, Args)]
@@ -389,9 +389,9 @@ impl<'a> Plan<'a> {
                 Pick::Conflict(o, th) if markers => self.conflict_block(o, th, eol),
                 _ => continue,
             };
-            // After a last line without a line ending, unless a property inserted
-            // there before this one ended it.
-            let ended = |e: &(usize, usize, String)| e.0 == at && e.1 == at && e.2.ends_with('\n');
+            // After a last line without a line ending, unless an edit there (a property
+            // inserted before this one, a value line removed) leaves one.
+            let ended = |e: &(usize, usize, String)| ends_line_at(src.as_bytes(), e, at);
             if at > 0 && !src[..at].ends_with('\n') && !edits.list.iter().any(ended) {
                 text.insert_str(0, eol);
             }

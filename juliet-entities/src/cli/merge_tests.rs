@@ -154,7 +154,7 @@ fn a_value_taken_from_theirs_replaces_value_lines_and_keeps_the_comments_between
 
 #[test]
 fn a_block_theirs_removes_leaves_the_comments_inside_it() {
-    let base = with_notes(&["first", "second"]);
+    let base = with_notes(&["first", "second", "third"]);
     let theirs = "; Kind: Inert\n; Mass: 1.0\n";
     let (text, conflicts) = merged(&base, &base, theirs);
     assert!(conflicts.is_empty());
@@ -163,15 +163,39 @@ fn a_block_theirs_removes_leaves_the_comments_inside_it() {
 
 #[test]
 fn a_conflicting_block_keeps_ours_comments_after_the_conflict() {
-    let base = with_notes(&["first", "second"]);
-    let ours = with_notes(&["first", "ours"]);
-    let theirs = with_notes(&["first", "theirs"]);
+    let base = with_notes(&["first", "second", "third"]);
+    let ours = with_notes(&["first", "ours", "third"]);
+    let theirs = with_notes(&["first", "theirs", "third"]).replace("keep this", "their note");
     let (text, conflicts) = merged(&base, &ours, &theirs);
     assert_eq!(conflicts.len(), 1);
     assert!(
         text.contains(">>>>>>> theirs\n# keep this\n\n; Mass: 1.0\n"),
         "{text}"
     );
+    assert!(!text.contains("their note"), "{text}");
+}
+
+#[test]
+fn a_block_taking_a_value_that_reads_as_a_comment_keeps_its_comments() {
+    // THEIRS's one line would read as a comment under a block header: `; Key: value`.
+    let base = with_notes(&["first", "second", "third"]);
+    let theirs = "; Kind: Inert\n; Notes: #tag\n; Mass: 1.0\n";
+    let (text, conflicts) = merged(&base, &base, theirs);
+    assert!(conflicts.is_empty());
+    assert_eq!(
+        text,
+        "; Kind: Inert\n; Notes: #tag\n# keep this\n\n; Mass: 1.0\n"
+    );
+    assert_eq!(semantic(&text), semantic(theirs));
+}
+
+#[test]
+fn a_value_that_shrinks_at_an_unterminated_end_takes_no_blank_line_before_an_addition() {
+    let base = "; Kind: Inert\n; Notes\na\nb";
+    let theirs = "; Kind: Inert\n; Notes\na\n; Mass: 3.0\n";
+    let (text, conflicts) = merged(base, base, theirs);
+    assert!(conflicts.is_empty());
+    assert_eq!(text, theirs);
 }
 
 #[test]

@@ -123,6 +123,9 @@ impl Lister {
         } else if kind == EntryType::File && is_temp_name(&name.to_string_lossy()) {
             let path = self.join(name);
             self.listing.stale_temps.push(path);
+        } else if kind == EntryType::Dir {
+            let path = self.join(name);
+            self.listing.folders.push(path);
         }
         Ok(())
     }
@@ -467,9 +470,12 @@ mod tests {
         ] {
             lister.add(OsStr::new(name), None).unwrap();
         }
-        // A folder named otherwise, its type given by the listing.
+        // Folders named otherwise, their type given by the listing.
         lister
             .add(OsStr::new("Props"), Some(EntryType::Dir))
+            .unwrap();
+        lister
+            .add(OsStr::new("old.tmp"), Some(EntryType::Dir))
             .unwrap();
         // A vanished entry of ours is an error naming it.
         let err = lister.add(OsStr::new("gone.jasset"), None).unwrap_err();
@@ -483,7 +489,14 @@ mod tests {
         assert_eq!(files, [dir.join("a.jasset"), dir.join("b.jasset")]);
         assert_eq!(listing.skipped, [dir.join("link.jasset")]);
         assert_eq!(listing.stale_temps, [dir.join(".c.jasset.tmp")]);
-        assert_eq!(listing.folders, [dir.join("Props"), dir.join("sub.jasset")]);
+        assert_eq!(
+            listing.folders,
+            [
+                dir.join("Props"),
+                dir.join("old.tmp"),
+                dir.join("sub.jasset")
+            ]
+        );
     }
 
     #[test]

@@ -104,6 +104,7 @@ pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
         root.clone(),
         registry,
         std::slice::from_ref(&args.file),
+        0,
         &mut |_| {},
     );
     let Some(view) = session.entity(0) else {

@@ -267,18 +267,24 @@ pub struct Session {
     pub errors: Vec<Error>,
     /// Warnings of the requested files that loaded.
     pub warnings: Vec<Warning>,
+    /// The id prefix worlds are loaded with ([`LoadOptions::id_prefix`]).
+    id_prefix: u32,
 }
 
 impl Session {
     /// Loads `files` (from [`super::listing::collect`]) in the project at `root` with the
-    /// classes of `registry`, calling `progress` after each world or single file.
+    /// classes of `registry`, calling `progress` after each world or single file. World
+    /// files without `EntityID` get session ids of `id_prefix`
+    /// ([`LoadOptions::id_prefix`]): a random one when they may be written with them.
     pub fn load(
         root: Option<PathBuf>,
         registry: &'static Registry,
         files: &[PathBuf],
+        id_prefix: u32,
         progress: &mut dyn FnMut(Progress<'_>),
     ) -> Session {
         let mut session = Session {
+            id_prefix,
             root,
             registry,
             stores: Vec::new(),
@@ -349,7 +355,13 @@ impl Session {
             .filter_map(|&i| Some((self.files[i].path.file_name()?.to_owned(), i)))
             .collect();
         let member_of = |path: &Path| path.file_name().and_then(|n| wanted.get(n)).copied();
-        let (world, report) = match load_world_in(self.root.as_deref(), dir, Some(self.registry)) {
+        let options = LoadOptions {
+            project_root: self.root.clone(),
+            registry: Some(self.registry),
+            id_prefix: self.id_prefix,
+            ..LoadOptions::default()
+        };
+        let (world, report) = match World::load(dir, &options) {
             Ok(loaded) => loaded,
             Err(WorldLoadError::Directory(err) | WorldLoadError::Registry(err)) => {
                 self.errors.push(err);

@@ -29,7 +29,8 @@ impl TreeArgs {
     /// The `.jasset` files the paths name ([`collect`]), and the session that loaded
     /// them (with a progress bar on a terminal). The temporary files of an interrupted
     /// write are removed when `write` (the writing commands do), else reported as
-    /// warnings. The warnings of what was skipped, listed or loaded, are the
+    /// warnings; when `write`, world files without `EntityID` get ids of a random
+    /// prefix. The warnings of what was skipped, listed or loaded, are the
     /// [`Collected`]'s.
     ///
     /// # Errors
@@ -42,7 +43,12 @@ impl TreeArgs {
         collected.handle_stale_temps(write);
         let bar = progress_bar(collected.files.len());
         let registry = registry_for(root.as_deref())?;
-        let mut session = Session::load(root, registry, &collected.files, &mut tick(&bar));
+        // A writer saves a world file without `EntityID` with its session id: drawn
+        // from a random prefix, as an authoring session's are (docs/design.md, section
+        // 5.4), so two people formatting such files apart do not write the same id.
+        let id_prefix = if write { crate::draw_id_prefix() } else { 0 };
+        let files = &collected.files;
+        let mut session = Session::load(root, registry, files, id_prefix, &mut tick(&bar));
         bar.finish_and_clear();
         // A named file the world loader skips (a symbolic link in an `Entities` folder)
         // is reported by every command, as a file a listing skips is.

@@ -488,7 +488,11 @@ fn writers_give_a_file_without_an_id_one_of_a_random_prefix() {
             .and_then(|rest| rest.get(..16))
             .unwrap_or_else(|| panic!("{command}: no EntityID block in {written:?}"));
         let id = u64::from_str_radix(id, 16).unwrap();
-        assert_ne!(id >> 32, 0, "{command}: an id of the plain counter: {id:#x}");
+        assert_ne!(
+            id >> 32,
+            0,
+            "{command}: an id of the plain counter: {id:#x}"
+        );
         ids.push(id);
     }
     assert_ne!(ids[0], ids[1]);

@@ -272,3 +272,23 @@ fn a_templates_folder_made_while_the_editor_runs_is_seen() {
         .expect("the spawned instance is selected");
     assert_eq!(health(&h, id.0), 100.0);
 }
+
+/// The editor keeps the id prefix a world was loaded with (so that the files without
+/// `EntityID`, given ids of it as they loaded, and the entities added in the session
+/// share one block); a world with none gets a random one.
+#[test]
+fn the_editor_keeps_the_id_prefix_the_world_was_loaded_with() {
+    use juliet_entities::{LoadOptions, World};
+    let dir = tempfile::tempdir().unwrap();
+    let options = LoadOptions {
+        id_prefix: 0x1234_5678,
+        ..LoadOptions::default()
+    };
+    let (world, _) = World::load(dir.path(), &options).unwrap();
+    assert_eq!(
+        EditorApp::new(world).world().manager().id_prefix(),
+        0x1234_5678
+    );
+    let (world, _) = World::load(dir.path(), &LoadOptions::default()).unwrap();
+    assert_ne!(EditorApp::new(world).world().manager().id_prefix(), 0);
+}

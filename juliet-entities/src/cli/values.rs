@@ -81,24 +81,32 @@ pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueErr
 }
 
 /// An `f32` as the JSON number with its shortest decimal form (`0.1`, not
-/// `0.10000000149011612`); a string for non-finite values.
+/// `0.10000000149011612`); for non-finite values, which JSON has no number for, the
+/// string the format writes (`"nan"`, `"inf"`, `"-inf"`).
 pub fn float32(x: f32) -> Json {
     if x.is_finite() {
         // The shortest text that reads back as the same f32 also names the nearest f64.
         let shortest: f64 = x.to_string().parse().unwrap_or(f64::from(x));
         json!(shortest)
     } else {
-        json!(x.to_string())
+        json!(format_text(&x))
     }
 }
 
-/// An `f64` as a JSON number; a string for non-finite values.
+/// An `f64` as a JSON number; for non-finite values the string the format writes.
 pub fn float64(x: f64) -> Json {
     if x.is_finite() {
         json!(x)
     } else {
-        json!(x.to_string())
+        json!(format_text(&x))
     }
+}
+
+/// `x` as the format writes it (its codec's text).
+fn format_text<T: Codec>(x: &T) -> String {
+    let mut text = String::new();
+    x.encode(&mut text);
+    text
 }
 
 /// The properties of a `.jasset` text: key as written, key CRC and value lines, in file
@@ -308,6 +316,12 @@ mod tests {
         };
         assert_eq!(to_json(&e, v("wood")).unwrap(), json!("Wood"));
         assert_eq!(to_json(&PropertyType::F32, v("inf")).unwrap(), json!("inf"));
+        // Non-finite values are strings spelled as the format writes them.
+        for (text, ty) in [("nan", PropertyType::F32), ("NaN", PropertyType::F64)] {
+            assert_eq!(to_json(&ty, v(text)).unwrap(), json!("nan"));
+        }
+        assert_eq!(to_json(&PropertyType::F64, v("-inf")).unwrap(), json!("-inf"));
+        assert_eq!(float32(f32::NEG_INFINITY), json!("-inf"));
         assert!(to_json(&PropertyType::F32, v("abc")).is_err());
         assert!(to_json(&PropertyType::Floats(3), v("1 2")).is_err());
     }

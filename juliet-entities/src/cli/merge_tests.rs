@@ -376,7 +376,8 @@ fn gen_prop() -> impl Strategy<Value = GenProp> {
     })
 }
 
-/// A document of distinct keys from `props`, with a comment between some of them.
+/// A document of distinct keys from `props`, with a comment between some of them and
+/// between the value lines of a block of several.
 fn render(props: &[GenProp]) -> String {
     let mut out = String::from("; EntityID\n0x0000000000000042\n; Kind: Inert\n");
     let mut seen = Vec::new();
@@ -396,7 +397,8 @@ fn render(props: &[GenProp]) -> String {
             }
             (2, [line]) if !block_open => out.push_str(&format!("{}: {line}\n", p.key)),
             (_, lines) => {
-                out.push_str(&format!("; {}\n{}\n", p.key, lines.join("\n")));
+                // A comment between value lines, which stays with them.
+                out.push_str(&format!("; {}\n{}\n", p.key, lines.join("\n# note\n")));
                 block_open = true;
             }
         }
@@ -408,7 +410,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     /// A side that did not change gives the other side: merge(base, x, base) == x,
-    /// merge(base, base, x) == x, and merge(base, x, x) == x, compared by properties.
+    /// merge(base, base, x) == x, and merge(base, x, x) == x, compared by properties;
+    /// OURS's comments all stay.
     #[test]
     fn an_unchanged_side_gives_the_other(
         base in prop::collection::vec(gen_prop(), 0..6),
@@ -416,10 +419,12 @@ proptest! {
     ) {
         let (base, x) = (render(&base), render(&x));
         let want = semantic(&x);
+        let comments = |text: &str| text.lines().filter(|l| *l == "# note").count();
         for (o, t) in [(&x, &base), (&base, &x), (&x, &x)] {
             let (text, conflicts) = merged(&base, o, t);
             prop_assert!(conflicts.is_empty());
             prop_assert_eq!(semantic(&text), want.clone(), "{}", text);
+            prop_assert_eq!(comments(&text), comments(o), "{}", text);
         }
     }
 }
@@ -468,5 +473,8 @@ proptest! {
         let (text, conflicts) = merged(&render(&base), &render(&ours), &render(&theirs));
         prop_assert!(conflicts.is_empty(), "{:?}", conflicts);
         prop_assert_eq!(semantic(&text), semantic(&render(&want)), "{}", text);
+        // OURS's comments all stay.
+        let comments = |text: &str| text.lines().filter(|l| *l == "# note").count();
+        prop_assert_eq!(comments(&text), comments(&render(&ours)), "{}", text);
     }
 }

@@ -320,7 +320,10 @@ mod tests {
         for (text, ty) in [("nan", PropertyType::F32), ("NaN", PropertyType::F64)] {
             assert_eq!(to_json(&ty, v(text)).unwrap(), json!("nan"));
         }
-        assert_eq!(to_json(&PropertyType::F64, v("-inf")).unwrap(), json!("-inf"));
+        assert_eq!(
+            to_json(&PropertyType::F64, v("-inf")).unwrap(),
+            json!("-inf")
+        );
         assert_eq!(float32(f32::NEG_INFINITY), json!("-inf"));
         assert!(to_json(&PropertyType::F32, v("abc")).is_err());
         assert!(to_json(&PropertyType::Floats(3), v("1 2")).is_err());

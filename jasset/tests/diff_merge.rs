@@ -154,10 +154,11 @@ fn merge_writes_ours_or_out_and_exits_1_on_a_conflict() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
 
-/// A result that cannot be written is no conflict (exit 1, which git takes for one)
-/// but an error naming the file (exit 2), and OURS stays as it was.
+/// A result that cannot be written (a folder that does not exist, a read-only OURS) is
+/// no conflict (exit 1, which git takes for one) but an error naming the file (exit
+/// 2), and OURS stays as it was.
 #[test]
-fn merge_into_a_folder_that_does_not_exist_exits_2() {
+fn a_result_that_cannot_be_written_exits_2_and_ours_stays() {
     let dir = project();
     let w = |name: &str, text: &str| fs::write(dir.path().join(name), text).unwrap();
     w("base.jasset", "; Kind: Inert\n; Mass: 1.0\n");
@@ -178,6 +179,25 @@ fn merge_into_a_folder_that_does_not_exist_exits_2() {
     assert!(text(&out).contains("nodir/out.jasset"), "{}", text(&out));
     let ours = fs::read_to_string(dir.path().join("ours.jasset")).unwrap();
     assert_eq!(ours, "; Kind: Inert\n; Mass: 1.0\n");
+    // A read-only OURS is not replaced either.
+    let ours = dir.path().join("ours.jasset");
+    let mut perms = fs::metadata(&ours).unwrap().permissions();
+    perms.set_readonly(true);
+    fs::set_permissions(&ours, perms).unwrap();
+    let out = jasset(
+        dir.path(),
+        &["merge", "base.jasset", "ours.jasset", "theirs.jasset"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("ours.jasset: read-only: not written"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(&ours).unwrap(),
+        "; Kind: Inert\n; Mass: 1.0\n"
+    );
 }
 
 #[test]

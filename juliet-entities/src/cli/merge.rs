@@ -25,7 +25,7 @@
 //! one block each instead.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -103,9 +103,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
     let (base, ours, theirs) = (read(&args.base)?, read(&args.ours)?, read(&args.theirs)?);
     let merged = merge(&base, &ours, &theirs);
     let target = args.output.as_ref().unwrap_or(&args.ours);
-    // Not written is no conflict (exit 1 is one, to git): exit 2, as for bad input.
-    std::fs::write(target, &merged.bytes)
-        .map_err(|e| CliError::usage(format!("{}: {e}", target.display())))?;
+    write_result(target, &merged.bytes)?;
     for c in &merged.conflicts {
         let side = |v: &Option<Vec<String>>| v.as_deref().map_or("(removed)".into(), show);
         writeln!(
@@ -119,6 +117,27 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
         )?;
     }
     Ok(Status::from_problems(!merged.conflicts.is_empty()))
+}
+
+/// Writes the merge's result to `target` through a temporary file and a rename (a link
+/// followed to its file), so that a failed write leaves the file as it was.
+///
+/// # Errors
+/// A usage error (exit 2: not written is no conflict, which exit 1 is to git) for a
+/// read-only `target` or a failed write (a folder that does not exist, a full disk).
+fn write_result(target: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let file = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
+    if std::fs::metadata(&file).is_ok_and(|m| m.permissions().readonly()) {
+        let shown = target.display();
+        return Err(CliError::usage(format!("{shown}: read-only: not written")));
+    }
+    crate::world::write_atomic(&file, bytes, false).map_err(|e| {
+        let reason = match &e.kind {
+            juliet_core::ErrorKind::Io(reason) => reason.to_string(),
+            other => other.to_string(),
+        };
+        CliError::usage(format!("{}: {reason}", target.display()))
+    })
 }
 
 /// What the result holds for one property.

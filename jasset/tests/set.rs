@@ -485,3 +485,25 @@ fn a_file_without_an_id_gets_one_of_a_random_prefix() {
     }
     assert_ne!(ids[0], ids[1]);
 }
+
+/// `set` writes FILE alone: another file of the world without `EntityID` (which a save
+/// of the whole world would give its session id) is left as it is, even a read-only one.
+#[test]
+fn set_writes_no_other_file_of_the_world() {
+    let (dir, _, plain) = project();
+    let other = dir.path().join("Assets/Worlds/L/Entities/other.jasset");
+    let text_of_other = "; Kind: Inert\nMass: 1\n";
+    fs::write(&other, text_of_other).unwrap();
+    let file = "Assets/Worlds/L/Entities/plain.jasset";
+    let out = jasset(dir.path(), &["set", file, "Mass=2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(fs::read_to_string(&other).unwrap(), text_of_other);
+    assert!(fs::read_to_string(&plain).unwrap().contains("\r\n2.0\r\n"));
+    let mut perms = fs::metadata(&other).unwrap().permissions();
+    perms.set_readonly(true);
+    fs::set_permissions(&other, perms).unwrap();
+    let out = jasset(dir.path(), &["set", file, "Mass=3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(!text(&out).contains("read-only"), "{}", text(&out));
+    assert_eq!(fs::read_to_string(&other).unwrap(), text_of_other);
+}

@@ -190,8 +190,10 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         entity.mark_dirty();
     }
     let before = world.file_fingerprint(id);
+    // FILE alone: another file of the world (one without `EntityID`, which a world save
+    // gives its session id) is not written.
     let saved = world
-        .save_world()
+        .save_one(id)
         .map_err(|e| CliError::failure(e.to_string()))?;
     let shown = escape_path(&args.file);
     // Only FILE is edited, so a refusal is FILE's: named as given.

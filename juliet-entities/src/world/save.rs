@@ -305,6 +305,28 @@ impl World {
         Ok(report)
     }
 
+    /// Saves entity `id` alone to the file it was loaded from, as [`World::save_world`]
+    /// saves each entity, and nothing else: the other entities, deletions and the
+    /// temporaries of an interrupted save stay as they are. What `jasset set`, which
+    /// edits one file, does. An entity without a file is not saved.
+    ///
+    /// # Errors
+    /// As [`World::save_world`] for that entity.
+    #[cfg(feature = "cli")]
+    pub(crate) fn save_one(&mut self, id: EntityId) -> Result<SaveReport, Error> {
+        let mut report = SaveReport::default();
+        let Some(record) = self.records.get(&id) else {
+            return Ok(report);
+        };
+        let path = record.path.resolve(&self.listed_paths).to_path_buf();
+        let step = self.plan_entity(id, path, &mut Vec::new())?;
+        self.do_step(id, step, &mut false, &mut report)?;
+        if self.durability == Durability::Fsync && !report.written.is_empty() {
+            sync_dir(&self.entities_dir())?;
+        }
+        Ok(report)
+    }
+
     /// Does what the save planned for entity `id` (`created_dir`: whether the entities
     /// folder was made in this save), noting it in `report`.
     fn do_step(

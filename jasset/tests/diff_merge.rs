@@ -200,6 +200,29 @@ fn a_result_that_cannot_be_written_exits_2_and_ours_stays() {
     );
 }
 
+/// `-o` to a device is written to, not replaced by a regular file.
+#[cfg(unix)]
+#[test]
+fn merge_into_a_device_writes_to_it() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = project();
+    for name in ["base.jasset", "ours.jasset", "theirs.jasset"] {
+        fs::write(dir.path().join(name), "; Kind: Inert\n; Mass: 1.0\n").unwrap();
+    }
+    let args = [
+        "merge",
+        "base.jasset",
+        "ours.jasset",
+        "theirs.jasset",
+        "-o",
+        "/dev/null",
+    ];
+    let out = jasset(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let null = fs::symlink_metadata("/dev/null").unwrap();
+    assert!(null.file_type().is_char_device());
+}
+
 #[test]
 fn renumber_changes_the_id_line_only_and_renames_id_named_files() {
     let dir = project();

@@ -120,16 +120,25 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
 }
 
 /// Writes the merge's result to `target` through a temporary file and a rename (a link
-/// followed to its file), so that a failed write leaves the file as it was.
+/// followed to its file), so that a failed write leaves the file as it was; straight
+/// to a `target` that is no regular file (a device, a FIFO).
 ///
 /// # Errors
 /// A usage error (exit 2: not written is no conflict, which exit 1 is to git) for a
 /// read-only `target` or a failed write (a folder that does not exist, a full disk).
 fn write_result(target: &Path, bytes: &[u8]) -> Result<(), CliError> {
     let file = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
-    if std::fs::metadata(&file).is_ok_and(|m| m.permissions().readonly()) {
-        let shown = target.display();
-        return Err(CliError::usage(format!("{shown}: read-only: not written")));
+    let shown = target.display();
+    match std::fs::metadata(&file) {
+        Ok(m) if m.permissions().readonly() => {
+            return Err(CliError::usage(format!("{shown}: read-only: not written")));
+        }
+        // A device or a FIFO (`-o /dev/stdout`) is written to, not replaced.
+        Ok(m) if !m.is_file() => {
+            return std::fs::write(target, bytes)
+                .map_err(|e| CliError::usage(format!("{shown}: {e}")));
+        }
+        _ => {}
     }
     crate::world::write_atomic(&file, bytes, false).map_err(|e| {
         let reason = match &e.kind {
@@ -362,7 +371,13 @@ impl<'a> Plan<'a> {
                         // OURS's comments inside the property stay, after the block.
                         let text = self.conflict_block(*o, *t, eol) + &self.inside(p);
                         edits.list.push((span.0, span.1, text));
-                        if several(o, ours) || several(t, theirs) {
+                        // Resolved to a side of several lines (a block), or to an empty
+                        // side right after a block: what follows stands under a block.
+                        let removal = o.is_none() || t.is_none();
+                        if several(o, ours)
+                            || several(t, theirs)
+                            || removal && form_before == Some(juliet_core::LineForm::Block)
+                        {
                             self.guard_compact(span.1, markers, &mut edits);
                         }
                     }

@@ -333,6 +333,33 @@ fn a_guard_goes_after_the_insertions_at_its_line() {
 }
 
 #[test]
+fn a_conflict_with_an_empty_side_after_a_block_keeps_the_next_line_a_property() {
+    let base = "; Kind: Inert\n; Notes\nn\n; Mass: 1.0\n";
+    let ours = "; Kind: Inert\n; Notes\nn\n; Mass: 2.0\nHealth: 30.0\n";
+    let theirs = "; Kind: Inert\n; Notes\nn\n";
+    let (text, conflicts) = merged(base, ours, theirs);
+    let [c] = conflicts.as_slice() else {
+        panic!("{conflicts:?}")
+    };
+    assert_eq!(c.theirs, None);
+    // Either side kept, Health is still a property of its own.
+    let sides = block_at(&text, c.line);
+    let ours_kept = text.replace(&sides, "; Mass: 2.0\n");
+    let theirs_kept = text.replace(&sides, "");
+    for resolved in [ours_kept, theirs_kept] {
+        let props = semantic(&resolved);
+        assert!(
+            props.contains(&("health".into(), vec!["30.0".into()])),
+            "{resolved}"
+        );
+        assert!(
+            props.contains(&("notes".into(), vec!["n".into()])),
+            "{resolved}"
+        );
+    }
+}
+
+#[test]
 fn a_value_that_would_read_as_a_comment_or_marker_is_written_inline() {
     let base = "; Kind: Inert\n; MeshAsset\na.obj\n; Notes\na\n; Mass: 1\n";
     let theirs = "; Kind: Inert\n; MeshAsset: #x.obj\n; Notes: <<<<<<< ours\n; Mass: 1\n";

@@ -465,35 +465,44 @@ fn a_folder_in_a_worlds_entities_is_reported_as_skipped() {
     assert_eq!(fs::read_to_string(props.join("bad.jasset")).unwrap(), bad);
 }
 
-/// `fmt` and `migrate` write a world file without `EntityID` with its session id, drawn
-/// from a random prefix (docs/design.md, section 5.4): the same new file formatted on
-/// two branches gets two ids, neither of the plain counter's block. `check`, which
-/// writes nothing, names the plain counter's id.
+/// `fmt` writes a world file without `EntityID` with its session id, drawn from a
+/// random prefix (docs/design.md, section 5.4): the same new file formatted on two
+/// branches gets two ids, neither of the plain counter's block. `check`, which writes
+/// nothing, names the plain counter's id; `migrate` adds no id at all.
 #[test]
-fn writers_give_a_file_without_an_id_one_of_a_random_prefix() {
+fn fmt_gives_a_file_without_an_id_one_of_a_random_prefix_and_migrate_none() {
     let mut ids = Vec::new();
-    for command in ["fmt", "migrate"] {
+    for _ in 0..2 {
         let p = project();
         let file = p.path().join(LEVEL).join("new.jasset");
-        // An older class version, so that `migrate` writes it too.
-        fs::write(&file, "; Kind: Projectile\n; ClassVersion: 1\nSpeed: 3\n").unwrap();
+        fs::write(&file, "; Kind: Inert\nMass: 3\n").unwrap();
         let o = jasset(p.path(), &["check", "Assets"]);
         assert!(text(&o).contains("gets 0x0000"), "{}", text(&o));
-        let o = jasset(p.path(), &[command, "Assets"]);
-        assert_eq!(code(&o), 0, "{command}: {}", text(&o));
+        let o = jasset(p.path(), &["fmt", "Assets"]);
+        assert_eq!(code(&o), 0, "{}", text(&o));
         let written = fs::read_to_string(&file).unwrap();
         let id = written
             .split("; EntityID\n0x")
             .nth(1)
             .and_then(|rest| rest.get(..16))
-            .unwrap_or_else(|| panic!("{command}: no EntityID block in {written:?}"));
+            .unwrap_or_else(|| panic!("no EntityID block in {written:?}"));
         let id = u64::from_str_radix(id, 16).unwrap();
-        assert_ne!(
-            id >> 32,
-            0,
-            "{command}: an id of the plain counter: {id:#x}"
-        );
+        assert_ne!(id >> 32, 0, "an id of the plain counter: {id:#x}");
         ids.push(id);
     }
     assert_ne!(ids[0], ids[1]);
+
+    let p = project();
+    let file = p.path().join(LEVEL).join("old.jasset");
+    fs::write(
+        &file,
+        "# mine\n; Kind: Projectile\n; ClassVersion: 1\nSpeed: 3\n",
+    )
+    .unwrap();
+    let o = jasset(p.path(), &["migrate", "Assets"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    assert!(!text(&o).contains("EntityID"), "{}", text(&o));
+    let written = fs::read_to_string(&file).unwrap();
+    assert!(written.starts_with("# mine\n; Kind: Projectile\n; ClassVersion: 2\n"));
+    assert!(!written.contains("EntityID"), "{written}");
 }

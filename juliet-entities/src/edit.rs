@@ -526,15 +526,15 @@ pub(crate) fn apply_bytes(src: &[u8], mut edits: Vec<(usize, usize, String)>) ->
 }
 
 /// The line ending of lines added to the file `text`: `\r\n` when more than half of
-/// its lines end with it (a last line without a line ending counts as one that does
-/// not), else `\n`; so one stray CRLF line does not make every added line CRLF.
+/// its line endings are `\r\n`, else `\n` (a last line without one has no say); so
+/// one stray CRLF line does not make every added line CRLF, and a CRLF file whose last
+/// line is unterminated stays CRLF.
 pub(crate) fn line_ending(text: &[u8]) -> &'static str {
     let (mut lines, mut crlf) = (0, 0);
     for (i, _) in text.iter().enumerate().filter(|(_, &b)| b == b'\n') {
         lines += 1;
         crlf += usize::from(i > 0 && text[i - 1] == b'\r');
     }
-    lines += usize::from(text.last().is_some_and(|&b| b != b'\n'));
     if 2 * crlf > lines {
         "\r\n"
     } else {
@@ -678,10 +678,18 @@ mod tests {
             edited(mostly_crlf, old, new),
             "; Kind\r\nInert\r\n; Mass\r\n1\n; Health\r\n5\r\n"
         );
-        // Half is not most; a last line without a line ending is one not ending in CRLF.
+        // Half is not most; a last line without a line ending has no say.
         assert_eq!(line_ending(b"a\r\nb\n"), "\n");
-        assert_eq!(line_ending(b"a\r\nb"), "\n");
+        assert_eq!(line_ending(b"a\r\nb\nc"), "\n");
+        assert_eq!(line_ending(b"a\r\nb"), "\r\n");
         assert_eq!(line_ending(b"a\r\nb\r\nc"), "\r\n");
+        assert_eq!(line_ending(b"a"), "\n");
         assert_eq!(line_ending(b""), "\n");
+        // A CRLF file whose last line is unterminated gets CRLF lines.
+        let unterminated = "; Kind\r\nInert\r\n; Mass\r\n1";
+        assert_eq!(
+            edited(unterminated, old, new),
+            "; Kind\r\nInert\r\n; Mass\r\n1\r\n; Health\r\n5\r\n"
+        );
     }
 }

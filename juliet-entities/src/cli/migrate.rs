@@ -82,6 +82,14 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
         let Some(text) = session.canonical_text(i) else {
             continue;
         };
+        // A world file without `EntityID` gets none: versions and migrated keys change,
+        // nothing else.
+        let text = match session.entity(i).map(|v| v.id) {
+            Some(id) if !session.files[i].has_id => {
+                text.map(|t| crate::entity_file::without_entity_id(&t, id))
+            }
+            _ => text,
+        };
         let path = session.files[i].path.clone();
         let result = text.and_then(|new| {
             if session.is_newer(i) {

@@ -224,6 +224,9 @@ pub struct FileEntry {
     pub role: Role,
     /// Loaded or not.
     pub state: FileState,
+    /// Whether the file has an `EntityID` (else its entity got a session id as it
+    /// loaded; a template never has one).
+    pub has_id: bool,
 }
 
 /// A loaded entity, as the subcommands read it.
@@ -306,6 +309,7 @@ impl Session {
                 path: path.clone(),
                 role,
                 state: FileState::Failed,
+                has_id: true,
             });
         }
         // A file outside `Assets/Templates` is a template too when a `Template` line
@@ -379,7 +383,10 @@ impl Session {
             }
         }
         for w in report.warnings {
-            if member_of(&w.location.path).is_some() {
+            if let Some(i) = member_of(&w.location.path) {
+                if is_session_id(&w) {
+                    self.files[i].has_id = false;
+                }
                 self.warnings.push(w);
             }
         }
@@ -460,7 +467,7 @@ impl Session {
         };
         let entry = &self.files[i];
         Some(match &mut self.stores[store] {
-            Store::World(world) => world.migrated_file(id, &entry.path, text),
+            Store::World(world) => world.migrated_file(id, &entry.path, text, !entry.has_id),
             Store::Single(single) => read(&entry.path, self.root.as_deref())
                 .and_then(|original| single.migrated(&entry.path, &original, text)),
         })
@@ -674,6 +681,12 @@ impl SingleFile {
     }
 }
 
+/// Whether `w` is the load's warning that a file has no `EntityID` (its entity got one
+/// for the session).
+fn is_session_id(w: &Warning) -> bool {
+    w.location.line == 0 && w.key.as_deref() == Some("EntityID")
+}
+
 /// Loads one file alone with the classes of `registry`: a template (no `EntityID`
 /// expected; a variant loads over its parent's archetype) or a loose entity file,
 /// resolving templates against `root` (the file's folder when `None`).
@@ -703,12 +716,10 @@ pub fn load_single_file(
         &bytes,
     )?;
     let mut warnings = loaded.warnings;
-    // The load's warning that the file has no id (the entity got one for the session).
-    let session_id = |w: &Warning| w.location.line == 0 && w.key.as_deref() == Some("EntityID");
-    let has_id = !warnings.iter().any(session_id);
+    let has_id = !warnings.iter().any(is_session_id);
     if is_template {
         // Templates have no EntityID by design.
-        warnings.retain(|w| !session_id(w));
+        warnings.retain(|w| !is_session_id(w));
     }
     Ok(SingleFile {
         manager,

@@ -195,7 +195,17 @@ impl World {
                 return Ok(Planned::Unchanged(None));
             }
             Some(record) if record.original.is_none() => text.into_bytes(),
-            Some(_) => match self.edit_in_place(id, &path, &text, false, forced, defaults)? {
+            Some(_) => match self.edit_in_place(
+                id,
+                &path,
+                &text,
+                How {
+                    migrate: false,
+                    forced,
+                },
+                false,
+                defaults,
+            )? {
                 InPlace::Unchanged => return Ok(Planned::Unchanged(Some(fingerprint))),
                 InPlace::Edited(bytes) => bytes,
                 InPlace::Canonical => text.into_bytes(),
@@ -390,7 +400,8 @@ impl World {
     /// consumed and the properties it set change, nothing else (what `jasset migrate`
     /// writes). `text` is the entity's text ([`World::entity_text`], which the caller
     /// has made already: it is as large as the file), returned when the edit would not
-    /// read back as the entity, or when the entity has no file.
+    /// read back as the entity, or when the entity has no file. `without_id`: the file
+    /// has no `EntityID` and `text` none either (the session id is not added).
     ///
     /// # Errors
     /// A tokenizer error in the file.
@@ -400,9 +411,14 @@ impl World {
         id: EntityId,
         path: &Path,
         text: String,
+        without_id: bool,
     ) -> Result<Vec<u8>, Error> {
         let mut defaults = Vec::new();
-        let edited = self.edit_in_place(id, path, &text, true, false, &mut defaults)?;
+        let how = How {
+            migrate: true,
+            forced: false,
+        };
+        let edited = self.edit_in_place(id, path, &text, how, without_id, &mut defaults)?;
         Ok(edited.or_text(text))
     }
 
@@ -426,8 +442,8 @@ impl World {
         id: EntityId,
         path: &Path,
         text: &str,
-        migrate: bool,
-        forced: bool,
+        how: How,
+        without_id: bool,
         defaults: &mut Vec<(&'static Class, Defaults)>,
     ) -> Result<InPlace, Error> {
         let World {
@@ -448,9 +464,8 @@ impl World {
             path,
             original,
             unknown: &record.data.unknown,
-            without_id: false,
+            without_id,
         };
-        let how = How { migrate, forced };
         edit_file(&file, templates, text, how, defaults)
     }
 }

@@ -289,12 +289,7 @@ pub(crate) fn edits(
             String::new()
         } else {
             let values: Vec<usize> = doc.value_lines(node.index).map(offset).collect();
-            lines_between(
-                src,
-                line_end(line_start(offset(node.key))),
-                node.span.1,
-                &values,
-            )
+            lines_between(src, offset(node.key), node.span.1, &values)
         };
         edits.push((node.span.0, node.span.1, kept));
         // A `Key: value` line that the deleted one kept out of the block before it
@@ -386,26 +381,26 @@ pub(crate) fn ends_line_at(src: &[u8], e: &(usize, usize, String), at: usize) ->
     e.1 == at && (e.2.ends_with('\n') || e.2.is_empty() && e.0 > 0 && src[e.0 - 1] == b'\n')
 }
 
-/// The whole lines of `src[from..to]` (`from` a line start) on which none of the value
-/// lines starting at `values` starts: the comment and blank lines inside a block whose
-/// header line ends at `from` and whose last value line ends at `to`, which stay when
-/// the block goes (a save's revert, a removal `jasset merge` takes). `values` is in file
-/// order.
-pub(crate) fn lines_between(src: &str, from: usize, to: usize, values: &[usize]) -> String {
+/// The comment and blank lines inside a block of `src`: the whole lines after its
+/// header line (the line holding byte `header`) up to `end` (its last value line's end)
+/// on which none of its value lines, starting at `values` (in file order), starts.
+/// They stay when the block goes (a save's revert, a removal `jasset merge` takes).
+pub(crate) fn lines_between(src: &str, header: usize, end: usize, values: &[usize]) -> String {
     debug_assert!(values.is_sorted(), "value lines in file order");
+    let line_end = |at: usize| src[at..].find('\n').map_or(src.len(), |i| at + i + 1);
     let mut kept = String::new();
-    let mut at = from;
+    let mut at = line_end(header);
     // The value lines before `at`, passed once: one walk of both lists.
     let mut passed = 0;
-    while at < to {
-        let end = src[at..].find('\n').map_or(src.len(), |i| at + i + 1);
+    while at < end {
+        let next = line_end(at);
         while values.get(passed).is_some_and(|&v| v < at) {
             passed += 1;
         }
-        if values.get(passed).is_none_or(|&v| v >= end) {
-            kept.push_str(&src[at..end]);
+        if values.get(passed).is_none_or(|&v| v >= next) {
+            kept.push_str(&src[at..next]);
         }
-        at = end;
+        at = next;
     }
     kept
 }

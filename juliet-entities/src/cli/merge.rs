@@ -20,9 +20,9 @@
 //! spelling and line form, the comments between value lines kept), THEIRS's new
 //! properties are inserted after their nearest preceding neighbour, a property THEIRS
 //! removed loses its header and value lines but not the comments inside it, and
-//! comments, blank lines, order and line endings stay. Where the edit would not read back as the
-//! merged properties (a mix of line forms it cannot keep), the properties are written
-//! one block each instead.
+//! comments, blank lines, order and line endings stay. Where the edit would not read
+//! back as the merged properties (a mix of line forms it cannot keep), the properties
+//! are written one block each instead.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -490,12 +490,13 @@ impl<'a> Plan<'a> {
         if p.form != juliet_core::LineForm::Block {
             return String::new();
         }
-        let text = self.ours.text();
-        let header_end = text[p.key_start()..]
-            .find('\n')
-            .map_or(text.len(), |i| p.key_start() + i + 1);
         let values: Vec<usize> = self.ours.value_ranges(p).iter().map(|r| r.0).collect();
-        lines_between(text, header_end, self.ours.span(p).1, &values)
+        lines_between(
+            self.ours.text(),
+            p.key_start(),
+            self.ours.span(p).1,
+            &values,
+        )
     }
 
     /// The conflict block of OURS's `o` and THEIRS's `t` (an absent side is empty).

@@ -270,8 +270,6 @@ pub struct Session {
     pub errors: Vec<Error>,
     /// Warnings of the requested files that loaded.
     pub warnings: Vec<Warning>,
-    /// The id prefix worlds are loaded with ([`LoadOptions::id_prefix`]).
-    id_prefix: u32,
 }
 
 impl Session {
@@ -287,7 +285,6 @@ impl Session {
         progress: &mut dyn FnMut(Progress<'_>),
     ) -> Session {
         let mut session = Session {
-            id_prefix,
             root,
             registry,
             stores: Vec::new(),
@@ -329,7 +326,7 @@ impl Session {
         let mut done = 0;
         for (dir, members) in &worlds {
             progress(Progress { done, current: dir });
-            session.load_world_group(dir, members);
+            session.load_world_group(dir, members, id_prefix);
             done += members.len();
         }
         for i in 0..session.files.len() {
@@ -353,7 +350,7 @@ impl Session {
         session
     }
 
-    fn load_world_group(&mut self, dir: &Path, members: &[usize]) {
+    fn load_world_group(&mut self, dir: &Path, members: &[usize], id_prefix: u32) {
         let wanted: HashMap<std::ffi::OsString, usize> = members
             .iter()
             .filter_map(|&i| Some((self.files[i].path.file_name()?.to_owned(), i)))
@@ -362,7 +359,7 @@ impl Session {
         let options = LoadOptions {
             project_root: self.root.clone(),
             registry: Some(self.registry),
-            id_prefix: self.id_prefix,
+            id_prefix,
             ..LoadOptions::default()
         };
         let (world, report) = match World::load(dir, &options) {

@@ -399,6 +399,15 @@ pub enum ValueErrorKind {
     /// A unit enum variant name that does not exist.
     #[error("unknown variant")]
     UnknownVariant,
+    /// A `char` value that is not exactly one character.
+    #[error("expected exactly one character")]
+    NotOneChar,
+    /// A map's value line without the `key: value` colon.
+    #[error("expected a `key: value` entry")]
+    ExpectedEntry,
+    /// A map key or set element written twice.
+    #[error("written twice in this map or set")]
+    DuplicateEntry,
     /// A codec-specific reason.
     #[error("{0}")]
     Custom(String),

@@ -1,32 +1,42 @@
 //! The codec for `Vec<T>`: one element per value line; an empty list is the single
-//! line `[]`.
+//! line `[]`. A list of [`Token`]s is also an [`Element`]: as an element of another
+//! list it is written on one line, its tokens separated by one space.
 
-use super::{Codec, PropertyType};
+use super::inline::tokens;
+use super::{Codec, Element, PropertyType, Token};
 use crate::value::{Value, ValueError};
 
-/// The value line that stands for an empty list.
+/// The value line that stands for an empty list (and an empty set).
 pub const EMPTY_LIST: &str = "[]";
 
-impl<T: Codec> Codec for Vec<T> {
+/// Writes `items` one per line with [`Element::encode_element`]; `[]` when there are
+/// none.
+pub(super) fn write_lines<'t, T: Element + 't>(
+    out: &mut String,
+    items: impl ExactSizeIterator<Item = &'t T>,
+) {
+    if items.len() == 0 {
+        out.push_str(EMPTY_LIST);
+    }
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        item.encode_element(out);
+    }
+}
+
+/// The value lines of a list or set: none for the single line `[]`.
+pub(super) fn element_lines<'a>(value: Value<'a>) -> impl Iterator<Item = &'a str> + 'a {
+    let empty = value.line_count() == 1 && value.lines().next() == Some(EMPTY_LIST);
+    value.lines().filter(move |_| !empty)
+}
+
+impl<T: Element> Codec for Vec<T> {
     const PROPERTY_TYPE: PropertyType = PropertyType::List(&T::PROPERTY_TYPE);
-    const MULTI_LINE: bool = true;
 
     fn encode(&self, out: &mut String) {
-        const {
-            assert!(
-                !T::MULTI_LINE,
-                "a list of multi-line values (Vec<Vec<T>>) has no .jasset form"
-            )
-        };
-        if self.is_empty() {
-            out.push_str(EMPTY_LIST);
-        }
-        for (i, item) in self.iter().enumerate() {
-            if i > 0 {
-                out.push('\n');
-            }
-            item.encode(out);
-        }
+        write_lines(out, self.iter());
     }
 
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
@@ -36,22 +46,9 @@ impl<T: Codec> Codec for Vec<T> {
     }
 
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        const {
-            assert!(
-                !T::MULTI_LINE,
-                "a list of multi-line values (Vec<Vec<T>>) has no .jasset form"
-            )
-        };
-        let mut lines = value.lines().peekable();
         let mut items = Vec::with_capacity(value.line_count());
-        if let Some(&EMPTY_LIST) = lines.peek() {
-            if value.line_count() == 1 {
-                *self = items;
-                return Ok(());
-            }
-        }
-        for line in lines {
-            items.push(T::decode(Value::from_text(line))?);
+        for line in element_lines(value) {
+            items.push(T::decode_element(Value::from_text(line))?);
         }
         *self = items;
         Ok(())
@@ -62,35 +59,77 @@ impl<T: Codec> Codec for Vec<T> {
     }
 }
 
+/// A list of tokens on one line, as an element of a list (`Vec<Vec<f32>>`: one inner
+/// list a line), of an array or of a map.
+impl<T: Token> Element for Vec<T> {
+    fn encode_element(&self, out: &mut String) {
+        if self.is_empty() {
+            out.push_str(EMPTY_LIST);
+        }
+        for (i, item) in self.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            item.encode_token(out);
+        }
+    }
+
+    fn decode_element(value: Value<'_>) -> Result<Self, ValueError<'_>> {
+        let line = value.single()?;
+        if line == EMPTY_LIST {
+            return Ok(Vec::new());
+        }
+        tokens(line)
+            .map(|token| T::decode_element(Value::from_text(token)))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::test_support::{dec, enc};
 
     #[test]
     fn one_element_per_line_and_empty_marker() {
-        let mut s = String::new();
-        vec![1i32, -2, 3].encode(&mut s);
+        let s = enc(vec![1i32, -2, 3]);
         assert_eq!(s, "1\n-2\n3");
-        assert_eq!(
-            Vec::<i32>::decode(Value::from_text(&s)).unwrap(),
-            vec![1, -2, 3]
-        );
-        let mut s = String::new();
-        Vec::<String>::new().encode(&mut s);
-        assert_eq!(s, "[]");
-        assert!(Vec::<String>::decode(Value::from_text("[]"))
-            .unwrap()
-            .is_empty());
+        assert_eq!(dec::<Vec<i32>>(&s).unwrap(), vec![1, -2, 3]);
+        assert_eq!(enc(Vec::<String>::new()), "[]");
+        assert!(dec::<Vec<String>>("[]").unwrap().is_empty());
         let quoted = vec!["[]".to_owned()];
-        let mut s = String::new();
-        quoted.encode(&mut s);
-        assert_eq!(Vec::<String>::decode(Value::from_text(&s)).unwrap(), quoted);
+        assert_eq!(dec::<Vec<String>>(&enc(quoted.clone())).unwrap(), quoted);
     }
 
     #[test]
     fn bad_element_points_at_its_line() {
         let text = "1\nx\n3";
         let err = Vec::<i32>::decode(Value::from_text(text)).unwrap_err();
+        assert_eq!(err.found, "x");
+    }
+
+    #[test]
+    fn a_list_of_lists_is_one_inner_list_a_line() {
+        let grid = vec![vec![1.5f32, -2.0], vec![], vec![3.0]];
+        let s = enc(grid.clone());
+        assert_eq!(s, "1.5 -2.0\n[]\n3.0");
+        assert_eq!(dec::<Vec<Vec<f32>>>(&s).unwrap(), grid);
+        // Commas are read as separators too.
+        assert_eq!(dec::<Vec<Vec<u8>>>("1,2, 3").unwrap(), vec![vec![1, 2, 3]]);
+    }
+
+    #[test]
+    fn strings_in_an_inner_list_are_quoted_where_a_blank_or_comma_would_split_them() {
+        let names = vec![vec!["a b".to_owned(), "c,d".to_owned(), "e".to_owned()]];
+        let s = enc(names.clone());
+        assert_eq!(s, "\"a b\" \"c,d\" e");
+        assert_eq!(dec::<Vec<Vec<String>>>(&s).unwrap(), names);
+    }
+
+    #[test]
+    fn a_bad_token_of_an_inner_list_is_the_error_text() {
+        let text = "1 2\n3 x 4";
+        let err = Vec::<Vec<i32>>::decode(Value::from_text(text)).unwrap_err();
         assert_eq!(err.found, "x");
     }
 }

@@ -1,14 +1,27 @@
 //! Value codecs: how each property type is written to and read from value lines.
 //!
 //! The value table of docs/design.md, section 2.3: floats, every
-//! integer width, `u64` as `0x` + 16 upper-case hex digits, `bool`, `String` with
-//! quoting and escapes, `glam` vectors and `[f32; N]`, unit enums (through the derive)
-//! and `Vec<T>` as one element per value line. A game gives its own types a codec by
-//! implementing [`Codec`].
+//! integer width, `u64` as `0x` + 16 upper-case hex digits, `bool`, `char`, `String`
+//! with quoting and escapes, `glam` vectors and quaternions, `[T; N]`, unit enums
+//! (through the derive), `Vec<T>` as one element per value line, `Option<T>` (`~` for
+//! `None`), maps and sets as one entry per line in sorted order. A game gives its own
+//! types a codec by implementing [`Codec`] (and [`Element`] / [`Token`] where the
+//! value is one line / one token).
+//!
+//! Three shapes, each a trait: a [`Codec`] value may take several value lines; an
+//! [`Element`] is one line (an element of a list, an array, a map's value); a
+//! [`Token`] is one token with no unquoted blank or comma (an element of a list or
+//! array written on one line, a map key). The bounds make a form that cannot be
+//! written a compile error at the field: `Vec<Vec<f32>>` is a list of one-line lists,
+//! `Vec<Vec<Vec<f32>>>` has no form and is refused.
 
+mod array;
 mod float;
+mod inline;
 mod list;
+mod map;
 mod number;
+mod option;
 mod text;
 mod vector;
 
@@ -17,6 +30,8 @@ use std::fmt;
 use crate::value::{Value, ValueError};
 
 pub use list::EMPTY_LIST;
+pub use map::EMPTY_MAP;
+pub use option::NONE;
 pub use text::{decode_variant, needs_quotes};
 
 /// The text of a value line's bytes (from [`crate::value::SingleLine::bytes`]), for the
@@ -51,6 +66,16 @@ pub enum PropertyType {
     U32,
     /// `u64`, written as `0x` + 16 hex digits.
     U64,
+    /// `i128`.
+    I128,
+    /// `u128`.
+    U128,
+    /// `isize`.
+    Isize,
+    /// `usize`.
+    Usize,
+    /// `char`.
+    Char,
     /// `f32`.
     F32,
     /// `f64`.
@@ -68,6 +93,15 @@ pub enum PropertyType {
     },
     /// `Vec<T>`: one element per value line.
     List(&'static PropertyType),
+    /// `[T; N]` and the `glam` vectors of other elements than `f32`: `N` tokens on one
+    /// line, or `N` value lines when the element is not a token.
+    Array(&'static PropertyType, usize),
+    /// `Option<T>`: `~` for `None`, else the value.
+    Option(&'static PropertyType),
+    /// `HashMap`/`BTreeMap`: one `key: value` line per entry, sorted by key.
+    Map(&'static PropertyType, &'static PropertyType),
+    /// `HashSet`/`BTreeSet`: one element per value line, sorted.
+    Set(&'static PropertyType),
     /// A game-defined codec, by type name.
     Custom(&'static str),
 }
@@ -84,12 +118,23 @@ impl fmt::Display for PropertyType {
             PropertyType::U16 => f.write_str("u16"),
             PropertyType::U32 => f.write_str("u32"),
             PropertyType::U64 => f.write_str("u64"),
+            PropertyType::I128 => f.write_str("i128"),
+            PropertyType::U128 => f.write_str("u128"),
+            PropertyType::Isize => f.write_str("isize"),
+            PropertyType::Usize => f.write_str("usize"),
+            PropertyType::Char => f.write_str("char"),
             PropertyType::F32 => f.write_str("f32"),
             PropertyType::F64 => f.write_str("f64"),
             PropertyType::Floats(n) => write!(f, "{n} floats"),
             PropertyType::String => f.write_str("string"),
             PropertyType::Enum { variants, .. } => write!(f, "one of {}", variants.join(" | ")),
             PropertyType::List(inner) => write!(f, "list of {inner}, one per line"),
+            PropertyType::Array(inner, n) => write!(f, "{n} of {inner}"),
+            PropertyType::Option(inner) => write!(f, "{inner}, or ~ for none"),
+            PropertyType::Map(key, value) => {
+                write!(f, "map of {key} to {value}, one `key: value` per line")
+            }
+            PropertyType::Set(inner) => write!(f, "set of {inner}, one per line"),
             PropertyType::Custom(name) => f.write_str(name),
         }
     }
@@ -130,18 +175,14 @@ impl fmt::Display for PropertyType {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no .jasset codec, so it cannot be a property",
     label = "this field type does not implement `juliet_core::Codec`",
-    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum can `#[derive(Codec)]`), or mark the field `#[jasset(skip)]` to leave it out of the file"
+    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum can `#[derive(Codec)]`), give the field a codec module with `#[jasset(with = path)]` (a foreign type), or mark the field `#[jasset(skip)]` to leave it out of the file"
 )]
 pub trait Codec: Clone + PartialEq + Sized + 'static {
     /// The type as the reflection table reports it.
     const PROPERTY_TYPE: PropertyType;
 
-    /// Whether the value can span several value lines (`Vec<T>`). A list of multi-line
-    /// values is refused at compile time.
-    const MULTI_LINE: bool = false;
-
-    /// Appends the value's text to `out`: one line, or lines separated by `\n` when
-    /// [`Codec::MULTI_LINE`]; no trailing newline.
+    /// Appends the value's text to `out`: one line, or lines separated by `\n` for a
+    /// value that is not an [`Element`]; no trailing newline.
     fn encode(&self, out: &mut String);
 
     /// Reads a value.
@@ -171,6 +212,75 @@ pub trait Codec: Clone + PartialEq + Sized + 'static {
         self == other
     }
 }
+
+/// A value written on one line: what a list, an array or a map holds.
+///
+/// Every stock scalar, `String`, `char`, unit enum, `glam` vector, `[T; N]` of
+/// [`Token`]s, `Option<T>` of an `Element` and a list of [`Token`]s (written on one line)
+/// is one. A game's codec that writes one line says so with an empty impl:
+/// `impl juliet_core::Element for Rgba {}`.
+///
+/// ```
+/// use juliet_core::{Codec, Value};
+///
+/// // A list of lists: each inner list is one line of tokens.
+/// let grid = vec![vec![1, 2], vec![], vec![3]];
+/// let mut text = String::new();
+/// grid.encode(&mut text);
+/// assert_eq!(text, "1 2\n[]\n3");
+/// assert_eq!(Vec::<Vec<i32>>::decode(Value::from_text(&text)).unwrap(), grid);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not written on one line, so it cannot be an element of a list, an array or a map",
+    label = "a list, array or map of this type has no .jasset form",
+    note = "a list of lists works when the inner elements are single tokens (numbers, strings, enums); a game's one-line codec says so with an empty `impl juliet_core::Element`"
+)]
+pub trait Element: Codec {
+    /// Whether the type is a [`Token`] (the impl of `Token` sets it): an array of
+    /// tokens is written on one line, an array of other elements one per line.
+    const TOKEN: bool = false;
+
+    /// Appends the value as one line (no `\n`), as an element of a list or a map.
+    fn encode_element(&self, out: &mut String) {
+        self.encode(out);
+    }
+
+    /// Appends the value as one token among others on a line (quoted where a blank,
+    /// `,` or `:` would split it); meaningful for [`Token`]s, whose impls set
+    /// [`Element::TOKEN`].
+    fn encode_token(&self, out: &mut String) {
+        self.encode_element(out);
+    }
+
+    /// Reads the value from one line written by [`Element::encode_element`].
+    ///
+    /// # Errors
+    /// As [`Codec::decode`].
+    fn decode_element(value: Value<'_>) -> Result<Self, ValueError<'_>> {
+        Self::decode(value)
+    }
+}
+
+/// A value written as one token: no unquoted blank, comma or colon, so that several of
+/// them fit on one line (`[u8; 4]` as `255 128 0 255`, an inner list, a map key).
+/// Numbers, `bool`, `char`, `String` (quoted when needed) and unit enums are tokens;
+/// their [`Element`] impls set [`Element::TOKEN`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a single token, so it cannot be written inside one line",
+    label = "only numbers, bool, char, strings and unit enums (and `Option`s of them) can share a line",
+    note = "a list whose elements are lists needs inner elements that are tokens: `Vec<Vec<f32>>` works, `Vec<Vec<Vec<f32>>>` has no form"
+)]
+pub trait Token: Element {}
+
+/// A key of a map or an element of a set: a [`Token`] with an order, so that maps and
+/// sets are written sorted and a save is stable. Strings, every integer, `char` and
+/// `bool` are map keys.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a key of a map or an element of a set in a .jasset file",
+    label = "map keys and set elements are strings, integers, `char` or `bool`",
+    note = "maps and sets are written one entry per line in key order, so the key must be a token with an order"
+)]
+pub trait MapKey: Token + Ord + std::hash::Hash {}
 
 /// Helpers of the codec tests.
 #[cfg(test)]

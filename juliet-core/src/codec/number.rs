@@ -1,9 +1,10 @@
-//! Codecs for integers (`u64` as `0x` and 16 hex digits) and `bool`.
+//! Codecs for integers of every width (`u64` as `0x` and 16 hex digits, the others in
+//! decimal) and `bool`; all are tokens, and map keys.
 
 use std::fmt::Write as _;
 use std::num::IntErrorKind;
 
-use super::{line_text, Codec, PropertyType};
+use super::{line_text, Codec, Element, MapKey, PropertyType, Token};
 use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
 
@@ -61,7 +62,28 @@ where
         .map_err(|e| ValueError::new(int_error(e.kind(), ty), token))
 }
 
-decimal_codec!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32);
+decimal_codec!(
+    i8 => I8, i16 => I16, i32 => I32, i64 => I64, i128 => I128, isize => Isize,
+    u8 => U8, u16 => U16, u32 => U32, u128 => U128, usize => Usize,
+);
+
+/// Numbers and `bool` are tokens; integers and `bool` are map keys too.
+macro_rules! token {
+    ($($ty:ty),*) => {$(
+        impl Element for $ty {
+            const TOKEN: bool = true;
+        }
+        impl Token for $ty {}
+    )*};
+}
+
+token!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool, f32, f64);
+
+macro_rules! impl_map_key {
+    ($($ty:ty),*) => {$(impl MapKey for $ty {})*};
+}
+
+impl_map_key!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool);
 
 /// Reads `[+-]D{1,18}` (`-` only when `signed`), else `None` (the caller falls back to
 /// the standard parser). 18 digits always fit an `i64`.
@@ -371,5 +393,27 @@ mod tests {
         assert_eq!(dec::<bool>("TRUE"), Ok(true));
         assert_eq!(dec::<bool>("yes"), Err(ValueErrorKind::InvalidBool));
         assert_eq!(enc(false), "false");
+    }
+}
+
+#[cfg(test)]
+mod wide_tests {
+    use crate::codec::test_support::{dec, enc};
+    use crate::error::ValueErrorKind;
+
+    #[test]
+    fn wide_and_pointer_sized_integers_are_decimal() {
+        assert_eq!(enc(u128::MAX), u128::MAX.to_string());
+        assert_eq!(dec::<u128>(&u128::MAX.to_string()), Ok(u128::MAX));
+        assert_eq!(dec::<i128>(&i128::MIN.to_string()), Ok(i128::MIN));
+        assert_eq!(dec::<i128>("+7"), Ok(7));
+        assert_eq!(enc(usize::MAX), usize::MAX.to_string());
+        assert_eq!(dec::<usize>("42"), Ok(42));
+        assert_eq!(dec::<isize>("-42"), Ok(-42));
+        assert_eq!(dec::<usize>("-1"), Err(ValueErrorKind::InvalidNumber));
+        assert_eq!(
+            dec::<u128>("340282366920938463463374607431768211456"),
+            Err(ValueErrorKind::OutOfRange("u128"))
+        );
     }
 }

@@ -1,9 +1,9 @@
-//! Codecs for `String` (bare token or double-quoted with escapes) and helpers for unit
-//! enums.
+//! Codecs for `String` and `char` (bare token or double-quoted with escapes) and
+//! helpers for unit enums.
 
 use std::fmt::Write as _;
 
-use super::{Codec, PropertyType};
+use super::{Codec, Element, MapKey, PropertyType, Token};
 use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
 
@@ -13,6 +13,8 @@ use crate::value::{Value, ValueError};
 pub fn needs_quotes(s: &str) -> bool {
     s.is_empty()
         || s == "[]"
+        || s == "{}"
+        || s == super::NONE
         || s.starts_with("//")
         || crate::value::is_conflict_marker(s.as_bytes())
         || s.chars()
@@ -23,25 +25,7 @@ impl Codec for String {
     const PROPERTY_TYPE: PropertyType = PropertyType::String;
 
     fn encode(&self, out: &mut String) {
-        if !needs_quotes(self) {
-            out.push_str(self);
-            return;
-        }
-        out.push('"');
-        for c in self.chars() {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\t' => out.push_str("\\t"),
-                '\r' => out.push_str("\\r"),
-                c if c.is_control() => {
-                    let _ = write!(out, "\\u{{{:X}}}", c as u32);
-                }
-                c => out.push(c),
-            }
-        }
-        out.push('"');
+        write_text(out, self, needs_quotes(self));
     }
 
     #[inline]
@@ -68,6 +52,89 @@ impl Codec for String {
         decode_escaped(self, line)
     }
 }
+
+/// Strings are tokens: quoted also where a blank, `,` or `:` would split them inside a
+/// line of tokens or a map entry.
+impl Element for String {
+    const TOKEN: bool = true;
+
+    fn encode_token(&self, out: &mut String) {
+        write_text(out, self, needs_quotes_in_line(self));
+    }
+}
+
+impl Token for String {}
+impl MapKey for String {}
+
+/// Whether `s` must be quoted as a token among others on one line: [`needs_quotes`],
+/// or a `,` or `:` that would split it.
+fn needs_quotes_in_line(s: &str) -> bool {
+    needs_quotes(s) || s.contains([',', ':'])
+}
+
+/// Writes `text`, bare or (when `quote`) double-quoted with its `"`, `\` and control
+/// characters escaped.
+fn write_text(out: &mut String, text: &str, quote: bool) {
+    if !quote {
+        out.push_str(text);
+        return;
+    }
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:X}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// A `char` is written as a one-character string: bare, or quoted as a `String` is.
+impl Codec for char {
+    const PROPERTY_TYPE: PropertyType = PropertyType::Char;
+
+    fn encode(&self, out: &mut String) {
+        let mut buffer = [0u8; 4];
+        let text = self.encode_utf8(&mut buffer);
+        write_text(out, text, needs_quotes(text));
+    }
+
+    fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
+        let line = value.single()?;
+        let one = |text: &str| {
+            let mut chars = text.chars();
+            chars.next().filter(|_| chars.next().is_none())
+        };
+        let c = if line.starts_with('"') {
+            let mut text = String::new();
+            unquote(line, &mut text)?;
+            one(&text)
+        } else {
+            one(line)
+        };
+        c.ok_or(ValueError::new(ValueErrorKind::NotOneChar, line))
+    }
+}
+
+impl Element for char {
+    const TOKEN: bool = true;
+
+    fn encode_token(&self, out: &mut String) {
+        let mut buffer = [0u8; 4];
+        let text = self.encode_utf8(&mut buffer);
+        write_text(out, text, needs_quotes_in_line(text));
+    }
+}
+
+impl Token for char {}
+impl MapKey for char {}
 
 /// [`String`]'s `decode_into` for a quoted line with escapes (or a quoting error),
 /// out of line: the text is appended after the old text, which is then dropped, so
@@ -332,5 +399,32 @@ mod tests {
     fn variants_case_insensitive() {
         assert_eq!(decode_variant("ICE", &["Fire", "Ice"]), Ok(1));
         assert!(decode_variant("Wind", &["Fire", "Ice"]).is_err());
+    }
+}
+
+#[cfg(test)]
+mod char_tests {
+    use crate::codec::test_support::{dec, enc};
+    use crate::error::ValueErrorKind;
+
+    #[test]
+    fn chars_are_one_character_strings() {
+        assert_eq!(enc('x'), "x");
+        assert_eq!(enc('é'), "é");
+        assert_eq!(enc(' '), "\" \"");
+        assert_eq!(enc('#'), "\"#\"");
+        assert_eq!(enc('\n'), "\"\\n\"");
+        for c in ['x', ' ', '#', '"', '\\', '\n', '~', ';', '\u{1F600}'] {
+            assert_eq!(dec::<char>(&enc(c)), Ok(c), "{c:?}");
+        }
+        assert_eq!(dec::<char>("ab"), Err(ValueErrorKind::NotOneChar));
+        assert_eq!(dec::<char>("\"\""), Err(ValueErrorKind::NotOneChar));
+    }
+
+    #[test]
+    fn strings_and_chars_as_tokens_quote_commas_and_colons() {
+        assert_eq!(enc(vec![vec!["a:b".to_owned(), ",".to_owned()]]), "\"a:b\" \",\"");
+        assert_eq!(enc(vec![vec![',', 'x']]), "\",\" x");
+        assert_eq!(dec::<Vec<Vec<char>>>("\",\" x"), Ok(vec![vec![',', 'x']]));
     }
 }

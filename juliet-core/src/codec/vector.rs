@@ -1,9 +1,11 @@
-//! Codecs for float vectors: `glam::Vec2/3/4` and `[f32; N]`, components separated by
-//! one space when written, by commas and/or spaces when read.
+//! Codecs for `glam` vectors and quaternions, components separated by one space when
+//! written, by commas and/or spaces when read. The `f32` ones (`Vec2`, `Vec3`,
+//! `Vec3A`, `Vec4`, `Quat` as `x y z w`, and `[f32; N]` through the array codec) use
+//! the one-pass float reader below; the others are their component array's codec.
 
 use super::float::{decimal_to_f32, parse_f32_token, small_decimal_to_f32, write_f32};
 use super::number::digit_value;
-use super::{line_text, Codec, PropertyType};
+use super::{line_text, Codec, Element, PropertyType};
 use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
 
@@ -28,7 +30,7 @@ fn is_separator(b: u8) -> bool {
 
 /// Reads exactly `N` floats separated by commas and/or white space.
 #[inline(always)]
-fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<'_>> {
+pub(super) fn read_floats<const N: usize>(value: Value<'_>) -> Result<[f32; N], ValueError<'_>> {
     let line = value.single_line()?.bytes();
     match read_plain_floats::<N>(line) {
         Some(v) => Ok(v),
@@ -147,25 +149,6 @@ fn same_bits(a: &[f32], b: &[f32]) -> bool {
     a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
-impl<const N: usize> Codec for [f32; N] {
-    const PROPERTY_TYPE: PropertyType = PropertyType::Floats(N);
-    fn encode(&self, out: &mut String) {
-        write_floats(out, self);
-    }
-    #[inline]
-    fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-        read_floats::<N>(value)
-    }
-    #[inline(always)]
-    fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        *self = read_floats::<N>(value)?;
-        Ok(())
-    }
-    fn same_value(&self, other: &Self) -> bool {
-        same_bits(self, other)
-    }
-}
-
 macro_rules! glam_codec {
     ($($ty:ident: $n:literal),*) => {$(
         impl Codec for glam::$ty {
@@ -186,10 +169,46 @@ macro_rules! glam_codec {
                 same_bits(&self.to_array(), &other.to_array())
             }
         }
+        impl Element for glam::$ty {}
     )*};
 }
 
-glam_codec!(Vec2: 2, Vec3: 3, Vec4: 4);
+glam_codec!(Vec2: 2, Vec3: 3, Vec3A: 3, Vec4: 4, Quat: 4);
+
+/// The `glam` vectors of other components: each is its `[component; N]`'s codec
+/// (`DVec3` as `1.0 2.0 3.0`, `IVec2` as `-1 4`, `BVec2` as `true false`), converted
+/// with `From` and `from_array`.
+macro_rules! glam_array_codec {
+    ($($ty:ident: [$c:ty; $n:literal]),* $(,)?) => {$(
+        impl Codec for glam::$ty {
+            const PROPERTY_TYPE: PropertyType = <[$c; $n] as Codec>::PROPERTY_TYPE;
+            fn encode(&self, out: &mut String) {
+                <[$c; $n]>::from(*self).encode(out);
+            }
+            fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
+                <[$c; $n]>::decode(value).map(glam::$ty::from_array)
+            }
+            fn same_value(&self, other: &Self) -> bool {
+                <[$c; $n]>::from(*self).same_value(&<[$c; $n]>::from(*other))
+            }
+        }
+        impl Element for glam::$ty {}
+    )*};
+}
+
+glam_array_codec!(
+    DVec2: [f64; 2], DVec3: [f64; 3], DVec4: [f64; 4], DQuat: [f64; 4],
+    IVec2: [i32; 2], IVec3: [i32; 3], IVec4: [i32; 4],
+    UVec2: [u32; 2], UVec3: [u32; 3], UVec4: [u32; 4],
+    I8Vec2: [i8; 2], I8Vec3: [i8; 3], I8Vec4: [i8; 4],
+    U8Vec2: [u8; 2], U8Vec3: [u8; 3], U8Vec4: [u8; 4],
+    I16Vec2: [i16; 2], I16Vec3: [i16; 3], I16Vec4: [i16; 4],
+    U16Vec2: [u16; 2], U16Vec3: [u16; 3], U16Vec4: [u16; 4],
+    I64Vec2: [i64; 2], I64Vec3: [i64; 3], I64Vec4: [i64; 4],
+    U64Vec2: [u64; 2], U64Vec3: [u64; 3], U64Vec4: [u64; 4],
+    USizeVec2: [usize; 2], USizeVec3: [usize; 3], USizeVec4: [usize; 4],
+    BVec2: [bool; 2], BVec3: [bool; 3], BVec4: [bool; 4],
+);
 
 #[cfg(test)]
 mod tests {

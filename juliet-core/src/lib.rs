@@ -77,7 +77,7 @@ pub use archive::{
 };
 pub use bind::Properties;
 pub use class::{Class, Reflect};
-pub use codec::{decode_variant, needs_quotes, Codec, PropertyType};
+pub use codec::{decode_variant, needs_quotes, Codec, Element, MapKey, PropertyType, Token};
 pub use crc::{
     crc32, is_identifier, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key,
 };

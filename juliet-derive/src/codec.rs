@@ -141,6 +141,14 @@ fn expand(input: &DeriveInput, variants: &[Variant<'_>], krate: &syn::Path) -> T
                     }
                 }
             }
+
+            #[automatically_derived]
+            impl #krate::Element for #ident {
+                const TOKEN: bool = true;
+            }
+
+            #[automatically_derived]
+            impl #krate::Token for #ident {}
         };
     }
 }

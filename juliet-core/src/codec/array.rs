@@ -20,10 +20,7 @@ const fn array_type(element: &'static PropertyType, n: usize) -> PropertyType {
 }
 
 /// `[T; N]` from the decoded elements, or the count error at `found`.
-fn exactly<'a, T, const N: usize>(
-    items: Vec<T>,
-    found: &'a str,
-) -> Result<[T; N], ValueError<'a>> {
+fn exactly<'a, T, const N: usize>(items: Vec<T>, found: &'a str) -> Result<[T; N], ValueError<'a>> {
     let count = items.len();
     items.try_into().map_err(|_| {
         ValueError::new(
@@ -96,9 +93,15 @@ mod tests {
         assert_eq!(dec::<[u8; 4]>("255, 128, 0, 255"), Ok([255, 128, 0, 255]));
         assert_eq!(enc([-1i32, 2]), "-1 2");
         assert_eq!(enc([1.5f32, -0.0]), "1.5 -0.0");
-        assert_eq!(dec::<[f32; 2]>("1.5 -0.0").map(|a| a.map(f32::to_bits)), Ok([1.5f32.to_bits(), (-0.0f32).to_bits()]));
+        assert_eq!(
+            dec::<[f32; 2]>("1.5 -0.0").map(|a| a.map(f32::to_bits)),
+            Ok([1.5f32.to_bits(), (-0.0f32).to_bits()])
+        );
         assert_eq!(<[f32; 3]>::PROPERTY_TYPE, PropertyType::Floats(3));
-        assert_eq!(<[u8; 4]>::PROPERTY_TYPE, PropertyType::Array(&PropertyType::U8, 4));
+        assert_eq!(
+            <[u8; 4]>::PROPERTY_TYPE,
+            PropertyType::Array(&PropertyType::U8, 4)
+        );
     }
 
     #[test]
@@ -112,31 +115,58 @@ mod tests {
     fn a_wrong_count_names_both_counts() {
         assert_eq!(
             dec::<[u8; 4]>("1 2 3"),
-            Err(ValueErrorKind::ComponentCount { expected: 4, found: 3 })
+            Err(ValueErrorKind::ComponentCount {
+                expected: 4,
+                found: 3
+            })
         );
         assert_eq!(
             dec::<[glam::Vec2; 2]>("1 2"),
-            Err(ValueErrorKind::ComponentCount { expected: 2, found: 1 })
+            Err(ValueErrorKind::ComponentCount {
+                expected: 2,
+                found: 1
+            })
         );
         assert_eq!(
             dec::<[f32; 2]>("1 2 3"),
-            Err(ValueErrorKind::ComponentCount { expected: 2, found: 3 })
+            Err(ValueErrorKind::ComponentCount {
+                expected: 2,
+                found: 3
+            })
         );
     }
 
     #[test]
     fn glam_vectors_of_every_component_type() {
-        assert_eq!(enc(glam::Quat::from_xyzw(0.0, 0.5, 0.0, 1.0)), "0.0 0.5 0.0 1.0");
-        assert_eq!(dec::<glam::Quat>("0 0.5 0 1"), Ok(glam::Quat::from_xyzw(0.0, 0.5, 0.0, 1.0)));
+        assert_eq!(
+            enc(glam::Quat::from_xyzw(0.0, 0.5, 0.0, 1.0)),
+            "0.0 0.5 0.0 1.0"
+        );
+        assert_eq!(
+            dec::<glam::Quat>("0 0.5 0 1"),
+            Ok(glam::Quat::from_xyzw(0.0, 0.5, 0.0, 1.0))
+        );
         assert_eq!(enc(glam::DVec3::new(0.1, 2.0, -3.5)), "0.1 2.0 -3.5");
         assert_eq!(dec::<glam::DQuat>("0 0 0 1"), Ok(glam::DQuat::IDENTITY));
         assert_eq!(enc(glam::IVec2::new(-1, 4)), "-1 4");
         assert_eq!(dec::<glam::UVec3>("1,2,3"), Ok(glam::UVec3::new(1, 2, 3)));
         assert_eq!(enc(glam::BVec2::new(true, false)), "true false");
-        assert_eq!(dec::<glam::BVec3>("1 0 true"), Ok(glam::BVec3::new(true, false, true)));
-        assert_eq!(dec::<glam::Vec3A>("1 2 3"), Ok(glam::Vec3A::new(1.0, 2.0, 3.0)));
-        assert_eq!(dec::<glam::U8Vec4>("1 2 3 4"), Ok(glam::U8Vec4::new(1, 2, 3, 4)));
-        assert_eq!(glam::DVec2::PROPERTY_TYPE, PropertyType::Array(&PropertyType::F64, 2));
+        assert_eq!(
+            dec::<glam::BVec3>("1 0 true"),
+            Ok(glam::BVec3::new(true, false, true))
+        );
+        assert_eq!(
+            dec::<glam::Vec3A>("1 2 3"),
+            Ok(glam::Vec3A::new(1.0, 2.0, 3.0))
+        );
+        assert_eq!(
+            dec::<glam::U8Vec4>("1 2 3 4"),
+            Ok(glam::U8Vec4::new(1, 2, 3, 4))
+        );
+        assert_eq!(
+            glam::DVec2::PROPERTY_TYPE,
+            PropertyType::Array(&PropertyType::F64, 2)
+        );
         assert_eq!(glam::Quat::PROPERTY_TYPE, PropertyType::Floats(4));
     }
 }

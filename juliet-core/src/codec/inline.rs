@@ -28,8 +28,13 @@ fn token_end(bytes: &[u8], start: usize) -> usize {
 }
 
 /// The tokens of `line`, in order: slices of it, so that a decoder's error points at
-/// its token's column.
-pub(super) fn tokens(line: &str) -> impl Iterator<Item = &str> + '_ {
+/// its token's column. What the array codec and an inner list read.
+///
+/// ```
+/// let tokens: Vec<&str> = juliet_core::codec::tokens("1, 2 \"a b\"").collect();
+/// assert_eq!(tokens, ["1", "2", "\"a b\""]);
+/// ```
+pub fn tokens(line: &str) -> impl Iterator<Item = &str> + '_ {
     let bytes = line.as_bytes();
     let mut at = 0;
     std::iter::from_fn(move || {
@@ -47,8 +52,12 @@ pub(super) fn tokens(line: &str) -> impl Iterator<Item = &str> + '_ {
 }
 
 /// `line` split at its first `:` outside quotes into the key's and the value's text,
-/// both trimmed; `None` without such a colon.
-pub(super) fn split_entry(line: &str) -> Option<(&str, &str)> {
+/// both trimmed; `None` without such a colon. What the map codecs read an entry with.
+///
+/// ```
+/// assert_eq!(juliet_core::codec::split_entry("\"a:b\": 2"), Some(("\"a:b\"", "2")));
+/// ```
+pub fn split_entry(line: &str) -> Option<(&str, &str)> {
     let bytes = line.as_bytes();
     let mut quoted = false;
     let mut i = 0;
@@ -58,7 +67,10 @@ pub(super) fn split_entry(line: &str) -> Option<(&str, &str)> {
             b'"' => quoted = !quoted,
             b':' if !quoted => {
                 let blank = |c: char| c == ' ' || c == '\t';
-                return Some((line[..i].trim_matches(blank), line[i + 1..].trim_matches(blank)));
+                return Some((
+                    line[..i].trim_matches(blank),
+                    line[i + 1..].trim_matches(blank),
+                ));
             }
             _ => {}
         }

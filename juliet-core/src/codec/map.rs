@@ -67,9 +67,7 @@ fn read_elements<'a, K: MapKey>(
     Ok(())
 }
 
-impl<K: MapKey, V: Element, S: BuildHasher + Default + Clone + 'static> Codec
-    for HashMap<K, V, S>
-{
+impl<K: MapKey, V: Element, S: BuildHasher + Default + Clone + 'static> Codec for HashMap<K, V, S> {
     const PROPERTY_TYPE: PropertyType = PropertyType::Map(&K::PROPERTY_TYPE, &V::PROPERTY_TYPE);
 
     fn encode(&self, out: &mut String) {
@@ -151,10 +149,13 @@ mod tests {
 
     #[test]
     fn maps_are_one_sorted_entry_a_line() {
-        let map: HashMap<String, f32> =
-            [("zed".to_owned(), 1.0), ("big rock".to_owned(), 2.5), ("a:b".to_owned(), -1.0)]
-                .into_iter()
-                .collect();
+        let map: HashMap<String, f32> = [
+            ("zed".to_owned(), 1.0),
+            ("big rock".to_owned(), 2.5),
+            ("a:b".to_owned(), -1.0),
+        ]
+        .into_iter()
+        .collect();
         let text = enc(map.clone());
         assert_eq!(text, "\"a:b\": -1.0\n\"big rock\": 2.5\nzed: 1.0");
         assert_eq!(dec::<HashMap<String, f32>>(&text), Ok(map));

@@ -29,6 +29,7 @@ use std::fmt;
 
 use crate::value::{Value, ValueError};
 
+pub use inline::{split_entry, tokens};
 pub use list::EMPTY_LIST;
 pub use map::EMPTY_MAP;
 pub use option::NONE;

@@ -111,7 +111,10 @@ mod tests {
         assert_eq!(enc(tilde.clone()), "\"~\"");
         assert_eq!(dec::<Option<String>>(&enc(tilde.clone())), Ok(tilde));
         assert_eq!(dec::<Option<char>>(&enc(Some('~'))), Ok(Some('~')));
-        assert_eq!(dec::<Option<String>>(&enc(Some(String::new()))), Ok(Some(String::new())));
+        assert_eq!(
+            dec::<Option<String>>(&enc(Some(String::new()))),
+            Ok(Some(String::new()))
+        );
     }
 
     #[test]

@@ -423,7 +423,10 @@ mod char_tests {
 
     #[test]
     fn strings_and_chars_as_tokens_quote_commas_and_colons() {
-        assert_eq!(enc(vec![vec!["a:b".to_owned(), ",".to_owned()]]), "\"a:b\" \",\"");
+        assert_eq!(
+            enc(vec![vec!["a:b".to_owned(), ",".to_owned()]]),
+            "\"a:b\" \",\""
+        );
         assert_eq!(enc(vec![vec![',', 'x']]), "\",\" x");
         assert_eq!(dec::<Vec<Vec<char>>>("\",\" x"), Ok(vec![vec![',', 'x']]));
     }

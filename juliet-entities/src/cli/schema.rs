@@ -183,7 +183,7 @@ impl SchemaClass {
 }
 
 /// A property type as one word: `f32`, `floats3`, `enum(Stone|Wood)`, `list(string)`,
-/// `custom(Rgba)`.
+/// `option(f32)`, `array(u8,4)`, `map(string,f32)`, `set(u32)`, `custom(Rgba)`.
 pub fn type_name(ty: &PropertyType) -> String {
     match ty {
         PropertyType::Bool => "bool".into(),
@@ -195,12 +195,21 @@ pub fn type_name(ty: &PropertyType) -> String {
         PropertyType::U16 => "u16".into(),
         PropertyType::U32 => "u32".into(),
         PropertyType::U64 => "u64".into(),
+        PropertyType::I128 => "i128".into(),
+        PropertyType::U128 => "u128".into(),
+        PropertyType::Isize => "isize".into(),
+        PropertyType::Usize => "usize".into(),
+        PropertyType::Char => "char".into(),
         PropertyType::F32 => "f32".into(),
         PropertyType::F64 => "f64".into(),
         PropertyType::Floats(n) => format!("floats{n}"),
         PropertyType::String => "string".into(),
         PropertyType::Enum { variants, .. } => format!("enum({})", variants.join("|")),
         PropertyType::List(inner) => format!("list({})", type_name(inner)),
+        PropertyType::Array(inner, n) => format!("array({},{n})", type_name(inner)),
+        PropertyType::Option(inner) => format!("option({})", type_name(inner)),
+        PropertyType::Map(key, value) => format!("map({},{})", type_name(key), type_name(value)),
+        PropertyType::Set(inner) => format!("set({})", type_name(inner)),
         PropertyType::Custom(name) => format!("custom({})", name.replace(' ', "")),
     }
 }

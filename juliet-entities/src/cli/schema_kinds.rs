@@ -48,8 +48,9 @@ pub enum SchemaError {
     /// A property's type word is not one the stock tool reads.
     #[error(
         "{}:{line}:{column}: class `{class}`: property `{key}`: unknown type `{ty}` \
-         (expected bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, floatsN with N \
-         from 1 to {MAX_FLOATS}, string, enum(A|B|...), list(TYPE) or custom(NAME))",
+         (expected bool, i8..i128, u8..u128, isize, usize, char, f32, f64, floatsN with N \
+         from 1 to {MAX_FLOATS}, string, enum(A|B|...), list(TYPE), option(TYPE), \
+         array(TYPE,N), map(KEY,TYPE), set(TYPE) or custom(NAME))",
         path.display()
     )]
     UnknownType {
@@ -270,7 +271,8 @@ impl SchemaKind {
     }
 }
 
-/// A type word of the schema (`f32`, `floats3`, `enum(A|B)`, `list(u8)`, ...) as a
+/// A type word of the schema (`f32`, `floats3`, `enum(A|B)`, `list(u8)`, `option(f32)`,
+/// `array(u8,4)`, `map(string,f32)`, `set(u32)`, ...) as a
 /// property type; `None` when the word is none of them.
 fn parse_type(word: &str) -> Option<&'static PropertyType> {
     let ty = match word {
@@ -283,6 +285,11 @@ fn parse_type(word: &str) -> Option<&'static PropertyType> {
         "u16" => PropertyType::U16,
         "u32" => PropertyType::U32,
         "u64" => PropertyType::U64,
+        "i128" => PropertyType::I128,
+        "u128" => PropertyType::U128,
+        "isize" => PropertyType::Isize,
+        "usize" => PropertyType::Usize,
+        "char" => PropertyType::Char,
         "f32" => PropertyType::F32,
         "f64" => PropertyType::F64,
         "string" => PropertyType::String,
@@ -306,6 +313,14 @@ fn parse_type(word: &str) -> Option<&'static PropertyType> {
                     return None;
                 }
                 PropertyType::List(item)
+            } else if let Some(inner) = inner_of(word, "option") {
+                PropertyType::Option(parse_type(inner)?)
+            } else if let Some(inner) = inner_of(word, "set") {
+                PropertyType::Set(parse_type(inner)?)
+            } else if let Some((key, value)) = inner_of(word, "map").and_then(split_pair) {
+                PropertyType::Map(parse_type(key)?, parse_type(value)?)
+            } else if let Some((item, n)) = inner_of(word, "array").and_then(split_pair) {
+                PropertyType::Array(parse_type(item)?, n.parse().ok()?)
             } else if let Some(name) = inner_of(word, "custom") {
                 PropertyType::Custom(leak(name))
             } else {
@@ -314,6 +329,20 @@ fn parse_type(word: &str) -> Option<&'static PropertyType> {
         }
     };
     Some(Box::leak(Box::new(ty)))
+}
+
+/// `a,b` split at its comma outside parentheses (`map(string,list(u8))`).
+fn split_pair(inner: &str) -> Option<(&str, &str)> {
+    let mut depth = 0u32;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.checked_sub(1)?,
+            ',' if depth == 0 => return Some((&inner[..i], &inner[i + 1..])),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `inner` of `name(inner)`.

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use juliet_core::codec::{split_entry, tokens, EMPTY_LIST, EMPTY_MAP, NONE};
 use juliet_core::{
     decode_variant, key_crc_runtime, Codec, Error, ErrorKind, PropertyType, TokenBuffer, Value,
     ValueError, ValueErrorKind,
@@ -13,8 +14,55 @@ use serde_json::{json, Value as Json};
 use crate::entity_file::keys;
 pub use crate::pieces::pieces;
 
+/// The elements of a list or set (one a line, none for `[]`) as a JSON array.
+fn list_to_json<'a>(inner: &PropertyType, value: Value<'a>) -> Result<Json, ValueError<'a>> {
+    let mut items = Vec::new();
+    for line in value.lines().filter(|l| *l != EMPTY_LIST) {
+        items.push(element_to_json(inner, line)?);
+    }
+    Ok(Json::Array(items))
+}
+
+/// One element line of a list as JSON: a list of tokens (an inner list) is an array.
+fn element_to_json<'a>(ty: &PropertyType, line: &'a str) -> Result<Json, ValueError<'a>> {
+    match ty {
+        PropertyType::List(inner) => {
+            let items = tokens(line)
+                .filter(|t| *t != EMPTY_LIST)
+                .map(|t| to_json(inner, Value::from_text(t)))
+                .collect::<Result<_, _>>()?;
+            Ok(Json::Array(items))
+        }
+        _ => to_json(ty, Value::from_text(line)),
+    }
+}
+
+/// An array (`n` tokens on one line, or `n` lines) as a JSON array.
+fn array_to_json<'a>(
+    inner: &PropertyType,
+    n: usize,
+    value: Value<'a>,
+) -> Result<Json, ValueError<'a>> {
+    let lines: Vec<&str> = value.lines().collect();
+    let parts: Vec<&str> = match lines.as_slice() {
+        [one] if n != 1 => tokens(one).collect(),
+        _ => lines.clone(),
+    };
+    if parts.len() != n {
+        let found = lines.last().copied().unwrap_or_default();
+        let count = ValueErrorKind::ComponentCount {
+            expected: n,
+            found: parts.len(),
+        };
+        return Err(ValueError::new(count, found));
+    }
+    let items = parts.into_iter().map(|p| element_to_json(inner, p));
+    Ok(Json::Array(items.collect::<Result<_, _>>()?))
+}
+
 /// A property value as JSON, by its type: numbers, booleans, strings, arrays for
-/// vectors and lists. `u64` values are numbers too (JSON numbers hold them exactly in
+/// vectors, arrays, lists and sets, objects for maps, `null` for `None`; 128-bit
+/// integers are their decimal text. `u64` values are numbers too (JSON numbers hold them exactly in
 /// `serde_json`, though JavaScript readers round past 2^53). Non-finite floats (`inf`,
 /// `nan`), which JSON cannot hold, are strings. A game-defined codec's value is its
 /// text (a string; an array of strings when it spans several lines).
@@ -32,6 +80,31 @@ pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueErr
         PropertyType::U16 => json!(u16::decode(value)?),
         PropertyType::U32 => json!(u32::decode(value)?),
         PropertyType::U64 => json!(u64::decode(value)?),
+        // JSON numbers hold 64 bits in serde_json: wider ones are their decimal text.
+        PropertyType::I128 => Json::String(i128::decode(value)?.to_string()),
+        PropertyType::U128 => Json::String(u128::decode(value)?.to_string()),
+        PropertyType::Isize => json!(isize::decode(value)?),
+        PropertyType::Usize => json!(usize::decode(value)?),
+        PropertyType::Char => Json::String(char::decode(value)?.to_string()),
+        PropertyType::Option(inner) => match value.lines().collect::<Vec<_>>().as_slice() {
+            [NONE] => Json::Null,
+            _ => to_json(inner, value)?,
+        },
+        PropertyType::Array(inner, n) => array_to_json(inner, *n, value)?,
+        PropertyType::Set(inner) => list_to_json(inner, value)?,
+        PropertyType::Map(key, inner) => {
+            let mut entries = serde_json::Map::new();
+            for line in value.lines().filter(|l| *l != EMPTY_MAP) {
+                let (k, v) = split_entry(line)
+                    .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
+                let k = match to_json(key, Value::from_text(k))? {
+                    Json::String(text) => text,
+                    other => other.to_string(),
+                };
+                entries.insert(k, to_json(inner, Value::from_text(v))?);
+            }
+            Json::Object(entries)
+        }
         PropertyType::F32 => float32(f32::decode(value)?),
         PropertyType::F64 => float64(f64::decode(value)?),
         PropertyType::Floats(n) => {
@@ -60,16 +133,7 @@ pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueErr
             let line = value.single()?;
             Json::String(variants[decode_variant(line, variants)?].to_owned())
         }
-        PropertyType::List(inner) => {
-            let mut items = Vec::new();
-            for line in value.lines() {
-                if line == "[]" {
-                    continue;
-                }
-                items.push(to_json(inner, Value::from_text(line))?);
-            }
-            Json::Array(items)
-        }
+        PropertyType::List(inner) => list_to_json(inner, value)?,
         PropertyType::Custom(_) => {
             let lines: Vec<&str> = value.lines().collect();
             match lines.as_slice() {

@@ -67,10 +67,30 @@ pub fn value_widget(
             chosen
         }
         PropertyType::List(inner) => list(ui, inner, text, label, id),
-        // U64 (ids, hashes, written in hex) and game codecs: the text itself, committed
-        // when the field loses focus, since a half-typed value does not decode.
-        PropertyType::U64 | PropertyType::Custom(_) => buffered_text(ui, text, label, id),
+        // The types of `is_text_edited`.
+        _ => buffered_text(ui, text, label, id),
     }
+}
+
+/// Whether a value of `ty` is edited as its text, committed when the field loses focus
+/// since a half-typed value does not decode: `u64` (ids, hashes, written in hex), the
+/// 128-bit and pointer-sized integers, `char`, arrays, options, maps, sets and game
+/// codecs.
+fn is_text_edited(ty: &PropertyType) -> bool {
+    matches!(
+        ty,
+        PropertyType::U64
+            | PropertyType::I128
+            | PropertyType::U128
+            | PropertyType::Isize
+            | PropertyType::Usize
+            | PropertyType::Char
+            | PropertyType::Array(..)
+            | PropertyType::Option(_)
+            | PropertyType::Map(..)
+            | PropertyType::Set(_)
+            | PropertyType::Custom(_)
+    )
 }
 
 /// A drag value with a speed that suits its size.
@@ -170,7 +190,7 @@ fn buffered_text(ui: &mut Ui, text: &str, label: Id, id: Id) -> Option<String> {
 /// with such an element (the whole list's text then). `None` when nothing is pending.
 pub(super) fn pending_text(ui: &Ui, ty: &PropertyType, text: &str, id: Id) -> Option<String> {
     match ty {
-        PropertyType::U64 | PropertyType::Custom(_) => ui
+        ty if is_text_edited(ty) => ui
             .data(|d| d.get_temp::<Buffer>(id))
             .filter(|b| b.opened_on == text && b.typed != text)
             .map(|b| b.typed),

@@ -7,9 +7,10 @@
 //! refuses is refused here with the same message, and every write is the text the
 //! game's writer gives.
 
-use juliet_core::codec::EMPTY_LIST;
+use juliet_core::codec::{EMPTY_LIST, NONE};
 use juliet_core::{
-    decode_variant, reads_as_value_line, Codec, PropertyType, Value, ValueError, ValueErrorKind,
+    decode_variant, reads_as_value_line, Codec, Element, PropertyType, Value, ValueError,
+    ValueErrorKind,
 };
 
 /// The most components a `floatsN` property may have: the float arrays the stock tool
@@ -44,6 +45,16 @@ pub enum DynValue {
     U32(u32),
     /// `u64`.
     U64(u64),
+    /// `i128`.
+    I128(i128),
+    /// `u128`.
+    U128(u128),
+    /// `isize`.
+    Isize(isize),
+    /// `usize`.
+    Usize(usize),
+    /// `char`.
+    Char(char),
     /// `f32`.
     F32(f32),
     /// `f64`.
@@ -66,8 +77,15 @@ pub enum DynValue {
         /// The elements.
         items: Vec<DynValue>,
     },
-    /// A value of a game's own codec (`custom(Name)`), which the stock tool does not
-    /// have: its value lines, kept as they are.
+    /// `Option<T>`: `~` for `None`.
+    Option {
+        /// The type of the value when there is one.
+        item: &'static PropertyType,
+        /// The value.
+        value: Option<Box<DynValue>>,
+    },
+    /// A value of a game's own codec (`custom(Name)`), or an array, map or set, which
+    /// the stock tool keeps without reading: its value lines, kept as they are.
     Raw(String),
 }
 
@@ -85,6 +103,12 @@ impl DynValue {
             PropertyType::U16 => DynValue::U16(0),
             PropertyType::U32 => DynValue::U32(0),
             PropertyType::U64 => DynValue::U64(0),
+            PropertyType::I128 => DynValue::I128(0),
+            PropertyType::U128 => DynValue::U128(0),
+            PropertyType::Isize => DynValue::Isize(0),
+            PropertyType::Usize => DynValue::Usize(0),
+            PropertyType::Char => DynValue::Char('\0'),
+            PropertyType::Option(item) => DynValue::Option { item, value: None },
             PropertyType::F32 => DynValue::F32(0.0),
             PropertyType::F64 => DynValue::F64(0.0),
             PropertyType::Floats(n) => DynValue::Floats(vec![0.0; *n]),
@@ -94,7 +118,10 @@ impl DynValue {
                 item,
                 items: Vec::new(),
             },
-            PropertyType::Custom(_) => DynValue::Raw(String::new()),
+            PropertyType::Custom(_)
+            | PropertyType::Array(..)
+            | PropertyType::Map(..)
+            | PropertyType::Set(_) => DynValue::Raw(String::new()),
         }
     }
 }
@@ -111,6 +138,10 @@ fn read_floats(n: usize, value: Value<'_>) -> Result<Vec<f32>, ValueError<'_>> {
     }
     by_count!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
 }
+
+/// An element of a schema kind's list: one line, its type's (lists of lists are not
+/// schema types).
+impl Element for DynValue {}
 
 impl Codec for DynValue {
     /// Not what tools show: a schema kind's property table gives each property the
@@ -129,6 +160,13 @@ impl Codec for DynValue {
             DynValue::U16(v) => v.encode(out),
             DynValue::U32(v) => v.encode(out),
             DynValue::U64(v) => v.encode(out),
+            DynValue::I128(v) => v.encode(out),
+            DynValue::U128(v) => v.encode(out),
+            DynValue::Isize(v) => v.encode(out),
+            DynValue::Usize(v) => v.encode(out),
+            DynValue::Char(v) => v.encode(out),
+            DynValue::Option { value: None, .. } => out.push_str(NONE),
+            DynValue::Option { value: Some(v), .. } => v.encode(out),
             DynValue::F32(v) => v.encode(out),
             DynValue::F64(v) => v.encode(out),
             DynValue::Floats(v) => {
@@ -169,6 +207,21 @@ impl Codec for DynValue {
             DynValue::U16(v) => v.decode_into(value)?,
             DynValue::U32(v) => v.decode_into(value)?,
             DynValue::U64(v) => v.decode_into(value)?,
+            DynValue::I128(v) => v.decode_into(value)?,
+            DynValue::U128(v) => v.decode_into(value)?,
+            DynValue::Isize(v) => v.decode_into(value)?,
+            DynValue::Usize(v) => v.decode_into(value)?,
+            DynValue::Char(v) => v.decode_into(value)?,
+            DynValue::Option { item, value: held } => {
+                // The `Option<T>` codec's reading: `~` alone is `None`.
+                *held = if value.line_count() == 1 && value.lines().next() == Some(NONE) {
+                    None
+                } else {
+                    let mut inner = DynValue::default_of(item);
+                    inner.decode_into(value)?;
+                    Some(Box::new(inner))
+                };
+            }
             DynValue::F32(v) => v.decode_into(value)?,
             DynValue::F64(v) => v.decode_into(value)?,
             DynValue::Floats(v) => *v = read_floats(v.len(), value)?,
@@ -217,6 +270,12 @@ impl Codec for DynValue {
             // As the `Vec<T>` codec compares: element by element, by their codec.
             (DynValue::Floats(a), DynValue::Floats(b)) => a.same_value(b),
             (DynValue::List { items: a, .. }, DynValue::List { items: b, .. }) => a.same_value(b),
+            (DynValue::Option { value: a, .. }, DynValue::Option { value: b, .. }) => {
+                match (a, b) {
+                    (Some(a), Some(b)) => a.same_value(b),
+                    (a, b) => a.is_none() && b.is_none(),
+                }
+            }
             _ => self == other,
         }
     }

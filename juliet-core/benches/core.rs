@@ -191,8 +191,7 @@ fn bench_tokenizer(c: &mut Criterion) {
 #[derive(Debug, Clone, PartialEq, Default, Deserialize, juliet_derive::Entity)]
 #[jasset(crate = ::juliet_core)]
 struct Unit {
-    #[jasset(rename = "EntityID")]
-    entity_id: u64,
+    entity_no: u64,
     health: f32,
     max_speed: f32,
     acceleration: f32,
@@ -200,7 +199,7 @@ struct Unit {
     mass: f32,
     sight_radius: f32,
     #[serde(deserialize_with = "vec3")]
-    position: Vec3,
+    location: Vec3,
     team_index: i32,
     is_visible: bool,
     display_name: String,
@@ -238,14 +237,14 @@ fn walk_unit(mut doc: Document<'_>) -> Result<Unit, Error> {
     let mut p = doc.properties(Unit::CLASS.properties);
     while let Some(index) = p.next_property()? {
         match index {
-            0 => p.decode_into(&mut unit.entity_id)?,
+            0 => p.decode_into(&mut unit.entity_no)?,
             1 => p.decode_into(&mut unit.health)?,
             2 => p.decode_into(&mut unit.max_speed)?,
             3 => p.decode_into(&mut unit.acceleration)?,
             4 => p.decode_into(&mut unit.turn_rate)?,
             5 => p.decode_into(&mut unit.mass)?,
             6 => p.decode_into(&mut unit.sight_radius)?,
-            7 => p.decode_into(&mut unit.position)?,
+            7 => p.decode_into(&mut unit.location)?,
             8 => p.decode_into(&mut unit.team_index)?,
             9 => p.decode_into(&mut unit.is_visible)?,
             10 => p.decode_into(&mut unit.display_name)?,
@@ -264,8 +263,8 @@ fn random_unit(rng: &mut Rng, index: usize) -> Unit {
         turn_rate: rng.float(),
         mass: rng.float().abs(),
         sight_radius: rng.float().abs(),
-        position: Vec3::new(rng.float(), rng.float(), rng.float()),
-        entity_id: rng.next(),
+        location: Vec3::new(rng.float(), rng.float(), rng.float()),
+        entity_no: rng.next(),
         team_index: rng.below(64) as i32 - 32,
         is_visible: rng.below(2) == 0,
         display_name: format!("{} {}", NAMES[index % NAMES.len()], index % 100),
@@ -279,14 +278,14 @@ fn unit_jasset(u: &Unit) -> String {
         juliet_core::write_property(out, key, v);
     }
     let mut s = String::new();
-    prop(&mut s, "EntityID", &u.entity_id);
+    prop(&mut s, "EntityNo", &u.entity_no);
     prop(&mut s, "Health", &u.health);
     prop(&mut s, "MaxSpeed", &u.max_speed);
     prop(&mut s, "Acceleration", &u.acceleration);
     prop(&mut s, "TurnRate", &u.turn_rate);
     prop(&mut s, "Mass", &u.mass);
     prop(&mut s, "SightRadius", &u.sight_radius);
-    prop(&mut s, "Position", &u.position);
+    prop(&mut s, "Location", &u.location);
     prop(&mut s, "TeamIndex", &u.team_index);
     prop(&mut s, "IsVisible", &u.is_visible);
     prop(&mut s, "DisplayName", &u.display_name);
@@ -323,19 +322,19 @@ fn unit_json(u: &Unit) -> String {
         s
     };
     format!(
-        "{{\"entity_id\":{},\"health\":{},\"max_speed\":{},\"acceleration\":{},\
-         \"turn_rate\":{},\"mass\":{},\"sight_radius\":{},\"position\":[{},{},{}],\
+        "{{\"entity_no\":{},\"health\":{},\"max_speed\":{},\"acceleration\":{},\
+         \"turn_rate\":{},\"mass\":{},\"sight_radius\":{},\"location\":[{},{},{}],\
          \"team_index\":{},\"is_visible\":{},\"display_name\":\"{}\",\"mesh_asset\":\"{}\"}}",
-        u.entity_id,
+        u.entity_no,
         f(u.health),
         f(u.max_speed),
         f(u.acceleration),
         f(u.turn_rate),
         f(u.mass),
         f(u.sight_radius),
-        f(u.position.x),
-        f(u.position.y),
-        f(u.position.z),
+        f(u.location.x),
+        f(u.location.y),
+        f(u.location.z),
         u.team_index,
         u.is_visible,
         u.display_name,

@@ -34,10 +34,10 @@ use serde::{Deserialize, Serialize};
 #[derive(juliet_derive::Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[jasset(crate = ::juliet_core)]
 struct Record {
-    entity_id: u64,
+    entity_no: u64,
     name: String,
     mesh_asset: String,
-    position: [f32; 3],
+    location: [f32; 3],
     rotation: [f32; 4],
     scale: [f32; 3],
     health: f32,
@@ -56,10 +56,10 @@ impl Default for Record {
 
 /// The hand-written symmetric serializer (docs/design.md, section 4.1).
 fn serialize_by_hand(ar: &mut Archive<'_>, r: &mut Record) -> Result<(), Error> {
-    ar.serialize(key!("EntityId"), &mut r.entity_id)?;
+    ar.serialize(key!("EntityNo"), &mut r.entity_no)?;
     ar.serialize(key!("Name"), &mut r.name)?;
     ar.serialize(key!("MeshAsset"), &mut r.mesh_asset)?;
-    ar.serialize(key!("Position"), &mut r.position)?;
+    ar.serialize(key!("Location"), &mut r.location)?;
     ar.serialize(key!("Rotation"), &mut r.rotation)?;
     ar.serialize(key!("Scale"), &mut r.scale)?;
     ar.serialize(key!("Health"), &mut r.health)?;
@@ -97,10 +97,10 @@ fn load_by_hand(buffer: &mut TokenBuffer, jasset: &str, path: &Path) -> Record {
 
 fn sample() -> Record {
     Record {
-        entity_id: 0x42,
+        entity_no: 0x42,
         name: "Grand Citadel Knight".to_owned(),
         mesh_asset: "Assets/Meshes/Knight_01.obj".to_owned(),
-        position: [142.5, 12.0, -84.2],
+        location: [142.5, 12.0, -84.2],
         rotation: [0.0, 0.0, 0.70710677, 0.70710677],
         scale: [1.0, 1.0, 1.0],
         health: 87.5,

@@ -155,6 +155,8 @@ fn check_migrated_from(cx: &Ctxt, cont: &Container<'_>, keys: &[syn::LitStr]) {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Role {
     Reserved,
+    /// A base-tier key of entity files (or one of its other spellings).
+    Base,
     Key,
     Alias,
     Deprecated,
@@ -180,6 +182,23 @@ fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
         role: Role::Reserved,
         what: format!("the reserved key `{CLASS_VERSION_KEY}`"),
     }];
+    for (base, spellings) in juliet_key::BASE_KEYS {
+        for text in std::iter::once(base).chain(spellings.iter().copied()) {
+            let what = if text == base {
+                format!("the base key `{base}`")
+            } else {
+                format!("the base key `{base}` (spelt `{text}`)")
+            };
+            uses.push(KeyUse {
+                key: SpannedKey {
+                    text: text.to_owned(),
+                    span: Span::call_site(),
+                },
+                role: Role::Base,
+                what,
+            });
+        }
+    }
     for field in cont.properties() {
         let name = field.name();
         let (role, what) = if field.attrs.rename.is_some() {
@@ -220,7 +239,7 @@ fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
     let mut by_normal: HashMap<String, usize> = HashMap::new();
     let mut by_crc: HashMap<u32, usize> = HashMap::new();
     for (i, u) in uses.iter().enumerate() {
-        if u.role != Role::Reserved {
+        if !matches!(u.role, Role::Reserved | Role::Base) {
             if let Some(problem) = key_problem(&u.key.text) {
                 let hint = if u.role == Role::Key && !u.key.text.is_ascii() {
                     "; give the field an ASCII key with `#[jasset(rename = \"Key\")]`"
@@ -240,7 +259,18 @@ fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
         let normal = normalize(&u.key.text);
         let crc = key_crc(&u.key.text);
         if let Some(&j) = by_normal.get(&normal) {
-            cx.error_at(u.key.span, same_key_message(&uses[j], u));
+            let mut message = same_key_message(&uses[j], u);
+            if uses[j].role == Role::Base && u.role == Role::Key {
+                let suggestion = format!(
+                    "{}{}",
+                    cont.class_name(),
+                    juliet_key::pascal_case(&u.key.text)
+                );
+                message.push_str(&format!(
+                    ": give the field a key of its own, e.g. `#[jasset(rename = \"{suggestion}\")]`"
+                ));
+            }
+            cx.error_at(u.key.span, message);
             continue;
         }
         if let Some(&j) = by_crc.get(&crc) {
@@ -263,6 +293,10 @@ fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
 fn same_key_message(earlier: &KeyUse, later: &KeyUse) -> String {
     let note = "(keys ignore ASCII case and `_`)";
     match (earlier.role, later.role) {
+        (Role::Base, _) => format!(
+            "{} is read as {} in every entity file (the base record reads it before the class)",
+            later.what, earlier.what
+        ),
         (Role::Reserved, _) => format!(
             "{} is {}: the derive writes the class version under it; rename the field",
             later.what, earlier.what

@@ -47,6 +47,17 @@ pub fn normalize_key(key: &str) -> String {
         .collect()
 }
 
+/// The base tier's keys of an entity file, each with the other spellings it is read
+/// under: a class property may not use any of them (the base record reads them first).
+pub const BASE_KEYS: [(&str, &[&str]); 6] = [
+    ("AssetType", &[]),
+    ("BaseVersion", &["version"]),
+    ("EntityID", &["id"]),
+    ("Kind", &["class", "entity_type"]),
+    ("Template", &[]),
+    ("Position", &[]),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

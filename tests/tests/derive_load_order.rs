@@ -18,10 +18,10 @@ struct Probe {
     health: f32,
     level: i32,
     #[jasset(alias = "Pos")]
-    position: [f32; 3],
+    location: [f32; 3],
     name: String,
     visible: bool,
-    id: u64,
+    ident: u64,
 }
 
 /// One pass over the file's properties in file order, then the class version.
@@ -37,12 +37,12 @@ fn load_in_file_order(probe: &mut Probe, ar: &mut Archive<'_>) -> Result<(), Err
         match node.key_crc {
             c if c == key_crc("Health") => doc.decode_into(index, &mut probe.health)?,
             c if c == key_crc("Level") => doc.decode_into(index, &mut probe.level)?,
-            c if c == key_crc("Position") || c == key_crc("Pos") => {
-                doc.decode_into(index, &mut probe.position)?
+            c if c == key_crc("Location") || c == key_crc("Pos") => {
+                doc.decode_into(index, &mut probe.location)?
             }
             c if c == key_crc("Name") => doc.decode_into(index, &mut probe.name)?,
             c if c == key_crc("Visible") => doc.decode_into(index, &mut probe.visible)?,
-            c if c == key_crc("Id") => doc.decode_into(index, &mut probe.id)?,
+            c if c == key_crc("Ident") => doc.decode_into(index, &mut probe.ident)?,
             _ => {}
         }
     }
@@ -85,10 +85,10 @@ fn any_order_loads_like_one_pass_in_file_order() {
     let properties: [(&[&str], &str, &str); 9] = [
         (&["Health", "health"], "87.5", "8x"),
         (&["Level", "LEVEL"], "12", "1.5"),
-        (&["Position", "Pos", "pos"], "1.0 2.5 -3.0", "1 2"),
+        (&["Location", "Pos", "pos"], "1.0 2.5 -3.0", "1 2"),
         (&["Name"], "\"A Name\"", "\"open"),
         (&["Visible"], "true", "yes"),
-        (&["Id", "id"], "0x0000000000000042", "0xZZ"),
+        (&["Ident", "ident"], "0x0000000000000042", "0xZZ"),
         (&["Legacy"], "whatever", "whatever"),
         (&["Extra", "Other"], "kept", "kept"),
         (&["ClassVersion"], "1", "1"),
@@ -144,15 +144,15 @@ fn any_order_loads_like_one_pass_in_file_order() {
 #[test]
 fn a_key_and_its_alias_are_a_duplicate_key() {
     for (text, line, first_line) in [
-        ("; Position\n1 2 3\n; Pos\n4 5 6\n", 3, 1),
-        ("; Pos\n4 5 6\n; Position\n1 2 3\n", 3, 1),
+        ("; Location\n1 2 3\n; Pos\n4 5 6\n", 3, 1),
+        ("; Pos\n4 5 6\n; Location\n1 2 3\n", 3, 1),
         (
-            "; Health\n1.0\n; pos: 1 2 3\n; Level\n2\n; Position: 4 5 6\n",
+            "; Health\n1.0\n; pos: 1 2 3\n; Level\n2\n; Location: 4 5 6\n",
             6,
             3,
         ),
         (
-            "; Health\n1.0\n; Position\n1 2 3\n# a comment\n; Level\n2\n; pos\n4 5 6\n",
+            "; Health\n1.0\n; Location\n1 2 3\n# a comment\n; Level\n2\n; pos\n4 5 6\n",
             8,
             3,
         ),

@@ -56,13 +56,13 @@ struct Everything {
     word: u16,
     #[jasset(default = u32::MAX)]
     mesh_instance: u32,
-    entity_id: u64,
+    entity_no: u64,
     single: f32,
     double: f64,
     uv: [f32; 2],
     bounds: [f32; 6],
     direction: Vec2,
-    position: Vec3,
+    location: Vec3,
     rotation: Vec4,
     #[jasset(default = "Unnamed".to_owned())]
     name: String,
@@ -107,13 +107,13 @@ fn every_field_set() -> Everything {
         byte: 255,
         word: 4096,
         mesh_instance: 42,
-        entity_id: 0x0000_0000_DEAD_BEEF,
+        entity_no: 0x0000_0000_DEAD_BEEF,
         single: 0.1,
         double: -1e-300,
         uv: [0.0, 0.5],
         bounds: [-1.0, -2.0, -3.0, 1.0, 2.0, 3.0],
         direction: Vec2::new(1.0, -0.0),
-        position: Vec3::new(142.5, 12.0, -84.2),
+        location: Vec3::new(142.5, 12.0, -84.2),
         rotation: Vec4::new(0.0, 0.0, 0.70710677, 0.70710677),
         name: "Grand Citadel \"Knight\"".to_owned(),
         team: Team::Blue,
@@ -229,11 +229,11 @@ prop_compose! {
         byte in any::<u8>(),
         word in any::<u16>(),
         mesh_instance in any::<u32>(),
-        entity_id in any::<u64>(),
+        entity_no in any::<u64>(),
         single in any_f32(),
         double in any_f64(),
     ) -> (bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64) {
-        (flag, tiny, small, medium, large, byte, word, mesh_instance, entity_id, single, double)
+        (flag, tiny, small, medium, large, byte, word, mesh_instance, entity_no, single, double)
     }
 }
 
@@ -243,7 +243,7 @@ prop_compose! {
         uv in [any_f32(), any_f32()],
         bounds in [any_f32(), any_f32(), any_f32(), any_f32(), any_f32(), any_f32()],
         direction in [any_f32(), any_f32()].prop_map(Vec2::from_array),
-        position in vec3(),
+        location in vec3(),
         rotation in [any_f32(), any_f32(), any_f32(), any_f32()].prop_map(Vec4::from_array),
         name in any::<String>(),
         team in team(),
@@ -253,10 +253,10 @@ prop_compose! {
         waypoints in prop::collection::vec(vec3(), 0..4),
         squad in prop::collection::vec(team(), 0..4),
     ) -> Everything {
-        let (flag, tiny, small, medium, large, byte, word, mesh_instance, entity_id, single, double) = n;
+        let (flag, tiny, small, medium, large, byte, word, mesh_instance, entity_no, single, double) = n;
         Everything {
-            flag, tiny, small, medium, large, byte, word, mesh_instance, entity_id, single,
-            double, uv, bounds, direction, position, rotation, name, team, tint, tags, scores,
+            flag, tiny, small, medium, large, byte, word, mesh_instance, entity_no, single,
+            double, uv, bounds, direction, location, rotation, name, team, tint, tags, scores,
             waypoints, squad, scratch: Default::default(),
         }
     }

@@ -24,7 +24,7 @@ struct DummyVehicle {
     #[jasset(default = true)]
     turbo: bool,
     #[jasset(default = Vec3::new(10.0, 20.0, 30.0))]
-    position: Vec3,
+    spawn_position: Vec3,
 }
 
 /// A weapon with a history: v1 had a scalar `Speed`, v2 has `VelocityX`/`VelocityY`.
@@ -81,14 +81,14 @@ fn dummy_vehicle_keeps_defaults_for_missing_keys() {
             gear_count: 6,
             chassis_uuid: 0xABCD_EF01_2345_6789,
             turbo: true,
-            position: Vec3::new(10.0, 20.0, 30.0),
+            spawn_position: Vec3::new(10.0, 20.0, 30.0),
         }
     );
     let (unknown, warnings) = load_into(&mut vehicle, "; MaxSpeed\n180.0\n").unwrap();
     assert_eq!(vehicle.max_speed, 180.0); // overwritten by the archive
     assert_eq!(vehicle.gear_count, 6); // preserved defaults
     assert!(vehicle.turbo);
-    assert_eq!(vehicle.position.x, 10.0);
+    assert_eq!(vehicle.spawn_position.x, 10.0);
     assert_eq!(vehicle.chassis_uuid, 0xABCD_EF01_2345_6789);
     assert!(unknown.is_empty() && warnings.is_empty());
 }
@@ -99,16 +99,16 @@ fn dummy_vehicle_keeps_defaults_for_missing_keys() {
 fn dummy_vehicle_reads_any_key_spelling_and_saves_canonically() {
     let mut vehicle = DummyVehicle::default_value();
     let text = "; ChassisUUID\n0x0000000000000042\n; gear_count\n4\n; TURBO\n0\n\
-                ; Position\n1.000000 2.5 -3\n";
+                ; SpawnPosition\n1.000000 2.5 -3\n";
     load_into(&mut vehicle, text).unwrap();
     assert_eq!(vehicle.chassis_uuid, 0x42);
     assert_eq!(vehicle.gear_count, 4);
     assert!(!vehicle.turbo);
-    assert_eq!(vehicle.position, Vec3::new(1.0, 2.5, -3.0));
+    assert_eq!(vehicle.spawn_position, Vec3::new(1.0, 2.5, -3.0));
     assert_eq!(
         save(&vehicle),
         "; ClassVersion\n1\n; MaxSpeed\n120.0\n; GearCount\n4\n; ChassisUuid\n\
-         0x0000000000000042\n; Turbo\nfalse\n; Position\n1.0 2.5 -3.0\n"
+         0x0000000000000042\n; Turbo\nfalse\n; SpawnPosition\n1.0 2.5 -3.0\n"
     );
 }
 
@@ -336,9 +336,9 @@ fn class_descriptor_matches_the_struct() {
                 PropertyType::Bool
             ),
             (
-                "Position",
-                "position",
-                std::mem::offset_of!(DummyVehicle, position),
+                "SpawnPosition",
+                "spawn_position",
+                std::mem::offset_of!(DummyVehicle, spawn_position),
                 12,
                 PropertyType::Floats(3)
             ),

@@ -30,13 +30,6 @@ struct HostileFlag {
     team: Team,
 }
 
-/// A kind with a field keyed like the base tier's `Position`, for the `ReservedKey`
-/// entry.
-#[derive(Entity)]
-struct HostileVehicle {
-    position: [f32; 3],
-}
-
 /// The file size limit of the catalogue's loads.
 const LIMIT: u64 = 4096;
 

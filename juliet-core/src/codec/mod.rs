@@ -176,7 +176,7 @@ impl fmt::Display for PropertyType {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no .jasset codec, so it cannot be a property",
     label = "this field type does not implement `juliet_core::Codec`",
-    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum can `#[derive(Codec)]`), give the field a codec module with `#[jasset(with = path)]` (a foreign type), or mark the field `#[jasset(skip)]` to leave it out of the file"
+    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum can `#[derive(Codec)]`), or mark the field `#[jasset(skip)]` to leave it out of the file"
 )]
 pub trait Codec: Clone + PartialEq + Sized + 'static {
     /// The type as the reflection table reports it.
@@ -232,9 +232,9 @@ pub trait Codec: Clone + PartialEq + Sized + 'static {
 /// assert_eq!(Vec::<Vec<i32>>::decode(Value::from_text(&text)).unwrap(), grid);
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not written on one line, so it cannot be an element of a list, an array or a map",
+    message = "`{Self}` has no one-line .jasset form, so it cannot be an element of a list, an array or a map",
     label = "a list, array or map of this type has no .jasset form",
-    note = "a list of lists works when the inner elements are single tokens (numbers, strings, enums); a game's one-line codec says so with an empty `impl juliet_core::Element`"
+    note = "a type whose codec writes one line says so with an empty `impl juliet_core::Element`; a list of lists works when the inner elements are single tokens (numbers, strings, enums)"
 )]
 pub trait Element: Codec {
     /// Whether the type is a [`Token`] (the impl of `Token` sets it): an array of

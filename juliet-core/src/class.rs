@@ -24,15 +24,28 @@ pub use crate::erased::PropertyDescriptor;
 
 /// A type with a [`Class`] descriptor: what `#[derive(Entity)]` implements.
 ///
-/// Implementing it by hand is possible (the derive's output is the reference), but the
-/// derive also checks keys, versions and attributes at compile time.
+/// The derive's impl is the only one a game needs, and it compiles in a crate under
+/// `#![forbid(unsafe_code)]`. Implementing it by hand is possible (the derive's output
+/// is the reference), but the derive also checks keys, versions and attributes at
+/// compile time.
+///
+/// # Safety
+///
+/// Type-erased code (entity storage, template copies, property access by key) reads and
+/// writes fields through the property tables by offset, trusting them. An impl must
+/// make [`Reflect::CLASS`]`.properties` and [`Reflect::property_table`] describe fields
+/// of `Self` exactly: each descriptor's offset is that of a field of `Self` whose type
+/// is the one its operations were made for ([`PropertyDescriptor::new::<F>`] with the
+/// field's type `F`), and `property_table` returns the same table on every call. A safe
+/// trait would let safe code hand the runtime a table that lies, which is why this one
+/// is `unsafe`.
 ///
 /// `Send + Sync` because the runtime keeps values of every registered type in type-erased
 /// storage that moves between threads with its world (a world loaded on a background
 /// thread, or kept in an `Arc<Mutex<_>>`): a type with a field that is not (an `Rc`, a
 /// `Cell`, a raw handle of a single-threaded API) is refused at compile time. Keep such
 /// state beside the entity, e.g. in a map by entity id owned by the thread that uses it.
-pub trait Reflect: Sized + Send + Sync + 'static {
+pub unsafe trait Reflect: Sized + Send + Sync + 'static {
     /// The class descriptor.
     const CLASS: &'static Class;
 
@@ -251,7 +264,8 @@ impl ClassOps {
 }
 
 /// What type-erased code knows of a `Reflect` type ([`crate::erased`]): its operations
-/// and property tables, each the `Reflect` item of the same meaning.
+/// and property tables, each the `Reflect` item of the same meaning (trusted through
+/// `Reflect`'s safety contract).
 impl<T: Reflect> ClassType for T {
     fn default_value() -> T {
         <T as Reflect>::default_value()

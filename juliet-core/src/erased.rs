@@ -55,10 +55,8 @@ pub struct ClassOps {
     clone_in_place: unsafe fn(*const u8, *mut u8),
     save: unsafe fn(*const u8, &mut Archive<'_>),
     load: unsafe fn(*mut u8, &mut Archive<'_>) -> Result<(), Error>,
-    /// The `TypeId` of the class's Rust type.
-    pub type_id: fn() -> TypeId,
-    // Private copies made by `erase::<T>()` (behind `ClassOps::of`) that no code
-    // outside this module can change: type-erased storage (`juliet-entities`) sizes,
+    // Made by `erase::<T>()` (behind `ClassOps::of`), private, so that no code outside
+    // this module can change them: type-erased storage (`juliet-entities`) sizes,
     // aligns and downcasts by these, so a hand-built `Class` with wrong public fields
     // cannot make safe code unsound.
     layout: Layout,
@@ -108,7 +106,6 @@ impl ClassOps {
             clone_in_place: clone_in_place::<T>,
             save: save::<T>,
             load: load::<T>,
-            type_id: TypeId::of::<T>,
             layout: Layout::new::<T>(),
             value_type_id: TypeId::of::<T>,
             properties: properties::<T>,
@@ -132,9 +129,8 @@ impl ClassOps {
         self.layout
     }
 
-    /// The `TypeId` of the type these operations act on. Unlike the public
-    /// [`ClassOps::type_id`] field it cannot be changed after [`ClassOps::of`], so a
-    /// downcast may rely on it.
+    /// The `TypeId` of the type these operations act on. It cannot be changed after
+    /// [`ClassOps::of`], so a downcast may rely on it.
     pub fn value_type_id(&self) -> TypeId {
         (self.value_type_id)()
     }
@@ -202,8 +198,9 @@ pub struct PropertyOps {
     decode_into: for<'a> unsafe fn(*mut u8, Value<'a>) -> Result<(), ValueError<'a>>,
     same_value: unsafe fn(*const u8, *const u8) -> bool,
     clone_from: unsafe fn(*mut u8, *const u8),
-    /// The `TypeId` of the field's Rust type.
-    pub type_id: fn() -> TypeId,
+    // Private, like the operations: a descriptor is checked against its class's table
+    // by it, so no code outside this module may pair it with other operations.
+    type_id: fn() -> TypeId,
 }
 
 unsafe fn field_encode<F: Codec>(field: *const u8, out: &mut String) {
@@ -230,6 +227,11 @@ unsafe fn field_clone_from<F: Codec>(dst: *mut u8, src: *const u8) {
 }
 
 impl PropertyOps {
+    /// The `TypeId` of the field type these operations were made for.
+    pub fn type_id(&self) -> TypeId {
+        (self.type_id)()
+    }
+
     /// The operations of a field of type `F`.
     pub const fn of<F: Codec>() -> PropertyOps {
         PropertyOps {
@@ -388,7 +390,7 @@ impl PropertyDescriptor {
             && self.size == other.size
             && self.crc == other.crc
             && self.key == other.key
-            && (self.ops.type_id)() == (other.ops.type_id)()
+            && self.ops.type_id() == other.ops.type_id()
     }
 
     /// Appends the value of this property of `object` to `out` (its value lines).

@@ -57,8 +57,10 @@ fn expand(cont: &Container<'_>) -> TokenStream {
         const _: () = {
             #class_item
 
+            // SAFETY: the property table is made here from the struct's own fields, each
+            // descriptor with `offset_of!` that field and the operations of its type.
             #[automatically_derived]
-            impl #krate::Reflect for #ident {
+            unsafe impl #krate::Reflect for #ident {
                 #class
                 #default_value
                 #clone_value
@@ -431,7 +433,8 @@ fn stub(cont: &Container<'_>) -> TokenStream {
     let name = cont.class_name();
     let message = "#[derive(Entity)] failed; see the errors above";
     quote! {
-        impl #krate::Reflect for #ident {
+        // SAFETY: an empty property table describes no field.
+        unsafe impl #krate::Reflect for #ident {
             const CLASS: &'static #krate::Class = &#krate::Class::of::<Self>(#name, 1, &[], &[]);
             fn default_value() -> Self {
                 ::core::unreachable!(#message)

@@ -192,7 +192,7 @@ fn every_error_is_reported_with_a_stub_impl() {
     // The stub keeps the type implementing the trait, with no property table and no
     // registration.
     let text = pretty(tokens);
-    assert!(text.contains("impl ::juliet_entities::juliet_core::Reflect for Broken"));
+    assert!(text.contains("unsafe impl ::juliet_entities::juliet_core::Reflect for Broken"));
     assert!(!text.contains("PropertyDescriptor"));
     assert!(!text.contains("inventory"));
 }

@@ -180,7 +180,8 @@ struct Hand {
     c: u32,
 }
 
-impl Reflect for Hand {
+// SAFETY: the table describes `Hand`'s own fields (offset_of! each, with its type's operations).
+unsafe impl Reflect for Hand {
     const CLASS: &'static juliet_core::Class = {
         const PROPS: &[juliet_core::PropertyDescriptor] = &[
             juliet_core::PropertyDescriptor::new::<f32>(

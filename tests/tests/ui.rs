@@ -1,5 +1,6 @@
-//! The compile-fail suite of `#[derive(Entity)]` and `#[derive(Codec)]` (issue 3, item
-//! 3): one case per rule under `tests/ui/`, each with its checked-in `.stderr`.
+//! The compile-time suite of `#[derive(Entity)]` and `#[derive(Codec)]`: one case per
+//! rule under `tests/ui/`, each with its checked-in `.stderr`, and the cases under
+//! `tests/ui-pass/` that must compile.
 //!
 //! Re-bless after an intended change of a message with
 //! `TRYBUILD=overwrite cargo test -p juliet-tests --test ui`, and read the diff.
@@ -8,4 +9,5 @@
 fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("ui/*.rs");
+    t.pass("ui-pass/*.rs");
 }

@@ -101,7 +101,8 @@ const CRATE_PROPERTIES: &[PropertyDescriptor] = &[
     PropertyDescriptor::new::<u64>("EntityID", "id", offset_of!(Crate, id), &[]),
 ];
 
-impl Reflect for Crate {
+// SAFETY: the table describes `Crate`'s own fields (offset_of! each, with its type's operations).
+unsafe impl Reflect for Crate {
     const CLASS: &'static Class = &Class::of::<Crate>("Crate", 3, CRATE_PROPERTIES, &[]);
 
     fn default_value() -> Crate {
@@ -146,7 +147,8 @@ impl Drop for Marker {
     }
 }
 
-impl Reflect for Marker {
+// SAFETY: the table describes `Marker`'s own fields (offset_of! each, with its type's operations).
+unsafe impl Reflect for Marker {
     const CLASS: &'static Class = &Class::of::<Marker>("Marker", 1, &[], &[]);
 
     fn default_value() -> Marker {
@@ -184,7 +186,8 @@ const ALIGNED_PROPERTIES: &[PropertyDescriptor] = &[
     PropertyDescriptor::new::<i8>("Small", "small", offset_of!(Aligned, small), &[]),
 ];
 
-impl Reflect for Aligned {
+// SAFETY: the table describes `Aligned`'s own fields (offset_of! each, with its type's operations).
+unsafe impl Reflect for Aligned {
     const CLASS: &'static Class = &Class::of::<Aligned>("Aligned", 1, ALIGNED_PROPERTIES, &[]);
 
     fn default_value() -> Aligned {
@@ -266,7 +269,7 @@ fn class_layout_is_the_types() {
     assert_eq!((Aligned::CLASS.size, Aligned::CLASS.align), (64, 64));
     assert!(Crate::CLASS.is::<Crate>() && !Crate::CLASS.is::<Aligned>());
     assert_eq!(
-        (Crate::CLASS.ops.type_id)(),
+        Crate::CLASS.ops.value_type_id(),
         std::any::TypeId::of::<Crate>()
     );
 }

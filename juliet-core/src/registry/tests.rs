@@ -9,7 +9,8 @@ use crate::crc::Key;
 /// A type with no properties, for classes that only differ by name.
 struct Plain;
 
-impl Reflect for Plain {
+// SAFETY: the table describes `Plain`'s own fields (offset_of! each, with its type's operations).
+unsafe impl Reflect for Plain {
     const CLASS: &'static Class = &Class::of::<Plain>("Plain", 1, &[], &[]);
     fn default_value() -> Self {
         Plain

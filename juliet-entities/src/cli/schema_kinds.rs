@@ -188,7 +188,10 @@ slots!(
     114 115 116 117 118 119 120 121 122 123 124 125 126 127
 );
 
-impl<const S: usize> Reflect for SchemaRecord<S> {
+// SAFETY: `CLASS` has no properties; `property_table` is the table the slot's schema
+// class was made with once (`schema_table`), each descriptor at the offset of one
+// `DynValue` of the record's array, with `DynValue`'s operations.
+unsafe impl<const S: usize> Reflect for SchemaRecord<S> {
     /// A stand-in: the registry holds the class made from the schema, and the runtime
     /// reaches the properties through [`Reflect::property_table`].
     const CLASS: &'static Class = &Class::of::<Self>("SchemaKind", 1, &[], &[]);

@@ -21,7 +21,9 @@ use glam::Vec3;
 /// then resolves the class version) and registers the class.
 macro_rules! hand_entity {
     ($ty:ident, $name:literal, $ver:literal, { $($field:ident : $fty:ty = $key:literal),* $(,)? }) => {
-        impl juliet_core::Reflect for $ty {
+        // SAFETY: the table is built from `$ty`'s own fields: `offset_of!` each field,
+        // with the operations of its declared type.
+        unsafe impl juliet_core::Reflect for $ty {
             const CLASS: &'static juliet_core::Class = {
                 const PROPS: &[juliet_core::PropertyDescriptor] = &[$(
                     juliet_core::PropertyDescriptor::new::<$fty>(

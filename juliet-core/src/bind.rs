@@ -221,6 +221,13 @@ impl<'a> Properties<'_, 'a> {
         }
     }
 
+    /// The block header of table entry `j` (`; Stats.Hp\n`), which a composite's leaves
+    /// are read with ([`crate::PropertyDescriptor::header`]).
+    #[inline(always)]
+    pub fn header(&self, j: usize) -> &'static str {
+        self.table[j].header
+    }
+
     /// [`Properties::decode_into`] out of line, one copy for each property type of a
     /// crate (the derive's `match` over the properties [`Properties::next_property`]
     /// gives).

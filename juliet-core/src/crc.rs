@@ -268,17 +268,28 @@ macro_rules! key {
 }
 
 /// Whether `name` (bytes of a key) is an ASCII identifier (`[A-Za-z_][A-Za-z0-9_]*`),
-/// what every key of a property table must be: the tokenizer reads such a key as one,
-/// and the derive checks its keys at compile time. For a constant key the compiler
-/// folds the whole check away.
+/// or a path of a composite's leaf: such identifiers joined by `.`, the segments after
+/// the first also starting with a digit (`Stats.Hp`, `Range.0`). What every key of a
+/// property table must be: the tokenizer reads such a key as one, and the derive checks
+/// its keys at compile time. For a constant key the compiler folds the whole check
+/// away.
 #[inline(always)]
 pub const fn is_identifier(name: &[u8]) -> bool {
     if name.is_empty() || name[0].is_ascii_digit() {
         return false;
     }
     let mut i = 0;
+    let mut segment_start = true;
     while i < name.len() {
-        if !(name[i].is_ascii_alphanumeric() || name[i] == b'_') {
+        let b = name[i];
+        if b == b'.' {
+            if segment_start || i + 1 == name.len() {
+                return false;
+            }
+            segment_start = true;
+        } else if b.is_ascii_alphanumeric() || b == b'_' {
+            segment_start = false;
+        } else {
             return false;
         }
         i += 1;

@@ -291,8 +291,10 @@ impl PropertyOps {
 }
 
 /// One property of a class: key, CRC, aliases, field offset, type and the operations to
-/// read, write, compare and copy it through the offset.
-#[derive(Debug)]
+/// read, write, compare and copy it through the offset. A field of a composite type
+/// (`#[derive(Codec)]` on a struct) has one descriptor per leaf, keyed by its path
+/// (`Stats.Hp`) and placed at the leaf's offset in the class.
+#[derive(Debug, Clone, Copy)]
 pub struct PropertyDescriptor {
     /// The key the writer emits (PascalCase of the field name unless renamed).
     pub key: &'static str,
@@ -315,6 +317,9 @@ pub struct PropertyDescriptor {
     /// this property too, under its new key, so the property is an override of the
     /// instance even where its migrated value equals the template's.
     pub migrated_from: &'static [Key],
+    /// The block header the writer writes (`"; "`, the key, `"\n"`) in tables the
+    /// derive builds, which read their composites' leaves with it; empty otherwise.
+    pub header: &'static str,
 }
 
 impl PropertyDescriptor {
@@ -344,6 +349,7 @@ impl PropertyDescriptor {
             property_type: F::PROPERTY_TYPE,
             ops: PropertyOps::of::<F>(),
             migrated_from: &[],
+            header: "",
         }
     }
 

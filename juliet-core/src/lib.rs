@@ -62,6 +62,7 @@ pub mod codec;
 pub mod crc;
 pub mod erased;
 pub mod error;
+mod leaves;
 pub mod registry;
 pub mod suggest;
 pub mod text;
@@ -90,6 +91,13 @@ pub use suggest::did_you_mean;
 pub use text::{from_text, load_text, LoadTextReport};
 pub use token::{Document, LineForm, PropertyNode, TokenBuffer};
 pub use value::{reads_as_value_line, Value, ValueError};
+
+/// What the derive's output calls: the table builders and the [`__private::Field`]
+/// trait that composites implement. Not an API of its own.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::leaves::{header_bytes, headers, in_set, leaf_count, table, Field, Part};
+}
 
 /// Re-exported for the derive's generated registration code.
 #[doc(hidden)]

@@ -8,6 +8,7 @@ use syn::{Data, DeriveInput, Fields, Ident};
 
 use crate::ast::crate_path;
 use crate::attr::{ContainerAttrs, On, VariantAttrs};
+use crate::composite;
 use crate::ctxt::{with_stub, Ctxt};
 use crate::key::key_problem;
 use crate::validate::check_generics;
@@ -24,6 +25,13 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let attrs = ContainerAttrs::parse(&cx, &input.attrs, On::CodecEnum);
     let krate = crate_path(attrs.krate.as_ref());
     check_generics(&cx, input);
+    if let Data::Struct(data) = &input.data {
+        let leaves = composite::parse(&cx, input, data);
+        return match cx.check() {
+            Ok(()) => composite::expand(input, &leaves, &krate),
+            Err(errors) => with_stub(errors, &input.generics, || composite::stub(input, &krate)),
+        };
+    }
     let variants = parse_variants(&cx, input);
     match cx.check() {
         Ok(()) => expand(input, &variants, &krate),
@@ -34,14 +42,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
 fn parse_variants<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Vec<Variant<'a>> {
     let data = match &input.data {
         Data::Enum(data) => data,
-        Data::Struct(data) => {
-            cx.error_at(
-                data.struct_token.span(),
-                "#[derive(Codec)] works on unit enums; for a struct, implement \
-                 `juliet_core::Codec` by hand (or derive `Entity` for a class)",
-            );
-            return Vec::new();
-        }
+        Data::Struct(_) => return Vec::new(),
         Data::Union(data) => {
             cx.error_at(
                 data.union_token.span(),

@@ -35,12 +35,41 @@ fn field_default(field: &Field<'_>) -> TokenStream {
     }
 }
 
-/// `<Ty as juliet_core::Codec>`: every use of a property's codec goes through this
-/// qualified path, so that a type without a codec fails the same obligation at the same
-/// span (the field type) everywhere, which rustc reports once.
+/// `<Ty as juliet_core::__private::Field>`: every use of a property's type goes through
+/// this qualified path (a value with a codec is one leaf, a composite several), so that
+/// a type without a codec fails the same obligation at the same span (the field type)
+/// everywhere, which rustc reports once.
 fn codec(field: &Field<'_>, krate: &Path) -> TokenStream {
     let ty = field.ty;
-    quote!(<#ty as #krate::Codec>)
+    quote_spanned!(ty.span()=> <#ty as #krate::__private::Field>)
+}
+
+/// The name of the constant holding the table index of property `i`'s first leaf.
+fn start_const(i: usize) -> proc_macro2::Ident {
+    format_ident!("__JULIET_START_{}", i)
+}
+
+/// The constants `__JULIET_START_i` (the table index of property `i`'s first leaf:
+/// the leaves of the properties before it) and `__JULIET_LAST_i` (its last leaf).
+fn start_consts(cont: &Container<'_>, krate: &Path) -> TokenStream {
+    let mut out = Vec::new();
+    let mut previous: Option<(proc_macro2::Ident, TokenStream)> = None;
+    for (i, field) in cont.properties().enumerate() {
+        let start = start_const(i);
+        let last = format_ident!("__JULIET_LAST_{}", i);
+        let codec = codec(field, krate);
+        let value = match &previous {
+            None => quote!(0),
+            Some((before, leaves)) => quote!(#before + #leaves.len()),
+        };
+        out.push(quote! {
+            const #start: usize = #value;
+            #[allow(dead_code)]
+            const #last: usize = #start + #codec::LEAVES.len() - 1;
+        });
+        previous = Some((start, quote!(#codec::LEAVES)));
+    }
+    quote!(#(#out)*)
 }
 
 fn expand(cont: &Container<'_>) -> TokenStream {
@@ -86,37 +115,34 @@ fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream
     let ident = cont.ident();
     let name = cont.class_name();
     let version = Literal::u32_unsuffixed(cont.version());
-    let properties = cont.properties().map(|field| {
-        let ty = field.ty;
+    let parts = cont.properties().map(|field| {
         let member = field.ident;
         let key = &field.key.text;
         let field_name = field.name();
-        let aliases = field.aliases.iter().map(|a| {
-            let text = &a.text;
-            quote!(#krate::Key::new(#text))
-        });
         let codec = codec(field, krate);
-        let descriptor = quote! {
-            #krate::PropertyDescriptor::new::<#ty>(
+        let mut part = quote! {
+            #krate::__private::Part::new(
                 #key,
                 #field_name,
                 ::core::mem::offset_of!(#ident, #member),
-                &[#(#aliases),*],
+                #codec::LEAVES,
             )
         };
-        let descriptor = if field.attrs.migrated_from.is_empty() {
-            descriptor
-        } else {
+        if !field.aliases.is_empty() {
+            let aliases = field.aliases.iter().map(|a| {
+                let text = &a.text;
+                quote!(#krate::Key::new(#text))
+            });
+            part = quote!(#part.with_aliases(&[#(#aliases),*]));
+        }
+        if !field.attrs.migrated_from.is_empty() {
             let from = field.attrs.migrated_from.iter().map(|lit| {
                 let text = lit.value();
                 quote!(#krate::Key::new(#text))
             });
-            quote!(#descriptor.with_migrated_from(&[#(#from),*]))
-        };
-        quote! {{
-            let _ = #codec::PROPERTY_TYPE;
-            #descriptor
-        }}
+            part = quote!(#part.with_migrated_from(&[#(#from),*]));
+        }
+        part
     });
     let deprecated = cont.attrs.deprecated.iter().map(|lit| {
         let text = lit.value();
@@ -127,11 +153,20 @@ fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream
         let texts = cont.attrs.aliases.iter().map(LitStr::value);
         quote!(.with_aliases(&[#(#krate::Key::new(#texts)),*]))
     });
+    let starts = start_consts(cont, krate);
     let item = quote! {
+        const __JULIET_PARTS: &[#krate::__private::Part] = &[#(#parts),*];
+        const __JULIET_HEADER_BYTES: usize = #krate::__private::header_bytes(__JULIET_PARTS);
+        static __JULIET_HEADERS: [u8; __JULIET_HEADER_BYTES] =
+            #krate::__private::headers::<__JULIET_HEADER_BYTES>(__JULIET_PARTS);
+        const __JULIET_LEAVES: usize = #krate::__private::leaf_count(__JULIET_PARTS);
+        static __JULIET_TABLE: [#krate::PropertyDescriptor; __JULIET_LEAVES] =
+            #krate::__private::table::<__JULIET_LEAVES>(__JULIET_PARTS, &__JULIET_HEADERS);
+        #starts
         static __JULIET_CLASS: #krate::Class = #krate::Class::of::<#ident>(
             #name,
             #version,
-            &[#(#properties),*],
+            &__JULIET_TABLE,
             &[#(#deprecated),*],
         )#aliases;
     };
@@ -208,14 +243,14 @@ fn clone_value(cont: &Container<'_>, krate: &Path) -> TokenStream {
     for field in cont.properties() {
         let (ty, member) = (field.ty, field.ident);
         let codec = codec(field, krate);
-        obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
+        obligations.push(quote!(let _ = #codec::LEAVES;));
         let helper = quote_spanned!(ty.span()=> __juliet_clone::<#ty>);
         clones.push((member, quote!(#helper(&self.#member))));
     }
     let helper = (!clones.is_empty()).then(|| {
         quote! {
             #[inline]
-            fn __juliet_clone<T: #krate::Codec>(value: &T) -> T {
+            fn __juliet_clone<T: #krate::__private::Field>(value: &T) -> T {
                 ::core::clone::Clone::clone(value)
             }
             #(#obligations)*
@@ -264,28 +299,15 @@ fn clone_value(cont: &Container<'_>, krate: &Path) -> TokenStream {
 /// `Ty: Codec` bound follows the codec path's own use, as in `clone_value`.
 fn copy_properties(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let mut obligations = Vec::new();
-    let mut words = Vec::new();
     let mut copies = Vec::new();
     for (index, field) in cont.properties().enumerate() {
         let (ty, member) = (field.ty, field.ident);
         let codec = codec(field, krate);
-        obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
-        let (word, bit) = (index / 64, Literal::u64_suffixed(1 << (index % 64)));
-        let var = format_ident!("__word{}", word);
-        if index % 64 == 0 {
-            let word = Literal::usize_unsuffixed(word);
-            words.push(quote! {
-                let #var = match set.get(#word) {
-                    ::core::option::Option::Some(&word) => word,
-                    ::core::option::Option::None => 0,
-                };
-            });
-        }
-        let helper = quote_spanned!(ty.span()=> __juliet_clone_from::<#ty>);
+        obligations.push(quote!(let _ = #codec::LEAVES;));
+        let start = start_const(index);
+        let copy = quote_spanned!(ty.span()=> <#ty as #krate::__private::Field>::copy_leaves);
         copies.push(quote! {
-            if #var & #bit != 0 {
-                #helper(&mut self.#member, &src.#member);
-            }
+            #copy(&mut self.#member, &src.#member, set, #start);
         });
     }
     if copies.is_empty() {
@@ -297,12 +319,7 @@ fn copy_properties(cont: &Container<'_>, krate: &Path) -> TokenStream {
     quote! {
         #[inline]
         fn copy_properties(&mut self, src: &Self, set: &[u64]) {
-            #[inline]
-            fn __juliet_clone_from<T: #krate::Codec>(dst: &mut T, src: &T) {
-                ::core::clone::Clone::clone_from(dst, src)
-            }
             #(#obligations)*
-            #(#words)*
             #(#copies)*
         }
     }
@@ -315,9 +332,7 @@ fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
         let key = &field.key.text;
         let codec = codec(field, krate);
         quote! {
-            #krate::write_header(out, #key);
-            #codec::encode(&self.#member, out);
-            out.push('\n');
+            #codec::save_field(&self.#member, #key, out);
         }
     });
     quote! {
@@ -350,14 +365,17 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
         let key = &field.key.text;
         let header = Literal::string(&format!("; {key}\n"));
         let codec = codec(field, krate);
-        obligations.push(quote!(let _ = #codec::PROPERTY_TYPE;));
+        obligations.push(quote!(let _ = #codec::LEAVES;));
+        let (start, last) = (start_const(i), format_ident!("__JULIET_LAST_{}", i));
         // Spanned at the field type: a type without a codec is reported there.
         straight.push(quote_spanned! {ty.span()=>
-            properties.read::<#ty>(#i, #header, &mut self.#member)?;
+            <#ty as #krate::__private::Field>::read_field(
+                &mut self.#member, &mut properties, #start, #header,
+            )?;
         });
-        let later = quote_spanned!(ty.span()=> properties.decode_later::<#ty>);
+        let later = quote_spanned!(ty.span()=> <#ty as #krate::__private::Field>::decode_leaf);
         arms.push(quote! {
-            #i => #later(&mut self.#member)?,
+            #start..=#last => #later(&mut self.#member, &mut properties, index - #start)?,
         });
     }
     // Deprecated keys, `ClassVersion`, the base keys, unknown keys and CRC-32 twins of

@@ -18,6 +18,7 @@
 mod ast;
 mod attr;
 mod codec;
+mod composite;
 mod construct;
 mod ctxt;
 mod entity;

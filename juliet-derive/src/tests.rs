@@ -54,7 +54,7 @@ fn snapshot_plain_struct() {
             #[jasset(default = true)]
             turbo: bool,
             #[jasset(default = glam::Vec3::new(10.0, 20.0, 30.0))]
-            position: glam::Vec3,
+            spawn_point: glam::Vec3,
         }
     };
     insta::assert_snapshot!(expand_entity(input));

@@ -97,7 +97,7 @@ impl<'a> Document<'a> {
             + 2
             + bytes[at + 2..]
                 .iter()
-                .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
+                .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.'))?;
         if key_end == at + 2 || key_end + 1 >= bytes.len() {
             return None;
         }

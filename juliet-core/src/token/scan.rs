@@ -400,12 +400,12 @@ fn ident_end(line: &[u8], from: usize) -> usize {
         .map_or(line.len(), |i| from + i)
 }
 
-/// Whether each byte may continue a key: `[A-Za-z0-9_]`.
+/// Whether each byte may continue a key: `[A-Za-z0-9_.]` (`.` joins a leaf's path).
 static IDENT_BYTE: [bool; 256] = byte_table!(is_ident_byte);
 
-/// Whether `b` may continue a key: `[A-Za-z0-9_]`.
+/// Whether `b` may continue a key: `[A-Za-z0-9_.]` (`.` joins a leaf's path).
 const fn is_ident_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
 }
 
 /// The error of a property with no value, at its key (`node` is `None` only if a

@@ -1,0 +1,196 @@
+//! Composites: `#[derive(Codec)]` on a struct makes each of its fields a leaf of its own,
+//! keyed by its path (`Stats.Hp`, `Loadout.Stats.Armor`, `Range.0`), so that a file
+//! changes one line per leaf, an instance overrides one leaf and still follows the
+//! template's others, and revert works per leaf.
+
+mod project;
+
+use std::path::Path;
+
+use juliet_core::{Archive, Reflect, TokenBuffer};
+use juliet_entities::{Codec, Entity, EntityId};
+use project::{instance, value_of, Project};
+
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+struct Stats {
+    hp: f32,
+    armor: f32,
+}
+
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+struct Loadout {
+    stats: Stats,
+    #[jasset(rename = "Rounds")]
+    ammo: u32,
+    #[jasset(skip)]
+    cached: u64,
+}
+
+/// A tuple struct: its leaves are keyed by position.
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+struct Range(f32, f32);
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+struct Guard {
+    name: String,
+    stats: Stats,
+    loadout: Loadout,
+    range: Range,
+    speed: f32,
+}
+
+fn guard() -> Guard {
+    Guard {
+        name: "Ada".into(),
+        stats: Stats {
+            hp: 10.0,
+            armor: 2.5,
+        },
+        loadout: Loadout {
+            stats: Stats {
+                hp: 1.0,
+                armor: 0.5,
+            },
+            ammo: 30,
+            cached: 99,
+        },
+        range: Range(0.5, 8.0),
+        speed: 3.0,
+    }
+}
+
+#[test]
+fn each_leaf_is_a_property_of_its_own_keyed_by_its_path() {
+    let keys: Vec<&str> = Guard::CLASS.properties.iter().map(|p| p.key).collect();
+    assert_eq!(
+        keys,
+        [
+            "Name",
+            "Stats.Hp",
+            "Stats.Armor",
+            "Loadout.Stats.Hp",
+            "Loadout.Stats.Armor",
+            "Loadout.Rounds",
+            "Range.0",
+            "Range.1",
+            "Speed",
+        ]
+    );
+    let mut text = String::new();
+    guard().save(&mut Archive::saving(&mut text));
+    assert_eq!(
+        text,
+        "; ClassVersion\n1\n; Name\nAda\n; Stats.Hp\n10.0\n; Stats.Armor\n2.5\n\
+         ; Loadout.Stats.Hp\n1.0\n; Loadout.Stats.Armor\n0.5\n; Loadout.Rounds\n30\n\
+         ; Range.0\n0.5\n; Range.1\n8.0\n; Speed\n3.0\n"
+    );
+}
+
+/// Loads `text` into a default `Guard`.
+fn load(text: &str) -> Result<Guard, juliet_core::Error> {
+    let mut buffer = TokenBuffer::new();
+    let doc = buffer.tokenize(text.as_bytes(), Path::new("guard.jasset"))?;
+    let mut value = Guard::default_value();
+    value.load(&mut Archive::loading(doc))?;
+    Ok(value)
+}
+
+#[test]
+fn leaves_load_in_any_order_and_any_spelling_and_missing_ones_keep_their_defaults() {
+    let mut saved = String::new();
+    guard().save(&mut Archive::saving(&mut saved));
+    let mut expected = guard();
+    expected.loadout.cached = 0; // skipped: not in the file
+    assert_eq!(load(&saved).unwrap(), expected);
+
+    let text = "range.1: 4\n; loadout.stats.armor\n7\n; Stats.Hp: 3\n";
+    let value = load(text).unwrap();
+    assert_eq!(value.range, Range(0.0, 4.0));
+    assert_eq!(
+        value.loadout.stats,
+        Stats {
+            hp: 0.0,
+            armor: 7.0
+        }
+    );
+    assert_eq!(
+        value.stats,
+        Stats {
+            hp: 3.0,
+            armor: 0.0
+        }
+    );
+}
+
+#[test]
+fn a_bad_leaf_is_reported_at_its_line_with_its_path() {
+    let err = load("; Name\nAda\n; Loadout.Stats.Hp\nlots\n").unwrap_err();
+    assert_eq!((err.location.line, err.location.column), (4, 1), "{err}");
+    assert_eq!(err.key.as_deref(), Some("Loadout.Stats.Hp"), "{err}");
+}
+
+const GUARD: &str = "Assets/Templates/Guard.jasset";
+
+#[test]
+fn an_instance_overrides_one_leaf_and_follows_the_templates_others() {
+    let p = Project::new();
+    p.template(
+        "Guard",
+        "; Kind\nGuard\n; Stats.Hp\n100.0\n; Stats.Armor\n5.0\n; Speed\n2.0\n",
+    );
+    p.entity("g", &instance(GUARD, 1, "; Stats.Hp\n40.0\n"));
+    let mut world = p.load_clean();
+    let stats = |world: &juliet_entities::World| {
+        world
+            .manager()
+            .get::<Guard>(EntityId(1))
+            .unwrap()
+            .stats
+            .clone()
+    };
+    assert_eq!(
+        stats(&world),
+        Stats {
+            hp: 40.0,
+            armor: 5.0
+        }
+    );
+
+    // The template's armor changes: the instance follows it, keeping its own hp.
+    p.template(
+        "Guard",
+        "; Kind\nGuard\n; Stats.Hp\n100.0\n; Stats.Armor\n9.0\n; Speed\n2.0\n",
+    );
+    world.reload_template(GUARD).unwrap();
+    assert_eq!(
+        stats(&world),
+        Stats {
+            hp: 40.0,
+            armor: 9.0
+        }
+    );
+
+    // One leaf set through reflection: one line of the file changes.
+    world
+        .set_property(EntityId(1), "Stats.Armor", "1.5")
+        .unwrap();
+    world.save_world().unwrap();
+    let text = p.read_entity("g");
+    assert_eq!(value_of(&text, "Stats.Hp").as_deref(), Some("40.0"));
+    assert_eq!(value_of(&text, "Stats.Armor").as_deref(), Some("1.5"));
+    assert_eq!(value_of(&text, "Speed"), None);
+
+    // Revert of one leaf: the template's value, and the other override stays.
+    world.revert_property(EntityId(1), "Stats.Hp").unwrap();
+    assert_eq!(
+        stats(&world),
+        Stats {
+            hp: 100.0,
+            armor: 1.5
+        }
+    );
+    world.save_world().unwrap();
+    let text = p.read_entity("g");
+    assert_eq!(value_of(&text, "Stats.Hp"), None);
+    assert_eq!(value_of(&text, "Stats.Armor").as_deref(), Some("1.5"));
+}

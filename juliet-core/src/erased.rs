@@ -4,7 +4,7 @@
 //! with its checked typed access.
 //!
 //! The runtime keeps entities of many kinds in per-kind storage it only knows by
-//! [`crate::Class`], and reaches fields by offset (docs/design.md, section 3.5). Every
+//! [`crate::Class`], and reaches fields by offset (docs/design.md, section 3.6). Every
 //! function here is a thin monomorphic wrapper whose safety contract is the pointer's
 //! validity; the tests run under Miri. The other modules that hold `unsafe` are the
 //! tokenizer's SSE2 scan (`token::simd`) and, in `juliet-entities`, the entity storage

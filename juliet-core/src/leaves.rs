@@ -3,7 +3,7 @@
 //! entry per leaf for a composite (`#[derive(Codec)]` on a struct), and the `const`
 //! functions that build a table from the fields' leaves: each leaf's key is the field's
 //! key and the leaf's own path joined by `.` (`Stats.Hp`), its offset the field's plus
-//! the leaf's. docs/design.md, section 3.6.
+//! the leaf's. docs/design.md, section 3.4.
 //!
 //! The table is built at compile time: [`header_bytes`] sizes a byte buffer,
 //! [`headers`] fills it with each leaf's block header (`; Stats.Hp\n`), and [`table`]

@@ -221,6 +221,8 @@ fn decode_error(input: &str, ty: &str, key: &str) -> String {
         "String" => run::<String>(input, key),
         "Kind" => run::<Kind>(input, key),
         "Percent" => run::<Percent>(input, key),
+        "char" => run::<char>(input, key),
+        "Weights" => run::<std::collections::BTreeMap<String, f32>>(input, key),
         other => panic!("no decode type `{other}` in this test"),
     }
 }
@@ -370,6 +372,9 @@ fn the_catalogue_covers_every_kind() {
         "TrailingCharacters",
         "ExpectedOneLine",
         "UnknownVariant",
+        "NotOneChar",
+        "ExpectedEntry",
+        "DuplicateEntry",
         "Custom",
         "UnknownKey",
         "UnknownKeysNotListed",

@@ -1,4 +1,5 @@
-// Rule: #[derive(Codec)] works on unit enums only.
+// Rule: #[derive(Codec)] takes unit enums and structs with fields (composites); an enum
+// with data, an empty enum and a struct without fields have no form.
 use juliet_entities::Codec;
 
 #[derive(Codec, Clone, PartialEq)]
@@ -9,8 +10,12 @@ enum Shape {
 }
 
 #[derive(Codec, Clone, PartialEq)]
-struct Colour {
-    rgb: u32,
+struct Nothing;
+
+#[derive(Codec, Clone, PartialEq)]
+struct AllSkipped {
+    #[jasset(skip)]
+    cache: u32,
 }
 
 #[derive(Codec, Clone, PartialEq)]

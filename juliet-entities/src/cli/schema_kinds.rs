@@ -14,7 +14,7 @@
 //! `SchemaRecord<S>` is one type per *slot* `S`, and a kind takes a free slot when the
 //! schema is read. A compiled kind always wins over the schema's entry of that name,
 //! except a stock kind whose entry differs: the game replaced that stock kind
-//! (docs/design.md, section 3.4), and its files follow the game's layout.
+//! (docs/design.md, section 3.5), and its files follow the game's layout.
 
 mod value;
 

@@ -114,8 +114,10 @@ pub(crate) fn set_at<'v>(
     Ok(())
 }
 
-/// [`ErrorKind::NoSuchProperty`] for `key` of `class`, with no file location.
+/// [`ErrorKind::NoSuchProperty`] for `key` of `class`, with no file location, and the
+/// class's key (or leaf path) it is most likely a misspelling of.
 pub(crate) fn no_such_property(class: &'static Class, key: &str) -> Error {
+    let suggestion = juliet_core::did_you_mean(key, class.ops.properties().iter().map(|p| p.key));
     Error::file(
         "",
         ErrorKind::NoSuchProperty {
@@ -123,6 +125,7 @@ pub(crate) fn no_such_property(class: &'static Class, key: &str) -> Error {
             key: key.to_owned(),
         },
     )
+    .with_suggestion(suggestion)
 }
 
 /// [`ErrorKind::BadValue`] for `key`, the found text cut to 48 characters.

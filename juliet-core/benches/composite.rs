@@ -1,0 +1,267 @@
+//! The cost of composites: `cargo bench -p juliet-core --bench composite`.
+//!
+//! Two records of 9 properties each, loaded through `#[derive(Entity)]` and
+//! [`juliet_core::from_text`] from their canonical `.jasset` text and, for reference,
+//! through `#[derive(Deserialize)]` and `serde_json::from_str` from JSON:
+//!
+//! * `Flat`: nine plain fields (`f32`, `i32`, `bool`, `u64`, a `String`);
+//! * `Squad`: the same number of leaves held in composites and the new value types: a
+//!   `Stats` struct (two leaves), a `Range` tuple struct (two), an `Option<f32>`, a
+//!   `Quat`, a list of three `[f32; 2]` waypoints, a `String` and an `f32`.
+//!
+//! It prints, for each record, the best of [`ROUNDS`] alternating rounds in ns per
+//! record and per leaf, and the per-round medians of the ratios the targets of
+//! docs/performance.md name: the composite record's cost per leaf over the flat one's
+//! cost per field, and `serde_json` over the derived load for each. With `--once` it
+//! loads each set once (for `valgrind --tool=callgrind --toggle-collect=...`, see
+//! docs/performance.md).
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Instant;
+
+use glam::Quat;
+use juliet_core::{from_text, Archive, Reflect, TokenBuffer};
+use serde::Deserialize;
+
+/// Distinct records per set.
+const RECORDS: usize = 256;
+
+/// Alternating rounds.
+const ROUNDS: usize = 40;
+
+/// Passes over a set per loader and round.
+const BATCH: usize = 8;
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, juliet_derive::Entity)]
+#[jasset(crate = ::juliet_core)]
+struct Flat {
+    health: f32,
+    armor: f32,
+    reach: f32,
+    cooldown: f32,
+    speed: f32,
+    level: i32,
+    visible: bool,
+    owner: u64,
+    name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, juliet_derive::Codec)]
+#[jasset(crate = ::juliet_core)]
+struct Stats {
+    hp: f32,
+    armor: f32,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, juliet_derive::Codec)]
+#[jasset(crate = ::juliet_core)]
+struct Range(f32, f32);
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, juliet_derive::Entity)]
+#[jasset(crate = ::juliet_core)]
+struct Squad {
+    stats: Stats,
+    range: Range,
+    shield: Option<f32>,
+    #[serde(deserialize_with = "quat")]
+    facing: Quat,
+    waypoints: Vec<[f32; 2]>,
+    name: String,
+    speed: f32,
+}
+
+/// `Quat` from a JSON array of four numbers.
+fn quat<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Quat, D::Error> {
+    <[f32; 4]>::deserialize(d).map(Quat::from_array)
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A float with a few decimals, as hand-written files hold.
+    fn float(&mut self) -> f32 {
+        (self.next() % 200_000) as f32 / 100.0 - 1000.0
+    }
+}
+
+fn flat(rng: &mut Rng, i: usize) -> Flat {
+    Flat {
+        health: rng.float(),
+        armor: rng.float(),
+        reach: rng.float(),
+        cooldown: rng.float(),
+        speed: rng.float(),
+        level: (rng.next() % 100) as i32,
+        visible: rng.next() % 2 == 0,
+        owner: rng.next() >> 20,
+        name: format!("Unit_{i:03}"),
+    }
+}
+
+fn squad(rng: &mut Rng, i: usize) -> Squad {
+    Squad {
+        stats: Stats {
+            hp: rng.float(),
+            armor: rng.float(),
+        },
+        range: Range(rng.float(), rng.float()),
+        shield: (i % 3 != 0).then(|| rng.float()),
+        facing: Quat::from_xyzw(0.0, rng.float() / 1000.0, 0.0, 1.0),
+        waypoints: (0..3).map(|_| [rng.float(), rng.float()]).collect(),
+        name: format!("Squad_{i:03}"),
+        speed: rng.float(),
+    }
+}
+
+/// The canonical text the derive's writer gives.
+fn text<T: Reflect>(value: &T) -> String {
+    let mut out = String::new();
+    value.save(&mut Archive::saving(&mut out));
+    out
+}
+
+fn flat_json(f: &Flat) -> String {
+    format!(
+        "{{\"health\":{},\"armor\":{},\"reach\":{},\"cooldown\":{},\"speed\":{},\"level\":{},\
+         \"visible\":{},\"owner\":{},\"name\":\"{}\"}}",
+        f.health, f.armor, f.reach, f.cooldown, f.speed, f.level, f.visible, f.owner, f.name
+    )
+}
+
+fn squad_json(s: &Squad) -> String {
+    let shield = s.shield.map_or("null".to_owned(), |v| v.to_string());
+    let waypoints: Vec<String> = s
+        .waypoints
+        .iter()
+        .map(|w| format!("[{},{}]", w[0], w[1]))
+        .collect();
+    let q = s.facing.to_array();
+    format!(
+        "{{\"stats\":{{\"hp\":{},\"armor\":{}}},\"range\":[{},{}],\"shield\":{shield},\
+         \"facing\":[{},{},{},{}],\"waypoints\":[{}],\"name\":\"{}\",\"speed\":{}}}",
+        s.stats.hp,
+        s.stats.armor,
+        s.range.0,
+        s.range.1,
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+        waypoints.join(","),
+        s.name,
+        s.speed
+    )
+}
+
+/// Loads every text of `set` with the derive's loader; a checksum.
+#[inline(never)]
+fn load_all_derived<T: Reflect>(buffer: &mut TokenBuffer, set: &[String]) -> usize {
+    let path = Path::new("Assets/Bench/Record.jasset");
+    set.iter()
+        .map(|t| {
+            let (value, _) = from_text::<T>(buffer, t.as_bytes(), path).expect("loads");
+            black_box(value);
+            1
+        })
+        .sum()
+}
+
+/// Loads every JSON text of `set` with `serde_json`; a checksum.
+#[inline(never)]
+fn load_all_json<T: for<'de> Deserialize<'de>>(set: &[String]) -> usize {
+    set.iter()
+        .map(|t| {
+            black_box(serde_json::from_str::<T>(t).expect("parses"));
+            1
+        })
+        .sum()
+}
+
+/// Nanoseconds `BATCH` passes of `f` take, per record.
+fn per_record(mut f: impl FnMut() -> usize) -> f64 {
+    let start = Instant::now();
+    let records: usize = (0..BATCH).map(|_| f()).sum();
+    start.elapsed().as_nanos() as f64 / records as f64
+}
+
+fn main() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let flats: Vec<Flat> = (0..RECORDS).map(|i| flat(&mut rng, i)).collect();
+    let squads: Vec<Squad> = (0..RECORDS).map(|i| squad(&mut rng, i)).collect();
+    let (flat_text, squad_text): (Vec<String>, Vec<String>) = (
+        flats.iter().map(text).collect(),
+        squads.iter().map(text).collect(),
+    );
+    let (flat_js, squad_js): (Vec<String>, Vec<String>) = (
+        flats.iter().map(flat_json).collect(),
+        squads.iter().map(squad_json).collect(),
+    );
+    let mut buffer = TokenBuffer::new();
+    // Both loaders must give the records back (the JSON of a float is Rust's shortest).
+    assert_eq!(
+        from_text::<Squad>(&mut buffer, squad_text[1].as_bytes(), Path::new("s"))
+            .unwrap()
+            .0,
+        squads[1]
+    );
+    assert_eq!(
+        serde_json::from_str::<Squad>(&squad_js[1]).unwrap(),
+        squads[1]
+    );
+
+    if std::env::args().any(|a| a == "--once") {
+        load_all_derived::<Flat>(&mut buffer, &flat_text);
+        load_all_json::<Flat>(&flat_js);
+        load_all_derived::<Squad>(&mut buffer, &squad_text);
+        load_all_json::<Squad>(&squad_js);
+        return;
+    }
+    // `cargo test` runs bench targets once without `--bench`: the checks above suffice.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let leaves = Squad::CLASS.properties.len() as f64;
+    let fields = Flat::CLASS.properties.len() as f64;
+    let (mut best, mut per_leaf, mut flat_serde, mut squad_serde) =
+        ([f64::MAX; 4], Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        let f = per_record(|| load_all_derived::<Flat>(&mut buffer, &flat_text));
+        let fj = per_record(|| load_all_json::<Flat>(&flat_js));
+        let s = per_record(|| load_all_derived::<Squad>(&mut buffer, &squad_text));
+        let sj = per_record(|| load_all_json::<Squad>(&squad_js));
+        for (b, v) in best.iter_mut().zip([f, fj, s, sj]) {
+            *b = b.min(v);
+        }
+        per_leaf.push((s / leaves) / (f / fields));
+        flat_serde.push(fj / f);
+        squad_serde.push(sj / s);
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    println!(
+        "composite bench ({ROUNDS} rounds, best ns/record): flat derived {:.1} ({:.1}/field), \
+         flat serde_json {:.1}, squad derived {:.1} ({:.1}/leaf), squad serde_json {:.1}; \
+         median ratios: squad per leaf / flat per field {:.2}, serde_json/derived flat {:.2}, \
+         squad {:.2}",
+        best[0],
+        best[0] / fields,
+        best[1],
+        best[2],
+        best[2] / leaves,
+        best[3],
+        median(per_leaf),
+        median(flat_serde),
+        median(squad_serde),
+    );
+}

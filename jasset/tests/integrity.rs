@@ -199,9 +199,11 @@ fn stale_temporaries_are_reported_by_check_and_removed_by_fmt() {
     }
 }
 
+/// `fmt` reads a template link inside the root but never replaces it (the write path
+/// refuses links, as every writer does), and refuses one out of the root when reading.
 #[cfg(unix)]
 #[test]
-fn links_are_written_through_inside_the_root_and_refused_outside() {
+fn links_are_never_replaced_and_refused_outside_the_root() {
     let p = project();
     let outside = tempfile::tempdir().unwrap();
     let t = p.path().join("Assets/Templates");
@@ -222,6 +224,12 @@ fn links_are_written_through_inside_the_root_and_refused_outside() {
         text(&o)
     );
     let o = jasset(p.path(), &["fmt", "Assets/Templates"]);
+    assert!(
+        text(&o).contains("Link.jasset: a symbolic link: not replaced by a copy"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(code(&o), 1, "{}", text(&o));
     let link = fs::symlink_metadata(t.join("Link.jasset")).unwrap();
     assert!(link.file_type().is_symlink(), "{}", text(&o));
     assert!(fs::symlink_metadata(t.join("Out.jasset"))

@@ -33,7 +33,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::fs::{self, File};
+use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -65,8 +65,6 @@ use records::{FilePath, Records};
 use salvage::salvage_entity_id;
 pub use save::SavePlan;
 pub use templates::create_template_from_entity;
-
-pub(crate) use crate::fsio::write_atomic;
 
 /// The directory of entity files inside a world directory.
 pub const ENTITIES_DIR: &str = "Entities";
@@ -191,6 +189,16 @@ pub enum Durability {
     Fsync,
     /// No `fsync`: atomic against a crash of the program, not against a power loss.
     Fast,
+}
+
+impl Durability {
+    /// What the write path syncs for one file written alone (its folder too).
+    pub(crate) fn sync(self) -> crate::fsio::Sync {
+        match self {
+            Durability::Fsync => crate::fsio::Sync::FileAndFolder,
+            Durability::Fast => crate::fsio::Sync::Nothing,
+        }
+    }
 }
 
 /// An entity removed with [`World::remove_world_entity`], whose file is deleted at the
@@ -641,12 +649,7 @@ fn new_file_path(dir: &Path, id: EntityId, claimed: &HashSet<PathBuf>) -> PathBu
 /// `fsync`s a directory so that renames and deletions in it are durable (a no-op where
 /// directories cannot be opened, as on Windows).
 fn sync_dir(dir: &Path) -> Result<(), Error> {
-    if cfg!(unix) {
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|e| Error::io(dir, e))?;
-    }
-    Ok(())
+    crate::fsio::sync_folder(dir).map_err(|e| Error::io(dir, e))
 }
 
 impl fmt::Display for PendingDeletion {

@@ -1,0 +1,245 @@
+//! Two programs writing one project at once, end to end with the built binary: bounded
+//! stress runs of a few seconds each. Every writer goes through one write path (a lock,
+//! a unique temporary, a check right before the rename; docs/design.md, section 6.2),
+//! so a success a writer reports is never lost, a failure it reports never lands, and
+//! no reader ever sees an empty or torn file, not even when a writer is killed.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+const FILE: &str = "Assets/Worlds/L/Entities/rock.jasset";
+const START: &str = "; EntityID: 0x0000000000000001\n; Kind: Inert\nMass: 0.0\nHealth: 0.0\n";
+
+/// How long each stress run lasts.
+const RUN: Duration = Duration::from_secs(3);
+
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("Assets/Worlds/L/Entities")).unwrap();
+    fs::write(dir.path().join(FILE), START).unwrap();
+    dir
+}
+
+fn command(cwd: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_jasset"));
+    c.args(args).current_dir(cwd).env("NO_COLOR", "1");
+    c
+}
+
+fn jasset(cwd: &Path, args: &[&str]) -> Output {
+    command(cwd, args).output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+/// The value of property `key` in `text` (`Key: v`, `; Key: v` or a `; Key` block),
+/// as a whole number; `None` when the text has no such line (an empty or torn file).
+fn value(text: &str, key: &str) -> Option<u32> {
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let line = line.trim_start_matches("; ");
+        let v = match line.strip_prefix(key) {
+            Some("") => lines.next()?,
+            Some(rest) => rest.strip_prefix(':')?,
+            None => continue,
+        };
+        return v.trim().parse::<f64>().ok().map(|v| v as u32);
+    }
+    None
+}
+
+/// What one writer was told: the values it set with success, and those refused.
+#[derive(Default)]
+struct Told {
+    /// The newest value reported set (its success means it is on disk now or was).
+    confirmed: AtomicU32,
+    ok: Mutex<Vec<u32>>,
+    refused: Mutex<Vec<u32>>,
+}
+
+/// Runs `jasset set FILE key=n` for n = 1, 2, ... until `stop`, noting what each run
+/// reports (exit 0: `edited`; exit 1: not written, changed on disk since it was loaded).
+fn set_loop(dir: PathBuf, key: &'static str, told: Arc<Told>, stop: Arc<AtomicBool>) {
+    let mut n = 0;
+    while !stop.load(Ordering::Relaxed) {
+        n += 1;
+        let o = jasset(&dir, &["set", FILE, &format!("{key}={n}")]);
+        match o.status.code() {
+            Some(0) => {
+                assert!(text(&o).contains("edited"), "{}", text(&o));
+                told.ok.lock().unwrap().push(n);
+                told.confirmed.store(n, Ordering::SeqCst);
+            }
+            Some(1) => {
+                assert!(text(&o).contains("changed on disk"), "{}", text(&o));
+                told.refused.lock().unwrap().push(n);
+            }
+            _ => panic!("set {key}={n}: {}", text(&o)),
+        }
+    }
+}
+
+/// Reads the file until `stop`: never empty or torn, and never older than a value a
+/// writer was told is set (a lost update). Returns every value seen per key.
+fn read_loop(
+    path: PathBuf,
+    watched: Vec<(&'static str, Arc<Told>)>,
+    stop: Arc<AtomicBool>,
+) -> Vec<HashSet<u32>> {
+    let mut seen = vec![HashSet::new(); watched.len()];
+    while !stop.load(Ordering::Relaxed) {
+        let floors: Vec<u32> = (watched.iter())
+            .map(|(_, t)| t.confirmed.load(Ordering::SeqCst))
+            .collect();
+        let now = fs::read_to_string(&path).unwrap();
+        for (i, (key, _)) in watched.iter().enumerate() {
+            let v = value(&now, key).unwrap_or_else(|| panic!("no {key} in {now:?}"));
+            assert!(
+                v >= floors[i],
+                "{key} {v} on disk after {key}={} was reported set (a lost update)",
+                floors[i]
+            );
+            seen[i].insert(v);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    seen
+}
+
+/// After a run: the file holds each writer's last reported value, no refused value was
+/// ever seen on disk, and both writers had successes.
+fn check_told(dir: &Path, watched: &[(&'static str, Arc<Told>)], seen: &[HashSet<u32>]) {
+    let now = fs::read_to_string(dir.join(FILE)).unwrap();
+    for ((key, told), seen) in watched.iter().zip(seen) {
+        let ok = told.ok.lock().unwrap();
+        assert!(!ok.is_empty(), "no {key} set succeeded");
+        assert_eq!(value(&now, key), ok.last().copied(), "{key}: {now}");
+        for r in told.refused.lock().unwrap().iter() {
+            assert!(
+                !seen.contains(r),
+                "{key}={r} was reported not written but landed"
+            );
+        }
+    }
+    let o = jasset(dir, &["check", FILE]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+/// A writer of a stress run: it gets the project folder and runs until the flag is set.
+type Writer = Box<dyn FnOnce(PathBuf, Arc<AtomicBool>) + Send>;
+
+/// Runs `writers` and a reader of the file for [`RUN`].
+fn stress(dir: &Path, watched: Vec<(&'static str, Arc<Told>)>, writers: Vec<Writer>) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let handles: Vec<_> = (writers.into_iter())
+        .map(|w| {
+            let (dir, stop) = (dir.to_path_buf(), stop.clone());
+            std::thread::spawn(move || w(dir, stop))
+        })
+        .collect();
+    let reader = {
+        let (path, watched, stop) = (dir.join(FILE), watched.clone(), stop.clone());
+        std::thread::spawn(move || read_loop(path, watched, stop))
+    };
+    std::thread::sleep(RUN);
+    stop.store(true, Ordering::Relaxed);
+    for h in handles {
+        h.join().unwrap();
+    }
+    let seen = reader.join().unwrap();
+    check_told(dir, &watched, &seen);
+}
+
+/// `other` against a loop of `set FILE Mass=n`, watched by a reader, for [`RUN`].
+fn against_mass_sets(dir: &Path, other: Writer) {
+    let mass = Arc::<Told>::default();
+    let watched = vec![("Mass", mass.clone())];
+    let sets: Writer = Box::new(move |d, s| set_loop(d, "Mass", mass, s));
+    stress(dir, watched, vec![sets, other]);
+}
+
+/// Two `set` processes on one file, one setting `Mass`, the other `Health`: each set
+/// either lands and stays (until that writer's next one) or is refused and never lands.
+#[test]
+fn two_set_processes_on_one_file_lose_no_reported_success() {
+    let p = project();
+    let (mass, health) = (Arc::<Told>::default(), Arc::<Told>::default());
+    let watched = vec![("Mass", mass.clone()), ("Health", health.clone())];
+    stress(
+        p.path(),
+        watched,
+        vec![
+            Box::new(move |d, s| set_loop(d, "Mass", mass, s)),
+            Box::new(move |d, s| set_loop(d, "Health", health, s)),
+        ],
+    );
+}
+
+/// `set` against `fmt` of the whole project in a loop: `fmt` never reverts a set it
+/// did not load (a file changed since is left alone, exit 1, or already canonical).
+#[test]
+fn fmt_never_reverts_a_set_made_while_it_runs() {
+    let p = project();
+    // Canonical first, so that every later `fmt` run has the set's edits to undo if
+    // it wrote what it loaded.
+    let o = jasset(p.path(), &["fmt", "Assets"]);
+    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", text(&o));
+    let formats = Arc::new(AtomicU32::new(0));
+    let count = formats.clone();
+    against_mass_sets(
+        p.path(),
+        Box::new(move |d, s: Arc<AtomicBool>| {
+            while !s.load(Ordering::Relaxed) {
+                let o = jasset(&d, &["fmt", "Assets"]);
+                assert!(o.status.code().is_some_and(|c| c <= 1), "{}", text(&o));
+                count.fetch_add(1, Ordering::Relaxed);
+            }
+        }),
+    );
+    assert!(formats.load(Ordering::Relaxed) > 0);
+}
+
+/// One of two writers is killed (SIGKILL) at random moments of its `set` runs while
+/// the other sets in a loop: the file is never empty or torn, the survivor loses no
+/// reported success, and a killed writer's temporary is never renamed into place (it
+/// is removed by the next save; `check` names it meanwhile).
+#[test]
+fn a_killed_writer_never_empties_the_file_nor_loses_the_other_writers_success() {
+    let p = project();
+    let kills = Arc::new(AtomicU32::new(0));
+    let count = kills.clone();
+    against_mass_sets(
+        p.path(),
+        Box::new(move |d, s: Arc<AtomicBool>| {
+            // A small random generator (xorshift), seeded from the clock.
+            let clock = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
+            let mut x = u64::from(clock.subsec_nanos()) | 1;
+            let mut n = 0;
+            while !s.load(Ordering::Relaxed) {
+                n += 1;
+                let mut child = command(&d, &["set", FILE, &format!("Health={n}")])
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .unwrap();
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                std::thread::sleep(Duration::from_micros(x % 40_000));
+                if child.try_wait().unwrap().is_none() {
+                    child.kill().unwrap();
+                    count.fetch_add(1, Ordering::Relaxed);
+                }
+                child.wait().unwrap();
+            }
+        }),
+    );
+    assert!(kills.load(Ordering::Relaxed) > 0, "no writer was killed");
+}

@@ -243,3 +243,49 @@ fn a_killed_writer_never_empties_the_file_nor_loses_the_other_writers_success() 
     );
     assert!(kills.load(Ordering::Relaxed) > 0, "no writer was killed");
 }
+
+/// Two `fmt` runs over one project, both loaded before either writes: the second finds
+/// every file made canonical by the first, counts them as already canonical and exits
+/// 0, since nothing is left unformatted.
+#[test]
+fn a_file_another_fmt_run_made_canonical_counts_as_canonical() {
+    let p = project();
+    let entities = p.path().join("Assets/Worlds/L/Entities");
+    for i in 2..5 {
+        let text = format!("EntityID: {i}\nKind: Inert\nMass: {i}\n");
+        fs::write(entities.join(format!("e{i}.jasset")), text).unwrap();
+    }
+    let hooks = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let mut runs: Vec<_> = (hooks.iter())
+        .map(|hook| {
+            command(p.path(), &["fmt", "Assets"])
+                .env("JASSET_TEST_PAUSE_AFTER_LOAD", hook.path())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let start = std::time::Instant::now();
+    while !hooks.iter().all(|h| h.path().join("loaded").exists()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "fmt never loaded"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let mut outputs = Vec::new();
+    for (hook, run) in hooks.iter().zip(runs.drain(..)) {
+        fs::write(hook.path().join("go"), "").unwrap();
+        outputs.push(run.wait_with_output().unwrap());
+    }
+    let (first, second) = (&outputs[0], &outputs[1]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(first));
+    assert!(text(first).contains("4 files formatted"), "{}", text(first));
+    assert_eq!(second.status.code(), Some(0), "{}", text(second));
+    assert!(
+        text(second).contains("0 files formatted, 4 already canonical, 0 not formatted"),
+        "{}",
+        text(second)
+    );
+}

@@ -25,8 +25,16 @@ fn project() -> tempfile::TempDir {
     dir
 }
 
+/// The binary under test: `JASSET_BIN` when set (another build, to compare), else the
+/// one cargo built.
+fn binary() -> PathBuf {
+    std::env::var_os("JASSET_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_jasset")))
+}
+
 fn command(cwd: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_jasset"));
+    let mut c = Command::new(binary());
     c.args(args).current_dir(cwd).env("NO_COLOR", "1");
     c
 }

@@ -18,8 +18,13 @@
 //! 5. checks again, immediately before the rename, that the path still names the file
 //!    it locked and that the file still holds what was read (a program that does not
 //!    lock may have saved it meanwhile);
-//! 6. renames the temporary over the target (a new file: a rename that replaces
-//!    nothing, so a file created meanwhile is a conflict) and fsyncs the folder.
+//! 6. swaps the names of the temporary and the target in one step (Linux's
+//!    `renameat2(RENAME_EXCHANGE)`), checks once more that what it took out of the
+//!    path is the locked file, unchanged, and else swaps them back (a save made in the
+//!    instant between the check and the swap is kept, and the write is a conflict); a
+//!    plain rename where names cannot be swapped; a new file gets a rename that
+//!    replaces nothing, so a file created meanwhile is a conflict. Then it fsyncs the
+//!    folder.
 //!
 //! A writer killed on the way leaves the target old or new, never half written, and
 //! maybe its temporary, which no other writer renames: [`super::remove_stale`] removes
@@ -65,6 +70,8 @@ pub(crate) enum Step {
     Read,
     /// The temporary is written and synced; the final check comes next.
     TempWritten,
+    /// The final check passed; the rename comes next.
+    Checked,
     /// The temporary is renamed over the target; the locks go next.
     Renamed,
 }
@@ -193,16 +200,92 @@ fn write_over(
     let temp = write_temp(path, Some(meta), bytes, sync)?;
     pause(Step::TempWritten);
     // The final check, as late as the platform allows: right before the rename.
-    if !names(path, meta) || scan(&file, None)?.0 != held {
+    let unchanged = |file: &File| Ok::<_, io::Error>(scan(file, None)?.0 == held);
+    if !names(path, meta) || !unchanged(&file)? {
         return Ok(Some(ReplaceOutcome::Skipped(SkipReason::ChangedOnDisk)));
     }
-    let Some(kept) = rename_temp(temp, |t| t.persist(path))? else {
-        return Ok(None);
+    pause(Step::Checked);
+    let kept = match exchange(temp, path)? {
+        Exchange::Done(kept, replaced) => {
+            // What the exchange took out of the path is at the temporary's name now: it
+            // must be the locked file, unchanged. A save by a program that does not
+            // lock, made between the check and the exchange, is put back.
+            if !names(replaced.as_ref(), meta) || !unchanged(&file)? {
+                let ours = kept.metadata()?;
+                if names(path, &ours) {
+                    swap(replaced.as_ref(), path)?;
+                }
+                return Ok(Some(ReplaceOutcome::Skipped(SkipReason::ChangedOnDisk)));
+            }
+            drop(replaced); // removes the replaced file
+            kept
+        }
+        Exchange::Unsupported(temp) => match rename_temp(temp, |t| t.persist(path))? {
+            Some(kept) => kept,
+            None => return Ok(None),
+        },
+        Exchange::TempGone => return Ok(None),
     };
     pause(Step::Renamed);
     finish(path, sync)?;
     drop((kept, file));
     Ok(Some(ReplaceOutcome::Written))
+}
+
+/// What [`exchange`] did.
+enum Exchange {
+    /// The temporary and the target swapped names: the new file (still open and locked)
+    /// is at the target's path, and what the target held is at the temporary's name,
+    /// removed when that name is dropped.
+    Done(File, tempfile::TempPath),
+    /// The file system (or platform) cannot swap two names: rename instead.
+    Unsupported(tempfile::NamedTempFile),
+    /// The temporary was removed meanwhile (the write starts again).
+    TempGone,
+}
+
+/// Swaps the names of `temp` and the existing file `path` in one step (Linux's
+/// `renameat2(RENAME_EXCHANGE)`), so that what the rename replaced can still be
+/// checked, and put back.
+///
+/// # Errors
+/// The system's error.
+fn exchange(temp: tempfile::NamedTempFile, path: &Path) -> io::Result<Exchange> {
+    match swap(temp.path(), path) {
+        Ok(true) => {
+            let (file, name) = temp.into_parts();
+            Ok(Exchange::Done(file, name))
+        }
+        Ok(false) => Ok(Exchange::Unsupported(temp)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound && !temp.path().exists() => {
+            Ok(Exchange::TempGone)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Swaps the names `a` and `b` in one step; `Ok(false)` where that is not supported.
+///
+/// # Errors
+/// The system's error.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn swap(a: &Path, b: &Path) -> io::Result<bool> {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    use rustix::io::Errno;
+    match renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE) {
+        Ok(()) => Ok(true),
+        Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Without `renameat2`: not supported.
+///
+/// # Errors
+/// None.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn swap(_a: &Path, _b: &Path) -> io::Result<bool> {
+    Ok(false)
 }
 
 /// Writes the new file `path` (nothing is there now); `None` when its temporary was

@@ -217,11 +217,12 @@ proptest! {
     }
 }
 
-/// The measured window of docs/reliability.md ("Concurrent writers"): how long a save
-/// by a program that does not lock can still be lost, from the start of the final check
-/// (the path still names the locked file, the file still holds what was read) to the
-/// end of the rename, for an entity file of 300 bytes and a file of 1 MiB. Run by hand
-/// with `-- --ignored --nocapture`.
+/// The measured window of docs/reliability.md ("Concurrent writers"): how long the end
+/// of a write takes, from the start of the final check (the path still names the
+/// locked file, the file still holds what was read) to the end of the swap and of the
+/// check of what it took out of the path (the span in which a plain rename would lose a
+/// save by a program that does not lock), for an entity file of 300 bytes and a file of
+/// 1 MiB. Run by hand with `-- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement: docs/reliability.md"]
 fn measured_window_between_the_final_check_and_the_rename() {

@@ -1,6 +1,7 @@
 //! `jasset renumber` end to end: it writes through the write path of every writer (a
-//! read-only file, a symbolic link refused like everywhere else), and a renumber killed
-//! half way leaves a state `check` reports and a second run completes.
+//! read-only file, a symbolic link refused like everywhere else, by every writer
+//! alike), and a renumber killed half way leaves a state `check` reports and a second
+//! run completes.
 
 use std::fs;
 use std::path::Path;
@@ -138,4 +139,35 @@ fn a_renumber_killed_half_way_is_reported_by_check_and_completed_by_a_second_run
     );
     let o = jasset(p.path(), &["check", "Assets"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+/// Every writer refuses a read-only file the same way: `FILE: read-only: not
+/// rewritten`, exit 1, the file left as it is.
+#[cfg(unix)]
+#[test]
+fn every_writer_refuses_a_read_only_file_alike() {
+    use std::os::unix::fs::PermissionsExt;
+    let p = project();
+    // Outdated (`migrate` has a migration to write) and not canonical (`fmt` has a
+    // text to write).
+    let held = "EntityID: 0x42\nKind: Projectile\nClassVersion: 1\nSpeed: 75.5\n";
+    let old = p.path().join(OLD);
+    fs::write(&old, held).unwrap();
+    fs::set_permissions(&old, fs::Permissions::from_mode(0o444)).unwrap();
+    for args in [
+        &["set", OLD, "Position=1,2,3"][..],
+        &["fmt", OLD][..],
+        &["migrate", OLD][..],
+        &["renumber", OLD][..],
+    ] {
+        let o = jasset(p.path(), args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", text(&o));
+        assert!(
+            text(&o).contains("0000000000000042.jasset: read-only: not rewritten"),
+            "{args:?}: {}",
+            text(&o)
+        );
+        assert_eq!(fs::read_to_string(&old).unwrap(), held, "{args:?}");
+        assert_eq!(names(p.path()), ["0000000000000042.jasset"], "{args:?}");
+    }
 }

@@ -73,6 +73,12 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
                 worlds.len() - 1
             }
         };
+        // Refused before it is read, as the write path would refuse it.
+        if let Some(reason) = crate::fsio::write_refusal(file) {
+            writeln!(out, "{shown}: {reason}")?;
+            refused = true;
+            continue;
+        }
         // Read once its world is loaded: not held through the load's peak.
         let bytes = super::project::read(file, root.as_deref())
             .map_err(|e| CliError::usage(e.to_string()))?;

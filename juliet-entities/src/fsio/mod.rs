@@ -20,7 +20,9 @@ mod write;
 pub(crate) use read::{read_project_file, read_regular, ReadError, DEFAULT_MAX_FILE_SIZE};
 pub(crate) use replace::{fingerprint_now, is_temp_name, remove_stale, write_refusal};
 pub use replace::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason, Skipped};
-pub(crate) use write::{sync_folder, write_file, write_or_refuse, Expect, Sync};
+#[cfg_attr(not(feature = "cli"), allow(unused_imports))] // used by the tool
+pub(crate) use write::write_or_refuse;
+pub(crate) use write::{sync_folder, write_file, Expect, Sync};
 
 /// The extension of entity and template files: `jasset` (matched in any case when
 /// reading).

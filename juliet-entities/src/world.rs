@@ -6,9 +6,12 @@
 //!
 //! # Saving and the fsync policy
 //!
-//! Each entity whose file changes is written to a temporary file in the same directory
-//! (`.<name>.tmp`, which the loader ignores) and renamed over its file, so a crash
-//! mid-save leaves every file either old or new, never half-written. With
+//! Each entity whose file changes is written through the write path of every writer
+//! (docs/design.md, section 6.2): under a lock on the file, to a uniquely named
+//! temporary file in the same directory (`.<name>.<random>.tmp`, which the loader
+//! ignores), checked to still hold what was loaded right before the temporary replaces
+//! it, so a crash mid-save leaves every file either old or new, never half-written, and
+//! a file another program saved meanwhile is left alone and reported. With
 //! [`Durability::Fsync`] (the default) each temporary file is `fsync`ed before its
 //! rename and the `Entities` directory once after all renames and deletions, so a power
 //! loss after [`World::save_world`] returns loses nothing. [`Durability::Fast`] skips
@@ -16,8 +19,8 @@
 //!
 //! A save killed half-way can leave temporary files behind. [`World::load`] never loads
 //! them (they do not end in `.jasset`); it remembers them
-//! ([`World::stale_temp_files`]) and the next [`World::save_world`] deletes them. One
-//! process at a time saves a world.
+//! ([`World::stale_temp_files`]) and the next [`World::save_world`] deletes those whose
+//! writer is gone (a live writer holds a lock on its own).
 //!
 //! # What is loaded
 //!

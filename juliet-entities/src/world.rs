@@ -6,9 +6,12 @@
 //!
 //! # Saving and the fsync policy
 //!
-//! Each entity whose file changes is written to a temporary file in the same directory
-//! (`.<name>.tmp`, which the loader ignores) and renamed over its file, so a crash
-//! mid-save leaves every file either old or new, never half-written. With
+//! Each entity whose file changes is written through the write path of every writer
+//! (docs/design.md, section 6.2): under a lock on the file, to a uniquely named
+//! temporary file in the same directory (`.<name>.<random>.tmp`, which the loader
+//! ignores), checked to still hold what was loaded right before the temporary replaces
+//! it, so a crash mid-save leaves every file either old or new, never half-written, and
+//! a file another program saved meanwhile is left alone and reported. With
 //! [`Durability::Fsync`] (the default) each temporary file is `fsync`ed before its
 //! rename and the `Entities` directory once after all renames and deletions, so a power
 //! loss after [`World::save_world`] returns loses nothing. [`Durability::Fast`] skips
@@ -16,8 +19,8 @@
 //!
 //! A save killed half-way can leave temporary files behind. [`World::load`] never loads
 //! them (they do not end in `.jasset`); it remembers them
-//! ([`World::stale_temp_files`]) and the next [`World::save_world`] deletes them. One
-//! process at a time saves a world.
+//! ([`World::stale_temp_files`]) and the next [`World::save_world`] deletes those whose
+//! writer is gone (a live writer holds a lock on its own).
 //!
 //! # What is loaded
 //!
@@ -33,7 +36,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::fs::{self, File};
+use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -65,8 +68,6 @@ use records::{FilePath, Records};
 use salvage::salvage_entity_id;
 pub use save::SavePlan;
 pub use templates::create_template_from_entity;
-
-pub(crate) use crate::fsio::write_atomic;
 
 /// The directory of entity files inside a world directory.
 pub const ENTITIES_DIR: &str = "Entities";
@@ -191,6 +192,16 @@ pub enum Durability {
     Fsync,
     /// No `fsync`: atomic against a crash of the program, not against a power loss.
     Fast,
+}
+
+impl Durability {
+    /// What the write path syncs for one file written alone (its folder too).
+    pub(crate) fn sync(self) -> crate::fsio::Sync {
+        match self {
+            Durability::Fsync => crate::fsio::Sync::FileAndFolder,
+            Durability::Fast => crate::fsio::Sync::Nothing,
+        }
+    }
 }
 
 /// An entity removed with [`World::remove_world_entity`], whose file is deleted at the
@@ -641,12 +652,7 @@ fn new_file_path(dir: &Path, id: EntityId, claimed: &HashSet<PathBuf>) -> PathBu
 /// `fsync`s a directory so that renames and deletions in it are durable (a no-op where
 /// directories cannot be opened, as on Windows).
 fn sync_dir(dir: &Path) -> Result<(), Error> {
-    if cfg!(unix) {
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|e| Error::io(dir, e))?;
-    }
-    Ok(())
+    crate::fsio::sync_folder(dir).map_err(|e| Error::io(dir, e))
 }
 
 impl fmt::Display for PendingDeletion {

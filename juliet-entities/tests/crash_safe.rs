@@ -268,7 +268,7 @@ fn crash_safe_saves() {
         let temps: Vec<&String> = now.keys().filter(|n| !names.contains(n)).collect();
         for t in &temps {
             assert!(
-                t.starts_with('.') && t.ends_with(".jasset.tmp"),
+                t.starts_with('.') && t.ends_with(".tmp") && t.contains(".jasset."),
                 "trial {trial}: unexpected file {t}"
             );
         }

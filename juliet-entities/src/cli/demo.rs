@@ -540,7 +540,7 @@ fn change_template(
     // Through the writers' one scheme (a temporary file beside it, mode kept, a file
     // changed since it was read left alone).
     let loaded = crate::fsio::Fingerprint::of(text.as_bytes());
-    match crate::fsio::replace_if_unchanged(&path, Some(root), Some(loaded), edited.as_bytes())? {
+    match crate::fsio::replace_if_unchanged(&path, Some(loaded), edited.as_bytes())? {
         crate::fsio::ReplaceOutcome::Skipped(reason) => {
             writeln!(out, "template: {EDITED_TEMPLATE}: {reason}; skipped")?;
             return Ok(None);

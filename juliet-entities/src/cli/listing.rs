@@ -33,7 +33,7 @@ pub struct Collected {
     pub errors: Vec<Error>,
     /// What was skipped, and why.
     pub warnings: Vec<Warning>,
-    /// Temporary files of an interrupted writer (`.<name>.jasset.tmp`).
+    /// Temporary files of an interrupted writer (`.<name>.jasset.<random>.tmp`).
     pub stale_temps: Vec<PathBuf>,
 }
 
@@ -44,7 +44,9 @@ impl Collected {
         for temp in std::mem::take(&mut self.stale_temps) {
             if remove {
                 match crate::fsio::remove_stale(&temp) {
-                    Ok(()) => self.warnings.push(warning(
+                    // A live writer's: left to it.
+                    Ok(false) => {}
+                    Ok(true) => self.warnings.push(warning(
                         &temp,
                         "temporary file of an interrupted write: removed",
                     )),

@@ -140,7 +140,7 @@ fn write_result(target: &Path, bytes: &[u8]) -> Result<(), CliError> {
         }
         _ => {}
     }
-    crate::world::write_atomic(&file, bytes, false).map_err(|e| {
+    crate::fsio::write_or_refuse(&file, bytes, crate::fsio::Sync::FileAndFolder).map_err(|e| {
         let reason = match &e.kind {
             juliet_core::ErrorKind::Io(reason) => reason.to_string(),
             other => other.to_string(),

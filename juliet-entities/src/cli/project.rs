@@ -515,8 +515,8 @@ impl Session {
 
     /// Replaces requested file `i` with `new` the way every writer does: a file written
     /// by a newer build is left as it is, and so is one that no longer holds what was
-    /// loaded, or is read-only ([`replace_if_unchanged`]); a symbolic link is written
-    /// through to its target inside the project.
+    /// loaded, is read-only, a symbolic link or not a regular file
+    /// ([`replace_if_unchanged`], the write path of every writer).
     ///
     /// # Errors
     /// As [`replace_if_unchanged`].
@@ -525,7 +525,7 @@ impl Session {
             return Ok(ReplaceOutcome::Skipped(SkipReason::NewerVersion));
         }
         let path = &self.files[i].path;
-        replace_if_unchanged(path, self.root.as_deref(), self.fingerprint(i), new)
+        replace_if_unchanged(path, self.fingerprint(i), new)
     }
 }
 
@@ -554,11 +554,18 @@ pub const PAUSE_AFTER_LOAD_ENV: &str = "JASSET_TEST_PAUSE_AFTER_LOAD";
 /// then wait (up to a minute) for `go` to appear there before writing, so that a test
 /// can save a file in between deterministically. Does nothing otherwise.
 pub fn pause_after_load() {
-    let Some(dir) = std::env::var_os(PAUSE_AFTER_LOAD_ENV) else {
+    pause_in(PAUSE_AFTER_LOAD_ENV, "loaded");
+}
+
+/// A hook for tests of concurrent edits and kills: when the environment variable `env`
+/// names a folder, creates `reached` in it, then waits (up to a minute) for `go` to
+/// appear there. Does nothing otherwise.
+pub fn pause_in(env: &str, reached: &str) {
+    let Some(dir) = std::env::var_os(env) else {
         return;
     };
     let dir = PathBuf::from(dir);
-    let _ = fs::write(dir.join("loaded"), "");
+    let _ = fs::write(dir.join(reached), "");
     let start = std::time::Instant::now();
     while !dir.join("go").exists() && start.elapsed() < std::time::Duration::from_secs(60) {
         std::thread::sleep(std::time::Duration::from_millis(10));

@@ -4,8 +4,15 @@
 //!
 //! Only the `EntityID` value changes (in place: its spelling, line form, comments and
 //! line endings stay; a file without one gets `; EntityID: ...` as its first line). A
-//! file named after its old id (`<16 hex digits>.jasset`, or with a `-N` suffix) is
-//! renamed after the new one; a file with a name of its own keeps it.
+//! file named after an id (`<16 hex digits>.jasset`, or with a `-N` suffix) is renamed
+//! after the new one; a file with a name of its own keeps it.
+//!
+//! The file is written through the write path of every writer (`fsio::write_file`: a
+//! read-only file, a symbolic link, a FIFO are refused and reported, a file changed
+//! since it was read is left alone), in place, then moved to its new name: a second
+//! name is linked to it, then the old name removed. A writer killed between the two
+//! leaves one id in two files, which `jasset check` reports; renumbering the old name
+//! again finds it, removes the old name and is done.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,6 +26,7 @@ use super::values::pieces;
 use super::{CliError, CliResult, Status};
 use crate::entity::EntityId;
 use crate::entity_file::keys;
+use crate::fsio::{Expect, Fingerprint, ReplaceOutcome, Sync};
 use crate::world::{LoadOptions, World, ENTITIES_DIR};
 
 /// Arguments of `jasset renumber`.
@@ -33,13 +41,15 @@ pub struct RenumberArgs {
     pub root: Option<PathBuf>,
 }
 
-/// Runs `jasset renumber`: prints `FILE: OLD -> NEW` (and the new name) per file.
+/// Runs `jasset renumber`: prints `FILE: OLD -> NEW` (and the new name) per file, or
+/// `FILE: <why not written>` for a file the write path refuses (exit 1).
 ///
 /// # Errors
 /// A usage error for a FILE that does not exist or is not under an `Entities` folder,
 /// or does not tokenize; I/O errors.
 pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
     let root = resolve_root(args.root.as_deref(), &args.files)?;
+    let mut refused = false;
     let mut worlds: Vec<(PathBuf, World, u64)> = Vec::new();
     for file in &args.files {
         let shown = escape_path(file);
@@ -63,9 +73,19 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
                 worlds.len() - 1
             }
         };
+        // Refused before it is read, as the write path would refuse it.
+        if let Some(reason) = crate::fsio::write_refusal(file) {
+            writeln!(out, "{shown}: {reason}")?;
+            refused = true;
+            continue;
+        }
         // Read once its world is loaded: not held through the load's peak.
         let bytes = super::project::read(file, root.as_deref())
             .map_err(|e| CliError::usage(e.to_string()))?;
+        if let Some(done) = finish_move(file, &bytes)? {
+            writeln!(out, "{shown}: {done}")?;
+            continue;
+        }
         let (_, world, next) = &mut worlds[at];
         while world.manager().contains(EntityId(*next)) {
             *next += 1;
@@ -74,16 +94,24 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
         *next += 1;
 
         let (text, old) = with_id(&bytes, file, id).map_err(|e| CliError::usage(e.to_string()))?;
-        let target = renamed(file, old, id);
-        if target != *file && target.exists() {
+        let target = renamed(file, id);
+        if target != *file && std::fs::symlink_metadata(&target).is_ok() {
             return Err(CliError::failure(format!(
                 "{shown}: {} exists already",
                 escape_path(&target)
             )));
         }
-        crate::fsio::write_atomic(&target, &text, true)?;
+        let expect = Expect::Holds(Fingerprint::of(&bytes));
+        drop(bytes);
+        if let ReplaceOutcome::Skipped(reason) =
+            crate::fsio::write_file(file, expect, &text, Sync::FileAndFolder)?
+        {
+            writeln!(out, "{shown}: {reason}")?;
+            refused = true;
+            continue;
+        }
         if target != *file {
-            std::fs::remove_file(file).map_err(|e| CliError::failure(format!("{shown}: {e}")))?;
+            move_file(file, &target).map_err(|e| CliError::failure(format!("{shown}: {e}")))?;
         }
         let old = old.map_or_else(|| "(none)".to_owned(), |o| o.to_string());
         match target == *file {
@@ -91,7 +119,62 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
             false => writeln!(out, "{shown}: {old} -> {id}, now {}", escape_path(&target))?,
         }
     }
-    Ok(Status::Success)
+    Ok(Status::from_problems(refused))
+}
+
+/// The environment variable of the test hook between the two steps of a move: when it
+/// names a folder, `renumber` creates `linked` there once the new name is linked and
+/// waits (up to a minute) for `go` before it removes the old name, so that a test can
+/// kill it in between.
+pub const PAUSE_AFTER_LINK_ENV: &str = "JASSET_TEST_PAUSE_AFTER_LINK";
+
+/// Moves `file` to the new name `target` (which does not exist): links `target` to it,
+/// then removes `file`. Between the two the id is in two files, which `check` reports
+/// and [`finish_move`] completes.
+fn move_file(file: &Path, target: &Path) -> std::io::Result<()> {
+    std::fs::hard_link(file, target)?;
+    crate::fsio::sync_folder(target.parent().unwrap_or(Path::new(".")))?;
+    super::project::pause_in(PAUSE_AFTER_LINK_ENV, "linked");
+    std::fs::remove_file(file)?;
+    crate::fsio::sync_folder(target.parent().unwrap_or(Path::new(".")))
+}
+
+/// The end of a move that was interrupted ([`move_file`]): when `file` (holding `bytes`)
+/// is already linked to the name of the id it holds, the old name is removed, and what
+/// to print is returned.
+///
+/// # Errors
+/// A failure naming the file when the old name cannot be removed.
+fn finish_move(file: &Path, bytes: &[u8]) -> Result<Option<String>, CliError> {
+    let Ok((_, Some((_, _, Some(id))))) = id_line(bytes, file, pieces(bytes)) else {
+        return Ok(None);
+    };
+    let target = file.with_file_name(id.file_name());
+    if target == file || !same_file(file, &target) {
+        return Ok(None);
+    }
+    std::fs::remove_file(file)
+        .map_err(|e| CliError::failure(format!("{}: {e}", escape_path(file))))?;
+    Ok(Some(format!(
+        "{id} already, now {} (an interrupted renumber completed)",
+        escape_path(&target)
+    )))
+}
+
+/// Whether `a` and `b` are one file (two names of one inode; never on platforms
+/// without inodes).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let inode = |p: &Path| std::fs::symlink_metadata(p).map(|m| (m.dev(), m.ino()));
+        matches!((inode(a), inode(b)), (Ok(x), Ok(y)) if x == y)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a, b);
+        false
+    }
 }
 
 /// The world folder of an entity file: the parent of its `Entities` folder.
@@ -179,17 +262,17 @@ fn id_line<'a>(bytes: &'a [u8], path: &Path, parts: impl Iterator<Item = &'a [u8
 /// What [`id_line`] finds.
 type IdLine = Result<(usize, Option<(usize, usize, Option<EntityId>)>), juliet_core::Error>;
 
-/// Where `file` goes once its id is `id`: after the new id when its name is its old id's
-/// (`<hex>.jasset` or `<hex>-N.jasset`), else where it is.
-fn renamed(file: &Path, old: Option<EntityId>, id: EntityId) -> PathBuf {
+/// Where `file` goes once its id is `id`: after the new id when it is named after an id
+/// (`<16 hex digits>.jasset` or `<16 hex digits>-N.jasset`: its old id's, or the id an
+/// interrupted renumber gave it), else where it is.
+fn renamed(file: &Path, id: EntityId) -> PathBuf {
     let stem = file
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or_default();
     let hex = stem.split_once('-').map_or(stem, |(h, _)| h);
-    let named_after_old =
-        old.is_some_and(|old| hex.eq_ignore_ascii_case(&format!("{:016X}", old.get())));
-    if named_after_old {
+    let named_after_an_id = hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    if named_after_an_id {
         file.with_file_name(id.file_name())
     } else {
         file.to_path_buf()
@@ -253,15 +336,16 @@ mod tests {
 
     #[test]
     fn id_named_files_follow_the_new_id() {
-        let (old, new) = (Some(EntityId(0x42)), EntityId(0x1_0000_0001));
+        let new = EntityId(0x1_0000_0001);
         let dir = Path::new("w/Entities");
-        assert_eq!(
-            renamed(&dir.join("0000000000000042-2.jasset"), old, new),
-            dir.join("0000000100000001.jasset")
-        );
-        assert_eq!(
-            renamed(&dir.join("Rock.jasset"), old, new),
-            dir.join("Rock.jasset")
-        );
+        for named in ["0000000000000042-2.jasset", "00000000000000aB.jasset"] {
+            assert_eq!(
+                renamed(&dir.join(named), new),
+                dir.join("0000000100000001.jasset")
+            );
+        }
+        for own in ["Rock.jasset", "42.jasset", "000000000000004G.jasset"] {
+            assert_eq!(renamed(&dir.join(own), new), dir.join(own));
+        }
     }
 }

@@ -25,7 +25,7 @@ use juliet_core::{Class, PropertyType, Registry};
 
 use super::project::{find_root, read};
 use super::{CliError, CliResult, Status};
-use crate::fsio::write_atomic;
+use crate::fsio::{write_or_refuse, Sync};
 use crate::storage::KindStorage;
 
 /// The schema's file name in the project root.
@@ -88,7 +88,7 @@ pub fn run(args: &SchemaArgs, out: &mut dyn Write) -> CliResult {
             if !force {
                 refuse_to_drop_classes(registry, &path)?;
             }
-            write_atomic(&path, export(registry).as_bytes(), true)?;
+            write_or_refuse(&path, export(registry).as_bytes(), Sync::FileAndFolder)?;
             writeln!(
                 out,
                 "wrote {} ({} classes)",

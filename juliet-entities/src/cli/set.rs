@@ -7,7 +7,6 @@
 //! (docs/design.md, section 6.2). A bad key or value is reported the way `check`
 //! reports problems, and nothing is written.
 
-use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -20,6 +19,7 @@ use super::schema_kinds::registry_for;
 use super::{CliError, CliResult, Status};
 use crate::entity::EntityId;
 use crate::entity_file::base_key;
+use crate::fsio::SkipReason;
 use crate::world::{LoadOptions, World};
 
 /// Arguments of `jasset set`.
@@ -43,9 +43,10 @@ pub struct SetArgs {
 /// Runs `jasset set`.
 ///
 /// # Errors
-/// A usage error for a missing FILE, a FILE that is a symbolic link or no regular
-/// `.jasset` file of a world's `Entities` folder, a pair without `=` or without a value,
-/// a property named twice, or nothing to do; write errors.
+/// A usage error for a missing FILE, a FILE that is no `.jasset` file of a world's
+/// `Entities` folder, a pair without `=` or without a value, a property named twice,
+/// or nothing to do; write errors. A FILE the write path refuses (a symbolic link, a
+/// FIFO, a folder, a read-only file) is reported as every writer reports it, exit 1.
 pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     if args.assignments.is_empty() && args.unset.is_empty() {
         return Err(CliError::usage(
@@ -86,13 +87,10 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     let named: Vec<&str> = named.chain(args.unset.iter().map(String::as_str)).collect();
     once_each(&named, keys_equal)?;
     require_paths(std::slice::from_ref(&args.file))?;
-    // The world loader skips a link in `Entities` (it is never written): the file to
-    // edit is its target, named as such.
-    if fs::symlink_metadata(&args.file).is_ok_and(|m| m.file_type().is_symlink()) {
-        return Err(CliError::usage(format!(
-            "{}: a symbolic link, which the world skips and never writes (name its target)",
-            escape_path(&args.file)
-        )));
+    // Refused as every writer refuses it (the world loader skips a link in `Entities`
+    // too): the file to edit is its target, named as such.
+    if let Some(SkipReason::SymbolicLink) = crate::fsio::write_refusal(&args.file) {
+        return refused(&args.file, SkipReason::SymbolicLink, out);
     }
     let file = args
         .file
@@ -104,12 +102,8 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
             escape_path(&args.file)
         ))
     })?;
-    if !file.is_file() {
-        return Err(CliError::usage(format!(
-            "{}: not a regular file (a directory, FIFO, socket or device), which the world \
-             skips and never writes",
-            escape_path(&args.file)
-        )));
+    if let Some(SkipReason::NotRegular) = crate::fsio::write_refusal(&file) {
+        return refused(&args.file, SkipReason::NotRegular, out);
     }
     // The world named through FILE as given, so that its messages name FILE so too.
     let world_dir = (args.file.parent().and_then(Path::parent))
@@ -208,6 +202,13 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     };
     writeln!(out, "{outcome} {shown}")?;
     Ok(Status::from_problems(!saved.skipped.is_empty()))
+}
+
+/// Reports that the write path refuses `file` for `reason`, as every writer reports it
+/// (`FILE: reason`, exit 1), having written nothing.
+fn refused(file: &Path, reason: SkipReason, out: &mut dyn Write) -> CliResult {
+    writeln!(out, "{}: {reason}", escape_path(file))?;
+    Ok(Status::from_problems(true))
 }
 
 /// `err`, an error of setting or reverting property `key` of entity `id`, located the

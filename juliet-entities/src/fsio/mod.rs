@@ -2,22 +2,27 @@
 //! never blocking on a FIFO, never following a symbolic link in the last path
 //! component at the moment of the open, a symbolic link never replaced by a copy, and
 //! a file changed on disk since it was loaded never overwritten (the hostile-input
-//! rules of `docs/jasset-format.md`, "Hostile input").
+//! rules of `docs/jasset-format.md`, "Hostile input"), and every file written through
+//! one write path ([`write_file`]: a lock, a unique temporary, a check right before the
+//! rename).
 
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::Path;
 
+mod lock;
 mod read;
 mod replace;
+mod write;
 
 // The tool reads loose files and templates through these too.
 #[cfg_attr(not(feature = "cli"), allow(unused_imports))]
 pub(crate) use read::{read_project_file, read_regular, ReadError, DEFAULT_MAX_FILE_SIZE};
-pub(crate) use replace::{
-    fingerprint_now, is_temp_name, remove_stale, write_atomic, write_refusal,
-};
+pub(crate) use replace::{fingerprint_now, is_temp_name, remove_stale, write_refusal};
 pub use replace::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason, Skipped};
+#[cfg_attr(not(feature = "cli"), allow(unused_imports))] // used by the tool
+pub(crate) use write::write_or_refuse;
+pub(crate) use write::{sync_folder, write_file, Expect, Sync};
 
 /// The extension of entity and template files: `jasset` (matched in any case when
 /// reading).

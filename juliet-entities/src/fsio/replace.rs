@@ -1,22 +1,21 @@
-//! Replacing a project file: the one temporary-file scheme of every writer (`fmt`,
-//! `migrate`, world saves, template saves), and [`replace_if_unchanged`], which
-//! replaces a file only while it still holds what was loaded.
+//! What a write of the write path ([`super::write_file`]) reports, the names of its
+//! temporary files, and [`replace_if_unchanged`], the public form of the write path:
+//! it replaces a file only while it still holds what was loaded.
 //!
-//! A file is written to `.<name>.tmp` in the folder of the file it replaces, then
-//! renamed over it, so a crash leaves the old or the new file, never half of one. The
-//! temporary file gets the mode (and, where the process may set it, the owner) of the
-//! file it replaces. A temporary left by a killed writer is recognized by its name
-//! ([`is_temp_name`]) wherever the tools list files, and removed by the next writer
-//! (or reported by a command that writes nothing).
+//! A temporary is named `.<name>.<6 random characters>.tmp` beside the file it
+//! replaces ([`is_temp_name`] recognizes it wherever the tools list files); its writer
+//! holds a lock on it while it lives, so [`remove_stale`] removes only the temporaries
+//! of writers that are gone (killed), never renaming one into place.
 
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 
 use juliet_core::Error;
 
-use super::read::{read_regular, resolve_inside, root_or_parent, ReadError};
+use super::read::read_regular;
+use super::write::{write_file, Expect, Sync};
 
 /// What a file held when it was read: its length and the CRC-32 of its bytes. Two
 /// fingerprints differ when the bytes differ (but for a CRC collision of two texts of
@@ -35,6 +34,11 @@ impl Fingerprint {
             crc: crc32fast::hash(bytes),
         }
     }
+
+    /// The fingerprint of `len` bytes whose CRC-32 is `crc`.
+    pub(crate) fn from_parts(len: u64, crc: u32) -> Fingerprint {
+        Fingerprint { len, crc }
+    }
 }
 
 /// Why a writer left a file as it is.
@@ -45,6 +49,10 @@ pub enum SkipReason {
     ChangedOnDisk,
     /// The file is read-only (no write permission bit).
     ReadOnly,
+    /// The path is a symbolic link: never replaced by a copy (write its target).
+    SymbolicLink,
+    /// Not a regular file: a FIFO, a socket, a device or a folder.
+    NotRegular,
     /// Its `ClassVersion` or `BaseVersion` is newer than this build's: rewriting it
     /// would drop what the newer build wrote.
     NewerVersion,
@@ -57,6 +65,12 @@ impl fmt::Display for SkipReason {
                 "changed on disk since it was loaded: not overwritten (load it again)"
             }
             SkipReason::ReadOnly => "read-only: not rewritten",
+            SkipReason::SymbolicLink => {
+                "a symbolic link: not replaced by a copy (write its target instead)"
+            }
+            SkipReason::NotRegular => {
+                "not a regular file (a FIFO, socket, device or folder): not written"
+            }
             SkipReason::NewerVersion => {
                 "written by a newer build (its version is newer than this build's): \
                  not rewritten"
@@ -97,167 +111,110 @@ pub enum ReplaceOutcome {
     Skipped(SkipReason),
 }
 
-/// The temporary file that replaces `path`: `.<name>.tmp` beside it.
-pub(crate) fn temp_path(path: &Path) -> PathBuf {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    path.with_file_name(format!(".{name}.tmp"))
-}
+/// How a temporary's name ends.
+pub(crate) const TEMP_SUFFIX: &str = ".tmp";
 
-/// Whether file name `name` is a temporary of a writer: `.<name>.jasset.tmp` (the
-/// extension in any case), or `.jasset-<random>.tmp`, the name older builds of
-/// `jasset fmt` gave theirs.
+/// How many random characters a temporary's name has before [`TEMP_SUFFIX`].
+pub(crate) const TEMP_RANDOM_LEN: usize = 6;
+
+/// Whether file name `name` is a temporary of a writer: `.<name>.jasset.<random>.tmp`
+/// (the extension in any case, six letters and digits), and the names older builds
+/// gave theirs, `.<name>.jasset.tmp` and `.jasset-<random>.tmp`.
 pub(crate) fn is_temp_name(name: &str) -> bool {
-    let Some(inner) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
+    let Some(inner) = name
+        .strip_prefix('.')
+        .and_then(|n| n.strip_suffix(TEMP_SUFFIX))
+    else {
         return false;
     };
-    inner.starts_with("jasset-")
-        || Path::new(inner)
+    let is_asset = |stem: &str| {
+        Path::new(stem)
             .extension()
             .is_some_and(|x| x.eq_ignore_ascii_case(super::EXTENSION))
+    };
+    let unique = inner.rsplit_once('.').is_some_and(|(stem, random)| {
+        random.len() == TEMP_RANDOM_LEN
+            && random.bytes().all(|b| b.is_ascii_alphanumeric())
+            && is_asset(stem)
+    });
+    unique || inner.starts_with("jasset-") || is_asset(inner)
 }
 
-/// Removes the stale temporary file `path` (gone already is fine).
+/// Removes the temporary file `path` when it is stale: its writer is gone (no lock
+/// on it). `Ok(true)` when it is gone now (removed, or gone already), `Ok(false)` when
+/// a live writer holds it (it is left alone: that writer renames or removes it).
 ///
 /// # Errors
 /// [`juliet_core::ErrorKind::Io`] naming it.
-pub(crate) fn remove_stale(path: &Path) -> Result<(), Error> {
+pub(crate) fn remove_stale(path: &Path) -> Result<bool, Error> {
+    let gone = |e: &io::Error| e.kind() == io::ErrorKind::NotFound;
+    match super::open_no_follow(path) {
+        // Held while it is removed: its writer cannot be half way.
+        Ok(file) if super::lock::is_locked(&file) => return Ok(false),
+        Ok(file) => {
+            let removed = fs::remove_file(path);
+            drop(file);
+            match removed {
+                Err(e) if !gone(&e) => return Err(Error::io(path, e)),
+                _ => return Ok(true),
+            }
+        }
+        Err(e) if gone(&e) => return Ok(true),
+        // Not readable (or a link): removed by its name as before.
+        Err(_) => {}
+    }
     match fs::remove_file(path) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(Error::io(path, e)),
+        Err(e) if !gone(&e) => Err(Error::io(path, e)),
+        _ => Ok(true),
     }
-}
-
-/// Whether the existing file with metadata `meta` may be rewritten.
-fn is_read_only(meta: &fs::Metadata) -> bool {
-    meta.permissions().readonly()
-}
-
-/// Writes `bytes` to `path` through its temporary file and a rename, with the mode and
-/// owner of the file replaced (a new file gets the usual mode, as `File::create`
-/// makes it); `fsync` syncs the temporary file before the rename. `path` must not be a
-/// symbolic link (the rename would replace the link with a copy): callers resolve it
-/// first ([`replace_if_unchanged`]) or refuse it.
-///
-/// # Errors
-/// [`juliet_core::ErrorKind::Io`] naming `path`; `path` is untouched and the temporary
-/// removed.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8], fsync: bool) -> Result<(), Error> {
-    let old = match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            return Err(Error::io(
-                path,
-                io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    "a symbolic link: not replaced by a copy (write its target instead)",
-                ),
-            ))
-        }
-        Ok(meta) => Some(meta),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(Error::io(path, e)),
-    };
-    let tmp = temp_path(path);
-    let result = (|| {
-        let mut file = create_temp(&tmp)?;
-        if let Some(old) = &old {
-            keep_mode_and_owner(&file, old)?;
-        }
-        file.write_all(bytes)?;
-        if fsync {
-            file.sync_all()?;
-        }
-        drop(file);
-        fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
-}
-
-/// Creates the temporary file `tmp`, replacing a stale one of that name.
-fn create_temp(tmp: &Path) -> io::Result<File> {
-    let create = || OpenOptions::new().write(true).create_new(true).open(tmp);
-    match create() {
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-            fs::remove_file(tmp)?;
-            create()
-        }
-        other => other,
-    }
-}
-
-/// Gives `file` the permission bits of `old`, and its owner where allowed (a process
-/// may not give a file away; the mode is kept regardless).
-fn keep_mode_and_owner(file: &File, old: &fs::Metadata) -> io::Result<()> {
-    file.set_permissions(old.permissions())?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let current = file.metadata()?;
-        if (current.uid(), current.gid()) != (old.uid(), old.gid()) {
-            // EPERM for another owner when not privileged: the mode is what matters.
-            let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()));
-        }
-    }
-    Ok(())
 }
 
 /// Replaces the file at `path` with `bytes` if it still holds what was loaded
-/// (`expected`, the fingerprint of the bytes read then; `None` skips that check).
+/// (`expected`, the fingerprint of the bytes read then; `None` skips that check),
+/// through the write path of every writer (docs/design.md, section 6.2): under an
+/// advisory lock on the file, through a uniquely named temporary in its folder, synced,
+/// checked again right before the rename, the folder synced after it.
 ///
-/// A symbolic link is written through to its target when that lies inside `root`
-/// (the file's folder when `None`), never replaced; a link out of the root is an
-/// error. A read-only file, or one whose bytes no longer match `expected`, is left as
-/// it is and reported in the outcome. The file is written through `.<name>.tmp` and
-/// a rename, with the mode and owner of the file it replaces (see the module docs).
-/// Between the check and the rename there is no lock: an edit saved in that instant is
-/// still lost (the window is one read of the file).
+/// A file that already holds `bytes` is left alone ([`ReplaceOutcome::Same`], whatever
+/// `expected` says). A file that no longer holds what was loaded, a read-only file, a
+/// symbolic link, and what is not a regular file are left as they are and reported in
+/// the outcome ([`SkipReason`]). A [`ReplaceOutcome::Written`] is on disk.
 ///
 /// # Errors
-/// [`juliet_core::ErrorKind::Io`] naming `path` (not found, a link out of the root, a
-/// failed write).
+/// [`juliet_core::ErrorKind::Io`] naming `path` (not found, the lock held by another
+/// writer for over 30 s, a failed write).
+///
+/// # Example
+/// ```
+/// use juliet_entities::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason};
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("a.jasset");
+/// std::fs::write(&path, "Mass: 1\n").unwrap();
+/// let loaded = Fingerprint::of(b"Mass: 1\n");
+/// std::fs::write(&path, "Mass: 2\n").unwrap(); // another program saved it
+/// let outcome = replace_if_unchanged(&path, Some(loaded), b"Mass: 3\n").unwrap();
+/// assert_eq!(outcome, ReplaceOutcome::Skipped(SkipReason::ChangedOnDisk));
+/// assert_eq!(std::fs::read(&path).unwrap(), b"Mass: 2\n");
+/// ```
 pub fn replace_if_unchanged(
     path: &Path,
-    root: Option<&Path>,
     expected: Option<Fingerprint>,
     bytes: &[u8],
 ) -> Result<ReplaceOutcome, Error> {
-    let fail = |e: ReadError| e.into_error(path);
-    let target = resolve_inside(path, root_or_parent(root, path)).map_err(fail)?;
-    let meta = fs::metadata(&target).map_err(|e| Error::io(path, e))?;
-    if !meta.is_file() {
-        return Err(fail(ReadError::NotRegular));
-    }
-    let unchanged = |current: &[u8]| expected.is_none_or(|f| f == Fingerprint::of(current));
-    let limit = expected.map_or(u64::MAX, |f| f.len.max(bytes.len() as u64));
-    let current = match read_regular(&target, limit) {
-        Ok(current) => current,
-        // Longer than both the loaded and the new text: it changed.
-        Err(ReadError::TooLarge { .. }) => {
-            return Ok(ReplaceOutcome::Skipped(SkipReason::ChangedOnDisk))
-        }
-        Err(e) => return Err(fail(e)),
-    };
-    if !unchanged(&current) {
-        return Ok(ReplaceOutcome::Skipped(SkipReason::ChangedOnDisk));
-    }
-    if current == bytes {
-        return Ok(ReplaceOutcome::Same);
-    }
-    if is_read_only(&meta) {
-        return Ok(ReplaceOutcome::Skipped(SkipReason::ReadOnly));
-    }
-    write_atomic(&target, bytes, true).map_err(|e| e.with_path(path))?;
-    Ok(ReplaceOutcome::Written)
+    // Replaces a file: one that is not there is an error, not a new file.
+    fs::symlink_metadata(path).map_err(|e| Error::io(path, e))?;
+    let expect = expected.map_or(Expect::Any, Expect::Holds);
+    write_file(path, expect, bytes, Sync::FileAndFolder)
 }
 
-/// Whether the file at `path` may be rewritten: it exists, is not a symbolic link and is
-/// not read-only. `None` when it may (or does not exist).
+/// Why the write path would refuse the file at `path` ([`SkipReason::SymbolicLink`],
+/// [`SkipReason::NotRegular`], [`SkipReason::ReadOnly`]); `None` when it would write it
+/// (or it does not exist).
 pub(crate) fn write_refusal(path: &Path) -> Option<SkipReason> {
     match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_file() && is_read_only(&meta) => Some(SkipReason::ReadOnly),
+        Ok(meta) if meta.file_type().is_symlink() => Some(SkipReason::SymbolicLink),
+        Ok(meta) if !meta.is_file() => Some(SkipReason::NotRegular),
+        Ok(meta) if meta.permissions().readonly() => Some(SkipReason::ReadOnly),
         _ => None,
     }
 }
@@ -271,8 +228,16 @@ pub(crate) fn fingerprint_now(path: &Path) -> Option<Fingerprint> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The writers' temporaries left in `dir`.
+    pub(crate) fn temps(dir: &Path) -> Vec<String> {
+        (fs::read_dir(dir).unwrap())
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| is_temp_name(n))
+            .collect()
+    }
 
     #[test]
     fn replaces_only_what_was_loaded() {
@@ -281,16 +246,30 @@ mod tests {
         fs::write(&path, "old").unwrap();
         let loaded = Fingerprint::of(b"old");
         fs::write(&path, "edited").unwrap();
-        let outcome = replace_if_unchanged(&path, None, Some(loaded), b"new").unwrap();
+        let outcome = replace_if_unchanged(&path, Some(loaded), b"new").unwrap();
         assert_eq!(outcome, ReplaceOutcome::Skipped(SkipReason::ChangedOnDisk));
         assert_eq!(fs::read(&path).unwrap(), b"edited");
         let now = Fingerprint::of(b"edited");
-        let outcome = replace_if_unchanged(&path, None, Some(now), b"new").unwrap();
+        let outcome = replace_if_unchanged(&path, Some(now), b"new").unwrap();
         assert_eq!(outcome, ReplaceOutcome::Written);
         assert_eq!(fs::read(&path).unwrap(), b"new");
-        let outcome = replace_if_unchanged(&path, None, None, b"new").unwrap();
+        let outcome = replace_if_unchanged(&path, None, b"new").unwrap();
         assert_eq!(outcome, ReplaceOutcome::Same);
-        assert!(!temp_path(&path).exists());
+        assert!(temps(dir.path()).is_empty());
+        let err = replace_if_unchanged(&dir.path().join("none.jasset"), None, b"x").unwrap_err();
+        assert!(err.to_string().contains("No such file"), "{err}");
+    }
+
+    /// What another run made of the file is what this one would write: already done,
+    /// not a conflict.
+    #[test]
+    fn a_file_changed_into_the_new_bytes_is_the_same_not_changed_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.jasset");
+        fs::write(&path, "canonical").unwrap();
+        let loaded = Fingerprint::of(b"not canonical");
+        let outcome = replace_if_unchanged(&path, Some(loaded), b"canonical").unwrap();
+        assert_eq!(outcome, ReplaceOutcome::Same);
     }
 
     #[cfg(unix)]
@@ -300,70 +279,85 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.jasset");
         fs::write(&path, "old").unwrap();
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
-        replace_if_unchanged(&path, None, None, b"new").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        replace_if_unchanged(&path, None, b"new").unwrap();
         let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
-        assert_eq!(mode, 0o644);
+        assert_eq!(mode, 0o640);
         fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).unwrap();
-        let outcome = replace_if_unchanged(&path, None, None, b"newer").unwrap();
+        let outcome = replace_if_unchanged(&path, None, b"newer").unwrap();
         assert_eq!(outcome, ReplaceOutcome::Skipped(SkipReason::ReadOnly));
         assert_eq!(fs::read(&path).unwrap(), b"new");
     }
 
+    /// Links, FIFOs and folders are refused alike, whatever the link leads to, and
+    /// left as they are.
     #[cfg(unix)]
     #[test]
-    fn writes_through_links_inside_the_root_and_refuses_others() {
+    fn links_fifos_and_folders_are_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let outside = tempfile::tempdir().unwrap();
         let root = dir.path();
         fs::write(root.join("t.jasset"), "old").unwrap();
-        fs::write(outside.path().join("o.jasset"), "out").unwrap();
         std::os::unix::fs::symlink("t.jasset", root.join("link.jasset")).unwrap();
-        std::os::unix::fs::symlink(outside.path().join("o.jasset"), root.join("out.jasset"))
-            .unwrap();
         let link = root.join("link.jasset");
-        replace_if_unchanged(&link, Some(root), None, b"new").unwrap();
-        assert!(fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink());
-        assert_eq!(fs::read(root.join("t.jasset")).unwrap(), b"new");
-        let err =
-            replace_if_unchanged(&root.join("out.jasset"), Some(root), None, b"x").unwrap_err();
-        assert!(
-            err.to_string().contains("outside the project root"),
-            "{err}"
-        );
-        assert_eq!(fs::read(outside.path().join("o.jasset")).unwrap(), b"out");
-        let err = write_atomic(&link, b"x", false).unwrap_err();
-        assert!(err.to_string().contains("symbolic link"), "{err}");
+        let outcome = replace_if_unchanged(&link, None, b"new").unwrap();
+        assert_eq!(outcome, ReplaceOutcome::Skipped(SkipReason::SymbolicLink));
+        assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(fs::read(root.join("t.jasset")).unwrap(), b"old");
+        fs::create_dir(root.join("d.jasset")).unwrap();
+        let outcome = replace_if_unchanged(&root.join("d.jasset"), None, b"new").unwrap();
+        assert_eq!(outcome, ReplaceOutcome::Skipped(SkipReason::NotRegular));
+        let fifo = root.join("fifo.jasset");
+        if std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            // Would block forever if the FIFO were opened to be read or written.
+            let outcome = replace_if_unchanged(&fifo, None, b"new").unwrap();
+            assert_eq!(outcome, ReplaceOutcome::Skipped(SkipReason::NotRegular));
+            assert_eq!(write_refusal(&fifo), Some(SkipReason::NotRegular));
+        }
+        assert_eq!(write_refusal(&link), Some(SkipReason::SymbolicLink));
+        assert!(temps(root).is_empty());
     }
 
     #[test]
-    fn a_stale_temporary_is_replaced() {
+    fn a_stale_temporary_is_removed_and_a_live_one_left_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.jasset");
-        fs::write(temp_path(&path), "stale").unwrap();
-        write_atomic(&path, b"new", false).unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"new");
-        assert!(!temp_path(&path).exists());
+        let stale = dir.path().join(".a.jasset.Ab12Cd.tmp");
+        fs::write(&stale, "stale").unwrap();
+        assert!(remove_stale(&stale).unwrap());
+        assert!(!stale.exists());
+        assert!(remove_stale(&stale).unwrap(), "gone already is fine");
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            let live = dir.path().join(".a.jasset.Xy34Zw.tmp");
+            fs::write(&live, "live").unwrap();
+            let held = fs::File::open(&live).unwrap();
+            assert!(super::super::lock::lock(&held, super::super::lock::LOCK_WAIT).unwrap());
+            assert!(!remove_stale(&live).unwrap());
+            assert_eq!(fs::read(&live).unwrap(), b"live");
+            drop(held);
+            assert!(remove_stale(&live).unwrap());
+            assert!(!live.exists());
+        }
     }
 
     #[test]
     fn temp_names_are_recognized() {
         for (name, is) in [
+            (".a.jasset.Ab12Cd.tmp", true),
+            (".A.JASSET.000000.tmp", true),
             (".a.jasset.tmp", true),
-            (".A.JASSET.tmp", true),
             (".jasset-Ab12Cd.tmp", true),
+            (".a.jasset.Ab12C.tmp", false),
+            (".a.jasset.Ab-2Cd.tmp", false),
             ("a.jasset.tmp", false),
             (".a.txt.tmp", false),
+            (".a.txt.Ab12Cd.tmp", false),
             (".a.jasset", false),
         ] {
             assert_eq!(is_temp_name(name), is, "{name}");
         }
-        assert_eq!(
-            temp_path(Path::new("d/x.jasset")),
-            Path::new("d/.x.jasset.tmp")
-        );
     }
 }

@@ -10,9 +10,10 @@ use std::path::Path;
 
 use juliet_core::{Error, ErrorKind, TokenBuffer};
 
-use super::{write_atomic, Durability, World};
+use super::World;
 use crate::edit::{self, KeyMap};
 use crate::entity::EntityId;
+use crate::fsio::Expect;
 use crate::template::{ReloadReport, TemplateRef, MAX_TEMPLATE_DEPTH};
 
 /// What [`World::apply_to_template`] did.
@@ -205,14 +206,13 @@ impl World {
         let normalized = crate::template::normalize_template_path(path)?;
         let root = self.project_root().to_path_buf();
         let full = root.join(&normalized);
-        if std::fs::symlink_metadata(&full).is_ok() {
-            let expected = expected.map(crate::fsio::Fingerprint::of);
-            let outcome = crate::fsio::replace_if_unchanged(&full, Some(&root), expected, bytes)?;
-            if let crate::fsio::ReplaceOutcome::Skipped(reason) = outcome {
-                return Err(Error::io(&full, std::io::Error::other(reason.to_string())));
-            }
-        } else {
-            write_atomic(&full, bytes, self.durability == Durability::Fsync)?;
+        let expect = match expected {
+            Some(bytes) => Expect::Holds(crate::fsio::Fingerprint::of(bytes)),
+            None => Expect::Any,
+        };
+        let outcome = crate::fsio::write_file(&full, expect, bytes, self.durability.sync())?;
+        if let crate::fsio::ReplaceOutcome::Skipped(reason) = outcome {
+            return Err(Error::io(&full, std::io::Error::other(reason.to_string())));
         }
         if self.templates.get(&normalized).is_some() {
             self.reload_template(&normalized)

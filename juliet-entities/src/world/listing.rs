@@ -27,7 +27,7 @@ pub(crate) struct Listing {
     pub(super) paths: String,
     /// `.jasset` entries that are not regular files (symbolic links, FIFOs, ...).
     pub(crate) skipped: Vec<PathBuf>,
-    /// Temporary files of an interrupted save (`.<name>.jasset.tmp`).
+    /// Temporary files of an interrupted save (`.<name>.jasset.<random>.tmp`).
     pub(crate) stale_temps: Vec<PathBuf>,
     /// Folders, which a world does not look into (those whose type the listing gives).
     pub(crate) folders: Vec<PathBuf>,

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{Class, Error};
 
-use super::{new_file_path, sync_dir, write_atomic, Durability, FilePath, FileRecord, World};
+use super::{new_file_path, sync_dir, Durability, FilePath, FileRecord, World};
 use super::{PendingDeletion, SaveReport};
 use crate::edit::in_place::{edit_file, EntityFile, How, InPlace};
 use crate::edit::Defaults;
 use crate::entity::EntityId;
-use crate::fsio::{Fingerprint, Skipped};
+use crate::fsio::{Expect, Fingerprint, ReplaceOutcome, Skipped, Sync};
 use crate::load::EntityFileData;
 
 /// What [`World::save_world`] would do now ([`World::save_plan`]): the files it would
@@ -267,9 +267,16 @@ impl World {
         let fsync = self.durability == Durability::Fsync;
 
         // Temporary files of an interrupted save (never loaded; see the module docs).
-        while let Some(stale) = self.stale_temps.last() {
-            crate::fsio::remove_stale(stale)?;
-            report.removed_temps.extend(self.stale_temps.pop());
+        // A temporary a live writer holds (another program writing now) is its own.
+        while let Some(stale) = self.stale_temps.pop() {
+            match crate::fsio::remove_stale(&stale) {
+                Ok(true) => report.removed_temps.push(stale),
+                Ok(false) => {}
+                Err(e) => {
+                    self.stale_temps.push(stale);
+                    return Err(e);
+                }
+            }
         }
 
         let deletes = self.planned_deletions();
@@ -370,7 +377,27 @@ impl World {
             fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
             *created_dir = true;
         }
-        write_atomic(&path, &bytes, self.durability == Durability::Fsync)?;
+        // What the file held when it was loaded or last saved: a file changed since is
+        // not overwritten (checked under the write path's lock, right before the
+        // rename). A file removed on disk and kept has no fingerprint.
+        let expect = match self.records.get(&id) {
+            None => Expect::Absent,
+            Some(r) => r.fingerprint.map_or(Expect::Any, Expect::Holds),
+        };
+        // The folder is synced once, after the last write (`save_world`, `save_one`).
+        let sync = match self.durability {
+            Durability::Fsync => Sync::File,
+            Durability::Fast => Sync::Nothing,
+        };
+        match crate::fsio::write_file(&path, expect, &bytes, sync)? {
+            ReplaceOutcome::Skipped(reason) => {
+                report.skipped.push(Skipped { path, reason });
+                return Ok(());
+            }
+            ReplaceOutcome::Written => report.written.push(path.clone()),
+            // Holds these bytes already (another run wrote them): nothing to write.
+            ReplaceOutcome::Same => {}
+        }
         self.saved(id);
         let on_disk = Some(Fingerprint::of(&bytes));
         match self.records.get_mut(&id) {
@@ -391,7 +418,6 @@ impl World {
                 self.records.insert(id, record);
             }
         }
-        report.written.push(path);
         Ok(())
     }
 

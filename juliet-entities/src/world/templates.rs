@@ -8,7 +8,7 @@ use std::path::Path;
 use glam::Vec3;
 use juliet_core::{Archive, Error, ErrorKind};
 
-use super::{write_atomic, Durability, World};
+use super::World;
 use crate::entity::EntityId;
 use crate::entity_file::write_base_keys;
 use crate::template::{
@@ -162,11 +162,12 @@ pub fn create_template_from_entity(
         .save_derived(id, &mut Archive::saving(&mut text))?;
     let dir = full.parent().expect("a file in Assets/Templates");
     fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    write_atomic(
-        &full,
-        text.as_bytes(),
-        world.durability == Durability::Fsync,
-    )?;
+    let sync = world.durability.sync();
+    let outcome =
+        crate::fsio::write_file(&full, crate::fsio::Expect::Absent, text.as_bytes(), sync)?;
+    if let crate::fsio::ReplaceOutcome::Skipped(reason) = outcome {
+        return Err(refuse(&reason.to_string()));
+    }
     // Read back: the archetype is exactly what the file holds.
     let crc = world.templates.get_or_load(&path)?.crc();
     let entity = world.manager.entity_mut(id).expect("live");

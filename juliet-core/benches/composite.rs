@@ -12,9 +12,9 @@
 //! It prints, for each record, the best of [`ROUNDS`] alternating rounds in ns per
 //! record and per leaf, and the per-round medians of the ratios the targets of
 //! docs/performance.md name: the composite record's cost per leaf over the flat one's
-//! cost per field, and `serde_json` over the derived load for each. With `--once` it
-//! loads each set once (for `valgrind --tool=callgrind --toggle-collect=...`, see
-//! docs/performance.md).
+//! cost per field, and `serde_json` over the derived load for each. With `--once flat`
+//! or `--once squad` it loads that set once with each loader (for
+//! `valgrind --tool=callgrind --toggle-collect=...`, see docs/performance.md).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -218,11 +218,19 @@ fn main() {
         squads[1]
     );
 
-    if std::env::args().any(|a| a == "--once") {
-        load_all_derived::<Flat>(&mut buffer, &flat_text);
-        load_all_json::<Flat>(&flat_js);
-        load_all_derived::<Squad>(&mut buffer, &squad_text);
-        load_all_json::<Squad>(&squad_js);
+    // `--once flat` or `--once squad`: one pass of that record's two loaders.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--once") {
+        match args.get(at + 1).map(String::as_str) {
+            Some("flat") => {
+                load_all_derived::<Flat>(&mut buffer, &flat_text);
+                load_all_json::<Flat>(&flat_js);
+            }
+            _ => {
+                load_all_derived::<Squad>(&mut buffer, &squad_text);
+                load_all_json::<Squad>(&squad_js);
+            }
+        }
         return;
     }
     // `cargo test` runs bench targets once without `--bench`: the checks above suffice.

@@ -175,10 +175,16 @@ pub const fn leaf_count(parts: &[Part]) -> usize {
 }
 
 /// The length of a leaf's key: the field's key, then `.` and the leaf's path unless
-/// the leaf is the field itself.
+/// the leaf is the field itself; the leaf's path alone for a flattened field (no key).
 const fn key_len(part: &Part, leaf: &PropertyDescriptor) -> usize {
+    assert!(
+        !(part.key.is_empty() && leaf.key.is_empty()),
+        "`flatten` is for composite fields: a value with a codec has no leaves to lift"
+    );
     if leaf.key.is_empty() {
         part.key.len()
+    } else if part.key.is_empty() {
+        leaf.key.len()
     } else {
         part.key.len() + 1 + leaf.key.len()
     }
@@ -224,7 +230,9 @@ pub const fn headers<const B: usize>(parts: &[Part]) -> [u8; B] {
             at = put(&mut out, at, parts[i].key);
             let leaf = &parts[i].leaves[j];
             if !leaf.key.is_empty() {
-                at = put(&mut out, at, ".");
+                if !parts[i].key.is_empty() {
+                    at = put(&mut out, at, ".");
+                }
                 at = put(&mut out, at, leaf.key);
             }
             at = put(&mut out, at, "\n");
@@ -292,4 +300,90 @@ pub const fn table<const N: usize>(
     }
     assert!(n == N, "the table's length is leaf_count of the parts");
     out
+}
+
+/// [`table`] for a class (not a composite): also checks, at compile time, that no two
+/// leaves have the same key (a flattened composite's leaf and another property) and
+/// that no leaf is keyed like `ClassVersion` or a base key of entity files, which the
+/// derive checks itself for the keys it sees.
+///
+/// # Panics
+/// At compile time, on such a key.
+pub const fn class_table<const N: usize>(
+    parts: &[Part],
+    headers: &'static [u8],
+) -> [PropertyDescriptor; N] {
+    let table = table::<N>(parts, headers);
+    let mut i = 0;
+    while i < N {
+        let key = table[i].key;
+        let mut j = i + 1;
+        while j < N {
+            assert!(
+                !same_key(key, table[j].key),
+                "two properties of this class have the same key (a leaf of a `flatten` field \
+                 and another property?)"
+            );
+            j += 1;
+        }
+        assert!(
+            !same_key(key, "ClassVersion"),
+            "a leaf of a `flatten` field is keyed `ClassVersion`, which the class version takes"
+        );
+        let mut b = 0;
+        while b < juliet_key::BASE_KEYS.len() {
+            let (base, spellings) = juliet_key::BASE_KEYS[b];
+            let mut s = 0;
+            assert!(
+                !same_key(key, base),
+                "a leaf of a `flatten` field is keyed like a base key of entity files"
+            );
+            while s < spellings.len() {
+                assert!(
+                    !same_key(key, spellings[s]),
+                    "a leaf of a `flatten` field is keyed like a base key of entity files"
+                );
+                s += 1;
+            }
+            b += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// Whether `a` and `b` are one key: equal ignoring ASCII case and `_`.
+const fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    loop {
+        while i < a.len() && a[i] == b'_' {
+            i += 1;
+        }
+        while j < b.len() && b[j] == b'_' {
+            j += 1;
+        }
+        match (i < a.len(), j < b.len()) {
+            (false, false) => return true,
+            (true, true) if a[i].eq_ignore_ascii_case(&b[j]) => {
+                i += 1;
+                j += 1;
+            }
+            _ => return false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_compare_as_the_format_does() {
+        assert!(same_key("Stats.Hp", "stats.hp"));
+        assert!(same_key("Max_Speed", "maxspeed"));
+        assert!(same_key("__", ""));
+        assert!(!same_key("Stats.Hp", "Stats.Hpx"));
+        assert!(!same_key("Hp", "Stats.Hp"));
+    }
 }

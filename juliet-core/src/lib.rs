@@ -96,7 +96,9 @@ pub use value::{reads_as_value_line, Value, ValueError};
 /// trait that composites implement. Not an API of its own.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::leaves::{header_bytes, headers, in_set, leaf_count, table, Field, Part};
+    pub use crate::leaves::{
+        class_table, header_bytes, headers, in_set, leaf_count, table, Field, Part,
+    };
 }
 
 /// Re-exported for the derive's generated registration code.

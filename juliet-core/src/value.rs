@@ -26,6 +26,9 @@ enum Repr<'a> {
         spans: &'a [ValueSpan],
     },
     Text(&'a str),
+    /// One value line, already trimmed and known not to be a comment (an element of a
+    /// list, a token of a line): read with no scan.
+    Line(&'a str),
 }
 
 impl<'a> Value<'a> {
@@ -45,16 +48,23 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// One value line that is already trimmed and not a comment: an element line of a
+    /// list or map, or one token of a line, as the container codecs hand it on.
+    #[inline]
+    pub(crate) fn one_line(line: &'a str) -> Value<'a> {
+        Value {
+            repr: Repr::Line(line),
+        }
+    }
+
     /// The value lines, in order.
     pub fn lines(&self) -> impl Iterator<Item = &'a str> + 'a {
-        let (spans, text): (&'a [ValueSpan], &'a str) = match self.repr {
-            Repr::Spans { spans, .. } => (spans, ""),
-            Repr::Text(t) => (&[], t),
-        };
-        let src = match self.repr {
-            Repr::Spans { src, .. } => src,
-            Repr::Text(_) => "",
-        };
+        let (src, spans, text, one): (&'a str, &'a [ValueSpan], &'a str, Option<&'a str>) =
+            match self.repr {
+                Repr::Spans { src, spans } => (src, spans, "", None),
+                Repr::Text(t) => ("", &[], t, None),
+                Repr::Line(line) => ("", &[], "", Some(line)),
+            };
         let from_spans = spans
             .iter()
             .map(move |s| &src[s.start as usize..(s.start + s.len) as usize]);
@@ -62,7 +72,7 @@ impl<'a> Value<'a> {
             .split('\n')
             .map(|l| l.trim_matches(|c| c == ' ' || c == '\t' || c == '\r'))
             .filter(|l| !(l.is_empty() || l.starts_with('#') || l.starts_with("//")));
-        from_spans.chain(from_text)
+        from_spans.chain(from_text).chain(one)
     }
 
     /// Number of value lines.
@@ -70,6 +80,7 @@ impl<'a> Value<'a> {
         match self.repr {
             Repr::Spans { spans, .. } => spans.len(),
             Repr::Text(_) => self.lines().count(),
+            Repr::Line(_) => 1,
         }
     }
 
@@ -81,9 +92,13 @@ impl<'a> Value<'a> {
     #[inline(always)]
     pub fn single(&self) -> Result<&'a str, ValueError<'a>> {
         // The common case: one value line of a tokenized file.
-        if let Repr::Spans { src, spans: [one] } = self.repr {
-            let start = one.start as usize;
-            return Ok(&src[start..start + one.len as usize]);
+        match self.repr {
+            Repr::Spans { src, spans: [one] } => {
+                let start = one.start as usize;
+                return Ok(&src[start..start + one.len as usize]);
+            }
+            Repr::Line(line) => return Ok(line),
+            _ => {}
         }
         self.single_slow()
     }
@@ -94,13 +109,23 @@ impl<'a> Value<'a> {
     /// As [`Value::single`].
     #[inline(always)]
     pub(crate) fn single_line(&self) -> Result<SingleLine<'a>, ValueError<'a>> {
-        if let Repr::Spans { src, spans: [one] } = self.repr {
-            let start = one.start as usize;
-            return Ok(SingleLine {
-                src,
-                start,
-                end: start + one.len as usize,
-            });
+        match self.repr {
+            Repr::Spans { src, spans: [one] } => {
+                let start = one.start as usize;
+                return Ok(SingleLine {
+                    src,
+                    start,
+                    end: start + one.len as usize,
+                });
+            }
+            Repr::Line(line) => {
+                return Ok(SingleLine {
+                    src: line,
+                    start: 0,
+                    end: line.len(),
+                });
+            }
+            _ => {}
         }
         let text = self.single_slow()?;
         Ok(SingleLine {

@@ -73,7 +73,7 @@ pub(crate) enum On {
 
 const ENTITY_KEYS: &str = "name, alias, version, deprecated, migrate, crate, default";
 const CODEC_KEYS: &str = "crate";
-const FIELD_KEYS: &str = "rename, alias, default, skip, migrated_from";
+const FIELD_KEYS: &str = "rename, alias, default, skip, flatten, migrated_from";
 const VARIANT_KEYS: &str = "rename";
 
 /// Reads a string literal value: `key = "text"`.
@@ -228,6 +228,9 @@ pub(crate) struct FieldAttrs {
     pub(crate) default: Option<Expr>,
     /// `skip`, with the span of the word.
     pub(crate) skip: Option<Span>,
+    /// `flatten`, with the span of the word: a composite's leaves become the class's
+    /// own keys.
+    pub(crate) flatten: Option<Span>,
 }
 
 impl FieldAttrs {
@@ -236,6 +239,7 @@ impl FieldAttrs {
         let mut rename = Once::new(cx, "rename");
         let mut default = Once::new(cx, "default");
         let mut skip = Once::new(cx, "skip");
+        let mut flatten = Once::new(cx, "flatten");
         let mut aliases = Vec::new();
         let mut migrated_from = Vec::new();
         for_each_jasset(cx, attrs, |meta| {
@@ -251,6 +255,11 @@ impl FieldAttrs {
                 default.set(path, expr);
             } else if path.is_ident("skip") {
                 skip.set(
+                    path,
+                    path.get_ident().map_or_else(Span::call_site, |i| i.span()),
+                );
+            } else if path.is_ident("flatten") {
+                flatten.set(
                     path,
                     path.get_ident().map_or_else(Span::call_site, |i| i.span()),
                 );
@@ -277,6 +286,7 @@ impl FieldAttrs {
             migrated_from,
             default: default.get(),
             skip: skip.get(),
+            flatten: flatten.get(),
         }
     }
 }

@@ -176,7 +176,8 @@ pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path
         let suffix = format!(".{}", leaf.key);
         quote! {
             path.truncate(key.len());
-            path.push_str(#suffix);
+            // A flattened composite's leaves have no field key in front.
+            path.push_str(if key.is_empty() { &#suffix[1..] } else { #suffix });
             #ty::save_field(&self.#member, &path, out);
         }
     });

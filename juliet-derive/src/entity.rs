@@ -44,6 +44,16 @@ fn codec(field: &Field<'_>, krate: &Path) -> TokenStream {
     quote_spanned!(ty.span()=> <#ty as #krate::__private::Field>)
 }
 
+/// The key a field's leaves are written under: its key, or none for a `flatten` field
+/// (whose composite's leaves are then the class's own keys).
+fn written_key<'f>(field: &'f Field<'_>) -> &'f str {
+    if field.attrs.flatten.is_some() {
+        ""
+    } else {
+        &field.key.text
+    }
+}
+
 /// The name of the constant holding the table index of property `i`'s first leaf.
 fn start_const(i: usize) -> proc_macro2::Ident {
     format_ident!("__JULIET_START_{}", i)
@@ -117,7 +127,7 @@ fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream
     let version = Literal::u32_unsuffixed(cont.version());
     let parts = cont.properties().map(|field| {
         let member = field.ident;
-        let key = &field.key.text;
+        let key = written_key(field);
         let field_name = field.name();
         let codec = codec(field, krate);
         let mut part = quote! {
@@ -161,7 +171,7 @@ fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream
             #krate::__private::headers::<__JULIET_HEADER_BYTES>(__JULIET_PARTS);
         const __JULIET_LEAVES: usize = #krate::__private::leaf_count(__JULIET_PARTS);
         static __JULIET_TABLE: [#krate::PropertyDescriptor; __JULIET_LEAVES] =
-            #krate::__private::table::<__JULIET_LEAVES>(__JULIET_PARTS, &__JULIET_HEADERS);
+            #krate::__private::class_table::<__JULIET_LEAVES>(__JULIET_PARTS, &__JULIET_HEADERS);
         #starts
         static __JULIET_CLASS: #krate::Class = #krate::Class::of::<#ident>(
             #name,
@@ -329,7 +339,7 @@ fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let version = Literal::u32_suffixed(cont.version());
     let writes = cont.properties().map(|field| {
         let member = field.ident;
-        let key = &field.key.text;
+        let key = written_key(field);
         let codec = codec(field, krate);
         quote! {
             #codec::save_field(&self.#member, #key, out);

@@ -201,6 +201,19 @@ fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
     }
     for field in cont.properties() {
         let name = field.name();
+        if let Some(span) = field.attrs.flatten {
+            // Its leaves are keys of the class, checked when the table is built.
+            if field.attrs.rename.is_some() || !field.aliases.is_empty() {
+                cx.error_at(
+                    span,
+                    format!(
+                        "field `{name}` is `flatten`: its composite's leaves are the class's \
+                         own keys, so it has no key to rename or alias"
+                    ),
+                );
+            }
+            continue;
+        }
         let (role, what) = if field.attrs.rename.is_some() {
             (
                 Role::Key,

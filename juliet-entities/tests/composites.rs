@@ -194,3 +194,49 @@ fn an_instance_overrides_one_leaf_and_follows_the_templates_others() {
     assert_eq!(value_of(&text, "Stats.Hp"), None);
     assert_eq!(value_of(&text, "Stats.Armor").as_deref(), Some("1.5"));
 }
+
+/// Health fields that several kinds share, lifted into each kind's own keys.
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+struct Health {
+    max_health: f32,
+    regen: f32,
+}
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+struct Turret {
+    #[jasset(flatten)]
+    health: Health,
+    turn_rate: f32,
+}
+
+#[test]
+fn a_flattened_composites_leaves_are_the_classs_own_keys() {
+    let keys: Vec<&str> = Turret::CLASS.properties.iter().map(|p| p.key).collect();
+    assert_eq!(keys, ["MaxHealth", "Regen", "TurnRate"]);
+    let turret = Turret {
+        health: Health {
+            max_health: 80.0,
+            regen: 0.5,
+        },
+        turn_rate: 90.0,
+    };
+    let mut text = String::new();
+    turret.save(&mut Archive::saving(&mut text));
+    assert_eq!(
+        text,
+        "; ClassVersion\n1\n; MaxHealth\n80.0\n; Regen\n0.5\n; TurnRate\n90.0\n"
+    );
+    let mut buffer = TokenBuffer::new();
+    let doc = buffer
+        .tokenize(b"; Regen\n2\n; max_health\n10\n", Path::new("t.jasset"))
+        .unwrap();
+    let mut loaded = Turret::default_value();
+    loaded.load(&mut Archive::loading(doc)).unwrap();
+    assert_eq!(
+        loaded.health,
+        Health {
+            max_health: 10.0,
+            regen: 2.0
+        }
+    );
+}

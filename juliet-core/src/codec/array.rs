@@ -62,13 +62,13 @@ impl<T: Element, const N: usize> Codec for [T; N] {
         if T::TOKEN {
             let line = value.single()?;
             let items = tokens(line)
-                .map(|token| T::decode_element(Value::from_text(token)))
+                .map(|token| T::decode_element(Value::one_line(token)))
                 .collect::<Result<Vec<T>, _>>()?;
             exactly(items, line)
         } else {
             let items = value
                 .lines()
-                .map(|line| T::decode_element(Value::from_text(line)))
+                .map(|line| T::decode_element(Value::one_line(line)))
                 .collect::<Result<Vec<T>, _>>()?;
             exactly(items, value.lines().last().unwrap_or(""))
         }

@@ -48,7 +48,7 @@ impl<T: Element> Codec for Vec<T> {
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
         let mut items = Vec::with_capacity(value.line_count());
         for line in element_lines(value) {
-            items.push(T::decode_element(Value::from_text(line))?);
+            items.push(T::decode_element(Value::one_line(line))?);
         }
         *self = items;
         Ok(())
@@ -80,7 +80,7 @@ impl<T: Token> Element for Vec<T> {
             return Ok(Vec::new());
         }
         tokens(line)
-            .map(|token| T::decode_element(Value::from_text(token)))
+            .map(|token| T::decode_element(Value::one_line(token)))
             .collect()
     }
 }

@@ -60,7 +60,7 @@ fn read_elements<'a, K: MapKey>(
     mut insert: impl FnMut(K) -> bool,
 ) -> Result<(), ValueError<'a>> {
     for line in element_lines(value) {
-        if !insert(K::decode_element(Value::from_text(line))?) {
+        if !insert(K::decode_element(Value::one_line(line))?) {
             return Err(ValueError::new(ValueErrorKind::DuplicateEntry, line));
         }
     }

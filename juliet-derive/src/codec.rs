@@ -1,5 +1,6 @@
-//! `#[derive(Codec)]` for unit enums: written by variant name, read ignoring ASCII
-//! case (through `juliet_core::decode_variant`), typed `PropertyType::Enum`.
+//! `#[derive(Codec)]`: unit enums here (written by variant name, read ignoring ASCII
+//! case through `juliet_core::decode_variant`, typed `PropertyType::Enum`, tokens);
+//! structs go to `composite`, enums with data to `data_enum`.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -8,10 +9,10 @@ use syn::{Data, DeriveInput, Fields, Ident};
 
 use crate::ast::crate_path;
 use crate::attr::{ContainerAttrs, On, VariantAttrs};
-use crate::composite;
 use crate::ctxt::{with_stub, Ctxt};
 use crate::key::key_problem;
 use crate::validate::check_generics;
+use crate::{composite, data_enum};
 
 /// One unit variant and the name it is written as.
 struct Variant<'a> {
@@ -31,6 +32,19 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
             Ok(()) => composite::expand(input, &leaves, &krate),
             Err(errors) => with_stub(errors, &input.generics, || composite::stub(input, &krate)),
         };
+    }
+    if let Data::Enum(data) = &input.data {
+        if data
+            .variants
+            .iter()
+            .any(|v| !matches!(v.fields, Fields::Unit))
+        {
+            let variants = data_enum::parse(&cx, data);
+            return match cx.check() {
+                Ok(()) => data_enum::expand(input, &variants, &krate),
+                Err(errors) => with_stub(errors, &input.generics, || stub(input, &krate)),
+            };
+        }
     }
     let variants = parse_variants(&cx, input);
     match cx.check() {
@@ -61,17 +75,6 @@ fn parse_variants<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Vec<Variant<'a>> {
     let mut out: Vec<Variant<'a>> = Vec::new();
     for v in &data.variants {
         let attrs = VariantAttrs::parse(cx, &v.attrs);
-        if !matches!(v.fields, Fields::Unit) {
-            cx.error_spanned_by(
-                &v.fields,
-                format!(
-                    "#[derive(Codec)] needs a unit enum: variant `{}` has fields, and a \
-                     variant is written as its bare name",
-                    v.ident
-                ),
-            );
-            continue;
-        }
         let (name, span) = match &attrs.rename {
             Some(lit) => (lit.value(), lit.span()),
             None => (v.ident.to_string(), v.ident.span()),

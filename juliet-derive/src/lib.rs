@@ -21,6 +21,7 @@ mod codec;
 mod composite;
 mod construct;
 mod ctxt;
+mod data_enum;
 mod entity;
 mod key;
 mod validate;

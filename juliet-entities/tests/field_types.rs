@@ -188,3 +188,70 @@ fn an_instance_overrides_a_templates_some_with_none_and_back() {
     assert_eq!(value_of(&p.read_entity("on"), "Glow"), None);
     assert_eq!(lamp(&world, 2).tint, [255; 4]);
 }
+
+/// An enum with data: the variant on the first line, its fields below.
+#[derive(Codec, Debug, Clone, PartialEq, Default)]
+enum Trigger {
+    #[default]
+    None,
+    OnTouch {
+        radius: f32,
+        once: bool,
+    },
+    Timer(f32),
+}
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+struct Switch {
+    trigger: Trigger,
+    backup: Option<Trigger>,
+}
+
+/// `text` loaded into a default `Switch`.
+fn load_switch(text: &str) -> Result<Switch, juliet_core::Error> {
+    let mut buffer = TokenBuffer::new();
+    let doc = buffer.tokenize(text.as_bytes(), Path::new("switch.jasset"))?;
+    let mut value = Switch::default_value();
+    value.load(&mut Archive::loading(doc))?;
+    Ok(value)
+}
+
+#[test]
+fn an_enum_with_data_is_its_variant_then_one_line_per_field() {
+    let switch = Switch {
+        trigger: Trigger::OnTouch {
+            radius: 2.5,
+            once: true,
+        },
+        backup: Some(Trigger::Timer(3.0)),
+    };
+    let mut text = String::new();
+    switch.save(&mut Archive::saving(&mut text));
+    assert_eq!(
+        text,
+        "; ClassVersion\n1\n; Trigger\nOnTouch\nRadius: 2.5\nOnce: true\n; Backup\nTimer\n0: 3.0\n"
+    );
+    assert_eq!(load_switch(&text).unwrap(), switch);
+
+    // Fields not written keep their defaults; `~` is still `None` of the `Option`.
+    let loaded = load_switch("; Trigger\nontouch\nonce: 1\n; Backup\n~\n").unwrap();
+    assert_eq!(
+        loaded.trigger,
+        Trigger::OnTouch {
+            radius: 0.0,
+            once: true
+        }
+    );
+    assert_eq!(loaded.backup, None);
+}
+
+#[test]
+fn a_field_of_another_variant_is_an_error_at_its_line() {
+    let err = load_switch("; Trigger\nTimer\nRadius: 2.0\n").unwrap_err();
+    assert_eq!((err.location.line, err.location.column), (3, 1), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("variant `OnTouch`, not of `Timer`"),
+        "{message}"
+    );
+}

@@ -23,6 +23,7 @@ mod map;
 mod number;
 mod option;
 mod text;
+mod variant;
 mod vector;
 
 use std::fmt;
@@ -34,6 +35,7 @@ pub use list::EMPTY_LIST;
 pub use map::EMPTY_MAP;
 pub use option::NONE;
 pub use text::{decode_variant, needs_quotes};
+pub use variant::read_variant;
 
 /// The text of a value line's bytes (from [`crate::value::SingleLine::bytes`]), for the
 /// error and slow paths of codecs that read bytes: holding the bytes alone in the fast

@@ -1,0 +1,208 @@
+//! `#[derive(Codec)]` on an enum whose variants have fields: one property whose first
+//! value line is the variant's name and whose other lines are the fields of that
+//! variant, `Field: value`, each written by its type's one-line form
+//! (`juliet_core::Element`). Fields not written take their type's `Default`; a field of
+//! another variant is an error at its line (`juliet_core::codec::read_variant`).
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DataEnum, DeriveInput, Fields, Ident, Type};
+
+use crate::attr::{FieldAttrs, VariantAttrs};
+use crate::ctxt::Ctxt;
+use crate::key::{key_problem, normalize, pascal_case};
+
+/// One variant: its name as written and its fields.
+pub(crate) struct Variant<'a> {
+    ident: &'a Ident,
+    name: String,
+    named: bool,
+    fields: Vec<VariantField<'a>>,
+}
+
+/// One field of a variant: its binding, its key and its type.
+struct VariantField<'a> {
+    binding: Ident,
+    member: syn::Member,
+    key: String,
+    ty: &'a Type,
+}
+
+/// The variants of `data`, every problem reported to `cx`.
+pub(crate) fn parse<'a>(cx: &Ctxt, data: &'a DataEnum) -> Vec<Variant<'a>> {
+    let mut out: Vec<Variant<'a>> = Vec::new();
+    for v in &data.variants {
+        let attrs = VariantAttrs::parse(cx, &v.attrs);
+        let name = attrs
+            .rename
+            .as_ref()
+            .map_or_else(|| v.ident.to_string(), |l| l.value());
+        if let Some(problem) = key_problem(&name) {
+            cx.error_spanned_by(&v.ident, format!("variant name {name:?} {problem}"));
+        }
+        if out.iter().any(|o| o.name.eq_ignore_ascii_case(&name)) {
+            cx.error_spanned_by(
+                &v.ident,
+                format!(
+                    "variant `{name}` reads the same as another (variant names ignore ASCII case)"
+                ),
+            );
+        }
+        let mut fields: Vec<VariantField<'a>> = Vec::new();
+        for (i, f) in v.fields.iter().enumerate() {
+            let fa = FieldAttrs::parse(cx, &f.attrs);
+            if fa.skip.is_some()
+                || fa.flatten.is_some()
+                || !fa.aliases.is_empty()
+                || fa.default.is_some()
+            {
+                cx.error_spanned_by(&f.ty, "a variant's field takes only `rename`");
+            }
+            let (key, member) = match (&f.ident, &fa.rename) {
+                (_, Some(lit)) => (lit.value(), member(f, i)),
+                (Some(ident), None) => (pascal_case(&ident.to_string()), member(f, i)),
+                (None, None) => (i.to_string(), member(f, i)),
+            };
+            if f.ident.is_some() || fa.rename.is_some() {
+                if let Some(problem) = key_problem(&key) {
+                    cx.error_spanned_by(f, format!("key {key:?} {problem}"));
+                }
+            }
+            if fields.iter().any(|o| normalize(&o.key) == normalize(&key)) {
+                cx.error_spanned_by(
+                    f,
+                    format!("key `{key}` is written twice in variant `{name}`"),
+                );
+            }
+            fields.push(VariantField {
+                binding: format_ident!("__field{}", i),
+                member,
+                key,
+                ty: &f.ty,
+            });
+        }
+        out.push(Variant {
+            ident: &v.ident,
+            name,
+            named: matches!(v.fields, Fields::Named(_)),
+            fields,
+        });
+    }
+    out
+}
+
+/// The member (`radius`, `0`) of field `i` of a variant.
+fn member(field: &syn::Field, i: usize) -> syn::Member {
+    match &field.ident {
+        Some(ident) => syn::Member::Named(ident.clone()),
+        None => syn::Member::Unnamed(syn::Index::from(i)),
+    }
+}
+
+/// The pattern that binds every field of `v`.
+fn pattern(v: &Variant<'_>) -> TokenStream {
+    let ident = v.ident;
+    let bindings = v.fields.iter().map(|f| {
+        let (member, binding) = (&f.member, &f.binding);
+        quote!(#member: #binding)
+    });
+    if v.fields.is_empty() {
+        quote!(Self::#ident { .. })
+    } else {
+        quote!(Self::#ident { #(#bindings),* })
+    }
+}
+
+/// The `Codec` impl of an enum with data.
+pub(crate) fn expand(
+    input: &DeriveInput,
+    variants: &[Variant<'_>],
+    krate: &syn::Path,
+) -> TokenStream {
+    let ident = &input.ident;
+    let type_name = ident.to_string();
+    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    let field_keys = variants.iter().map(|v| {
+        let keys = v.fields.iter().map(|f| f.key.as_str());
+        quote!(&[#(#keys),*])
+    });
+    let element = quote!(#krate::Element);
+    let encodes = variants.iter().map(|v| {
+        let (pat, name) = (pattern(v), &v.name);
+        let writes = v.fields.iter().map(|f| {
+            let (binding, ty, line) = (&f.binding, f.ty, format!("\n{}: ", f.key));
+            let enc = quote_spanned!(ty.span()=> <#ty as #element>::encode_element);
+            quote! {
+                out.push_str(#line);
+                #enc(#binding, out);
+            }
+        });
+        quote!(#pat => { out.push_str(#name); #(#writes)* })
+    });
+    let decodes = variants.iter().enumerate().map(|(vi, v)| {
+        let (vident, index) = (v.ident, Literal::usize_unsuffixed(vi));
+        let inits = v.fields.iter().map(|f| {
+            let (binding, ty) = (&f.binding, f.ty);
+            let default = quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default());
+            quote!(let mut #binding: #ty = #default;)
+        });
+        let arms = v.fields.iter().enumerate().map(|(fi, f)| {
+            let (binding, ty, fi) = (&f.binding, f.ty, Literal::usize_unsuffixed(fi));
+            let dec = quote_spanned!(ty.span()=> <#ty as #element>::decode_element);
+            quote!(#fi => #binding = #dec(#krate::Value::from_text(text))?,)
+        });
+        let build = if v.fields.is_empty() {
+            if v.named {
+                quote!(Self::#vident {})
+            } else {
+                quote!(Self::#vident)
+            }
+        } else {
+            let members = v.fields.iter().map(|f| {
+                let (member, binding) = (&f.member, &f.binding);
+                quote!(#member: #binding)
+            });
+            quote!(Self::#vident { #(#members),* })
+        };
+        quote! {
+            #index => {
+                #(#inits)*
+                for (field, text) in fields {
+                    match field {
+                        #(#arms)*
+                        _ => {}
+                    }
+                }
+                ::core::result::Result::Ok(#build)
+            }
+        }
+    });
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #krate::Codec for #ident {
+                const PROPERTY_TYPE: #krate::PropertyType = #krate::PropertyType::Custom(#type_name);
+
+                fn encode(&self, out: &mut ::std::string::String) {
+                    match self {
+                        #(#encodes)*
+                    }
+                }
+
+                #[allow(unused_variables)]
+                fn decode<'a>(
+                    value: #krate::Value<'a>,
+                ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
+                    const VARIANTS: &[&str] = &[#(#names),*];
+                    const FIELDS: &[&[&str]] = &[#(#field_keys),*];
+                    let (variant, fields) = #krate::codec::read_variant(value, VARIANTS, FIELDS)?;
+                    match variant {
+                        #(#decodes)*
+                        _ => ::core::unreachable!("read_variant returns an index into VARIANTS"),
+                    }
+                }
+            }
+        };
+    }
+}

@@ -41,11 +41,13 @@ pub(crate) fn parse<'a>(cx: &Ctxt, data: &'a DataEnum) -> Vec<Variant<'a>> {
         if let Some(problem) = key_problem(&name) {
             cx.error_spanned_by(&v.ident, format!("variant name {name:?} {problem}"));
         }
-        if out.iter().any(|o| o.name.eq_ignore_ascii_case(&name)) {
+        if let Some(other) = out.iter().find(|o| o.name.eq_ignore_ascii_case(&name)) {
             cx.error_spanned_by(
                 &v.ident,
                 format!(
-                    "variant `{name}` reads the same as another (variant names ignore ASCII case)"
+                    "variant `{}` is written as `{name}`, which reads the same as `{}` of \
+                     variant `{}`: variant names are read ignoring ASCII case",
+                    v.ident, other.name, other.ident
                 ),
             );
         }

@@ -209,9 +209,9 @@ fn codec_errors_are_collected() {
             Still,
         }
     };
+    // `Slow(u8)` makes it an enum with data, which reports the same mistakes.
     let messages = errors(crate::codec::derive(&input));
-    assert_eq!(messages.len(), 3, "{messages:#?}");
+    assert_eq!(messages.len(), 2, "{messages:#?}");
     assert!(messages[0].contains("reads the same as `Fast`"));
-    assert!(messages[1].contains("variant `Slow` has fields"));
-    assert!(messages[2].starts_with("unknown jasset attribute `alias` on a variant"));
+    assert!(messages[1].starts_with("unknown jasset attribute `alias` on a variant"));
 }

@@ -409,6 +409,51 @@ impl<'a> Properties<'_, 'a> {
         }
     }
 
+    /// [`Properties::read`] for a field read by a codec module
+    /// (`#[jasset(with = module)]`): `decode` is the module's `decode`.
+    ///
+    /// # Errors
+    /// As [`Properties::decode_into`].
+    #[inline(never)]
+    pub fn read_with<T>(
+        &mut self,
+        j: usize,
+        header: &'static str,
+        place: &mut T,
+        decode: for<'v> fn(Value<'v>) -> Result<T, crate::ValueError<'v>>,
+    ) -> Result<(), Error> {
+        if self.next_is(j, header) {
+            self.decode_with(place, decode)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// [`Properties::decode_into`] for a field read by a codec module: `place` becomes
+    /// what `decode` reads, or stays as it is on error.
+    ///
+    /// # Errors
+    /// As [`Properties::decode_into`].
+    #[inline(never)]
+    pub fn decode_with<T>(
+        &mut self,
+        place: &mut T,
+        decode: for<'v> fn(Value<'v>) -> Result<T, crate::ValueError<'v>>,
+    ) -> Result<(), Error> {
+        let value = if self.span.line != 0 {
+            Value::from_spans(self.doc.source(), std::slice::from_ref(&self.span))
+        } else {
+            self.doc.value(self.current)
+        };
+        match decode(value) {
+            Ok(v) => {
+                *place = v;
+                Ok(())
+            }
+            Err(e) => Err(self.decode_error(e)),
+        }
+    }
+
     /// The located error of a value that does not decode.
     #[cold]
     #[inline(never)]

@@ -22,7 +22,7 @@ use crate::error::Error;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no .jasset codec, so it cannot be a property",
     label = "this field type does not implement `juliet_core::Codec`",
-    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum, or a struct of properties, can `#[derive(Codec)]`), or mark the field `#[jasset(skip)]` to leave it out of the file"
+    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum, or a struct of properties, can `#[derive(Codec)]`), read it with a codec module `#[jasset(with = path)]` (a foreign type), or mark the field `#[jasset(skip)]` to leave it out of the file"
 )]
 pub trait Field: Clone + 'static {
     /// The leaves, each keyed relative to the field (`""` for the field itself, `Hp`

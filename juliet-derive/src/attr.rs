@@ -73,7 +73,7 @@ pub(crate) enum On {
 
 const ENTITY_KEYS: &str = "name, alias, version, deprecated, migrate, crate, default";
 const CODEC_KEYS: &str = "crate";
-const FIELD_KEYS: &str = "rename, alias, default, skip, flatten, migrated_from";
+const FIELD_KEYS: &str = "rename, alias, default, skip, flatten, with, migrated_from";
 const VARIANT_KEYS: &str = "rename";
 
 /// Reads a string literal value: `key = "text"`.
@@ -231,6 +231,9 @@ pub(crate) struct FieldAttrs {
     /// `flatten`, with the span of the word: a composite's leaves become the class's
     /// own keys.
     pub(crate) flatten: Option<Span>,
+    /// `with = path`: a module with `encode` and `decode` that reads and writes the
+    /// field (a foreign type the orphan rule keeps from `Codec`).
+    pub(crate) with: Option<Path>,
 }
 
 impl FieldAttrs {
@@ -240,6 +243,7 @@ impl FieldAttrs {
         let mut default = Once::new(cx, "default");
         let mut skip = Once::new(cx, "skip");
         let mut flatten = Once::new(cx, "flatten");
+        let mut with = Once::new(cx, "with");
         let mut aliases = Vec::new();
         let mut migrated_from = Vec::new();
         for_each_jasset(cx, attrs, |meta| {
@@ -258,6 +262,9 @@ impl FieldAttrs {
                     path,
                     path.get_ident().map_or_else(Span::call_site, |i| i.span()),
                 );
+            } else if path.is_ident("with") {
+                let module: Path = meta.value()?.parse()?;
+                with.set(path, module);
             } else if path.is_ident("flatten") {
                 flatten.set(
                     path,
@@ -287,6 +294,7 @@ impl FieldAttrs {
             default: default.get(),
             skip: skip.get(),
             flatten: flatten.get(),
+            with: with.get(),
         }
     }
 }

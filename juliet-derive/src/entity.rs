@@ -41,7 +41,84 @@ fn field_default(field: &Field<'_>) -> TokenStream {
 /// everywhere, which rustc reports once.
 fn codec(field: &Field<'_>, krate: &Path) -> TokenStream {
     let ty = field.ty;
+    if field.attrs.with.is_some() {
+        let wrapper = with_wrapper(field);
+        return quote!(<#wrapper as #krate::__private::Field>);
+    }
     quote_spanned!(ty.span()=> <#ty as #krate::__private::Field>)
+}
+
+/// The hidden type of a `with = module` field: the field's type behind
+/// `#[repr(transparent)]`, whose codec is the module's `encode` and `decode`. The
+/// property table reaches the field through it (the same layout); the derived load,
+/// save and copies call the module on the field itself.
+fn with_wrapper(field: &Field<'_>) -> proc_macro2::Ident {
+    format_ident!("__JulietWith_{}", field.name())
+}
+
+/// The functions of a `with` field's module as the derived code calls them: each module
+/// function is named once (`__juliet_encode_<field>`, `__juliet_decode_<field>`), so a
+/// missing one is one error at the attribute.
+fn with_functions(field: &Field<'_>) -> (proc_macro2::Ident, proc_macro2::Ident) {
+    (
+        format_ident!("__juliet_encode_{}", field.name()),
+        format_ident!("__juliet_decode_{}", field.name()),
+    )
+}
+
+/// The wrapper types of the class's `with` fields ([`with_wrapper`]).
+fn with_wrappers(cont: &Container<'_>, krate: &Path) -> TokenStream {
+    let wrappers = cont.properties().filter_map(|field| {
+        let module = field.attrs.with.as_ref()?;
+        let (ty, wrapper) = (field.ty, with_wrapper(field));
+        let name = quote!(#ty).to_string().replace(' ', "");
+        let (encode, decode) = with_functions(field);
+        let module_encode = quote_spanned!(module.span()=> #module::encode);
+        let module_decode = quote_spanned!(module.span()=> #module::decode);
+        Some(quote! {
+            fn #encode(value: &#ty, out: &mut ::std::string::String) {
+                #module_encode(value, out)
+            }
+
+            fn #decode(
+                value: #krate::Value<'_>,
+            ) -> ::core::result::Result<#ty, #krate::ValueError<'_>> {
+                #module_decode(value)
+            }
+
+            #[repr(transparent)]
+            struct #wrapper(#ty);
+
+            impl ::core::clone::Clone for #wrapper {
+                fn clone(&self) -> Self {
+                    Self(::core::clone::Clone::clone(&self.0))
+                }
+            }
+
+            /// Values are the same when they write the same text.
+            impl ::core::cmp::PartialEq for #wrapper {
+                fn eq(&self, other: &Self) -> bool {
+                    let (mut a, mut b) = (::std::string::String::new(), ::std::string::String::new());
+                    #encode(&self.0, &mut a);
+                    #encode(&other.0, &mut b);
+                    a == b
+                }
+            }
+
+            impl #krate::Codec for #wrapper {
+                const PROPERTY_TYPE: #krate::PropertyType = #krate::PropertyType::Custom(#name);
+                fn encode(&self, out: &mut ::std::string::String) {
+                    #encode(&self.0, out)
+                }
+                fn decode<'a>(
+                    value: #krate::Value<'a>,
+                ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
+                    #decode(value).map(Self)
+                }
+            }
+        })
+    });
+    quote!(#(#wrappers)*)
 }
 
 /// The key a field's leaves are written under: its key, or none for a `flatten` field
@@ -97,7 +174,9 @@ fn expand(cont: &Container<'_>) -> TokenStream {
             #class_item
 
             // SAFETY: the property table is made here from the struct's own fields, each
-            // descriptor with `offset_of!` that field and the operations of its type.
+            // descriptor with `offset_of!` that field and the operations of its type (of
+            // a composite's leaf type at the leaf's offset within it; of the field type's
+            // `#[repr(transparent)]` wrapper for a `with` field).
             #[automatically_derived]
             unsafe impl #krate::Reflect for #ident {
                 #class
@@ -164,7 +243,9 @@ fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream
         quote!(.with_aliases(&[#(#krate::Key::new(#texts)),*]))
     });
     let starts = start_consts(cont, krate);
+    let wrappers = with_wrappers(cont, krate);
     let item = quote! {
+        #wrappers
         const __JULIET_PARTS: &[#krate::__private::Part] = &[#(#parts),*];
         const __JULIET_HEADER_BYTES: usize = #krate::__private::header_bytes(__JULIET_PARTS);
         static __JULIET_HEADERS: [u8; __JULIET_HEADER_BYTES] =
@@ -254,6 +335,10 @@ fn clone_value(cont: &Container<'_>, krate: &Path) -> TokenStream {
         let (ty, member) = (field.ty, field.ident);
         let codec = codec(field, krate);
         obligations.push(quote!(let _ = #codec::LEAVES;));
+        if field.attrs.with.is_some() {
+            clones.push((member, quote!(::core::clone::Clone::clone(&self.#member))));
+            continue;
+        }
         let helper = quote_spanned!(ty.span()=> __juliet_clone::<#ty>);
         clones.push((member, quote!(#helper(&self.#member))));
     }
@@ -315,6 +400,14 @@ fn copy_properties(cont: &Container<'_>, krate: &Path) -> TokenStream {
         let codec = codec(field, krate);
         obligations.push(quote!(let _ = #codec::LEAVES;));
         let start = start_const(index);
+        if field.attrs.with.is_some() {
+            copies.push(quote! {
+                if #krate::__private::in_set(set, #start) {
+                    ::core::clone::Clone::clone_from(&mut self.#member, &src.#member);
+                }
+            });
+            continue;
+        }
         let copy = quote_spanned!(ty.span()=> <#ty as #krate::__private::Field>::copy_leaves);
         copies.push(quote! {
             #copy(&mut self.#member, &src.#member, set, #start);
@@ -341,6 +434,14 @@ fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
         let member = field.ident;
         let key = written_key(field);
         let codec = codec(field, krate);
+        if field.attrs.with.is_some() {
+            let (encode, _) = with_functions(field);
+            return quote! {
+                #krate::write_header(out, #key);
+                #encode(&self.#member, out);
+                out.push('\n');
+            };
+        }
         quote! {
             #codec::save_field(&self.#member, #key, out);
         }
@@ -377,6 +478,16 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
         let codec = codec(field, krate);
         obligations.push(quote!(let _ = #codec::LEAVES;));
         let (start, last) = (start_const(i), format_ident!("__JULIET_LAST_{}", i));
+        if field.attrs.with.is_some() {
+            let (_, decode) = with_functions(field);
+            straight.push(quote! {
+                properties.read_with(#start, #header, &mut self.#member, #decode)?;
+            });
+            arms.push(quote! {
+                #start..=#last => properties.decode_with(&mut self.#member, #decode)?,
+            });
+            continue;
+        }
         // Spanned at the field type: a type without a codec is reported there.
         straight.push(quote_spanned! {ty.span()=>
             <#ty as #krate::__private::Field>::read_field(

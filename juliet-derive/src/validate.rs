@@ -201,6 +201,12 @@ fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
     }
     for field in cont.properties() {
         let name = field.name();
+        if let (Some(span), Some(_)) = (field.attrs.flatten, &field.attrs.with) {
+            cx.error_at(
+                span,
+                format!("field `{name}` cannot be both `flatten` and `with`"),
+            );
+        }
         if let Some(span) = field.attrs.flatten {
             // Its leaves are keys of the class, checked when the table is built.
             if field.attrs.rename.is_some() || !field.aliases.is_empty() {

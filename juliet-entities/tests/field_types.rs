@@ -255,3 +255,81 @@ fn a_field_of_another_variant_is_an_error_at_its_line() {
         "{message}"
     );
 }
+
+/// A foreign type (no `Codec`, and the orphan rule forbids one here) read and written by
+/// a module: `Duration` as seconds.
+mod seconds {
+    use std::time::Duration;
+
+    use juliet_core::{Codec, Value, ValueError, ValueErrorKind};
+
+    pub fn encode(value: &Duration, out: &mut String) {
+        value.as_secs_f64().encode(out);
+    }
+
+    pub fn decode(value: Value<'_>) -> Result<Duration, ValueError<'_>> {
+        let secs = f64::decode(value)?;
+        Duration::try_from_secs_f64(secs).map_err(|_| {
+            let line = value.lines().next().unwrap_or_default();
+            ValueError::new(ValueErrorKind::Custom("not a duration".into()), line)
+        })
+    }
+}
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+struct Beacon {
+    #[jasset(with = seconds)]
+    period: std::time::Duration,
+    range: f32,
+}
+
+const BEACON: &str = "Assets/Templates/Beacon.jasset";
+
+#[test]
+fn a_with_module_reads_and_writes_a_foreign_type_everywhere() {
+    let beacon = Beacon {
+        period: std::time::Duration::from_millis(1500),
+        range: 4.0,
+    };
+    let mut text = String::new();
+    beacon.save(&mut Archive::saving(&mut text));
+    assert_eq!(text, "; ClassVersion\n1\n; Period\n1.5\n; Range\n4.0\n");
+    let mut buffer = TokenBuffer::new();
+    let doc = buffer
+        .tokenize(b"; Range\n2\n; period\n0.25\n", Path::new("b.jasset"))
+        .unwrap();
+    let mut loaded = Beacon::default_value();
+    loaded.load(&mut Archive::loading(doc)).unwrap();
+    assert_eq!(loaded.period, std::time::Duration::from_millis(250));
+
+    let doc = buffer
+        .tokenize(b"; Period\n-1.0\n", Path::new("b.jasset"))
+        .unwrap();
+    let err = loaded.load(&mut Archive::loading(doc)).unwrap_err();
+    assert_eq!((err.location.line, err.location.column), (2, 1), "{err}");
+    assert!(err.to_string().contains("not a duration"), "{err}");
+
+    // Through the property table: an instance overrides it, reflection sets it.
+    let p = Project::new();
+    p.template("Beacon", "; Kind\nBeacon\n; Period\n2.0\n; Range\n9.0\n");
+    p.entity("b", &instance(BEACON, 1, "; Range\n1.0\n"));
+    let mut world = p.load_clean();
+    let get = |world: &juliet_entities::World| {
+        world.manager().get::<Beacon>(EntityId(1)).unwrap().clone()
+    };
+    assert_eq!(get(&world).period, std::time::Duration::from_secs(2));
+    world.set_property(EntityId(1), "Period", "0.5").unwrap();
+    assert_eq!(get(&world).period, std::time::Duration::from_millis(500));
+    assert_eq!(
+        world
+            .manager()
+            .property_text(EntityId(1), "Period")
+            .unwrap(),
+        "0.5"
+    );
+    world.save_world().unwrap();
+    assert_eq!(
+        value_of(&p.read_entity("b"), "Period").as_deref(),
+        Some("0.5")
+    );
+}

@@ -178,7 +178,7 @@ impl fmt::Display for PropertyType {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no .jasset codec, so it cannot be a property",
     label = "this field type does not implement `juliet_core::Codec`",
-    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum can `#[derive(Codec)]`), or mark the field `#[jasset(skip)]` to leave it out of the file"
+    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum can `#[derive(Codec)]`), read it with a codec module `#[jasset(with = path)]` (a foreign type), or mark the field `#[jasset(skip)]` to leave it out of the file"
 )]
 pub trait Codec: Clone + PartialEq + Sized + 'static {
     /// The type as the reflection table reports it.

@@ -363,3 +363,70 @@ fn git_diff_shows_properties_through_the_external_diff() {
     ]);
     assert!(out.contains("+ Kind: Inert"), "{out}");
 }
+
+/// A game's kind with a composite (`Stats { hp, armor }`), as its schema gives it to the
+/// stock tool: each leaf a property of its own.
+const GUARD_SCHEMA: &str = "; AssetType\nSchema\n; Guard\nversion 1\n\
+    property Stats.Hp f32 0.0\nproperty Stats.Armor f32 0.0\nproperty Speed f32 1.0\n";
+const GUARD: &str = "; EntityID\n0x0000000000000012\n; Kind\nGuard\n; Stats.Hp\n100.0\n\
+    ; Stats.Armor\n5.0\n; Speed\n2.0\n";
+const GUARD_PATH: &str = "Assets/Worlds/Level/Entities/Guard.jasset";
+
+/// [`Repo::new`] with the drivers, the guard's schema and the guard committed.
+fn guard_repo() -> Repo {
+    let repo = Repo::new(true);
+    repo.write("jasset.schema", GUARD_SCHEMA);
+    repo.write(GUARD_PATH, GUARD);
+    repo.commit("guard");
+    repo
+}
+
+#[test]
+fn two_branches_editing_different_leaves_of_one_composite_merge_cleanly() {
+    if !have_git() {
+        return;
+    }
+    let repo = guard_repo();
+    let out = repo.branches(
+        |r| r.edit(GUARD_PATH, "100.0", "80.0"),
+        |r| r.edit(GUARD_PATH, "5.0", "7.5"),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        repo.read(GUARD_PATH),
+        GUARD.replace("100.0", "80.0").replace("5.0", "7.5")
+    );
+    let check = repo.jasset(&["check", "Assets"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check));
+}
+
+#[test]
+fn one_leaf_changed_differently_is_a_conflict_that_check_reports() {
+    if !have_git() {
+        return;
+    }
+    let repo = guard_repo();
+    let out = repo.branches(
+        |r| r.edit(GUARD_PATH, "100.0", "80.0"),
+        |r| r.edit(GUARD_PATH, "100.0", "120.0"),
+    );
+    assert!(!out.status.success(), "a conflict: {}", text(&out));
+    let merged = repo.read(GUARD_PATH);
+    assert!(merged.contains("Stats.Hp"), "{merged}");
+    assert!(
+        merged.contains("80.0") && merged.contains("120.0"),
+        "{merged}"
+    );
+    let check = repo.jasset(&["check", GUARD_PATH]);
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check));
+    let at = line_of(&merged, "<<<<<<< ours");
+    assert!(
+        text(&check).contains(&format!(
+            "Guard.jasset:{at}:1: error: unresolved merge conflict"
+        )),
+        "{}",
+        text(&check)
+    );
+    // The other leaf was not part of the conflict.
+    assert_eq!(merged.matches("5.0").count(), 1, "{merged}");
+}

@@ -127,6 +127,13 @@ fn a_bad_value_or_key_is_reported_and_nothing_is_written() {
         );
         assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN, "{pair}");
     }
+    // A misspelt key is named with the key it most likely means.
+    let out = jasset(dir.path(), &["set", file, "Mas=1.0"]);
+    assert!(
+        text(&out).contains("did you mean `Mass`?"),
+        "{}",
+        text(&out)
+    );
     // A pair without `=`, or with a key that is no identifier, is a usage error.
     for args in [&["Mass"][..], &["Ma ss=5"], &["--unset", "9Lives"]] {
         let out = jasset(dir.path(), &[&["set", file][..], args].concat());
@@ -509,4 +516,37 @@ fn set_writes_no_other_file_of_the_world() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(!text(&out).contains("read-only"), "{}", text(&out));
     assert_eq!(fs::read_to_string(&other).unwrap(), text_of_other);
+}
+
+/// A composite's leaf is set by its path, as the class (here from a game's schema) keys
+/// it; one line changes.
+#[test]
+fn a_leaf_is_set_by_its_path_and_a_misspelt_path_gets_a_did_you_mean() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = "; AssetType\nSchema\n; Guard\nversion 1\n\
+                  property Stats.Hp f32 0.0\nproperty Stats.Armor f32 0.0\n";
+    fs::write(dir.path().join("jasset.schema"), schema).unwrap();
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    fs::create_dir_all(&entities).unwrap();
+    let guard =
+        "; EntityID\n0x0000000000000012\n; Kind\nGuard\n; Stats.Hp\n100.0\n; Stats.Armor\n5.0\n";
+    fs::write(entities.join("guard.jasset"), guard).unwrap();
+    let file = "Assets/Worlds/L/Entities/guard.jasset";
+
+    let out = jasset(dir.path(), &["set", file, "Stats.Armor=7.5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let after = fs::read_to_string(entities.join("guard.jasset")).unwrap();
+    assert_eq!(after, guard.replace("5.0", "7.5"));
+
+    let out = jasset(dir.path(), &["set", file, "Stats.Hq=1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("did you mean `Stats.Hp`?"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(entities.join("guard.jasset")).unwrap(),
+        after
+    );
 }

@@ -19,12 +19,19 @@ use crate::error::Error;
 /// A type a field of a derived class may have: every [`Codec`] type (one leaf, the
 /// field itself) and every composite (its leaves). The derive calls these methods; a
 /// game implements `Codec`, or derives `Codec` on a struct, never this trait.
+///
+/// # Safety
+///
+/// The class holding a field of this type puts `LEAVES` in its property table, offsets
+/// added to the field's, so an impl promises what [`crate::Reflect`] promises for them:
+/// each leaf's offset is that of a field of `Self` of the type its operations were made
+/// for (a leaf with an empty key is `Self` itself, at offset 0).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no .jasset codec, so it cannot be a property",
     label = "this field type does not implement `juliet_core::Codec`",
     note = "implement `juliet_core::Codec` for `{Self}` (a unit enum, or a struct of properties, can `#[derive(Codec)]`), read it with a codec module `#[jasset(with = path)]` (a foreign type), or mark the field `#[jasset(skip)]` to leave it out of the file"
 )]
-pub trait Field: Clone + 'static {
+pub unsafe trait Field: Clone + 'static {
     /// The leaves, each keyed relative to the field (`""` for the field itself, `Hp`
     /// for a composite's field `hp`) and placed relative to it.
     const LEAVES: &'static [PropertyDescriptor];
@@ -67,7 +74,8 @@ pub fn in_set(set: &[u64], index: usize) -> bool {
     matches!(set.get(index / 64), Some(word) if word >> (index % 64) & 1 != 0)
 }
 
-impl<T: Codec> Field for T {
+// SAFETY: the one leaf is `T` itself, at offset 0, with `T`'s operations.
+unsafe impl<T: Codec> Field for T {
     const LEAVES: &'static [PropertyDescriptor] = &[PropertyDescriptor::new::<T>("", "", 0, &[])];
 
     #[inline(always)]
@@ -302,29 +310,49 @@ pub const fn table<const N: usize>(
     out
 }
 
-/// [`table`] for a class (not a composite): also checks, at compile time, that no two
-/// leaves have the same key (a flattened composite's leaf and another property) and
-/// that no leaf is keyed like `ClassVersion` or a base key of entity files, which the
-/// derive checks itself for the keys it sees.
+/// [`table`] for a class (not a composite), whose deprecated keys are `deprecated`:
+/// also checks, at compile time, that no leaf is keyed like another property, another
+/// property's alias, a deprecated key, `ClassVersion` or a base key of entity files
+/// (what a flattened composite's leaves can clash with; the derive checks the keys it
+/// sees itself).
 ///
 /// # Panics
 /// At compile time, on such a key.
 pub const fn class_table<const N: usize>(
     parts: &[Part],
     headers: &'static [u8],
+    deprecated: &[Key],
 ) -> [PropertyDescriptor; N] {
     let table = table::<N>(parts, headers);
     let mut i = 0;
     while i < N {
         let key = table[i].key;
-        let mut j = i + 1;
+        let mut j = 0;
         while j < N {
             assert!(
-                !same_key(key, table[j].key),
+                j <= i || !same_key(key, table[j].key),
                 "two properties of this class have the same key (a leaf of a `flatten` field \
                  and another property?)"
             );
+            let mut a = 0;
+            while a < table[j].aliases.len() {
+                assert!(
+                    j == i || !same_key(key, table[j].aliases[a].name),
+                    "a property of this class is keyed like another's alias (a leaf of a \
+                     `flatten` field?)"
+                );
+                a += 1;
+            }
             j += 1;
+        }
+        let mut d = 0;
+        while d < deprecated.len() {
+            assert!(
+                !same_key(key, deprecated[d].name),
+                "a property of this class is keyed like one of its deprecated keys (a leaf of \
+                 a `flatten` field?)"
+            );
+            d += 1;
         }
         assert!(
             !same_key(key, "ClassVersion"),

@@ -35,6 +35,16 @@ fn parse_leaves<'a>(cx: &Ctxt, data: &'a DataStruct) -> Vec<Leaf<'a>> {
                 "`alias` and `migrated_from` are for fields of a class, not of a composite",
             );
         }
+        if let Some(span) = attrs.flatten {
+            cx.error_at(
+                span,
+                "`flatten` is for fields of a class: a composite's fields are its leaves \
+                 already, keyed by their path",
+            );
+        }
+        if let Some(with) = &attrs.with {
+            cx.error_spanned_by(with, "`with` is for fields of a class, not of a composite");
+        }
         if let Some(default) = &attrs.default {
             cx.error_spanned_by(
                 default,
@@ -113,7 +123,8 @@ pub(crate) fn stub(input: &DeriveInput, krate: &syn::Path) -> TokenStream {
     let ident = &input.ident;
     let message = "#[derive(Codec)] failed; see the errors above";
     quote! {
-        impl #krate::__private::Field for #ident {
+        // SAFETY: no leaves describe no field.
+        unsafe impl #krate::__private::Field for #ident {
             const LEAVES: &'static [#krate::PropertyDescriptor] = &[];
             fn save_field(&self, _: &str, _: &mut ::std::string::String) {
                 ::core::unreachable!(#message)
@@ -214,8 +225,11 @@ pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path
                 #krate::__private::table::<__JULIET_LEAVES>(&__JULIET_PARTS, &__JULIET_HEADERS);
             #(#consts)*
 
+            // SAFETY: the leaves are made here from the struct's own fields, each at
+            // `offset_of!` that field (plus the leaf's own offset within it) with the
+            // operations of the leaf's type.
             #[automatically_derived]
-            impl #field for #ident {
+            unsafe impl #krate::__private::Field for #ident {
                 const LEAVES: &'static [#krate::PropertyDescriptor] = &__JULIET_TABLE;
 
                 fn save_field(&self, key: &str, out: &mut ::std::string::String) {

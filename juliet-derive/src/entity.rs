@@ -152,7 +152,7 @@ fn start_consts(cont: &Container<'_>, krate: &Path) -> TokenStream {
         out.push(quote! {
             const #start: usize = #value;
             #[allow(dead_code)]
-            const #last: usize = #start + #codec::LEAVES.len() - 1;
+            const #last: usize = #start + #codec::LEAVES.len().saturating_sub(1);
         });
         previous = Some((start, quote!(#codec::LEAVES)));
     }
@@ -251,14 +251,19 @@ fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream
         static __JULIET_HEADERS: [u8; __JULIET_HEADER_BYTES] =
             #krate::__private::headers::<__JULIET_HEADER_BYTES>(__JULIET_PARTS);
         const __JULIET_LEAVES: usize = #krate::__private::leaf_count(__JULIET_PARTS);
+        const __JULIET_DEPRECATED: &[#krate::Key] = &[#(#deprecated),*];
         static __JULIET_TABLE: [#krate::PropertyDescriptor; __JULIET_LEAVES] =
-            #krate::__private::class_table::<__JULIET_LEAVES>(__JULIET_PARTS, &__JULIET_HEADERS);
+            #krate::__private::class_table::<__JULIET_LEAVES>(
+                __JULIET_PARTS,
+                &__JULIET_HEADERS,
+                __JULIET_DEPRECATED,
+            );
         #starts
         static __JULIET_CLASS: #krate::Class = #krate::Class::of::<#ident>(
             #name,
             #version,
             &__JULIET_TABLE,
-            &[#(#deprecated),*],
+            __JULIET_DEPRECATED,
         )#aliases;
     };
     let constant = quote! {

@@ -33,9 +33,7 @@ fn main() -> ExitCode {
     let composite = args.iter().any(|a| a == "--composite");
     args.retain(|a| a != "--composite");
     let (Some(n), Some(out)) = (args.first(), args.get(1)) else {
-        eprintln!(
-            "usage: build-cost N OUT_DIR [--composite]   (N kinds of {FIELDS} fields each)"
-        );
+        eprintln!("usage: build-cost N OUT_DIR [--composite]   (N kinds of {FIELDS} fields each)");
         return ExitCode::from(2);
     };
     let Ok(n) = n.parse::<usize>() else {
@@ -101,7 +99,10 @@ fn fields(kind: usize, composite: bool) -> impl Iterator<Item = (String, &'stati
     (0..FIELDS).map(move |f| match f {
         _ if composite && f == FIELDS - 2 => ("stats".to_owned(), "Stats"),
         _ if composite && f == FIELDS - 1 => ("shield".to_owned(), "Option<f32>"),
-        _ => (format!("field_{f}"), FIELD_TYPES[(kind + f) % FIELD_TYPES.len()]),
+        _ => (
+            format!("field_{f}"),
+            FIELD_TYPES[(kind + f) % FIELD_TYPES.len()],
+        ),
     })
 }
 

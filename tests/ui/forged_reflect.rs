@@ -1,10 +1,11 @@
-// Rule: safe code cannot hand the runtime a property table that lies. `Reflect` is an
-// unsafe trait (a hand-written impl must say `unsafe impl` and take on its contract,
-// which a game under `#![forbid(unsafe_code)]` cannot), and the type ids that the checks
-// compare are private.
+// Rule: safe code cannot hand the runtime a property table that lies. `Reflect` and the
+// derive's `Field` (a composite's leaves) are unsafe traits (a hand-written impl must say
+// `unsafe impl` and take on their contract, which a game under
+// `#![forbid(unsafe_code)]` cannot), and the type ids that the checks compare are
+// private.
 #![forbid(unsafe_code)]
 use juliet_entities::juliet_core::{
-    Archive, Class, ClassOps, Error, PropertyDescriptor, PropertyOps, Reflect,
+    Archive, Class, ClassOps, Error, Properties, PropertyDescriptor, PropertyOps, Reflect,
 };
 
 struct Byte {
@@ -31,6 +32,28 @@ impl Reflect for Byte {
     fn load(&mut self, _: &mut Archive<'_>) -> Result<(), Error> {
         Ok(())
     }
+}
+
+// A composite whose one leaf is a `String` a megabyte past the value.
+#[derive(Clone)]
+struct Evil(u8);
+
+impl juliet_entities::juliet_core::__private::Field for Evil {
+    const LEAVES: &'static [PropertyDescriptor] =
+        &[PropertyDescriptor::new::<String>("X", "x", 1 << 20, &[])];
+    fn save_field(&self, _: &str, _: &mut String) {}
+    fn read_field(
+        &mut self,
+        _: &mut Properties<'_, '_>,
+        _: usize,
+        _: &'static str,
+    ) -> Result<(), Error> {
+        Ok(())
+    }
+    fn decode_leaf(&mut self, _: &mut Properties<'_, '_>, _: usize) -> Result<(), Error> {
+        Ok(())
+    }
+    fn copy_leaves(&mut self, _: &Self, _: &[u64], _: usize) {}
 }
 
 fn main() {

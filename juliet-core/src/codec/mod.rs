@@ -178,7 +178,7 @@ impl fmt::Display for PropertyType {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no .jasset codec, so it cannot be a property",
     label = "this field type does not implement `juliet_core::Codec`",
-    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum can `#[derive(Codec)]`), read it with a codec module `#[jasset(with = path)]` (a foreign type), or mark the field `#[jasset(skip)]` to leave it out of the file"
+    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum can `#[derive(Codec)]`), read it with a codec module `#[jasset(with = path)]` (a foreign type), or mark the field `#[jasset(skip)]` to leave it out of the file; a struct that derives `Codec` is a composite, whose fields are properties of their own: it can be a field, not yet an element of an `Option`, a list or a map"
 )]
 pub trait Codec: Clone + PartialEq + Sized + 'static {
     /// The type as the reflection table reports it.

@@ -14,10 +14,15 @@ use serde_json::{json, Value as Json};
 use crate::entity_file::keys;
 pub use crate::pieces::pieces;
 
-/// The elements of a list or set (one a line, none for `[]`) as a JSON array.
+/// The elements of a list or set (one a line; none for a value that is the one line
+/// `[]`, as the codecs read it) as a JSON array.
 fn list_to_json<'a>(inner: &PropertyType, value: Value<'a>) -> Result<Json, ValueError<'a>> {
-    let mut items = Vec::new();
-    for line in value.lines().filter(|l| *l != EMPTY_LIST) {
+    let lines: Vec<&str> = value.lines().collect();
+    if lines == [EMPTY_LIST] {
+        return Ok(Json::Array(Vec::new()));
+    }
+    let mut items = Vec::with_capacity(lines.len());
+    for line in lines {
         items.push(element_to_json(inner, line)?);
     }
     Ok(Json::Array(items))
@@ -26,9 +31,9 @@ fn list_to_json<'a>(inner: &PropertyType, value: Value<'a>) -> Result<Json, Valu
 /// One element line of a list as JSON: a list of tokens (an inner list) is an array.
 fn element_to_json<'a>(ty: &PropertyType, line: &'a str) -> Result<Json, ValueError<'a>> {
     match ty {
+        PropertyType::List(_) if line == EMPTY_LIST => Ok(Json::Array(Vec::new())),
         PropertyType::List(inner) => {
             let items = tokens(line)
-                .filter(|t| *t != EMPTY_LIST)
                 .map(|t| to_json(inner, Value::from_text(t)))
                 .collect::<Result<_, _>>()?;
             Ok(Json::Array(items))
@@ -44,8 +49,30 @@ fn array_to_json<'a>(
     value: Value<'a>,
 ) -> Result<Json, ValueError<'a>> {
     let lines: Vec<&str> = value.lines().collect();
+    let token_elements = matches!(
+        inner,
+        PropertyType::Bool
+            | PropertyType::I8
+            | PropertyType::I16
+            | PropertyType::I32
+            | PropertyType::I64
+            | PropertyType::I128
+            | PropertyType::Isize
+            | PropertyType::U8
+            | PropertyType::U16
+            | PropertyType::U32
+            | PropertyType::U64
+            | PropertyType::U128
+            | PropertyType::Usize
+            | PropertyType::F32
+            | PropertyType::F64
+            | PropertyType::Char
+            | PropertyType::String
+            | PropertyType::Enum { .. }
+            | PropertyType::Option(_)
+    );
     let parts: Vec<&str> = match lines.as_slice() {
-        [one] if n != 1 => tokens(one).collect(),
+        [one] if token_elements => tokens(one).collect(),
         _ => lines.clone(),
     };
     if parts.len() != n {
@@ -351,6 +378,42 @@ mod tests {
     use crate::pieces::PIECE_LINES;
 
     static INNER: PropertyType = PropertyType::I32;
+
+    #[test]
+    fn the_new_value_types_become_json_as_their_codecs_read_them() {
+        let v = |t| Value::from_text(t);
+        static F32: PropertyType = PropertyType::F32;
+        static GRID: PropertyType = PropertyType::List(&PropertyType::List(&F32));
+        // An empty inner list stays, and a list holding the string `[]` keeps it.
+        assert_eq!(
+            to_json(&GRID, v("1.0 2.5\n[]\n3.0")).unwrap(),
+            json!([[1.0, 2.5], [], [3.0]])
+        );
+        static NAMES: PropertyType = PropertyType::List(&PropertyType::String);
+        assert_eq!(to_json(&NAMES, v("[]\nx")).unwrap(), json!(["[]", "x"]));
+        assert_eq!(to_json(&NAMES, v("[]")).unwrap(), json!([]));
+        static MAYBE: PropertyType = PropertyType::Option(&F32);
+        assert_eq!(to_json(&MAYBE, v("~")).unwrap(), json!(null));
+        assert_eq!(to_json(&MAYBE, v("2.5")).unwrap(), json!(2.5));
+        static MAP: PropertyType = PropertyType::Map(&PropertyType::String, &F32);
+        assert_eq!(
+            to_json(&MAP, v("\"big tree\": 0.25\nrock: 2")).unwrap(),
+            json!({"big tree": 0.25, "rock": 2.0})
+        );
+        static COLOUR: PropertyType = PropertyType::Array(&PropertyType::U8, 4);
+        assert_eq!(
+            to_json(&COLOUR, v("255 128, 0 1")).unwrap(),
+            json!([255, 128, 0, 1])
+        );
+        assert_eq!(
+            to_json(
+                &PropertyType::U128,
+                v("340282366920938463463374607431768211455")
+            )
+            .unwrap(),
+            json!("340282366920938463463374607431768211455")
+        );
+    }
 
     #[test]
     fn values_become_json_by_type() {

@@ -214,6 +214,37 @@ pub fn type_name(ty: &PropertyType) -> String {
     }
 }
 
+/// A default's value text on the one line of its `property` line: `\` written `\\`,
+/// each line break `\n` ([`unescape_default`] reads it back).
+fn escape_default(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('\n', "\\n")
+}
+
+/// The value text of an escaped default ([`escape_default`]): `\n` is a line break,
+/// `\\` a backslash, any other backslash stays as it is.
+fn unescape_default(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.clone().next() {
+            Some('n') => {
+                chars.next();
+                out.push('\n');
+            }
+            Some('\\') => {
+                chars.next();
+                out.push('\\');
+            }
+            _ => out.push('\\'),
+        }
+    }
+    out
+}
+
 /// A failure naming the classes of the schema at `path` that `registry` does not
 /// register (a game's kinds, written by the game's own `jasset`), which an export would
 /// drop; `Ok` when there is no such schema or it names none.
@@ -268,7 +299,7 @@ pub fn export(registry: &Registry) -> String {
             let _ = writeln!(text, "alias {alias}");
         }
         for (key, ty, default) in &class.properties {
-            let value = default.replace('\n', "\\n");
+            let value = escape_default(default);
             let _ = writeln!(text, "property {key} {ty} {value}");
         }
         for key in &class.deprecated {
@@ -398,7 +429,7 @@ pub fn parse_located(bytes: &[u8], path: &Path) -> Result<Vec<Located>, CliError
                     class.properties.push((
                         key.to_owned(),
                         ty.to_owned(),
-                        default.replace("\\n", "\n"),
+                        unescape_default(default),
                     ));
                     let (line, type_column) = line_col(source, ty);
                     located.properties.push(PropertyAt {
@@ -485,6 +516,23 @@ mod tests {
     use super::*;
     use crate::kinds::{Inert, Projectile};
     use juliet_core::Reflect;
+
+    #[test]
+    fn a_default_with_backslashes_and_line_breaks_reads_back_as_written() {
+        for text in [
+            "\"line1\\nline2\"",
+            "1.0 2.5\n[]\n3.0",
+            "a\\\\b",
+            "plain",
+            "\\",
+        ] {
+            let escaped = escape_default(text);
+            assert!(!escaped.contains('\n'), "{escaped:?}");
+            assert_eq!(unescape_default(&escaped), text, "{escaped:?}");
+        }
+        // A schema written before backslashes were escaped still reads.
+        assert_eq!(unescape_default("\"a\\\"b\""), "\"a\\\"b\"");
+    }
 
     #[test]
     fn an_exported_schema_reads_back_and_checks_clean() {

@@ -310,12 +310,7 @@ fn parse_type(word: &str) -> Option<&'static PropertyType> {
                     variants: Vec::leak(variants),
                 }
             } else if let Some(inner) = inner_of(word, "list") {
-                let item = parse_type(inner)?;
-                // A list holds one-line values only (the `Vec<T>` codec's rule).
-                if matches!(item, PropertyType::List(_)) {
-                    return None;
-                }
-                PropertyType::List(item)
+                PropertyType::List(parse_type(inner)?)
             } else if let Some(inner) = inner_of(word, "option") {
                 PropertyType::Option(parse_type(inner)?)
             } else if let Some(inner) = inner_of(word, "set") {

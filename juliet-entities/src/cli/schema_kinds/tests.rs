@@ -141,6 +141,13 @@ fn type_words_read_as_the_exported_ones() {
         "floats3",
         "enum(A|B)",
         "list(string)",
+        "list(list(u8))",
+        "option(f32)",
+        "array(u8,4)",
+        "map(string,list(f32))",
+        "set(u32)",
+        "i128",
+        "char",
         "custom(Rgba)",
     ] {
         let ty = parse_type(word).unwrap_or_else(|| panic!("{word}"));
@@ -151,7 +158,8 @@ fn type_words_read_as_the_exported_ones() {
         "floats17",
         "enum()",
         "enum(A||B)",
-        "list(list(u8))",
+        "map(string)",
+        "array(u8,four)",
         "vec3",
         "",
     ] {

@@ -114,6 +114,8 @@ impl DynValue {
             PropertyType::Floats(n) => DynValue::Floats(vec![0.0; *n]),
             PropertyType::String => DynValue::Text(String::new()),
             PropertyType::Enum { variants, .. } => DynValue::Enum { variants, index: 0 },
+            // A list of lists: kept as written, as arrays, maps and sets are.
+            PropertyType::List(PropertyType::List(_)) => DynValue::Raw(String::new()),
             PropertyType::List(item) => DynValue::List {
                 item,
                 items: Vec::new(),

@@ -104,7 +104,7 @@ impl TokenBuffer {
                 ))
             }
             _ if *open != NO_BLOCK => {
-                self.add_value(line.start, text, s, line.no);
+                self.add_value(line.start, text, s);
                 Ok(())
             }
             _ => self.compact(line, s),
@@ -195,7 +195,7 @@ impl TokenBuffer {
         if from == line.text.len() {
             return Err(header_without_value(line.src, line.path, self.nodes.last()));
         }
-        self.add_value(line.start, line.text, from, line.no);
+        self.add_value(line.start, line.text, from);
         Ok(())
     }
 

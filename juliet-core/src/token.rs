@@ -243,7 +243,7 @@ impl TokenBuffer {
 
     /// Gives back the memory a file of more than 65,536 properties made the buffer take,
     /// keeping what files of that size need (a buffer kept for a session of loads
-    /// would otherwise hold about 48 bytes a property of its largest file). Loaders call
+    /// would otherwise hold about 40 bytes a property of its largest file). Loaders call
     /// it after such a file.
     pub fn release_large(&mut self) {
         if self.nodes.capacity() > Self::KEEP_NODES {

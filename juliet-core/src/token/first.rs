@@ -4,7 +4,7 @@
 //! An open-addressing table of node indices alone (the CRC is the node's own, so it is
 //! not stored again): 4 bytes a slot, at most three quarters full, where a general hash
 //! map of CRC to index takes about 18 bytes a key. A file of a million keys needs it
-//! while it is tokenized, next to its 48 bytes a key of nodes.
+//! while it is tokenized, next to its 40 bytes a key of node and value line.
 
 use super::PropertyNode;
 

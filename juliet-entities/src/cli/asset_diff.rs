@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::output::{escape_path, Style};
 use super::project::{find_root, require_paths, resolve_root};
-use super::props::{find_key, key_order, read_asset, show, Asset};
+use super::props::{find_key, key_order, read_asset, show, write_shown, Asset};
 use super::{CliError, CliResult, Status};
 
 /// Arguments of `jasset diff`.
@@ -261,7 +261,9 @@ fn textconv(asset: &Asset, out: &mut dyn Write) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::new(out);
     for (_, i) in ranked {
         let p = &asset.props[i as usize];
-        writeln!(out, "{}: {}", asset.name(p), show(&asset.value(p)))?;
+        write!(out, "{}: ", asset.name(p))?;
+        write_shown(&mut out, asset.value_lines(p))?;
+        writeln!(out)?;
     }
     out.flush()
 }

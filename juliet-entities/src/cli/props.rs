@@ -150,14 +150,22 @@ impl Asset {
     /// The value lines of `p` as the codec writes them (as written for a key the class
     /// does not know, or when the file does not load).
     pub fn value(&self, p: &Prop) -> Vec<&str> {
-        match self
-            .known
-            .get(p.known as usize)
-            .and_then(|k| k.value.as_ref())
-        {
-            Some(lines) => lines.iter().map(String::as_str).collect(),
-            None => self.raw(p),
-        }
+        self.value_lines(p).collect()
+    }
+
+    /// [`Asset::value`] one line at a time, without a list of them (a value may have
+    /// millions of lines).
+    pub fn value_lines<'s>(&'s self, p: &Prop) -> impl Iterator<Item = &'s str> + 's {
+        let codec = (self.known.get(p.known as usize)).and_then(|k| k.value.as_ref());
+        let text = self.text();
+        let several: &[(u32, u32)] = match (codec, p.several) {
+            (None, true) => &self.lines[p.value.0 as usize..][..p.value.1 as usize],
+            _ => &[],
+        };
+        let one = (codec.is_none() && !p.several).then(|| slice(text, p.value));
+        (codec.into_iter().flatten().map(String::as_str))
+            .chain(several.iter().map(move |&r| slice(text, r)))
+            .chain(one)
     }
 
     /// Byte range of the value text of `p` in [`Asset::text`]: its first value line's
@@ -646,6 +654,27 @@ fn text_properties(text: &str) -> Vec<(String, Vec<String>)> {
             .collect(),
         Err(_) => Vec::new(),
     }
+}
+
+/// Writes `lines` as [`show`] makes them one line, one line at a time.
+///
+/// # Errors
+/// The first error of `out`.
+pub fn write_shown<'l>(
+    out: &mut dyn std::io::Write,
+    mut lines: impl Iterator<Item = &'l str>,
+) -> std::io::Result<()> {
+    let Some(first) = lines.next() else {
+        return out.write_all(b"[]");
+    };
+    let Some(second) = lines.next() else {
+        return out.write_all(first.as_bytes());
+    };
+    write!(out, "[{first}, {second}")?;
+    for line in lines {
+        write!(out, ", {line}")?;
+    }
+    out.write_all(b"]")
 }
 
 /// `lines` as one line for messages: the line itself, or `[a, b, c]` for several.

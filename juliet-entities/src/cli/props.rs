@@ -38,8 +38,10 @@ const UNKNOWN: u32 = u32::MAX;
 pub struct Prop {
     /// The key: its start and length in the text.
     key: (u32, u32),
-    /// One value line: its start and length in the text; several (`several`): the index
-    /// of the first in the asset's list of value lines, and their number.
+    /// One value line: its start and length in the text; several (`several`): the start
+    /// of the first and the length up to the end of the last, the value lines being the
+    /// lines between that are not blank or comments ([`region_lines`]: no list of them
+    /// is kept, a value may have millions).
     value: (u32, u32),
     /// 1-based line of the key.
     pub line: u32,
@@ -93,8 +95,6 @@ pub struct Asset {
     pub load_error: Option<Error>,
     /// The whole file (byte-order mark included); [`Asset::text`] is what follows it.
     file: String,
-    /// The value lines of the properties that have several, as `(start, length)`.
-    lines: Vec<(u32, u32)>,
     /// The keys the class knows, as [`Prop`]'s `known` indexes them.
     known: Vec<Known>,
     /// The effective value of each property the class writes (template chain and
@@ -135,13 +135,13 @@ impl Asset {
     /// The value lines of `p` as written (trimmed, as the tokenizer reads them; one or
     /// more).
     pub fn raw(&self, p: &Prop) -> Vec<&str> {
-        raw_lines(self.text(), &self.lines, p)
+        raw_lines(self.text(), p)
     }
 
     /// The number of value lines of `p`.
     pub fn raw_len(&self, p: &Prop) -> usize {
         if p.several {
-            p.value.1 as usize
+            region_lines(slice(self.text(), p.value)).count()
         } else {
             1
         }
@@ -157,42 +157,37 @@ impl Asset {
     /// millions of lines).
     pub fn value_lines<'s>(&'s self, p: &Prop) -> impl Iterator<Item = &'s str> + 's {
         let codec = (self.known.get(p.known as usize)).and_then(|k| k.value.as_ref());
-        let text = self.text();
-        let several: &[(u32, u32)] = match (codec, p.several) {
-            (None, true) => &self.lines[p.value.0 as usize..][..p.value.1 as usize],
-            _ => &[],
-        };
-        let one = (codec.is_none() && !p.several).then(|| slice(text, p.value));
+        let text = slice(self.text(), p.value);
+        let several = (codec.is_none() && p.several).then(|| region_lines(text));
+        let one = (codec.is_none() && !p.several).then_some(text);
         (codec.into_iter().flatten().map(String::as_str))
-            .chain(several.iter().map(move |&r| slice(text, r)))
+            .chain(several.into_iter().flatten())
             .chain(one)
     }
 
     /// Byte range of the value text of `p` in [`Asset::text`]: its first value line's
     /// start to its last value line's end (line ending excluded).
     pub fn values(&self, p: &Prop) -> (usize, usize) {
-        let (first, last) = if p.several {
-            let at = p.value.0 as usize;
-            let count = (p.value.1 as usize).max(1);
-            (self.lines[at], self.lines[at + count - 1])
-        } else {
-            (p.value, p.value)
-        };
-        (first.0 as usize, (last.0 + last.1) as usize)
+        (p.value.0 as usize, (p.value.0 + p.value.1) as usize)
     }
 
     /// Byte range of each value line of `p` in [`Asset::text`] (line endings excluded),
     /// in file order.
     pub fn value_ranges(&self, p: &Prop) -> Vec<(usize, usize)> {
-        let one = |(start, len): (u32, u32)| (start as usize, (start + len) as usize);
+        let base = self.text().as_ptr() as usize;
+        let range = |l: &str| {
+            (
+                l.as_ptr() as usize - base,
+                l.as_ptr() as usize - base + l.len(),
+            )
+        };
         if p.several {
-            let (first, count) = (p.value.0 as usize, p.value.1 as usize);
-            self.lines[first..first + count]
-                .iter()
-                .map(|&l| one(l))
+            region_lines(slice(self.text(), p.value))
+                .map(range)
                 .collect()
         } else {
-            vec![one(p.value)]
+            let (start, len) = (p.value.0 as usize, p.value.1 as usize);
+            vec![(start, start + len)]
         }
     }
 
@@ -263,8 +258,6 @@ impl Asset {
 struct Scan {
     /// The properties, in file order (`known` unset, `kept` false).
     props: Vec<Prop>,
-    /// The value lines of the properties with several.
-    lines: Vec<(u32, u32)>,
 }
 
 /// The properties of `text` (a file's text after its byte-order mark), tokenized piece by
@@ -286,10 +279,7 @@ fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
     let base = text.as_ptr() as usize;
     let at = |s: &str| (s.as_ptr() as usize - base) as u32;
     let mut buffer = TokenBuffer::new();
-    let mut out = Scan {
-        props: Vec::new(),
-        lines: Vec::new(),
-    };
+    let mut out = Scan { props: Vec::new() };
     let mut lines_before = 0u32;
     debug_assert!(file.ends_with(text.as_bytes()), "text is the end of file");
     let bom = file.len() - text.len();
@@ -316,9 +306,8 @@ fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
             let (value, several) = match values.next() {
                 None => (first, false),
                 Some(second) => {
-                    let start = out.lines.len() as u32;
-                    out.lines.extend([first, second].into_iter().chain(values));
-                    ((start, out.lines.len() as u32 - start), true)
+                    let last = values.last().unwrap_or(second);
+                    ((first.0, last.0 + last.1 - first.0), true)
                 }
             };
             out.props.push(Prop {
@@ -347,17 +336,24 @@ fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
     Ok(out)
 }
 
-/// The value lines of `p`, a property of `text` whose value lines of properties with
-/// several are `lines`.
-fn raw_lines<'t>(text: &'t str, lines: &[(u32, u32)], p: &Prop) -> Vec<&'t str> {
+/// The value lines of `p`, a property of `text`.
+fn raw_lines<'t>(text: &'t str, p: &Prop) -> Vec<&'t str> {
     if p.several {
-        let (first, count) = (p.value.0 as usize, p.value.1 as usize);
-        (lines[first..first + count].iter())
-            .map(|&l| slice(text, l))
-            .collect()
+        region_lines(slice(text, p.value)).collect()
     } else {
         vec![slice(text, p.value)]
     }
+}
+
+/// The value lines in `region` (from a property's first value line to its last): its
+/// lines trimmed of blanks, without blank and comment lines, as the tokenizer reads
+/// them (the lines between two value lines of a property are no header, no property
+/// and no conflict marker).
+fn region_lines(region: &str) -> impl Iterator<Item = &str> {
+    region
+        .split('\n')
+        .map(|l| l.trim_matches([' ', '\t', '\r']))
+        .filter(|l| !(l.is_empty() || l.starts_with('#') || l.starts_with("//")))
 }
 
 /// The text of the byte range `(start, length)` of `text`.
@@ -407,7 +403,7 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
         }
     };
     let text = &file[if bom { 3 } else { 0 }..];
-    let Scan { mut props, lines } = scan(file.as_bytes(), text, path).map_err(usage)?;
+    let Scan { mut props } = scan(file.as_bytes(), text, path).map_err(usage)?;
     let has_id = props.iter().any(|p| {
         let key = slice(text, p.key);
         let crc = juliet_core::key_crc_runtime(key.as_bytes());
@@ -454,7 +450,7 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
             // as written).
             let class = kind_class(registry, &props, text);
             let canonical = class.map_or_else(HashMap::new, |class| {
-                one_by_one(registry, class, &props, &lines, text)
+                one_by_one(registry, class, &props, text)
             });
             (class, canonical, None, Some(e))
         }
@@ -483,7 +479,6 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
         props,
         load_error,
         file,
-        lines,
         known,
         resolved,
         order: Vec::new(),
@@ -499,14 +494,13 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
 /// # Errors
 /// As [`scan`].
 pub fn read_text(file: String, path: &Path) -> Result<Asset, Error> {
-    let Scan { props, lines } = scan(file.as_bytes(), &file, path)?;
+    let Scan { props } = scan(file.as_bytes(), &file, path)?;
     let mut asset = Asset {
         path: path.to_path_buf(),
         bom: false,
         props,
         load_error: None,
         file,
-        lines,
         known: Vec::new(),
         resolved: None,
         order: Vec::new(),
@@ -541,7 +535,6 @@ fn one_by_one(
     registry: &'static juliet_core::Registry,
     class: &'static juliet_core::Class,
     props: &[Prop],
-    lines: &[(u32, u32)],
     text: &str,
 ) -> HashMap<String, Vec<String>> {
     let mut out = HashMap::new();
@@ -553,7 +546,7 @@ fn one_by_one(
     for p in props {
         let key = slice(text, p.key);
         let crc = juliet_core::key_crc_runtime(key.as_bytes());
-        let value = raw_lines(text, lines, p).join("\n");
+        let value = raw_lines(text, p).join("\n");
         let (name, canonical) = if let Some(base) = crate::entity_file::base_key(crc, key) {
             (base, base_value(base, class, &value))
         } else if let Some(i) = class.property_index(crc, key) {

@@ -169,7 +169,7 @@ pub fn diff_assets(a: &Asset, b: &Asset) -> Vec<Change> {
 }
 
 /// The properties of `x` as one side of a diff: each its [`Asset::name`] and
-/// [`Asset::value`].
+/// [`Asset::value_lines`].
 fn props_side(x: &Asset) -> Side<'_> {
     Side {
         len: x.props.len(),

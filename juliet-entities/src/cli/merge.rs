@@ -217,11 +217,10 @@ impl<'a> Plan<'a> {
     /// the value of the side that changed it, or is a conflict.
     fn new(base: &'a Asset, ours: &'a Asset, theirs: &'a Asset) -> Plan<'a> {
         let pick = |name: &str| -> Pick<'_> {
-            let value = |a| value_of(a, name);
-            let (b, o, t) = (value(base), value(ours), value(theirs));
-            if o == t || t == b {
+            let (b, o, t) = ((base, name), (ours, name), (theirs, name));
+            if same(o, t) || same(t, b) {
                 Pick::Ours
-            } else if o == b {
+            } else if same(o, b) {
                 Pick::Theirs(theirs.get(name))
             } else {
                 Pick::Conflict(ours.get(name), theirs.get(name))
@@ -614,9 +613,14 @@ fn property(asset: &Asset, p: &Prop, eol: &str) -> String {
     }
 }
 
-/// The value of the property `name` of `asset`, if it has one.
-fn value_of<'a>(asset: &'a Asset, name: &str) -> Option<Vec<&'a str>> {
-    asset.get(name).map(|p| asset.value(p))
+/// Whether the property `name` has the same value in the two assets (absent in both
+/// included), compared one value line at a time.
+fn same((a, name_a): (&Asset, &str), (b, name_b): (&Asset, &str)) -> bool {
+    match (a.get(name_a), b.get(name_b)) {
+        (Some(pa), Some(pb)) => a.value_lines(pa).eq(b.value_lines(pb)),
+        (None, None) => true,
+        _ => false,
+    }
 }
 
 /// `lines`, owned.

@@ -20,7 +20,12 @@ fn merged(base: &str, ours: &str, theirs: &str) -> (String, Vec<Conflict>) {
 fn semantic(text: &str) -> Vec<(String, Vec<String>)> {
     let a = asset(text);
     let mut props: Vec<_> = (a.props.iter())
-        .map(|p| (juliet_core::normalize_key(a.name(p)), owned(a.value(p))))
+        .map(|p| {
+            (
+                juliet_core::normalize_key(a.name(p)),
+                owned(a.value_lines(p).collect()),
+            )
+        })
         .collect();
     props.sort();
     props

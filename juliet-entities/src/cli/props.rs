@@ -32,7 +32,7 @@ use super::CliError;
 const UNKNOWN: u32 = u32::MAX;
 
 /// One property of a file: byte ranges of its [`Asset`]'s text, read through the
-/// asset ([`Asset::key`], [`Asset::name`], [`Asset::raw`], [`Asset::value`],
+/// asset ([`Asset::key`], [`Asset::name`], [`Asset::raw`], [`Asset::value_lines`],
 /// [`Asset::span`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Prop {
@@ -148,13 +148,8 @@ impl Asset {
     }
 
     /// The value lines of `p` as the codec writes them (as written for a key the class
-    /// does not know, or when the file does not load).
-    pub fn value(&self, p: &Prop) -> Vec<&str> {
-        self.value_lines(p).collect()
-    }
-
-    /// [`Asset::value`] one line at a time, without a list of them (a value may have
-    /// millions of lines).
+    /// does not know, or when the file does not load), one at a time: no list of them
+    /// (a value may have millions of lines).
     pub fn value_lines<'s>(&'s self, p: &Prop) -> impl Iterator<Item = &'s str> + 's {
         let codec = (self.known.get(p.known as usize)).and_then(|k| k.value.as_ref());
         let text = slice(self.text(), p.value);
@@ -488,7 +483,7 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
 }
 
 /// `file` (a text without byte-order mark) tokenized only, no entity loaded: every
-/// [`Asset::name`] is the key as written and every [`Asset::value`] the lines as
+/// [`Asset::name`] is the key as written and every [`Asset::value_lines`] the lines as
 /// written.
 ///
 /// # Errors
@@ -694,7 +689,7 @@ mod tests {
         let a = asset("; id\n0x0000000000000042\n; class\nInert\n; mass: 0.50\n");
         let mass = a.get("mass").unwrap();
         assert_eq!((a.name(mass), a.raw(mass)[0]), ("Mass", "0.50"));
-        assert_eq!(a.value(mass), ["0.5"]);
+        assert!(a.value_lines(mass).eq(["0.5"]));
         let id = a.get("entityid").unwrap();
         assert_eq!((a.key(id), id.line), ("id", 1));
         assert!(a.load_error.is_none());
@@ -704,7 +699,7 @@ mod tests {
     fn a_file_of_an_unknown_kind_compares_as_written() {
         let a = asset("; Kind\nDragon\n; Wings\n4.0\n");
         assert!(a.load_error.is_some());
-        assert_eq!(a.value(a.get("wings").unwrap()), ["4.0"]);
+        assert!(a.value_lines(a.get("wings").unwrap()).eq(["4.0"]));
     }
 
     #[test]

@@ -43,8 +43,6 @@ pub struct Prop {
     /// lines between that are not blank or comments ([`region_lines`]: no list of them
     /// is kept, a value may have millions).
     value: (u32, u32),
-    /// 1-based line of the key.
-    pub line: u32,
     /// The index in the asset's known keys, or [`UNKNOWN`].
     known: u32,
     /// How the property is written.
@@ -57,7 +55,7 @@ pub struct Prop {
 }
 
 // The figure docs/reliability.md gives for a property.
-static_assertions::const_assert!(std::mem::size_of::<Prop>() <= 28);
+static_assertions::const_assert!(std::mem::size_of::<Prop>() <= 24);
 
 impl Prop {
     /// Byte offset of the key in its asset's [`Asset::text`] (on the property's first
@@ -275,7 +273,6 @@ fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
     let at = |s: &str| (s.as_ptr() as usize - base) as u32;
     let mut buffer = TokenBuffer::new();
     let mut out = Scan { props: Vec::new() };
-    let mut lines_before = 0u32;
     debug_assert!(file.ends_with(text.as_bytes()), "text is the end of file");
     let bom = file.len() - text.len();
     for piece in crate::pieces::pieces(text.as_bytes()) {
@@ -308,14 +305,12 @@ fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
             out.props.push(Prop {
                 key,
                 value,
-                line: node.line + lines_before,
                 known: UNKNOWN,
                 form: node.form,
                 several,
                 kept: false,
             });
         }
-        lines_before += given.iter().filter(|&&b| b == b'\n').count() as u32;
     }
     // A key in two pieces, which no piece's own duplicate check sees.
     let order = key_order(out.props.len(), |i| slice(text, out.props[i].key));
@@ -684,6 +679,12 @@ mod tests {
         read_asset(text.as_bytes().to_vec(), Path::new("t.jasset"), None).unwrap()
     }
 
+    /// The 1-based line of the key of `p`, a property of `a`.
+    fn line(a: &Asset, p: &Prop) -> u32 {
+        let before = &a.text().as_bytes()[..p.key_start()];
+        1 + before.iter().filter(|&&b| b == b'\n').count() as u32
+    }
+
     #[test]
     fn values_are_read_through_the_codec_and_keys_through_their_aliases() {
         let a = asset("; id\n0x0000000000000042\n; class\nInert\n; mass: 0.50\n");
@@ -691,7 +692,7 @@ mod tests {
         assert_eq!((a.name(mass), a.raw(mass)[0]), ("Mass", "0.50"));
         assert!(a.value_lines(mass).eq(["0.5"]));
         let id = a.get("entityid").unwrap();
-        assert_eq!((a.key(id), id.line), ("id", 1));
+        assert_eq!((a.key(id), line(&a, id)), ("id", 1));
         assert!(a.load_error.is_none());
     }
 
@@ -753,10 +754,8 @@ mod tests {
             text.push_str(&format!("k{i}: 1\n"));
         }
         let a = asset(&text);
-        assert_eq!(
-            a.get(&format!("k{}", pieces + 5)).unwrap().line,
-            pieces as u32 + 7
-        );
+        let k = a.get(&format!("k{}", pieces + 5)).unwrap();
+        assert_eq!(line(&a, k), pieces as u32 + 7);
         text.push_str("K_0: 2\n");
         let err = read_asset(text.into_bytes(), Path::new("t.jasset"), None).unwrap_err();
         assert!(

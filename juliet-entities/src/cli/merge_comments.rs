@@ -10,7 +10,7 @@
 //!   (the comments inside a property stay with its lines).
 //!
 //! So a comment both sides edited differently is there in both versions, OURS's where
-//! it was and THEIRS's after it.
+//! it was and THEIRS's where THEIRS's insertions go.
 
 use std::collections::HashMap;
 

@@ -26,6 +26,12 @@ impl FirstOfCrc {
         self.len == 0
     }
 
+    /// How many slots the table has.
+    #[cfg(test)]
+    pub(super) fn slots(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Whether the table has grown past what files of 65,536 properties need.
     pub(super) fn is_large(&self) -> bool {
         self.slots.len() > 1 << 17
@@ -62,16 +68,6 @@ impl FirstOfCrc {
                 i if nodes[i as usize].key_crc == crc => return i,
                 _ => at = (at + 1) & mask,
             }
-        }
-    }
-
-    /// Room for `nodes` recorded nodes without growing (only while none is recorded).
-    pub(super) fn reserve(&mut self, nodes: usize) {
-        let size = (nodes.saturating_mul(4) / 3 + 1)
-            .next_power_of_two()
-            .max(64);
-        if self.len == 0 && self.slots.len() < size {
-            self.slots = vec![EMPTY; size];
         }
     }
 
@@ -131,9 +127,9 @@ mod tests {
             nodes.push(node(crc * 7919));
         }
         assert!(!table.is_empty());
+        // Grown with the nodes: at most three quarters full, a power of two.
+        assert_eq!(table.slots.len(), 2048);
         table.clear();
-        table.reserve(3000);
-        assert_eq!(table.slots.len(), 4096);
         assert!(table.is_empty());
         assert_eq!(table.first_or_insert(&nodes, 0, 5), 5);
     }

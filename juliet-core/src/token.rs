@@ -68,6 +68,8 @@ pub struct TokenBuffer {
     values: Vec<ValueSpan>,
     /// Key CRC -> index of the first node with that CRC (files of many keys only).
     seen: first::FirstOfCrc,
+    /// Lines of the file being scanned (at most that many nodes).
+    lines: usize,
     /// Normalized key -> line, for the keys whose CRC another, different key of the
     /// file shares (CRC-32 collisions: about a hundred in a million random keys).
     collided: HashMap<Vec<u8>, u32>,
@@ -222,6 +224,7 @@ impl TokenBuffer {
             .sum::<usize>();
         self.nodes.reserve(lines);
         self.values.reserve(lines);
+        self.lines = lines;
         self.scan(src, path)?;
         if self.seen.is_large() {
             // Only the scan looks duplicates up: a large table is not kept beside the

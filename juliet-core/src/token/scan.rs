@@ -254,9 +254,10 @@ impl TokenBuffer {
                 .map(|n| n.line);
         }
         if self.seen.is_empty() {
-            // Past the linear scan: index the nodes so far (they hold no duplicate). The
-            // table grows with the nodes: sized for the file's lines, a file of a few
-            // keys and millions of value lines would take 4 to 6 bytes a line for it.
+            // Past the linear scan: index the nodes so far (they hold no duplicate),
+            // in a table sized for as many nodes as the file may hold (allocated
+            // zeroed: the slots no key lands on cost nothing).
+            self.seen.reserve(self.lines);
             for i in 0..count {
                 let n = self.nodes[i];
                 self.record(src, i as u32, n.key_crc, node_key(src, &n), n.line);

@@ -504,25 +504,3 @@ fn conflict_markers_are_errors_at_their_line() {
         assert_eq!(doc.len(), 1, "{text:?}");
     }
 }
-
-#[test]
-fn the_duplicate_index_grows_with_the_keys_not_the_lines() {
-    // 40 keys (past the linear duplicate scan) and 100,000 value lines: the index
-    // holds 40 keys, not room for a key a line; a repeated key is still found.
-    let mut file = String::new();
-    for i in 0..40 {
-        file.push_str(&format!("k{i}: 1\n"));
-    }
-    file.push_str("; Notes\n");
-    file.push_str(&"a\n".repeat(100_000));
-    let mut buf = TokenBuffer::new();
-    let len = buf
-        .tokenize(file.as_bytes(), Path::new("t"))
-        .map(|d| d.len());
-    assert_eq!(len.ok(), Some(41));
-    assert!(buf.seen.slots() <= 128, "{} slots", buf.seen.slots());
-    file.push_str("; k0: 2\n");
-    let err = buf.tokenize(file.as_bytes(), Path::new("t")).err();
-    let kind = err.map(|e| e.kind.clone());
-    assert_eq!(kind, Some(ErrorKind::DuplicateKey { first_line: 1 }));
-}

@@ -1,7 +1,8 @@
 //! Nothing lost, nothing corrupted: the `jasset` binary run over hostile trees (FIFOs,
 //! links to `/dev/zero` and out of the project, huge templates, read-only files, files
 //! of newer builds, stale temporaries, control characters) and against a second
-//! process saving a file while `fmt` runs.
+//! process saving a file while `fmt` runs; a project holding a FIFO copied by `bench`
+//! and `demo --path`; a folder tree 2,000 deep.
 //!
 //! `JASSET_BIN` may name another `jasset` binary to run these tests against (to see
 //! which of them an older build fails).
@@ -516,4 +517,50 @@ fn fmt_gives_a_file_without_an_id_one_of_a_random_prefix_and_migrate_none() {
     let written = fs::read_to_string(&file).unwrap();
     assert!(written.starts_with("# mine\n; Kind: Projectile\n; ClassVersion: 2\n"));
     assert!(!written.contains("EntityID"), "{written}");
+}
+
+#[cfg(unix)]
+#[test]
+fn bench_and_demo_copy_a_project_holding_a_fifo_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo");
+    let root = dir.path().join("demo");
+    assert!(Command::new("cp")
+        .arg("-R")
+        .arg(&demo)
+        .arg(&root)
+        .status()
+        .unwrap()
+        .success());
+    for fifo in ["notes.pipe", "Assets/Templates/pipe.jasset"] {
+        let made = Command::new("mkfifo").arg(root.join(fifo)).status();
+        assert!(made.unwrap().success());
+    }
+    let o = jasset(dir.path(), &["demo", "--path", "demo"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    assert!(text(&o).contains("demo verified"), "{}", text(&o));
+    for name in ["notes.pipe", "pipe.jasset"] {
+        let warned = String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .any(|l| l.contains("warning") && l.contains(name) && l.contains("not copied"));
+        assert!(warned, "{name} not reported:\n{}", text(&o));
+    }
+    let o = jasset(dir.path(), &["bench", "demo", "--iterations", "1"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    assert!(text(&o).contains("notes.pipe"), "{}", text(&o));
+}
+
+/// Walking folders costs a lookup per entry, not per component of each path: a tree
+/// 2,000 folders deep is checked at once (docs/reliability.md, section 6, measures it).
+#[test]
+fn a_file_under_two_thousand_nested_folders_is_checked() {
+    let p = project();
+    let templates = p.path().join("Assets/Templates");
+    let deep: PathBuf = std::iter::repeat_n("a", 2000).collect();
+    fs::create_dir_all(templates.join(&deep)).unwrap();
+    fs::write(templates.join(&deep).join("t.jasset"), ROCK).unwrap();
+    fs::write(templates.join("u.jasset"), ROCK).unwrap();
+    let o = jasset(p.path(), &["check", "."]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    assert!(text(&o).contains("checked 2 files"), "{}", text(&o));
 }

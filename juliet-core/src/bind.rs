@@ -60,7 +60,7 @@ pub struct Properties<'d, 'a> {
     /// The first node this walk has not looked at (while `reading`: every node so far,
     /// made or not, set when the walk leaves the canonical reading).
     next: usize,
-    /// The node bound last, when it was bound as a node (`span.line` 0).
+    /// The node bound last, when it was bound as a node (`span_line` 0).
     current: usize,
     /// The table index bound last (`usize::MAX` before the first): the next property
     /// is expected at the one after ([`Properties::expect`]).
@@ -78,8 +78,9 @@ pub struct Properties<'d, 'a> {
     /// document is being filled, every node made is looked at, `ClassVersion` is past.
     reading: bool,
     /// The value line of the property bound last when the canonical reading bound it
-    /// (decoded without a node); `line` 0 otherwise.
+    /// (decoded without a node), and its 1-based line; `span_line` 0 otherwise.
     span: ValueSpan,
+    span_line: u32,
 }
 
 impl<'a> Document<'a> {
@@ -111,6 +112,7 @@ impl<'a> Document<'a> {
             version_first: true,
             reading: false,
             span: ValueSpan::default(),
+            span_line: 0,
         }
     }
 }
@@ -347,6 +349,7 @@ impl<'a> Properties<'_, 'a> {
     fn bind_canonical(&mut self, found: crate::token::Canonical<'a>, j: usize) {
         self.doc.bind_canonical(found, self.table[j].crc);
         self.span = found.value_span();
+        self.span_line = found.value_line();
         self.bound = j;
         if j < 64 {
             self.seen |= 1 << j;
@@ -382,7 +385,7 @@ impl<'a> Properties<'_, 'a> {
     fn bound_to(&mut self, i: usize, j: usize) {
         self.next = self.next.max(i + 1);
         self.current = i;
-        self.span.line = 0;
+        self.span_line = 0;
         self.bound = j;
         self.version_first = false;
     }
@@ -398,7 +401,7 @@ impl<'a> Properties<'_, 'a> {
     /// Before the first [`Properties::next_property`] that gave a property.
     #[inline(always)]
     pub fn decode_into<T: Codec>(&mut self, place: &mut T) -> Result<(), Error> {
-        let value = if self.span.line != 0 {
+        let value = if self.span_line != 0 {
             Value::from_spans(self.doc.source(), std::slice::from_ref(&self.span))
         } else {
             self.doc.value(self.current)
@@ -460,10 +463,10 @@ impl<'a> Properties<'_, 'a> {
     fn decode_error(&self, e: crate::ValueError<'_>) -> Error {
         let p = &self.table[self.bound];
         let expected = p.property_type.to_string();
-        if self.span.line != 0 {
+        if self.span_line != 0 {
             // Read in canonical form, maybe without a node: the key is the declared one.
-            self.doc
-                .bad_value(std::slice::from_ref(&self.span), p.key, &expected, e)
+            let at = (self.span.start, self.span_line);
+            (self.doc).bad_value(std::slice::from_ref(&self.span), at, p.key, &expected, e)
         } else {
             self.doc.value_error(self.current, &expected, e)
         }

@@ -243,7 +243,7 @@ impl TokenBuffer {
 
     /// Gives back the memory a file of more than 65,536 properties made the buffer take,
     /// keeping what files of that size need (a buffer kept for a session of loads
-    /// would otherwise hold about 48 bytes a property of its largest file). Loaders call
+    /// would otherwise hold about 40 bytes a property of its largest file). Loaders call
     /// it after such a file.
     pub fn release_large(&mut self) {
         if self.nodes.capacity() > Self::KEEP_NODES {
@@ -606,19 +606,22 @@ impl<'a> Document<'a> {
     pub fn value_error(&self, index: usize, expected: &str, err: crate::ValueError<'_>) -> Error {
         let n = &self.buf.nodes[index];
         let spans = node_spans(&self.buf.values, n);
-        self.bad_value(spans, self.key(index), expected, err)
+        let at = (n.key_start, n.line);
+        self.bad_value(spans, at, self.key(index), expected, err)
     }
 
     /// [`Document::value_error`] of a property with value lines `spans` (at least one)
-    /// and key `key`, made a node or not.
+    /// and key `key`, made a node or not; `at` is a byte of the source at or before
+    /// the value lines and its 1-based line (the key's, or the value line's).
     pub(crate) fn bad_value(
         &self,
         spans: &[ValueSpan],
+        at: (u32, u32),
         key: &str,
         expected: &str,
         err: crate::ValueError<'_>,
     ) -> Error {
-        let (line, column) = self.locate(spans, err.found);
+        let (line, column) = self.locate(spans, at, err.found);
         Error::new(
             self.path,
             line,
@@ -633,20 +636,29 @@ impl<'a> Document<'a> {
     }
 
     /// Line and column of `text` when it is a slice of the value lines `spans` (at
-    /// least one); the first value line's start otherwise.
-    fn locate(&self, spans: &[ValueSpan], text: &str) -> (u32, u32) {
+    /// least one); the first value line's start otherwise. The line is counted from
+    /// `at` (a byte at or before the value lines, and its line): the lines of the
+    /// property, not of the whole file.
+    fn locate(&self, spans: &[ValueSpan], at: (u32, u32), text: &str) -> (u32, u32) {
         let base = self.src.as_ptr() as usize;
-        let at = text.as_ptr() as usize;
-        if at >= base && at <= base + self.src.len() {
-            let offset = (at - base) as u32;
-            for span in spans {
-                if offset >= span.start && offset <= span.start + span.len {
-                    let prefix = &self.src[span.start as usize..offset as usize];
-                    return (span.line, span.column + prefix.chars().count() as u32);
-                }
-            }
-        }
-        spans.first().map_or((0, 0), |s| (s.line, s.column))
+        let found = text.as_ptr() as usize;
+        let inside =
+            |offset: u32| (spans.iter()).any(|s| offset >= s.start && offset <= s.start + s.len);
+        let offset = (found >= base && found <= base + self.src.len())
+            .then(|| (found - base) as u32)
+            .filter(|&o| inside(o))
+            .or_else(|| spans.first().map(|s| s.start));
+        let Some(offset) = offset else {
+            return (0, 0);
+        };
+        let (from, line) = at;
+        let (from, offset) = (from.min(offset) as usize, offset as usize);
+        let between = &self.src.as_bytes()[from..offset];
+        let line = line + memchr::memchr_iter(b'\n', between).count() as u32;
+        let line_start =
+            memchr::memrchr(b'\n', &self.src.as_bytes()[..offset]).map_or(0, |i| i + 1);
+        let column = self.src[line_start..offset].chars().count() as u32 + 1;
+        (line, column)
     }
 
     /// The [`ErrorKind::DuplicateKey`] error for nodes `a` and `b`, two spellings of one

@@ -3,14 +3,16 @@
 
 use crate::error::ValueErrorKind;
 
-/// Where one value line sits in the source: byte range, 1-based line and column.
+/// Where one value line sits in the source: its byte range (8 bytes: a file of many
+/// short value lines holds one per line). Its line and column are worked out from the
+/// source when an error names them (`Document::bad_value`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct ValueSpan {
     pub(crate) start: u32,
     pub(crate) len: u32,
-    pub(crate) line: u32,
-    pub(crate) column: u32,
 }
+
+static_assertions::const_assert_eq!(std::mem::size_of::<ValueSpan>(), 8);
 
 /// The value lines of one property, trimmed, without comment or blank lines. Borrowed
 /// from the source: reading it copies nothing.

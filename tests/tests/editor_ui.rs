@@ -309,6 +309,52 @@ fn a_template_changed_on_disk_reloads_and_an_unsaved_entity_asks() {
     assert_eq!(mass(&h, 0x11), 260.0, "the unsaved edit is gone");
 }
 
+#[test]
+fn an_unsaved_delete_asks_when_its_file_changes_on_disk() {
+    let (_dir, world) = project();
+    let mut h = harness(&world);
+    let changed = |h: &mut Harness<'_, EditorApp>, id: u64, file: &Path| {
+        select(h, id);
+        h.get_by_label("Delete").click();
+        h.run();
+        assert!(!h.state().world().manager().contains(EntityId(id)));
+        fs::write(file, instance(id, "Rock", "Health: 5.0\n")).unwrap();
+        h.state_mut().files_changed(&[file.to_path_buf()]);
+        h.run();
+        let conflict = h.state().conflict().cloned();
+        assert!(conflict.is_some_and(|c| c.removed && c.id == EntityId(id)));
+        assert!(!h.state().world().manager().contains(EntityId(id)));
+    };
+
+    // Reload: the file as it is now, the Delete undone and its undo step dropped.
+    let c = world.join("Entities/c.jasset");
+    changed(&mut h, 0x12, &c);
+    h.get_by_label("Reload from disk").click();
+    h.run();
+    assert_eq!(health(&h, 0x12), 5.0);
+    assert!(!h.state_mut().is_unsaved());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(health(&h, 0x12), 5.0, "the Delete's undo step is gone");
+
+    // Keep: the Delete stays, and the save deletes the file; its undo step stays.
+    let b = world.join("Entities/b.jasset");
+    changed(&mut h, 0x11, &b);
+    h.get_by_label("Keep the Delete").click();
+    h.run();
+    assert!(h.state().conflict().is_none());
+    assert!(!h.state().world().manager().contains(EntityId(0x11)));
+    assert!(h.state_mut().is_unsaved());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(h.state().world().manager().contains(EntityId(0x11)));
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    save(&mut h);
+    assert!(!b.exists());
+    assert!(c.exists());
+}
+
 #[derive(juliet_entities::Codec, Clone, Copy, PartialEq, Debug, Default)]
 enum GateMode {
     #[default]

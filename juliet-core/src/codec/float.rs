@@ -441,8 +441,6 @@ mod tests {
             let spans = [crate::value::ValueSpan {
                 start: 8,
                 len: t.len() as u32,
-                line: 1,
-                column: 9,
             }];
             let in_source = Value::from_spans(&src, &spans);
             let std32 = t.parse::<f32>();

@@ -95,8 +95,6 @@ impl TokenBuffer {
                 values.push(ValueSpan {
                     start: start as u32,
                     len: line.len() as u32,
-                    line: line_no,
-                    column: 1,
                 });
                 start = end + 1;
                 continue;
@@ -215,7 +213,7 @@ impl TokenBuffer {
         self.add_node(crc, key, at.line_no, u32::from(key_off) + 1, form);
         if one_line {
             let from = skip_blanks(line, prefix);
-            self.add_value(at.line_start, line, from, at.line_no);
+            self.add_value(at.line_start, line, from);
             at.open = NO_BLOCK;
         } else {
             at.open = self.values.len();
@@ -312,16 +310,13 @@ impl TokenBuffer {
         });
     }
 
-    /// Appends the value span of `line` (which starts at `line_start` in the source and
-    /// is line `line_no`) from byte `from` to its end. Everything before `from` is ASCII
-    /// (blanks, `;`, a key, `:`), so `from + 1` is the character column.
+    /// Appends the value span of `line` (which starts at `line_start` in the source) from
+    /// byte `from` to its end.
     #[inline(always)]
-    pub(super) fn add_value(&mut self, line_start: usize, line: &[u8], from: usize, line_no: u32) {
+    pub(super) fn add_value(&mut self, line_start: usize, line: &[u8], from: usize) {
         self.values.push(ValueSpan {
             start: (line_start + from) as u32,
             len: (line.len() - from) as u32,
-            line: line_no,
-            column: from as u32 + 1,
         });
     }
 
@@ -374,7 +369,7 @@ impl TokenBuffer {
                 None => false,
             },
             _ if *open != NO_BLOCK => {
-                self.add_value(start, line, s, line_no);
+                self.add_value(start, line, s);
                 true
             }
             _ => match find_colon(line, s) {
@@ -461,7 +456,7 @@ impl TokenBuffer {
         }
         let key = (start + k, start + key_end);
         self.add_node(key_crc, key, line_no, k as u32 + 1, form);
-        self.add_value(start, line, from, line_no);
+        self.add_value(start, line, from);
         true
     }
 }

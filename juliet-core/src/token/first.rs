@@ -3,18 +3,21 @@
 //!
 //! An open-addressing table of node indices alone (the CRC is the node's own, so it is
 //! not stored again): 4 bytes a slot, at most three quarters full, where a general hash
-//! map of CRC to index takes about 18 bytes a key. A file of a million keys needs it
-//! while it is tokenized, next to its 48 bytes a key of nodes.
+//! map of CRC to index takes about 18 bytes a key. A slot holds its node's index plus
+//! one, 0 where free, so that a table is allocated zeroed and a slot no key lands on
+//! costs no memory: a table sized for every line of a file of a few keys and millions
+//! of value lines stays untouched. A file of a million keys needs it
+//! while it is tokenized, next to its 40 bytes a key of node and value line.
 
 use super::PropertyNode;
 
-/// No node.
-const EMPTY: u32 = u32::MAX;
+/// No node (a slot holds a node's index plus one).
+const EMPTY: u32 = 0;
 
 /// See the [module docs](self).
 #[derive(Debug, Default)]
 pub(super) struct FirstOfCrc {
-    /// Node indices, [`EMPTY`] where free; a power of two long (or empty).
+    /// Node indices plus one, [`EMPTY`] where free; a power of two long (or empty).
     slots: Vec<u32>,
     /// Occupied slots.
     len: usize,
@@ -53,13 +56,13 @@ impl FirstOfCrc {
         loop {
             match self.slots[at] {
                 EMPTY => {
-                    self.slots[at] = index;
+                    self.slots[at] = index + 1;
                     self.len += 1;
                     return index;
                 }
                 // Every recorded index but the one being added (which ends the call)
                 // is a node already pushed.
-                i if nodes[i as usize].key_crc == crc => return i,
+                i if nodes[i as usize - 1].key_crc == crc => return i - 1,
                 _ => at = (at + 1) & mask,
             }
         }
@@ -82,7 +85,7 @@ impl FirstOfCrc {
         let old = std::mem::replace(&mut self.slots, vec![EMPTY; size]);
         let mask = size - 1;
         for i in old.into_iter().filter(|&i| i != EMPTY) {
-            let mut at = slot_of(nodes[i as usize].key_crc, mask);
+            let mut at = slot_of(nodes[i as usize - 1].key_crc, mask);
             while self.slots[at] != EMPTY {
                 at = (at + 1) & mask;
             }

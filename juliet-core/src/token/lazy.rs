@@ -54,14 +54,19 @@ pub(crate) struct Canonical<'a> {
     next_line: u32,
     /// The 1-based line of the header.
     line: u32,
-    /// The 1-based line and column of the value.
+    /// The 1-based line of the value.
     value_line: u32,
-    value_column: u32,
     /// Whether the property is an inline header (`; Key: value`), else a block.
     inline: bool,
 }
 
 impl Canonical<'_> {
+    /// The 1-based line of the value line.
+    #[inline(always)]
+    pub(crate) fn value_line(&self) -> u32 {
+        self.value_line
+    }
+
     /// The value line's span: on the line after the header's for a block, after the
     /// `: ` of an inline header.
     #[inline(always)]
@@ -69,8 +74,6 @@ impl Canonical<'_> {
         ValueSpan {
             start: self.value_start,
             len: self.value_len,
-            line: self.value_line,
-            column: self.value_column,
         }
     }
 }
@@ -208,12 +211,7 @@ impl<'a> Document<'a> {
         if (EDGE[usize::from(first)] & FIRST) | (EDGE[usize::from(last)] & LAST) != 0 {
             return None;
         }
-        // An inline value follows `; `, the key and `: `, one byte a character.
-        let (value_line, value_column) = if inline {
-            (line, (start - key_start) as u32 + 3)
-        } else {
-            (line + 1, 1)
-        };
+        let value_line = if inline { line } else { line + 1 };
         let (next, next_line) = next_header(bytes, &self.buf.masks, end + 1, value_line + 1)?;
         Some(Canonical {
             key: &bytes[key_start..key_end],
@@ -223,7 +221,6 @@ impl<'a> Document<'a> {
             next_line,
             line,
             value_line,
-            value_column,
             inline,
         })
     }

@@ -104,7 +104,7 @@ impl TokenBuffer {
                 ))
             }
             _ if *open != NO_BLOCK => {
-                self.add_value(line.start, text, s, line.no);
+                self.add_value(line.start, text, s);
                 Ok(())
             }
             _ => self.compact(line, s),
@@ -195,7 +195,7 @@ impl TokenBuffer {
         if from == line.text.len() {
             return Err(header_without_value(line.src, line.path, self.nodes.last()));
         }
-        self.add_value(line.start, line.text, from, line.no);
+        self.add_value(line.start, line.text, from);
         Ok(())
     }
 
@@ -255,7 +255,8 @@ impl TokenBuffer {
         }
         if self.seen.is_empty() {
             // Past the linear scan: index the nodes so far (they hold no duplicate),
-            // in a table sized for as many nodes as the file may hold.
+            // in a table sized for as many nodes as the file may hold (allocated
+            // zeroed: the slots no key lands on cost nothing).
             self.seen.reserve(self.lines);
             for i in 0..count {
                 let n = self.nodes[i];

@@ -245,11 +245,11 @@ fn lines_are_found_across_blocks_windows_and_tails() {
             let got: Vec<&str> = doc.value(i).lines().collect();
             let want: Vec<&str> = values.iter().map(|(v, _)| v.as_str()).collect();
             assert_eq!(got, want, "{key}");
-            for (k, (_, value_line)) in values.iter().enumerate() {
-                assert_eq!(
-                    doc.buf.values[doc.buf.nodes[i].values_start as usize + k].line,
-                    *value_line
-                );
+            // Each value line is located at its line and column (tab-indented: 2).
+            for (found, (_, value_line)) in doc.value(i).lines().zip(values) {
+                let kind = crate::ValueErrorKind::ExpectedOneLine(2);
+                let err = doc.value_error(i, "x", crate::ValueError::new(kind, found));
+                assert_eq!((err.location.line, err.location.column), (*value_line, 2));
             }
         }
         let last = doc.len() - 1;

@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::output::{escape_path, Style};
 use super::project::{find_root, require_paths, resolve_root};
-use super::props::{find_key, key_order, read_asset, show, Asset};
+use super::props::{find_key, key_order, read_asset, show, write_shown, Asset};
 use super::{CliError, CliResult, Status};
 
 /// Arguments of `jasset diff`.
@@ -169,12 +169,12 @@ pub fn diff_assets(a: &Asset, b: &Asset) -> Vec<Change> {
 }
 
 /// The properties of `x` as one side of a diff: each its [`Asset::name`] and
-/// [`Asset::value`].
+/// [`Asset::value_lines`].
 fn props_side(x: &Asset) -> Side<'_> {
     Side {
         len: x.props.len(),
         key: Box::new(move |i| x.name(&x.props[i])),
-        value: Box::new(move |i| x.value(&x.props[i])),
+        value: Box::new(move |i| Box::new(x.value_lines(&x.props[i]))),
     }
 }
 
@@ -190,17 +190,20 @@ fn resolved_side<'a>(x: &'a Asset, kept: &'a [u32]) -> Side<'a> {
             None => x.name(kept_prop(i)),
         }),
         value: Box::new(move |i| match written.get(i) {
-            Some((_, lines)) => lines.iter().map(String::as_str).collect(),
-            None => x.value(kept_prop(i)),
+            Some((_, lines)) => Box::new(lines.iter().map(String::as_str)),
+            None => Box::new(x.value_lines(kept_prop(i))),
         }),
     }
 }
+
+/// The value lines of one item of a [`Side`], one at a time (a value may have millions).
+type Lines<'a> = Box<dyn Iterator<Item = &'a str> + 'a>;
 
 /// One side of a diff: `len` items, each a key and value lines.
 struct Side<'a> {
     len: usize,
     key: Box<dyn Fn(usize) -> &'a str + 'a>,
-    value: Box<dyn Fn(usize) -> Vec<&'a str> + 'a>,
+    value: Box<dyn Fn(usize) -> Lines<'a> + 'a>,
 }
 
 /// The changes from the items of `a` to those of `b`: removed and changed ones in `a`'s
@@ -208,7 +211,7 @@ struct Side<'a> {
 /// search ([`key_order`]): a file of a million keys is not searched through for each of
 /// its keys.
 fn diff_by(a: &Side<'_>, b: &Side<'_>) -> Vec<Change> {
-    let owned = |lines: Vec<&str>| lines.into_iter().map(str::to_owned).collect::<Vec<_>>();
+    let owned = |lines: Lines<'_>| lines.map(str::to_owned).collect::<Vec<_>>();
     let (order_a, order_b) = (key_order(a.len, &a.key), key_order(b.len, &b.key));
     let mut changes = Vec::new();
     for i in 0..a.len {
@@ -216,9 +219,9 @@ fn diff_by(a: &Side<'_>, b: &Side<'_>) -> Vec<Change> {
         match find_key(&order_b, b.len, &b.key, key) {
             None => changes.push(Change::Removed(key.to_owned(), owned((a.value)(i)))),
             Some(j) => {
-                let (old, new) = ((a.value)(i), (b.value)(j));
-                if old != new {
-                    changes.push(Change::Changed(key.to_owned(), owned(old), owned(new)));
+                if !(a.value)(i).eq((b.value)(j)) {
+                    let (old, new) = (owned((a.value)(i)), owned((b.value)(j)));
+                    changes.push(Change::Changed(key.to_owned(), old, new));
                 }
             }
         }
@@ -261,7 +264,9 @@ fn textconv(asset: &Asset, out: &mut dyn Write) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::new(out);
     for (_, i) in ranked {
         let p = &asset.props[i as usize];
-        writeln!(out, "{}: {}", asset.name(p), show(&asset.value(p)))?;
+        write!(out, "{}: ", asset.name(p))?;
+        write_shown(&mut out, asset.value_lines(p))?;
+        writeln!(out)?;
     }
     out.flush()
 }

@@ -85,10 +85,30 @@ pub fn collect(paths: &[PathBuf]) -> Collected {
     found
 }
 
-/// Lists folder `dir` into `found`; `seen` holds the resolved folders listed so far.
-fn walk(dir: &Path, found: &mut Collected, seen: &mut HashSet<PathBuf>) {
-    let real = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    if !seen.insert(real) {
+/// What tells one folder from another, however it is reached: its device and inode
+/// number (read from the folder's metadata, one lookup of its path, so a walk stays
+/// linear in its entries at any depth; resolving the path instead costs a lookup per
+/// component, each as long as the path). Where there are no inode numbers, the resolved
+/// path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum FolderId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+fn folder_id(dir: &Path) -> FolderId {
+    #[cfg(unix)]
+    if let Ok(m) = fs::metadata(dir) {
+        use std::os::unix::fs::MetadataExt;
+        return FolderId::Inode(m.dev(), m.ino());
+    }
+    FolderId::Path(fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()))
+}
+
+/// Lists folder `dir` into `found`; `seen` holds the folders listed so far.
+fn walk(dir: &Path, found: &mut Collected, seen: &mut HashSet<FolderId>) {
+    if !seen.insert(folder_id(dir)) {
         found.warnings.push(warning(
             dir,
             "folder already listed (a symbolic link loop or a second link to it): skipped",

@@ -20,7 +20,8 @@
 //! spelling and line form, the comments between value lines kept), THEIRS's new
 //! properties are inserted after their nearest preceding neighbour, a property THEIRS
 //! removed loses its header and value lines but not the comments inside it, and
-//! comments, blank lines, order and line endings stay. Where the edit would not read
+//! comments, blank lines, order and line endings stay. Comments THEIRS added or edited
+//! are inserted, those it removed between properties removed (`merge_comments.rs`). Where the edit would not read
 //! back as the merged properties (a mix of line forms it cannot keep), the properties
 //! are written one block each instead.
 
@@ -33,6 +34,7 @@ use super::project::resolve_root;
 use super::props::{compare_keys, read_asset, read_text, show, Asset, Prop};
 use super::{CliError, CliResult, Status};
 use crate::edit::{block, ends_line_at, line_for_line, lines_between};
+use comments::{merge_comments, Comments};
 
 /// Arguments of `jasset merge`.
 #[derive(Debug, Clone, Args)]
@@ -149,6 +151,15 @@ fn write_result(target: &Path, bytes: &[u8]) -> Result<(), CliError> {
     })
 }
 
+/// What [`Plan::edit`] inserts into OURS's text at one point.
+#[derive(Debug, Clone, Copy)]
+enum Insert<'a> {
+    /// A property only THEIRS has.
+    Prop(&'a Prop, Pick<'a>),
+    /// A comment line of THEIRS (without its line ending).
+    Note(&'a str),
+}
+
 /// What the result holds for one property.
 #[derive(Debug, Clone, Copy)]
 enum Pick<'a> {
@@ -197,6 +208,8 @@ struct Plan<'a> {
     /// For each property of OURS, the first at or after it that stays in the result
     /// (`u32::MAX`: none).
     next_staying: Vec<u32>,
+    /// THEIRS's comments to insert and OURS's to remove.
+    comments: Comments<'a>,
 }
 
 impl<'a> Plan<'a> {
@@ -204,11 +217,10 @@ impl<'a> Plan<'a> {
     /// the value of the side that changed it, or is a conflict.
     fn new(base: &'a Asset, ours: &'a Asset, theirs: &'a Asset) -> Plan<'a> {
         let pick = |name: &str| -> Pick<'_> {
-            let value = |a| value_of(a, name);
-            let (b, o, t) = (value(base), value(ours), value(theirs));
-            if o == t || t == b {
+            let (b, o, t) = ((base, name), (ours, name), (theirs, name));
+            if same(o, t) || same(t, b) {
                 Pick::Ours
-            } else if o == b {
+            } else if same(o, b) {
                 Pick::Theirs(theirs.get(name))
             } else {
                 Pick::Conflict(ours.get(name), theirs.get(name))
@@ -247,6 +259,7 @@ impl<'a> Plan<'a> {
             picks,
             added,
             next_staying,
+            comments: merge_comments(base, ours, theirs),
         }
     }
     /// The properties of the result with conflicts resolved to OURS, each the
@@ -357,7 +370,6 @@ impl<'a> Plan<'a> {
         let (ours, theirs) = (self.ours, self.theirs);
         let src = ours.text();
         let eol = ours.eol();
-        let several = |o: &Option<&Prop>, a: &Asset| o.is_some_and(|p| a.raw_len(p) > 1);
         let mut edits = Edits::default();
         // The form of the last property of OURS before this one that stays.
         let mut staying_form = None;
@@ -413,7 +425,38 @@ impl<'a> Plan<'a> {
                 }
             }
         }
-        for &(t, pick, at) in &self.added {
+        self.insert_theirs(markers, &mut edits);
+        for &(start, end) in &self.comments.remove {
+            edits.list.push((start, end, String::new()));
+        }
+        // Insertions at one point keep THEIRS's order, before a replacement there.
+        // A `; ` after the insertions at its byte, right before the line it guards.
+        edits.list.extend(edits.guards);
+        crate::edit::apply(src, edits.list)
+    }
+
+    /// The edits inserting THEIRS's new properties (a conflict block when `markers`)
+    /// and comments into OURS's text, in THEIRS's order at each point.
+    fn insert_theirs(&self, markers: bool, edits: &mut Edits) {
+        let (ours, theirs) = (self.ours, self.theirs);
+        let eol = ours.eol();
+        let mut inserts: Vec<(usize, usize, Insert<'_>)> = (self.added.iter())
+            .map(|&(t, pick, at)| (at, theirs.span(t).0, Insert::Prop(t, pick)))
+            .chain(
+                (self.comments.insert.iter())
+                    .map(|&(at, from, line)| (at, from, Insert::Note(line))),
+            )
+            .collect();
+        inserts.sort_by_key(|&(at, from, _)| (at, from));
+        for (at, _, insert) in inserts {
+            let (t, pick) = match insert {
+                Insert::Prop(t, pick) => (t, pick),
+                Insert::Note(line) => {
+                    let text = format!("{}{line}{eol}", self.line_start(edits, at));
+                    edits.list.push((at, at, text));
+                    continue;
+                }
+            };
             let mut text = match pick {
                 // THEIRS's form, but never `Key: value`, which only some places allow.
                 Pick::Theirs(Some(t)) if t.form == juliet_core::LineForm::Block => {
@@ -423,12 +466,7 @@ impl<'a> Plan<'a> {
                 Pick::Conflict(o, th) if markers => self.conflict_block(o, th, eol),
                 _ => continue,
             };
-            // After a last line without a line ending, unless an edit there (a property
-            // inserted before this one, a value line removed) leaves one.
-            let ended = |e: &(usize, usize, String)| ends_line_at(src.as_bytes(), e, at);
-            if at > 0 && !src[..at].ends_with('\n') && !edits.list.iter().any(ended) {
-                text.insert_str(0, eol);
-            }
+            text.insert_str(0, self.line_start(edits, at));
             // A block left open (the text, or a side of a conflict once resolved).
             let opens_block = match pick {
                 Pick::Conflict(o, th) => several(&o, ours) || several(&th, theirs),
@@ -436,13 +474,22 @@ impl<'a> Plan<'a> {
             };
             edits.list.push((at, at, text));
             if opens_block {
-                self.guard_compact(at, markers, &mut edits);
+                self.guard_compact(at, markers, edits);
             }
         }
-        // Insertions at one point keep THEIRS's order, before a replacement there.
-        // A `; ` after the insertions at its byte, right before the line it guards.
-        edits.list.extend(edits.guards);
-        crate::edit::apply(src, edits.list)
+    }
+
+    /// The line ending to write before text inserted at byte `at` of OURS's text: one
+    /// after a last line without a line ending, unless an edit there (a property
+    /// inserted before, a value line removed) leaves one.
+    fn line_start(&self, edits: &Edits, at: usize) -> &'static str {
+        let src = self.ours.text();
+        let ended = |e: &(usize, usize, String)| ends_line_at(src.as_bytes(), e, at);
+        if at > 0 && !src[..at].ends_with('\n') && !edits.list.iter().any(ended) {
+            self.ours.eol()
+        } else {
+            ""
+        }
     }
 
     /// The merged properties one block each (comments dropped), in OURS's order with
@@ -543,6 +590,11 @@ fn is_value_line(line: &str) -> bool {
     !(marker || line.starts_with([';', '#']) || line.starts_with("//"))
 }
 
+/// Whether `o` (of `a`) has several value lines.
+fn several(o: &Option<&Prop>, a: &Asset) -> bool {
+    o.is_some_and(|p| a.raw_len(p) > 1)
+}
+
 /// `key` and `lines` as a block, or as `; Key: value` when its one line would not read
 /// back as a block's value line ([`is_value_line`]).
 fn block_or_inline(key: &str, lines: &[&str], eol: &str) -> String {
@@ -561,15 +613,23 @@ fn property(asset: &Asset, p: &Prop, eol: &str) -> String {
     }
 }
 
-/// The value of the property `name` of `asset`, if it has one.
-fn value_of<'a>(asset: &'a Asset, name: &str) -> Option<Vec<&'a str>> {
-    asset.get(name).map(|p| asset.value(p))
+/// Whether the property `name` has the same value in the two assets (absent in both
+/// included), compared one value line at a time.
+fn same((a, name_a): (&Asset, &str), (b, name_b): (&Asset, &str)) -> bool {
+    match (a.get(name_a), b.get(name_b)) {
+        (Some(pa), Some(pb)) => a.value_lines(pa).eq(b.value_lines(pb)),
+        (None, None) => true,
+        _ => false,
+    }
 }
 
 /// `lines`, owned.
 fn owned(lines: Vec<&str>) -> Vec<String> {
     lines.into_iter().map(str::to_owned).collect()
 }
+
+#[path = "merge_comments.rs"]
+mod comments;
 
 #[cfg(test)]
 #[path = "merge_tests.rs"]

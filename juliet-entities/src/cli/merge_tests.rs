@@ -20,7 +20,12 @@ fn merged(base: &str, ours: &str, theirs: &str) -> (String, Vec<Conflict>) {
 fn semantic(text: &str) -> Vec<(String, Vec<String>)> {
     let a = asset(text);
     let mut props: Vec<_> = (a.props.iter())
-        .map(|p| (juliet_core::normalize_key(a.name(p)), owned(a.value(p))))
+        .map(|p| {
+            (
+                juliet_core::normalize_key(a.name(p)),
+                owned(a.value_lines(p).collect()),
+            )
+        })
         .collect();
     props.sort();
     props
@@ -162,17 +167,62 @@ fn a_block_theirs_removes_leaves_the_comments_inside_it() {
 }
 
 #[test]
-fn a_conflicting_block_keeps_ours_comments_after_the_conflict() {
+fn a_conflicting_block_keeps_ours_comments_after_the_conflict_then_theirs() {
     let base = with_notes(&["first", "second", "third"]);
     let ours = with_notes(&["first", "ours", "third"]);
     let theirs = with_notes(&["first", "theirs", "third"]).replace("keep this", "their note");
     let (text, conflicts) = merged(&base, &ours, &theirs);
     assert_eq!(conflicts.len(), 1);
+    // THEIRS's edit of the comment inside the block is kept after OURS's comments.
     assert!(
-        text.contains(">>>>>>> theirs\n# keep this\n\n; Mass: 1.0\n"),
+        text.contains(">>>>>>> theirs\n# keep this\n\n# their note\n; Mass: 1.0\n"),
         "{text}"
     );
-    assert!(!text.contains("their note"), "{text}");
+}
+
+#[test]
+fn comments_theirs_added_land_after_the_property_before_them() {
+    let ours = BASE.replace("250.0", "300.0");
+    let theirs = BASE
+        .replace("; Mass\n", "# heavy\n; Mass\n")
+        .replace("; Health: 40.0\n", "; Health: 40.0\n// the end\n");
+    let (text, conflicts) = merged(BASE, &ours, &theirs);
+    assert!(conflicts.is_empty());
+    assert_eq!(
+        text,
+        "# a rock\n; EntityID\n0x0000000000000042\n; Kind\nInert\n# heavy\n\n; Mass\n300.0\n; Health: 40.0\n// the end\n"
+    );
+}
+
+#[test]
+fn a_comment_one_side_edited_is_replaced_and_one_both_edited_keeps_both() {
+    let edit = |text: &str| BASE.replace("# a rock", text);
+    // THEIRS edited it, OURS changed a value: THEIRS's text, at the top.
+    let (text, _) = merged(BASE, &BASE.replace("250.0", "1.0"), &edit("# a big rock"));
+    assert_eq!(text, edit("# a big rock").replace("250.0", "1.0"));
+    // OURS edited it: OURS's text.
+    let (text, _) = merged(BASE, &edit("# a small rock"), BASE);
+    assert_eq!(text, edit("# a small rock"));
+    // Both, differently: both texts, THEIRS's first (it goes in at the top).
+    let (text, conflicts) = merged(BASE, &edit("# a small rock"), &edit("# a big rock"));
+    assert!(conflicts.is_empty());
+    assert_eq!(text, edit("# a big rock\n# a small rock"));
+    // Both, alike: once.
+    let (text, _) = merged(BASE, &edit("# a big rock"), &edit("# a big rock"));
+    assert_eq!(text, edit("# a big rock"));
+}
+
+#[test]
+fn a_comment_theirs_added_after_an_unterminated_last_line_starts_a_line() {
+    let base = "; Kind: Inert\n; Mass: 1.0";
+    let theirs = "; Kind: Inert\n; Mass: 1.0\n# done\n";
+    let (text, _) = merged(base, base, theirs);
+    assert_eq!(text, "; Kind: Inert\n; Mass: 1.0\n# done\n");
+    // CRLF: the added line too.
+    let base = "; Kind: Inert\r\n; Mass: 1.0\r\n";
+    let theirs = "# top\r\n; Kind: Inert\r\n; Mass: 1.0\r\n";
+    let (text, _) = merged(base, base, theirs);
+    assert_eq!(text, theirs);
 }
 
 #[test]
@@ -379,6 +429,8 @@ struct GenProp {
     key: &'static str,
     lines: Vec<String>,
     form: u8,
+    /// The comment line before the property: none for 0, else `# note <key> <note>`.
+    note: u8,
 }
 
 const KEYS: &[(&str, &[&str])] = &[
@@ -392,30 +444,35 @@ const KEYS: &[(&str, &[&str])] = &[
 ];
 
 fn gen_prop() -> impl Strategy<Value = GenProp> {
-    (0..KEYS.len(), 0usize..4, 0u8..3, 1usize..3).prop_map(|(k, v, form, n)| {
+    (0..KEYS.len(), 0usize..4, 0u8..3, 1usize..3, 0u8..3).prop_map(|(k, v, form, n, note)| {
         let (key, values) = KEYS[k];
         // Unknown keys may have several lines; known ones have one.
         let n = if key == "Glow" || key == "Note" { n } else { 1 };
         let lines = (0..n)
             .map(|i| values[(v + i) % values.len()].to_owned())
             .collect();
-        GenProp { key, lines, form }
+        GenProp {
+            key,
+            lines,
+            form,
+            note,
+        }
     })
 }
 
-/// A document of distinct keys from `props`, with a comment between some of them and
-/// between the value lines of a block of several.
+/// A document of distinct keys from `props`, with a comment before those that have a
+/// note and between the value lines of a block of several.
 fn render(props: &[GenProp]) -> String {
     let mut out = String::from("; EntityID\n0x0000000000000042\n; Kind: Inert\n");
     let mut seen = Vec::new();
     let mut block_open = false;
-    for (i, p) in props.iter().enumerate() {
+    for p in props {
         if seen.contains(&p.key) {
             continue;
         }
         seen.push(p.key);
-        if i % 3 == 1 {
-            out.push_str("# note\n");
+        if p.note != 0 {
+            out.push_str(&format!("# note {} {}\n", p.key, p.note));
         }
         match (p.form, p.lines.as_slice()) {
             (1, [line]) => {
@@ -425,7 +482,8 @@ fn render(props: &[GenProp]) -> String {
             (2, [line]) if !block_open => out.push_str(&format!("{}: {line}\n", p.key)),
             (_, lines) => {
                 // A comment between value lines, which stays with them.
-                out.push_str(&format!("; {}\n{}\n", p.key, lines.join("\n# note\n")));
+                let between = format!("\n# note {} inside\n", p.key);
+                out.push_str(&format!("; {}\n{}\n", p.key, lines.join(&between)));
                 block_open = true;
             }
         }
@@ -438,7 +496,7 @@ proptest! {
 
     /// A side that did not change gives the other side: merge(base, x, base) == x,
     /// merge(base, base, x) == x, and merge(base, x, x) == x, compared by properties;
-    /// OURS's comments all stay.
+    /// x's comments all stay, whether OURS or THEIRS has them.
     #[test]
     fn an_unchanged_side_gives_the_other(
         base in prop::collection::vec(gen_prop(), 0..6),
@@ -446,14 +504,25 @@ proptest! {
     ) {
         let (base, x) = (render(&base), render(&x));
         let want = semantic(&x);
-        let comments = |text: &str| text.lines().filter(|l| *l == "# note").count();
         for (o, t) in [(&x, &base), (&base, &x), (&x, &x)] {
             let (text, conflicts) = merged(&base, o, t);
             prop_assert!(conflicts.is_empty());
             prop_assert_eq!(semantic(&text), want.clone(), "{}", text);
-            prop_assert_eq!(comments(&text), comments(o), "{}", text);
+            let kept = comments(&text);
+            for (c, n) in comments(&x) {
+                prop_assert!(kept.get(&c) >= Some(&n), "`{}` lost:\n{}", c, text);
+            }
         }
     }
+}
+
+/// The comment lines of `text`, each with its number of copies.
+fn comments(text: &str) -> std::collections::BTreeMap<&str, usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for line in text.lines().filter(|l| l.starts_with('#')) {
+        *counts.entry(line).or_insert(0) += 1;
+    }
+    counts
 }
 
 /// `p` with every value line replaced by the next value of its key's list.
@@ -475,11 +544,14 @@ fn changed(p: &GenProp) -> GenProp {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
-    /// Changes to different properties, some on each side, all land, with no conflict.
+    /// Changes to different properties, some on each side, all land, with no conflict;
+    /// so do the comments each side added or edited (a property's comment edited on at
+    /// most one side), and the comments neither side touched stay.
     #[test]
     fn changes_to_different_properties_all_land(
         base in prop::collection::vec(gen_prop(), 1..7),
         sides in prop::collection::vec(0u8..3, 7),
+        notes in prop::collection::vec(0u8..3, 7),
     ) {
         let mut seen = Vec::new();
         let base: Vec<GenProp> = base.into_iter().filter(|p| {
@@ -487,21 +559,25 @@ proptest! {
             seen.push(p.key);
             new
         }).collect();
+        // Side n (1 OURS, 2 THEIRS) edits (or adds) the comments its notes name.
+        let note = |p: &GenProp, n: u8| GenProp { note: n + 2, ..p.clone() };
         let side = |n: u8| -> Vec<GenProp> {
-            base.iter().zip(&sides)
+            (base.iter().zip(&sides))
                 .map(|(p, s)| if *s == n { changed(p) } else { p.clone() })
+                .zip(&notes)
+                .map(|(p, c)| if *c == n { note(&p, n) } else { p })
                 .collect()
         };
         let (ours, theirs) = (side(1), side(2));
-        let want: Vec<GenProp> = base.iter().zip(&sides).map(|(p, s)| match s {
-            0 => p.clone(),
-            _ => changed(p),
+        let want: Vec<GenProp> = (base.iter().zip(&sides).zip(&notes)).map(|((p, s), c)| {
+            let p = if *s == 0 { p.clone() } else { changed(p) };
+            if *c == 0 { p } else { note(&p, *c) }
         }).collect();
         let (text, conflicts) = merged(&render(&base), &render(&ours), &render(&theirs));
         prop_assert!(conflicts.is_empty(), "{:?}", conflicts);
         prop_assert_eq!(semantic(&text), semantic(&render(&want)), "{}", text);
-        // OURS's comments all stay.
-        let comments = |text: &str| text.lines().filter(|l| *l == "# note").count();
-        prop_assert_eq!(comments(&text), comments(&render(&ours)), "{}", text);
+        // Every comment of either side, edited or not, and no other.
+        let want = render(&want);
+        prop_assert_eq!(comments(&text), comments(&want), "{}", text);
     }
 }

@@ -572,22 +572,68 @@ pub fn pause_in(env: &str, reached: &str) {
     }
 }
 
-/// Copies the folder `from` into `to` (created), recursively.
+/// Copies the folder `from` into `to` (created), recursively: regular files and
+/// folders, a symbolic link as the regular file it leads to. Anything else (a FIFO, a
+/// socket, a device, a link to a folder or to nothing) is not copied, so that a FIFO
+/// cannot block the copy: each is printed as a warning on stderr and returned.
 ///
 /// # Errors
 /// The first I/O error.
-pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut skipped = Vec::new();
+    copy_dir_into(from, to, &mut skipped)?;
+    for path in &skipped {
+        eprintln!(
+            "jasset: warning: {}: not a regular file or folder: not copied",
+            path.display()
+        );
+    }
+    Ok(skipped)
+}
+
+fn copy_dir_into(from: &Path, to: &Path, skipped: &mut Vec<PathBuf>) -> std::io::Result<()> {
     fs::create_dir_all(to)?;
     for entry in fs::read_dir(from)? {
         let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &target)?;
+        let (path, target) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry.file_type()?;
+        let followed = if kind.is_symlink() {
+            fs::metadata(&path).map(|m| m.file_type()).ok()
         } else {
-            fs::copy(entry.path(), &target)?;
+            Some(kind)
+        };
+        let copied = match followed {
+            Some(_) if kind.is_dir() => {
+                copy_dir_into(&path, &target, skipped)?;
+                true
+            }
+            Some(t) if t.is_file() => copy_regular(&path, &target)?,
+            _ => false,
+        };
+        if !copied {
+            skipped.push(path);
         }
     }
     Ok(())
+}
+
+/// Copies `from` to `to` (its permissions too) when it is a regular file once opened
+/// (opened without blocking: a FIFO swapped in after the listing is not waited on).
+/// `false`, and nothing written, otherwise.
+fn copy_regular(from: &Path, to: &Path) -> std::io::Result<bool> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let mut source = options.open(from)?;
+    let metadata = source.metadata()?;
+    if !metadata.is_file() {
+        return Ok(false);
+    }
+    let mut target = fs::File::create(to)?;
+    std::io::copy(&mut source, &mut target)?;
+    target.set_permissions(metadata.permissions())?;
+    Ok(true)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -32,17 +32,17 @@ use super::CliError;
 const UNKNOWN: u32 = u32::MAX;
 
 /// One property of a file: byte ranges of its [`Asset`]'s text, read through the
-/// asset ([`Asset::key`], [`Asset::name`], [`Asset::raw`], [`Asset::value`],
+/// asset ([`Asset::key`], [`Asset::name`], [`Asset::raw`], [`Asset::value_lines`],
 /// [`Asset::span`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Prop {
     /// The key: its start and length in the text.
     key: (u32, u32),
-    /// One value line: its start and length in the text; several (`several`): the index
-    /// of the first in the asset's list of value lines, and their number.
+    /// One value line: its start and length in the text; several (`several`): the start
+    /// of the first and the length up to the end of the last, the value lines being the
+    /// lines between that are not blank or comments ([`region_lines`]: no list of them
+    /// is kept, a value may have millions).
     value: (u32, u32),
-    /// 1-based line of the key.
-    pub line: u32,
     /// The index in the asset's known keys, or [`UNKNOWN`].
     known: u32,
     /// How the property is written.
@@ -55,7 +55,7 @@ pub struct Prop {
 }
 
 // The figure docs/reliability.md gives for a property.
-static_assertions::const_assert!(std::mem::size_of::<Prop>() <= 28);
+static_assertions::const_assert!(std::mem::size_of::<Prop>() <= 24);
 
 impl Prop {
     /// Byte offset of the key in its asset's [`Asset::text`] (on the property's first
@@ -93,8 +93,6 @@ pub struct Asset {
     pub load_error: Option<Error>,
     /// The whole file (byte-order mark included); [`Asset::text`] is what follows it.
     file: String,
-    /// The value lines of the properties that have several, as `(start, length)`.
-    lines: Vec<(u32, u32)>,
     /// The keys the class knows, as [`Prop`]'s `known` indexes them.
     known: Vec<Known>,
     /// The effective value of each property the class writes (template chain and
@@ -135,56 +133,54 @@ impl Asset {
     /// The value lines of `p` as written (trimmed, as the tokenizer reads them; one or
     /// more).
     pub fn raw(&self, p: &Prop) -> Vec<&str> {
-        raw_lines(self.text(), &self.lines, p)
+        raw_lines(self.text(), p)
     }
 
     /// The number of value lines of `p`.
     pub fn raw_len(&self, p: &Prop) -> usize {
         if p.several {
-            p.value.1 as usize
+            region_lines(slice(self.text(), p.value)).count()
         } else {
             1
         }
     }
 
     /// The value lines of `p` as the codec writes them (as written for a key the class
-    /// does not know, or when the file does not load).
-    pub fn value(&self, p: &Prop) -> Vec<&str> {
-        match self
-            .known
-            .get(p.known as usize)
-            .and_then(|k| k.value.as_ref())
-        {
-            Some(lines) => lines.iter().map(String::as_str).collect(),
-            None => self.raw(p),
-        }
+    /// does not know, or when the file does not load), one at a time: no list of them
+    /// (a value may have millions of lines).
+    pub fn value_lines<'s>(&'s self, p: &Prop) -> impl Iterator<Item = &'s str> + 's {
+        let codec = (self.known.get(p.known as usize)).and_then(|k| k.value.as_ref());
+        let text = slice(self.text(), p.value);
+        let several = (codec.is_none() && p.several).then(|| region_lines(text));
+        let one = (codec.is_none() && !p.several).then_some(text);
+        (codec.into_iter().flatten().map(String::as_str))
+            .chain(several.into_iter().flatten())
+            .chain(one)
     }
 
     /// Byte range of the value text of `p` in [`Asset::text`]: its first value line's
     /// start to its last value line's end (line ending excluded).
     pub fn values(&self, p: &Prop) -> (usize, usize) {
-        let (first, last) = if p.several {
-            let at = p.value.0 as usize;
-            let count = (p.value.1 as usize).max(1);
-            (self.lines[at], self.lines[at + count - 1])
-        } else {
-            (p.value, p.value)
-        };
-        (first.0 as usize, (last.0 + last.1) as usize)
+        (p.value.0 as usize, (p.value.0 + p.value.1) as usize)
     }
 
     /// Byte range of each value line of `p` in [`Asset::text`] (line endings excluded),
     /// in file order.
     pub fn value_ranges(&self, p: &Prop) -> Vec<(usize, usize)> {
-        let one = |(start, len): (u32, u32)| (start as usize, (start + len) as usize);
+        let base = self.text().as_ptr() as usize;
+        let range = |l: &str| {
+            (
+                l.as_ptr() as usize - base,
+                l.as_ptr() as usize - base + l.len(),
+            )
+        };
         if p.several {
-            let (first, count) = (p.value.0 as usize, p.value.1 as usize);
-            self.lines[first..first + count]
-                .iter()
-                .map(|&l| one(l))
+            region_lines(slice(self.text(), p.value))
+                .map(range)
                 .collect()
         } else {
-            vec![one(p.value)]
+            let (start, len) = (p.value.0 as usize, p.value.1 as usize);
+            vec![(start, start + len)]
         }
     }
 
@@ -255,8 +251,6 @@ impl Asset {
 struct Scan {
     /// The properties, in file order (`known` unset, `kept` false).
     props: Vec<Prop>,
-    /// The value lines of the properties with several.
-    lines: Vec<(u32, u32)>,
 }
 
 /// The properties of `text` (a file's text after its byte-order mark), tokenized piece by
@@ -278,11 +272,7 @@ fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
     let base = text.as_ptr() as usize;
     let at = |s: &str| (s.as_ptr() as usize - base) as u32;
     let mut buffer = TokenBuffer::new();
-    let mut out = Scan {
-        props: Vec::new(),
-        lines: Vec::new(),
-    };
-    let mut lines_before = 0u32;
+    let mut out = Scan { props: Vec::new() };
     debug_assert!(file.ends_with(text.as_bytes()), "text is the end of file");
     let bom = file.len() - text.len();
     for piece in crate::pieces::pieces(text.as_bytes()) {
@@ -308,22 +298,19 @@ fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
             let (value, several) = match values.next() {
                 None => (first, false),
                 Some(second) => {
-                    let start = out.lines.len() as u32;
-                    out.lines.extend([first, second].into_iter().chain(values));
-                    ((start, out.lines.len() as u32 - start), true)
+                    let last = values.last().unwrap_or(second);
+                    ((first.0, last.0 + last.1 - first.0), true)
                 }
             };
             out.props.push(Prop {
                 key,
                 value,
-                line: node.line + lines_before,
                 known: UNKNOWN,
                 form: node.form,
                 several,
                 kept: false,
             });
         }
-        lines_before += given.iter().filter(|&&b| b == b'\n').count() as u32;
     }
     // A key in two pieces, which no piece's own duplicate check sees.
     let order = key_order(out.props.len(), |i| slice(text, out.props[i].key));
@@ -339,17 +326,24 @@ fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
     Ok(out)
 }
 
-/// The value lines of `p`, a property of `text` whose value lines of properties with
-/// several are `lines`.
-fn raw_lines<'t>(text: &'t str, lines: &[(u32, u32)], p: &Prop) -> Vec<&'t str> {
+/// The value lines of `p`, a property of `text`.
+fn raw_lines<'t>(text: &'t str, p: &Prop) -> Vec<&'t str> {
     if p.several {
-        let (first, count) = (p.value.0 as usize, p.value.1 as usize);
-        (lines[first..first + count].iter())
-            .map(|&l| slice(text, l))
-            .collect()
+        region_lines(slice(text, p.value)).collect()
     } else {
         vec![slice(text, p.value)]
     }
+}
+
+/// The value lines in `region` (from a property's first value line to its last): its
+/// lines trimmed of blanks, without blank and comment lines, as the tokenizer reads
+/// them (the lines between two value lines of a property are no header, no property
+/// and no conflict marker).
+fn region_lines(region: &str) -> impl Iterator<Item = &str> {
+    region
+        .split('\n')
+        .map(|l| l.trim_matches([' ', '\t', '\r']))
+        .filter(|l| !(l.is_empty() || l.starts_with('#') || l.starts_with("//")))
 }
 
 /// The text of the byte range `(start, length)` of `text`.
@@ -399,7 +393,7 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
         }
     };
     let text = &file[if bom { 3 } else { 0 }..];
-    let Scan { mut props, lines } = scan(file.as_bytes(), text, path).map_err(usage)?;
+    let Scan { mut props } = scan(file.as_bytes(), text, path).map_err(usage)?;
     let has_id = props.iter().any(|p| {
         let key = slice(text, p.key);
         let crc = juliet_core::key_crc_runtime(key.as_bytes());
@@ -446,7 +440,7 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
             // as written).
             let class = kind_class(registry, &props, text);
             let canonical = class.map_or_else(HashMap::new, |class| {
-                one_by_one(registry, class, &props, &lines, text)
+                one_by_one(registry, class, &props, text)
             });
             (class, canonical, None, Some(e))
         }
@@ -475,7 +469,6 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
         props,
         load_error,
         file,
-        lines,
         known,
         resolved,
         order: Vec::new(),
@@ -485,20 +478,19 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
 }
 
 /// `file` (a text without byte-order mark) tokenized only, no entity loaded: every
-/// [`Asset::name`] is the key as written and every [`Asset::value`] the lines as
+/// [`Asset::name`] is the key as written and every [`Asset::value_lines`] the lines as
 /// written.
 ///
 /// # Errors
 /// As [`scan`].
 pub fn read_text(file: String, path: &Path) -> Result<Asset, Error> {
-    let Scan { props, lines } = scan(file.as_bytes(), &file, path)?;
+    let Scan { props } = scan(file.as_bytes(), &file, path)?;
     let mut asset = Asset {
         path: path.to_path_buf(),
         bom: false,
         props,
         load_error: None,
         file,
-        lines,
         known: Vec::new(),
         resolved: None,
         order: Vec::new(),
@@ -533,7 +525,6 @@ fn one_by_one(
     registry: &'static juliet_core::Registry,
     class: &'static juliet_core::Class,
     props: &[Prop],
-    lines: &[(u32, u32)],
     text: &str,
 ) -> HashMap<String, Vec<String>> {
     let mut out = HashMap::new();
@@ -545,7 +536,7 @@ fn one_by_one(
     for p in props {
         let key = slice(text, p.key);
         let crc = juliet_core::key_crc_runtime(key.as_bytes());
-        let value = raw_lines(text, lines, p).join("\n");
+        let value = raw_lines(text, p).join("\n");
         let (name, canonical) = if let Some(base) = crate::entity_file::base_key(crc, key) {
             (base, base_value(base, class, &value))
         } else if let Some(i) = class.property_index(crc, key) {
@@ -648,6 +639,27 @@ fn text_properties(text: &str) -> Vec<(String, Vec<String>)> {
     }
 }
 
+/// Writes `lines` as [`show`] makes them one line, one line at a time.
+///
+/// # Errors
+/// The first error of `out`.
+pub fn write_shown<'l>(
+    out: &mut dyn std::io::Write,
+    mut lines: impl Iterator<Item = &'l str>,
+) -> std::io::Result<()> {
+    let Some(first) = lines.next() else {
+        return out.write_all(b"[]");
+    };
+    let Some(second) = lines.next() else {
+        return out.write_all(first.as_bytes());
+    };
+    write!(out, "[{first}, {second}")?;
+    for line in lines {
+        write!(out, ", {line}")?;
+    }
+    out.write_all(b"]")
+}
+
 /// `lines` as one line for messages: the line itself, or `[a, b, c]` for several.
 pub fn show<S: AsRef<str>>(lines: &[S]) -> String {
     match lines {
@@ -667,14 +679,20 @@ mod tests {
         read_asset(text.as_bytes().to_vec(), Path::new("t.jasset"), None).unwrap()
     }
 
+    /// The 1-based line of the key of `p`, a property of `a`.
+    fn line(a: &Asset, p: &Prop) -> u32 {
+        let before = &a.text().as_bytes()[..p.key_start()];
+        1 + before.iter().filter(|&&b| b == b'\n').count() as u32
+    }
+
     #[test]
     fn values_are_read_through_the_codec_and_keys_through_their_aliases() {
         let a = asset("; id\n0x0000000000000042\n; class\nInert\n; mass: 0.50\n");
         let mass = a.get("mass").unwrap();
         assert_eq!((a.name(mass), a.raw(mass)[0]), ("Mass", "0.50"));
-        assert_eq!(a.value(mass), ["0.5"]);
+        assert!(a.value_lines(mass).eq(["0.5"]));
         let id = a.get("entityid").unwrap();
-        assert_eq!((a.key(id), id.line), ("id", 1));
+        assert_eq!((a.key(id), line(&a, id)), ("id", 1));
         assert!(a.load_error.is_none());
     }
 
@@ -682,7 +700,7 @@ mod tests {
     fn a_file_of_an_unknown_kind_compares_as_written() {
         let a = asset("; Kind\nDragon\n; Wings\n4.0\n");
         assert!(a.load_error.is_some());
-        assert_eq!(a.value(a.get("wings").unwrap()), ["4.0"]);
+        assert!(a.value_lines(a.get("wings").unwrap()).eq(["4.0"]));
     }
 
     #[test]
@@ -736,10 +754,8 @@ mod tests {
             text.push_str(&format!("k{i}: 1\n"));
         }
         let a = asset(&text);
-        assert_eq!(
-            a.get(&format!("k{}", pieces + 5)).unwrap().line,
-            pieces as u32 + 7
-        );
+        let k = a.get(&format!("k{}", pieces + 5)).unwrap();
+        assert_eq!(line(&a, k), pieces as u32 + 7);
         text.push_str("K_0: 2\n");
         let err = read_asset(text.into_bytes(), Path::new("t.jasset"), None).unwrap_err();
         assert!(

@@ -216,7 +216,7 @@ pub fn properties(text: &[u8], path: &Path) -> Result<Properties, Error> {
 /// for a text that loads: a file of a million keys costs a copy of the few wanted.
 ///
 /// A large text is tokenized piece by piece ([`pieces`]) in one buffer, so the
-/// tokenizer's arrays take what a piece of [`PIECE_LINES`](crate::pieces::PIECE_LINES) lines needs, not 48 bytes a
+/// tokenizer's arrays take what a piece of [`PIECE_LINES`](crate::pieces::PIECE_LINES) lines needs, not 40 bytes a
 /// property of the whole file (the callers read the file while its world is loaded). A
 /// key repeated in two pieces is therefore not reported: the texts read here loaded,
 /// and the loader rejects such a file.

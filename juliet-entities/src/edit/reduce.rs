@@ -11,6 +11,11 @@
 //! way on the edited file, after checking that its unknown keys are the entity's, in
 //! order, with the same value lines.
 //!
+//! The value lines of a kept unknown block of three or more, first and last of its run,
+//! are cut the same way (from the line of its second value line to the line of its
+//! last: the block keeps two value lines), so that a file of one unknown block of
+//! millions of lines is edited as a file of a few lines.
+//!
 //! A cut from the start of the run's second property to the start of its last one
 //! changes nothing the tokenizer makes of the rest (docs/jasset-format.md, section 3):
 //! the last property starts with a header line, which opens a property whatever came
@@ -20,7 +25,7 @@
 
 use std::path::Path;
 
-use juliet_core::{LineForm, TokenBuffer, UnknownProperties};
+use juliet_core::{LineForm, TokenBuffer, UnknownProperties, UnknownProperty};
 
 use super::KeyMap;
 use crate::pieces::pieces;
@@ -71,8 +76,12 @@ struct Run {
     last_start: usize,
     /// Whether the last property is a `Key: value` line.
     last_compact: bool,
-    /// The last property, as the canonical writer writes it.
+    /// The last property, as the canonical writer writes it (its value lines cut).
     last_text: String,
+    /// The cut of the first property's inner value lines, if any.
+    first_inner: Option<(usize, usize)>,
+    /// The cut of the last property's inner value lines, if any.
+    last_inner: Option<(usize, usize)>,
 }
 
 /// `file` (an entity file, `path` labelling it) with the inner properties of its runs
@@ -82,7 +91,7 @@ struct Run {
 /// are not the entity's does not read back as it.
 ///
 /// The file is tokenized piece by piece ([`pieces`]): the tokenizer's arrays take what
-/// a piece needs, not 48 bytes a property of the whole file.
+/// a piece needs, not 40 bytes a property of the whole file.
 pub(crate) fn reduce(
     file: &[u8],
     path: &Path,
@@ -119,9 +128,12 @@ pub(crate) fn reduce(
                 .rposition(|&b| b == b'\n')
                 .map_or(0, |i| i + 1);
             let compact = node.form == LineForm::Compact;
+            let inner = (node.form == LineForm::Block)
+                .then(|| inner_cut(file, doc.value(i).lines()))
+                .flatten();
             match run.as_mut() {
                 None => {
-                    property.write(&mut reduced.tail);
+                    write_cut(property, inner.is_some(), &mut reduced.tail);
                     run = Some(Run {
                         first_block: node.form == LineForm::Block,
                         first: index,
@@ -130,6 +142,8 @@ pub(crate) fn reduce(
                         last_start: start,
                         last_compact: compact,
                         last_text: String::new(),
+                        first_inner: inner,
+                        last_inner: None,
                     });
                 }
                 Some(run) => {
@@ -140,7 +154,8 @@ pub(crate) fn reduce(
                     run.last_start = start;
                     run.last_compact = compact;
                     run.last_text.clear();
-                    property.write(&mut run.last_text);
+                    write_cut(property, inner.is_some(), &mut run.last_text);
+                    run.last_inner = inner;
                 }
             }
         }
@@ -164,19 +179,50 @@ pub(crate) fn reduce(
 /// documentation) and notes the properties that stay in `reduced`'s tail.
 fn close(run: Option<Run>, unknown: &UnknownProperties, reduced: &mut Reduced) {
     let Some(run) = run else { return };
+    reduced.cuts.extend(run.first_inner);
     if run.len == 1 {
         return;
     }
     if run.len > 2 && (!run.first_block || !run.last_compact) {
         reduced.cuts.push((run.second_start, run.last_start));
-        reduced.tail.push_str(&run.last_text);
-        return;
+    } else {
+        // Kept whole: a block first and a `Key: value` line last (which the block
+        // would take as a value line without the properties between), or only two.
+        for property in unknown.iter().skip(run.first + 1).take(run.len - 2) {
+            property.write(&mut reduced.tail);
+        }
     }
-    // Kept whole: a block first and a `Key: value` line last (which the block would
-    // take as a value line without the properties between), or only two.
-    for property in unknown.iter().skip(run.first + 1).take(run.len - 1) {
-        property.write(&mut reduced.tail);
+    reduced.cuts.extend(run.last_inner);
+    reduced.tail.push_str(&run.last_text);
+}
+
+/// The cut of a block's inner value lines, `lines` (slices of `file`): from the start
+/// of the line of its second value line to the start of the line of its last; `None`
+/// for fewer than three.
+fn inner_cut<'a>(file: &[u8], mut lines: impl Iterator<Item = &'a str>) -> Option<(usize, usize)> {
+    let base = file.as_ptr() as usize;
+    let line_start = |line: &str| {
+        let at = line.as_ptr() as usize - base;
+        (file[..at].iter().rposition(|&b| b == b'\n')).map_or(0, |i| i + 1)
+    };
+    lines.next()?;
+    let second = line_start(lines.next()?);
+    let last = line_start(lines.last()?);
+    Some((second, last))
+}
+
+/// Appends `property` as the canonical writer writes it, with only its first and last
+/// value lines when `cut` (see [`inner_cut`]).
+fn write_cut(property: UnknownProperty<'_>, cut: bool, out: &mut String) {
+    if !cut {
+        return property.write(out);
     }
+    let mut lines = property.lines();
+    let first = lines.next();
+    let last = lines.last();
+    let mut one = UnknownProperties::new();
+    one.push(property.key(), first.into_iter().chain(last));
+    one.write(out);
 }
 
 #[cfg(test)]
@@ -244,6 +290,31 @@ mod tests {
         let file = "; Mass\n1\n; u0\n1\n; u1: 2\n; u2\n3\n; Health: 2\n";
         let r = reduced(file, props).unwrap();
         assert_eq!(r.bytes, b"; Mass\n1\n; u0\n1\n; u2\n3\n; Health: 2\n");
+    }
+
+    #[test]
+    fn the_inner_value_lines_of_an_unknown_block_are_cut() {
+        // Alone: two value lines stay; comments between value lines go with the cut.
+        let file = "Mass: 1\n; u0\na\nb\n# c\nc\nd\n; Health: 2\n";
+        let props: &[(&str, &[&str])] = &[("u0", &["a", "b", "c", "d"])];
+        let r = reduced(file, props).unwrap();
+        assert_eq!(r.bytes, b"Mass: 1\n; u0\na\nd\n; Health: 2\n");
+        assert_eq!(r.tail, "; u0\na\nd\n");
+        let text = std::str::from_utf8(&r.bytes).unwrap();
+        let health = text.find("Health").unwrap();
+        assert_eq!(r.to_whole(health), file.find("Health").unwrap());
+        // First and last of a run, around the run's own cut; two lines are not cut.
+        let file = "; u0\na\nb\nc\n; u1\nx\ny\n; u2: 3\n; u3\nd\ne\nf\ng\n";
+        let props: &[(&str, &[&str])] = &[
+            ("u0", &["a", "b", "c"]),
+            ("u1", &["x", "y"]),
+            ("u2", &["3"]),
+            ("u3", &["d", "e", "f", "g"]),
+        ];
+        let r = reduced(file, props).unwrap();
+        assert_eq!(r.bytes, b"; u0\na\nc\n; u3\nd\ng\n");
+        assert_eq!(r.tail, "; u0\na\nc\n; u3\nd\ng\n");
+        assert_eq!(r.to_whole(r.bytes.len()), file.len());
     }
 
     #[test]

@@ -33,8 +33,8 @@ pub enum PendingFile {
     Delete(PathBuf),
 }
 
-/// A file changed or deleted on disk while its entity has unsaved edits: the editor
-/// asks.
+/// A file changed or deleted on disk while its entity has unsaved edits, or changed
+/// while its entity's Delete is unsaved: the editor asks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conflict {
     /// The entity.
@@ -43,6 +43,9 @@ pub struct Conflict {
     pub path: PathBuf,
     /// Whether the file was deleted (else it changed).
     pub deleted: bool,
+    /// Whether the entity was deleted in the editor, the file not yet deleted by a save
+    /// (the unsaved edit is the Delete).
+    pub removed: bool,
 }
 
 /// The world editor: a world, its undo history and what the panels show.
@@ -488,8 +491,9 @@ impl EditorApp {
     /// reloaded (its instances follow) and the template list read again. A changed
     /// entity file is read again, an added one (under `Entities/`) loads as a new
     /// entity, and a deleted one's entity leaves the world (its undo steps with it),
-    /// unless the entity has unsaved edits: then [`EditorApp::conflict`] asks. Files the
-    /// world itself wrote (same bytes) change nothing.
+    /// unless the entity has unsaved edits: then [`EditorApp::conflict`] asks; so it
+    /// does when the file of an entity deleted in the editor (not saved since) changes.
+    /// Files the world itself wrote (same bytes) change nothing.
     pub fn files_changed(&mut self, paths: &[PathBuf]) {
         self.plan = None;
         let root = self.world.project_root().to_path_buf();
@@ -514,7 +518,12 @@ impl EditorApp {
                 continue;
             }
             let Some(id) = self.entity_of_file(path) else {
-                if path.is_file() && self.is_entity_file(path) {
+                if let Some(id) = self.removed_entity_of_file(path) {
+                    // A file deleted on disk agrees with the Delete: nothing to ask.
+                    if path.is_file() {
+                        self.removed_file_changed(id, path);
+                    }
+                } else if path.is_file() && self.is_entity_file(path) {
                     let result = self.world.load_added_file(path);
                     let what = format!("Loaded {}", path.display());
                     if let Some(id) = self.report(&what, result) {
@@ -540,6 +549,7 @@ impl EditorApp {
                         id,
                         path: path.clone(),
                         deleted,
+                        removed: false,
                     });
                 } else if deleted {
                     let kept = self.world.file_removed(id, true);
@@ -553,6 +563,45 @@ impl EditorApp {
                 self.reload_entity(id);
             }
         }
+    }
+
+    /// The file of entity `id`, deleted in the editor and not saved since, changed on
+    /// disk: asks, as for unsaved edits; while another question is open, the Delete
+    /// stays (the next save deletes the file).
+    fn removed_file_changed(&mut self, id: EntityId, path: &Path) {
+        if self.conflict.is_none() {
+            self.conflict = Some(Conflict {
+                id,
+                path: path.to_path_buf(),
+                deleted: false,
+                removed: true,
+            });
+        } else {
+            self.status = format!("{id} changed on disk: kept its unsaved Delete");
+        }
+    }
+
+    /// Loads the file of entity `id`, deleted in the editor and not saved since, as it
+    /// is on disk now (the answer "Reload" to a conflict): the Delete is undone by the
+    /// file, and the undo steps of the entity (the Delete's among them) are dropped, as
+    /// when a file is read again.
+    fn reload_removed(&mut self, id: EntityId, path: &Path) {
+        let result = self.world.load_added_file(path);
+        if let Some(loaded) = self.report(&format!("Reloaded {} from disk", path.display()), result)
+        {
+            self.history.forget_entity(id);
+            self.history.forget_entity(loaded);
+            self.select(Some(loaded));
+            self.status = format!("Reloaded {loaded} from disk: the Delete is undone");
+        }
+    }
+
+    /// The entity deleted in the editor (not saved since) whose file is `path`.
+    fn removed_entity_of_file(&self, path: &Path) -> Option<EntityId> {
+        let target = normal(path);
+        (self.world.pending_deletions().iter())
+            .find(|p| p.file.as_deref().is_some_and(|f| normal(f) == target))
+            .map(|p| p.id)
     }
 
     /// Takes entity `id`, whose file was deleted on disk, out of the world with its undo
@@ -591,9 +640,19 @@ impl EditorApp {
     /// Answers the open conflict: `reload` reads the file, else the edits are kept (the
     /// next save reports the file as changed on disk and does not overwrite it).
     /// For a deleted file, `reload` takes the entity out of the world, else it stays
-    /// and the next save writes its file again.
+    /// and the next save writes its file again. For an entity deleted in the editor,
+    /// `reload` loads its file as it is now (the Delete is undone, and its undo step
+    /// dropped), else the Delete stays and the next save deletes the file.
     pub fn resolve_conflict(&mut self, reload: bool) {
         if let Some(conflict) = self.conflict.take() {
+            if conflict.removed {
+                if reload {
+                    self.reload_removed(conflict.id, &conflict.path);
+                } else {
+                    self.status = format!("Kept the unsaved Delete of {}", conflict.id);
+                }
+                return;
+            }
             match (reload, conflict.deleted) {
                 (true, false) => self.reload_entity(conflict.id),
                 (true, true) => self.remove_deleted(conflict.id),

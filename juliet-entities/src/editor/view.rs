@@ -257,11 +257,16 @@ impl EditorApp {
             } else {
                 ("changed on disk", "Reload from disk")
             };
+            let (unsaved, keep) = if conflict.removed {
+                ("was deleted (not saved yet)", "Keep the Delete")
+            } else {
+                ("has unsaved edits", "Keep my edits")
+            };
             egui::Window::new(format!("File {what}"))
                 .collapsible(false)
                 .show(ctx, |ui| {
                     ui.label(format!(
-                        "{} {what}, and entity {} has unsaved edits.",
+                        "{} {what}, and entity {} {unsaved}.",
                         conflict.path.display(),
                         conflict.id
                     ));
@@ -269,7 +274,7 @@ impl EditorApp {
                         if ui.button(take).clicked() {
                             self.resolve_conflict(true);
                         }
-                        if ui.button("Keep my edits").clicked() {
+                        if ui.button(keep).clicked() {
                             self.resolve_conflict(false);
                         }
                     });

@@ -259,6 +259,7 @@ pub struct TemplateCache {
     files_read: u64,
     new_warnings: Vec<Warning>,
     max_file_size: u64,
+    near_names: NearNames,
 }
 
 // A game loads a world on a background thread and hands it over, or shares it behind a
@@ -281,6 +282,7 @@ impl TemplateCache {
             files_read: 0,
             new_warnings: Vec::new(),
             max_file_size: DEFAULT_MAX_TEMPLATE_SIZE,
+            near_names: NearNames::default(),
         }
     }
 
@@ -372,6 +374,7 @@ impl TemplateCache {
         self.kinds.clear();
         self.kind_by_type.clear();
         self.scratch.get_mut().reset();
+        self.near_names = NearNames::default();
     }
 
     /// The template at project-relative `path`: the
@@ -548,8 +551,14 @@ impl TemplateCache {
             Source::Text(text) => text.as_bytes(),
             Source::File => {
                 self.files_read += 1;
-                read_into(scratch, &self.root, &full, self.max_file_size)
-                    .map_err(|reason| template_error(origin, &full, &normalized, reason))?
+                read_into(
+                    scratch,
+                    &self.root,
+                    &full,
+                    self.max_file_size,
+                    &mut self.near_names,
+                )
+                .map_err(|reason| template_error(origin, &full, &normalized, reason))?
             }
         };
         chain.push(normalized.clone());
@@ -784,4 +793,4 @@ fn too_deep(chain: &[String], next: &str) -> String {
 mod read;
 mod reload;
 
-use read::read_into;
+use read::{read_into, NearNames};

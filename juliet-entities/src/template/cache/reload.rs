@@ -52,8 +52,14 @@ impl TemplateCache {
     ) -> Result<(u32, glam::Vec3), Error> {
         let full = self.root.join(&normalized);
         self.files_read += 1;
-        let bytes = read_into(scratch, &self.root, &full, self.max_file_size)
-            .map_err(|reason| template_error(None, &full, &normalized, reason))?;
+        let bytes = read_into(
+            scratch,
+            &self.root,
+            &full,
+            self.max_file_size,
+            &mut self.near_names,
+        )
+        .map_err(|reason| template_error(None, &full, &normalized, reason))?;
         let mut chain = vec![normalized.clone()];
         let Parsed(fresh) = self.parse(
             scratch,

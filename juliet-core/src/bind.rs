@@ -401,11 +401,7 @@ impl<'a> Properties<'_, 'a> {
     /// Before the first [`Properties::next_property`] that gave a property.
     #[inline(always)]
     pub fn decode_into<T: Codec>(&mut self, place: &mut T) -> Result<(), Error> {
-        let value = if self.span_line != 0 {
-            Value::from_spans(self.doc.source(), std::slice::from_ref(&self.span))
-        } else {
-            self.doc.value(self.current)
-        };
+        let value = self.bound_value();
         match place.decode_into(value) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.decode_error(e)),
@@ -443,17 +439,24 @@ impl<'a> Properties<'_, 'a> {
         place: &mut T,
         decode: for<'v> fn(Value<'v>) -> Result<T, crate::ValueError<'v>>,
     ) -> Result<(), Error> {
-        let value = if self.span.line != 0 {
-            Value::from_spans(self.doc.source(), std::slice::from_ref(&self.span))
-        } else {
-            self.doc.value(self.current)
-        };
+        let value = self.bound_value();
         match decode(value) {
             Ok(v) => {
                 *place = v;
                 Ok(())
             }
             Err(e) => Err(self.decode_error(e)),
+        }
+    }
+
+    /// The value of the property bound last: its one value line when the canonical
+    /// reading bound it, else its node's value.
+    #[inline(always)]
+    fn bound_value(&self) -> Value<'_> {
+        if self.span_line != 0 {
+            Value::from_spans(self.doc.source(), std::slice::from_ref(&self.span))
+        } else {
+            self.doc.value(self.current)
         }
     }
 

@@ -198,8 +198,9 @@ pub(crate) fn expand(
                 ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
                     const VARIANTS: &[&str] = &[#(#names),*];
                     const FIELDS: &[&[&str]] = &[#(#field_keys),*];
-                    let (variant, fields) = #krate::codec::read_variant(value, VARIANTS, FIELDS)?;
-                    match variant {
+                    let lines = #krate::codec::read_variant(value, VARIANTS, FIELDS)?;
+                    let fields = lines.fields;
+                    match lines.variant {
                         #(#decodes)*
                         _ => ::core::unreachable!("read_variant returns an index into VARIANTS"),
                     }

@@ -35,7 +35,7 @@ pub use list::EMPTY_LIST;
 pub use map::EMPTY_MAP;
 pub use option::NONE;
 pub use text::{decode_variant, needs_quotes};
-pub use variant::read_variant;
+pub use variant::{read_variant, VariantLines};
 
 /// The text of a value line's bytes (from [`crate::value::SingleLine::bytes`]), for the
 /// error and slow paths of codecs that read bytes: holding the bytes alone in the fast

@@ -9,6 +9,16 @@ use crate::crc::keys_equal;
 use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
 
+/// What [`read_variant`] reads: the variant, and its fields' values as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariantLines<'a> {
+    /// The index of the variant in `variants`.
+    pub variant: usize,
+    /// For each field line, the index of the field in `fields[variant]` and the
+    /// value's text.
+    pub fields: Vec<(usize, &'a str)>,
+}
+
 /// The variant and its field lines of an enum-with-data value: the index in `variants`
 /// of the first line's name (any ASCII case), and for each following `Field: value`
 /// line the index of the field in `fields[variant]` (keys compared as keys are) and the
@@ -24,7 +34,7 @@ pub fn read_variant<'a>(
     value: Value<'a>,
     variants: &[&str],
     fields: &[&[&str]],
-) -> Result<(usize, Vec<(usize, &'a str)>), ValueError<'a>> {
+) -> Result<VariantLines<'a>, ValueError<'a>> {
     let mut lines = value.lines();
     let first = lines
         .next()
@@ -46,7 +56,10 @@ pub fn read_variant<'a>(
         }
         found.push((field, text));
     }
-    Ok((variant, found))
+    Ok(VariantLines {
+        variant,
+        fields: found,
+    })
 }
 
 /// The reason for a field line `key` that variant `variant` does not have.
@@ -74,24 +87,29 @@ mod tests {
     const VARIANTS: &[&str] = &["None", "OnTouch", "Timer"];
     const FIELDS: &[&[&str]] = &[&[], &["Radius", "Once"], &["0"]];
 
-    fn read(text: &str) -> Result<(usize, Vec<(usize, &str)>), ValueError<'_>> {
-        read_variant(Value::from_text(text), VARIANTS, FIELDS)
+    fn read(text: &str) -> Result<VariantLines<'_>, ValueErrorKind> {
+        read_variant(Value::from_text(text), VARIANTS, FIELDS).map_err(|e| e.kind)
+    }
+
+    /// The expected reading: `variant` and `fields`.
+    fn lines(variant: usize, fields: Vec<(usize, &str)>) -> VariantLines<'_> {
+        VariantLines { variant, fields }
     }
 
     #[test]
     fn the_first_line_is_the_variant_and_the_others_its_fields() {
-        assert_eq!(read("none"), Ok((0, vec![])));
+        assert_eq!(read("none"), Ok(lines(0, vec![])));
         assert_eq!(
             read("OnTouch\nonce: true\nRadius: 2.5"),
-            Ok((1, vec![(1, "true"), (0, "2.5")]))
+            Ok(lines(1, vec![(1, "true"), (0, "2.5")]))
         );
-        assert_eq!(read("Timer\n0: 3.0"), Ok((2, vec![(0, "3.0")])));
+        assert_eq!(read("Timer\n0: 3.0"), Ok(lines(2, vec![(0, "3.0")])));
     }
 
     #[test]
     fn a_field_of_another_variant_names_both_at_the_key() {
         let text = "Timer\nRadius: 2.0";
-        let err = read(text).unwrap_err();
+        let err = read_variant(Value::from_text(text), VARIANTS, FIELDS).unwrap_err();
         assert_eq!(err.found.as_ptr(), text[6..].as_ptr());
         let ValueErrorKind::Custom(reason) = err.kind else {
             panic!("{err:?}")
@@ -101,19 +119,19 @@ mod tests {
             "{reason}"
         );
         assert!(matches!(
-            read("None\nx: 1").unwrap_err().kind,
+            read("None\nx: 1").unwrap_err(),
             ValueErrorKind::Custom(_)
         ));
         assert_eq!(
-            read("OnTouch\nRadius: 1\nradius: 2").unwrap_err().kind,
+            read("OnTouch\nRadius: 1\nradius: 2").unwrap_err(),
             ValueErrorKind::DuplicateEntry
         );
         assert_eq!(
-            read("OnTouch\nRadius 1").unwrap_err().kind,
+            read("OnTouch\nRadius 1").unwrap_err(),
             ValueErrorKind::ExpectedEntry
         );
         assert_eq!(
-            read("Sometimes").unwrap_err().kind,
+            read("Sometimes").unwrap_err(),
             ValueErrorKind::UnknownVariant
         );
     }

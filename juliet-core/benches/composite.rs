@@ -76,22 +76,9 @@ fn quat<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Quat, D::Error> {
     <[f32; 4]>::deserialize(d).map(Quat::from_array)
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A float with a few decimals, as hand-written files hold.
-    fn float(&mut self) -> f32 {
-        (self.next() % 200_000) as f32 / 100.0 - 1000.0
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn flat(rng: &mut Rng, i: usize) -> Flat {
     Flat {

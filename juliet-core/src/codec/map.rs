@@ -42,8 +42,9 @@ fn read_entries<'a, K: MapKey, V: Element>(
 ) -> Result<(), ValueError<'a>> {
     let empty = value.line_count() == 1 && value.lines().next() == Some(EMPTY_MAP);
     for line in value.lines().filter(|_| !empty) {
-        let (key_text, value_text) =
-            split_entry(line).ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
+        let (key_text, value_text) = split_entry(line)
+            .filter(|(k, v)| !k.is_empty() && !v.is_empty())
+            .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
         let key = K::decode_element(Value::from_text(key_text))?;
         let entry = V::decode_element(Value::from_text(value_text))?;
         if !insert(key, entry) {
@@ -181,8 +182,10 @@ mod tests {
         let err = BTreeMap::<String, i32>::decode(Value::from_text(text)).unwrap_err();
         assert_eq!((err.kind, err.found), (ValueErrorKind::DuplicateEntry, "a"));
         assert_eq!(err.found.as_ptr(), text[10..].as_ptr());
-        let err = BTreeMap::<String, i32>::decode(Value::from_text("a 1")).unwrap_err();
-        assert_eq!(err.kind, ValueErrorKind::ExpectedEntry);
+        for line in ["a 1", ": 1", "gold:", "gold: "] {
+            let err = BTreeMap::<String, i32>::decode(Value::from_text(line)).unwrap_err();
+            assert_eq!(err.kind, ValueErrorKind::ExpectedEntry, "{line:?}");
+        }
         let err = BTreeSet::<i32>::decode(Value::from_text("1\n1")).unwrap_err();
         assert_eq!(err.kind, ValueErrorKind::DuplicateEntry);
     }

@@ -131,6 +131,9 @@ impl fmt::Display for PropertyType {
             PropertyType::Floats(n) => write!(f, "{n} floats"),
             PropertyType::String => f.write_str("string"),
             PropertyType::Enum { variants, .. } => write!(f, "one of {}", variants.join(" | ")),
+            PropertyType::List(PropertyType::List(inner)) => {
+                write!(f, "list of lists of {inner}, one inner list per line")
+            }
             PropertyType::List(inner) => write!(f, "list of {inner}, one per line"),
             PropertyType::Array(inner, n) => write!(f, "{n} of {inner}"),
             PropertyType::Option(inner) => write!(f, "{inner}, or ~ for none"),

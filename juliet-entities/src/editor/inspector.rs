@@ -222,7 +222,20 @@ pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOut
                     instance,
                 },
             );
+            let mut group = "";
             for (index, property) in class.properties.iter().enumerate() {
+                // A composite's leaves under a row that names it (`Stats`, then
+                // `Stats.Hp`, `Stats.Armor`): the tree of the value, one leaf a row.
+                let parent = property.key.rsplit_once('.').map_or("", |(p, _)| p);
+                if parent != group {
+                    group = parent;
+                    if !parent.is_empty() {
+                        ui.label(RichText::new(parent).strong());
+                        ui.label("");
+                        ui.label("");
+                        ui.end_row();
+                    }
+                }
                 let text = world
                     .manager()
                     .property_text(id, property.key)

@@ -4,6 +4,7 @@
 //! itself, so every kind, a game's included, is edited through its codec.
 
 use egui::{DragValue, Id, Response, TextEdit, Ui};
+use juliet_core::codec::{EMPTY_LIST, EMPTY_MAP, NONE};
 use juliet_core::{Codec, PropertyType, Value};
 
 /// Draws the widget for a value of type `ty` whose current text is `text`, labelled
@@ -67,6 +68,7 @@ pub fn value_widget(
             chosen
         }
         PropertyType::List(inner) => list(ui, inner, text, label, id),
+        PropertyType::Option(inner) => option(ui, inner, text, label, id),
         // The types of `is_text_edited`.
         _ => buffered_text(ui, text, label, id),
     }
@@ -86,7 +88,6 @@ fn is_text_edited(ty: &PropertyType) -> bool {
             | PropertyType::Usize
             | PropertyType::Char
             | PropertyType::Array(..)
-            | PropertyType::Option(_)
             | PropertyType::Map(..)
             | PropertyType::Set(_)
             | PropertyType::Custom(_)
@@ -194,6 +195,9 @@ pub(super) fn pending_text(ui: &Ui, ty: &PropertyType, text: &str, id: Id) -> Op
             .data(|d| d.get_temp::<Buffer>(id))
             .filter(|b| b.opened_on == text && b.typed != text)
             .map(|b| b.typed),
+        PropertyType::Option(inner) if text.trim() != NONE => {
+            pending_text(ui, inner, text, id.with("some"))
+        }
         PropertyType::List(inner) => {
             let mut items = list_items(text);
             let (i, new) = (items.iter().enumerate())
@@ -223,9 +227,36 @@ fn default_element(inner: &PropertyType) -> String {
         PropertyType::Enum { variants, .. } => variants.first().copied().unwrap_or("").into(),
         // An empty string must be quoted: an empty line is no element.
         PropertyType::String => "\"\"".into(),
-        PropertyType::Custom(_) | PropertyType::List(_) => String::new(),
+        PropertyType::List(_) | PropertyType::Set(_) => EMPTY_LIST.into(),
+        PropertyType::Map(..) => EMPTY_MAP.into(),
+        PropertyType::Option(_) => NONE.into(),
+        PropertyType::Array(item, n) => vec![default_element(item); *n].join(" "),
+        PropertyType::Custom(_) => String::new(),
         _ => "0".into(),
     }
+}
+
+/// An `Option`: a checkbox, ticked for `Some` (ticking it gives the inner type's first
+/// value, unticking writes `~`), and the inner value's own widget while it is ticked.
+fn option(ui: &mut Ui, inner: &PropertyType, text: &str, label: Id, id: Id) -> Option<String> {
+    let is_some = text.trim() != NONE;
+    let mut on = is_some;
+    let mut out = None;
+    ui.horizontal(|ui| {
+        if ui.checkbox(&mut on, "").labelled_by(label).changed() {
+            out = Some(if on {
+                default_element(inner)
+            } else {
+                NONE.to_owned()
+            });
+        }
+        if is_some {
+            if let Some(new) = value_widget(ui, inner, text, label, id.with("some")) {
+                out = Some(new);
+            }
+        }
+    });
+    out
 }
 
 /// A list: one row per element (its own widget and a remove button), then an add

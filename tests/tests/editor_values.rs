@@ -1,0 +1,124 @@
+//! The inspector on the value model: a composite shown as a tree (a row naming it, then
+//! one row a leaf, each with its own override mark and Revert), and an `Option` as a
+//! toggle with the value's own widget beside it. Through egui_kittest and the
+//! accessibility tree.
+
+use std::fs;
+
+use egui::accesskit::{Role, Toggled};
+use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::Harness;
+use juliet_entities::editor::EditorApp;
+use juliet_entities::{Codec, Durability, Entity, EntityId, LoadOptions, World};
+
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+struct Stats {
+    hp: f32,
+    armor: f32,
+}
+
+/// A kind with a composite and an option.
+#[derive(Entity)]
+struct Sentry {
+    stats: Stats,
+    glow: Option<f32>,
+}
+
+/// A project with a Sentry template and one instance (id 0x20) overriding `Stats.Hp`,
+/// loaded into the editor with the instance selected.
+fn sentry_editor() -> (tempfile::TempDir, Harness<'static, EditorApp>) {
+    let dir = tempfile::tempdir().unwrap();
+    let templates = dir.path().join("Assets/Templates");
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    fs::create_dir_all(&templates).unwrap();
+    fs::create_dir_all(&entities).unwrap();
+    fs::write(
+        templates.join("Sentry.jasset"),
+        "; Kind\nSentry\n; Stats.Hp\n100.0\n; Stats.Armor\n5.0\n; Glow\n2.5\n",
+    )
+    .unwrap();
+    fs::write(
+        entities.join("s.jasset"),
+        "; Template\nAssets/Templates/Sentry.jasset\n; EntityID\n0x0000000000000020\n\
+         ; Stats.Hp\n40.0\n",
+    )
+    .unwrap();
+    let (mut world, report) =
+        World::load(dir.path().join("Assets/Worlds/L"), &LoadOptions::default()).unwrap();
+    assert!(report.is_clean(), "{report:?}");
+    world.set_durability(Durability::Fast);
+    let mut h = Harness::builder()
+        .with_size([1400.0, 900.0])
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(world));
+    h.state_mut().select(Some(EntityId(0x20)));
+    h.run();
+    (dir, h)
+}
+
+fn sentry(h: &Harness<'_, EditorApp>) -> (Stats, Option<f32>) {
+    let s = h
+        .state()
+        .world()
+        .manager()
+        .get::<Sentry>(EntityId(0x20))
+        .unwrap();
+    (s.stats.clone(), s.glow)
+}
+
+#[test]
+fn a_composite_is_a_row_naming_it_then_one_row_a_leaf_with_its_own_override() {
+    let (_dir, mut h) = sentry_editor();
+    assert!(h.query_by_label("Stats").is_some(), "the composite's row");
+    assert!(h.query_by_label("Stats.Hp").is_some());
+    assert!(h.query_by_label("Stats.Armor").is_some());
+    // Only the overridden leaf has a Revert; its sibling says where its value comes from.
+    assert!(h
+        .query_by_role_and_label(Role::Button, "Revert Stats.Hp")
+        .is_some());
+    assert!(h
+        .query_by_role_and_label(Role::Button, "Revert Stats.Armor")
+        .is_none());
+    assert!(h.query_all_by_label("from Sentry").count() >= 1);
+
+    h.get_by_role_and_label(Role::Button, "Revert Stats.Hp")
+        .click();
+    h.run();
+    assert_eq!(
+        sentry(&h).0,
+        Stats {
+            hp: 100.0,
+            armor: 5.0
+        }
+    );
+    assert!(h
+        .query_by_role_and_label(Role::Button, "Revert Stats.Hp")
+        .is_none());
+}
+
+#[test]
+fn an_option_is_a_toggle_with_its_value_beside_it() {
+    let (_dir, mut h) = sentry_editor();
+    let toggle = h.get_by_role_and_label(Role::CheckBox, "Glow");
+    assert_eq!(toggle.accesskit_node().toggled(), Some(Toggled::True));
+    assert!(
+        h.query_by_role_and_label(Role::SpinButton, "Glow")
+            .is_some(),
+        "the f32 beside it"
+    );
+
+    // Untick: None, written `~` (an override of the template's Some), and no value widget.
+    h.get_by_role_and_label(Role::CheckBox, "Glow").click();
+    h.run();
+    assert_eq!(sentry(&h).1, None);
+    assert!(h
+        .query_by_role_and_label(Role::SpinButton, "Glow")
+        .is_none());
+    assert!(h
+        .query_by_role_and_label(Role::Button, "Revert Glow")
+        .is_some());
+
+    // Tick again: Some of the type's first value.
+    h.get_by_role_and_label(Role::CheckBox, "Glow").click();
+    h.run();
+    assert_eq!(sentry(&h).1, Some(0.0));
+}

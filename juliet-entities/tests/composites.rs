@@ -240,3 +240,111 @@ fn a_flattened_composites_leaves_are_the_classs_own_keys() {
         }
     );
 }
+
+/// The leaves of a `Guard` file, with the text of a value of each.
+const LEAVES: [&str; 8] = [
+    "Stats.Hp",
+    "Stats.Armor",
+    "Loadout.Stats.Hp",
+    "Loadout.Stats.Armor",
+    "Loadout.Rounds",
+    "Range.0",
+    "Range.1",
+    "Speed",
+];
+
+/// A leaf's value text for a number `n` (an `f32`, or the `u32` of `Loadout.Rounds`).
+fn leaf_text(leaf: usize, n: u16) -> String {
+    if LEAVES[leaf] == "Loadout.Rounds" {
+        n.to_string()
+    } else {
+        format!("{}.5", n)
+    }
+}
+
+mod per_leaf_edits {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One leaf as the hand-written file writes it: its value, inline or block form,
+    /// snake_case spelling, a comment before it.
+    type Written = (usize, u16, bool, bool, bool);
+
+    fn file() -> impl Strategy<Value = Vec<Written>> {
+        let looks = proptest::collection::vec(
+            (any::<u16>(), any::<bool>(), any::<bool>(), any::<bool>()),
+            LEAVES.len(),
+        );
+        (
+            Just((0..LEAVES.len()).collect::<Vec<_>>()).prop_shuffle(),
+            looks,
+        )
+            .prop_map(|(order, looks)| {
+                order
+                    .into_iter()
+                    .zip(looks)
+                    .map(|(leaf, (n, inline, snake, comment))| (leaf, n, inline, snake, comment))
+                    .collect()
+            })
+    }
+
+    /// The file's text, and the 0-based line of each leaf's value.
+    fn text(written: &[Written]) -> (String, Vec<usize>) {
+        let mut lines = vec![
+            "; EntityID".to_owned(),
+            "0x0000000000000001".to_owned(),
+            "; Kind: Guard".to_owned(),
+        ];
+        let mut value_line = vec![0; LEAVES.len()];
+        for &(leaf, n, inline, snake, comment) in written {
+            if comment {
+                lines.push(format!("# about {}", LEAVES[leaf]));
+            }
+            let key = if snake {
+                LEAVES[leaf].to_ascii_lowercase()
+            } else {
+                LEAVES[leaf].to_owned()
+            };
+            if inline {
+                value_line[leaf] = lines.len();
+                lines.push(format!("; {key}: {}", leaf_text(leaf, n)));
+            } else {
+                lines.push(format!("; {key}"));
+                value_line[leaf] = lines.len();
+                lines.push(leaf_text(leaf, n));
+            }
+        }
+        (lines.join("\n") + "\n", value_line)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn a_save_changes_exactly_the_lines_of_the_changed_leaves(
+            written in file(),
+            edits in proptest::collection::btree_map(0..LEAVES.len(), any::<u16>(), 0..=4),
+        ) {
+            let p = Project::new();
+            let (before, value_line) = text(&written);
+            p.entity("g", &before);
+            let mut world = p.load_clean();
+            let mut changed = Vec::new();
+            for (&leaf, &n) in &edits {
+                let old = written.iter().find(|w| w.0 == leaf).unwrap().1;
+                if n != old {
+                    changed.push(value_line[leaf]);
+                }
+                world.set_property(EntityId(1), LEAVES[leaf], &leaf_text(leaf, n)).unwrap();
+            }
+            world.save_world().unwrap();
+            let after = p.read_entity("g");
+            let (old, new): (Vec<&str>, Vec<&str>) = (before.lines().collect(), after.lines().collect());
+            prop_assert_eq!(old.len(), new.len(), "{}\n---\n{}", before, after);
+            let mut differ: Vec<usize> = (0..old.len()).filter(|&i| old[i] != new[i]).collect();
+            differ.sort_unstable();
+            changed.sort_unstable();
+            prop_assert_eq!(differ, changed, "{}\n---\n{}", before, after);
+        }
+    }
+}

@@ -77,7 +77,8 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     {
         return Err(CliError::usage(format!(
             "`{bad}`: not a key (keys are identifiers: letters, digits and `_`, not starting \
-             with a digit)"
+             with a digit; a composite's leaf is its path, identifiers joined by `.`: \
+             `Stats.Hp`)"
         )));
     }
     // A property named twice (`Mass=1 mass=2`, `Health=1 --unset Health`) has no one

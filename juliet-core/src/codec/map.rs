@@ -54,6 +54,18 @@ fn read_entries<'a, K: MapKey, V: Element>(
     Ok(())
 }
 
+/// Whether two maps of `len` and `other_len` entries hold the same values
+/// ([`Codec::same_value`]) under the same keys: `entries` are one's, `get` looks a key up
+/// in the other.
+fn same_entries<'t, K: 't, V: Element + 't>(
+    len: usize,
+    other_len: usize,
+    mut entries: impl Iterator<Item = (&'t K, &'t V)>,
+    get: impl Fn(&K) -> Option<&'t V>,
+) -> bool {
+    len == other_len && entries.all(|(k, v)| get(k).is_some_and(|w| v.same_value(w)))
+}
+
 /// Reads each element line of a set's value into `insert`, which says whether the
 /// element was new.
 fn read_elements<'a, K: MapKey>(
@@ -84,10 +96,7 @@ impl<K: MapKey, V: Element, S: BuildHasher + Default + Clone + 'static> Codec fo
     }
 
     fn same_value(&self, other: &Self) -> bool {
-        self.len() == other.len()
-            && self
-                .iter()
-                .all(|(k, v)| other.get(k).is_some_and(|w| v.same_value(w)))
+        same_entries(self.len(), other.len(), self.iter(), |k| other.get(k))
     }
 }
 
@@ -105,11 +114,7 @@ impl<K: MapKey, V: Element> Codec for BTreeMap<K, V> {
     }
 
     fn same_value(&self, other: &Self) -> bool {
-        self.len() == other.len()
-            && self
-                .iter()
-                .zip(other)
-                .all(|((k, v), (l, w))| k == l && v.same_value(w))
+        same_entries(self.len(), other.len(), self.iter(), |k| other.get(k))
     }
 }
 

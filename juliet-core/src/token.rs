@@ -56,8 +56,39 @@ pub struct PropertyNode {
 impl PropertyNode {
     /// Number of value lines (at least 1).
     pub fn value_count(&self) -> usize {
-        self.values_len as usize
+        (self.values_len & !LONG_BLOCK_FLAG) as usize
     }
+
+    /// Whether the value lines are kept as one region of the text (a long block).
+    #[inline(always)]
+    fn is_long_block(&self) -> bool {
+        self.values_len & LONG_BLOCK_FLAG != 0
+    }
+}
+
+/// A block of more value lines than this keeps them as one region of the text (from
+/// its first value line to its last) instead of a span each, so that a block of
+/// millions of lines costs the tokenizer nothing per line; its lines are found again
+/// when read ([`block_lines`]).
+pub(crate) const LONG_BLOCK: usize = 1024;
+
+/// The bit of [`PropertyNode`]'s value count that marks a long block (a file under
+/// 4 GiB has fewer than 2^31 lines).
+const LONG_BLOCK_FLAG: u32 = 1 << 31;
+
+/// The value lines of `region`, the text of a block from its first value line to its
+/// last, as the tokenizer finds them: each line without its trailing blanks and `\r`
+/// and its leading spaces and tabs; blank lines and `#` and `//` comments left out.
+/// (Conflict markers and headers end or fail the block while it is scanned, so the
+/// region holds none.)
+pub(crate) fn block_lines(region: &str) -> impl Iterator<Item = &str> {
+    region
+        .split('\n')
+        .map(|l| {
+            l.trim_end_matches([' ', '\t', '\r'])
+                .trim_start_matches([' ', '\t'])
+        })
+        .filter(|l| !(l.is_empty() || l.starts_with('#') || l.starts_with("//")))
 }
 
 /// Reusable storage for tokenized files. Keep one per thread and pass it to
@@ -261,15 +292,27 @@ impl TokenBuffer {
     }
 }
 
-/// The value spans of node `n` (one bounds check for the common single line).
+/// The value spans of node `n` (one bounds check for the common single line); a long
+/// block's one span is its region.
 #[inline(always)]
 fn node_spans<'v>(values: &'v [ValueSpan], n: &PropertyNode) -> &'v [ValueSpan] {
     let start = n.values_start as usize;
-    if n.values_len == 1 {
+    if n.values_len == 1 || n.is_long_block() {
         std::slice::from_ref(&values[start])
     } else {
         &values[start..][..n.values_len as usize]
     }
+}
+
+/// The value of node `n` of the text `src`.
+#[inline(always)]
+fn node_value<'v>(src: &'v str, values: &'v [ValueSpan], n: &PropertyNode) -> Value<'v> {
+    let spans = node_spans(values, n);
+    if n.values_len != 1 && n.is_long_block() {
+        let region = spans[0];
+        return Value::from_block(&src[region.start as usize..][..region.len as usize]);
+    }
+    Value::from_spans(src, spans)
 }
 
 /// A file's properties: the source text, its path and its property nodes, one per
@@ -490,9 +533,7 @@ impl<'a> Document<'a> {
     /// The value lines of node `index`.
     #[inline(always)]
     pub fn value(&self, index: usize) -> Value<'_> {
-        let n = &self.buf.nodes[index];
-        let spans = &self.buf.values[n.values_start as usize..][..n.values_len as usize];
-        Value::from_spans(self.src, spans)
+        node_value(self.src, &self.buf.values, &self.buf.nodes[index])
     }
 
     /// The value lines of node `index`, as slices of the source (they outlive the
@@ -500,9 +541,12 @@ impl<'a> Document<'a> {
     pub fn value_lines(&self, index: usize) -> impl Iterator<Item = &'a str> + '_ {
         let n = &self.buf.nodes[index];
         let src = self.src;
-        node_spans(&self.buf.values, n)
-            .iter()
-            .map(move |s| &src[s.start as usize..(s.start + s.len) as usize])
+        let (spans, region) = match node_spans(&self.buf.values, n) {
+            [region] if n.is_long_block() => (&[][..], region),
+            spans => (spans, &ValueSpan { start: 0, len: 0 }),
+        };
+        let text = move |s: &ValueSpan| &src[s.start as usize..(s.start + s.len) as usize];
+        spans.iter().map(text).chain(block_lines(text(region)))
     }
 
     /// Index of the node whose key is `key`, marking it
@@ -570,7 +614,7 @@ impl<'a> Document<'a> {
     ) -> Result<(), Error> {
         let n = &mut self.buf.nodes[index];
         n.consumed = true;
-        let value = Value::from_spans(self.src, node_spans(&self.buf.values, n));
+        let value = node_value(self.src, &self.buf.values, n);
         match place.decode_into(value) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.decode_error(index, &T::PROPERTY_TYPE, e)),
@@ -583,7 +627,7 @@ impl<'a> Document<'a> {
     pub fn decode<T: crate::Codec>(&mut self, index: usize) -> Result<T, Error> {
         let n = &mut self.buf.nodes[index];
         n.consumed = true;
-        let value = Value::from_spans(self.src, node_spans(&self.buf.values, n));
+        let value = node_value(self.src, &self.buf.values, n);
         match T::decode(value) {
             Ok(v) => Ok(v),
             Err(e) => Err(self.decode_error(index, &T::PROPERTY_TYPE, e)),

@@ -28,6 +28,9 @@ enum Repr<'a> {
         spans: &'a [ValueSpan],
     },
     Text(&'a str),
+    /// The value lines of a long block, as the text from its first value line to its
+    /// last: read with the tokenizer's line rules ([`crate::token::block_lines`]).
+    Block(&'a str),
     /// One value line, already trimmed and known not to be a comment (an element of a
     /// list, a token of a line): read with no scan.
     Line(&'a str),
@@ -38,6 +41,15 @@ impl<'a> Value<'a> {
     pub(crate) fn from_spans(src: &'a str, spans: &'a [ValueSpan]) -> Value<'a> {
         Value {
             repr: Repr::Spans { src, spans },
+        }
+    }
+
+    /// The value lines of a long block: `region` runs from the start of its first value
+    /// line to the end of its last (see [`crate::token::block_lines`]).
+    #[inline]
+    pub(crate) fn from_block(region: &'a str) -> Value<'a> {
+        Value {
+            repr: Repr::Block(region),
         }
     }
 
@@ -61,12 +73,13 @@ impl<'a> Value<'a> {
 
     /// The value lines, in order.
     pub fn lines(&self) -> impl Iterator<Item = &'a str> + 'a {
-        let (src, spans, text, one): (&'a str, &'a [ValueSpan], &'a str, Option<&'a str>) =
-            match self.repr {
-                Repr::Spans { src, spans } => (src, spans, "", None),
-                Repr::Text(t) => ("", &[], t, None),
-                Repr::Line(line) => ("", &[], "", Some(line)),
-            };
+        let (mut src, mut spans, mut text, mut block, mut one) = ("", &[][..], "", "", None);
+        match self.repr {
+            Repr::Spans { src: s, spans: v } => (src, spans) = (s, v),
+            Repr::Text(t) => text = t,
+            Repr::Block(region) => block = region,
+            Repr::Line(line) => one = Some(line),
+        }
         let from_spans = spans
             .iter()
             .map(move |s| &src[s.start as usize..(s.start + s.len) as usize]);
@@ -74,14 +87,15 @@ impl<'a> Value<'a> {
             .split('\n')
             .map(|l| l.trim_matches(|c| c == ' ' || c == '\t' || c == '\r'))
             .filter(|l| !(l.is_empty() || l.starts_with('#') || l.starts_with("//")));
-        from_spans.chain(from_text).chain(one)
+        let from_block = crate::token::block_lines(block);
+        from_spans.chain(from_text).chain(from_block).chain(one)
     }
 
     /// Number of value lines.
     pub fn line_count(&self) -> usize {
         match self.repr {
             Repr::Spans { spans, .. } => spans.len(),
-            Repr::Text(_) => self.lines().count(),
+            Repr::Text(_) | Repr::Block(_) => self.lines().count(),
             Repr::Line(_) => 1,
         }
     }

@@ -5,8 +5,8 @@
 //! general path in `scan.rs` unchanged.
 
 use super::chain::{head_of, LineStart, CHAIN_START_MAX, SEEN_SLOTS};
-use super::scan::{find_colon, skip_blanks, ScanState, LINEAR_DUPLICATE_SCAN, NO_BLOCK};
-use super::{simd, LineForm, PropertyNode, TokenBuffer};
+use super::scan::{find_colon, skip_blanks, ScanState, LINEAR_DUPLICATE_SCAN, LONG_OPEN, NO_BLOCK};
+use super::{simd, LineForm, PropertyNode, TokenBuffer, LONG_BLOCK, LONG_BLOCK_FLAG};
 use crate::value::ValueSpan;
 
 /// Class of a line by its first byte (see [`FIRST_BYTE`]).
@@ -86,8 +86,10 @@ impl TokenBuffer {
             };
             let class = FIRST_BYTE[usize::from(line[0])];
             if class == VALUE {
+                // A block's long tail and lines outside blocks take the other path.
                 if line[line.len() - 1] <= b' '
-                    || open == NO_BLOCK
+                    || open >= LONG_OPEN
+                    || values.len() - open >= LONG_BLOCK
                     || values.len() == values.capacity()
                 {
                     break Some(end);
@@ -320,6 +322,42 @@ impl TokenBuffer {
         });
     }
 
+    /// Appends value line `line` (from byte `from`; the line starts at `line_start`) to
+    /// the open block, `open` (see [`TokenBuffer::line`]). The block's
+    /// [`LONG_BLOCK`]` + 1`th line turns its value lines into one region of the text
+    /// (the last node marked a long block, `open` set to [`LONG_OPEN`]), which each
+    /// further line extends.
+    #[inline(always)]
+    pub(super) fn add_block_value(
+        &mut self,
+        line_start: usize,
+        line: &[u8],
+        from: usize,
+        open: &mut usize,
+    ) {
+        let end = (line_start + line.len()) as u32;
+        if *open == LONG_OPEN {
+            if let (Some(region), Some(node)) = (self.values.last_mut(), self.nodes.last_mut()) {
+                region.len = end - region.start;
+                node.values_len += 1;
+            }
+            return;
+        }
+        if self.values.len() - *open < LONG_BLOCK {
+            return self.add_value(line_start, line, from);
+        }
+        let start = self.values[*open].start;
+        self.values.truncate(*open + 1);
+        self.values[*open] = ValueSpan {
+            start,
+            len: end - start,
+        };
+        if let Some(node) = self.nodes.last_mut() {
+            node.values_len = LONG_BLOCK_FLAG | (LONG_BLOCK as u32 + 1);
+        }
+        *open = LONG_OPEN;
+    }
+
     /// A line [`TokenBuffer::fast_lines`] stopped at (line `line_no`,
     /// `bytes[start..end]`), when it is common enough to need no error report: a line
     /// with leading blanks or a `\r`, a `//` comment, a value line, a `; Key` header or
@@ -369,7 +407,7 @@ impl TokenBuffer {
                 None => false,
             },
             _ if *open != NO_BLOCK => {
-                self.add_value(start, line, s);
+                self.add_block_value(start, line, s, open);
                 true
             }
             _ => match find_colon(line, s) {

@@ -50,7 +50,10 @@ impl TokenBuffer {
         // Each node's value lines run up to the next node's.
         let mut next = self.values.len() as u32;
         for n in self.nodes.iter_mut().rev() {
-            n.values_len = next - n.values_start;
+            // A long block's count was kept as its lines were read.
+            if !n.is_long_block() {
+                n.values_len = next - n.values_start;
+            }
             next = n.values_start;
         }
         Ok(())
@@ -104,7 +107,7 @@ impl TokenBuffer {
                 ))
             }
             _ if *open != NO_BLOCK => {
-                self.add_value(line.start, text, s);
+                self.add_block_value(line.start, text, s, open);
                 Ok(())
             }
             _ => self.compact(line, s),
@@ -370,6 +373,10 @@ pub(super) struct ScanState {
 
 /// The open block state when no block is open.
 pub(super) const NO_BLOCK: usize = usize::MAX;
+
+/// The open block state of a long block, whose value lines are one region (see
+/// [`TokenBuffer::add_block_value`]); `>= LONG_OPEN` is "no block, or a long one".
+pub(super) const LONG_OPEN: usize = usize::MAX - 1;
 
 /// Offset of the first `:` at or after `from` in `line`.
 #[inline(always)]

@@ -263,7 +263,7 @@ fn snapshot(doc: &Document<'_>) -> Vec<(PropertyNode, String, Vec<ValueSpan>)> {
     (0..doc.len())
         .map(|i| {
             let n = doc.buf.nodes[i];
-            let spans = doc.buf.values[n.values_start as usize..][..n.values_len as usize].to_vec();
+            let spans = super::node_spans(&doc.buf.values, &n).to_vec();
             (n, doc.key(i).to_owned(), spans)
         })
         .collect()
@@ -503,4 +503,99 @@ fn conflict_markers_are_errors_at_their_line() {
         let doc = buffer.tokenize(text.as_bytes(), Path::new("m")).unwrap();
         assert_eq!(doc.len(), 1, "{text:?}");
     }
+}
+
+/// A block of `lines` value lines `v0`, `v1`, ... written in the forms a hand-edited
+/// file mixes (leading and trailing blanks, CRLF, comments and blank lines between,
+/// `Key: value` text), then another property; and the value lines it holds.
+fn long_block(lines: usize, next: &mut impl FnMut(usize) -> usize) -> (String, Vec<String>) {
+    let mut file = String::from("; Before: 1\n; Notes\n");
+    let mut expected = Vec::new();
+    for i in 0..lines {
+        let value = if next(5) == 0 {
+            format!("K{i}: v")
+        } else {
+            format!("v{i}")
+        };
+        let pad = ["", "", " ", "\t"][next(4)];
+        let eol = ["\n", "\n", "\r\n", " \t\n"][next(4)];
+        file.push_str(&format!("{pad}{value}{eol}"));
+        match next(8) {
+            0 => file.push_str("# comment\n"),
+            1 => file.push_str("  // comment\r\n"),
+            2 => file.push_str("\n \t\n"),
+            _ => {}
+        }
+        expected.push(value);
+    }
+    file.push_str("; After\nlast\n");
+    (file, expected)
+}
+
+#[test]
+fn long_blocks_read_as_their_lines_cold_and_warm() {
+    // Around the length at which a block's lines become one region, and far past it:
+    // the same value lines and nodes on the general path and the fast one.
+    let mut next = crate::test_rng::below();
+    let mut warm = TokenBuffer::new();
+    for lines in [
+        1,
+        LONG_BLOCK - 1,
+        LONG_BLOCK,
+        LONG_BLOCK + 1,
+        LONG_BLOCK + 2,
+        5000,
+    ] {
+        let (file, expected) = long_block(lines, &mut next);
+        let nodes = tok(&file).unwrap();
+        assert_eq!(nodes.len(), 3, "{lines} lines");
+        assert_eq!(nodes[1].1, expected, "{lines} lines");
+        assert_eq!((nodes[2].0.as_str(), nodes[2].2), ("After", nodes[2].2));
+        assert_eq!(nodes[2].1, vec!["last".to_owned()]);
+        let cold = TokenBuffer::new()
+            .tokenize(file.as_bytes(), Path::new("t"))
+            .map(|doc| snapshot(&doc));
+        for _ in 0..2 {
+            let doc = warm.tokenize(file.as_bytes(), Path::new("t")).unwrap();
+            assert_eq!(doc.node(1).value_count(), lines);
+            assert_eq!(doc.value(1).line_count(), lines);
+            assert!(doc.value_lines(1).eq(expected.iter().map(String::as_str)));
+            assert_eq!(Ok(snapshot(&doc)), cold.clone(), "{lines} lines");
+        }
+    }
+}
+
+#[test]
+fn a_long_block_costs_no_span_a_line() {
+    let mut file = String::from("; Notes\n");
+    file.push_str(&"a\n".repeat(200_000));
+    file.push_str("; Next: 1\n");
+    let mut buf = TokenBuffer::new();
+    let doc = buf.tokenize(file.as_bytes(), Path::new("t")).unwrap();
+    assert_eq!(doc.node(0).value_count(), 200_000);
+    assert_eq!(doc.value(0).lines().filter(|l| *l == "a").count(), 200_000);
+    assert!(
+        doc.buf.values.len() <= LONG_BLOCK + 2,
+        "{}",
+        doc.buf.values.len()
+    );
+}
+
+#[test]
+fn errors_in_a_long_block_name_their_line() {
+    let mut file = String::from("; Pairs\n");
+    file.push_str(&"1 2\n".repeat(3000));
+    file.push_str("1 x\n");
+    file.push_str(&"3 4\n".repeat(10));
+    let mut buf = TokenBuffer::new();
+    let mut doc = buf.tokenize(file.as_bytes(), Path::new("t")).unwrap();
+    let err = doc.decode::<Vec<[i32; 2]>>(0).unwrap_err();
+    assert_eq!((err.location.line, err.location.column), (3002, 3));
+    // A conflict marker deep in the block is the tokenizer's error at its line.
+    let mut file = String::from("; Notes\n");
+    file.push_str(&"a\n".repeat(3000));
+    file.push_str("<<<<<<< ours\n");
+    let err = tok(&file).unwrap_err();
+    assert!(matches!(err.kind, ErrorKind::ConflictMarker { .. }));
+    assert_eq!(err.location.line, 3002);
 }

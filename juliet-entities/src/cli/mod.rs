@@ -162,7 +162,29 @@ pub(crate) enum Command {
     /// list of files; files changed on disk are reloaded. Needs a display.
     #[cfg(feature = "editor-app")]
     Edit(edit::EditArgs),
+    /// Open the world editor (not in this build: it says how to get it).
+    ///
+    /// This `jasset` was built without the editor, so that the tool builds none of its
+    /// window stack (egui, eframe). `jasset edit` says which command builds a `jasset`
+    /// with it.
+    #[cfg(not(feature = "editor-app"))]
+    Edit(WithoutEditor),
 }
+
+/// The arguments `jasset edit` takes when the editor is not built in: any, unread.
+#[cfg(not(feature = "editor-app"))]
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct WithoutEditor {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    _args: Vec<String>,
+}
+
+/// What `jasset edit` says in a build without the editor.
+#[cfg(not(feature = "editor-app"))]
+const WITHOUT_EDITOR: &str = "this jasset was built without the editor; \
+     from the repository, `cargo run --release --bin jasset --features editor -- edit` \
+     runs one with it (or `cargo install --locked --path jasset --features editor`); \
+     a game's own jasset gets it from juliet-entities' `editor-app` feature";
 
 /// A failure that ends a subcommand: a message and the exit code.
 #[derive(Debug)]
@@ -292,6 +314,8 @@ fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Schema(args) => schema::run(&args, out),
         #[cfg(feature = "editor-app")]
         Command::Edit(args) => edit::run(&args, out),
+        #[cfg(not(feature = "editor-app"))]
+        Command::Edit(_) => Err(CliError::usage(WITHOUT_EDITOR.to_owned())),
     }
 }
 
@@ -324,13 +348,10 @@ mod tests {
     fn every_subcommand_has_help_text() {
         let cmd = Cli::command();
         let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
-        let mut expected = vec![
+        let expected = vec![
             "demo", "check", "inspect", "fmt", "migrate", "set", "diff", "merge", "renumber",
-            "gen", "bench", "schema",
+            "gen", "bench", "schema", "edit",
         ];
-        if cfg!(feature = "editor-app") {
-            expected.push("edit");
-        }
         assert_eq!(names, expected);
         for sub in cmd.get_subcommands() {
             let about = sub.get_about().map(|s| s.to_string()).unwrap_or_default();

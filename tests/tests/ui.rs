@@ -3,7 +3,9 @@
 //! `tests/ui-pass/` that must compile.
 //!
 //! Re-bless after an intended change of a message with
-//! `TRYBUILD=overwrite cargo test -p juliet-tests --test ui`, and read the diff.
+//! `TRYBUILD=overwrite cargo test -p juliet-tests --features end-to-end --test ui`, and
+//! read the diff. (The suite builds its own copy of the dependencies, minutes of
+//! compiling: `cargo test --workspace` leaves it out, `.ci/run` runs it.)
 
 #[test]
 fn ui() {

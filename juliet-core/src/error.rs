@@ -551,6 +551,23 @@ pub enum WarningKind {
         /// Version in the code.
         code: u32,
     },
+    /// A reference (an [`crate::PropertyType::Reference`] value) to an id no entity of
+    /// the world has.
+    #[error("refers to entity {id:#018X}, which the world does not have")]
+    DanglingReference {
+        /// The id referred to.
+        id: u64,
+    },
+    /// A reference to an entity of another kind than the field's.
+    #[error("refers to entity {id:#018X} of kind `{found}`, not a `{expected}`")]
+    ReferenceKindMismatch {
+        /// The id referred to.
+        id: u64,
+        /// The kind the field refers to.
+        expected: String,
+        /// The kind of the entity with that id.
+        found: String,
+    },
     /// A file skipped by a loader, with the reason.
     #[error("{0}")]
     Other(String),

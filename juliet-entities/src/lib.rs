@@ -69,6 +69,7 @@ pub mod kinds;
 pub mod load;
 pub mod manager;
 mod pieces;
+mod reference;
 pub mod storage;
 pub mod template;
 pub mod world;
@@ -94,6 +95,7 @@ pub use load::{
     LoadedEntity, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION,
 };
 pub use manager::{draw_id_prefix, EntityManager, InvariantViolation};
+pub use reference::{AnyKind, EntityRef, RefKind};
 pub use storage::KindStorage;
 pub use template::{
     instantiate_from_template, instantiate_many, CachedTemplate, PropertyDelta, TemplateCache,
@@ -107,6 +109,7 @@ pub use world::{
 pub mod prelude {
     pub use crate::entity::{Entity, EntityId};
     pub use crate::manager::EntityManager;
+    pub use crate::reference::EntityRef;
     pub use crate::template::{
         instantiate_from_template, instantiate_many, PropertyDelta, TemplateCache,
     };

@@ -54,6 +54,7 @@ mod editing;
 mod files;
 mod listing;
 mod records;
+mod references;
 mod salvage;
 mod save;
 mod templates;
@@ -424,6 +425,7 @@ impl World {
             }
         }
         world.listed_paths = listed;
+        report.warnings.extend(world.reference_warnings());
         if options.strict && !report.is_clean() {
             return Err(WorldLoadError::Strict(Box::new(report)));
         }

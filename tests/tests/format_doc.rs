@@ -282,6 +282,17 @@ fn display(name: &str) -> Option<String> {
         "NewerBaseVersion" => {
             return Some(WarningKind::NewerBaseVersion { file: 2, code: 1 }.to_string())
         }
+        "DanglingReference" => {
+            return Some(WarningKind::DanglingReference { id: 0x42 }.to_string())
+        }
+        "ReferenceKindMismatch" => {
+            let kind = WarningKind::ReferenceKindMismatch {
+                id: 0x42,
+                expected: "Switch".into(),
+                found: "Inert".into(),
+            };
+            return Some(kind.to_string());
+        }
         other => panic!("no display example `{other}` in this test"),
     };
     Some(kind.to_string())
@@ -380,6 +391,8 @@ fn the_catalogue_covers_every_kind() {
         "UnknownKeysNotListed",
         "NewerClassVersion",
         "NewerBaseVersion",
+        "DanglingReference",
+        "ReferenceKindMismatch",
         "Other",
     ];
     let catalogue = &DOC[DOC.find("## 7. Errors").expect("the catalogue")..];

@@ -105,6 +105,9 @@ pub enum PropertyType {
     Map(&'static PropertyType, &'static PropertyType),
     /// `HashSet`/`BTreeSet`: one element per value line, sorted.
     Set(&'static PropertyType),
+    /// A reference to another entity of the world, written as its id (`0x` + 16 hex
+    /// digits): to an entity of the kind named, or of any kind (`None`).
+    Reference(Option<&'static str>),
     /// A game-defined codec, by type name.
     Custom(&'static str),
 }
@@ -141,6 +144,8 @@ impl fmt::Display for PropertyType {
                 write!(f, "map of {key} to {value}, one `key: value` per line")
             }
             PropertyType::Set(inner) => write!(f, "set of {inner}, one per line"),
+            PropertyType::Reference(Some(kind)) => write!(f, "reference to a `{kind}` (an id)"),
+            PropertyType::Reference(None) => f.write_str("entity reference (an id)"),
             PropertyType::Custom(name) => f.write_str(name),
         }
     }

@@ -183,7 +183,8 @@ impl SchemaClass {
 }
 
 /// A property type as one word: `f32`, `floats3`, `enum(Stone|Wood)`, `list(string)`,
-/// `option(f32)`, `array(u8,4)`, `map(string,f32)`, `set(u32)`, `custom(Rgba)`.
+/// `option(f32)`, `array(u8,4)`, `map(string,f32)`, `set(u32)`, `ref(Switch)` (`ref(*)`:
+/// any kind), `custom(Rgba)`.
 pub fn type_name(ty: &PropertyType) -> String {
     match ty {
         PropertyType::Bool => "bool".into(),
@@ -210,6 +211,7 @@ pub fn type_name(ty: &PropertyType) -> String {
         PropertyType::Option(inner) => format!("option({})", type_name(inner)),
         PropertyType::Map(key, value) => format!("map({},{})", type_name(key), type_name(value)),
         PropertyType::Set(inner) => format!("set({})", type_name(inner)),
+        PropertyType::Reference(kind) => format!("ref({})", kind.unwrap_or("*")),
         PropertyType::Custom(name) => format!("custom({})", name.replace(' ', "")),
     }
 }

@@ -50,7 +50,7 @@ pub enum SchemaError {
         "{}:{line}:{column}: class `{class}`: property `{key}`: unknown type `{ty}` \
          (expected bool, i8..i128, u8..u128, isize, usize, char, f32, f64, floatsN with N \
          from 1 to {MAX_FLOATS}, string, enum(A|B|...), list(TYPE), option(TYPE), \
-         array(TYPE,N), map(KEY,TYPE), set(TYPE) or custom(NAME))",
+         array(TYPE,N), map(KEY,TYPE), set(TYPE), ref(KIND), ref(*) or custom(NAME))",
         path.display()
     )]
     UnknownType {
@@ -275,7 +275,7 @@ impl SchemaKind {
 }
 
 /// A type word of the schema (`f32`, `floats3`, `enum(A|B)`, `list(u8)`, `option(f32)`,
-/// `array(u8,4)`, `map(string,f32)`, `set(u32)`, ...) as a
+/// `array(u8,4)`, `map(string,f32)`, `set(u32)`, `ref(Switch)`, ...) as a
 /// property type; `None` when the word is none of them.
 fn parse_type(word: &str) -> Option<&'static PropertyType> {
     let ty = match word {
@@ -319,6 +319,8 @@ fn parse_type(word: &str) -> Option<&'static PropertyType> {
                 PropertyType::Map(parse_type(key)?, parse_type(value)?)
             } else if let Some((item, n)) = inner_of(word, "array").and_then(split_pair) {
                 PropertyType::Array(parse_type(item)?, n.parse().ok()?)
+            } else if let Some(kind) = inner_of(word, "ref") {
+                PropertyType::Reference((kind != "*").then(|| leak(kind)))
             } else if let Some(name) = inner_of(word, "custom") {
                 PropertyType::Custom(leak(name))
             } else {

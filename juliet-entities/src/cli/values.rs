@@ -11,6 +11,7 @@ use juliet_core::{
 };
 use serde_json::{json, Value as Json};
 
+use crate::entity::EntityId;
 use crate::entity_file::keys;
 pub use crate::pieces::pieces;
 
@@ -107,6 +108,8 @@ pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueErr
         PropertyType::U16 => json!(u16::decode(value)?),
         PropertyType::U32 => json!(u32::decode(value)?),
         PropertyType::U64 => json!(u64::decode(value)?),
+        // The id as written in files, `0x` + 16 hex digits.
+        PropertyType::Reference(_) => Json::String(EntityId::decode(value)?.to_string()),
         // JSON numbers hold 64 bits in serde_json: wider ones are their decimal text.
         PropertyType::I128 => Json::String(i128::decode(value)?.to_string()),
         PropertyType::U128 => Json::String(u128::decode(value)?.to_string()),

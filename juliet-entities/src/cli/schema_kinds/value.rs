@@ -102,7 +102,8 @@ impl DynValue {
             PropertyType::U8 => DynValue::U8(0),
             PropertyType::U16 => DynValue::U16(0),
             PropertyType::U32 => DynValue::U32(0),
-            PropertyType::U64 => DynValue::U64(0),
+            // A reference is written as its id, a `u64`.
+            PropertyType::U64 | PropertyType::Reference(_) => DynValue::U64(0),
             PropertyType::I128 => DynValue::I128(0),
             PropertyType::U128 => DynValue::U128(0),
             PropertyType::Isize => DynValue::Isize(0),

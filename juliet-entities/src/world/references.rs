@@ -1,0 +1,138 @@
+//! The check of a world's entity references ([`crate::EntityRef`] fields): each must
+//! name an entity the world has, of the field's kind (docs/design.md, section 5.8).
+
+use std::path::Path;
+
+use juliet_core::codec::{split_entry, EMPTY_LIST, EMPTY_MAP, NONE};
+use juliet_core::{Codec, PropertyType, TokenBuffer, Value, Warning, WarningKind};
+
+use super::World;
+use crate::entity::EntityId;
+
+impl World {
+    /// A warning for each reference of the world's entities to an id the world has no
+    /// entity for ([`WarningKind::DanglingReference`]) or to an entity of another kind
+    /// than the field's ([`WarningKind::ReferenceKindMismatch`]), at the file, line
+    /// and column of the value (line 0 when the entity has no file yet, or inherits
+    /// the value from its template), keyed by the property. [`World::load`] adds them
+    /// to its report; call it again after edits (an entity removed, a reference set).
+    ///
+    /// Costs one pass over the entities of the kinds that have reference fields.
+    pub fn reference_warnings(&self) -> Vec<Warning> {
+        let mut out = Vec::new();
+        let mut fields: Vec<(*const juliet_core::Class, Vec<usize>)> = Vec::new();
+        for entity in self.manager.entities() {
+            let class = entity.class();
+            let at = match fields.iter().position(|(c, _)| std::ptr::eq(*c, class)) {
+                Some(at) => at,
+                None => {
+                    let of_class = (class.properties.iter().enumerate())
+                        .filter(|(_, p)| reference_kind(&p.property_type).is_some())
+                        .map(|(i, _)| i)
+                        .collect();
+                    fields.push((class, of_class));
+                    fields.len() - 1
+                }
+            };
+            for &index in &fields[at].1 {
+                let property = &class.properties[index];
+                let Ok(text) = self.manager.property_text(entity.id(), property.key) else {
+                    continue;
+                };
+                let mut ids = Vec::new();
+                ids_in(&property.property_type, &text, &mut ids);
+                let expected = reference_kind(&property.property_type).flatten();
+                for id in ids {
+                    let kind = match self.manager.entity(EntityId(id)) {
+                        None => WarningKind::DanglingReference { id },
+                        Some(target) => match expected {
+                            Some(expected) if target.class().name != expected => {
+                                WarningKind::ReferenceKindMismatch {
+                                    id,
+                                    expected: expected.to_owned(),
+                                    found: target.class().name.to_owned(),
+                                }
+                            }
+                            _ => continue,
+                        },
+                    };
+                    out.push(self.reference_warning(entity.id(), property.crc, id, kind));
+                }
+            }
+        }
+        out
+    }
+
+    /// The warning `kind` about the reference to `id` in property `crc` of `entity`,
+    /// located at the value line that holds it in the entity's file.
+    fn reference_warning(&self, entity: EntityId, crc: u32, id: u64, kind: WarningKind) -> Warning {
+        let record = self.records.get(&entity);
+        let path = record.map_or(Path::new(""), |r| r.path.resolve(&self.listed_paths));
+        let key = self.manager.entity(entity).and_then(|e| {
+            let class = e.class();
+            (class.properties.iter().find(|p| p.crc == crc)).map(|p| p.key)
+        });
+        let (line, column) = record
+            .and_then(|r| r.original.as_deref())
+            .and_then(|bytes| value_position(bytes, crc, id))
+            .unwrap_or((0, 0));
+        Warning::new(path, line, column, key, kind)
+    }
+}
+
+/// The kind a property of type `ty` refers to, when it holds references: `Some(None)`
+/// for references to any kind.
+fn reference_kind(ty: &PropertyType) -> Option<Option<&'static str>> {
+    match ty {
+        PropertyType::Reference(kind) => Some(*kind),
+        PropertyType::List(inner)
+        | PropertyType::Option(inner)
+        | PropertyType::Set(inner)
+        | PropertyType::Array(inner, _)
+        | PropertyType::Map(_, inner) => reference_kind(inner),
+        _ => None,
+    }
+}
+
+/// The ids referred to in `text`, the value of a property of type `ty` as written.
+fn ids_in(ty: &PropertyType, text: &str, out: &mut Vec<u64>) {
+    if let PropertyType::Map(_, value) = ty {
+        for (_, v) in text.lines().filter_map(split_entry) {
+            ids_in(value, v, out);
+        }
+        return;
+    }
+    // References are tokens: one a line, or several on one line.
+    let tokens = text.split(|c: char| c.is_whitespace() || c == ',');
+    for token in tokens.filter(|t| !t.is_empty() && ![NONE, EMPTY_LIST, EMPTY_MAP].contains(t)) {
+        if let Ok(id) = EntityId::decode(Value::from_text(token)) {
+            out.push(id.0);
+        }
+    }
+}
+
+/// Line and column of the reference to `id` in property `crc` of the entity file
+/// `bytes`: the value line that holds it, or the key's; `None` when the file does not
+/// set the property (it comes from the template) or does not tokenize.
+fn value_position(bytes: &[u8], crc: u32, id: u64) -> Option<(u32, u32)> {
+    let mut buffer = TokenBuffer::new();
+    let doc = buffer.tokenize(bytes, Path::new("")).ok()?;
+    let index = (0..doc.len()).find(|&i| doc.node(i).key_crc == crc)?;
+    let node = doc.node(index);
+    let base = bytes.as_ptr() as usize;
+    for line in doc.value_lines(index) {
+        let mut ids = Vec::new();
+        ids_in(&PropertyType::Reference(None), line, &mut ids);
+        if ids.contains(&id) {
+            let at = line.as_ptr() as usize - base;
+            let number = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+            let start = bytes[..at]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let column = 1 + String::from_utf8_lossy(&bytes[start..at]).chars().count();
+            return Some((number as u32, column as u32));
+        }
+    }
+    Some((node.line, node.column))
+}

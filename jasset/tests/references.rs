@@ -76,3 +76,78 @@ fn a_world_whose_references_hold_is_clean() {
     let summary = String::from_utf8_lossy(&o.stderr);
     assert!(summary.contains("0 errors, 0 warnings"), "{summary}");
 }
+
+#[test]
+fn renumber_points_every_reference_at_the_new_ids_one_line_each() {
+    let dir = project("EntityID: 3\nKind: Door\nOpensWith: 1\n");
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    // Ten doors in several hand-written forms, each pointing at the switch (id 1) and
+    // some at the rock's id 2 too (an `Alarm` of any kind).
+    let mut doors = Vec::new();
+    for i in 0..10u64 {
+        let alarm = match i % 3 {
+            0 => "; Alarm\r\n0x0000000000000002\r\n".to_owned(),
+            1 => "Alarm: ~\r\n".to_owned(),
+            _ => "# no alarm\r\n".to_owned(),
+        };
+        let opens = if i % 2 == 0 {
+            "; OpensWith: 0x0000000000000001"
+        } else {
+            "OpensWith: 1"
+        };
+        let text = format!("EntityID: {}\r\nKind: Door\r\n{opens}\r\n{alarm}", 100 + i);
+        let name = format!("door{i}.jasset");
+        fs::write(entities.join(&name), &text).unwrap();
+        doors.push((name, text));
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_jasset"))
+        .args(["renumber", "Assets/Worlds/L/Entities/switch.jasset"])
+        .args(["Assets/Worlds/L/Entities/rock.jasset"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let new_id = |name: &str| {
+        let line = out.lines().find(|l| l.contains(name)).unwrap();
+        line.split(" -> ")
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    let (switch, rock) = (new_id("switch.jasset"), new_id("rock.jasset"));
+    assert!(switch.starts_with("0x") && rock.starts_with("0x"), "{out}");
+    for (name, before) in &doors {
+        let after = fs::read_to_string(entities.join(name)).unwrap();
+        let changed: Vec<(&str, &str)> = (before.split("\r\n").zip(after.split("\r\n")))
+            .filter(|(a, b)| a != b)
+            .collect();
+        let mut expected = vec![if before.contains("; OpensWith:") {
+            (
+                "; OpensWith: 0x0000000000000001".to_owned(),
+                format!("; OpensWith: {switch}"),
+            )
+        } else {
+            ("OpensWith: 1".to_owned(), format!("OpensWith: {switch}"))
+        }];
+        if before.contains("; Alarm\r\n") {
+            expected.push(("0x0000000000000002".to_owned(), rock.clone()));
+        }
+        let expected: Vec<(&str, &str)> = expected
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        assert_eq!(changed, expected, "{name}:\n{after}");
+        assert_eq!(before.split("\r\n").count(), after.split("\r\n").count());
+    }
+    let o = check(dir.path(), &["--strict"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}

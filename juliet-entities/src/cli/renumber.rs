@@ -3,7 +3,10 @@
 //! took, or files copied by hand.
 //!
 //! Only the `EntityID` value changes (in place: its spelling, line form, comments and
-//! line endings stay; a file without one gets `; EntityID: ...` as its first line). A
+//! line endings stay; a file without one gets `; EntityID: ...` as its first line).
+//! Then the references to the renumbered entities follow: the world's other files
+//! whose `EntityRef` values name an old id are saved in place with the new one
+//! ([`World::retarget_references`]), one line a reference. A
 //! file named after an id (`<16 hex digits>.jasset`, or with a `-N` suffix) is renamed
 //! after the new one; a file with a name of its own keeps it.
 //!
@@ -22,6 +25,7 @@ use juliet_core::TokenBuffer;
 
 use super::output::escape_path;
 use super::project::resolve_root;
+use super::schema_kinds::registry_for;
 use super::values::pieces;
 use super::{CliError, CliResult, Status};
 use crate::entity::EntityId;
@@ -51,6 +55,8 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
     let root = resolve_root(args.root.as_deref(), &args.files)?;
     let mut refused = false;
     let mut worlds: Vec<(PathBuf, World, u64)> = Vec::new();
+    // (world, old id, new id) of each file renumbered.
+    let mut moved: Vec<(usize, EntityId, EntityId)> = Vec::new();
     for file in &args.files {
         let shown = escape_path(file);
         let world_dir = world_of(file).ok_or_else(|| {
@@ -62,6 +68,7 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
             Some(at) => at,
             None => {
                 let options = LoadOptions {
+                    registry: Some(registry_for(root.as_deref())?),
                     project_root: root.clone(),
                     ..LoadOptions::default()
                 };
@@ -113,13 +120,61 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
         if target != *file {
             move_file(file, &target).map_err(|e| CliError::failure(format!("{shown}: {e}")))?;
         }
+        moved.extend(old.map(|old| (at, old, id)));
         let old = old.map_or_else(|| "(none)".to_owned(), |o| o.to_string());
         match target == *file {
             true => writeln!(out, "{shown}: {old} -> {id}")?,
             false => writeln!(out, "{shown}: {old} -> {id}, now {}", escape_path(&target))?,
         }
     }
+    for (at, (world_dir, ..)) in worlds.iter().enumerate() {
+        let pairs: Vec<(EntityId, EntityId)> = (moved.iter())
+            .filter(|m| m.0 == at)
+            .map(|m| (m.1, m.2))
+            .collect();
+        refused |= follow_references(world_dir, root.clone(), &pairs, out)?;
+    }
     Ok(Status::from_problems(refused))
+}
+
+/// Points the references of the world at `world_dir` to the renumbered entities
+/// (`moved`: old and new ids) at their new ids, each file edited in place (one line a
+/// reference), and prints each file written; returns whether a file was refused.
+///
+/// # Errors
+/// The world's load or save failing; I/O errors.
+fn follow_references(
+    world_dir: &Path,
+    project_root: Option<PathBuf>,
+    moved: &[(EntityId, EntityId)],
+    out: &mut dyn Write,
+) -> Result<bool, CliError> {
+    if moved.is_empty() {
+        return Ok(false);
+    }
+    let options = LoadOptions {
+        registry: Some(registry_for(project_root.as_deref())?),
+        project_root,
+        ..LoadOptions::default()
+    };
+    let (mut world, _) =
+        World::load(world_dir, &options).map_err(|e| CliError::failure(e.to_string()))?;
+    let fail = |e: juliet_core::Error| CliError::failure(e.to_string());
+    if world.retarget_references(moved).map_err(fail)?.is_empty() {
+        return Ok(false);
+    }
+    let report = world.save_world().map_err(fail)?;
+    for path in &report.written {
+        let shown = escape_path(path.strip_prefix(".").unwrap_or(path));
+        writeln!(
+            out,
+            "{shown}: references to renumbered entities follow them"
+        )?;
+    }
+    for skipped in &report.skipped {
+        writeln!(out, "{skipped}")?;
+    }
+    Ok(!report.skipped.is_empty())
 }
 
 /// The environment variable of the test hook between the two steps of a move: when it

@@ -80,6 +80,75 @@ impl World {
     }
 }
 
+impl World {
+    /// Points every reference to one of the `moved` entities' old ids at its new id
+    /// (`(old, new)` pairs: after ids changed, as `jasset renumber` changes them), and
+    /// returns the entities whose references changed. Each such property is set as
+    /// [`World::set_property`] sets it, so the next [`World::save_world`] rewrites
+    /// those values' lines, and only those. A reference an instance inherits from its
+    /// template is left to the template.
+    ///
+    /// # Errors
+    /// As [`World::set_property`] (a value the property's codec refuses: none for ids).
+    pub fn retarget_references(
+        &mut self,
+        moved: &[(EntityId, EntityId)],
+    ) -> Result<Vec<EntityId>, juliet_core::Error> {
+        let mut changed = Vec::new();
+        if moved.is_empty() {
+            return Ok(changed);
+        }
+        let ids: Vec<EntityId> = self.manager.entities().iter().map(|e| e.id()).collect();
+        for id in ids {
+            let Some(entity) = self.manager.entity(id) else {
+                continue;
+            };
+            let (class, instance) = (entity.class(), entity.template().is_some());
+            let own = |index: usize| !instance || entity.overrides().contains(index);
+            let keys: Vec<&'static str> = (class.properties.iter().enumerate())
+                .filter(|(i, p)| reference_kind(&p.property_type).is_some() && own(*i))
+                .map(|(_, p)| p.key)
+                .collect();
+            for key in keys {
+                let text = self.manager.property_text(id, key)?;
+                if let Some(new) = retargeted(&text, moved) {
+                    self.set_property(id, key, &new)?;
+                    if changed.last() != Some(&id) {
+                        changed.push(id);
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// `text`, a value as the writer writes it, with each token that is one of the
+/// `moved` old ids replaced by the new one; `None` when it has none.
+fn retargeted(text: &str, moved: &[(EntityId, EntityId)]) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut any = false;
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        for (j, token) in line.split(' ').enumerate() {
+            if j > 0 {
+                out.push(' ');
+            }
+            let id = EntityId::decode(Value::from_text(token)).ok();
+            match moved.iter().find(|(old, _)| Some(*old) == id) {
+                Some((_, new)) if token.starts_with("0x") => {
+                    out.push_str(&new.to_string());
+                    any = true;
+                }
+                _ => out.push_str(token),
+            }
+        }
+    }
+    any.then_some(out)
+}
+
 /// The kind a property of type `ty` refers to, when it holds references: `Some(None)`
 /// for references to any kind.
 fn reference_kind(ty: &PropertyType) -> Option<Option<&'static str>> {

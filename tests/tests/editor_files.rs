@@ -73,7 +73,14 @@ fn save_list(h: &mut Harness<'_, EditorApp>) -> (Vec<PathBuf>, Vec<PathBuf>) {
 fn save_and_compare(h: &mut Harness<'_, EditorApp>, dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let before = files(dir);
     let listed = save_list(h);
-    h.get_by_label("Write files").click();
+    if listed.0.is_empty() && listed.1.is_empty() {
+        // Nothing to confirm: the dialog says so and offers no "Write files".
+        assert!(h.query_by_label("Nothing to save.").is_some());
+        assert!(h.query_by_label("Write files").is_none());
+        h.get_by_label("Close").click();
+    } else {
+        h.get_by_label("Write files").click();
+    }
     h.run();
     let (mut written, mut deleted) = changed(&before, &files(dir));
     written.sort();
@@ -291,4 +298,51 @@ fn the_editor_keeps_the_id_prefix_the_world_was_loaded_with() {
     );
     let (world, _) = World::load(dir.path(), &LoadOptions::default()).unwrap();
     assert_ne!(EditorApp::new(world).world().manager().id_prefix(), 0);
+}
+
+#[test]
+fn after_its_own_writes_the_status_says_what_the_editor_did_not_reloaded() {
+    let (dir, world) = project();
+    let entities = world.join("Entities");
+    let mut h = harness(&world);
+    select(&mut h, 0x11);
+    h.get_by_role_and_label(Role::SpinButton, "Mass")
+        .set_value_accesskit(300.0);
+    h.run();
+    save(&mut h);
+    // The window's watcher then reports the file the save wrote.
+    h.state_mut().files_changed(&[entities.join("b.jasset")]);
+    h.run();
+    assert_eq!(h.state().status(), "Saved: 1 written, 0 deleted");
+
+    // Apply writes a template; the watcher reports that too.
+    select(&mut h, 0x10);
+    h.get_by_label("Apply Health").click();
+    h.run();
+    h.get_by_label("Assets/Templates/Rock.jasset").click();
+    h.run();
+    let status = h.state().status().to_owned();
+    assert_eq!(status, "Apply to Assets/Templates/Rock.jasset");
+    let rock = dir.path().join("Assets/Templates/Rock.jasset");
+    h.state_mut().files_changed(&[rock]);
+    h.run();
+    assert_eq!(h.state().status(), status);
+
+    // Nothing left to save: the dialog offers no "Write files".
+    save_and_compare(&mut h, &entities);
+}
+
+#[test]
+fn a_file_changed_by_another_program_is_reported_as_reloaded() {
+    let (_dir, world) = project();
+    let file = world.join("Entities/b.jasset");
+    let mut h = harness(&world);
+    fs::write(&file, instance(0x11, "Rock", "Health: 9.0\n")).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&file));
+    h.run();
+    assert_eq!(health(&h, 0x11), 9.0);
+    assert_eq!(
+        h.state().status(),
+        format!("Reloaded {} from disk", EntityId(0x11))
+    );
 }

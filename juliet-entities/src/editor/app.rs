@@ -504,16 +504,7 @@ impl EditorApp {
             if let Some(rel) = template_path(&root, path) {
                 self.refresh_templates();
                 if path.exists() && self.world.templates().get(&rel).is_some() {
-                    let result = self.world.reload_template(&rel);
-                    self.plan = None;
-                    if let Some(report) = self.report(&format!("Reloaded {rel}"), result) {
-                        if !report.updated.is_empty() {
-                            self.status = format!(
-                                "Reloaded {rel}: {} instances updated",
-                                report.updated.len()
-                            );
-                        }
-                    }
+                    self.reload_template(&rel);
                 }
                 continue;
             }
@@ -632,8 +623,33 @@ impl EditorApp {
     /// others stay.
     pub fn reload_entity(&mut self, id: EntityId) {
         let result = self.world.reload_entity(id);
-        if let Some(true) = self.report(&format!("Reloaded {id} from disk"), result) {
-            self.history.forget_entity(id);
+        self.plan = None;
+        match result {
+            Ok(true) => {
+                self.status = format!("Reloaded {id} from disk");
+                self.history.forget_entity(id);
+            }
+            // The file holds what the world read or wrote (the editor's own save):
+            // nothing happened.
+            Ok(false) => {}
+            Err(e) => self.status = format!("Reloading {id} from disk failed: {e}"),
+        }
+    }
+
+    /// Reads the template at project-relative `rel` again; its instances follow. The
+    /// status says so only when the template's values changed (not after the editor
+    /// wrote the file itself, by Apply or an undo).
+    fn reload_template(&mut self, rel: &str) {
+        let result = self.world.reload_template(rel);
+        self.plan = None;
+        match result {
+            Ok(report) if report.templates.is_empty() => {}
+            Ok(report) => {
+                let n = report.updated.len();
+                let s = if n == 1 { "" } else { "s" };
+                self.status = format!("Reloaded {rel}: {n} instance{s} updated");
+            }
+            Err(e) => self.status = format!("Reloading {rel} failed: {e}"),
         }
     }
 

@@ -238,11 +238,13 @@ impl EditorApp {
                         ui.colored_label(ui.visuals().error_fg_color, error);
                     }
                     ui.horizontal(|ui| {
-                        if ui.button("Write files").clicked() {
+                        // Nothing to write or delete: nothing to confirm.
+                        if !files.is_empty() && ui.button("Write files").clicked() {
                             self.save();
                             self.save_dialog = false;
                         }
-                        if ui.button("Cancel").clicked() {
+                        let close = if files.is_empty() { "Close" } else { "Cancel" };
+                        if ui.button(close).clicked() {
                             self.save_dialog = false;
                         }
                     });

@@ -39,6 +39,7 @@
 //! inspector".
 
 mod app;
+mod disk;
 mod inspector;
 mod outliner;
 mod undo;

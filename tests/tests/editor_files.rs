@@ -346,3 +346,81 @@ fn a_file_changed_by_another_program_is_reported_as_reloaded() {
         format!("Reloaded {} from disk", EntityId(0x11))
     );
 }
+
+/// The number of widgets whose label contains `text`.
+fn shown(h: &Harness<'_, EditorApp>, text: &str) -> usize {
+    h.query_all_by_label_contains(text).count()
+}
+
+/// The number of lines of the Problems panel that start with `text` (the panel names
+/// files relative to the project root; the status line says more).
+fn problem_lines(h: &Harness<'_, EditorApp>, text: &str) -> usize {
+    (h.query_all_by_label_contains(text))
+        .filter(|n| {
+            n.accesskit_node()
+                .value()
+                .is_some_and(|v| v.starts_with(text))
+        })
+        .count()
+}
+
+#[test]
+fn a_file_that_did_not_load_is_in_the_problems_panel_and_the_outliner_until_mended() {
+    let (_dir, world) = project();
+    let broken = world.join("Entities/Broken.jasset");
+    // Line 4 is `Health: lots`; the value starts at column 9.
+    fs::write(&broken, instance(0x14, "Rock", "Health: lots\n")).unwrap();
+    let mut h = harness_with_problems(&world);
+    h.run();
+    assert_eq!(shown(&h, "Problems (1)"), 1);
+    let line = "Assets/Worlds/L/Entities/Broken.jasset:4:9: error: `Health`";
+    assert_eq!(problem_lines(&h, line), 1, "the problem's line");
+    assert_eq!(shown(&h, "Not loaded (1)"), 1);
+    h.get_by_label("Broken").hover();
+    h.run();
+    assert_eq!(
+        shown(&h, "Broken.jasset:4:9: error"),
+        2,
+        "the outliner's file gives the reason on hover"
+    );
+
+    // Mended on disk: the entity loads and the problem goes.
+    fs::write(&broken, instance(0x14, "Rock", "Health: 5.0\n")).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&broken));
+    h.run();
+    assert_eq!(health(&h, 0x14), 5.0);
+    assert_eq!(shown(&h, "Problems (0)"), 1);
+    assert_eq!(shown(&h, "Broken.jasset:4:9"), 0);
+    assert_eq!(shown(&h, "Not loaded"), 0);
+
+    // A loaded entity's file broken on disk: listed; the entity keeps its values.
+    let b = world.join("Entities/b.jasset");
+    fs::write(&b, instance(0x11, "Rock", "Mass: heavy\n")).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&b));
+    h.run();
+    let line = "Assets/Worlds/L/Entities/b.jasset:4:7: error: `Mass`";
+    assert_eq!(problem_lines(&h, line), 1);
+    assert_eq!(mass(&h, 0x11), 250.0);
+}
+
+#[test]
+fn warnings_of_the_load_and_of_a_file_read_again_are_listed() {
+    let (_dir, world) = project();
+    let a = world.join("Entities/a.jasset");
+    fs::write(&a, instance(0x10, "Rock", "Helth: 50.0\n")).unwrap();
+    let mut h = harness_with_problems(&world);
+    h.run();
+    assert_eq!(shown(&h, "a.jasset:4:1: warning: `Helth`: unknown key"), 1);
+    assert_eq!(
+        shown(&h, "Not loaded"),
+        0,
+        "a warning does not stop the load"
+    );
+
+    let c = world.join("Entities/c.jasset");
+    fs::write(&c, instance(0x12, "Mossy", "Colour: red\n")).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&c));
+    h.run();
+    assert_eq!(shown(&h, "c.jasset:4:1: warning: `Colour`: unknown key"), 1);
+    assert_eq!(shown(&h, "Problems (2)"), 1);
+}

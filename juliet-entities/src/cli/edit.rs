@@ -208,7 +208,7 @@ pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
     )?;
     let world_root = world.root().to_path_buf();
     let templates = world.project_root().join(crate::template::TEMPLATES_DIR);
-    let mut app = EditorApp::new(world);
+    let mut app = EditorApp::with_load_report(world, &report);
     if let Some(id) = args.select.as_deref() {
         let id = parse_id(id).ok_or_else(|| CliError::usage(format!("`{id}`: not an id")))?;
         app.select(Some(id));

@@ -9,11 +9,12 @@ use glam::Vec3;
 use juliet_core::{Class, Error};
 
 use super::inspector::{apply_edit, Edit};
+use super::problems::Problems;
 use super::undo::{Change, History, Step};
 use crate::entity::EntityId;
 use crate::template::TEMPLATES_DIR;
 use crate::world::create_template_from_entity;
-use crate::world::{PropertyState, SavePlan, World};
+use crate::world::{LoadReport, PropertyState, SavePlan, World};
 
 /// How the outliner groups entities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +73,8 @@ pub struct EditorApp {
     plan: Option<SavePlan>,
     /// Text typed in the inspector and not committed yet (as of the last frame).
     pub(super) pending_text: Option<Edit>,
+    /// The problems of the world's files, and the files that did not load.
+    pub(super) problems: Problems,
 }
 
 impl EditorApp {
@@ -109,8 +112,18 @@ impl EditorApp {
             kinds,
             plan: None,
             pending_text: None,
+            problems: Problems::default(),
         };
         app.refresh_templates();
+        app
+    }
+
+    /// An editor over `world`, as [`EditorApp::new`], whose Problems panel lists the
+    /// errors and warnings of `report` (the world's load) and whose outliner lists the
+    /// files that did not load ([`World::untouched_files`]).
+    pub fn with_load_report(world: World, report: &LoadReport) -> EditorApp {
+        let mut app = EditorApp::new(world);
+        app.problems = Problems::from_report(report, app.world.untouched_files());
         app
     }
 

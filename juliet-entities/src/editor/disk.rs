@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use juliet_core::Error;
+
 use super::app::{Conflict, EditorApp};
 use crate::entity::EntityId;
 use crate::template::TEMPLATES_DIR;
@@ -25,10 +27,15 @@ impl EditorApp {
             }
             if let Some(rel) = template_path(&root, path) {
                 self.refresh_templates();
-                if path.exists() && self.world.templates().get(&rel).is_some() {
-                    self.reload_template(&rel);
+                if !path.exists() {
+                    self.problems.file_gone(path);
+                } else if self.world.templates().get(&rel).is_some() {
+                    self.reload_template(&rel, path);
                 }
                 continue;
+            }
+            if !path.exists() {
+                self.problems.file_gone(path);
             }
             let Some(id) = self.entity_of_file(path) else {
                 if let Some(id) = self.removed_entity_of_file(path) {
@@ -37,11 +44,7 @@ impl EditorApp {
                         self.removed_file_changed(id, path);
                     }
                 } else if path.is_file() && self.is_entity_file(path) {
-                    let result = self.world.load_added_file(path);
-                    let what = format!("Loaded {}", path.display());
-                    if let Some(id) = self.report(&what, result) {
-                        self.status = format!("{what}: {id}");
-                    }
+                    self.load_added(path);
                 }
                 continue;
             };
@@ -100,6 +103,11 @@ impl EditorApp {
     /// when a file is read again.
     fn reload_removed(&mut self, id: EntityId, path: &Path) {
         let result = self.world.load_added_file(path);
+        let errors = match &result {
+            Ok(_) => Vec::new(),
+            Err(e) => e.clone().into_all(),
+        };
+        let loaded = result.is_ok();
         if let Some(loaded) = self.report(&format!("Reloaded {} from disk", path.display()), result)
         {
             self.history.forget_entity(id);
@@ -107,6 +115,7 @@ impl EditorApp {
             self.select(Some(loaded));
             self.status = format!("Reloaded {loaded} from disk: the Delete is undone");
         }
+        self.file_read(path, errors, loaded);
     }
 
     /// The entity deleted in the editor (not saved since) whose file is `path`.
@@ -144,35 +153,73 @@ impl EditorApp {
     /// steps that change the entity are dropped ([`History::forget_entity`]); the
     /// others stay.
     pub fn reload_entity(&mut self, id: EntityId) {
+        let path = self.world.file_of(id).map(Path::to_path_buf);
         let result = self.world.reload_entity(id);
         self.invalidate_plan();
-        match result {
+        let errors = match result {
             Ok(true) => {
                 self.status = format!("Reloaded {id} from disk");
                 self.history.forget_entity(id);
+                Vec::new()
             }
             // The file holds what the world read or wrote (the editor's own save):
             // nothing happened.
-            Ok(false) => {}
-            Err(e) => self.status = format!("Reloading {id} from disk failed: {e}"),
+            Ok(false) => return,
+            Err(e) => {
+                // The entity keeps what it held; the Problems panel shows why.
+                self.status = format!("Reloading {id} from disk failed: {e}");
+                e.into_all()
+            }
+        };
+        if let Some(path) = path {
+            self.file_read(&path, errors, true);
         }
+    }
+
+    /// Loads entity file `path`, added on disk or one that did not load and changed.
+    fn load_added(&mut self, path: &Path) {
+        let result = self.world.load_added_file(path);
+        self.invalidate_plan();
+        match result {
+            Ok(id) => {
+                self.status = format!("Loaded {}: {id}", path.display());
+                self.file_read(path, Vec::new(), true);
+            }
+            Err(e) => {
+                self.status = format!("Loading {} failed: {e}", path.display());
+                self.file_read(path, e.into_all(), false);
+            }
+        }
+    }
+
+    /// Records what reading file `path` again found: `errors`, the world's new
+    /// warnings, and whether it `loaded`.
+    fn file_read(&mut self, path: &Path, errors: Vec<Error>, loaded: bool) {
+        let warnings = self.world.take_new_warnings();
+        self.problems.file_read(path, &errors, &warnings, loaded);
     }
 
     /// Reads the template at project-relative `rel` again; its instances follow. The
     /// status says so only when the template's values changed (not after the editor
     /// wrote the file itself, by Apply or an undo).
-    fn reload_template(&mut self, rel: &str) {
+    fn reload_template(&mut self, rel: &str, path: &Path) {
         let result = self.world.reload_template(rel);
         self.invalidate_plan();
-        match result {
-            Ok(report) if report.templates.is_empty() => {}
+        let errors = match result {
+            Ok(report) if report.templates.is_empty() => Vec::new(),
             Ok(report) => {
                 let n = report.updated.len();
                 let s = if n == 1 { "" } else { "s" };
                 self.status = format!("Reloaded {rel}: {n} instance{s} updated");
+                Vec::new()
             }
-            Err(e) => self.status = format!("Reloading {rel} failed: {e}"),
-        }
+            Err(e) => {
+                // The previous version stays in use; the Problems panel shows why.
+                self.status = format!("Reloading {rel} failed: {e}");
+                e.into_all()
+            }
+        };
+        self.file_read(path, errors, true);
     }
 
     /// Answers the open conflict: `reload` reads the file, else the edits are kept (the

@@ -3,7 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use egui::Ui;
+use std::path::Path;
+
+use egui::{RichText, Ui};
 
 use super::app::{EditorApp, GroupBy};
 use super::inspector::template_name;
@@ -117,6 +119,37 @@ impl EditorApp {
                             }
                         });
                 }
+                self.not_loaded_ui(ui);
             });
     }
+
+    /// The files that did not load (matching the filter), greyed, each with the reason
+    /// on hover.
+    fn not_loaded_ui(&self, ui: &mut Ui) {
+        let filter = self.filter.to_lowercase();
+        let files: Vec<(&Path, String)> = (self.problems.not_loaded())
+            .map(|p| (p, file_stem(p)))
+            .filter(|(_, name)| name.to_lowercase().contains(&filter))
+            .collect();
+        if files.is_empty() {
+            return;
+        }
+        egui::CollapsingHeader::new(format!("Not loaded ({})", files.len()))
+            .id_salt("outliner-not-loaded")
+            .default_open(true)
+            .show(ui, |ui| {
+                for (path, name) in files {
+                    let reason = self.problems.reason(path).unwrap_or("did not load");
+                    ui.label(RichText::new(name).weak())
+                        .on_hover_text(format!("{}\n{reason}", path.display()));
+                }
+            });
+    }
+}
+
+/// The file name of `path` without `.jasset`.
+pub(super) fn file_stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }

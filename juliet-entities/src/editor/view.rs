@@ -39,6 +39,10 @@ impl EditorApp {
         egui::Panel::bottom("juliet-status").show(ui, |ui| {
             ui.label(self.status.clone());
         });
+        egui::Panel::bottom("juliet-problems")
+            .resizable(true)
+            .default_size(110.0)
+            .show(ui, |ui| self.problems_ui(ui));
         egui::Panel::left("juliet-outliner")
             .resizable(true)
             .default_size(230.0)

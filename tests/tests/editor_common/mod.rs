@@ -45,9 +45,21 @@ pub fn harness(world_dir: &Path) -> Harness<'static, EditorApp> {
     let (mut world, report) = World::load(world_dir, &LoadOptions::default()).unwrap();
     assert!(report.is_clean(), "{report:?}");
     world.set_durability(Durability::Fast);
+    harness_of(EditorApp::new(world))
+}
+
+/// The harness over the world at `world_dir` as `jasset edit` opens it: with the
+/// problems of its load.
+pub fn harness_with_problems(world_dir: &Path) -> Harness<'static, EditorApp> {
+    let (mut world, report) = World::load(world_dir, &LoadOptions::default()).unwrap();
+    world.set_durability(Durability::Fast);
+    harness_of(EditorApp::with_load_report(world, &report))
+}
+
+pub fn harness_of(app: EditorApp) -> Harness<'static, EditorApp> {
     Harness::builder()
         .with_size([1400.0, 900.0])
-        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(world))
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app)
 }
 
 pub fn select(h: &mut Harness<'_, EditorApp>, id: u64) {

@@ -196,18 +196,17 @@ fn a_file_added_on_disk_loads_and_a_deleted_one_leaves_the_world() {
     h.state_mut().files_changed(std::slice::from_ref(&added));
     h.run();
     assert_eq!(health(&h, 0x13), 7.0);
-    let listed = |h: &Harness<'_, EditorApp>, id: u64| {
-        let label = EntityId(id).to_string();
-        h.query_all_by_role_and_label(Role::Button, &label).count()
+    let listed = |h: &Harness<'_, EditorApp>, name: &str| {
+        h.query_all_by_role_and_label(Role::Button, name).count()
     };
-    assert_eq!(listed(&h, 0x13), 1, "in the outliner");
+    assert_eq!(listed(&h, "d"), 1, "in the outliner");
 
     let gone = entities.join("b.jasset");
     fs::remove_file(&gone).unwrap();
     h.state_mut().files_changed(std::slice::from_ref(&gone));
     h.run();
     assert!(!h.state().world().manager().contains(EntityId(0x11)));
-    assert_eq!(listed(&h, 0x11), 0);
+    assert_eq!(listed(&h, "b"), 0);
 
     // Neither is anything to save.
     let (written, deleted) = save_and_compare(&mut h, &entities);

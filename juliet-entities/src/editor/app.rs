@@ -9,6 +9,7 @@ use glam::Vec3;
 use juliet_core::{Class, Error};
 
 use super::inspector::{apply_edit, Edit};
+use super::outliner::Outliner;
 use super::problems::Problems;
 use super::undo::{Change, History, Step};
 use crate::entity::EntityId;
@@ -75,6 +76,8 @@ pub struct EditorApp {
     pub(super) pending_text: Option<Edit>,
     /// The problems of the world's files, and the files that did not load.
     pub(super) problems: Problems,
+    /// The outliner's rows and folded groups.
+    pub(super) outliner: Outliner,
 }
 
 impl EditorApp {
@@ -113,6 +116,7 @@ impl EditorApp {
             plan: None,
             pending_text: None,
             problems: Problems::default(),
+            outliner: Outliner::default(),
         };
         app.refresh_templates();
         app
@@ -134,7 +138,7 @@ impl EditorApp {
 
     /// The world, mutably (changes made here are not in the undo history).
     pub fn world_mut(&mut self) -> &mut World {
-        self.plan = None;
+        self.world_changed();
         &mut self.world
     }
 
@@ -193,9 +197,11 @@ impl EditorApp {
         self.plan.get_or_insert_with(|| self.world.save_plan())
     }
 
-    /// Forgets the plan: the next look at it works it out again.
-    pub(super) fn invalidate_plan(&mut self) {
+    /// The world changed: the save plan and the outliner's rows are worked out again
+    /// when next needed.
+    pub(super) fn world_changed(&mut self) {
         self.plan = None;
+        self.outliner.invalidate();
     }
 
     /// The files the next save writes (changed and new entities, under the names they
@@ -223,6 +229,8 @@ impl EditorApp {
     }
 
     pub(super) fn report<T>(&mut self, what: &str, result: Result<T, Error>) -> Option<T> {
+        // A value may have changed: the plan must be worked out again. (What the
+        // outliner shows changes only with the operations calling `world_changed`.)
         self.plan = None;
         match result {
             Ok(value) => {
@@ -309,7 +317,7 @@ impl EditorApp {
                 let before = self.states(id, keys);
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
                 let result = self.world.apply_to_template(id, &keys, template);
-                self.plan = None;
+                self.world_changed();
                 let what = format!("Apply to {template}");
                 if let Some(report) = self.report(&what, result) {
                     let mut changes = vec![Change::Template {
@@ -338,7 +346,7 @@ impl EditorApp {
 
     /// Records a new entity `id` as one step named `name`, and selects it.
     fn created(&mut self, name: String, id: EntityId) {
-        self.plan = None;
+        self.world_changed();
         match self.world.snapshot_entity(id) {
             Ok(after) => self.push(
                 name.clone(),
@@ -383,6 +391,7 @@ impl EditorApp {
 
     /// "Delete": removes entity `id`; its file goes at the next save.
     pub fn delete(&mut self, id: EntityId) {
+        self.world_changed();
         let snapshot = self.world.snapshot_entity(id);
         let Some(before) = self.report("Delete", snapshot) else {
             return;
@@ -407,6 +416,7 @@ impl EditorApp {
     /// `id` (position at the origin) and makes the entity an instance of it. Returns the
     /// template's path.
     pub fn create_template(&mut self, id: EntityId, name: &str) -> Option<String> {
+        self.world_changed();
         let snapshot = self.world.snapshot_entity(id);
         let before = self.report("Create template", snapshot)?;
         let result = create_template_from_entity(&mut self.world, id, name);
@@ -443,7 +453,7 @@ impl EditorApp {
         // The world changes under the inspector: what was typed is stale.
         self.pending_text = None;
         let result = self.history.undo(&mut self.world);
-        self.plan = None;
+        self.world_changed();
         if let Some(Some(name)) = self.report("Undo", result) {
             self.status = format!("Undo {name}");
         }
@@ -454,7 +464,7 @@ impl EditorApp {
     pub fn redo(&mut self) {
         self.pending_text = None;
         let result = self.history.redo(&mut self.world);
-        self.plan = None;
+        self.world_changed();
         if let Some(Some(name)) = self.report("Redo", result) {
             self.status = format!("Redo {name}");
         }
@@ -474,6 +484,7 @@ impl EditorApp {
     /// Saves the world: writes the changed entities, deletes the removed ones' files.
     /// Returns the files written and deleted.
     pub fn save(&mut self) -> Option<Vec<PendingFile>> {
+        self.world_changed();
         self.commit_pending_text();
         let saved = self.world.save_world();
         let report = self.report("Save", saved)?;

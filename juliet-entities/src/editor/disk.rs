@@ -19,7 +19,7 @@ impl EditorApp {
     /// does when the file of an entity deleted in the editor (not saved since) changes.
     /// Files the world itself wrote (same bytes) change nothing.
     pub fn files_changed(&mut self, paths: &[PathBuf]) {
-        self.invalidate_plan();
+        self.world_changed();
         let root = self.world.project_root().to_path_buf();
         for path in paths {
             if path.extension().is_none_or(|e| e != "jasset") {
@@ -155,7 +155,7 @@ impl EditorApp {
     pub fn reload_entity(&mut self, id: EntityId) {
         let path = self.world.file_of(id).map(Path::to_path_buf);
         let result = self.world.reload_entity(id);
-        self.invalidate_plan();
+        self.world_changed();
         let errors = match result {
             Ok(true) => {
                 self.status = format!("Reloaded {id} from disk");
@@ -179,7 +179,7 @@ impl EditorApp {
     /// Loads entity file `path`, added on disk or one that did not load and changed.
     fn load_added(&mut self, path: &Path) {
         let result = self.world.load_added_file(path);
-        self.invalidate_plan();
+        self.world_changed();
         match result {
             Ok(id) => {
                 self.status = format!("Loaded {}: {id}", path.display());
@@ -204,7 +204,7 @@ impl EditorApp {
     /// wrote the file itself, by Apply or an undo).
     fn reload_template(&mut self, rel: &str, path: &Path) {
         let result = self.world.reload_template(rel);
-        self.invalidate_plan();
+        self.world_changed();
         let errors = match result {
             Ok(report) if report.templates.is_empty() => Vec::new(),
             Ok(report) => {
@@ -229,6 +229,7 @@ impl EditorApp {
     /// `reload` loads its file as it is now (the Delete is undone, and its undo step
     /// dropped), else the Delete stays and the next save deletes the file.
     pub fn resolve_conflict(&mut self, reload: bool) {
+        self.world_changed();
         if let Some(conflict) = self.conflict.take() {
             if conflict.removed {
                 if reload {

@@ -75,7 +75,7 @@ impl EditorApp {
     /// Opens the save dialog with the plan worked out again (files may have changed on
     /// disk since, and a name a new entity wanted be taken).
     fn open_save_dialog(&mut self) {
-        self.invalidate_plan();
+        self.world_changed();
         self.save_dialog = true;
     }
 

@@ -217,7 +217,7 @@ pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(title)
-            .with_inner_size([1200.0, 720.0]),
+            .with_inner_size([1440.0, 860.0]),
         ..Default::default()
     };
     eframe::run_native(

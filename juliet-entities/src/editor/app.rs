@@ -11,6 +11,7 @@ use juliet_core::{Class, Error};
 use super::inspector::{apply_edit, Edit};
 use super::outliner::Outliner;
 use super::problems::Problems;
+use super::top_down::TopDown;
 use super::undo::{Change, History, Step};
 use crate::entity::EntityId;
 use crate::template::TEMPLATES_DIR;
@@ -78,6 +79,8 @@ pub struct EditorApp {
     pub(super) problems: Problems,
     /// The outliner's rows and folded groups.
     pub(super) outliner: Outliner,
+    /// The top-down view's zoom, pan and drag.
+    pub(super) top_down: TopDown,
 }
 
 impl EditorApp {
@@ -117,6 +120,7 @@ impl EditorApp {
             pending_text: None,
             problems: Problems::default(),
             outliner: Outliner::default(),
+            top_down: TopDown::default(),
         };
         app.refresh_templates();
         app

@@ -6,7 +6,9 @@
 //!   Overridden properties are bold and [`OVERRIDE_COLOR`], with a revert button
 //!   ([`REVERT_TOOLTIP`]) and "Apply" (to a template of the chain chosen by the user);
 //!   inherited ones name the template that gives their value.
-//! * [`EditorApp`] adds the outliner, the template browser, add/delete, undo and redo
+//! * [`EditorApp`] adds the outliner, a top-down view of the world (markers at the
+//!   entities' positions: click to select, drag to move, scroll to zoom), the template
+//!   browser, add/delete, undo and redo
 //!   ([`History`]: each step records the properties, entity or template file it changed),
 //!   save with the list of files ([`crate::World::save_plan`], the planning the save
 //!   itself runs), the Problems panel ([`Problems`]: every error and warning of the
@@ -44,6 +46,7 @@ mod disk;
 mod inspector;
 mod outliner;
 mod problems;
+mod top_down;
 mod undo;
 mod view;
 mod widgets;

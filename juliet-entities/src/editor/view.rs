@@ -1,5 +1,5 @@
-//! [`EditorApp::ui`]: the editor's window contents (toolbar, outliner, inspector,
-//! template browser, dialogs) and its keyboard shortcuts.
+//! [`EditorApp::ui`]: the editor's window contents (toolbar, outliner, top-down view,
+//! inspector, template browser, Problems panel, dialogs) and its keyboard shortcuts.
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui, ViewportCommand};
 use glam::Vec3;
@@ -49,13 +49,18 @@ impl EditorApp {
             .show(ui, |ui| self.outliner_ui(ui));
         egui::Panel::right("juliet-templates")
             .resizable(true)
-            .default_size(250.0)
+            .default_size(210.0)
             .show(ui, |ui| self.browser_ui(ui));
-        egui::CentralPanel::default().show(ui, |ui| {
-            egui::ScrollArea::vertical()
-                .id_salt("inspector")
-                .show(ui, |ui| self.inspector_panel(ui));
-        });
+        egui::Panel::right("juliet-inspector")
+            .resizable(true)
+            .default_size(520.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("inspector")
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| self.inspector_panel(ui));
+            });
+        egui::CentralPanel::default().show(ui, |ui| self.top_down_ui(ui));
         self.dialogs_ui(&ctx);
 
         if ctx.dragged_id().is_none() && ctx.memory(|m| m.focused().is_none()) {

@@ -191,8 +191,14 @@ impl EditorApp {
         format!("{mark}{name} - jasset edit")
     }
 
-    /// Whether a save would write or delete anything.
+    /// Whether a save would write or delete anything. While an edit is under way (one
+    /// drag or typing session, the history's step still open) it is, without the plan
+    /// being worked out again at each frame (it costs what a save costs without the
+    /// writes); the plan is worked out when the edit ends.
     pub fn is_unsaved(&mut self) -> bool {
+        if self.plan.is_none() && self.history.is_open() {
+            return true;
+        }
         !self.save_plan().is_empty()
     }
 

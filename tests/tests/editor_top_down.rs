@@ -55,6 +55,20 @@ fn click_at(h: &mut Harness<'_, EditorApp>, pos: Pos2) {
     h.run();
 }
 
+/// Drags the pointer from `start` to `end` in six moves.
+fn drag(h: &mut Harness<'_, EditorApp>, start: Pos2, end: Pos2) {
+    h.hover_at(start);
+    h.run();
+    h.drag_at(start);
+    h.run();
+    for step in 1..=6 {
+        h.hover_at(start + (end - start) * step as f32 / 6.0);
+        h.run();
+    }
+    h.drop_at(end);
+    h.run();
+}
+
 /// Whether the outliner shows entity `name` as selected.
 fn outliner_selected(h: &Harness<'_, EditorApp>, name: &str) -> bool {
     let row = h.get_by_role_and_label(Role::Button, name);
@@ -89,16 +103,7 @@ fn dragging_a_marker_moves_its_entity_and_one_undo_puts_it_back() {
     let (_dir, mut h) = spread();
     let start = marker(&h, 0x11);
     let end = start - Vec2::new(60.0, 0.0);
-    h.hover_at(start);
-    h.run();
-    h.drag_at(start);
-    h.run();
-    for step in 1..=6 {
-        h.hover_at(start - Vec2::new(10.0 * step as f32, 0.0));
-        h.run();
-    }
-    h.drop_at(end);
-    h.run();
+    drag(&mut h, start, end);
 
     assert_eq!(h.state().selected(), Some(EntityId(0x11)));
     let [x, y, z] = position(&h, 0x11);
@@ -107,6 +112,14 @@ fn dragging_a_marker_moves_its_entity_and_one_undo_puts_it_back() {
     let moved = marker(&h, 0x11);
     assert!(moved.distance(end) < 1.0, "the marker follows: {moved:?}");
     assert!(h.state_mut().title().starts_with('*'));
+
+    // A second drag of the same marker is a step of its own.
+    drag(&mut h, end, end + Vec2::new(0.0, -30.0));
+    let [_, _, z2] = position(&h, 0x11);
+    assert!(z2 < 5.0, "moved up the screen: {z2}");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(position(&h, 0x11), [x, y, z], "the second drag undone");
 
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
@@ -122,16 +135,7 @@ fn dragging_elsewhere_pans_and_scrolling_zooms_about_the_pointer() {
     let (_dir, mut h) = spread();
     let (a, b, c) = (marker(&h, 0x10), marker(&h, 0x11), marker(&h, 0x12));
     let empty = Pos2::new((a.x + c.x) / 2.0, b.y);
-    h.hover_at(empty);
-    h.run();
-    h.drag_at(empty);
-    h.run();
-    for step in 1..=4 {
-        h.hover_at(empty + Vec2::new(0.0, -10.0 * step as f32));
-        h.run();
-    }
-    h.drop_at(empty + Vec2::new(0.0, -40.0));
-    h.run();
+    drag(&mut h, empty, empty - Vec2::new(0.0, 40.0));
     assert_eq!(position(&h, 0x11), [10.0, 2.0, 5.0], "nothing moved");
     let panned = marker(&h, 0x11);
     assert!(

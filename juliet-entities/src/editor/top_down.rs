@@ -204,6 +204,9 @@ impl EditorApp {
             }
         }
         if response.drag_started() {
+            // Each drag is an undo step of its own (the view may keep the focus, which
+            // would keep the last one open).
+            self.close_step();
             let press = ui
                 .input(|i| i.pointer.press_origin())
                 .or(response.interact_pointer_pos());
@@ -227,6 +230,7 @@ impl EditorApp {
         }
         if response.drag_stopped() {
             self.top_down.dragging = None;
+            self.close_step();
         }
         if response.clicked() {
             let id = response

@@ -204,8 +204,8 @@ impl EditorApp {
             }
         }
         if response.drag_started() {
-            // Each drag is an undo step of its own (the view may keep the focus, which
-            // would keep the last one open).
+            // Each drag is an undo step of its own, whatever holds the keyboard focus
+            // (`EditorApp::ui` ends a step only when nothing does).
             self.close_step();
             let press = ui
                 .input(|i| i.pointer.press_origin())

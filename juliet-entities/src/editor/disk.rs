@@ -150,8 +150,8 @@ impl EditorApp {
     }
 
     /// Reads entity `id`'s file again (the answer "Reload" to a conflict). The undo
-    /// steps that change the entity are dropped ([`History::forget_entity`]); the
-    /// others stay.
+    /// steps that change the entity are dropped
+    /// ([`History::forget_entity`](super::History::forget_entity)); the others stay.
     pub fn reload_entity(&mut self, id: EntityId) {
         let path = self.world.file_of(id).map(Path::to_path_buf);
         let result = self.world.reload_entity(id);

@@ -41,7 +41,7 @@ impl Problem {
     }
 }
 
-/// The problems of the world's files, by file (each path as [`normal`] gives it), and
+/// The problems of the world's files, by file (each path with its links resolved), and
 /// the files that did not load.
 #[derive(Debug, Default)]
 pub struct Problems {

@@ -400,6 +400,17 @@ fn a_file_that_did_not_load_is_in_the_problems_panel_and_the_outliner_until_mend
     let line = "Assets/Worlds/L/Entities/b.jasset:4:7: error: `Mass`";
     assert_eq!(problem_lines(&h, line), 1);
     assert_eq!(mass(&h, 0x11), 250.0);
+    // A click on the line selects the entity.
+    (h.query_all_by_label_contains(line))
+        .find(|n| {
+            n.accesskit_node()
+                .value()
+                .is_some_and(|v| v.starts_with(line))
+        })
+        .unwrap()
+        .click();
+    h.run();
+    assert_eq!(h.state().selected(), Some(EntityId(0x11)));
 }
 
 #[test]

@@ -137,21 +137,25 @@ impl EditorApp {
         &self.problems
     }
 
-    /// Draws the Problems panel: one line per problem, errors in the error colour;
-    /// clicking a problem of a loaded entity's file selects the entity.
+    /// Draws the Problems panel: one line per problem (cut at the panel's edge, whole on
+    /// hover), errors in the error colour; only the lines in view are drawn. Clicking a
+    /// problem of a loaded entity's file selects the entity.
     pub(super) fn problems_ui(&mut self, ui: &mut Ui) {
-        ui.heading(format!("Problems ({})", self.problems.len()));
-        if self.problems.is_empty() {
+        let count = self.problems.len();
+        ui.heading(format!("Problems ({count})"));
+        if count == 0 {
             ui.label("No problems.");
             return;
         }
         let root = format!("{}/", self.world.project_root().display());
         let mut clicked = None;
+        let row_height = ui.text_style_height(&egui::TextStyle::Body);
         egui::ScrollArea::vertical()
             .id_salt("problems")
             .auto_shrink([false, true])
-            .show(ui, |ui| {
-                for problem in self.problems.iter() {
+            .show_rows(ui, row_height, count, |ui, rows| {
+                let shown = self.problems.iter().skip(rows.start).take(rows.len());
+                for problem in shown {
                     let text = problem.text.strip_prefix(&root).unwrap_or(&problem.text);
                     let color = if problem.error {
                         ui.visuals().error_fg_color
@@ -159,6 +163,7 @@ impl EditorApp {
                         ui.visuals().warn_fg_color
                     };
                     let line = egui::Label::new(RichText::new(text).color(color))
+                        .truncate()
                         .sense(egui::Sense::click());
                     if ui.add(line).clicked() {
                         clicked = Some(problem.file.clone());

@@ -351,16 +351,17 @@ fn shown(h: &Harness<'_, EditorApp>, text: &str) -> usize {
     h.query_all_by_label_contains(text).count()
 }
 
-/// The number of lines of the Problems panel that start with `text` (the panel names
-/// files relative to the project root; the status line says more).
-fn problem_lines(h: &Harness<'_, EditorApp>, text: &str) -> usize {
-    (h.query_all_by_label_contains(text))
-        .filter(|n| {
-            n.accesskit_node()
-                .value()
-                .is_some_and(|v| v.starts_with(text))
-        })
-        .count()
+/// The lines of the Problems panel that start with `text` (the panel names files
+/// relative to the project root; the status line says more).
+fn problem_lines<'h>(
+    h: &'h Harness<'_, EditorApp>,
+    text: &'h str,
+) -> impl Iterator<Item = egui_kittest::Node<'h>> {
+    (h.query_all_by_label_contains(text)).filter(move |n| {
+        n.accesskit_node()
+            .value()
+            .is_some_and(|v| v.starts_with(text))
+    })
 }
 
 #[test]
@@ -373,7 +374,7 @@ fn a_file_that_did_not_load_is_in_the_problems_panel_and_the_outliner_until_mend
     h.run();
     assert_eq!(shown(&h, "Problems (1)"), 1);
     let line = "Assets/Worlds/L/Entities/Broken.jasset:4:9: error: `Health`";
-    assert_eq!(problem_lines(&h, line), 1, "the problem's line");
+    assert_eq!(problem_lines(&h, line).count(), 1, "the problem's line");
     assert_eq!(shown(&h, "Not loaded (1)"), 1);
     h.get_by_label("Broken").hover();
     h.run();
@@ -398,17 +399,10 @@ fn a_file_that_did_not_load_is_in_the_problems_panel_and_the_outliner_until_mend
     h.state_mut().files_changed(std::slice::from_ref(&b));
     h.run();
     let line = "Assets/Worlds/L/Entities/b.jasset:4:7: error: `Mass`";
-    assert_eq!(problem_lines(&h, line), 1);
+    assert_eq!(problem_lines(&h, line).count(), 1);
     assert_eq!(mass(&h, 0x11), 250.0);
     // A click on the line selects the entity.
-    (h.query_all_by_label_contains(line))
-        .find(|n| {
-            n.accesskit_node()
-                .value()
-                .is_some_and(|v| v.starts_with(line))
-        })
-        .unwrap()
-        .click();
+    problem_lines(&h, line).next().unwrap().click();
     h.run();
     assert_eq!(h.state().selected(), Some(EntityId(0x11)));
 }

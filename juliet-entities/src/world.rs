@@ -259,6 +259,8 @@ pub struct World {
     /// deletes them.
     stale_temps: Vec<PathBuf>,
     pub(crate) durability: Durability,
+    /// Warnings of the files read since the world's load ([`World::take_new_warnings`]).
+    new_warnings: Vec<Warning>,
 }
 
 // A game loads a world on a background thread and hands it over, or shares it behind a
@@ -287,6 +289,7 @@ impl World {
             untouched: Vec::new(),
             stale_temps: Vec::new(),
             durability: Durability::default(),
+            new_warnings: Vec::new(),
         }
     }
 

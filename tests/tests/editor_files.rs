@@ -73,7 +73,14 @@ fn save_list(h: &mut Harness<'_, EditorApp>) -> (Vec<PathBuf>, Vec<PathBuf>) {
 fn save_and_compare(h: &mut Harness<'_, EditorApp>, dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let before = files(dir);
     let listed = save_list(h);
-    h.get_by_label("Write files").click();
+    if listed.0.is_empty() && listed.1.is_empty() {
+        // Nothing to confirm: the dialog says so and offers no "Write files".
+        assert!(h.query_by_label("Nothing to save.").is_some());
+        assert!(h.query_by_label("Write files").is_none());
+        h.get_by_label("Close").click();
+    } else {
+        h.get_by_label("Write files").click();
+    }
     h.run();
     let (mut written, mut deleted) = changed(&before, &files(dir));
     written.sort();
@@ -189,18 +196,17 @@ fn a_file_added_on_disk_loads_and_a_deleted_one_leaves_the_world() {
     h.state_mut().files_changed(std::slice::from_ref(&added));
     h.run();
     assert_eq!(health(&h, 0x13), 7.0);
-    let listed = |h: &Harness<'_, EditorApp>, id: u64| {
-        let label = EntityId(id).to_string();
-        h.query_all_by_role_and_label(Role::Button, &label).count()
+    let listed = |h: &Harness<'_, EditorApp>, name: &str| {
+        h.query_all_by_role_and_label(Role::Button, name).count()
     };
-    assert_eq!(listed(&h, 0x13), 1, "in the outliner");
+    assert_eq!(listed(&h, "d"), 1, "in the outliner");
 
     let gone = entities.join("b.jasset");
     fs::remove_file(&gone).unwrap();
     h.state_mut().files_changed(std::slice::from_ref(&gone));
     h.run();
     assert!(!h.state().world().manager().contains(EntityId(0x11)));
-    assert_eq!(listed(&h, 0x11), 0);
+    assert_eq!(listed(&h, "b"), 0);
 
     // Neither is anything to save.
     let (written, deleted) = save_and_compare(&mut h, &entities);
@@ -291,4 +297,134 @@ fn the_editor_keeps_the_id_prefix_the_world_was_loaded_with() {
     );
     let (world, _) = World::load(dir.path(), &LoadOptions::default()).unwrap();
     assert_ne!(EditorApp::new(world).world().manager().id_prefix(), 0);
+}
+
+#[test]
+fn after_its_own_writes_the_status_says_what_the_editor_did_not_reloaded() {
+    let (dir, world) = project();
+    let entities = world.join("Entities");
+    let mut h = harness(&world);
+    select(&mut h, 0x11);
+    h.get_by_role_and_label(Role::SpinButton, "Mass")
+        .set_value_accesskit(300.0);
+    h.run();
+    save(&mut h);
+    // The window's watcher then reports the file the save wrote.
+    h.state_mut().files_changed(&[entities.join("b.jasset")]);
+    h.run();
+    assert_eq!(h.state().status(), "Saved: 1 written, 0 deleted");
+
+    // Apply writes a template; the watcher reports that too.
+    select(&mut h, 0x10);
+    h.get_by_label("Apply Health").click();
+    h.run();
+    h.get_by_label("Assets/Templates/Rock.jasset").click();
+    h.run();
+    let status = h.state().status().to_owned();
+    assert_eq!(status, "Apply to Assets/Templates/Rock.jasset");
+    let rock = dir.path().join("Assets/Templates/Rock.jasset");
+    h.state_mut().files_changed(&[rock]);
+    h.run();
+    assert_eq!(h.state().status(), status);
+
+    // Nothing left to save: the dialog offers no "Write files".
+    save_and_compare(&mut h, &entities);
+}
+
+#[test]
+fn a_file_changed_by_another_program_is_reported_as_reloaded() {
+    let (_dir, world) = project();
+    let file = world.join("Entities/b.jasset");
+    let mut h = harness(&world);
+    fs::write(&file, instance(0x11, "Rock", "Health: 9.0\n")).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&file));
+    h.run();
+    assert_eq!(health(&h, 0x11), 9.0);
+    assert_eq!(
+        h.state().status(),
+        format!("Reloaded {} from disk", EntityId(0x11))
+    );
+}
+
+/// The number of widgets whose label contains `text`.
+fn shown(h: &Harness<'_, EditorApp>, text: &str) -> usize {
+    h.query_all_by_label_contains(text).count()
+}
+
+/// The lines of the Problems panel that start with `text` (the panel names files
+/// relative to the project root; the status line says more).
+fn problem_lines<'h>(
+    h: &'h Harness<'_, EditorApp>,
+    text: &'h str,
+) -> impl Iterator<Item = egui_kittest::Node<'h>> {
+    (h.query_all_by_label_contains(text)).filter(move |n| {
+        n.accesskit_node()
+            .value()
+            .is_some_and(|v| v.starts_with(text))
+    })
+}
+
+#[test]
+fn a_file_that_did_not_load_is_in_the_problems_panel_and_the_outliner_until_mended() {
+    let (_dir, world) = project();
+    let broken = world.join("Entities/Broken.jasset");
+    // Line 4 is `Health: lots`; the value starts at column 9.
+    fs::write(&broken, instance(0x14, "Rock", "Health: lots\n")).unwrap();
+    let mut h = harness_with_problems(&world);
+    h.run();
+    assert_eq!(shown(&h, "Problems (1)"), 1);
+    let line = "Assets/Worlds/L/Entities/Broken.jasset:4:9: error: `Health`";
+    assert_eq!(problem_lines(&h, line).count(), 1, "the problem's line");
+    assert_eq!(shown(&h, "Not loaded (1)"), 1);
+    h.get_by_label("Broken").hover();
+    h.run();
+    assert_eq!(
+        shown(&h, "Broken.jasset:4:9: error"),
+        2,
+        "the outliner's file gives the reason on hover"
+    );
+
+    // Mended on disk: the entity loads and the problem goes.
+    fs::write(&broken, instance(0x14, "Rock", "Health: 5.0\n")).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&broken));
+    h.run();
+    assert_eq!(health(&h, 0x14), 5.0);
+    assert_eq!(shown(&h, "Problems (0)"), 1);
+    assert_eq!(shown(&h, "Broken.jasset:4:9"), 0);
+    assert_eq!(shown(&h, "Not loaded"), 0);
+
+    // A loaded entity's file broken on disk: listed; the entity keeps its values.
+    let b = world.join("Entities/b.jasset");
+    fs::write(&b, instance(0x11, "Rock", "Mass: heavy\n")).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&b));
+    h.run();
+    let line = "Assets/Worlds/L/Entities/b.jasset:4:7: error: `Mass`";
+    assert_eq!(problem_lines(&h, line).count(), 1);
+    assert_eq!(mass(&h, 0x11), 250.0);
+    // A click on the line selects the entity.
+    problem_lines(&h, line).next().unwrap().click();
+    h.run();
+    assert_eq!(h.state().selected(), Some(EntityId(0x11)));
+}
+
+#[test]
+fn warnings_of_the_load_and_of_a_file_read_again_are_listed() {
+    let (_dir, world) = project();
+    let a = world.join("Entities/a.jasset");
+    fs::write(&a, instance(0x10, "Rock", "Helth: 50.0\n")).unwrap();
+    let mut h = harness_with_problems(&world);
+    h.run();
+    assert_eq!(shown(&h, "a.jasset:4:1: warning: `Helth`: unknown key"), 1);
+    assert_eq!(
+        shown(&h, "Not loaded"),
+        0,
+        "a warning does not stop the load"
+    );
+
+    let c = world.join("Entities/c.jasset");
+    fs::write(&c, instance(0x12, "Mossy", "Colour: red\n")).unwrap();
+    h.state_mut().files_changed(std::slice::from_ref(&c));
+    h.run();
+    assert_eq!(shown(&h, "c.jasset:4:1: warning: `Colour`: unknown key"), 1);
+    assert_eq!(shown(&h, "Problems (2)"), 1);
 }

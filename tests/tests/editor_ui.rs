@@ -276,12 +276,66 @@ fn outliner_filter_and_grouping() {
         .type_text("mossy");
     h.run();
     assert!(h.query_by_label_contains("Rock (").is_none());
-    assert!(h
-        .query_by_label_contains(&EntityId(0x12).to_string())
-        .is_some());
-    assert!(h
-        .query_by_label_contains(&EntityId(0x10).to_string())
-        .is_none());
+    assert!(h.query_by_role_and_label(Role::Button, "c").is_some());
+    assert!(h.query_by_role_and_label(Role::Button, "a").is_none());
+}
+
+/// Types `text` into the outliner's filter box, replacing what it held.
+fn filter(h: &mut Harness<'_, EditorApp>, text: &str) {
+    h.get_by_role_and_label(Role::TextInput, "Filter").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.key_press(Key::Backspace);
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "Filter")
+        .type_text(text);
+    h.run();
+}
+
+#[test]
+fn the_outliner_names_entities_by_file_with_the_id_on_hover_and_filters_by_both() {
+    let (_dir, world) = project();
+    let entities = world.join("Entities");
+    fs::rename(
+        entities.join("b.jasset"),
+        entities.join("RockLarge_042.jasset"),
+    )
+    .unwrap();
+    fs::rename(
+        entities.join("c.jasset"),
+        entities.join("PlayerSpawn.jasset"),
+    )
+    .unwrap();
+    let mut h = harness(&world);
+    let rock = EntityId(0x11).to_string();
+    let shown = |h: &Harness<'_, EditorApp>, name: &str| {
+        h.query_by_role_and_label(Role::Button, name).is_some()
+    };
+    assert!(shown(&h, "RockLarge_042") && shown(&h, "PlayerSpawn") && shown(&h, "a"));
+    assert!(h.query_by_label_contains(&rock).is_none(), "no ids shown");
+    h.get_by_role_and_label(Role::Button, "RockLarge_042")
+        .hover();
+    h.run();
+    assert!(
+        h.query_by_label_contains(&rock).is_some(),
+        "the id on hover"
+    );
+
+    filter(&mut h, "spawn");
+    assert!(shown(&h, "PlayerSpawn"));
+    assert!(!shown(&h, "RockLarge_042") && !shown(&h, "a"));
+    filter(&mut h, &rock);
+    assert!(shown(&h, "RockLarge_042"));
+    assert!(!shown(&h, "PlayerSpawn") && !shown(&h, "a"));
+
+    // An entity not saved yet goes by its id, then by its file's name.
+    filter(&mut h, "");
+    h.get_by_label("Add entity").click();
+    h.run();
+    let added = h.state().selected().unwrap();
+    assert!(shown(&h, &format!("{added} *")));
+    save(&mut h);
+    assert!(shown(&h, &format!("{:016X}", added.0)));
 }
 
 #[test]

@@ -208,7 +208,7 @@ pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
     )?;
     let world_root = world.root().to_path_buf();
     let templates = world.project_root().join(crate::template::TEMPLATES_DIR);
-    let mut app = EditorApp::new(world);
+    let mut app = EditorApp::with_load_report(world, &report);
     if let Some(id) = args.select.as_deref() {
         let id = parse_id(id).ok_or_else(|| CliError::usage(format!("`{id}`: not an id")))?;
         app.select(Some(id));
@@ -217,7 +217,7 @@ pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(title)
-            .with_inner_size([1200.0, 720.0]),
+            .with_inner_size([1440.0, 860.0]),
         ..Default::default()
     };
     eframe::run_native(
@@ -243,6 +243,8 @@ pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
 mod tests {
     use std::fs;
     use std::time::{Duration, Instant};
+
+    use egui::{Event, Pos2, RawInput, Rect};
 
     use super::*;
 
@@ -283,5 +285,94 @@ mod tests {
         let changed = templates.join("Other.jasset");
         fs::write(&changed, "; entity_type: Inert\n").unwrap();
         assert!(seen(&mut watch, &changed), "the new folder is watched");
+    }
+
+    /// Runs one frame of `app` in a 1440x860 window (the size `jasset edit` opens at)
+    /// with `events`, its shapes tessellated as a renderer would ask; returns its time.
+    fn frame(ctx: &egui::Context, app: &mut EditorApp, events: Vec<Event>) -> Duration {
+        let input = RawInput {
+            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, egui::vec2(1440.0, 860.0))),
+            events,
+            ..RawInput::default()
+        };
+        let start = Instant::now();
+        let mut output = ctx.run_ui(input, |ui| app.ui(ui));
+        let _meshes = ctx.tessellate(output.shapes, output.pixels_per_point);
+        let time = start.elapsed();
+        output.textures_delta.clear(); // (a renderer would upload them)
+        time
+    }
+
+    /// The median and the slowest of `times`, in ms.
+    fn summary(mut times: Vec<Duration>) -> String {
+        times.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let median = ms(times[times.len() / 2]);
+        format!(
+            "median {median:.1} ms, slowest {:.1} ms",
+            ms(times[times.len() - 1])
+        )
+    }
+
+    /// The editor's frame time on the world of `jasset gen --entities 10000 --templates
+    /// 50`, with an entity selected (outliner, inspector and top-down view shown): 40
+    /// frames with the pointer moving over the view, then 40 frames of a drag moving the
+    /// selected entity, and the frame that ends it (which makes the save plan again). A measurement (docs/performance.md), printed, not a check of
+    /// speed: `cargo test -p juliet-entities --features editor-app --lib frame_time --
+    /// --ignored --nocapture` (add `--release` for the figure of an optimized build).
+    #[test]
+    #[ignore = "a measurement: run it with --ignored --nocapture"]
+    fn frame_time_on_the_generated_10000_entity_world() {
+        let dir = tempfile::tempdir().unwrap();
+        super::super::gen::generate(dir.path(), 10_000, 50, 1).unwrap();
+        let world = world_dir(dir.path(), None).unwrap();
+        let (world, report) = World::load(&world, &LoadOptions::default()).unwrap();
+        assert_eq!(world.manager().len(), 10_000);
+        let mut app = EditorApp::with_load_report(world, &report);
+        let ctx = egui::Context::default();
+        let first = frame(&ctx, &mut app, Vec::new());
+        // The entity nearest the view's middle, to hover and drag.
+        let middle = Pos2::new(700.0, 450.0);
+        let (id, at) = (app.world().manager().entities().iter())
+            .filter_map(|e| Some((e.id(), app.top_down_marker(e.id())?)))
+            .min_by(|a, b| a.1.distance(middle).total_cmp(&b.1.distance(middle)))
+            .expect("markers in view");
+        app.select(Some(id));
+        let hover: Vec<Duration> = (0..40)
+            .map(|i| {
+                let pointer = at + egui::vec2(i as f32, 0.0);
+                frame(&ctx, &mut app, vec![Event::PointerMoved(pointer)])
+            })
+            .collect();
+        let press = |pressed| Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        };
+        frame(&ctx, &mut app, vec![Event::PointerMoved(at), press(true)]);
+        let before = app.world().manager().entity(id).unwrap().position();
+        let drag: Vec<Duration> = (1..=40)
+            .map(|i| {
+                let pointer = at + egui::vec2(0.0, i as f32);
+                frame(&ctx, &mut app, vec![Event::PointerMoved(pointer)])
+            })
+            .collect();
+        // The frame of the release ends the drag's undo step and makes the save plan
+        // again.
+        let release = frame(&ctx, &mut app, vec![press(false)]);
+        let after = app.world().manager().entity(id).unwrap().position();
+        assert!(
+            after.z > before.z,
+            "the drag moved the entity: {before} {after}"
+        );
+        println!(
+            "10,000 entities: first frame {:.1} ms; pointer over the view: {}; dragging an \
+             entity: {}; the frame that ends the drag {:.1} ms",
+            first.as_secs_f64() * 1e3,
+            summary(hover),
+            summary(drag),
+            release.as_secs_f64() * 1e3
+        );
     }
 }

@@ -9,11 +9,14 @@ use glam::Vec3;
 use juliet_core::{Class, Error};
 
 use super::inspector::{apply_edit, Edit};
+use super::outliner::Outliner;
+use super::problems::Problems;
+use super::top_down::TopDown;
 use super::undo::{Change, History, Step};
 use crate::entity::EntityId;
 use crate::template::TEMPLATES_DIR;
 use crate::world::create_template_from_entity;
-use crate::world::{PropertyState, SavePlan, World};
+use crate::world::{LoadReport, PropertyState, SavePlan, World};
 
 /// How the outliner groups entities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +75,12 @@ pub struct EditorApp {
     plan: Option<SavePlan>,
     /// Text typed in the inspector and not committed yet (as of the last frame).
     pub(super) pending_text: Option<Edit>,
+    /// The problems of the world's files, and the files that did not load.
+    pub(super) problems: Problems,
+    /// The outliner's rows and folded groups.
+    pub(super) outliner: Outliner,
+    /// The top-down view's zoom, pan and drag.
+    pub(super) top_down: TopDown,
 }
 
 impl EditorApp {
@@ -109,8 +118,20 @@ impl EditorApp {
             kinds,
             plan: None,
             pending_text: None,
+            problems: Problems::default(),
+            outliner: Outliner::default(),
+            top_down: TopDown::default(),
         };
         app.refresh_templates();
+        app
+    }
+
+    /// An editor over `world`, as [`EditorApp::new`], whose Problems panel lists the
+    /// errors and warnings of `report` (the world's load) and whose outliner lists the
+    /// files that did not load ([`World::untouched_files`]).
+    pub fn with_load_report(world: World, report: &LoadReport) -> EditorApp {
+        let mut app = EditorApp::new(world);
+        app.problems = Problems::from_report(report, app.world.untouched_files());
         app
     }
 
@@ -121,7 +142,7 @@ impl EditorApp {
 
     /// The world, mutably (changes made here are not in the undo history).
     pub fn world_mut(&mut self) -> &mut World {
-        self.plan = None;
+        self.world_changed();
         &mut self.world
     }
 
@@ -170,8 +191,14 @@ impl EditorApp {
         format!("{mark}{name} - jasset edit")
     }
 
-    /// Whether a save would write or delete anything.
+    /// Whether a save would write or delete anything. While an edit is under way (one
+    /// drag or typing session, the history's step still open) it is, without the plan
+    /// being worked out again at each frame (it costs what a save costs without the
+    /// writes); the plan is worked out when the edit ends.
     pub fn is_unsaved(&mut self) -> bool {
+        if self.plan.is_none() && self.history.is_open() {
+            return true;
+        }
         !self.save_plan().is_empty()
     }
 
@@ -180,9 +207,11 @@ impl EditorApp {
         self.plan.get_or_insert_with(|| self.world.save_plan())
     }
 
-    /// Forgets the plan: the next look at it works it out again.
-    pub(super) fn invalidate_plan(&mut self) {
+    /// The world changed: the save plan and the outliner's rows are worked out again
+    /// when next needed.
+    pub(super) fn world_changed(&mut self) {
         self.plan = None;
+        self.outliner.invalidate();
     }
 
     /// The files the next save writes (changed and new entities, under the names they
@@ -209,7 +238,9 @@ impl EditorApp {
         &self.template_paths
     }
 
-    fn report<T>(&mut self, what: &str, result: Result<T, Error>) -> Option<T> {
+    pub(super) fn report<T>(&mut self, what: &str, result: Result<T, Error>) -> Option<T> {
+        // A value may have changed: the plan must be worked out again. (What the
+        // outliner shows changes only with the operations calling `world_changed`.)
         self.plan = None;
         match result {
             Ok(value) => {
@@ -296,7 +327,7 @@ impl EditorApp {
                 let before = self.states(id, keys);
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
                 let result = self.world.apply_to_template(id, &keys, template);
-                self.plan = None;
+                self.world_changed();
                 let what = format!("Apply to {template}");
                 if let Some(report) = self.report(&what, result) {
                     let mut changes = vec![Change::Template {
@@ -325,7 +356,7 @@ impl EditorApp {
 
     /// Records a new entity `id` as one step named `name`, and selects it.
     fn created(&mut self, name: String, id: EntityId) {
-        self.plan = None;
+        self.world_changed();
         match self.world.snapshot_entity(id) {
             Ok(after) => self.push(
                 name.clone(),
@@ -370,6 +401,7 @@ impl EditorApp {
 
     /// "Delete": removes entity `id`; its file goes at the next save.
     pub fn delete(&mut self, id: EntityId) {
+        self.world_changed();
         let snapshot = self.world.snapshot_entity(id);
         let Some(before) = self.report("Delete", snapshot) else {
             return;
@@ -394,6 +426,7 @@ impl EditorApp {
     /// `id` (position at the origin) and makes the entity an instance of it. Returns the
     /// template's path.
     pub fn create_template(&mut self, id: EntityId, name: &str) -> Option<String> {
+        self.world_changed();
         let snapshot = self.world.snapshot_entity(id);
         let before = self.report("Create template", snapshot)?;
         let result = create_template_from_entity(&mut self.world, id, name);
@@ -430,7 +463,7 @@ impl EditorApp {
         // The world changes under the inspector: what was typed is stale.
         self.pending_text = None;
         let result = self.history.undo(&mut self.world);
-        self.plan = None;
+        self.world_changed();
         if let Some(Some(name)) = self.report("Undo", result) {
             self.status = format!("Undo {name}");
         }
@@ -441,7 +474,7 @@ impl EditorApp {
     pub fn redo(&mut self) {
         self.pending_text = None;
         let result = self.history.redo(&mut self.world);
-        self.plan = None;
+        self.world_changed();
         if let Some(Some(name)) = self.report("Redo", result) {
             self.status = format!("Redo {name}");
         }
@@ -461,6 +494,7 @@ impl EditorApp {
     /// Saves the world: writes the changed entities, deletes the removed ones' files.
     /// Returns the files written and deleted.
     pub fn save(&mut self) -> Option<Vec<PendingFile>> {
+        self.world_changed();
         self.commit_pending_text();
         let saved = self.world.save_world();
         let report = self.report("Save", saved)?;
@@ -486,225 +520,6 @@ impl EditorApp {
         );
         Some(files)
     }
-
-    /// Files changed, added or deleted on disk (from a file watcher). A template is
-    /// reloaded (its instances follow) and the template list read again. A changed
-    /// entity file is read again, an added one (under `Entities/`) loads as a new
-    /// entity, and a deleted one's entity leaves the world (its undo steps with it),
-    /// unless the entity has unsaved edits: then [`EditorApp::conflict`] asks; so it
-    /// does when the file of an entity deleted in the editor (not saved since) changes.
-    /// Files the world itself wrote (same bytes) change nothing.
-    pub fn files_changed(&mut self, paths: &[PathBuf]) {
-        self.plan = None;
-        let root = self.world.project_root().to_path_buf();
-        for path in paths {
-            if path.extension().is_none_or(|e| e != "jasset") {
-                continue;
-            }
-            if let Some(rel) = template_path(&root, path) {
-                self.refresh_templates();
-                if path.exists() && self.world.templates().get(&rel).is_some() {
-                    let result = self.world.reload_template(&rel);
-                    self.plan = None;
-                    if let Some(report) = self.report(&format!("Reloaded {rel}"), result) {
-                        if !report.updated.is_empty() {
-                            self.status = format!(
-                                "Reloaded {rel}: {} instances updated",
-                                report.updated.len()
-                            );
-                        }
-                    }
-                }
-                continue;
-            }
-            let Some(id) = self.entity_of_file(path) else {
-                if let Some(id) = self.removed_entity_of_file(path) {
-                    // A file deleted on disk agrees with the Delete: nothing to ask.
-                    if path.is_file() {
-                        self.removed_file_changed(id, path);
-                    }
-                } else if path.is_file() && self.is_entity_file(path) {
-                    let result = self.world.load_added_file(path);
-                    let what = format!("Loaded {}", path.display());
-                    if let Some(id) = self.report(&what, result) {
-                        self.status = format!("{what}: {id}");
-                    }
-                }
-                continue;
-            };
-            let deleted = !path.exists();
-            let dirty = self
-                .world
-                .manager()
-                .entity(id)
-                .is_some_and(|e| e.is_dirty());
-            if dirty {
-                // Unsaved edits are never dropped without asking: one question at a
-                // time, and a second changed file keeps its edits (a save then reports
-                // it as changed on disk and leaves it alone; a deleted one is written
-                // again).
-                if self.conflict.is_none() {
-                    self.select(Some(id));
-                    self.conflict = Some(Conflict {
-                        id,
-                        path: path.clone(),
-                        deleted,
-                        removed: false,
-                    });
-                } else if deleted {
-                    let kept = self.world.file_removed(id, true);
-                    self.report(&format!("{id} deleted on disk: kept"), kept);
-                } else {
-                    self.status = format!("{id} changed on disk: kept its unsaved edits");
-                }
-            } else if deleted {
-                self.remove_deleted(id);
-            } else {
-                self.reload_entity(id);
-            }
-        }
-    }
-
-    /// The file of entity `id`, deleted in the editor and not saved since, changed on
-    /// disk: asks, as for unsaved edits; while another question is open, the Delete
-    /// stays (the next save deletes the file).
-    fn removed_file_changed(&mut self, id: EntityId, path: &Path) {
-        if self.conflict.is_none() {
-            self.conflict = Some(Conflict {
-                id,
-                path: path.to_path_buf(),
-                deleted: false,
-                removed: true,
-            });
-        } else {
-            self.status = format!("{id} changed on disk: kept its unsaved Delete");
-        }
-    }
-
-    /// Loads the file of entity `id`, deleted in the editor and not saved since, as it
-    /// is on disk now (the answer "Reload" to a conflict): the Delete is undone by the
-    /// file, and the undo steps of the entity (the Delete's among them) are dropped, as
-    /// when a file is read again.
-    fn reload_removed(&mut self, id: EntityId, path: &Path) {
-        let result = self.world.load_added_file(path);
-        if let Some(loaded) = self.report(&format!("Reloaded {} from disk", path.display()), result)
-        {
-            self.history.forget_entity(id);
-            self.history.forget_entity(loaded);
-            self.select(Some(loaded));
-            self.status = format!("Reloaded {loaded} from disk: the Delete is undone");
-        }
-    }
-
-    /// The entity deleted in the editor (not saved since) whose file is `path`.
-    fn removed_entity_of_file(&self, path: &Path) -> Option<EntityId> {
-        let target = normal(path);
-        (self.world.pending_deletions().iter())
-            .find(|p| p.file.as_deref().is_some_and(|f| normal(f) == target))
-            .map(|p| p.id)
-    }
-
-    /// Takes entity `id`, whose file was deleted on disk, out of the world with its undo
-    /// steps.
-    fn remove_deleted(&mut self, id: EntityId) {
-        if self.selected == Some(id) {
-            self.pending_text = None;
-            self.selected = None;
-        }
-        let result = self.world.file_removed(id, false);
-        if self
-            .report(&format!("{id} deleted on disk: removed"), result)
-            .is_some()
-        {
-            self.history.forget_entity(id);
-        }
-    }
-
-    /// Whether `path` is a place for one of the world's entity files (under
-    /// `Entities/`, not a save's temporary file).
-    fn is_entity_file(&self, path: &Path) -> bool {
-        let temp = (path.file_name()).is_some_and(|n| n.to_string_lossy().starts_with('.'));
-        !temp && normal(path).starts_with(normal(&self.world.entities_dir()))
-    }
-
-    /// Reads entity `id`'s file again (the answer "Reload" to a conflict). The undo
-    /// steps that change the entity are dropped ([`History::forget_entity`]); the
-    /// others stay.
-    pub fn reload_entity(&mut self, id: EntityId) {
-        let result = self.world.reload_entity(id);
-        if let Some(true) = self.report(&format!("Reloaded {id} from disk"), result) {
-            self.history.forget_entity(id);
-        }
-    }
-
-    /// Answers the open conflict: `reload` reads the file, else the edits are kept (the
-    /// next save reports the file as changed on disk and does not overwrite it).
-    /// For a deleted file, `reload` takes the entity out of the world, else it stays
-    /// and the next save writes its file again. For an entity deleted in the editor,
-    /// `reload` loads its file as it is now (the Delete is undone, and its undo step
-    /// dropped), else the Delete stays and the next save deletes the file.
-    pub fn resolve_conflict(&mut self, reload: bool) {
-        if let Some(conflict) = self.conflict.take() {
-            if conflict.removed {
-                if reload {
-                    self.reload_removed(conflict.id, &conflict.path);
-                } else {
-                    self.status = format!("Kept the unsaved Delete of {}", conflict.id);
-                }
-                return;
-            }
-            match (reload, conflict.deleted) {
-                (true, false) => self.reload_entity(conflict.id),
-                (true, true) => self.remove_deleted(conflict.id),
-                (false, deleted) => {
-                    if deleted {
-                        let kept = self.world.file_removed(conflict.id, true);
-                        self.report("Keep", kept);
-                    }
-                    self.status = format!("Kept the unsaved edits of {}", conflict.id);
-                }
-            }
-        }
-    }
-
-    fn entity_of_file(&self, path: &Path) -> Option<EntityId> {
-        let target = normal(path);
-        self.world
-            .manager()
-            .entities()
-            .iter()
-            .map(|e| e.id())
-            .find(|&id| self.world.file_of(id).is_some_and(|f| normal(f) == target))
-    }
-}
-
-/// `path` with links resolved, also when the file itself is gone (its folder is then
-/// resolved), to compare paths that name one file differently.
-fn normal(path: &Path) -> PathBuf {
-    if let Ok(full) = std::fs::canonicalize(path) {
-        return full;
-    }
-    match (path.parent(), path.file_name()) {
-        (Some(dir), Some(name)) => std::fs::canonicalize(dir)
-            .map(|d| d.join(name))
-            .unwrap_or_else(|_| path.to_path_buf()),
-        _ => path.to_path_buf(),
-    }
-}
-
-/// The project-relative path (with `/`) of `path` when it is a template file of the
-/// project at `root`.
-fn template_path(root: &Path, path: &Path) -> Option<String> {
-    let root = normal(root);
-    let full = normal(path);
-    let rel = full.strip_prefix(&root).ok()?;
-    let text: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    let text = text.join("/");
-    text.starts_with(&format!("{TEMPLATES_DIR}/"))
-        .then_some(text)
 }
 
 /// Appends the `.jasset` files under `dir` (project-relative `rel`) to `out`.

@@ -6,11 +6,14 @@
 //!   Overridden properties are bold and [`OVERRIDE_COLOR`], with a revert button
 //!   ([`REVERT_TOOLTIP`]) and "Apply" (to a template of the chain chosen by the user);
 //!   inherited ones name the template that gives their value.
-//! * [`EditorApp`] adds the outliner, the template browser, add/delete, undo and redo
+//! * [`EditorApp`] adds the outliner, a top-down view of the world (markers at the
+//!   entities' positions: click to select, drag to move, scroll to zoom), the template
+//!   browser, add/delete, undo and redo
 //!   ([`History`]: each step records the properties, entity or template file it changed),
 //!   save with the list of files ([`crate::World::save_plan`], the planning the save
-//!   itself runs), and the handling of files changed, added or deleted on disk
-//!   ([`EditorApp::files_changed`]).
+//!   itself runs), the Problems panel ([`Problems`]: every error and warning of the
+//!   world's files, with [`EditorApp::with_load_report`]) and the handling of files
+//!   changed, added or deleted on disk ([`EditorApp::files_changed`]).
 //!   [`EditorApp::ui`] draws one frame into any `Ui`, so it runs in an eframe window
 //!   (`jasset edit`) or under egui_kittest.
 //!
@@ -39,8 +42,11 @@
 //! inspector".
 
 mod app;
+mod disk;
 mod inspector;
 mod outliner;
+mod problems;
+mod top_down;
 mod undo;
 mod view;
 mod widgets;
@@ -51,5 +57,6 @@ pub use inspector::{
     apply_edit, inspector, inspector_frame, inspector_ui, template_name, Edit, InspectorOutput,
     OVERRIDE_COLOR, REVERT_TOOLTIP,
 };
+pub use problems::{Problem, Problems};
 pub use undo::{Change, History, Step};
 pub use widgets::value_widget;

@@ -183,6 +183,12 @@ impl History {
         before - self.done.len() - self.undone.len()
     }
 
+    /// Whether the last step is a property step still open to the edits of one drag or
+    /// typing session ([`History::close`] ends it).
+    pub fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+
     /// Ends the open property step: the next edit of the same property is a new step.
     pub fn close(&mut self) {
         self.open = None;

@@ -1,5 +1,5 @@
-//! [`EditorApp::ui`]: the editor's window contents (toolbar, outliner, inspector,
-//! template browser, dialogs) and its keyboard shortcuts.
+//! [`EditorApp::ui`]: the editor's window contents (toolbar, outliner, top-down view,
+//! inspector, template browser, Problems panel, dialogs) and its keyboard shortcuts.
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui, ViewportCommand};
 use glam::Vec3;
@@ -39,19 +39,28 @@ impl EditorApp {
         egui::Panel::bottom("juliet-status").show(ui, |ui| {
             ui.label(self.status.clone());
         });
+        egui::Panel::bottom("juliet-problems")
+            .resizable(true)
+            .default_size(110.0)
+            .show(ui, |ui| self.problems_ui(ui));
         egui::Panel::left("juliet-outliner")
             .resizable(true)
             .default_size(230.0)
             .show(ui, |ui| self.outliner_ui(ui));
         egui::Panel::right("juliet-templates")
             .resizable(true)
-            .default_size(250.0)
+            .default_size(210.0)
             .show(ui, |ui| self.browser_ui(ui));
-        egui::CentralPanel::default().show(ui, |ui| {
-            egui::ScrollArea::vertical()
-                .id_salt("inspector")
-                .show(ui, |ui| self.inspector_panel(ui));
-        });
+        egui::Panel::right("juliet-inspector")
+            .resizable(true)
+            .default_size(520.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("inspector")
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| self.inspector_panel(ui));
+            });
+        egui::CentralPanel::default().show(ui, |ui| self.top_down_ui(ui));
         self.dialogs_ui(&ctx);
 
         if ctx.dragged_id().is_none() && ctx.memory(|m| m.focused().is_none()) {
@@ -71,7 +80,7 @@ impl EditorApp {
     /// Opens the save dialog with the plan worked out again (files may have changed on
     /// disk since, and a name a new entity wanted be taken).
     fn open_save_dialog(&mut self) {
-        self.invalidate_plan();
+        self.world_changed();
         self.save_dialog = true;
     }
 
@@ -238,11 +247,13 @@ impl EditorApp {
                         ui.colored_label(ui.visuals().error_fg_color, error);
                     }
                     ui.horizontal(|ui| {
-                        if ui.button("Write files").clicked() {
+                        // Nothing to write or delete: nothing to confirm.
+                        if !files.is_empty() && ui.button("Write files").clicked() {
                             self.save();
                             self.save_dialog = false;
                         }
-                        if ui.button("Cancel").clicked() {
+                        let close = if files.is_empty() { "Close" } else { "Cancel" };
+                        if ui.button(close).clicked() {
                             self.save_dialog = false;
                         }
                     });

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use juliet_core::{key_crc_runtime, Error, ErrorKind, TokenBuffer};
+use juliet_core::{key_crc_runtime, Error, ErrorKind, TokenBuffer, Warning};
 
 use super::records::FilePath;
 use super::{is_newer_version, FileRecord, World};
@@ -198,6 +198,7 @@ impl World {
                 return Err(e);
             }
         };
+        self.new_warnings.extend(loaded.warnings);
         if let Some(record) = self.records.get_mut(&id) {
             record.data = loaded.data;
             record.original = Some(bytes.clone().into_boxed_slice());
@@ -234,6 +235,7 @@ impl World {
             &bytes,
         )?;
         let newer = loaded.warnings.iter().any(is_newer_version);
+        self.new_warnings.extend(loaded.warnings);
         self.untouched.retain(|p| p != path);
         self.records.insert(
             loaded.id,
@@ -250,6 +252,17 @@ impl World {
             e.clear_dirty();
         }
         Ok(loaded.id)
+    }
+
+    /// The warnings (unknown keys, newer versions) of the files read since the last
+    /// call: by [`World::reload_entity`], [`World::load_added_file`] and
+    /// [`World::reload_template`], and of the templates those loaded. [`World::load`]
+    /// gives its own in its report. An editor lists them beside the errors those calls
+    /// return.
+    pub fn take_new_warnings(&mut self) -> Vec<Warning> {
+        let mut warnings = std::mem::take(&mut self.new_warnings);
+        warnings.extend(self.templates.take_new_warnings());
+        warnings
     }
 
     /// Entity `id`'s file was deleted on disk (another program or person removed it).

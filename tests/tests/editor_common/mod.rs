@@ -5,6 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
@@ -45,13 +46,44 @@ pub fn harness(world_dir: &Path) -> Harness<'static, EditorApp> {
     let (mut world, report) = World::load(world_dir, &LoadOptions::default()).unwrap();
     assert!(report.is_clean(), "{report:?}");
     world.set_durability(Durability::Fast);
-    Harness::builder()
-        .with_size([1400.0, 900.0])
-        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(world))
+    harness_of(EditorApp::new(world))
 }
 
+/// The harness over the world at `world_dir` as `jasset edit` opens it: with the
+/// problems of its load.
+pub fn harness_with_problems(world_dir: &Path) -> Harness<'static, EditorApp> {
+    let (mut world, report) = World::load(world_dir, &LoadOptions::default()).unwrap();
+    world.set_durability(Durability::Fast);
+    harness_of(EditorApp::with_load_report(world, &report))
+}
+
+pub fn harness_of(app: EditorApp) -> Harness<'static, EditorApp> {
+    Harness::builder()
+        .with_size([1400.0, 900.0])
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app)
+}
+
+/// The outliner's text for entity `id`: its file's name without `.jasset` (its id when
+/// it has no file), then ` *` while it has unsaved changes.
+pub fn outliner_label(h: &Harness<'_, EditorApp>, id: u64) -> String {
+    let world = h.state().world();
+    let id = EntityId(id);
+    let name = match world.file_of(id) {
+        Some(file) => file.file_stem().unwrap().to_string_lossy().into_owned(),
+        None => id.to_string(),
+    };
+    let dirty = world.manager().entity(id).unwrap().is_dirty();
+    if dirty {
+        format!("{name} *")
+    } else {
+        name
+    }
+}
+
+/// Clicks entity `id` in the outliner.
 pub fn select(h: &mut Harness<'_, EditorApp>, id: u64) {
-    h.get_by_label_contains(&EntityId(id).to_string()).click();
+    let label = outliner_label(h, id);
+    h.get_by_role_and_label(Role::Button, &label).click();
     h.run();
     assert_eq!(h.state().selected(), Some(EntityId(id)));
 }

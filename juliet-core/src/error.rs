@@ -568,6 +568,13 @@ pub enum WarningKind {
         /// The kind of the entity with that id.
         found: String,
     },
+    /// An asset path (a [`crate::PropertyType::Asset`] value) naming a file the
+    /// project does not have.
+    #[error("names `{path}`, which the project does not have")]
+    MissingAsset {
+        /// The path, as written.
+        path: String,
+    },
     /// A file skipped by a loader, with the reason.
     #[error("{0}")]
     Other(String),

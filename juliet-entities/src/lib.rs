@@ -56,6 +56,7 @@ pub use juliet_core;
 /// and `#[construct]` (the hooks of a [`construct`](mod@construct); also in that module).
 pub use juliet_derive::{construct, Codec, Entity};
 
+mod asset;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod construct;
@@ -88,6 +89,7 @@ pub struct GuideDoctests;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
+pub use asset::{AnyAsset, AssetKind, AssetPath};
 pub use entity::{Entity, EntityId};
 pub use fsio::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason, Skipped};
 pub use load::{
@@ -107,6 +109,7 @@ pub use world::{
 
 /// What game code needs: `use juliet_entities::prelude::*;`.
 pub mod prelude {
+    pub use crate::asset::AssetPath;
     pub use crate::entity::{Entity, EntityId};
     pub use crate::manager::EntityManager;
     pub use crate::reference::EntityRef;

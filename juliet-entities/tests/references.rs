@@ -151,3 +151,73 @@ fn a_removed_entity_leaves_the_references_to_it_reported() {
         WarningKind::DanglingReference { id: 1 }
     ));
 }
+
+struct Mesh;
+
+impl juliet_entities::AssetKind for Mesh {
+    const EXTENSION: Option<&'static str> = Some("obj");
+}
+
+#[derive(Entity, Debug)]
+struct Statue {
+    mesh: juliet_entities::AssetPath<Mesh>,
+    plaques: Vec<juliet_entities::AssetPath>,
+}
+
+#[test]
+fn asset_paths_to_files_the_project_lacks_are_reported_at_their_lines() {
+    let project = tempfile::tempdir().unwrap();
+    fs::create_dir_all(project.path().join("Assets/Meshes")).unwrap();
+    fs::write(
+        project.path().join("Assets/Meshes/Statue.obj"),
+        "o statue\n",
+    )
+    .unwrap();
+    let world = project.path().join("Assets/Worlds/L");
+    write(
+        &world,
+        "statue.jasset",
+        "EntityID: 1\nKind: Statue\nMesh: Assets/Meshes/Statue.obj\n\
+         ; Plaques\nAssets/Meshes/Statue.obj\n\"Assets/Text/Old Plaque.txt\"\n",
+    );
+    let (loaded, report) = World::load(&world, &LoadOptions::default()).unwrap();
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let found: Vec<String> = report.warnings.iter().map(ToString::to_string).collect();
+    let file = world.join("Entities/statue.jasset");
+    assert_eq!(
+        found,
+        [format!(
+            "{}:6:1: warning: `Plaques`: names `Assets/Text/Old Plaque.txt`, which the project \
+             does not have",
+            file.display()
+        )]
+    );
+    let statue = loaded.manager().get::<Statue>(EntityId(1)).unwrap();
+    assert_eq!(statue.mesh.as_str(), "Assets/Meshes/Statue.obj");
+    assert_eq!(statue.plaques.len(), 2);
+
+    // A path of another extension than the field's, or one leaving the project, is a
+    // bad value at its line.
+    write(
+        &world,
+        "statue.jasset",
+        "EntityID: 1\nKind: Statue\nMesh: Assets/Meshes/Statue.png\n",
+    );
+    let (_, report) = World::load(&world, &LoadOptions::default()).unwrap();
+    let error = report.errors[0].to_string();
+    assert!(
+        error.contains(":3:7:") && error.contains("another extension"),
+        "{error}"
+    );
+    write(
+        &world,
+        "statue.jasset",
+        "EntityID: 1\nKind: Statue\n; Plaques\n../../../secret.txt\n",
+    );
+    let (_, report) = World::load(&world, &LoadOptions::default()).unwrap();
+    let error = report.errors[0].to_string();
+    assert!(
+        error.contains(":4:1:") && error.contains("inside the project"),
+        "{error}"
+    );
+}

@@ -282,6 +282,12 @@ fn display(name: &str) -> Option<String> {
         "NewerBaseVersion" => {
             return Some(WarningKind::NewerBaseVersion { file: 2, code: 1 }.to_string())
         }
+        "MissingAsset" => {
+            let kind = WarningKind::MissingAsset {
+                path: "Assets/Meshes/Statue.obj".into(),
+            };
+            return Some(kind.to_string());
+        }
         "DanglingReference" => {
             return Some(WarningKind::DanglingReference { id: 0x42 }.to_string())
         }
@@ -393,6 +399,7 @@ fn the_catalogue_covers_every_kind() {
         "NewerBaseVersion",
         "DanglingReference",
         "ReferenceKindMismatch",
+        "MissingAsset",
         "Other",
     ];
     let catalogue = &DOC[DOC.find("## 7. Errors").expect("the catalogue")..];

@@ -108,6 +108,9 @@ pub enum PropertyType {
     /// A reference to another entity of the world, written as its id (`0x` + 16 hex
     /// digits): to an entity of the kind named, or of any kind (`None`).
     Reference(Option<&'static str>),
+    /// A path of an asset file relative to the project root (`/` between folders),
+    /// written as a `String`: of any file, or of one with the extension named.
+    Asset(Option<&'static str>),
     /// A game-defined codec, by type name.
     Custom(&'static str),
 }
@@ -146,6 +149,8 @@ impl fmt::Display for PropertyType {
             PropertyType::Set(inner) => write!(f, "set of {inner}, one per line"),
             PropertyType::Reference(Some(kind)) => write!(f, "reference to a `{kind}` (an id)"),
             PropertyType::Reference(None) => f.write_str("entity reference (an id)"),
+            PropertyType::Asset(Some(ext)) => write!(f, "asset path (a `.{ext}` file)"),
+            PropertyType::Asset(None) => f.write_str("asset path"),
             PropertyType::Custom(name) => f.write_str(name),
         }
     }

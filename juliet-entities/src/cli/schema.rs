@@ -184,7 +184,7 @@ impl SchemaClass {
 
 /// A property type as one word: `f32`, `floats3`, `enum(Stone|Wood)`, `list(string)`,
 /// `option(f32)`, `array(u8,4)`, `map(string,f32)`, `set(u32)`, `ref(Switch)` (`ref(*)`:
-/// any kind), `custom(Rgba)`.
+/// any kind), `asset(obj)` (`asset(*)`: any file), `custom(Rgba)`.
 pub fn type_name(ty: &PropertyType) -> String {
     match ty {
         PropertyType::Bool => "bool".into(),
@@ -212,6 +212,7 @@ pub fn type_name(ty: &PropertyType) -> String {
         PropertyType::Map(key, value) => format!("map({},{})", type_name(key), type_name(value)),
         PropertyType::Set(inner) => format!("set({})", type_name(inner)),
         PropertyType::Reference(kind) => format!("ref({})", kind.unwrap_or("*")),
+        PropertyType::Asset(ext) => format!("asset({})", ext.unwrap_or("*")),
         PropertyType::Custom(name) => format!("custom({})", name.replace(' ', "")),
     }
 }

@@ -50,7 +50,8 @@ pub enum SchemaError {
         "{}:{line}:{column}: class `{class}`: property `{key}`: unknown type `{ty}` \
          (expected bool, i8..i128, u8..u128, isize, usize, char, f32, f64, floatsN with N \
          from 1 to {MAX_FLOATS}, string, enum(A|B|...), list(TYPE), option(TYPE), \
-         array(TYPE,N), map(KEY,TYPE), set(TYPE), ref(KIND), ref(*) or custom(NAME))",
+         array(TYPE,N), map(KEY,TYPE), set(TYPE), ref(KIND), ref(*), asset(EXT), asset(*) \
+         or custom(NAME))",
         path.display()
     )]
     UnknownType {
@@ -321,6 +322,8 @@ fn parse_type(word: &str) -> Option<&'static PropertyType> {
                 PropertyType::Array(parse_type(item)?, n.parse().ok()?)
             } else if let Some(kind) = inner_of(word, "ref") {
                 PropertyType::Reference((kind != "*").then(|| leak(kind)))
+            } else if let Some(ext) = inner_of(word, "asset") {
+                PropertyType::Asset((ext != "*").then(|| leak(ext)))
             } else if let Some(name) = inner_of(word, "custom") {
                 PropertyType::Custom(leak(name))
             } else {

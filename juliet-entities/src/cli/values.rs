@@ -158,7 +158,7 @@ pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueErr
             }
             Json::Array(items)
         }
-        PropertyType::String => Json::String(String::decode(value)?),
+        PropertyType::String | PropertyType::Asset(_) => Json::String(String::decode(value)?),
         PropertyType::Enum { variants, .. } => {
             let line = value.single()?;
             Json::String(variants[decode_variant(line, variants)?].to_owned())

@@ -1,5 +1,6 @@
-//! The check of a world's entity references ([`crate::EntityRef`] fields): each must
-//! name an entity the world has, of the field's kind (docs/design.md, section 5.8).
+//! The check of a world's references: each [`crate::EntityRef`] must name an entity the
+//! world has, of the field's kind, and each [`crate::AssetPath`] a file the project has
+//! (docs/design.md, section 5.8).
 
 use std::path::Path;
 
@@ -12,12 +13,15 @@ use crate::entity::EntityId;
 impl World {
     /// A warning for each reference of the world's entities to an id the world has no
     /// entity for ([`WarningKind::DanglingReference`]) or to an entity of another kind
-    /// than the field's ([`WarningKind::ReferenceKindMismatch`]), at the file, line
-    /// and column of the value (line 0 when the entity has no file yet, or inherits
-    /// the value from its template), keyed by the property. [`World::load`] adds them
-    /// to its report; call it again after edits (an entity removed, a reference set).
+    /// than the field's ([`WarningKind::ReferenceKindMismatch`]), and for each asset
+    /// path to a file the project does not have ([`WarningKind::MissingAsset`]), at
+    /// the file, line and column of the value (line 0 when the entity has no file yet,
+    /// or inherits the value from its template), keyed by the property.
+    /// [`World::load`] adds them to its report; call it again after edits (an entity
+    /// removed, a reference set).
     ///
-    /// Costs one pass over the entities of the kinds that have reference fields.
+    /// Costs one pass over the entities of the kinds that have reference or asset
+    /// fields, and a file-system lookup per asset path.
     pub fn reference_warnings(&self) -> Vec<Warning> {
         let mut out = Vec::new();
         let mut fields: Vec<(*const juliet_core::Class, Vec<usize>)> = Vec::new();
@@ -27,7 +31,10 @@ impl World {
                 Some(at) => at,
                 None => {
                     let of_class = (class.properties.iter().enumerate())
-                        .filter(|(_, p)| reference_kind(&p.property_type).is_some())
+                        .filter(|(_, p)| {
+                            let ty = &p.property_type;
+                            reference_kind(ty).is_some() || holds_assets(ty)
+                        })
                         .map(|(i, _)| i)
                         .collect();
                     fields.push((class, of_class));
@@ -39,6 +46,19 @@ impl World {
                 let Ok(text) = self.manager.property_text(entity.id(), property.key) else {
                     continue;
                 };
+                if holds_assets(&property.property_type) {
+                    let mut paths = Vec::new();
+                    paths_in(&property.property_type, &text, &mut paths);
+                    let root = self.templates.project_root();
+                    for path in paths {
+                        if std::fs::symlink_metadata(root.join(&path)).is_err() {
+                            let at = Find::Asset(&path);
+                            let kind = WarningKind::MissingAsset { path: path.clone() };
+                            out.push(self.reference_warning(entity.id(), property.crc, at, kind));
+                        }
+                    }
+                    continue;
+                }
                 let mut ids = Vec::new();
                 ids_in(&property.property_type, &text, &mut ids);
                 let expected = reference_kind(&property.property_type).flatten();
@@ -56,16 +76,23 @@ impl World {
                             _ => continue,
                         },
                     };
-                    out.push(self.reference_warning(entity.id(), property.crc, id, kind));
+                    let at = Find::Id(id);
+                    out.push(self.reference_warning(entity.id(), property.crc, at, kind));
                 }
             }
         }
         out
     }
 
-    /// The warning `kind` about the reference to `id` in property `crc` of `entity`,
+    /// The warning `kind` about the reference `find` in property `crc` of `entity`,
     /// located at the value line that holds it in the entity's file.
-    fn reference_warning(&self, entity: EntityId, crc: u32, id: u64, kind: WarningKind) -> Warning {
+    fn reference_warning(
+        &self,
+        entity: EntityId,
+        crc: u32,
+        find: Find<'_>,
+        kind: WarningKind,
+    ) -> Warning {
         let record = self.records.get(&entity);
         let path = record.map_or(Path::new(""), |r| r.path.resolve(&self.listed_paths));
         let key = self.manager.entity(entity).and_then(|e| {
@@ -74,7 +101,7 @@ impl World {
         });
         let (line, column) = record
             .and_then(|r| r.original.as_deref())
-            .and_then(|bytes| value_position(bytes, crc, id))
+            .and_then(|bytes| value_position(bytes, crc, find))
             .unwrap_or((0, 0));
         Warning::new(path, line, column, key, kind)
     }
@@ -149,17 +176,74 @@ fn retargeted(text: &str, moved: &[(EntityId, EntityId)]) -> Option<String> {
     any.then_some(out)
 }
 
-/// The kind a property of type `ty` refers to, when it holds references: `Some(None)`
-/// for references to any kind.
-fn reference_kind(ty: &PropertyType) -> Option<Option<&'static str>> {
+/// The type of the values a property of type `ty` holds: itself, or the element (the
+/// value, for a map) of its options, lists, sets and arrays.
+fn leaf(ty: &PropertyType) -> &PropertyType {
     match ty {
-        PropertyType::Reference(kind) => Some(*kind),
         PropertyType::List(inner)
         | PropertyType::Option(inner)
         | PropertyType::Set(inner)
         | PropertyType::Array(inner, _)
-        | PropertyType::Map(_, inner) => reference_kind(inner),
+        | PropertyType::Map(_, inner) => leaf(inner),
+        other => other,
+    }
+}
+
+/// The kind a property of type `ty` refers to, when it holds references: `Some(None)`
+/// for references to any kind.
+fn reference_kind(ty: &PropertyType) -> Option<Option<&'static str>> {
+    match leaf(ty) {
+        PropertyType::Reference(kind) => Some(*kind),
         _ => None,
+    }
+}
+
+/// Whether a property of type `ty` holds asset paths.
+fn holds_assets(ty: &PropertyType) -> bool {
+    matches!(leaf(ty), PropertyType::Asset(_))
+}
+
+/// The non-empty asset paths in `text`, the value of a property of type `ty` as
+/// written (one a line: asset paths are not tokens).
+fn paths_in(ty: &PropertyType, text: &str, out: &mut Vec<String>) {
+    if let PropertyType::Map(_, value) = ty {
+        for (_, v) in text.lines().filter_map(split_entry) {
+            paths_in(value, v, out);
+        }
+        return;
+    }
+    for line in text.lines().filter(|l| ![NONE, EMPTY_LIST].contains(l)) {
+        if let Ok(path) = String::decode(Value::from_text(line)) {
+            if !path.is_empty() {
+                out.push(path);
+            }
+        }
+    }
+}
+
+/// What a warning's value line holds: an id, or an asset path.
+#[derive(Clone, Copy)]
+enum Find<'a> {
+    Id(u64),
+    Asset(&'a str),
+}
+
+impl Find<'_> {
+    /// Whether value line `line` holds it.
+    fn on(self, line: &str) -> bool {
+        match self {
+            Find::Id(id) => {
+                let mut ids = Vec::new();
+                ids_in(&PropertyType::Reference(None), line, &mut ids);
+                ids.contains(&id)
+            }
+            Find::Asset(path) => {
+                let value = split_entry(line).map_or(line, |(_, v)| v);
+                [line, value]
+                    .iter()
+                    .any(|l| String::decode(Value::from_text(l)).is_ok_and(|p| p == path))
+            }
+        }
     }
 }
 
@@ -180,19 +264,17 @@ fn ids_in(ty: &PropertyType, text: &str, out: &mut Vec<u64>) {
     }
 }
 
-/// Line and column of the reference to `id` in property `crc` of the entity file
+/// Line and column of the reference `find` in property `crc` of the entity file
 /// `bytes`: the value line that holds it, or the key's; `None` when the file does not
 /// set the property (it comes from the template) or does not tokenize.
-fn value_position(bytes: &[u8], crc: u32, id: u64) -> Option<(u32, u32)> {
+fn value_position(bytes: &[u8], crc: u32, find: Find<'_>) -> Option<(u32, u32)> {
     let mut buffer = TokenBuffer::new();
     let doc = buffer.tokenize(bytes, Path::new("")).ok()?;
     let index = (0..doc.len()).find(|&i| doc.node(i).key_crc == crc)?;
     let node = doc.node(index);
     let base = bytes.as_ptr() as usize;
     for line in doc.value_lines(index) {
-        let mut ids = Vec::new();
-        ids_in(&PropertyType::Reference(None), line, &mut ids);
-        if ids.contains(&id) {
+        if find.on(line) {
             let at = line.as_ptr() as usize - base;
             let number = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
             let start = bytes[..at]

@@ -113,7 +113,8 @@ impl DynValue {
             PropertyType::F32 => DynValue::F32(0.0),
             PropertyType::F64 => DynValue::F64(0.0),
             PropertyType::Floats(n) => DynValue::Floats(vec![0.0; *n]),
-            PropertyType::String => DynValue::Text(String::new()),
+            // An asset path is written as a string.
+            PropertyType::String | PropertyType::Asset(_) => DynValue::Text(String::new()),
             PropertyType::Enum { variants, .. } => DynValue::Enum { variants, index: 0 },
             // A list of lists: kept as written, as arrays, maps and sets are.
             PropertyType::List(PropertyType::List(_)) => DynValue::Raw(String::new()),

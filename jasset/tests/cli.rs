@@ -737,8 +737,8 @@ fn help_documents_every_subcommand() {
     assert_eq!(code(&o), 0);
     let out = stdout(&o);
     for sub in [
-        "demo", "check", "inspect", "fmt", "migrate", "set", "diff", "merge", "renumber", "gen",
-        "bench", "schema", "edit",
+        "demo", "check", "inspect", "fmt", "migrate", "set", "diff", "merge", "renumber", "mv",
+        "gen", "bench", "schema", "edit",
     ] {
         assert!(
             out.lines().any(|l| l.trim_start().starts_with(sub)),

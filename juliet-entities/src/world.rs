@@ -66,6 +66,8 @@ use listing::entity_files;
 #[cfg_attr(not(feature = "cli"), allow(unused_imports))]
 pub(crate) use listing::{world_files, FOLDER, NOT_REGULAR};
 use records::{FilePath, Records};
+#[cfg(feature = "cli")]
+pub(crate) use references::holds_assets;
 use salvage::salvage_entity_id;
 pub use save::SavePlan;
 pub use templates::create_template_from_entity;

@@ -27,6 +27,7 @@ mod inspect;
 mod listing;
 mod merge;
 mod migrate;
+mod mv;
 mod output;
 mod project;
 mod props;
@@ -131,6 +132,14 @@ pub(crate) enum Command {
     /// changes); a file named after its old id is renamed after the new one. For an
     /// entity whose id another branch took too, or a file copied by hand.
     Renumber(renumber::RenumberArgs),
+    /// Move or rename a template, an asset or a folder, and every reference to it.
+    ///
+    /// `jasset mv OLD NEW`: every `Template` line and asset path value of the project's
+    /// `.jasset` files that names OLD (or a file under it) is changed to NEW, each file
+    /// edited in place, then OLD is renamed. Nothing changes when NEW exists, a path is
+    /// outside the project, or a file to edit is read-only or a link. `--dry-run` lists
+    /// the edits.
+    Mv(mv::MvArgs),
     /// Generate a synthetic project for benchmarks and stress tests.
     ///
     /// Writes `OUT/Assets/Templates/` (M templates of the stock kinds) and
@@ -309,6 +318,7 @@ fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Diff(args) => asset_diff::run(&args, out),
         Command::Merge(args) => merge::run(&args, out),
         Command::Renumber(args) => renumber::run(&args, out),
+        Command::Mv(args) => mv::run(&args, out),
         Command::Gen(args) => gen::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Schema(args) => schema::run(&args, out),
@@ -349,7 +359,7 @@ mod tests {
         let cmd = Cli::command();
         let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
         let expected = vec![
-            "demo", "check", "inspect", "fmt", "migrate", "set", "diff", "merge", "renumber",
+            "demo", "check", "inspect", "fmt", "migrate", "set", "diff", "merge", "renumber", "mv",
             "gen", "bench", "schema", "edit",
         ];
         assert_eq!(names, expected);

@@ -199,7 +199,7 @@ fn reference_kind(ty: &PropertyType) -> Option<Option<&'static str>> {
 }
 
 /// Whether a property of type `ty` holds asset paths.
-fn holds_assets(ty: &PropertyType) -> bool {
+pub(crate) fn holds_assets(ty: &PropertyType) -> bool {
     matches!(leaf(ty), PropertyType::Asset(_))
 }
 

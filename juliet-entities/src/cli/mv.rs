@@ -1,0 +1,295 @@
+//! `jasset mv OLD NEW [--root DIR] [--dry-run]`: moves or renames a template, an asset
+//! or a folder of them inside the project, and points every `Template` line and every
+//! asset path value (`AssetPath` fields) of the project's `.jasset` files that named it
+//! at the new path, each file edited in place (one line a reference).
+//!
+//! Nothing is changed when NEW exists, when OLD or NEW is outside the project root, or
+//! when a file to edit is refused by the write path (read-only, a link, a FIFO). The
+//! files are edited first, each through the write path of every writer (a file changed
+//! since it was read is left alone, and reported), then OLD is renamed: a `mv` killed
+//! in between leaves every file old or new, and running it again finds no reference
+//! left to edit and renames OLD.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+use clap::Args;
+use juliet_core::codec::split_entry;
+use juliet_core::{Codec, PropertyType, Registry, TokenBuffer, Value};
+
+use super::output::escape_path;
+use super::project::resolve_root;
+use super::schema_kinds::registry_for;
+use super::{CliError, CliResult, Status};
+use crate::entity_file::keys;
+use crate::fsio::{Expect, Fingerprint, ReplaceOutcome, Sync};
+use crate::template::normalize_template_path;
+use crate::world::holds_assets;
+
+/// Arguments of `jasset mv`.
+#[derive(Debug, Clone, Args)]
+pub struct MvArgs {
+    /// The file or folder to move (inside the project).
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+    /// Where it goes (inside the project; must not exist).
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+    /// The project root. Default: the nearest ancestor of OLD holding an `Assets/`
+    /// folder.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// List the edits and the move without making them.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// One reference to edit: the byte range of its text in the file, the new text, and
+/// its line.
+struct Edit {
+    range: (usize, usize),
+    text: String,
+    line: usize,
+}
+
+/// Runs `jasset mv`.
+///
+/// # Errors
+/// A usage error for an OLD that does not exist, a NEW that does, a path outside the
+/// project; a failure for a file that does not tokenize or is refused by the write
+/// path (nothing is changed then); I/O errors.
+pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
+    let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.old))?
+        .ok_or_else(|| CliError::usage("no project root (a folder holding `Assets/`)"))?;
+    let root = root
+        .canonicalize()
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    let old = inside(&root, &args.old)?;
+    let new = inside(&root, &args.new)?;
+    if fs::symlink_metadata(root.join(&old)).is_err() {
+        return Err(CliError::usage(format!(
+            "{}: no such file",
+            escape_path(&args.old)
+        )));
+    }
+    if fs::symlink_metadata(root.join(&new)).is_ok() {
+        return Err(CliError::usage(format!(
+            "{}: exists already",
+            escape_path(&args.new)
+        )));
+    }
+    if new.starts_with(&format!("{old}/")) || old == new {
+        return Err(CliError::usage(format!("{old} cannot move into itself")));
+    }
+    let folder = root.join(&old).is_dir();
+    let moved = |path: &str| -> Option<String> {
+        let path = normalize_template_path(path).ok()?;
+        match path.strip_prefix(&old) {
+            Some("") => Some(new.clone()),
+            Some(rest) if folder && rest.starts_with('/') => Some(format!("{new}{rest}")),
+            _ => None,
+        }
+    };
+    let registry = registry_for(Some(&root))?;
+    let assets = super::listing::collect(&[root.join("Assets")]);
+    let mut planned = Vec::new();
+    for file in &assets.files {
+        let bytes =
+            fs::read(file).map_err(|e| CliError::failure(format!("{}: {e}", escape_path(file))))?;
+        let edits = edits(&bytes, file, &root, registry, &moved)?;
+        if !edits.is_empty() {
+            planned.push((file.clone(), bytes, edits));
+        }
+    }
+    let refused: Vec<String> = (planned.iter())
+        .filter_map(|(file, ..)| {
+            Some(format!(
+                "{}: {}",
+                escape_path(file),
+                crate::fsio::write_refusal(file)?
+            ))
+        })
+        .collect();
+    if !refused.is_empty() {
+        for line in &refused {
+            writeln!(out, "{line} (nothing moved)")?;
+        }
+        return Ok(Status::Problems);
+    }
+    for (file, bytes, edits) in &planned {
+        let shown = escape_path(file.strip_prefix(&root).unwrap_or(file));
+        for edit in edits {
+            let before = String::from_utf8_lossy(&bytes[edit.range.0..edit.range.1]);
+            writeln!(out, "{shown}:{}: {before} -> {}", edit.line, edit.text)?;
+        }
+        if args.dry_run {
+            continue;
+        }
+        let text = applied(bytes, edits);
+        let expect = Expect::Holds(Fingerprint::of(bytes));
+        if let ReplaceOutcome::Skipped(reason) =
+            crate::fsio::write_file(file, expect, &text, Sync::FileAndFolder)?
+        {
+            writeln!(out, "{shown}: {reason} (not moved: run `jasset mv` again)")?;
+            return Ok(Status::Problems);
+        }
+    }
+    writeln!(out, "{old} -> {new}")?;
+    if !args.dry_run {
+        let target = root.join(&new);
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent).map_err(|e| CliError::failure(e.to_string()))?;
+        }
+        fs::rename(root.join(&old), &target).map_err(|e| CliError::failure(e.to_string()))?;
+        crate::fsio::sync_folder(target.parent().unwrap_or(&root))
+            .map_err(|e| CliError::failure(e.to_string()))?;
+    }
+    Ok(Status::Success)
+}
+
+/// `path` as a normalized path relative to `root` (`/` between folders), lexically
+/// (NEW need not exist).
+///
+/// # Errors
+/// A usage error when it is not inside `root`.
+fn inside(root: &Path, path: &Path) -> Result<String, CliError> {
+    let absolute = std::path::absolute(path).map_err(|e| CliError::usage(e.to_string()))?;
+    let mut parts: Vec<String> = Vec::new();
+    for component in absolute.components() {
+        match component {
+            Component::ParentDir => {
+                parts.pop();
+            }
+            Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+            _ => {}
+        }
+    }
+    // The root is canonical: the path's folders are resolved the same way where they
+    // exist (a link in the path), the rest kept as written.
+    let mut resolved = PathBuf::from("/");
+    let mut rest = parts.iter();
+    for part in rest.by_ref() {
+        let next = resolved.join(part);
+        match next.canonicalize() {
+            Ok(real) => resolved = real,
+            Err(_) => {
+                resolved = next;
+                break;
+            }
+        }
+    }
+    for part in rest {
+        resolved.push(part);
+    }
+    let relative = resolved
+        .strip_prefix(root)
+        .ok()
+        .filter(|r| !r.as_os_str().is_empty())
+        .ok_or_else(|| {
+            CliError::usage(format!(
+                "{}: not inside the project {}",
+                escape_path(path),
+                escape_path(root)
+            ))
+        })?;
+    Ok(relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/"))
+}
+
+/// The edits of `bytes` (the file `file`): its `Template` value and its asset path
+/// values that `moved` gives a new path.
+///
+/// # Errors
+/// A failure naming the file when it does not tokenize.
+fn edits(
+    bytes: &[u8],
+    file: &Path,
+    root: &Path,
+    registry: &Registry,
+    moved: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<Edit>, CliError> {
+    let mut buffer = TokenBuffer::new();
+    let doc = buffer
+        .tokenize(bytes, file)
+        .map_err(|e| CliError::failure(format!("{e} (nothing moved)")))?;
+    let class = kind_of(&doc, root, 0).and_then(|k| registry.find_by_name(&k));
+    let base = bytes.as_ptr() as usize;
+    let mut out = Vec::new();
+    for i in 0..doc.len() {
+        let node = doc.node(i);
+        let key = doc.key(i);
+        let asset_type = if keys::TEMPLATE.matches(node.key_crc, key) {
+            Some(&PropertyType::String)
+        } else {
+            class
+                .and_then(|c| {
+                    c.property_index(node.key_crc, key)
+                        .map(|p| &c.properties[p])
+                })
+                .map(|p| &p.property_type)
+                .filter(|ty| holds_assets(ty))
+        };
+        let Some(ty) = asset_type else { continue };
+        for line in doc.value_lines(i) {
+            let value = match (ty, split_entry(line)) {
+                (PropertyType::Map(..), Some((_, v))) => v,
+                _ => line,
+            };
+            let Ok(path) = String::decode(Value::from_text(value)) else {
+                continue;
+            };
+            let Some(to) = moved(&path) else { continue };
+            let start = value.as_ptr() as usize - base;
+            let mut text = String::new();
+            to.encode(&mut text);
+            let number = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count();
+            out.push(Edit {
+                range: (start, start + value.len()),
+                text,
+                line: number,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The `Kind` of the file `doc`, or of the template it names (and so on, up to 16
+/// templates deep).
+fn kind_of(doc: &juliet_core::Document<'_>, root: &Path, depth: usize) -> Option<String> {
+    let value = |k: &juliet_core::Key, aliases: &[juliet_core::Key]| {
+        (0..doc.len())
+            .find(|&i| {
+                let (crc, key) = (doc.node(i).key_crc, doc.key(i));
+                k.matches(crc, key) || aliases.iter().any(|a| a.matches(crc, key))
+            })
+            .and_then(|i| doc.value(i).single().ok().map(str::to_owned))
+    };
+    if let Some(kind) = value(&keys::KIND, keys::KIND_ALIASES) {
+        return Some(kind);
+    }
+    let template = normalize_template_path(&value(&keys::TEMPLATE, &[])?).ok()?;
+    if depth >= 16 {
+        return None;
+    }
+    let bytes = fs::read(root.join(template)).ok()?;
+    let mut buffer = TokenBuffer::new();
+    let doc = buffer.tokenize(&bytes, Path::new("")).ok()?;
+    kind_of(&doc, root, depth + 1)
+}
+
+/// `bytes` with `edits` (in file order, apart) made.
+fn applied(bytes: &[u8], edits: &[Edit]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + 64);
+    let mut at = 0;
+    for edit in edits {
+        out.extend_from_slice(&bytes[at..edit.range.0]);
+        out.extend_from_slice(edit.text.as_bytes());
+        at = edit.range.1;
+    }
+    out.extend_from_slice(&bytes[at..]);
+    out
+}

@@ -9,6 +9,7 @@
 use egui::{Color32, RichText, Role, Ui, WidgetInfo};
 use juliet_core::{Error, PropertyType};
 
+use super::reference::{asset_status, reference_picker};
 use super::widgets::{pending_text, value_widget};
 use crate::entity::EntityId;
 use crate::world::World;
@@ -136,12 +137,13 @@ pub struct InspectorOutput {
     /// An application that changes what the panel shows (another entity selected)
     /// applies it first: the field is not drawn again to see its focus go.
     pub pending: Option<Edit>,
+    /// "Go to" was clicked on an entity reference: the entity to select.
+    pub go_to: Option<EntityId>,
 }
 
 /// [`inspector_ui`], also giving the text typed but not yet committed.
 pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOutput {
     let mut out = InspectorOutput::default();
-    let edits = &mut out.edits;
     let Some(entity) = world.manager().entity(id) else {
         ui.label(format!("Entity {id} is not in the world."));
         return out;
@@ -175,7 +177,7 @@ pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOut
     if instance {
         ui.horizontal(|ui| {
             if ui.button("Revert all to template").clicked() {
-                edits.push(Edit::RevertAll { id });
+                out.edits.push(Edit::RevertAll { id });
             }
             let keys: Vec<String> = overridden
                 .iter()
@@ -185,7 +187,7 @@ pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOut
                 ui.menu_button("Apply all to template", |ui| {
                     for path in &chain {
                         if ui.button(path).clicked() {
-                            edits.push(Edit::Apply {
+                            out.edits.push(Edit::Apply {
                                 id,
                                 keys: keys.clone(),
                                 template: path.clone(),
@@ -209,8 +211,7 @@ pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOut
             let moved = instance && entity.is_position_overridden();
             row(
                 ui,
-                edits,
-                &mut out.pending,
+                &mut out,
                 Row {
                     id,
                     key: "Position",
@@ -220,6 +221,7 @@ pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOut
                     source: None,
                     chain: &[],
                     instance,
+                    world,
                 },
             );
             let mut group = "";
@@ -250,8 +252,7 @@ pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOut
                 });
                 row(
                     ui,
-                    edits,
-                    &mut out.pending,
+                    &mut out,
                     Row {
                         id,
                         key: property.key,
@@ -261,6 +262,7 @@ pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOut
                         source,
                         chain: &chain,
                         instance,
+                        world,
                     },
                 );
             }
@@ -280,9 +282,11 @@ struct Row<'a> {
     /// The templates an override can be applied to (none for the position).
     chain: &'a [String],
     instance: bool,
+    /// For the references' pickers and the asset paths' file check.
+    world: &'a World,
 }
 
-fn row(ui: &mut Ui, edits: &mut Vec<Edit>, pending: &mut Option<Edit>, r: Row<'_>) {
+fn row(ui: &mut Ui, out: &mut InspectorOutput, r: Row<'_>) {
     let name = if r.overridden {
         RichText::new(r.key).strong().color(OVERRIDE_COLOR)
     } else {
@@ -290,19 +294,26 @@ fn row(ui: &mut Ui, edits: &mut Vec<Edit>, pending: &mut Option<Edit>, r: Row<'_
     };
     let label = ui.label(name);
     let widget_id = ui.make_persistent_id(("juliet-inspector-value", r.id.0, r.key));
-    if let Some(text) = value_widget(ui, r.ty, r.text, label.id, widget_id) {
-        edits.push(Edit::Set {
-            id: r.id,
-            key: r.key.to_owned(),
-            text,
-        });
-    } else if let Some(text) = pending_text(ui, r.ty, r.text, widget_id) {
-        *pending = Some(Edit::Set {
-            id: r.id,
-            key: r.key.to_owned(),
-            text,
-        });
-    }
+    let set = |text| Edit::Set {
+        id: r.id,
+        key: r.key.to_owned(),
+        text,
+    };
+    ui.horizontal(|ui| {
+        if let PropertyType::Reference(kind) = r.ty {
+            let picked = reference_picker(ui, r.world, *kind, r.text, (label.id, widget_id));
+            out.edits.extend(picked.text.map(set));
+            out.go_to = out.go_to.or(picked.go_to);
+        } else if let Some(text) = value_widget(ui, r.ty, r.text, label.id, widget_id) {
+            out.edits.push(set(text));
+        } else if let Some(text) = pending_text(ui, r.ty, r.text, widget_id) {
+            out.pending = Some(set(text));
+        }
+        if matches!(r.ty, PropertyType::Asset(_)) {
+            asset_status(ui, r.world, r.text);
+        }
+    });
+    let edits = &mut out.edits;
     ui.horizontal(|ui| {
         if r.overridden {
             let revert = labelled_button(ui, "Revert", format!("Revert {}", r.key))

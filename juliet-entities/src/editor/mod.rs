@@ -46,6 +46,7 @@ mod disk;
 mod inspector;
 mod outliner;
 mod problems;
+mod reference;
 mod top_down;
 mod undo;
 mod view;

@@ -151,6 +151,9 @@ impl EditorApp {
             self.perform(edit);
         }
         self.pending_text = output.pending;
+        if output.go_to.is_some() {
+            self.select(output.go_to);
+        }
     }
 
     fn browser_ui(&mut self, ui: &mut Ui) {

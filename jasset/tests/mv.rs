@@ -222,6 +222,24 @@ fn refusals_and_dry_runs_change_nothing() {
         out.contains("Assets/Templates/RockMossy.jasset:2:"),
         "{out}"
     );
+    // A file of a newer build to edit: refused before anything is written.
+    let newer = root.join("Assets/Worlds/L/Entities/newer.jasset");
+    fs::write(
+        &newer,
+        "EntityID: 7\nKind: Statue\nClassVersion: 9\nMesh: Assets/Meshes/Statue.obj\n",
+    )
+    .unwrap();
+    let o = jasset(
+        root,
+        &["mv", "Assets/Meshes/Statue.obj", "Assets/Meshes/Hero.obj"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("newer than this build"),
+        "{o:?}"
+    );
+    fs::remove_file(&newer).unwrap();
+    assert_eq!(snapshot(), start);
     // A read-only file to edit: refused before anything is written.
     let mossy = root.join("Assets/Templates/RockMossy.jasset");
     let mut perms = fs::metadata(&mossy).unwrap().permissions();
@@ -244,4 +262,62 @@ fn refusals_and_dry_runs_change_nothing() {
     perms.set_readonly(false);
     fs::set_permissions(&mossy, perms).unwrap();
     assert_eq!(snapshot(), start);
+}
+
+#[test]
+fn a_mv_killed_at_any_moment_leaves_each_file_old_or_new_and_a_second_run_completes_it() {
+    use std::time::Duration;
+    for round in 0..12u64 {
+        let dir = project();
+        let root = dir.path();
+        let entities = root.join("Assets/Worlds/L/Entities");
+        let old_text = |i: usize| {
+            format!(
+                "EntityID: {}\n; Template: Assets/Templates/Rock.jasset\nMass: {i}.0\n",
+                100 + i
+            )
+        };
+        for i in 0..300 {
+            fs::write(entities.join(format!("r{i:03}.jasset")), old_text(i)).unwrap();
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jasset"))
+            .args([
+                "mv",
+                "Assets/Templates/Rock.jasset",
+                "Assets/Templates/Stone.jasset",
+            ])
+            .current_dir(root)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(round * 15));
+        let _ = child.kill();
+        let _ = child.wait();
+        let moved = root.join("Assets/Templates/Stone.jasset").exists();
+        assert_ne!(moved, root.join("Assets/Templates/Rock.jasset").exists());
+        for i in 0..300 {
+            let text = fs::read_to_string(entities.join(format!("r{i:03}.jasset"))).unwrap();
+            let new_text = old_text(i).replace("Rock.jasset", "Stone.jasset");
+            assert!(
+                text == old_text(i) || text == new_text,
+                "round {round}, file {i}: {text:?}"
+            );
+            assert!(
+                !moved || text == new_text,
+                "moved before every file was edited"
+            );
+        }
+        if !moved {
+            let o = jasset(
+                root,
+                &[
+                    "mv",
+                    "Assets/Templates/Rock.jasset",
+                    "Assets/Templates/Stone.jasset",
+                ],
+            );
+            assert_eq!(o.status.code(), Some(0), "{o:?}");
+        }
+        assert_clean(root);
+    }
 }

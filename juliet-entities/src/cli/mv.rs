@@ -3,8 +3,9 @@
 //! asset path value (`AssetPath` fields) of the project's `.jasset` files that named it
 //! at the new path, each file edited in place (one line a reference).
 //!
-//! Nothing is changed when NEW exists, when OLD or NEW is outside the project root, or
-//! when a file to edit is refused by the write path (read-only, a link, a FIFO). The
+//! Nothing is changed when NEW exists, when OLD or NEW is outside the project root,
+//! when a file to edit is refused by the write path (read-only, a link, a FIFO) or was
+//! written by a newer build (its `ClassVersion` above the class's). The
 //! files are edited first, each through the write path of every writer (a file changed
 //! since it was read is left alone, and reported), then OLD is renamed: a `mv` killed
 //! in between leaves every file old or new, and running it again finds no reference
@@ -16,7 +17,7 @@ use std::path::{Component, Path, PathBuf};
 
 use clap::Args;
 use juliet_core::codec::split_entry;
-use juliet_core::{Codec, PropertyType, Registry, TokenBuffer, Value};
+use juliet_core::{Codec, PropertyType, Registry, TokenBuffer, Value, CLASS_VERSION};
 
 use super::output::escape_path;
 use super::project::resolve_root;
@@ -92,7 +93,10 @@ pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
         }
     };
     let registry = registry_for(Some(&root))?;
-    let assets = super::listing::collect(&[root.join("Assets")]);
+    let mut assets = super::listing::collect(&[root.join("Assets")]);
+    // The temporaries of a writer killed earlier (a `mv` among them) go, as every
+    // writer removes them.
+    assets.handle_stale_temps(!args.dry_run);
     let mut planned = Vec::new();
     for file in &assets.files {
         let bytes =
@@ -129,7 +133,7 @@ pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
         let text = applied(bytes, edits);
         let expect = Expect::Holds(Fingerprint::of(bytes));
         if let ReplaceOutcome::Skipped(reason) =
-            crate::fsio::write_file(file, expect, &text, Sync::FileAndFolder)?
+            crate::fsio::write_file(file, expect, &text, Sync::File)?
         {
             writeln!(out, "{shown}: {reason} (not moved: run `jasset mv` again)")?;
             return Ok(Status::Problems);
@@ -137,6 +141,13 @@ pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
     }
     writeln!(out, "{old} -> {new}")?;
     if !args.dry_run {
+        // The edited files' folders, once each, before the move that relies on them.
+        let mut folders: Vec<&Path> = planned.iter().filter_map(|(f, ..)| f.parent()).collect();
+        folders.sort();
+        folders.dedup();
+        for folder in folders {
+            crate::fsio::sync_folder(folder).map_err(|e| CliError::failure(e.to_string()))?;
+        }
         let target = root.join(&new);
         if let Some(parent) = target.parent() {
             fs::create_dir_all(parent).map_err(|e| CliError::failure(e.to_string()))?;
@@ -219,9 +230,21 @@ fn edits(
     let class = kind_of(&doc, root, 0).and_then(|k| registry.find_by_name(&k));
     let base = bytes.as_ptr() as usize;
     let mut out = Vec::new();
+    let mut newer = None;
     for i in 0..doc.len() {
         let node = doc.node(i);
         let key = doc.key(i);
+        if CLASS_VERSION.matches(node.key_crc, key) {
+            let version = doc
+                .value(i)
+                .single()
+                .ok()
+                .and_then(|v| v.parse::<u32>().ok());
+            newer = newer.or(class
+                .zip(version)
+                .filter(|(c, v)| *v > c.version)
+                .map(|(_, v)| v));
+        }
         let asset_type = if keys::TEMPLATE.matches(node.key_crc, key) {
             Some(&PropertyType::String)
         } else {
@@ -253,6 +276,12 @@ fn edits(
                 line: number,
             });
         }
+    }
+    if let (Some(version), false) = (newer, out.is_empty()) {
+        return Err(CliError::failure(format!(
+            "{}: class version {version} is newer than this build's: not edited (nothing moved)",
+            escape_path(file)
+        )));
     }
     Ok(out)
 }

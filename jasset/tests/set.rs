@@ -50,7 +50,40 @@ fn an_added_line_ends_as_most_lines_of_the_whole_file_do() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert_eq!(
         fs::read_to_string(&plain).unwrap(),
-        format!("{head}; Health: 7.0\r\n{unknown}")
+        format!("{head}Health: 7.0\r\n{unknown}")
+    );
+}
+
+/// A file that writes vectors with commas keeps them: the vector set, and a new one,
+/// are written with the file's separator; a new property among `Key: value` lines is a
+/// `Key: value` line.
+#[test]
+fn set_writes_the_files_separators_and_line_forms() {
+    let (dir, _, plain) = project();
+    let original = "; Kind: Inert\nEntityID: 0x0000000000000011\nPosition: 1, 2, 3\nHealth: 5.0\n";
+    fs::write(&plain, original).unwrap();
+    let file = "Assets/Worlds/L/Entities/plain.jasset";
+    let out = jasset(
+        dir.path(),
+        &["set", file, "Position=4,5,6", "Scale=2 2 2", "Mass=300"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(&plain).unwrap(),
+        "; Kind: Inert\nEntityID: 0x0000000000000011\nPosition: 4.0, 5.0, 6.0\n\
+         Scale: 2.0, 2.0, 2.0\nMass: 300.0\nHealth: 5.0\n"
+    );
+    // Commas without blanks stay so; a vector written with blanks keeps them.
+    let tight =
+        "; Kind\nInert\n; EntityID\n0x0000000000000011\n; Position\n1,2,3\n; Scale\n1 1 1\n";
+    fs::write(&plain, tight).unwrap();
+    let out = jasset(dir.path(), &["set", file, "Position=7 8 9", "Scale=3,3,3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(&plain).unwrap(),
+        tight
+            .replace("1,2,3", "7.0,8.0,9.0")
+            .replace("1 1 1", "3.0 3.0 3.0")
     );
 }
 
@@ -483,7 +516,7 @@ fn a_file_without_an_id_gets_one_of_a_random_prefix() {
         let written = fs::read_to_string(dir.path().join(file)).unwrap();
         let id = written
             .lines()
-            .find_map(|l| l.strip_prefix("; EntityID: 0x"))
+            .find_map(|l| l.strip_prefix("EntityID: 0x"))
             .unwrap_or_else(|| panic!("no EntityID line in {written:?}"));
         let id = u64::from_str_radix(id, 16).unwrap();
         assert_ne!(id >> 32, 0, "an id of the plain counter: {id:#x}");

@@ -313,6 +313,12 @@ impl KeyMap for EntityKeys<'_> {
         }
     }
 
+    fn holds_token_lists(&self, key: &str) -> bool {
+        key == keys::POSITION.name
+            || (self.class.property(key))
+                .is_some_and(|p| edit::separators::holds_token_lists(&p.property_type))
+    }
+
     fn absent_means(&self, key: &str, lines: &[&str]) -> bool {
         if [
             keys::ASSET_TYPE.name,

@@ -47,6 +47,11 @@ impl KeyMap for TemplateKeys {
     fn absent_means(&self, _key: &str, _lines: &[&str]) -> bool {
         false
     }
+
+    fn holds_token_lists(&self, key: &str) -> bool {
+        (self.0.property(key))
+            .is_some_and(|p| edit::separators::holds_token_lists(&p.property_type))
+    }
 }
 
 fn template_error(path: &str, reason: impl Into<String>) -> Error {

@@ -173,12 +173,92 @@ fn a_bad_value_or_key_is_reported_and_nothing_is_written() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
         assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN, "{args:?}");
     }
-    // A file outside a world's Entities folder is refused.
-    let out = jasset(
-        dir.path(),
-        &["set", "Assets/Templates/Rock.jasset", "Mass=1"],
-    );
+    // A file that is neither in a world's Entities folder nor a template is refused.
+    fs::write(dir.path().join("loose.jasset"), "; Kind: Inert\n").unwrap();
+    let out = jasset(dir.path(), &["set", "loose.jasset", "Mass=1"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("not a world entity file or a template"),
+        "{}",
+        text(&out)
+    );
+}
+
+/// `set` on a template edits its lines in place, and its instances take each new value
+/// they do not override: `inspect` of an instance that overrides `Health` but not
+/// `Mass` shows the template's new `Mass` and its own `Health`, and its file is as it
+/// was.
+#[test]
+fn set_on_a_template_is_followed_by_its_instances() {
+    let (dir, instance, _) = project();
+    let template = "Assets/Templates/Rock.jasset";
+    let out = jasset(dir.path(), &["set", template, "Mass=300", "Health=90"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(text(&out), format!("edited {template}\n"));
+    assert_eq!(
+        fs::read_to_string(dir.path().join(template)).unwrap(),
+        "; Kind: Inert\nMass: 300.0\nHealth: 90.0\n"
+    );
+    assert_eq!(fs::read_to_string(&instance).unwrap(), INSTANCE);
+    let rock = "Assets/Worlds/L/Entities/rock.jasset";
+    let out = jasset(dir.path(), &["inspect", "--json", rock]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["properties"]["Mass"], 300.0, "{json}");
+    assert_eq!(json["properties"]["Health"], 40.0, "{json}");
+
+    // A misspelt key gets a did-you-mean, a bad value its key, and nothing is written.
+    for (pair, said) in [
+        (
+            "Mas=1",
+            "Rock.jasset:0:0: error: class `Inert` has no property `Mas` (did you mean `Mass`?)",
+        ),
+        ("Mass=heavy", "Rock.jasset:2:1: error:"),
+    ] {
+        let out = jasset(dir.path(), &["set", template, pair]);
+        assert_eq!(out.status.code(), Some(1), "{pair}: {}", text(&out));
+        assert!(text(&out).contains(said), "{pair}: {}", text(&out));
+        assert!(
+            text(&out).contains("nothing written"),
+            "{pair}: {}",
+            text(&out)
+        );
+    }
+    assert_eq!(
+        fs::read_to_string(dir.path().join(template)).unwrap(),
+        "; Kind: Inert\nMass: 300.0\nHealth: 90.0\n"
+    );
+}
+
+/// A template variant (a template with a `Template` line) reverts a property to its
+/// parent's value with `--unset`; a template without a parent refuses, saying why.
+#[test]
+fn unset_on_a_template_variant_reverts_to_its_parent() {
+    let (dir, _, _) = project();
+    let variant = "Assets/Templates/RockHeavy.jasset";
+    fs::write(
+        dir.path().join(variant),
+        "; Template: Assets/Templates/Rock.jasset\n# heavier\nMass: 900.0\n",
+    )
+    .unwrap();
+    let out = jasset(dir.path(), &["set", variant, "--unset", "Mass", "Health=7"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(dir.path().join(variant)).unwrap(),
+        "; Template: Assets/Templates/Rock.jasset\n# heavier\nHealth: 7.0\n"
+    );
+    let root = "Assets/Templates/Rock.jasset";
+    let out = jasset(dir.path(), &["set", root, "--unset", "Mass"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "Rock.jasset:2:1: error: template `{root}`: no `Template` line, so no parent \
+             template to revert `Mass` to"
+        )),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(fs::read_to_string(dir.path().join(root)).unwrap(), ROCK);
 }
 
 /// A property named twice, in any spelling or as a set and an unset, is a usage error,

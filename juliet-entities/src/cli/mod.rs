@@ -98,13 +98,15 @@ pub(crate) enum Command {
     /// reporting per file what changed: versions, removed and added keys, changed values.
     /// Re-spellings alone (`1` for `true`, `%f` floats) do not count as a change.
     Migrate(migrate::MigrateArgs),
-    /// Set (or revert) properties of one entity file, in place.
+    /// Set (or revert) properties of one entity file or template, in place.
     ///
-    /// `jasset set FILE Key=Value... [--unset Key]...`: loads the file's world, decodes
-    /// each value with the property's codec (a bad key or value is reported with the
-    /// file and key, and nothing is written), reverts each `--unset` property of a
-    /// template instance to its template's value, and saves: only the lines of the
-    /// changed properties change. Exits with 1 when anything was refused.
+    /// `jasset set FILE Key=Value... [--unset Key]...`: loads the file's world (a
+    /// template through its chain), decodes each value with the property's codec (a bad
+    /// key or value is reported with the file and key, and nothing is written), reverts
+    /// each `--unset` property of a template instance or variant to its template's
+    /// value, and saves: only the lines of the changed properties change. A template's
+    /// instances take its new values where they do not override them. Exits with 1
+    /// when anything was refused.
     Set(set::SetArgs),
     /// Compare two versions of one asset, property by property.
     ///

@@ -26,7 +26,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use juliet_core::{Document, Error, TokenBuffer, CLASS_VERSION};
+use juliet_core::{keys_equal, Document, Error, TokenBuffer, CLASS_VERSION};
 
 use crate::entity_file::keys;
 use separators::{restyle, separator_of};
@@ -58,6 +58,13 @@ pub(crate) trait KeyMap {
     /// (vectors, arrays: [`separators::holds_token_lists`]), written in the file's
     /// separator style.
     fn holds_token_lists(&self, _key: &str) -> bool {
+        false
+    }
+
+    /// Whether `key` (as written, whose CRC is `crc`) is an alias of a property of the
+    /// class (`#[jasset(alias = "Old")]`): an edited file names the property by its
+    /// current key instead.
+    fn is_alias(&self, _crc: u32, _key: &str) -> bool {
         false
     }
 }
@@ -92,6 +99,8 @@ struct Node<'a> {
     one_line: bool,
     /// Whether the property is a `Key: value` line (only where no block is open).
     compact: bool,
+    /// Whether `key` is an alias of the property's current key, which an edit writes.
+    alias: bool,
     /// Its index in the tokenized file (its value lines are read from there: not kept
     /// for each of a million properties).
     index: usize,
@@ -161,6 +170,7 @@ pub(crate) fn edits(
             span: (header, line_end(last_end)),
             one_line: n.form != juliet_core::LineForm::Block,
             compact: n.form == juliet_core::LineForm::Compact,
+            alias: map.is_alias(n.key_crc, key),
             index: i,
         });
     }
@@ -316,7 +326,16 @@ pub(crate) fn edits(
         let unchanged =
             old_at(key).is_some_and(|o| old_doc.value(o).lines().eq(lines.iter().copied()));
         let is_version = *key == keys::BASE_VERSION.name || *key == CLASS_VERSION.name;
-        if (unchanged && !(is_version && migrating)) || same_lines(node.index, lines) {
+        // A `Kind` that names the class by an alias (`#[jasset(name = "New", alias =
+        // "Old")]`) gets the class's name; another spelling of the name stays.
+        let kind_alias = *key == keys::KIND.name
+            && !(doc.value_lines(node.index).count() == lines.len()
+                && doc
+                    .value_lines(node.index)
+                    .zip(lines)
+                    .all(|(a, b)| keys_equal(a, b)));
+        if (unchanged && !(is_version && migrating) && !kind_alias) || same_lines(node.index, lines)
+        {
             continue;
         }
         if lines.len() == 1 || !node.one_line {
@@ -325,7 +344,8 @@ pub(crate) fn edits(
             // Several lines cannot stand on a header's line: the property becomes a
             // block under its own spelling; a `Key: value` line right after it
             // becomes `; Key: value`, which no block can swallow.
-            edits.push((node.span.0, node.span.1, block(node.key, &styled, eol)));
+            let key = if node.alias { node.canonical } else { node.key };
+            edits.push((node.span.0, node.span.1, block(key, &styled, eol)));
             if let Some(next) = next_kept(node.span.1).filter(|m| m.compact) {
                 edits.push((next.span.0, next.span.0, "; ".to_owned()));
             }
@@ -374,6 +394,15 @@ pub(crate) fn edits(
     edits.retain(|e| {
         !(e.0 == e.1 && e.2 == "; ") || (!replaced.contains(&e.0) && prefixed.insert(e.0))
     });
+    // A property written under an alias of its key gets its current key: the key alone
+    // changes (one whose lines are replaced as a whole has it already).
+    for (i, node) in nodes.iter().enumerate() {
+        let whole = |e: &(usize, usize, String)| (e.0, e.1) == node.span;
+        if node.alias && !deleted[i] && !edits.iter().any(whole) {
+            let at = offset(node.key);
+            edits.push((at, at + node.key.len(), node.canonical.to_owned()));
+        }
+    }
     // Positions in `src`, which starts after the byte-order mark.
     for edit in &mut edits {
         edit.0 += bom;

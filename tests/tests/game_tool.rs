@@ -54,7 +54,8 @@ fn text(o: &Output) -> String {
     )
 }
 
-/// A project with one file of each game kind, an old-name `Monster`, a version-1 `Door`
+/// A project with one file of each game kind, an old-name `Monster` with an old-name key
+/// (`Hp`), a version-1 `Door`
 /// and a stock `Inert`.
 fn project() -> tempfile::TempDir {
     let root = tempfile::tempdir().unwrap();
@@ -74,7 +75,7 @@ fn project() -> tempfile::TempDir {
         "Projectile",
         "; Damage\n12.5\n; Owner\nplayer\n",
     );
-    file("orc.jasset", 2, "Monster", "; Health\n30\n");
+    file("orc.jasset", 2, "Monster", "# tough\n; Hp\n30\n");
     file(
         "door.jasset",
         3,
@@ -118,9 +119,15 @@ fn the_games_tool_checks_inspects_and_migrates_the_games_kinds() {
     assert!(text(&o).contains("Damage"), "{}", text(&o));
     fs::remove_file(cwd.join(LEVEL).join("bad.jasset")).unwrap();
 
-    // migrate runs the game's migration and writes the old-name file's new name.
+    // migrate runs the game's migration and writes the old-name file's new names, of
+    // its class and its key, changing nothing else.
     let o = run(&tool, cwd, &["migrate", "Assets"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("Hp -> Health"), "{}", text(&o));
+    assert_eq!(
+        fs::read_to_string(cwd.join(LEVEL).join("orc.jasset")).unwrap(),
+        "; EntityID\n2\n; Kind\nMonster2\n# tough\n; Health\n30\n"
+    );
     let door = fs::read_to_string(cwd.join(LEVEL).join("door.jasset")).unwrap();
     assert!(
         door.contains("; ClassVersion\n2\n") && door.contains("; LockCode\n1234\n"),

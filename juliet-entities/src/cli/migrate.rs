@@ -5,15 +5,18 @@
 //! which consumes the deprecated keys; unknown keys are kept) and its canonical text is
 //! compared with the file by meaning: each key's value is read by its type, so
 //! re-spellings (`1` for `true`, `128.000000` for `128.0`, snake_case keys, comments)
-//! are not changes. Files that change are edited in place (the version lines and the
-//! migrated keys; `Session::migrated_file`) and reported key by key; the others are
-//! left alone (`jasset fmt` rewrites those).
+//! are not changes; a key or `Kind` written as an alias is, and gets its current name.
+//! Files that change are edited in place (the version lines, the migrated keys and the
+//! aliases; `Session::migrated_file`) and reported key by key; the others are left
+//! alone (`jasset fmt` rewrites those).
 
 use std::collections::BTreeMap;
 use std::io::Write;
 
 use clap::Args;
-use juliet_core::{key_crc_runtime, Archive, Class, PropertyType, Value, CLASS_VERSION};
+use juliet_core::{
+    key_crc_runtime, keys_equal, Archive, Class, PropertyType, Value, CLASS_VERSION,
+};
 use serde_json::Value as Json;
 
 use super::output::escape_path;
@@ -46,6 +49,8 @@ pub enum Change {
     Removed(String, Json, bool),
     /// The key is new.
     Added(String, Json),
+    /// The key is written under an alias (old), which becomes its current key (new).
+    Renamed(String, String),
 }
 
 /// Runs `jasset migrate`.
@@ -167,6 +172,7 @@ pub fn describe(change: &Change, style: Style) -> String {
             }
         )),
         Change::Added(key, new) => style.green(&format!("+ {key}: {}", show(new))),
+        Change::Renamed(old, new) => format!("{old} -> {new} (an alias, renamed)"),
     }
 }
 
@@ -179,7 +185,8 @@ fn show(value: &Json) -> String {
 }
 
 /// The changes, by meaning, from the entity file text `old` to `new` (both of class
-/// `class`), in key order of `new` then the removed keys.
+/// `class`), in key order of `new`, then the removed keys, then the keys `old` writes
+/// under an alias.
 ///
 /// # Errors
 /// A tokenizer error in either text.
@@ -225,6 +232,14 @@ pub fn changes(
         old_props = properties(old, path)?;
         new_props = properties(new, path)?;
     }
+    // A key written under an alias of a property is written under the property's key.
+    let renamed: Vec<Change> = (old_props.iter())
+        .filter_map(|(key, crc, _)| {
+            let property = &class.properties[class.property_index(*crc, key)?];
+            (!keys_equal(key, property.key))
+                .then(|| Change::Renamed(key.clone(), property.key.to_owned()))
+        })
+        .collect();
     let mut old = meaning(class, &old_props);
     let mut new = meaning(class, &new_props);
     // A key left out means its default: filled in on both sides, but a key the old
@@ -255,6 +270,7 @@ pub fn changes(
             out.push(Change::Removed(key.clone(), value.clone(), *deprecated));
         }
     }
+    out.extend(renamed);
     Ok(out)
 }
 

@@ -96,7 +96,8 @@ pub(crate) enum Command {
     /// Loads every file (older `ClassVersion`s run their class's migration, deprecated
     /// keys are consumed, unknown keys kept) and saves the files whose content changes,
     /// reporting per file what changed: versions, removed and added keys, changed values.
-    /// Re-spellings alone (`1` for `true`, `%f` floats) do not count as a change.
+    /// Re-spellings alone (`1` for `true`, `%f` floats) do not count as a change; a key
+    /// or `Kind` written as an alias does, and gets the current name.
     Migrate(migrate::MigrateArgs),
     /// Set (or revert) properties of one entity file or template, in place.
     ///

@@ -48,6 +48,11 @@ impl KeyMap for TemplateKeys {
         false
     }
 
+    fn is_alias(&self, crc: u32, key: &str) -> bool {
+        (self.0.property_index(crc, key))
+            .is_some_and(|i| !juliet_core::keys_equal(key, self.0.properties[i].key))
+    }
+
     fn holds_token_lists(&self, key: &str) -> bool {
         (self.0.property(key))
             .is_some_and(|p| edit::separators::holds_token_lists(&p.property_type))

@@ -69,6 +69,7 @@ pub mod kinds;
 pub mod load;
 pub mod manager;
 mod pieces;
+mod plural;
 pub mod storage;
 pub mod template;
 pub mod world;

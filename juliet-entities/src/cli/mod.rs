@@ -46,7 +46,9 @@ mod values;
 ///
 /// Exit codes: 0 success; 1 errors in the data (or a failed check); 2 usage errors.
 #[derive(Debug, Parser)]
-#[command(name = "jasset", version, about, long_about)]
+// `about` and `long_about` from the doc comment above: a bare `about` would take the
+// description of the crate clap is compiled in (the library's, not the tool's).
+#[command(name = "jasset", version)]
 pub(crate) struct Cli {
     /// Log the runtime's tracing events to stderr (-v: info, -vv: debug).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]

@@ -162,14 +162,7 @@ pub fn escape_path(path: &std::path::Path) -> String {
     juliet_core::escape_controls(&path.display().to_string()).into_owned()
 }
 
-/// `n` and the noun, plural when `n != 1` (`1 file`, `2 files`).
-pub fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
+pub(crate) use crate::plural::count;
 
 #[cfg(test)]
 mod tests {
@@ -199,11 +192,5 @@ mod tests {
             problem_line(Style { on: true }, "error: no file"),
             "\x1b[1;31merror\x1b[0m: no file"
         );
-    }
-
-    #[test]
-    fn counts_are_pluralized() {
-        assert_eq!(count(1, "file"), "1 file");
-        assert_eq!(count(0, "error"), "0 errors");
     }
 }

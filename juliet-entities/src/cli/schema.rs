@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use juliet_core::{Class, PropertyType, Registry};
 
+use super::output::count;
 use super::project::{find_root, read};
 use super::{CliError, CliResult, Status};
 use crate::fsio::{write_or_refuse, Sync};
@@ -91,9 +92,9 @@ pub fn run(args: &SchemaArgs, out: &mut dyn Write) -> CliResult {
             write_or_refuse(&path, export(registry).as_bytes(), Sync::FileAndFolder)?;
             writeln!(
                 out,
-                "wrote {} ({} classes)",
+                "wrote {} ({})",
                 path.display(),
-                registry.classes().len()
+                count(registry.classes().len(), "class")
             )?;
             Ok(Status::Success)
         }

@@ -509,8 +509,8 @@ impl EditorApp {
                     if let Some(report) = self.report(&format!("Reloaded {rel}"), result) {
                         if !report.updated.is_empty() {
                             self.status = format!(
-                                "Reloaded {rel}: {} instances updated",
-                                report.updated.len()
+                                "Reloaded {rel}: {} updated",
+                                crate::plural::count(report.updated.len(), "instance")
                             );
                         }
                     }

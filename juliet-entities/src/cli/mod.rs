@@ -149,12 +149,13 @@ pub(crate) enum Command {
     /// `Assets/Worlds/`). Prints load and save timings with throughput (files/s, MB/s).
     /// Saves go to a temporary copy: ROOT is never written.
     Bench(bench::BenchArgs),
-    /// Export the registered classes to `jasset.schema`, or check them against it.
+    /// Export the game's classes to `jasset.schema`, or check them against it.
     ///
-    /// `schema export [-o FILE] [--force]` writes every class (name, aliases, version,
-    /// properties with key, type and default, deprecated keys) to
-    /// `<root>/jasset.schema`; a schema holding classes this build does not register is
-    /// left as it is (exit 1) unless `--force`.
+    /// `schema export [-o FILE] [--force] [--stock-kinds]` writes the game's classes
+    /// (name, aliases, version, properties with key, type and default, deprecated keys)
+    /// to `<root>/jasset.schema`: every registered class but the stock kinds the game
+    /// did not replace, unless `--stock-kinds`; a schema holding classes this build does
+    /// not register is left as it is (exit 1) unless `--force`.
     /// `schema check` exits with 1, naming the class and the property, when a class's
     /// property keys or types changed while its version did not: run it in CI so that
     /// no layout change ships without a version bump.

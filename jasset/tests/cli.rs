@@ -773,6 +773,50 @@ fn help_documents_every_subcommand() {
     }
 }
 
+/// An unknown kind is followed by a note saying where a game's kinds come from: its own
+/// jasset, which exports them to `jasset.schema`; with a schema there, that it may be
+/// out of date.
+#[test]
+fn an_unknown_kind_says_how_a_game_exports_its_kinds() {
+    let dir = tempfile::tempdir().unwrap();
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    std::fs::create_dir_all(&entities).unwrap();
+    std::fs::write(
+        entities.join("torch.jasset"),
+        "; Kind: Torch\nEntityID: 0x7\n",
+    )
+    .unwrap();
+    let file = "Assets/Worlds/L/Entities/torch.jasset";
+    for args in [
+        &["check", "Assets"][..],
+        &["set", file, "Lit=true"],
+        &["inspect", file],
+    ] {
+        let o = jasset(dir.path(), args);
+        assert_eq!(code(&o), 1, "{args:?}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("unknown kind `Torch`"),
+            "{args:?}: {}",
+            stdout(&o)
+        );
+        assert!(
+            stderr(&o).contains("note: `Torch` is no kind of this jasset.")
+                && stderr(&o).contains(
+                    "writes them to jasset.schema at the project root with `jasset schema export`"
+                ),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    std::fs::write(dir.path().join("jasset.schema"), "; AssetType\nSchema\n").unwrap();
+    let o = jasset(dir.path(), &["check", "Assets"]);
+    assert!(
+        stderr(&o).contains("`Torch` is neither a kind of this jasset nor of jasset.schema"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// Counts read as counts: one of a thing is singular, any other number plural.
 #[test]
 fn counts_of_one_are_singular() {

@@ -20,7 +20,7 @@ use juliet_core::{
 use serde_json::Value as Json;
 
 use super::output::escape_path;
-use super::output::{count, Style};
+use super::output::{count, note_unknown_kind, Style};
 use super::project::pause_after_load;
 use super::tree::TreeArgs;
 use super::values::{properties, properties_where, to_json, Properties};
@@ -69,6 +69,7 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
     for e in path_errors.iter().chain(&session.errors) {
         writeln!(out, "{e} (not migrated)")?;
     }
+    note_unknown_kind(&session.errors, session.root.as_deref());
     let mut migrated = 0;
     let mut current = 0;
     let mut newer = 0;

@@ -18,7 +18,7 @@ use juliet_core::{
     is_identifier, key_crc_runtime, keys_equal, Class, Error, ErrorKind, TokenBuffer,
 };
 
-use super::output::escape_path;
+use super::output::{escape_path, note_unknown_kind};
 use super::project::{
     self, load_single_file, require_paths, resolve_root, role_of, Role, TEMPLATES_DIR,
 };
@@ -166,7 +166,7 @@ impl Edit<'_> {
         // people setting values in such files apart never write the same id.
         let options = LoadOptions {
             registry: Some(registry_for(root.as_deref())?),
-            project_root: root,
+            project_root: root.clone(),
             id_prefix: crate::draw_id_prefix(),
             ..LoadOptions::default()
         };
@@ -191,7 +191,7 @@ impl Edit<'_> {
         let Some(id) = id else {
             let errors = report.errors.into_iter();
             let errors = errors.filter(|e| same_file(&e.location.path, file));
-            return did_not_load(&args.file, errors, out);
+            return did_not_load(&args.file, errors.collect(), root.as_deref(), out);
         };
         self.check_once_each(world.manager(), id)?;
         let outcomes = self.apply(|key, value| match value {
@@ -227,7 +227,7 @@ impl Edit<'_> {
         let registry = registry_for(root.as_deref())?;
         let mut single = match load_single_file(root.as_deref(), &args.file, true, registry) {
             Ok(single) => single,
-            Err(e) => return did_not_load(&args.file, e.into_all().into_iter(), out),
+            Err(e) => return did_not_load(&args.file, e.into_all(), root.as_deref(), out),
         };
         let id = single.id;
         self.check_once_each(&single.manager, id)?;
@@ -321,15 +321,18 @@ impl Edit<'_> {
 }
 
 /// Reports that FILE (`shown`) did not load, with its `errors` (named as given: the
-/// file may have been read through another spelling of its path); nothing is set.
+/// file may have been read through another spelling of its path), in the project at
+/// `root`; nothing is set.
 fn did_not_load(
     shown: &Path,
-    errors: impl Iterator<Item = Error>,
+    errors: Vec<Error>,
+    root: Option<&Path>,
     out: &mut dyn Write,
 ) -> CliResult {
-    for e in errors {
-        writeln!(out, "{}", e.with_path(shown))?;
+    for e in &errors {
+        writeln!(out, "{}", e.clone().with_path(shown))?;
     }
+    note_unknown_kind(&errors, root);
     writeln!(
         out,
         "{}: the file did not load; nothing set",

@@ -123,11 +123,13 @@ pub(crate) enum Command {
     Diff(asset_diff::DiffArgs),
     /// Merge three versions of one asset, property by property (a git merge driver).
     ///
-    /// `jasset merge BASE OURS THEIRS [-o OUT]`: a property changed on one side takes
-    /// that side's value; changed on both sides differently, it becomes a conflict block
-    /// (`<<<<<<< ours` / `=======` / `>>>>>>> theirs` around the two properties) that
-    /// `jasset check` reports until it is resolved. Comments, order and layout of OURS
-    /// are kept. Writes into OURS unless `-o`; exits with 1 when there is a conflict.
+    /// `jasset merge BASE OURS THEIRS [PATH] [-o OUT]` (as git's driver, `jasset merge
+    /// %O %A %B %P`: PATH is the asset's path, which messages name): a property changed
+    /// on one side takes that side's value; changed on both sides differently, it
+    /// becomes a conflict block (`<<<<<<< ours` / `=======` / `>>>>>>> theirs` around the
+    /// two properties) that `jasset check` reports until it is resolved. Comments, order
+    /// and layout of OURS are kept. Writes into OURS unless `-o`; exits with 1 when there
+    /// is a conflict.
     Merge(merge::MergeArgs),
     /// Give world entity files fresh ids (and id-named files their new names).
     ///

@@ -231,7 +231,8 @@ fn set_on_a_template_is_followed_by_its_instances() {
 }
 
 /// A template variant (a template with a `Template` line) reverts a property to its
-/// parent's value with `--unset`; a template without a parent refuses, saying why.
+/// parent's value with `--unset`; a template without a parent refuses, saying why. A
+/// template outside `Assets/Templates` is set once a `Template` line names it.
 #[test]
 fn unset_on_a_template_variant_reverts_to_its_parent() {
     let (dir, _, _) = project();
@@ -246,6 +247,23 @@ fn unset_on_a_template_variant_reverts_to_its_parent() {
     assert_eq!(
         fs::read_to_string(dir.path().join(variant)).unwrap(),
         "; Template: Assets/Templates/Rock.jasset\n# heavier\nHealth: 7.0\n"
+    );
+    // A template elsewhere, named by a `Template` line, is a template too.
+    let elsewhere = "Assets/Props/Crate.jasset";
+    fs::create_dir_all(dir.path().join("Assets/Props")).unwrap();
+    fs::write(dir.path().join(elsewhere), "; Kind: Inert\nMass: 5.0\n").unwrap();
+    let out = jasset(dir.path(), &["set", elsewhere, "Mass=6"]);
+    assert_eq!(out.status.code(), Some(2), "not named yet: {}", text(&out));
+    fs::write(
+        dir.path().join("Assets/Worlds/L/Entities/crate.jasset"),
+        format!("; Template: {elsewhere}\nEntityID: 0x0000000000000020\n"),
+    )
+    .unwrap();
+    let out = jasset(dir.path(), &["set", elsewhere, "Mass=6"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(dir.path().join(elsewhere)).unwrap(),
+        "; Kind: Inert\nMass: 6.0\n"
     );
     let root = "Assets/Templates/Rock.jasset";
     let out = jasset(dir.path(), &["set", root, "--unset", "Mass"]);

@@ -20,7 +20,8 @@ use juliet_core::{
 
 use super::output::{escape_path, note_unknown_kind};
 use super::project::{
-    self, load_single_file, require_paths, resolve_root, role_of, Role, TEMPLATES_DIR,
+    self, load_single_file, require_paths, resolve_root, role_of, templates_named_in, Role,
+    TEMPLATES_DIR,
 };
 use super::schema_kinds::registry_for;
 use super::{CliError, CliResult, Status};
@@ -110,13 +111,18 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         .map_err(|e| CliError::usage(format!("{}: {e}", escape_path(&args.file))))?;
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.file))?;
     let world_dir = world_of(&file);
-    let is_template = world_dir.is_none()
-        && has_jasset_extension(&file)
-        && role_of(&args.file, root.as_deref()) == Role::Template;
-    if world_dir.is_none() && !is_template {
+    // A template lies under `Assets/Templates` or is named by a `Template` line.
+    let is_template = || {
+        role_of(&args.file, root.as_deref()) == Role::Template
+            || root
+                .as_deref()
+                .is_some_and(|r| templates_named_in(r).contains(&file))
+    };
+    if world_dir.is_none() && !(has_jasset_extension(&file) && is_template()) {
         return Err(CliError::usage(format!(
             "{}: not a world entity file or a template (expected \
-             <world>/Entities/<name>.jasset, or a .jasset file under {TEMPLATES_DIR})",
+             <world>/Entities/<name>.jasset, or a .jasset file under {TEMPLATES_DIR} or \
+             named by a `Template` line)",
             escape_path(&args.file)
         )));
     }

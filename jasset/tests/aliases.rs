@@ -64,7 +64,9 @@ fn migrate_writes_the_current_class_name_and_changes_nothing_else() {
     let out = jasset(dir.path(), &["migrate", "Assets"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(
-        text(&out).contains("2 files migrated, 1 already current"),
+        text(&out).contains("2 files migrated, 1 already current")
+            && text(&out).contains("  Kind: monster -> Monster2\n")
+            && text(&out).contains("  Kind: Monster -> Monster2\n"),
         "{}",
         text(&out)
     );

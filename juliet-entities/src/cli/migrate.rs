@@ -271,6 +271,22 @@ pub fn changes(
             out.push(Change::Removed(key.clone(), value.clone(), *deprecated));
         }
     }
+    // A class name is shown as written (`Monster -> Monster2`), not as compared.
+    let kind_of = |props: &Properties| {
+        let is_kind = |k: &str, crc: u32| {
+            keys::KIND.matches(crc, k) || keys::KIND_ALIASES.iter().any(|a| a.matches(crc, k))
+        };
+        (props.iter().find(|(k, crc, _)| is_kind(k, *crc)))
+            .map(|(_, _, l)| Json::String(l.join("\n")))
+    };
+    for change in &mut out {
+        if let Change::Changed(key, before, after) = change {
+            if key == keys::KIND.name {
+                *before = kind_of(&old_props).unwrap_or(before.take());
+                *after = kind_of(&new_props).unwrap_or(after.take());
+            }
+        }
+    }
     out.extend(renamed);
     Ok(out)
 }

@@ -257,26 +257,32 @@ pub(crate) fn edits(
             .then(|| doc.value_lines(n.index).find_map(separator_of))
             .flatten()
     };
-    // The file's: its first token list's, which a new token list takes.
-    let file_separator = nodes.iter().find_map(separator);
+    // The file's (its first token list's), which a new token list takes: looked for
+    // once, when one is added.
+    let file_separator = std::cell::OnceCell::new();
+    // The value lines `lines` of property `key` (at node `n` of the file, if any) as
+    // written: token lists in the separator style of the property's own lines, or of
+    // the file's for a new one.
+    let styled = |key: &str, n: Option<usize>, lines: &[&str]| -> Vec<String> {
+        let sep = match n {
+            Some(n) => separator(&nodes[n]),
+            None if map.holds_token_lists(key) => {
+                *file_separator.get_or_init(|| nodes.iter().find_map(separator))
+            }
+            None => None,
+        };
+        lines.iter().map(|l| restyle(l, sep).into_owned()).collect()
+    };
 
     // (position, what to cut up to, replacement), applied in order.
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     let mut previous: Option<usize> = None;
     for (p, key) in new_props.iter().enumerate() {
         let lines = &lines_of(&new_doc, p);
-        // The lines to write: token lists in the separator style of the property's own
-        // lines, or of the file's for a new one.
-        let styled: Vec<std::borrow::Cow<'_, str>> = {
-            let sep = match node_of(key) {
-                Some(n) => separator(&nodes[n]),
-                None => file_separator.filter(|_| map.holds_token_lists(key)),
-            };
-            lines.iter().map(|l| restyle(l, sep)).collect()
-        };
-        let styled: Vec<&str> = styled.iter().map(|l| l.as_ref()).collect();
         let Some(n) = node_of(key) else {
             if !map.absent_means(key, lines) {
+                let styled = styled(key, None, lines);
+                let styled: Vec<&str> = styled.iter().map(String::as_str).collect();
                 let after = previous.map_or_else(
                     || nodes.first().map_or(src.len(), |n| n.span.0),
                     |p| nodes[p].span.1,
@@ -338,6 +344,8 @@ pub(crate) fn edits(
         {
             continue;
         }
+        let styled = styled(key, Some(n), lines);
+        let styled: Vec<&str> = styled.iter().map(String::as_str).collect();
         if lines.len() == 1 || !node.one_line {
             value_line_edits(&mut edits, &doc, node.index, &styled, eol);
         } else {

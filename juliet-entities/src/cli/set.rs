@@ -55,32 +55,18 @@ pub struct SetArgs {
 /// Runs `jasset set`.
 ///
 /// # Errors
-/// A usage error for a missing FILE, a FILE that is no `.jasset` file of a world's
-/// `Entities` folder, a pair without `=` or without a value, a property named twice,
-/// or nothing to do; write errors. A FILE the write path refuses (a symbolic link, a
-/// FIFO, a folder, a read-only file) is reported as every writer reports it, exit 1.
+/// A usage error for a missing FILE, a FILE that is neither a `.jasset` file of a
+/// world's `Entities` folder nor a template, a pair without `=` or without a value, a
+/// property named twice, or nothing to do; write errors. A FILE the write path refuses
+/// (a symbolic link, a FIFO, a folder, a read-only file) is reported as every writer
+/// reports it, exit 1.
 pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     if args.assignments.is_empty() && args.unset.is_empty() {
         return Err(CliError::usage(
             "nothing to set: give KEY=VALUE or --unset KEY",
         ));
     }
-    // Blanks as the file reader sees them around a key or value: spaces and tabs only.
-    let blank: &[char] = &[' ', '\t'];
-    let mut pairs = Vec::new();
-    for a in &args.assignments {
-        match a.split_once('=') {
-            Some((_, v)) if v.trim_matches(blank).is_empty() => {
-                return Err(CliError::usage(format!(
-                    "`{a}`: no value after `=` (an empty text is written `\"\"`)"
-                )))
-            }
-            Some((k, v)) if !k.trim_matches(blank).is_empty() => {
-                pairs.push((k.trim_matches(blank), v.trim_matches(blank)));
-            }
-            _ => return Err(CliError::usage(format!("`{a}`: expected KEY=VALUE"))),
-        }
-    }
+    let pairs = pairs_of(&args.assignments)?;
     // A key is an identifier in a file, so another one names no property of any class.
     let keys = pairs.iter().map(|(k, _)| *k);
     if let Some(bad) = keys
@@ -138,6 +124,30 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         Some(world_dir) => edit.in_world(&file, world_dir, root, out),
         None => edit.in_template(root, out),
     }
+}
+
+/// The `KEY=VALUE` pairs of `assignments`, each side without the blanks around it.
+///
+/// # Errors
+/// A usage error for a pair without `=`, without a key or without a value.
+fn pairs_of(assignments: &[String]) -> Result<Vec<(&str, &str)>, CliError> {
+    // Blanks as the file reader sees them around a key or value: spaces and tabs only.
+    let blank: &[char] = &[' ', '\t'];
+    let mut pairs = Vec::new();
+    for a in assignments {
+        match a.split_once('=') {
+            Some((_, v)) if v.trim_matches(blank).is_empty() => {
+                return Err(CliError::usage(format!(
+                    "`{a}`: no value after `=` (an empty text is written `\"\"`)"
+                )))
+            }
+            Some((k, v)) if !k.trim_matches(blank).is_empty() => {
+                pairs.push((k.trim_matches(blank), v.trim_matches(blank)));
+            }
+            _ => return Err(CliError::usage(format!("`{a}`: expected KEY=VALUE"))),
+        }
+    }
+    Ok(pairs)
 }
 
 /// One `set` command, its arguments checked: what to set and revert.

@@ -654,6 +654,13 @@ fn bench_reports_throughput_and_writes_nothing() {
         assert!(line.contains("files/s") && line.contains("MB/s"), "{line}");
     }
     assert_eq!(hashes(&dir.path().join("p")), before);
+    // A debug build says its timings are not a release build's.
+    assert_eq!(
+        stderr(&o).contains("warning: this jasset is a debug build"),
+        cfg!(debug_assertions),
+        "{}",
+        stderr(&o)
+    );
     let o = jasset(dir.path(), &["bench", "."]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
 }
@@ -750,6 +757,99 @@ fn help_documents_every_subcommand() {
     }
     let o = jasset(dir.path(), &["check", "--help"]);
     assert!(stdout(&o).contains("--strict") && stdout(&o).contains("--root"));
+    // The tool describes itself, not the library it is built from.
+    for flag in ["-h", "--help"] {
+        let o = jasset(dir.path(), &[flag]);
+        let first = stdout(&o).lines().next().unwrap_or_default().to_owned();
+        assert!(
+            first.starts_with("`jasset`: check, format, inspect, migrate"),
+            "{flag}: {first}"
+        );
+        assert!(
+            !stdout(&o).contains("Entity runtime"),
+            "{flag}: {}",
+            stdout(&o)
+        );
+    }
+}
+
+/// An unknown kind is followed by a note saying where a game's kinds come from: its own
+/// jasset, which exports them to `jasset.schema`; with a schema there, that it may be
+/// out of date.
+#[test]
+fn an_unknown_kind_says_how_a_game_exports_its_kinds() {
+    let dir = tempfile::tempdir().unwrap();
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    std::fs::create_dir_all(&entities).unwrap();
+    std::fs::write(
+        entities.join("torch.jasset"),
+        "; Kind: Torch\nEntityID: 0x7\n",
+    )
+    .unwrap();
+    let file = "Assets/Worlds/L/Entities/torch.jasset";
+    for args in [
+        &["check", "Assets"][..],
+        &["set", file, "Lit=true"],
+        &["inspect", file],
+    ] {
+        let o = jasset(dir.path(), args);
+        assert_eq!(code(&o), 1, "{args:?}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("unknown kind `Torch`"),
+            "{args:?}: {}",
+            stdout(&o)
+        );
+        assert!(
+            stderr(&o).contains("note: `Torch` is no kind of this jasset.")
+                && stderr(&o).contains(
+                    "writes them to jasset.schema at the project root with `jasset schema export`"
+                ),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    std::fs::write(dir.path().join("jasset.schema"), "; AssetType\nSchema\n").unwrap();
+    let o = jasset(dir.path(), &["check", "Assets"]);
+    assert!(
+        stderr(&o).contains("`Torch` is neither a kind of this jasset nor of jasset.schema"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Counts read as counts: one of a thing is singular, any other number plural.
+#[test]
+fn counts_of_one_are_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = jasset(
+        dir.path(),
+        &["gen", "--entities", "1", "--templates", "1", "p"],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).starts_with("generated 1 template and 1 entity ("),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::write(
+        dir.path().join("p/bad.jasset"),
+        "; Kind: Inert\nMass: heavy\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("p/odd.jasset"),
+        "; Kind: Inert\nEntityID: 0x5\nGlow: 1\n",
+    )
+    .unwrap();
+    let o = jasset(dir.path(), &["check", "p/bad.jasset", "p/odd.jasset"]);
+    assert_eq!(
+        stderr(&o),
+        "checked 2 files: 1 error, 1 warning\n",
+        "{}",
+        stdout(&o)
+    );
+    let o = jasset(dir.path(), &["bench", "--iterations", "1", "p"]);
+    assert!(stdout(&o).contains(": 1 file, "), "{}", stdout(&o));
 }
 
 /// Whether this build of `jasset` has the editor (the workspace's test runs build it

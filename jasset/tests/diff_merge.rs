@@ -157,6 +157,37 @@ fn merge_writes_ours_or_out_and_exits_1_on_a_conflict() {
 /// A result that cannot be written (a folder that does not exist, a read-only OURS) is
 /// no conflict (exit 1, which git takes for one) but an error naming the file (exit
 /// 2), and OURS stays as it was.
+/// Given the asset's path (git's `%P`), merge names it in its conflicts and in the
+/// problems of a version that does not read, with the version, instead of the files it
+/// was given (git's temporary copies).
+#[test]
+fn merge_names_the_assets_path_when_given() {
+    let dir = project();
+    let w = |name: &str, text: &str| fs::write(dir.path().join(name), text).unwrap();
+    w(".merge_file_a", "; Kind: Inert\nMass: 1.0\n");
+    w(".merge_file_b", "; Kind: Inert\nMass: 2.0\n");
+    w(".merge_file_c", "; Kind: Inert\nMass: 3.0\n");
+    w(".merge_file_d", "; Kind: Inert\nheavy\n");
+    let asset = "Assets/Worlds/L/Entities/rock.jasset";
+    let files = [".merge_file_a", ".merge_file_b", ".merge_file_c", asset];
+    let out = jasset(dir.path(), &[&["merge"][..], &files].concat());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("{asset}:2:1: conflict: `Mass`: ours 2.0, theirs 3.0\n")
+    );
+    let files = [".merge_file_a", ".merge_file_c", ".merge_file_d", asset];
+    let out = jasset(dir.path(), &[&["merge"][..], &files].concat());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!("{asset}:2:1: error:"))
+            && text(&out).contains("(in their version, THEIRS)")
+            && !text(&out).contains(".merge_file"),
+        "{}",
+        text(&out)
+    );
+}
+
 #[test]
 fn a_result_that_cannot_be_written_exits_2_and_ours_stays() {
     let dir = project();

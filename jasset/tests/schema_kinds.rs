@@ -194,8 +194,21 @@ fn the_stock_export_leaves_a_schema_with_the_games_kinds_as_it_is() {
         fs::read_to_string(cwd.join("jasset.schema")).unwrap(),
         schema
     );
-    // Asked to, it writes the classes this build registers.
+    // The stock tool registers the stock kinds alone, which a schema leaves out unless
+    // asked: nothing to export, and it says where a schema comes from.
     let o = stock(cwd, &["schema", "export", "--force"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("the game's own jasset") && text(&o).contains("--stock-kinds"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(
+        fs::read_to_string(cwd.join("jasset.schema")).unwrap(),
+        schema
+    );
+    // Asked to, it writes the classes this build registers.
+    let o = stock(cwd, &["schema", "export", "--force", "--stock-kinds"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let written = fs::read_to_string(cwd.join("jasset.schema")).unwrap();
     assert!(
@@ -203,7 +216,7 @@ fn the_stock_export_leaves_a_schema_with_the_games_kinds_as_it_is() {
         "{written}"
     );
     // A schema of the build's own classes is replaced without asking.
-    let o = stock(cwd, &["schema", "export"]);
+    let o = stock(cwd, &["schema", "export", "--stock-kinds"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 

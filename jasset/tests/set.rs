@@ -50,7 +50,40 @@ fn an_added_line_ends_as_most_lines_of_the_whole_file_do() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert_eq!(
         fs::read_to_string(&plain).unwrap(),
-        format!("{head}; Health: 7.0\r\n{unknown}")
+        format!("{head}Health: 7.0\r\n{unknown}")
+    );
+}
+
+/// A file that writes vectors with commas keeps them: the vector set, and a new one,
+/// are written with the file's separator; a new property among `Key: value` lines is a
+/// `Key: value` line.
+#[test]
+fn set_writes_the_files_separators_and_line_forms() {
+    let (dir, _, plain) = project();
+    let original = "; Kind: Inert\nEntityID: 0x0000000000000011\nPosition: 1, 2, 3\nHealth: 5.0\n";
+    fs::write(&plain, original).unwrap();
+    let file = "Assets/Worlds/L/Entities/plain.jasset";
+    let out = jasset(
+        dir.path(),
+        &["set", file, "Position=4,5,6", "Scale=2 2 2", "Mass=300"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(&plain).unwrap(),
+        "; Kind: Inert\nEntityID: 0x0000000000000011\nPosition: 4.0, 5.0, 6.0\n\
+         Scale: 2.0, 2.0, 2.0\nMass: 300.0\nHealth: 5.0\n"
+    );
+    // Commas without blanks stay so; a vector written with blanks keeps them.
+    let tight =
+        "; Kind\nInert\n; EntityID\n0x0000000000000011\n; Position\n1,2,3\n; Scale\n1 1 1\n";
+    fs::write(&plain, tight).unwrap();
+    let out = jasset(dir.path(), &["set", file, "Position=7 8 9", "Scale=3,3,3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(&plain).unwrap(),
+        tight
+            .replace("1,2,3", "7.0,8.0,9.0")
+            .replace("1 1 1", "3.0 3.0 3.0")
     );
 }
 
@@ -140,12 +173,110 @@ fn a_bad_value_or_key_is_reported_and_nothing_is_written() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
         assert_eq!(fs::read_to_string(&plain).unwrap(), PLAIN, "{args:?}");
     }
-    // A file outside a world's Entities folder is refused.
-    let out = jasset(
-        dir.path(),
-        &["set", "Assets/Templates/Rock.jasset", "Mass=1"],
-    );
+    // A file that is neither in a world's Entities folder nor a template is refused.
+    fs::write(dir.path().join("loose.jasset"), "; Kind: Inert\n").unwrap();
+    let out = jasset(dir.path(), &["set", "loose.jasset", "Mass=1"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("not a world entity file or a template"),
+        "{}",
+        text(&out)
+    );
+}
+
+/// `set` on a template edits its lines in place, and its instances take each new value
+/// they do not override: `inspect` of an instance that overrides `Health` but not
+/// `Mass` shows the template's new `Mass` and its own `Health`, and its file is as it
+/// was.
+#[test]
+fn set_on_a_template_is_followed_by_its_instances() {
+    let (dir, instance, _) = project();
+    let template = "Assets/Templates/Rock.jasset";
+    let out = jasset(dir.path(), &["set", template, "Mass=300", "Health=90"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(text(&out), format!("edited {template}\n"));
+    assert_eq!(
+        fs::read_to_string(dir.path().join(template)).unwrap(),
+        "; Kind: Inert\nMass: 300.0\nHealth: 90.0\n"
+    );
+    assert_eq!(fs::read_to_string(&instance).unwrap(), INSTANCE);
+    let rock = "Assets/Worlds/L/Entities/rock.jasset";
+    let out = jasset(dir.path(), &["inspect", "--json", rock]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["properties"]["Mass"], 300.0, "{json}");
+    assert_eq!(json["properties"]["Health"], 40.0, "{json}");
+
+    // A misspelt key gets a did-you-mean, a bad value its key, and nothing is written.
+    for (pair, said) in [
+        (
+            "Mas=1",
+            "Rock.jasset:0:0: error: class `Inert` has no property `Mas` (did you mean `Mass`?)",
+        ),
+        ("Mass=heavy", "Rock.jasset:2:1: error:"),
+    ] {
+        let out = jasset(dir.path(), &["set", template, pair]);
+        assert_eq!(out.status.code(), Some(1), "{pair}: {}", text(&out));
+        assert!(text(&out).contains(said), "{pair}: {}", text(&out));
+        assert!(
+            text(&out).contains("nothing written"),
+            "{pair}: {}",
+            text(&out)
+        );
+    }
+    assert_eq!(
+        fs::read_to_string(dir.path().join(template)).unwrap(),
+        "; Kind: Inert\nMass: 300.0\nHealth: 90.0\n"
+    );
+}
+
+/// A template variant (a template with a `Template` line) reverts a property to its
+/// parent's value with `--unset`; a template without a parent refuses, saying why. A
+/// template outside `Assets/Templates` is set once a `Template` line names it.
+#[test]
+fn unset_on_a_template_variant_reverts_to_its_parent() {
+    let (dir, _, _) = project();
+    let variant = "Assets/Templates/RockHeavy.jasset";
+    fs::write(
+        dir.path().join(variant),
+        "; Template: Assets/Templates/Rock.jasset\n# heavier\nMass: 900.0\n",
+    )
+    .unwrap();
+    let out = jasset(dir.path(), &["set", variant, "--unset", "Mass", "Health=7"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(dir.path().join(variant)).unwrap(),
+        "; Template: Assets/Templates/Rock.jasset\n# heavier\nHealth: 7.0\n"
+    );
+    // A template elsewhere, named by a `Template` line, is a template too.
+    let elsewhere = "Assets/Props/Crate.jasset";
+    fs::create_dir_all(dir.path().join("Assets/Props")).unwrap();
+    fs::write(dir.path().join(elsewhere), "; Kind: Inert\nMass: 5.0\n").unwrap();
+    let out = jasset(dir.path(), &["set", elsewhere, "Mass=6"]);
+    assert_eq!(out.status.code(), Some(2), "not named yet: {}", text(&out));
+    fs::write(
+        dir.path().join("Assets/Worlds/L/Entities/crate.jasset"),
+        format!("; Template: {elsewhere}\nEntityID: 0x0000000000000020\n"),
+    )
+    .unwrap();
+    let out = jasset(dir.path(), &["set", elsewhere, "Mass=6"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(dir.path().join(elsewhere)).unwrap(),
+        "; Kind: Inert\nMass: 6.0\n"
+    );
+    let root = "Assets/Templates/Rock.jasset";
+    let out = jasset(dir.path(), &["set", root, "--unset", "Mass"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "Rock.jasset:2:1: error: template `{root}`: no `Template` line, so no parent \
+             template to revert `Mass` to"
+        )),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(fs::read_to_string(dir.path().join(root)).unwrap(), ROCK);
 }
 
 /// A property named twice, in any spelling or as a set and an unset, is a usage error,
@@ -483,7 +614,7 @@ fn a_file_without_an_id_gets_one_of_a_random_prefix() {
         let written = fs::read_to_string(dir.path().join(file)).unwrap();
         let id = written
             .lines()
-            .find_map(|l| l.strip_prefix("; EntityID: 0x"))
+            .find_map(|l| l.strip_prefix("EntityID: 0x"))
             .unwrap_or_else(|| panic!("no EntityID line in {written:?}"));
         let id = u64::from_str_radix(id, 16).unwrap();
         assert_ne!(id >> 32, 0, "an id of the plain counter: {id:#x}");

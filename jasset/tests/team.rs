@@ -63,7 +63,7 @@ impl Repo {
             repo.git(&[
                 "config",
                 "merge.jasset.driver",
-                &format!("{bin} merge %O %A %B"),
+                &format!("{bin} merge %O %A %B %P"),
             ]);
             repo.git(&["config", "diff.jasset.command", &format!("{bin} diff")]);
             let textconv = format!("{bin} diff --textconv");
@@ -207,13 +207,22 @@ fn one_property_changed_differently_is_a_conflict_check_reports_until_resolved()
         merged.contains("<<<<<<< ours\n; Mass: 12.0\n=======\n; Mass: 14.0\n>>>>>>> theirs\n"),
         "{merged}"
     );
+    // The driver (given git's `%P`) names the asset, not git's temporary file.
+    let at = line_of(&merged, "<<<<<<< ours");
+    assert!(
+        text(&out).contains(&format!(
+            "{CRATE_PATH}:{at}:1: conflict: `Mass`: ours 12.0, theirs 14.0"
+        )),
+        "{}",
+        text(&out)
+    );
+    assert!(!text(&out).contains(".merge_file"), "{}", text(&out));
     assert!(
         merged.starts_with("# hand-written\n"),
         "comments kept: {merged}"
     );
     let check = repo.jasset(&["check", CRATE_PATH]);
     assert_eq!(check.status.code(), Some(1));
-    let at = line_of(&merged, "<<<<<<< ours");
     assert!(
         text(&check).contains(&format!(
             "Crate.jasset:{at}:1: error: unresolved merge conflict"

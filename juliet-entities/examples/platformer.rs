@@ -499,10 +499,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .get(sim.flow.world().manager())
         .map_or(SimFloat::ZERO, |b| b.walked);
     println!();
+    let shots = sim.turret().barrel.shots;
     println!(
-        "after 10 s: feet at {}, walked {walked} m on the ground; the turret fired {} shots",
+        "after 10 s: feet at {}, walked {:.2} m on the ground; the turret fired {shots} {}",
         metres(p.controller.feet()),
-        sim.turret().barrel.shots
+        walked.to_f64(),
+        if shots == 1 { "shot" } else { "shots" }
     );
 
     println!();

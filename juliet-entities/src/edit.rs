@@ -7,10 +7,12 @@
 //! the same in `old` and `new` keeps its lines, whatever their spelling, form or
 //! layout; one whose value changed gets its value lines replaced line for line (the
 //! key's spelling, the line form and the comments between its value lines kept); a
-//! property new in `new` is inserted in canonical block form after its nearest
-//! preceding neighbour (in the place of a property that goes right after that
-//! neighbour, when there is one, after the comments inside that one); one gone from
-//! `new` (a revert) loses its header and value lines, not the comments inside it.
+//! property new in `new` is inserted after its nearest preceding neighbour (in the place
+//! of a property that goes right after that neighbour, when there is one, after the
+//! comments inside that one), in the line form of the one it replaces or of its
+//! neighbours; one gone from `new` (a revert) loses its header and value lines, not the
+//! comments inside it. Token lists (vectors, arrays) keep the file's separators
+//! (`1, 2, 3`: [`separators`]).
 //! Comments, blank lines, unknown keys, the order and the line endings (LF or CRLF) are
 //! kept. One line outside the changed properties may change: a `Key: value` line that a
 //! block would come to stand right before (an inserted or rewritten block, or a block
@@ -24,12 +26,14 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use juliet_core::{Document, Error, TokenBuffer, CLASS_VERSION};
+use juliet_core::{keys_equal, Document, Error, TokenBuffer, CLASS_VERSION};
 
 use crate::entity_file::keys;
+use separators::{restyle, separator_of};
 
 pub(crate) mod in_place;
 mod reduce;
+pub(crate) mod separators;
 
 pub(crate) use reduce::{reduce, Reduced};
 
@@ -48,6 +52,20 @@ pub(crate) trait KeyMap {
     /// text has no version line (an instance that overrides nothing writes none).
     fn current_version(&self, _key: &str) -> Option<u32> {
         None
+    }
+
+    /// Whether the value lines of property `key` (canonical) are lists of tokens
+    /// (vectors, arrays: [`separators::holds_token_lists`]), written in the file's
+    /// separator style.
+    fn holds_token_lists(&self, _key: &str) -> bool {
+        false
+    }
+
+    /// Whether `key` (as written, whose CRC is `crc`) is an alias of a property of the
+    /// class (`#[jasset(alias = "Old")]`): an edited file names the property by its
+    /// current key instead.
+    fn is_alias(&self, _crc: u32, _key: &str) -> bool {
+        false
     }
 }
 
@@ -81,6 +99,8 @@ struct Node<'a> {
     one_line: bool,
     /// Whether the property is a `Key: value` line (only where no block is open).
     compact: bool,
+    /// Whether `key` is an alias of the property's current key, which an edit writes.
+    alias: bool,
     /// Its index in the tokenized file (its value lines are read from there: not kept
     /// for each of a million properties).
     index: usize,
@@ -150,6 +170,7 @@ pub(crate) fn edits(
             span: (header, line_end(last_end)),
             one_line: n.form != juliet_core::LineForm::Block,
             compact: n.form == juliet_core::LineForm::Compact,
+            alias: map.is_alias(n.key_crc, key),
             index: i,
         });
     }
@@ -203,7 +224,55 @@ pub(crate) fn edits(
             .find(|&j| !deleted[j])
             .map(|j| &nodes[j])
     };
-    let compact_follows = |at: usize| next_kept(at).is_some_and(|n| n.compact);
+    // The form of a property of one value line inserted at `at`, in the place of node
+    // `place` (one that goes) or not: the form of the one it replaces, else of its
+    // neighbours there. `Key: value` for a `Key: value` line where no block is open
+    // before `at` (it would swallow the line), `; Key: value` for a line on one line or
+    // before a `Key: value` line (which a block would swallow), a block otherwise
+    // (`None`: no prefix).
+    let one_line_form = |at: usize, place: Option<usize>| {
+        let before = nodes.partition_point(|n| n.span.0 < at);
+        let previous = (0..before).rev().find(|&j| !deleted[j]).map(|j| &nodes[j]);
+        let next = next_kept(at);
+        let neighbours = match place {
+            Some(j) => [Some(&nodes[j]), None],
+            None => [previous, next],
+        };
+        let neighbours = neighbours.iter().flatten();
+        // A block before `at`: one now, or a one-line value that becomes one.
+        let block_open = previous.is_some_and(|n| {
+            !n.one_line || new_at(n.canonical).is_some_and(|p| new_doc.value_lines(p).count() > 1)
+        });
+        if neighbours.clone().any(|n| n.compact) {
+            Some(if block_open { "; " } else { "" })
+        } else {
+            (neighbours.clone().any(|n| n.one_line) || next.is_some_and(|n| n.compact))
+                .then_some("; ")
+        }
+    };
+
+    // The separator of the token lists of node `n`, as written, when they are some.
+    let separator = |n: &Node<'_>| {
+        (map.holds_token_lists(n.canonical))
+            .then(|| doc.value_lines(n.index).find_map(separator_of))
+            .flatten()
+    };
+    // The file's (its first token list's), which a new token list takes: looked for
+    // once, when one is added.
+    let file_separator = std::cell::OnceCell::new();
+    // The value lines `lines` of property `key` (at node `n` of the file, if any) as
+    // written: token lists in the separator style of the property's own lines, or of
+    // the file's for a new one.
+    let styled = |key: &str, n: Option<usize>, lines: &[&str]| -> Vec<String> {
+        let sep = match n {
+            Some(n) => separator(&nodes[n]),
+            None if map.holds_token_lists(key) => {
+                *file_separator.get_or_init(|| nodes.iter().find_map(separator))
+            }
+            None => None,
+        };
+        lines.iter().map(|l| restyle(l, sep).into_owned()).collect()
+    };
 
     // (position, what to cut up to, replacement), applied in order.
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
@@ -212,6 +281,8 @@ pub(crate) fn edits(
         let lines = &lines_of(&new_doc, p);
         let Some(n) = node_of(key) else {
             if !map.absent_means(key, lines) {
+                let styled = styled(key, None, lines);
+                let styled: Vec<&str> = styled.iter().map(String::as_str).collect();
                 let after = previous.map_or_else(
                     || nodes.first().map_or(src.len(), |n| n.span.0),
                     |p| nodes[p].span.1,
@@ -224,11 +295,16 @@ pub(crate) fn edits(
                     Some(gone) if deleted[next] => (gone.span.1, true),
                     _ => (after, false),
                 };
-                let (mut text, compact_after) = match lines.as_slice() {
-                    [line] if compact_follows(at) => (format!("; {key}: {line}{eol}"), None),
+                let place = took_place.then_some(next);
+                let (mut text, compact_after) = match (styled.as_slice(), one_line_form(at, place))
+                {
+                    ([line], Some(prefix)) => (format!("{prefix}{key}: {line}{eol}"), None),
                     // A `Key: value` line right after the block becomes `; Key: value`,
                     // which the block cannot swallow.
-                    _ => (block(key, lines, eol), next_kept(at).filter(|n| n.compact)),
+                    _ => (
+                        block(key, &styled, eol),
+                        next_kept(at).filter(|n| n.compact),
+                    ),
                 };
                 if at > 0
                     && src.as_bytes()[at - 1] != b'\n'
@@ -256,16 +332,28 @@ pub(crate) fn edits(
         let unchanged =
             old_at(key).is_some_and(|o| old_doc.value(o).lines().eq(lines.iter().copied()));
         let is_version = *key == keys::BASE_VERSION.name || *key == CLASS_VERSION.name;
-        if (unchanged && !(is_version && migrating)) || same_lines(node.index, lines) {
+        // A `Kind` that names the class by an alias (`#[jasset(name = "New", alias =
+        // "Old")]`) gets the class's name; another spelling of the name stays.
+        let kind_alias = *key == keys::KIND.name
+            && !(doc.value_lines(node.index).count() == lines.len()
+                && doc
+                    .value_lines(node.index)
+                    .zip(lines)
+                    .all(|(a, b)| keys_equal(a, b)));
+        if (unchanged && !(is_version && migrating) && !kind_alias) || same_lines(node.index, lines)
+        {
             continue;
         }
+        let styled = styled(key, Some(n), lines);
+        let styled: Vec<&str> = styled.iter().map(String::as_str).collect();
         if lines.len() == 1 || !node.one_line {
-            value_line_edits(&mut edits, &doc, node.index, lines, eol);
+            value_line_edits(&mut edits, &doc, node.index, &styled, eol);
         } else {
             // Several lines cannot stand on a header's line: the property becomes a
             // block under its own spelling; a `Key: value` line right after it
             // becomes `; Key: value`, which no block can swallow.
-            edits.push((node.span.0, node.span.1, block(node.key, lines, eol)));
+            let key = if node.alias { node.canonical } else { node.key };
+            edits.push((node.span.0, node.span.1, block(key, &styled, eol)));
             if let Some(next) = next_kept(node.span.1).filter(|m| m.compact) {
                 edits.push((next.span.0, next.span.0, "; ".to_owned()));
             }
@@ -314,6 +402,15 @@ pub(crate) fn edits(
     edits.retain(|e| {
         !(e.0 == e.1 && e.2 == "; ") || (!replaced.contains(&e.0) && prefixed.insert(e.0))
     });
+    // A property written under an alias of its key gets its current key: the key alone
+    // changes (one whose lines are replaced as a whole has it already).
+    for (i, node) in nodes.iter().enumerate() {
+        let whole = |e: &(usize, usize, String)| (e.0, e.1) == node.span;
+        if node.alias && !deleted[i] && !edits.iter().any(whole) {
+            let at = offset(node.key);
+            edits.push((at, at + node.key.len(), node.canonical.to_owned()));
+        }
+    }
     // Positions in `src`, which starts after the byte-order mark.
     for edit in &mut edits {
         edit.0 += bom;

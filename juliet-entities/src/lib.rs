@@ -70,6 +70,7 @@ pub mod kinds;
 pub mod load;
 pub mod manager;
 mod pieces;
+mod plural;
 mod reference;
 pub mod storage;
 pub mod template;

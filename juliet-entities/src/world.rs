@@ -160,9 +160,9 @@ pub enum WorldLoadError {
 
 fn strict_message(report: &LoadReport) -> String {
     let mut text = format!(
-        "strict load failed: {} error(s), {} warning(s)",
-        report.errors.len(),
-        report.warnings.len()
+        "strict load failed: {}, {}",
+        crate::plural::count(report.errors.len(), "error"),
+        crate::plural::count(report.warnings.len(), "warning")
     );
     for e in &report.errors {
         text.push_str(&format!("\n{e}"));

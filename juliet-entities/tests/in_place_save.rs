@@ -108,7 +108,7 @@ fn render(written: &[Written], crlf: bool) -> (String, Vec<(usize, usize)>) {
 }
 
 /// Sets property `index` of `rock` to a value unlike the hand-written one and returns its
-/// canonical text.
+/// text as the save writes it.
 fn change(rock: &mut Inert, index: usize) -> &'static str {
     match index {
         0 => {
@@ -123,9 +123,10 @@ fn change(rock: &mut Inert, index: usize) -> &'static str {
             rock.is_visible = false;
             "false"
         }
+        // In the separator style of the written value (commas, see `VALUES`).
         _ => {
             rock.scale = Vec3::new(2.0, 0.5, 1.0);
-            "2.0 0.5 1.0"
+            "2.0, 0.5, 1.0"
         }
     }
 }
@@ -220,6 +221,43 @@ fn a_new_override_is_added_next_to_its_neighbour_and_a_revert_removes_its_lines(
     world.revert_property(id, "Mass").unwrap();
     world.save_world().unwrap();
     assert_eq!(fs::read_to_string(&file).unwrap(), original);
+}
+
+/// A save writes vectors in the file's separator style: a changed one with its own
+/// separator, a new one with the file's; a new one-line property among `Key: value`
+/// lines is one too.
+#[test]
+fn a_save_keeps_the_files_separators_and_line_forms() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("Entities");
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rock.jasset");
+    let original = "; Kind: Inert\nEntityID: 0x0000000000000009\nPosition: 1, 2, 3\nHealth: 5.0\n";
+    fs::write(&file, original).unwrap();
+    let (mut world, report) = World::load(root.path(), &LoadOptions::default()).unwrap();
+    assert!(report.is_clean(), "{report:?}");
+    let rock = world.manager().entities()[0].id();
+    (world.manager_mut().entity_mut(rock).unwrap()).set_position(Vec3::new(4.0, 5.0, 6.5));
+    let inert = &mut world.manager_mut().slice_mut::<Inert>()[0];
+    inert.scale = Vec3::splat(2.0);
+    inert.mass = 300.0;
+    world.save_world().unwrap();
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        "; Kind: Inert\nEntityID: 0x0000000000000009\nPosition: 4.0, 5.0, 6.5\n\
+         Scale: 2.0, 2.0, 2.0\nMass: 300.0\nHealth: 5.0\n"
+    );
+
+    // Without commas in the file, the canonical one space; after a block, block form.
+    let blocks = "; Kind\nInert\n; EntityID\n0x0000000000000009\n; Position\n1 2 3\n";
+    fs::write(&file, blocks).unwrap();
+    let (mut world, _) = World::load(root.path(), &LoadOptions::default()).unwrap();
+    world.manager_mut().slice_mut::<Inert>()[0].scale = Vec3::splat(2.0);
+    world.save_world().unwrap();
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        format!("{blocks}; Scale\n2.0 2.0 2.0\n")
+    );
 }
 
 #[test]
@@ -350,7 +388,7 @@ fn a_file_of_many_unknown_keys_is_migrated_in_place_keeping_every_key() {
     assert_eq!(written.unwrap(), 1);
     assert_eq!(
         fs::read_to_string(&file).unwrap(),
-        format!("EntityID: 0x0000000000000005\nKind: Projectile\nClassVersion: 2\n; VelocityX: 75.5\nDamage: 12.0\n{unknown}")
+        format!("EntityID: 0x0000000000000005\nKind: Projectile\nClassVersion: 2\nVelocityX: 75.5\nDamage: 12.0\n{unknown}")
     );
 }
 

@@ -54,7 +54,8 @@ fn text(o: &Output) -> String {
     )
 }
 
-/// A project with one file of each game kind, an old-name `Monster`, a version-1 `Door`
+/// A project with one file of each game kind, an old-name `Monster` with an old-name key
+/// (`Hp`), a version-1 `Door`
 /// and a stock `Inert`.
 fn project() -> tempfile::TempDir {
     let root = tempfile::tempdir().unwrap();
@@ -74,7 +75,7 @@ fn project() -> tempfile::TempDir {
         "Projectile",
         "; Damage\n12.5\n; Owner\nplayer\n",
     );
-    file("orc.jasset", 2, "Monster", "; Health\n30\n");
+    file("orc.jasset", 2, "Monster", "# tough\n; Hp\n30\n");
     file(
         "door.jasset",
         3,
@@ -118,9 +119,15 @@ fn the_games_tool_checks_inspects_and_migrates_the_games_kinds() {
     assert!(text(&o).contains("Damage"), "{}", text(&o));
     fs::remove_file(cwd.join(LEVEL).join("bad.jasset")).unwrap();
 
-    // migrate runs the game's migration and writes the old-name file's new name.
+    // migrate runs the game's migration and writes the old-name file's new names, of
+    // its class and its key, changing nothing else.
     let o = run(&tool, cwd, &["migrate", "Assets"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("Hp -> Health"), "{}", text(&o));
+    assert_eq!(
+        fs::read_to_string(cwd.join(LEVEL).join("orc.jasset")).unwrap(),
+        "; EntityID\n2\n; Kind\nMonster2\n# tough\n; Health\n30\n"
+    );
     let door = fs::read_to_string(cwd.join(LEVEL).join("door.jasset")).unwrap();
     assert!(
         door.contains("; ClassVersion\n2\n") && door.contains("; LockCode\n1234\n"),
@@ -145,10 +152,22 @@ fn schema_check_catches_a_layout_change_made_without_a_version_bump() {
         "; Projectile\nversion 1\nproperty Damage f32 5.0\nproperty Owner string \"\"\n",
         "; Monster2\nversion 1\nalias Monster\nproperty Health i32 10\n",
         "; Door\nversion 2\nproperty LockCode u32 0\nproperty LeadsTo floats3 0.0 0.0 0.0\ndeprecated Locked\n",
-        "; Inert\nversion 2\n",
     ] {
         assert!(schema.contains(expected), "{expected:?} not in:\n{schema}");
     }
+    // The stock kinds the game did not replace are every tool's: left out unless asked.
+    assert!(!schema.contains("; Inert\n"), "{schema}");
+    let o = run(
+        &tool,
+        cwd,
+        &["schema", "export", "--stock-kinds", "-o", "all.schema"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let all = fs::read_to_string(cwd.join("all.schema")).unwrap();
+    assert!(
+        all.contains("; Inert\nversion 2\n") && all.contains("; Door\n"),
+        "{all}"
+    );
     // The stock Projectile was replaced: one class of that name.
     assert_eq!(schema.matches("; Projectile\n").count(), 1, "{schema}");
     let o = run(&tool, cwd, &["schema", "check"]);

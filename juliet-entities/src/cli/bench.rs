@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::ProgressBar;
 
-use super::output::steps_bar;
+use super::output::{count, steps_bar};
 use super::project::{copy_dir, find_root, load_world_dir, WORLDS_DIR};
 use super::{CliError, CliResult, Status};
 use crate::world::{Durability, ENTITIES_DIR};
@@ -72,6 +72,9 @@ impl Timing {
 /// A usage error when ROOT holds no world; I/O and load errors.
 pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
     let (project, worlds) = locate(&args.root)?;
+    if cfg!(debug_assertions) {
+        eprintln!("jasset: warning: {DEBUG_BUILD}");
+    }
     // One step per copy and per timed run: a large world's load takes seconds.
     let runs_per_world = 3 * u64::from(args.iterations);
     let bar = steps_bar(1 + worlds.len() as u64 * runs_per_world, "steps", true);
@@ -83,6 +86,11 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
     bar.finish_and_clear();
     result
 }
+
+/// What `bench` says when the binary is a debug build (`cfg!(debug_assertions)`).
+const DEBUG_BUILD: &str = "this jasset is a debug build: its timings are several times \
+                           slower than a release build's (build with `--release`, or \
+                           `cargo install --locked --path jasset`, for figures)";
 
 /// The timings of each of `worlds` (of `project`, copied to `copy`), moving `bar` one
 /// step per run.
@@ -109,9 +117,9 @@ fn bench_worlds(
         };
         writeln!(
             out,
-            "world {}: {} files, {:.2} MB",
+            "world {}: {}, {:.2} MB",
             world.display(),
-            files,
+            count(files, "file"),
             bytes as f64 / 1e6
         )?;
         let mut runs = Vec::new();
@@ -135,9 +143,9 @@ fn bench_worlds(
             failed = true;
             writeln!(
                 out,
-                "  ({} of {} files did not load; `jasset check` lists them)",
+                "  ({} of {} did not load; `jasset check` lists them)",
                 report.errors.len(),
-                report.files
+                count(report.files, "file")
             )?;
         }
 

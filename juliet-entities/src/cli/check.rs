@@ -10,7 +10,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::output::{count, problem_line, Style};
+use super::output::{count, note_unknown_kind, problem_line, Style};
 use super::project::sort_problems;
 use super::tree::TreeArgs;
 use super::{CliResult, Status};
@@ -60,6 +60,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
         }
     }
 
+    note_unknown_kind(&errors, session.root.as_deref());
     let failed = !errors.is_empty() || (args.strict && !warnings.is_empty());
     let summary = Style::for_stderr();
     let paint = |n: usize, noun: &str, colour: fn(Style, &str) -> String| {

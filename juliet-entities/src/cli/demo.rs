@@ -227,8 +227,8 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
     }
     checks.check(
         format!(
-            "the other {} are byte for byte as before{}",
-            count(untouched + touched.len(), "file"),
+            "the other {} byte for byte as before{}",
+            agreeing(untouched + touched.len(), "file", "is", "are"),
             if touched.is_empty() {
                 String::new()
             } else {
@@ -250,16 +250,19 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
         writeln!(
             out,
             "{}",
-            style.green(&format!("demo verified ({} checks)", checks.results.len()))
+            style.green(&format!(
+                "demo verified ({})",
+                count(checks.results.len(), "check")
+            ))
         )?;
     } else {
         writeln!(
             out,
             "{}",
             style.red(&format!(
-                "demo verification failed: {} of {} checks",
+                "demo verification failed: {} of {}",
                 failed,
-                checks.results.len()
+                count(checks.results.len(), "check")
             ))
         )?;
     }
@@ -451,11 +454,23 @@ fn summarize(
     let total_instances: usize = instances.values().sum();
     writeln!(
         out,
-        "  {} of {} instances override {} properties in all; {} standalone entities",
-        with_overrides, total_instances, overridden, standalone
+        "  {with_overrides} of {} {} {} in all; {}",
+        count(total_instances, "instance"),
+        if with_overrides == 1 {
+            "overrides"
+        } else {
+            "override"
+        },
+        count(overridden, "property"),
+        count(standalone, "standalone entity")
     )?;
     let _ = root;
     Ok(())
+}
+
+/// `n` `noun`s and the verb that agrees (`1 instance inherits`, `2 instances inherit`).
+fn agreeing(n: usize, noun: &str, one: &str, many: &str) -> String {
+    format!("{} {}", count(n, noun), if n == 1 { one } else { many })
 }
 
 /// A position as files write it (`2.0 0.0 1.5`).
@@ -669,11 +684,11 @@ fn verify(
         load_world_dir(Some(root), world_dir).map_err(|e| CliError::failure(e.to_string()))?;
     checks.check(
         format!(
-            "the saved world loads: {} of {} files, {} errors (first load: {} errors)",
+            "the saved world loads: {} of {}, {} (first load: {})",
             report.loaded,
-            report.files,
-            report.errors.len(),
-            first.errors.len()
+            count(report.files, "file"),
+            count(report.errors.len(), "error"),
+            count(first.errors.len(), "error")
         ),
         report.errors.is_empty() && report.files == first.files,
     );
@@ -694,8 +709,16 @@ fn verify(
     }
     checks.check(
         format!(
-            "all {} entities read back as they were in memory{}",
-            world.manager().len(),
+            "{} {} back as in memory{}",
+            match world.manager().len() {
+                1 => "the 1 entity".to_owned(),
+                n => format!("all {n} entities"),
+            },
+            if world.manager().len() == 1 {
+                "reads"
+            } else {
+                "read"
+            },
             if differ.is_empty() {
                 String::new()
             } else {
@@ -750,8 +773,9 @@ fn verify_template_change(
     }
     checks.check(
         format!(
-            "after reload, {took} instances inherit {EDITED_KEY} {EDITED_VALUE} from {EDITED_TEMPLATE}; the other {} Inert instances keep their own (an override, or another template's){}",
-            expect.len() - took,
+            "after reload, {} {EDITED_KEY} {EDITED_VALUE} from {EDITED_TEMPLATE}; the other {} their own (an override, or another template's){}",
+            agreeing(took, "instance", "inherits", "inherit"),
+            agreeing(expect.len() - took, "Inert instance", "keeps", "keep"),
             if wrong.is_empty() {
                 String::new()
             } else {

@@ -8,7 +8,7 @@ use std::sync::mpsc::{channel, Receiver};
 use clap::Args;
 use notify::{EventKind, RecursiveMode, Watcher};
 
-use super::output::escape_path;
+use super::output::{count, escape_path};
 use super::project::find_root;
 use super::{CliError, CliResult, Status};
 use crate::editor::EditorApp;
@@ -201,10 +201,10 @@ pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
         World::load(&dir, &options).map_err(|e| CliError::failure(e.to_string()))?;
     writeln!(
         out,
-        "editing {} ({} entities, {} problems on load)",
+        "editing {} ({}, {} on load)",
         escape_path(&dir),
-        world.manager().len(),
-        report.errors.len() + report.warnings.len()
+        count(world.manager().len(), "entity"),
+        count(report.errors.len() + report.warnings.len(), "problem")
     )?;
     let world_root = world.root().to_path_buf();
     let templates = world.project_root().join(crate::template::TEMPLATES_DIR);

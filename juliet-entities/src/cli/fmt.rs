@@ -11,8 +11,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::output::count;
-use super::output::escape_path;
+use super::output::{count, escape_path, note_unknown_kind};
 use super::project::{pause_after_load, read, Session};
 use super::tree::TreeArgs;
 use super::{CliResult, Status};
@@ -60,6 +59,7 @@ pub fn run(args: &FmtArgs, out: &mut dyn Write) -> CliResult {
     for line in &report.failed {
         writeln!(out, "{line}")?;
     }
+    note_unknown_kind(&session.errors, session.root.as_deref());
     for skipped in &report.skipped {
         writeln!(out, "{skipped}")?;
     }

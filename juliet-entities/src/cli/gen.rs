@@ -16,7 +16,7 @@ use clap::Args;
 use glam::Vec3;
 use juliet_core::{write_header, write_property, Codec, Reflect, CLASS_VERSION};
 
-use super::output::{escape_path, steps_bar, PROGRESS_THRESHOLD};
+use super::output::{count, escape_path, steps_bar, PROGRESS_THRESHOLD};
 use super::project::{TEMPLATES_DIR, WORLDS_DIR};
 use super::{CliError, CliResult, Status};
 use crate::entity::EntityId;
@@ -122,10 +122,10 @@ pub fn run(args: &GenArgs, out: &mut dyn Write) -> CliResult {
     let g = g?;
     writeln!(
         out,
-        "generated {} templates and {} entities ({} instances) in {}, {} bytes, {:.2?}",
-        g.templates,
-        g.entities,
-        g.instances,
+        "generated {} and {} ({}) in {}, {} bytes, {:.2?}",
+        count(g.templates, "template"),
+        count(g.entities, "entity"),
+        count(g.instances, "instance"),
         args.out.display(),
         g.bytes,
         start.elapsed()

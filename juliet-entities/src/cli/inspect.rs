@@ -11,7 +11,7 @@ use juliet_core::{keys_equal, Archive, Class, Registry, UnknownProperties, Value
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Map, Value as Json};
 
-use super::output::{escape_path, Style};
+use super::output::{escape_path, note_unknown_kind, Style};
 use super::project::{overridden_keys, require_paths, resolve_root, EntityView, Session};
 use super::schema_kinds::registry_for;
 use super::values::{self, float32, template_chain, ChainLink};
@@ -111,6 +111,7 @@ pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
         for e in &session.errors {
             writeln!(out, "{e}")?;
         }
+        note_unknown_kind(&session.errors, session.root.as_deref());
         return Ok(Status::Problems);
     };
     // The file as written (the bytes the world holds, not a second read), with only the

@@ -1,6 +1,7 @@
-//! `jasset merge BASE OURS THEIRS [-o OUT] [--root DIR]`: the three-way merge of one
-//! asset, property by property (docs/design.md, section 8.2), usable as git's merge
-//! driver (`jasset merge %O %A %B`: the result goes into OURS, exit 1 on a conflict).
+//! `jasset merge BASE OURS THEIRS [PATH] [-o OUT] [--root DIR]`: the three-way merge of
+//! one asset, property by property (docs/design.md, section 8.2), usable as git's merge
+//! driver (`jasset merge %O %A %B %P`: the result goes into OURS, exit 1 on a conflict;
+//! messages name the asset's PATH, not git's temporary files).
 //!
 //! Each property (keys matched as the format matches them, values compared as the
 //! codecs read them) takes the value of the side that changed it; both sides changing
@@ -48,6 +49,10 @@ pub struct MergeArgs {
     /// Their version (git's `%B`).
     #[arg(value_name = "THEIRS")]
     pub theirs: PathBuf,
+    /// The asset's path (git's `%P`), which conflicts and errors name instead of the
+    /// three files (git's temporary `.merge_file_*` copies). Default: OUT, else OURS.
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
     /// Where to write the result (default: OURS).
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -97,21 +102,31 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
     // git's temporary files sit in the repository's top folder, where it runs drivers.
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.ours))?
         .or_else(|| super::project::find_root(std::path::Path::new(".")));
-    let read = |path: &PathBuf| -> Result<Asset, CliError> {
+    // A problem in a version is named at the asset's PATH when given, with the version.
+    let read = |path: &PathBuf, version: &str| -> Result<Asset, CliError> {
         let bytes = super::project::read(path, root.as_deref())
             .map_err(|e| CliError::usage(e.to_string()))?;
-        read_asset(bytes, path, root.as_deref())
+        let named = args.path.as_ref().unwrap_or(path);
+        read_asset(bytes, named, root.as_deref()).map_err(|mut e| {
+            if args.path.is_some() {
+                e.message.push_str(&format!(" (in {version})"));
+            }
+            e
+        })
     };
-    let (base, ours, theirs) = (read(&args.base)?, read(&args.ours)?, read(&args.theirs)?);
+    let base = read(&args.base, "the common ancestor, BASE")?;
+    let ours = read(&args.ours, "our version, OURS")?;
+    let theirs = read(&args.theirs, "their version, THEIRS")?;
     let merged = merge(&base, &ours, &theirs);
     let target = args.output.as_ref().unwrap_or(&args.ours);
     write_result(target, &merged.bytes)?;
+    let shown = args.path.as_ref().unwrap_or(target);
     for c in &merged.conflicts {
         let side = |v: &Option<Vec<String>>| v.as_deref().map_or("(removed)".into(), show);
         writeln!(
             out,
             "{}:{}:1: conflict: `{}`: ours {}, theirs {}",
-            target.display(),
+            super::output::escape_path(shown),
             c.line,
             c.key,
             side(&c.ours),

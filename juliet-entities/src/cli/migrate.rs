@@ -5,19 +5,22 @@
 //! which consumes the deprecated keys; unknown keys are kept) and its canonical text is
 //! compared with the file by meaning: each key's value is read by its type, so
 //! re-spellings (`1` for `true`, `128.000000` for `128.0`, snake_case keys, comments)
-//! are not changes. Files that change are edited in place (the version lines and the
-//! migrated keys; `Session::migrated_file`) and reported key by key; the others are
-//! left alone (`jasset fmt` rewrites those).
+//! are not changes; a key or `Kind` written as an alias is, and gets its current name.
+//! Files that change are edited in place (the version lines, the migrated keys and the
+//! aliases; `Session::migrated_file`) and reported key by key; the others are left
+//! alone (`jasset fmt` rewrites those).
 
 use std::collections::BTreeMap;
 use std::io::Write;
 
 use clap::Args;
-use juliet_core::{key_crc_runtime, Archive, Class, PropertyType, Value, CLASS_VERSION};
+use juliet_core::{
+    key_crc_runtime, keys_equal, Archive, Class, PropertyType, Value, CLASS_VERSION,
+};
 use serde_json::Value as Json;
 
 use super::output::escape_path;
-use super::output::{count, Style};
+use super::output::{count, note_unknown_kind, Style};
 use super::project::pause_after_load;
 use super::tree::TreeArgs;
 use super::values::{properties, properties_where, to_json, Properties};
@@ -46,6 +49,8 @@ pub enum Change {
     Removed(String, Json, bool),
     /// The key is new.
     Added(String, Json),
+    /// The key is written under an alias (old), which becomes its current key (new).
+    Renamed(String, String),
 }
 
 /// Runs `jasset migrate`.
@@ -64,6 +69,7 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
     for e in path_errors.iter().chain(&session.errors) {
         writeln!(out, "{e} (not migrated)")?;
     }
+    note_unknown_kind(&session.errors, session.root.as_deref());
     let mut migrated = 0;
     let mut current = 0;
     let mut newer = 0;
@@ -167,6 +173,7 @@ pub fn describe(change: &Change, style: Style) -> String {
             }
         )),
         Change::Added(key, new) => style.green(&format!("+ {key}: {}", show(new))),
+        Change::Renamed(old, new) => format!("{old} -> {new} (an alias, renamed)"),
     }
 }
 
@@ -179,7 +186,8 @@ fn show(value: &Json) -> String {
 }
 
 /// The changes, by meaning, from the entity file text `old` to `new` (both of class
-/// `class`), in key order of `new` then the removed keys.
+/// `class`), in key order of `new`, then the removed keys, then the keys `old` writes
+/// under an alias.
 ///
 /// # Errors
 /// A tokenizer error in either text.
@@ -225,6 +233,14 @@ pub fn changes(
         old_props = properties(old, path)?;
         new_props = properties(new, path)?;
     }
+    // A key written under an alias of a property is written under the property's key.
+    let renamed: Vec<Change> = (old_props.iter())
+        .filter_map(|(key, crc, _)| {
+            let property = &class.properties[class.property_index(*crc, key)?];
+            (!keys_equal(key, property.key))
+                .then(|| Change::Renamed(key.clone(), property.key.to_owned()))
+        })
+        .collect();
     let mut old = meaning(class, &old_props);
     let mut new = meaning(class, &new_props);
     // A key left out means its default: filled in on both sides, but a key the old
@@ -255,6 +271,23 @@ pub fn changes(
             out.push(Change::Removed(key.clone(), value.clone(), *deprecated));
         }
     }
+    // A class name is shown as written (`Monster -> Monster2`), not as compared.
+    let kind_of = |props: &Properties| {
+        let is_kind = |k: &str, crc: u32| {
+            keys::KIND.matches(crc, k) || keys::KIND_ALIASES.iter().any(|a| a.matches(crc, k))
+        };
+        (props.iter().find(|(k, crc, _)| is_kind(k, *crc)))
+            .map(|(_, _, l)| Json::String(l.join("\n")))
+    };
+    for change in &mut out {
+        if let Change::Changed(key, before, after) = change {
+            if key == keys::KIND.name {
+                *before = kind_of(&old_props).unwrap_or(before.take());
+                *after = kind_of(&new_props).unwrap_or(after.take());
+            }
+        }
+    }
+    out.extend(renamed);
     Ok(out)
 }
 

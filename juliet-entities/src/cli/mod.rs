@@ -47,7 +47,9 @@ mod values;
 ///
 /// Exit codes: 0 success; 1 errors in the data (or a failed check); 2 usage errors.
 #[derive(Debug, Parser)]
-#[command(name = "jasset", version, about, long_about)]
+// `about` and `long_about` from the doc comment above: a bare `about` would take the
+// description of the crate clap is compiled in (the library's, not the tool's).
+#[command(name = "jasset", version)]
 pub(crate) struct Cli {
     /// Log the runtime's tracing events to stderr (-v: info, -vv: debug).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -97,15 +99,18 @@ pub(crate) enum Command {
     /// Loads every file (older `ClassVersion`s run their class's migration, deprecated
     /// keys are consumed, unknown keys kept) and saves the files whose content changes,
     /// reporting per file what changed: versions, removed and added keys, changed values.
-    /// Re-spellings alone (`1` for `true`, `%f` floats) do not count as a change.
+    /// Re-spellings alone (`1` for `true`, `%f` floats) do not count as a change; a key
+    /// or `Kind` written as an alias does, and gets the current name.
     Migrate(migrate::MigrateArgs),
-    /// Set (or revert) properties of one entity file, in place.
+    /// Set (or revert) properties of one entity file or template, in place.
     ///
-    /// `jasset set FILE Key=Value... [--unset Key]...`: loads the file's world, decodes
-    /// each value with the property's codec (a bad key or value is reported with the
-    /// file and key, and nothing is written), reverts each `--unset` property of a
-    /// template instance to its template's value, and saves: only the lines of the
-    /// changed properties change. Exits with 1 when anything was refused.
+    /// `jasset set FILE Key=Value... [--unset Key]...`: loads the file's world (a
+    /// template through its chain), decodes each value with the property's codec (a bad
+    /// key or value is reported with the file and key, and nothing is written), reverts
+    /// each `--unset` property of a template instance or variant to its template's
+    /// value, and saves: only the lines of the changed properties change. A template's
+    /// instances take its new values where they do not override them. Exits with 1
+    /// when anything was refused.
     Set(set::SetArgs),
     /// Compare two versions of one asset, property by property.
     ///
@@ -119,11 +124,13 @@ pub(crate) enum Command {
     Diff(asset_diff::DiffArgs),
     /// Merge three versions of one asset, property by property (a git merge driver).
     ///
-    /// `jasset merge BASE OURS THEIRS [-o OUT]`: a property changed on one side takes
-    /// that side's value; changed on both sides differently, it becomes a conflict block
-    /// (`<<<<<<< ours` / `=======` / `>>>>>>> theirs` around the two properties) that
-    /// `jasset check` reports until it is resolved. Comments, order and layout of OURS
-    /// are kept. Writes into OURS unless `-o`; exits with 1 when there is a conflict.
+    /// `jasset merge BASE OURS THEIRS [PATH] [-o OUT]` (as git's driver, `jasset merge
+    /// %O %A %B %P`: PATH is the asset's path, which messages name): a property changed
+    /// on one side takes that side's value; changed on both sides differently, it
+    /// becomes a conflict block (`<<<<<<< ours` / `=======` / `>>>>>>> theirs` around the
+    /// two properties) that `jasset check` reports until it is resolved. Comments, order
+    /// and layout of OURS are kept. Writes into OURS unless `-o`; exits with 1 when there
+    /// is a conflict.
     Merge(merge::MergeArgs),
     /// Give world entity files fresh ids (and id-named files their new names).
     ///
@@ -153,12 +160,13 @@ pub(crate) enum Command {
     /// `Assets/Worlds/`). Prints load and save timings with throughput (files/s, MB/s).
     /// Saves go to a temporary copy: ROOT is never written.
     Bench(bench::BenchArgs),
-    /// Export the registered classes to `jasset.schema`, or check them against it.
+    /// Export the game's classes to `jasset.schema`, or check them against it.
     ///
-    /// `schema export [-o FILE] [--force]` writes every class (name, aliases, version,
-    /// properties with key, type and default, deprecated keys) to
-    /// `<root>/jasset.schema`; a schema holding classes this build does not register is
-    /// left as it is (exit 1) unless `--force`.
+    /// `schema export [-o FILE] [--force] [--stock-kinds]` writes the game's classes
+    /// (name, aliases, version, properties with key, type and default, deprecated keys)
+    /// to `<root>/jasset.schema`: every registered class but the stock kinds the game
+    /// did not replace, unless `--stock-kinds`; a schema holding classes this build does
+    /// not register is left as it is (exit 1) unless `--force`.
     /// `schema check` exits with 1, naming the class and the property, when a class's
     /// property keys or types changed while its version did not: run it in CI so that
     /// no layout change ships without a version bump.

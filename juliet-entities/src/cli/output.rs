@@ -2,8 +2,10 @@
 //! `NO_COLOR`), the progress bar of large trees, and the problem lines.
 
 use std::io::{self, IsTerminal};
+use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use juliet_core::{Error, ErrorKind};
 
 use super::project::Progress;
 
@@ -162,18 +164,63 @@ pub fn escape_path(path: &std::path::Path) -> String {
     juliet_core::escape_controls(&path.display().to_string()).into_owned()
 }
 
-/// `n` and the noun, plural when `n != 1` (`1 file`, `2 files`).
-pub fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
+pub(crate) use crate::plural::count;
+
+/// Where a game's kinds come from, said once on stderr when `errors` hold an unknown
+/// kind: the game's own `jasset`, or `jasset.schema` (which that tool exports) in the
+/// project at `root`, which the stock tool reads.
+pub fn note_unknown_kind<'e>(errors: impl IntoIterator<Item = &'e Error>, root: Option<&Path>) {
+    if let Some(note) = unknown_kind_note(errors, root) {
+        eprintln!("{note}");
     }
+}
+
+/// The note of [`note_unknown_kind`], if any.
+fn unknown_kind_note<'e>(
+    errors: impl IntoIterator<Item = &'e Error>,
+    root: Option<&Path>,
+) -> Option<String> {
+    let kind = errors.into_iter().find_map(|e| match &e.kind {
+        ErrorKind::UnknownKind(kind) => Some(kind),
+        _ => None,
+    })?;
+    let kind = juliet_core::escape_controls(kind);
+    let schema = super::schema::SCHEMA_FILE;
+    Some(match root.map(|r| r.join(schema)).filter(|s| s.is_file()) {
+        Some(_) => format!(
+            "note: `{kind}` is neither a kind of this jasset nor of {schema}: if the game \
+             added it, export the schema again with the game's own jasset (`jasset schema \
+             export`)"
+        ),
+        None => format!(
+            "note: `{kind}` is no kind of this jasset. A game's kinds are known to its own \
+             jasset (a three-line binary of the game: see the guide, \"Your game's own \
+             `jasset`\"), which writes them to {schema} at the project root with `jasset \
+             schema export`; this jasset then reads them from there"
+        ),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_kind_gets_a_note_on_where_kinds_come_from() {
+        let unknown = Error::file("a.jasset", ErrorKind::UnknownKind("Torch".into()));
+        let other = Error::file("b.jasset", ErrorKind::MissingKey("Kind"));
+        assert_eq!(unknown_kind_note([&other], None), None);
+        let note = unknown_kind_note([&other, &unknown], None).unwrap();
+        assert!(
+            note.starts_with("note: `Torch` is no kind of this jasset.")
+                && note.contains("`jasset schema export`"),
+            "{note}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("jasset.schema"), "; AssetType\nSchema\n").unwrap();
+        let note = unknown_kind_note([&unknown], Some(dir.path())).unwrap();
+        assert!(note.contains("nor of jasset.schema"), "{note}");
+    }
 
     #[test]
     fn plain_style_adds_nothing() {
@@ -199,11 +246,5 @@ mod tests {
             problem_line(Style { on: true }, "error: no file"),
             "\x1b[1;31merror\x1b[0m: no file"
         );
-    }
-
-    #[test]
-    fn counts_are_pluralized() {
-        assert_eq!(count(1, "file"), "1 file");
-        assert_eq!(count(0, "error"), "0 errors");
     }
 }

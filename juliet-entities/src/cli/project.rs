@@ -465,8 +465,13 @@ impl Session {
         let entry = &self.files[i];
         Some(match &mut self.stores[store] {
             Store::World(world) => world.migrated_file(id, &entry.path, text, !entry.has_id),
-            Store::Single(single) => read(&entry.path, self.root.as_deref())
-                .and_then(|original| single.migrated(&entry.path, &original, text)),
+            Store::Single(single) => read(&entry.path, self.root.as_deref()).and_then(|original| {
+                let how = How {
+                    migrate: true,
+                    forced: false,
+                };
+                single.edited(&entry.path, &original, text, how)
+            }),
         })
     }
 
@@ -697,7 +702,7 @@ impl SingleFile {
     ///
     /// # Errors
     /// As [`single_text`].
-    fn canonical_text(&mut self) -> Result<String, Error> {
+    pub fn canonical_text(&mut self) -> Result<String, Error> {
         let without_id = !self.has_id;
         single_text(
             &mut self.manager,
@@ -709,12 +714,18 @@ impl SingleFile {
     }
 
     /// The file (at `path`, whose bytes are `original`) edited in place to hold `text`,
-    /// its canonical text at the current versions ([`edit_file`]), or `text` where the
-    /// edit would not read back as the entity.
+    /// its canonical text at the current versions ([`edit_file`], for `how`), or `text`
+    /// where the edit would not read back as the entity.
     ///
     /// # Errors
     /// A tokenizer error in the file; the error of loading it.
-    fn migrated(&mut self, path: &Path, original: &[u8], text: String) -> Result<Vec<u8>, Error> {
+    pub fn edited(
+        &mut self,
+        path: &Path,
+        original: &[u8],
+        text: String,
+        how: How,
+    ) -> Result<Vec<u8>, Error> {
         let file = EntityFile {
             manager: &self.manager,
             id: self.id,
@@ -722,10 +733,6 @@ impl SingleFile {
             original,
             unknown: &self.data.unknown,
             without_id: !self.has_id,
-        };
-        let how = How {
-            migrate: true,
-            forced: false,
         };
         Ok(edit_file(&file, &mut self.templates, &text, how, &mut Vec::new())?.or_text(text))
     }

@@ -21,8 +21,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
-use juliet_core::{Class, PropertyType, Registry};
+use juliet_core::{inventory, Class, PropertyType, Registry, StockClass};
 
+use super::output::count;
 use super::project::{find_root, read};
 use super::{CliError, CliResult, Status};
 use crate::fsio::{write_or_refuse, Sync};
@@ -42,8 +43,9 @@ pub struct SchemaArgs {
 /// The `schema` subcommands.
 #[derive(Debug, Clone, Subcommand)]
 pub enum SchemaCommand {
-    /// Write every registered class (name, aliases, version, properties with key,
-    /// type and default, deprecated keys) to `<root>/jasset.schema`, or to FILE.
+    /// Write the game's classes (name, aliases, version, properties with key, type and
+    /// default, deprecated keys) to `<root>/jasset.schema`, or to FILE: every registered
+    /// class but the stock kinds the game did not replace, unless `--stock-kinds`.
     Export {
         /// Where to write the schema. Default: `<root>/jasset.schema`.
         #[arg(short, long, value_name = "FILE")]
@@ -56,6 +58,10 @@ pub enum SchemaCommand {
         /// a game's own `jasset`); without it such a schema is left as it is.
         #[arg(long)]
         force: bool,
+        /// Export the stock kinds (`Inert`, `Collectible`, `Projectile`) too, which every
+        /// `jasset` knows without a schema.
+        #[arg(long)]
+        stock_kinds: bool,
     },
     /// Compare the registered classes with `<root>/jasset.schema`: exit with 1, naming
     /// the class and the property, when a class's property keys or types changed while
@@ -83,17 +89,26 @@ pub fn run(args: &SchemaArgs, out: &mut dyn Write) -> CliResult {
             output,
             root,
             force,
+            stock_kinds,
         } => {
             let path = schema_path(output.as_deref(), root.as_deref())?;
             if !force {
                 refuse_to_drop_classes(registry, &path)?;
             }
-            write_or_refuse(&path, export(registry).as_bytes(), Sync::FileAndFolder)?;
+            let classes = exported_classes(registry, *stock_kinds);
+            if classes.is_empty() {
+                return Err(CliError::failure(
+                    "this jasset registers the stock kinds alone, which every jasset knows: \
+                     export the schema with the game's own jasset (see the guide, \
+                     \"Your game's own `jasset`\"), or pass --stock-kinds",
+                ));
+            }
+            write_or_refuse(&path, export(&classes).as_bytes(), Sync::FileAndFolder)?;
             writeln!(
                 out,
-                "wrote {} ({} classes)",
+                "wrote {} ({})",
                 path.display(),
-                registry.classes().len()
+                count(classes.len(), "class")
             )?;
             Ok(Status::Success)
         }
@@ -282,14 +297,24 @@ fn refuse_to_drop_classes(registry: &Registry, path: &Path) -> Result<(), CliErr
     )))
 }
 
-/// The schema text of every class of `registry`, sorted by name (so that the file does
-/// not change with link order).
-pub fn export(registry: &Registry) -> String {
-    let mut classes: Vec<SchemaClass> = registry
-        .classes()
-        .iter()
-        .map(|c| SchemaClass::of(c))
-        .collect();
+/// The classes of `registry` a schema export writes: all of them with `stock_kinds`,
+/// else all but the stock kinds ([`StockClass`]) the game did not replace.
+fn exported_classes(registry: &Registry, stock_kinds: bool) -> Vec<&'static Class> {
+    let stock = stock_classes();
+    (registry.classes().iter().copied())
+        .filter(|c| stock_kinds || !stock.iter().any(|s| std::ptr::eq(*s, *c)))
+        .collect()
+}
+
+/// The stock kinds the program links (`juliet_entities::kinds`).
+pub fn stock_classes() -> Vec<&'static Class> {
+    inventory::iter::<StockClass>().map(|s| s.class).collect()
+}
+
+/// The schema text of `classes`, sorted by name (so that the file does not change with
+/// link order).
+pub fn export(classes: &[&'static Class]) -> String {
+    let mut classes: Vec<SchemaClass> = classes.iter().map(|c| SchemaClass::of(c)).collect();
     classes.sort_by(|a, b| a.name.cmp(&b.name));
     let mut text = String::from(
         "# The entity classes of this project's game: `jasset schema export` writes this\n\
@@ -540,7 +565,7 @@ mod tests {
     #[test]
     fn an_exported_schema_reads_back_and_checks_clean() {
         let registry = Registry::new([Inert::CLASS, Projectile::CLASS]).unwrap();
-        let text = export(&registry);
+        let text = export(registry.classes());
         assert!(text.contains("; Projectile\nversion 2\n"), "{text}");
         assert!(text.contains("property Damage f32 50.0\n"), "{text}");
         assert!(text.contains("deprecated Speed\n"), "{text}");

@@ -25,14 +25,14 @@ use std::sync::{Mutex, OnceLock};
 
 use juliet_core::{
     key_crc, write_header, write_property, Archive, Class, ClassOps, Error, ErrorKind, Key,
-    PropertyDescriptor, PropertyType, Reflect, Registry, StockClass, Value, CLASS_VERSION,
+    PropertyDescriptor, PropertyType, Reflect, Registry, Value, CLASS_VERSION,
 };
 
 pub use value::DynValue;
 use value::MAX_FLOATS;
 
 use super::project::read;
-use super::schema::{parse_located, Located, SchemaClass, SCHEMA_FILE};
+use super::schema::{parse_located, stock_classes, Located, SchemaClass, SCHEMA_FILE};
 use super::CliError;
 
 /// The most properties a schema kind may have (a record holds them inline, so that
@@ -483,9 +483,7 @@ pub fn registry_for(root: Option<&Path>) -> Result<&'static Registry, CliError> 
         return Ok(registry);
     }
     let bytes = read(&path, root)?;
-    let stock: Vec<&'static Class> = juliet_core::inventory::iter::<StockClass>()
-        .map(|s| s.class)
-        .collect();
+    let stock = stock_classes();
     let mut kinds = Vec::new();
     for entry in parse_located(&bytes, &path)? {
         if !is_native(global, &stock, &entry.class) {

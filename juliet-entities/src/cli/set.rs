@@ -1,31 +1,43 @@
 //! `jasset set FILE Key=Value... [--unset Key]... [--root DIR]`: sets (or, for a
-//! template instance, reverts) properties of one world entity file, in place.
+//! template instance or a template variant, reverts) properties of one world entity
+//! file or template, in place.
 //!
-//! The file's world is loaded (so ids and templates resolve as the game sees them), each
-//! value is decoded with the property's codec, and the world is saved: only the edited
-//! entity's file is written, and only the lines of the changed properties change
-//! (docs/design.md, section 6.2). A bad key or value is reported the way `check`
-//! reports problems, and nothing is written.
+//! A world file's world is loaded (so ids and templates resolve as the game sees them),
+//! a template through its chain; each value is decoded with the property's codec, and
+//! the file is saved: only that file is written, and only the lines of the changed
+//! properties change (docs/design.md, section 6.2). A template's instances take its new
+//! values where they do not override them, as after a template reload; their sparse
+//! files do not change. A bad key or value is reported the way `check` reports
+//! problems, and nothing is written.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use juliet_core::{is_identifier, key_crc_runtime, keys_equal, Class, Error, TokenBuffer};
+use juliet_core::{
+    is_identifier, key_crc_runtime, keys_equal, Class, Error, ErrorKind, TokenBuffer,
+};
 
-use super::output::escape_path;
-use super::project::{require_paths, resolve_root};
+use super::output::{escape_path, note_unknown_kind};
+use super::project::{
+    self, load_single_file, require_paths, resolve_root, role_of, templates_named_in, Role,
+    TEMPLATES_DIR,
+};
 use super::schema_kinds::registry_for;
 use super::{CliError, CliResult, Status};
+use crate::edit::in_place::How;
 use crate::entity::EntityId;
 use crate::entity_file::base_key;
-use crate::fsio::SkipReason;
+use crate::fsio::{replace_if_unchanged, ReplaceOutcome, SkipReason};
+use crate::manager::EntityManager;
+use crate::template::revert_property;
 use crate::world::{LoadOptions, World};
 
 /// Arguments of `jasset set`.
 #[derive(Debug, Clone, Args)]
 pub struct SetArgs {
-    /// The entity file (under a world's `Entities` folder).
+    /// The entity file (under a world's `Entities` folder) or template (under
+    /// `Assets/Templates`, or named by a `Template` line).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// `Key=Value` pairs: the value is written as in the file (`Mass=300`,
@@ -43,32 +55,18 @@ pub struct SetArgs {
 /// Runs `jasset set`.
 ///
 /// # Errors
-/// A usage error for a missing FILE, a FILE that is no `.jasset` file of a world's
-/// `Entities` folder, a pair without `=` or without a value, a property named twice,
-/// or nothing to do; write errors. A FILE the write path refuses (a symbolic link, a
-/// FIFO, a folder, a read-only file) is reported as every writer reports it, exit 1.
+/// A usage error for a missing FILE, a FILE that is neither a `.jasset` file of a
+/// world's `Entities` folder nor a template, a pair without `=` or without a value, a
+/// property named twice, or nothing to do; write errors. A FILE the write path refuses
+/// (a symbolic link, a FIFO, a folder, a read-only file) is reported as every writer
+/// reports it, exit 1.
 pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     if args.assignments.is_empty() && args.unset.is_empty() {
         return Err(CliError::usage(
             "nothing to set: give KEY=VALUE or --unset KEY",
         ));
     }
-    // Blanks as the file reader sees them around a key or value: spaces and tabs only.
-    let blank: &[char] = &[' ', '\t'];
-    let mut pairs = Vec::new();
-    for a in &args.assignments {
-        match a.split_once('=') {
-            Some((_, v)) if v.trim_matches(blank).is_empty() => {
-                return Err(CliError::usage(format!(
-                    "`{a}`: no value after `=` (an empty text is written `\"\"`)"
-                )))
-            }
-            Some((k, v)) if !k.trim_matches(blank).is_empty() => {
-                pairs.push((k.trim_matches(blank), v.trim_matches(blank)));
-            }
-            _ => return Err(CliError::usage(format!("`{a}`: expected KEY=VALUE"))),
-        }
-    }
+    let pairs = pairs_of(&args.assignments)?;
     // A key is an identifier in a file, so another one names no property of any class.
     let keys = pairs.iter().map(|(k, _)| *k);
     if let Some(bad) = keys
@@ -97,112 +95,290 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         .file
         .canonicalize()
         .map_err(|e| CliError::usage(format!("{}: {e}", escape_path(&args.file))))?;
-    let world_dir = world_of(&file).ok_or_else(|| {
-        CliError::usage(format!(
-            "{}: not a world entity file (expected <world>/Entities/<name>.jasset)",
+    let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.file))?;
+    let world_dir = world_of(&file);
+    // A template lies under `Assets/Templates` or is named by a `Template` line.
+    let is_template = || {
+        role_of(&args.file, root.as_deref()) == Role::Template
+            || root
+                .as_deref()
+                .is_some_and(|r| templates_named_in(r).contains(&file))
+    };
+    if world_dir.is_none() && !(has_jasset_extension(&file) && is_template()) {
+        return Err(CliError::usage(format!(
+            "{}: not a world entity file or a template (expected \
+             <world>/Entities/<name>.jasset, or a .jasset file under {TEMPLATES_DIR} or \
+             named by a `Template` line)",
             escape_path(&args.file)
-        ))
-    })?;
+        )));
+    }
     if let Some(SkipReason::NotRegular) = crate::fsio::write_refusal(&file) {
         return refused(&args.file, SkipReason::NotRegular, out);
     }
-    // The world named through FILE as given, so that its messages name FILE so too.
-    let world_dir = (args.file.parent().and_then(Path::parent))
-        .filter(|w| !w.as_os_str().is_empty() && same_file(w, &world_dir))
-        .map_or(world_dir, Path::to_path_buf);
-    let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.file))?;
-    // A file without `EntityID` is written with its session id, drawn from a random
-    // prefix as an authoring session's new ids are (docs/design.md, section 5.4): two
-    // people setting values in such files apart never write the same id.
-    let options = LoadOptions {
-        registry: Some(registry_for(root.as_deref())?),
-        project_root: root,
-        id_prefix: crate::draw_id_prefix(),
-        ..LoadOptions::default()
+    let edit = Edit {
+        args,
+        pairs: &pairs,
+        named: &named,
     };
-    let (mut world, report) = match World::load(&world_dir, &options) {
-        Ok(loaded) => loaded,
-        Err(e) => {
-            writeln!(out, "{e}")?;
+    match world_dir {
+        Some(world_dir) => edit.in_world(&file, world_dir, root, out),
+        None => edit.in_template(root, out),
+    }
+}
+
+/// The `KEY=VALUE` pairs of `assignments`, each side without the blanks around it.
+///
+/// # Errors
+/// A usage error for a pair without `=`, without a key or without a value.
+fn pairs_of(assignments: &[String]) -> Result<Vec<(&str, &str)>, CliError> {
+    // Blanks as the file reader sees them around a key or value: spaces and tabs only.
+    let blank: &[char] = &[' ', '\t'];
+    let mut pairs = Vec::new();
+    for a in assignments {
+        match a.split_once('=') {
+            Some((_, v)) if v.trim_matches(blank).is_empty() => {
+                return Err(CliError::usage(format!(
+                    "`{a}`: no value after `=` (an empty text is written `\"\"`)"
+                )))
+            }
+            Some((k, v)) if !k.trim_matches(blank).is_empty() => {
+                pairs.push((k.trim_matches(blank), v.trim_matches(blank)));
+            }
+            _ => return Err(CliError::usage(format!("`{a}`: expected KEY=VALUE"))),
+        }
+    }
+    Ok(pairs)
+}
+
+/// One `set` command, its arguments checked: what to set and revert.
+struct Edit<'a> {
+    args: &'a SetArgs,
+    /// The `KEY=VALUE` pairs, trimmed.
+    pairs: &'a [(&'a str, &'a str)],
+    /// Every key named, set or reverted.
+    named: &'a [&'a str],
+}
+
+/// What setting or reverting one property did: the key and the result.
+type Outcomes<'a> = Vec<(&'a str, Result<(), Error>)>;
+
+impl Edit<'_> {
+    /// Sets the properties of `file`, a world entity file of the world at `world_dir`
+    /// (both resolved), in the project at `root`.
+    fn in_world(
+        &self,
+        file: &Path,
+        world_dir: PathBuf,
+        root: Option<PathBuf>,
+        out: &mut dyn Write,
+    ) -> CliResult {
+        let args = self.args;
+        // The world named through FILE as given, so that its messages name FILE so too.
+        let world_dir = (args.file.parent().and_then(Path::parent))
+            .filter(|w| !w.as_os_str().is_empty() && same_file(w, &world_dir))
+            .map_or(world_dir, Path::to_path_buf);
+        // A file without `EntityID` is written with its session id, drawn from a random
+        // prefix as an authoring session's new ids are (docs/design.md, section 5.4): two
+        // people setting values in such files apart never write the same id.
+        let options = LoadOptions {
+            registry: Some(registry_for(root.as_deref())?),
+            project_root: root.clone(),
+            id_prefix: crate::draw_id_prefix(),
+            ..LoadOptions::default()
+        };
+        let (mut world, report) = match World::load(&world_dir, &options) {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                return Ok(Status::from_problems(true));
+            }
+        };
+        let id = world
+            .manager()
+            .entities()
+            .iter()
+            .map(|e| e.id())
+            .find(|&id| {
+                world
+                    .file_of(id)
+                    .and_then(|p| p.canonicalize().ok())
+                    .is_some_and(|p| p == file)
+            });
+        let Some(id) = id else {
+            let errors = report.errors.into_iter();
+            let errors = errors.filter(|e| same_file(&e.location.path, file));
+            return did_not_load(&args.file, errors.collect(), root.as_deref(), out);
+        };
+        self.check_once_each(world.manager(), id)?;
+        let outcomes = self.apply(|key, value| match value {
+            Some(value) => world.set_property(id, key, value),
+            None => world.revert_property(id, key),
+        });
+        if self.report_refused(world.manager(), id, world.file_original(id), outcomes, out)? {
             return Ok(Status::from_problems(true));
         }
-    };
-    let id = world
-        .manager()
-        .entities()
-        .iter()
-        .map(|e| e.id())
-        .find(|&id| {
-            world
-                .file_of(id)
-                .and_then(|p| p.canonicalize().ok())
-                .is_some_and(|p| p == file)
+        // Written even when the values set are the ones the entity has: a file at an
+        // older version then shows them, brought to the current version in place (a
+        // current file is written again, the same bytes). What the file held is compared
+        // with what the save wrote.
+        if let Some(entity) = world.manager_mut().entity_mut(id) {
+            entity.mark_dirty();
+        }
+        let before = world.file_fingerprint(id);
+        // FILE alone: another file of the world (one without `EntityID`, which a world
+        // save gives its session id) is not written.
+        let saved = world
+            .save_one(id)
+            .map_err(|e| CliError::failure(e.to_string()))?;
+        let skipped = saved.skipped.iter().map(|s| s.reason);
+        let written = world.file_fingerprint(id) != before;
+        finish(&args.file, written, skipped, out)
+    }
+
+    /// Sets the properties of FILE, a template of the project at `root`, and writes it:
+    /// its instances then take each new value they do not override, as after
+    /// [`World::reload_template`] (their sparse files do not change).
+    fn in_template(&self, root: Option<PathBuf>, out: &mut dyn Write) -> CliResult {
+        let args = self.args;
+        let registry = registry_for(root.as_deref())?;
+        let mut single = match load_single_file(root.as_deref(), &args.file, true, registry) {
+            Ok(single) => single,
+            Err(e) => return did_not_load(&args.file, e.into_all(), root.as_deref(), out),
+        };
+        let id = single.id;
+        self.check_once_each(&single.manager, id)?;
+        let original = project::read(&args.file, root.as_deref())?;
+        let (manager, templates) = (&mut single.manager, &single.templates);
+        let outcomes = self.apply(|key, value| match value {
+            Some(value) => manager.set_property(id, key, value),
+            None => revert_property(manager, templates, id, key).map_err(|e| {
+                // A template's id is the session's: the file has none to name.
+                if matches!(e.kind, ErrorKind::NotAnInstance(_)) {
+                    let reason =
+                        format!("no `Template` line, so no parent template to revert `{key}` to");
+                    let path = args.file.display().to_string();
+                    Error::file("", ErrorKind::Template { path, reason })
+                } else {
+                    e
+                }
+            }),
         });
-    let Some(id) = id else {
-        let shown = escape_path(&args.file);
-        for e in report
-            .errors
-            .iter()
-            .filter(|e| same_file(&e.location.path, &file))
-        {
-            // Named as given (the world is read through another spelling of the path).
-            writeln!(out, "{}", e.clone().with_path(&args.file))?;
+        if self.report_refused(&single.manager, id, Some(&original), outcomes, out)? {
+            return Ok(Status::from_problems(true));
         }
-        writeln!(out, "{shown}: the file did not load; nothing set")?;
-        return Ok(Status::from_problems(true));
-    };
-
-    if let Some(entity) = world.manager().entity(id) {
-        let class = entity.class();
-        once_each(&named, |a, b| {
-            canonical_key(class, a).is_some_and(|c| canonical_key(class, b) == Some(c))
-        })?;
-    }
-
-    let mut failed = false;
-    let mut results: Vec<(&str, Result<(), Error>)> = Vec::new();
-    for (key, value) in &pairs {
-        results.push((key, world.set_property(id, key, value)));
-    }
-    for key in &args.unset {
-        results.push((key, world.revert_property(id, key)));
-    }
-    for (key, result) in results {
-        if let Err(e) = result {
-            failed = true;
-            writeln!(out, "{}", located(&world, id, &args.file, key, e))?;
+        if single.newer {
+            return finish(&args.file, false, [SkipReason::NewerVersion], out);
+        }
+        let text = single.canonical_text()?;
+        let how = How {
+            migrate: false,
+            forced: true,
+        };
+        let bytes = single.edited(&args.file, &original, text, how)?;
+        if bytes == original {
+            return finish(&args.file, false, [], out);
+        }
+        match replace_if_unchanged(&args.file, Some(single.fingerprint), &bytes)? {
+            ReplaceOutcome::Skipped(reason) => finish(&args.file, false, [reason], out),
+            _ => finish(&args.file, true, [], out),
         }
     }
-    if failed {
-        writeln!(out, "{}: nothing written", escape_path(&args.file))?;
-        return Ok(Status::from_problems(true));
+
+    /// A usage error when two keys named are one property of the entity `id` (a key
+    /// and its alias).
+    fn check_once_each(&self, manager: &EntityManager, id: EntityId) -> Result<(), CliError> {
+        match manager.entity(id) {
+            Some(entity) => {
+                let class = entity.class();
+                once_each(self.named, |a, b| {
+                    canonical_key(class, a).is_some_and(|c| canonical_key(class, b) == Some(c))
+                })
+            }
+            None => Ok(()),
+        }
     }
-    // Written even when the values set are the ones the entity has: a file at an older
-    // version then shows them, brought to the current version in place (a current file
-    // is written again, the same bytes). What the file held is compared with what the
-    // save wrote.
-    if let Some(entity) = world.manager_mut().entity_mut(id) {
-        entity.mark_dirty();
+
+    /// Sets each pair (`edit(key, Some(value))`), then reverts each `--unset` key
+    /// (`edit(key, None)`).
+    fn apply(&self, mut edit: impl FnMut(&str, Option<&str>) -> Result<(), Error>) -> Outcomes<'_> {
+        let mut outcomes = Vec::new();
+        for (key, value) in self.pairs {
+            outcomes.push((*key, edit(key, Some(value))));
+        }
+        for key in &self.args.unset {
+            outcomes.push((key.as_str(), edit(key, None)));
+        }
+        outcomes
     }
-    let before = world.file_fingerprint(id);
-    // FILE alone: another file of the world (one without `EntityID`, which a world save
-    // gives its session id) is not written.
-    let saved = world
-        .save_one(id)
-        .map_err(|e| CliError::failure(e.to_string()))?;
-    let shown = escape_path(&args.file);
+
+    /// Prints each refused property of entity `id` (whose file held `original`), located
+    /// at its key; whether there was one (then nothing is written).
+    fn report_refused(
+        &self,
+        manager: &EntityManager,
+        id: EntityId,
+        original: Option<&[u8]>,
+        outcomes: Outcomes<'_>,
+        out: &mut dyn Write,
+    ) -> Result<bool, CliError> {
+        let shown = &self.args.file;
+        let mut failed = false;
+        for (key, result) in outcomes {
+            if let Err(e) = result {
+                failed = true;
+                writeln!(out, "{}", located(manager, id, original, shown, key, e))?;
+            }
+        }
+        if failed {
+            writeln!(out, "{}: nothing written", escape_path(shown))?;
+        }
+        Ok(failed)
+    }
+}
+
+/// Reports that FILE (`shown`) did not load, with its `errors` (named as given: the
+/// file may have been read through another spelling of its path), in the project at
+/// `root`; nothing is set.
+fn did_not_load(
+    shown: &Path,
+    errors: Vec<Error>,
+    root: Option<&Path>,
+    out: &mut dyn Write,
+) -> CliResult {
+    for e in &errors {
+        writeln!(out, "{}", e.clone().with_path(shown))?;
+    }
+    note_unknown_kind(&errors, root);
+    writeln!(
+        out,
+        "{}: the file did not load; nothing set",
+        escape_path(shown)
+    )?;
+    Ok(Status::from_problems(true))
+}
+
+/// The last lines of a `set`: each reason the write path refused FILE (`shown`), then
+/// whether it was `edited`, `unchanged` or `not written`; exit 1 when refused.
+fn finish(
+    shown: &Path,
+    written: bool,
+    skipped: impl IntoIterator<Item = SkipReason>,
+    out: &mut dyn Write,
+) -> CliResult {
+    let shown = escape_path(shown);
+    let mut refused = false;
     // Only FILE is edited, so a refusal is FILE's: named as given.
-    for skipped in &saved.skipped {
-        writeln!(out, "{shown}: {}", skipped.reason)?;
+    for reason in skipped {
+        refused = true;
+        writeln!(out, "{shown}: {reason}")?;
     }
-    let written = world.file_fingerprint(id) != before;
-    let outcome = match (written, saved.skipped.is_empty()) {
+    let outcome = match (written, refused) {
         (true, _) => "edited",
-        (false, true) => "unchanged",
-        (false, false) => "not written",
+        (false, false) => "unchanged",
+        (false, true) => "not written",
     };
     writeln!(out, "{outcome} {shown}")?;
-    Ok(Status::from_problems(!saved.skipped.is_empty()))
+    Ok(Status::from_problems(refused))
 }
 
 /// Reports that the write path refuses `file` for `reason`, as every writer reports it
@@ -216,13 +392,20 @@ fn refused(file: &Path, reason: SkipReason, out: &mut dyn Write) -> CliResult {
 /// way `check` locates a key problem: at the key's line and column in the entity's file
 /// (`shown`) when the file sets that property, at the whole file (`:0:0`) otherwise. An
 /// error with a location of its own is returned as it is.
-fn located(world: &World, id: EntityId, shown: &Path, key: &str, err: Error) -> Error {
+fn located(
+    manager: &EntityManager,
+    id: EntityId,
+    original: Option<&[u8]>,
+    shown: &Path,
+    key: &str,
+    err: Error,
+) -> Error {
     // An error located already (in a template of the chain) keeps its place.
     if !err.location.path.as_os_str().is_empty() || err.location.line != 0 {
         return err;
     }
     let err = err.with_path(shown);
-    let (Some(entity), Some(bytes)) = (world.manager().entity(id), world.file_original(id)) else {
+    let (Some(entity), Some(bytes)) = (manager.entity(id), original) else {
         return err;
     };
     let class = entity.class();
@@ -267,13 +450,16 @@ fn once_each(named: &[&str], same: impl Fn(&str, &str) -> bool) -> Result<(), Cl
     Ok(())
 }
 
+/// Whether `file` is named as a `.jasset` file (the extension in any case).
+fn has_jasset_extension(file: &Path) -> bool {
+    file.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(crate::world::EXTENSION))
+}
+
 /// The world folder of an entity file (a `.jasset` file in an `Entities` folder): the
 /// parent of its `Entities` folder.
 fn world_of(file: &Path) -> Option<PathBuf> {
-    if !file
-        .extension()?
-        .eq_ignore_ascii_case(crate::world::EXTENSION)
-    {
+    if !has_jasset_extension(file) {
         return None;
     }
     let entities = file.parent()?;

@@ -313,6 +313,17 @@ impl KeyMap for EntityKeys<'_> {
         }
     }
 
+    fn is_alias(&self, crc: u32, key: &str) -> bool {
+        (self.class.property_index(crc, key))
+            .is_some_and(|i| !juliet_core::keys_equal(key, self.class.properties[i].key))
+    }
+
+    fn holds_token_lists(&self, key: &str) -> bool {
+        key == keys::POSITION.name
+            || (self.class.property(key))
+                .is_some_and(|p| edit::separators::holds_token_lists(&p.property_type))
+    }
+
     fn absent_means(&self, key: &str, lines: &[&str]) -> bool {
         if [
             keys::ASSET_TYPE.name,

@@ -208,9 +208,8 @@ impl EditorApp {
         let errors = match result {
             Ok(report) if report.templates.is_empty() => Vec::new(),
             Ok(report) => {
-                let n = report.updated.len();
-                let s = if n == 1 { "" } else { "s" };
-                self.status = format!("Reloaded {rel}: {n} instance{s} updated");
+                let updated = crate::plural::count(report.updated.len(), "instance");
+                self.status = format!("Reloaded {rel}: {updated} updated");
                 Vec::new()
             }
             Err(e) => {

@@ -47,6 +47,16 @@ impl KeyMap for TemplateKeys {
     fn absent_means(&self, _key: &str, _lines: &[&str]) -> bool {
         false
     }
+
+    fn is_alias(&self, crc: u32, key: &str) -> bool {
+        (self.0.property_index(crc, key))
+            .is_some_and(|i| !juliet_core::keys_equal(key, self.0.properties[i].key))
+    }
+
+    fn holds_token_lists(&self, key: &str) -> bool {
+        (self.0.property(key))
+            .is_some_and(|p| edit::separators::holds_token_lists(&p.property_type))
+    }
 }
 
 fn template_error(path: &str, reason: impl Into<String>) -> Error {

@@ -1,6 +1,6 @@
 //! A small game, built outside the workspace by `tests/tests/game_tool.rs`: its own
-//! `Projectile` (replacing the stock kind of that name), a renamed class and a class
-//! with a migration. Its `jasset` binary (`src/bin/jasset.rs`) is the game's own tool.
+//! `Projectile` (replacing the stock kind of that name), a renamed class with a renamed
+//! key and a class with a migration. Its `jasset` binary (`src/bin/jasset.rs`) is the game's own tool.
 
 use juliet_entities::glam::Vec3;
 use juliet_entities::juliet_core::{Archive, Error};
@@ -20,8 +20,8 @@ pub struct Projectile {
 #[derive(Entity, Debug)]
 #[jasset(name = "Monster2", alias = "Monster")]
 pub struct Monster {
-    /// Hit points.
-    #[jasset(default = 10)]
+    /// Hit points (`Hp` in old levels).
+    #[jasset(default = 10, alias = "Hp")]
     pub health: i32,
 }
 

@@ -110,9 +110,7 @@ fn a_default_that_does_not_read_as_its_type_is_named() {
 #[test]
 fn a_compiled_kind_wins_unless_the_game_replaced_a_stock_kind() {
     // `Inert` as the stock kind exports it: the compiled class stays.
-    let inert = super::super::schema::export(
-        &Registry::new([<crate::kinds::Inert as Reflect>::CLASS]).unwrap(),
-    );
+    let inert = super::super::schema::export(&[<crate::kinds::Inert as Reflect>::CLASS]);
     let schema = format!("{inert}; Projectile\nversion 1\nproperty Owner string \"\"\n");
     let root = project(&schema, "Projectile", "; Owner\nme\n");
     let registry = registry_for(Some(root.path())).unwrap();

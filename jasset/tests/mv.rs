@@ -267,7 +267,7 @@ fn refusals_and_dry_runs_change_nothing() {
 #[test]
 fn a_mv_killed_at_any_moment_leaves_each_file_old_or_new_and_a_second_run_completes_it() {
     use std::time::Duration;
-    for round in 0..12u64 {
+    for round in 0..16u64 {
         let dir = project();
         let root = dir.path();
         let entities = root.join("Assets/Worlds/L/Entities");
@@ -290,7 +290,7 @@ fn a_mv_killed_at_any_moment_leaves_each_file_old_or_new_and_a_second_run_comple
             .stdout(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(round * 15));
+        std::thread::sleep(Duration::from_millis(round * 3));
         let _ = child.kill();
         let _ = child.wait();
         let moved = root.join("Assets/Templates/Stone.jasset").exists();

@@ -18,6 +18,7 @@ use std::path::{Component, Path, PathBuf};
 use clap::Args;
 use juliet_core::codec::split_entry;
 use juliet_core::{Codec, PropertyType, Registry, TokenBuffer, Value, CLASS_VERSION};
+use rayon::prelude::*;
 
 use super::output::escape_path;
 use super::project::resolve_root;
@@ -45,6 +46,12 @@ pub struct MvArgs {
     #[arg(long)]
     pub dry_run: bool,
 }
+
+/// How many files are read, and written, at once.
+const IN_FLIGHT: usize = 32;
+
+/// A file to edit: its path, its bytes as read, and its edits.
+type Planned = (PathBuf, Vec<u8>, Vec<Edit>);
 
 /// One reference to edit: the byte range of its text in the file, the new text, and
 /// its line.
@@ -97,15 +104,21 @@ pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
     // The temporaries of a writer killed earlier (a `mv` among them) go, as every
     // writer removes them.
     assets.handle_stale_temps(!args.dry_run);
-    let mut planned = Vec::new();
-    for file in &assets.files {
-        let bytes =
-            fs::read(file).map_err(|e| CliError::failure(format!("{}: {e}", escape_path(file))))?;
-        let edits = edits(&bytes, file, &root, registry, &moved)?;
-        if !edits.is_empty() {
-            planned.push((file.clone(), bytes, edits));
-        }
-    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(IN_FLIGHT)
+        .build()
+        .map_err(|e| CliError::failure(e.to_string()))?;
+    let planned: Vec<Planned> = pool.install(|| {
+        (assets.files.par_iter())
+            .map(|file| {
+                let bytes = fs::read(file)
+                    .map_err(|e| CliError::failure(format!("{}: {e}", escape_path(file))))?;
+                let edits = edits(&bytes, file, &root, registry, &moved)?;
+                Ok((!edits.is_empty()).then(|| (file.clone(), bytes, edits)))
+            })
+            .filter_map(Result::transpose)
+            .collect::<Result<_, CliError>>()
+    })?;
     let refused: Vec<String> = (planned.iter())
         .filter_map(|(file, ..)| {
             Some(format!(
@@ -121,21 +134,42 @@ pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
         }
         return Ok(Status::Problems);
     }
+    let shown = |file: &Path| escape_path(file.strip_prefix(&root).unwrap_or(file));
     for (file, bytes, edits) in &planned {
-        let shown = escape_path(file.strip_prefix(&root).unwrap_or(file));
         for edit in edits {
             let before = String::from_utf8_lossy(&bytes[edit.range.0..edit.range.1]);
-            writeln!(out, "{shown}:{}: {before} -> {}", edit.line, edit.text)?;
+            writeln!(
+                out,
+                "{}:{}: {before} -> {}",
+                shown(file),
+                edit.line,
+                edit.text
+            )?;
         }
-        if args.dry_run {
-            continue;
+    }
+    if !args.dry_run {
+        // Written IN_FLIGHT at a time: each write waits for its file's fsync, and the
+        // file system commits the ones in flight together.
+        let written: Vec<Result<ReplaceOutcome, juliet_core::Error>> = pool.install(|| {
+            (planned.par_iter())
+                .map(|(file, bytes, edits)| {
+                    let expect = Expect::Holds(Fingerprint::of(bytes));
+                    crate::fsio::write_file(file, expect, &applied(bytes, edits), Sync::File)
+                })
+                .collect()
+        });
+        let mut skipped = false;
+        for ((file, ..), outcome) in planned.iter().zip(written) {
+            if let ReplaceOutcome::Skipped(reason) = outcome? {
+                writeln!(
+                    out,
+                    "{}: {reason} (not moved: run `jasset mv` again)",
+                    shown(file)
+                )?;
+                skipped = true;
+            }
         }
-        let text = applied(bytes, edits);
-        let expect = Expect::Holds(Fingerprint::of(bytes));
-        if let ReplaceOutcome::Skipped(reason) =
-            crate::fsio::write_file(file, expect, &text, Sync::File)?
-        {
-            writeln!(out, "{shown}: {reason} (not moved: run `jasset mv` again)")?;
+        if skipped {
             return Ok(Status::Problems);
         }
     }
@@ -221,7 +255,7 @@ fn edits(
     file: &Path,
     root: &Path,
     registry: &Registry,
-    moved: &dyn Fn(&str) -> Option<String>,
+    moved: &(dyn Fn(&str) -> Option<String> + std::marker::Sync),
 ) -> Result<Vec<Edit>, CliError> {
     let mut buffer = TokenBuffer::new();
     let doc = buffer

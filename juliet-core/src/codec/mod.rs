@@ -280,8 +280,7 @@ pub trait Element: Codec {
 /// A value written as one token: no unquoted blank, comma or colon, so that several of
 /// them fit on one line (`[u8; 4]` as `255 128 0 255`, an inner list, a map key).
 /// Numbers, `bool`, `char`, `String` (quoted when needed), unit enums and entity references
-/// are tokens;
-/// their [`Element`] impls set [`Element::TOKEN`].
+/// are tokens; their [`Element`] impls set [`Element::TOKEN`].
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a single token, so it cannot be written inside one line",
     label = "only numbers, bool, char, strings, unit enums and entity references (and `Option`s of them) can share a line",

@@ -697,7 +697,7 @@ impl SingleFile {
     ///
     /// # Errors
     /// As [`single_text`].
-    fn canonical_text(&mut self) -> Result<String, Error> {
+    pub fn canonical_text(&mut self) -> Result<String, Error> {
         let without_id = !self.has_id;
         single_text(
             &mut self.manager,
@@ -751,7 +751,22 @@ pub fn load_single_file(
     registry: &'static Registry,
 ) -> Result<SingleFile, Error> {
     let bytes = read(path, root)?;
-    let fingerprint = Fingerprint::of(&bytes);
+    load_single_bytes(root, path, &bytes, is_template, registry)
+}
+
+/// [`load_single_file`] of `bytes`, the text of the file at `path` (an editor's buffer,
+/// which may differ from the file on disk).
+///
+/// # Errors
+/// As [`load_single_file`].
+pub fn load_single_bytes(
+    root: Option<&Path>,
+    path: &Path,
+    bytes: &[u8],
+    is_template: bool,
+    registry: &'static Registry,
+) -> Result<SingleFile, Error> {
+    let fingerprint = Fingerprint::of(bytes);
     let mut manager = EntityManager::with_registry(registry);
     let project = root
         .map(Path::to_path_buf)
@@ -763,7 +778,7 @@ pub fn load_single_file(
         &mut manager,
         &mut templates,
         path,
-        &bytes,
+        bytes,
     )?;
     let mut warnings = loaded.warnings;
     let has_id = !warnings.iter().any(is_session_id);

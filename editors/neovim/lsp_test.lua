@@ -4,10 +4,10 @@
 --     nvim --headless --clean -u NONE -c "luafile editors/neovim/lsp_test.lua"
 --
 -- JASSET_FILE is an entity file of a project (a copy: the buffer is edited, never
--- written) with the key `Health` misspelt `Helth`. The script opens it, starts the
--- server on it, waits for the misspelt key's diagnostic, asks for a hover and for
--- completion, applies the did-you-mean code action, and checks the buffer and that the
--- diagnostic is gone. It exits with 0 when every step passed, 1 at the first that did
+-- written) with the key `Health` misspelt `Helth`. The script loads the guide's snippet
+-- (jasset.lua, beside it) and opens the file, which starts the server on it; it waits
+-- for the misspelt key's diagnostic, asks for a hover and for completion, applies the
+-- did-you-mean code action, and checks the buffer and that the diagnostic is gone. It exits with 0 when every step passed, 1 at the first that did
 -- not (its reason on stderr).
 
 local TIMEOUT = 60000
@@ -19,21 +19,6 @@ end
 
 local function say(message)
   io.stderr:write('lsp_test: ' .. message .. '\n')
-end
-
--- Starts the server for buffer `bufnr` (vim.lsp.start where Neovim has it, 0.8 on;
--- start_client and buf_attach_client before).
-local function start(jasset, bufnr, root)
-  local config = { name = 'jasset', cmd = { jasset, 'lsp' }, root_dir = root }
-  if vim.lsp.start then
-    return vim.lsp.start(config, { bufnr = bufnr })
-  end
-  local id = vim.lsp.start_client(config)
-  if not id then
-    fail('the client did not start')
-  end
-  vim.lsp.buf_attach_client(bufnr, id)
-  return id
 end
 
 -- The result of the one server's answer to `method` with `params`.
@@ -56,10 +41,15 @@ local function main()
   if not jasset or not file then
     fail('JASSET and JASSET_FILE must be set')
   end
+  -- The snippet the guide gives, next to this script, starts the server.
+  vim.g.jasset_command = jasset
+  local here = debug.getinfo(1, 'S').source:sub(2)
+  dofile(vim.fn.fnamemodify(here, ':p:h') .. '/jasset.lua')
   vim.cmd('edit ' .. vim.fn.fnameescape(file))
   local bufnr = vim.api.nvim_get_current_buf()
-  local root = vim.fn.fnamemodify(file, ':p:h:h:h:h:h')
-  start(jasset, bufnr, root)
+  if vim.bo[bufnr].filetype ~= 'jasset' then
+    fail('the filetype is ' .. vim.inspect(vim.bo[bufnr].filetype))
+  end
 
   -- The diagnostic of the misspelt key, with its did-you-mean.
   local line = vim.fn.search('^Helth') - 1

@@ -576,3 +576,22 @@ fn hostile_buffers_get_answers_and_never_stop_the_server() {
     assert_eq!(server.change(&path, &on_disk), Vec::<Json>::new());
     server.stop();
 }
+
+/// The guide shows the editor snippets of `editors/` (the Neovim one is what the Neovim
+/// test runs): each block must be the file as it is.
+#[test]
+fn the_guides_editor_snippets_are_the_files_in_editors() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let guide = fs::read_to_string(repo.join("docs/guide.md")).unwrap();
+    for (fence, file) in [
+        ("```lua\n", "editors/neovim/jasset.lua"),
+        ("```toml\n", "editors/helix/languages.toml"),
+    ] {
+        let snippet = fs::read_to_string(repo.join(file)).unwrap();
+        let block = format!("{fence}{snippet}```\n");
+        assert!(
+            guide.contains(&block),
+            "the guide does not show {file} as it is"
+        );
+    }
+}

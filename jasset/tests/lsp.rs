@@ -387,6 +387,25 @@ fn hostile_buffers_get_answers_and_never_stop_the_server() {
     every_request_answers(&mut server, &path, 0);
     every_request_answers(&mut server, &path, 2);
 
+    // Template paths that name what must not be read: a device outside the project, a
+    // FIFO inside it (no writer ever comes), a folder.
+    let fifo = templates.join("Pipe.jasset");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    for template in [
+        "/dev/zero",
+        "../../../../../../dev/zero",
+        "Assets/Templates/Pipe.jasset",
+        "Assets/Templates",
+    ] {
+        let text = format!("; template: {template}\nEntityID: 0x0001000000007777\nMass: 1.0\n");
+        let shown = server.change(&path, &text);
+        assert_eq!(shown.len(), 1, "{template}: {shown:?}");
+        assert_eq!(shown[0]["severity"], json!(1), "{template}: {shown:?}");
+        every_request_answers(&mut server, &path, 0);
+        every_request_answers(&mut server, &path, 2);
+    }
+
     // And a clean buffer is clean again.
     assert_eq!(server.change(&path, &on_disk), Vec::<Json>::new());
     server.stop();

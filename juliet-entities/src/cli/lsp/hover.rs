@@ -15,6 +15,7 @@ use super::documents::{
     uri_of, Document, Entry,
 };
 use crate::entity_file::keys;
+use crate::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
 use crate::template::normalize_template_path;
 
 /// What the cursor is on.
@@ -148,7 +149,9 @@ pub fn definition(doc: &Document, position: Position) -> Option<Location> {
             let p = class.property(&entry.key)?;
             let chain = chain_of(&entries, &doc.text, doc)?.ok()?;
             let link = setter(&chain, p)?;
-            let text = std::fs::read_to_string(&link.file).ok()?;
+            let root = doc.root.as_deref()?;
+            let bytes = read_project_file(&link.file, Some(root), DEFAULT_MAX_FILE_SIZE).ok()?;
+            let text = String::from_utf8(bytes).ok()?;
             let found = entries_key(&text, p)?;
             let line = line_at(&text, found.line);
             let range = Range::new(

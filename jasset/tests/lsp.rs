@@ -316,6 +316,78 @@ fn code_actions_fix_a_misspelt_key_revert_an_override_and_format() {
     server.stop();
 }
 
+/// "Apply to template" on `line` of the open buffer `path` holding `text`: the new texts
+/// of the buffer and of the template file `template` it names.
+fn applied(
+    server: &mut Server,
+    path: &Path,
+    text: &str,
+    line: u32,
+    template: &Path,
+) -> (String, String) {
+    let found = actions(server, path, line);
+    let action = found
+        .iter()
+        .find(|a| a["title"].as_str().unwrap().starts_with("Apply `"))
+        .unwrap_or_else(|| panic!("no apply action in {found:?}"));
+    let changes = &action["edit"]["changes"];
+    let before = fs::read_to_string(template).unwrap();
+    (
+        apply(text, &changes[uri(path)]),
+        apply(&before, &changes[uri(template)]),
+    )
+}
+
+#[test]
+fn apply_to_template_moves_the_value_into_the_template() {
+    let (_dir, root) = demo_copy();
+    let templates = root.join("Assets/Templates");
+    let mut server = Server::start();
+
+    // The template sets `Health` on a `Key: value` line: that line takes the value.
+    let path = root.join(ROCK_042);
+    let text = fs::read_to_string(&path).unwrap();
+    server.open(&path, &text);
+    let health = text.lines().position(|l| l.starts_with("Health")).unwrap() as u32;
+    let rock = templates.join("RockLarge.jasset");
+    let (instance, template) = applied(&mut server, &path, &text, health, &rock);
+    assert_eq!(instance, text.replace("Health: 50.0\n", ""));
+    let before = fs::read_to_string(&rock).unwrap();
+    assert_eq!(template, before.replace("Health: 100.0", "Health: 50.0"));
+
+    // The variant does not set `Mass`: it is added to it, and its instances take it.
+    let path = root.join(LEVEL).join("RockLargeMossy_001.jasset");
+    let text = fs::read_to_string(&path).unwrap() + "Mass: 3.0\n";
+    server.open(&path, &text);
+    let mass = text.lines().position(|l| l.starts_with("Mass")).unwrap() as u32;
+    let mossy = templates.join("RockLargeMossy.jasset");
+    let (instance, template) = applied(&mut server, &path, &text, mass, &mossy);
+    fs::write(&path, &instance).unwrap();
+    fs::write(&mossy, &template).unwrap();
+    let check = Command::new(JASSET)
+        .args(["check", "."])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let inspect = Command::new(JASSET)
+        .args([
+            "inspect",
+            "--json",
+            &format!("{LEVEL}/RockLargeMossy_002.jasset"),
+        ])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let json: Json = serde_json::from_slice(&inspect.stdout).unwrap();
+    assert_eq!(json["properties"]["Mass"], json!(3.0), "{json}");
+    server.stop();
+}
+
 /// Sends every request of the server at line `line` of the open buffer `path` and
 /// checks that each gets an answer (a result or an error response).
 fn every_request_answers(server: &mut Server, path: &Path, line: u32) {

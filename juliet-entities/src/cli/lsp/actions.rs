@@ -1,7 +1,8 @@
 //! Code actions and formatting: the did-you-mean fix of a misspelt key (the suggestion
 //! `check` prints), "revert to template" (the override's lines removed, as `jasset set
-//! --unset` removes them: comments inside its block stay), and "format file" /
-//! `textDocument/formatting`, the canonical text `jasset fmt` writes.
+//! --unset` removes them: comments inside its block stay), "apply to template"
+//! ([`super::apply`]), and "format file" / `textDocument/formatting`, the canonical text
+//! `jasset fmt` writes.
 
 use std::collections::HashMap;
 
@@ -9,14 +10,19 @@ use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, Position, Range, TextEdit, Uri, WorkspaceEdit,
 };
 
+use juliet_core::Class;
+
+use super::apply::apply_edit;
 use super::diagnostics::{load, registry_of, Problem};
-use super::documents::{end_of, entries, lines, template_of, Document, Entry};
+use super::documents::{class_of, end_of, entries, lines, template_of, Document, Documents, Entry};
 use crate::world::is_newer_version;
 
-/// The code actions for `range` of `doc`, whose problems are `problems`.
+/// The code actions for `range` of `doc`, whose problems are `problems`; the other
+/// `open` buffers are the texts "apply to template" edits.
 pub fn actions(
     uri: &Uri,
     doc: &Document,
+    open: &Documents,
     range: Range,
     problems: &[Problem],
 ) -> Vec<CodeActionOrCommand> {
@@ -36,15 +42,19 @@ pub fn actions(
         action.is_preferred = Some(true);
         out.push(CodeActionOrCommand::CodeAction(action));
     }
-    if let Some(edits) = revert_edits(doc, range.start.line) {
-        let key = entries(&doc.text)
-            .into_iter()
-            .find(|e| e.lines().contains(&range.start.line))
-            .map(|e| e.key)
-            .unwrap_or_default();
-        let mut action = action(uri, format!("Revert `{key}` to template"), edits);
-        action.kind = Some(CodeActionKind::REFACTOR);
-        out.push(CodeActionOrCommand::CodeAction(action));
+    if let Some((entry, class)) = override_at(doc, range.start.line) {
+        let edits = revert_edits(doc, &entry);
+        let title = format!("Revert `{}` to template", entry.key);
+        let mut revert = action(uri, title, edits);
+        revert.kind = Some(CodeActionKind::REFACTOR);
+        out.push(CodeActionOrCommand::CodeAction(revert));
+        if let Some((template, edit)) = apply_edit(uri, doc, open, &entry, class) {
+            let title = format!("Apply `{}` to {template}", entry.key);
+            let mut apply = action(uri, title, Vec::new());
+            apply.edit = Some(edit);
+            apply.kind = Some(CodeActionKind::REFACTOR);
+            out.push(CodeActionOrCommand::CodeAction(apply));
+        }
     }
     if let Some(edits) = format_edits(doc) {
         let mut action = action(uri, "Format file".to_owned(), edits);
@@ -62,22 +72,27 @@ fn action(uri: &Uri, title: String, edits: Vec<TextEdit>) -> CodeAction {
     }
 }
 
-/// The edits that revert the property on line `line` of an instance (or a variant
-/// template) to its template's value: its header and value lines removed, comment and
-/// blank lines inside its block kept. `None` when the file has no `Template`, or the
-/// line is on no property of its kind.
-fn revert_edits(doc: &Document, line: u32) -> Option<Vec<TextEdit>> {
+/// The property on line `line` of an instance (or a variant template) that it sets and
+/// its kind has: what "revert to template" and "apply to template" act on. `None` when
+/// the file has no `Template`, or the line is on no property of its kind.
+pub fn override_at(doc: &Document, line: u32) -> Option<(Entry, &'static Class)> {
     let found = entries(&doc.text);
     template_of(&found, &doc.text)?;
     let registry = registry_of(doc).ok()?;
-    let class = super::documents::class_of(&found, &doc.text, doc, registry)?;
-    let entry: &Entry = found.iter().find(|e| e.lines().contains(&line))?;
+    let class = class_of(&found, &doc.text, doc, registry)?;
+    let entry = found.into_iter().find(|e| e.lines().contains(&line))?;
     class.property(&entry.key)?;
+    Some((entry, class))
+}
+
+/// The edits that revert `entry` of `doc` to its template's value: its header and value
+/// lines removed, comment and blank lines inside its block kept.
+pub fn revert_edits(doc: &Document, entry: &Entry) -> Vec<TextEdit> {
     let kept = |l: &str| {
         let t = l.trim();
         t.is_empty() || t.starts_with('#') || t.starts_with("//")
     };
-    let edits = lines(&doc.text)
+    lines(&doc.text)
         .enumerate()
         .skip(entry.line as usize)
         .take(entry.lines().len())
@@ -89,8 +104,7 @@ fn revert_edits(doc: &Document, line: u32) -> Option<Vec<TextEdit>> {
                 String::new(),
             )
         })
-        .collect();
-    Some(edits)
+        .collect()
 }
 
 /// The edit that gives `doc` its canonical text (what `jasset fmt` writes): `None` when

@@ -3,7 +3,8 @@
 //! already use. It knows the kinds the tool knows (the stock kinds, a game's tool's
 //! kinds, `<root>/jasset.schema`) and works on the buffers as the editor holds them:
 //! diagnostics as `check` gives them, hover with where a value comes from in the
-//! template chain, completion, go to definition, code actions and formatting as `fmt`.
+//! template chain, completion, go to definition, code actions (did you mean, revert to
+//! and apply to template, format) and formatting as `fmt`.
 
 use std::path::PathBuf;
 
@@ -12,6 +13,7 @@ use clap::Args;
 use super::{CliError, CliResult, Status};
 
 mod actions;
+mod apply;
 mod completion;
 mod diagnostics;
 mod documents;

@@ -198,7 +198,9 @@ fn dispatch(state: &State, request: Request) -> Result<Json, Failure> {
             let uri = p.text_document.uri;
             let none = Vec::new();
             let problems = state.problems.get(&uri).unwrap_or(&none);
-            let found = docs.get(&uri).map(|d| actions(&uri, d, p.range, problems));
+            let found = docs
+                .get(&uri)
+                .map(|d| actions(&uri, d, docs, p.range, problems));
             to_json(found.unwrap_or_default())
         }
         Formatting::METHOD => {

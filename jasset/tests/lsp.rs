@@ -145,6 +145,8 @@ fn hover_names_type_default_template_value_and_chain() {
         "{shown}"
     );
     assert!(shown.contains("overrides"), "{shown}");
+    let chain = "Assets/Templates/RockLargeMossy.jasset -> Assets/Templates/RockLarge.jasset";
+    assert!(shown.contains(&format!("chain: {chain}")), "{shown}");
     assert!(shown.contains("default: `"), "{shown}");
 
     let template = text.lines().position(|l| l.contains("template:")).unwrap() as u32;

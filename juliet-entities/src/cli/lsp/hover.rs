@@ -62,8 +62,8 @@ pub fn hover(doc: &Document, position: Position) -> Option<Hover> {
     })
 }
 
-/// The hover of the key of `entry`: type, default, template value and its file, and
-/// whether this file overrides it.
+/// The hover of the key of `entry`: type, default, template value and its file, whether
+/// this file overrides it, and the chain.
 fn key_hover(doc: &Document, entries: &[Entry], entry: &Entry) -> Option<String> {
     let registry = registry_of(doc).ok()?;
     let class = class_of(entries, &doc.text, doc, registry)?;
@@ -96,6 +96,7 @@ fn key_hover(doc: &Document, entries: &[Entry], entry: &Entry) -> Option<String>
                     .push_str("\n\ntemplate value: the default (no template of the chain sets it)"),
             }
             text.push_str("\n\nthis file overrides the template's value");
+            text.push_str(&format!("\n\nchain: {}", chain_names(&chain)));
         }
         Some(Err(e)) => text.push_str(&format!("\n\ntemplate chain: {e}")),
         None => {}
@@ -115,6 +116,12 @@ pub fn type_and_default(class: &'static Class, key: &str) -> (String, String) {
         .unwrap_or_default()
 }
 
+/// The templates of `chain`, nearest first: `A -> B`.
+fn chain_names(chain: &[ChainLink]) -> String {
+    let names: Vec<&str> = chain.iter().map(|l| l.template.as_str()).collect();
+    names.join(" -> ")
+}
+
 /// The hover of a `Template` value: the template's kind and chain.
 fn template_hover(doc: &Document, entries: &[Entry]) -> String {
     match chain_of(entries, &doc.text, doc) {
@@ -123,8 +130,10 @@ fn template_hover(doc: &Document, entries: &[Entry]) -> String {
                 .iter()
                 .find_map(|l| header(&l.properties).kind)
                 .unwrap_or_else(|| "(none)".to_owned());
-            let names: Vec<&str> = chain.iter().map(|l| l.template.as_str()).collect();
-            format!("template of kind `{kind}`\n\nchain: {}", names.join(" -> "))
+            format!(
+                "template of kind `{kind}`\n\nchain: {}",
+                chain_names(&chain)
+            )
         }
         Some(Err(e)) => format!("template chain: {e}"),
         None => "no project root: the template cannot be found".to_owned(),

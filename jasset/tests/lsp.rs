@@ -45,8 +45,16 @@ fn apply(text: &str, edits: &Json) -> String {
 /// What `jasset check FILE` prints for the file at `path` holding `text` (written to a
 /// second copy of the demo), as `(line, column, level, message)`.
 fn check_of(relative: &str, text: &str) -> Vec<(u32, u32, String, String)> {
+    check_with(&[(relative, text)], relative)
+}
+
+/// What `jasset check` prints for the file `relative` of a second copy of the demo in
+/// which each file of `written` holds its text, as `(line, column, level, message)`.
+fn check_with(written: &[(&str, &str)], relative: &str) -> Vec<(u32, u32, String, String)> {
     let (_dir, root) = demo_copy();
-    fs::write(root.join(relative), text).unwrap();
+    for (file, text) in written {
+        fs::write(root.join(file), text).unwrap();
+    }
     let out = Command::new(JASSET)
         .args(["check", relative])
         .current_dir(&root)
@@ -123,6 +131,38 @@ fn diagnostics_of_the_buffer_are_checks_at_the_same_places() {
     // The buffer, not the file: the file on disk is still clean and unchanged.
     assert_eq!(fs::read_to_string(&path).unwrap(), on_disk);
     assert_eq!(server.change(&path, &on_disk), Vec::<Json>::new());
+    server.stop();
+}
+
+#[test]
+fn an_unsaved_template_buffer_is_the_template_of_the_open_instances() {
+    let (_dir, root) = demo_copy();
+    let path = root.join(ROCK_042);
+    let instance = fs::read_to_string(&path).unwrap();
+    let template = root.join("Assets/Templates/RockLarge.jasset");
+    let on_disk = fs::read_to_string(&template).unwrap();
+    let mut server = Server::start();
+    assert_eq!(server.open(&path, &instance), Vec::<Json>::new());
+    assert_eq!(server.open(&template, &on_disk), Vec::<Json>::new());
+    // Opening the template checks its open instance again.
+    let uri_of_instance = uri(&path);
+    assert_eq!(server.diagnostics(&uri_of_instance), Vec::<Json>::new());
+
+    // The template becomes a `Collectible` in its buffer: the instance's overrides of
+    // `Inert` properties are now unknown keys, as `check` says once the file is saved.
+    let collectible = "; entity_type: Collectible\nPosition: 0.0, 0.0, 0.0\n";
+    server.change(&template, collectible);
+    let shown = server.diagnostics(&uri_of_instance);
+    let written = [("Assets/Templates/RockLarge.jasset", collectible)];
+    let expected = check_with(&written, ROCK_042);
+    assert_eq!(expected.len(), 2, "{expected:?}");
+    assert_eq!(as_check(&shown), expected);
+
+    // The template's buffer back as the file is: the instance is clean again, and the
+    // template file was never written.
+    server.change(&template, &on_disk);
+    assert_eq!(server.diagnostics(&uri_of_instance), Vec::<Json>::new());
+    assert_eq!(fs::read_to_string(&template).unwrap(), on_disk);
     server.stop();
 }
 

@@ -56,7 +56,7 @@ pub fn actions(
             out.push(CodeActionOrCommand::CodeAction(apply));
         }
     }
-    if let Some(edits) = format_edits(doc) {
+    if let Some(edits) = format_edits(doc, open) {
         let mut action = action(uri, "Format file".to_owned(), edits);
         action.kind = Some(CodeActionKind::SOURCE);
         out.push(CodeActionOrCommand::CodeAction(action));
@@ -110,9 +110,9 @@ pub fn revert_edits(doc: &Document, entry: &Entry) -> Vec<TextEdit> {
 /// The edit that gives `doc` its canonical text (what `jasset fmt` writes): `None` when
 /// the buffer does not load or was written by a newer build (which `fmt` leaves as it
 /// is), an empty list when it is canonical already.
-pub fn format_edits(doc: &Document) -> Option<Vec<TextEdit>> {
+pub fn format_edits(doc: &Document, open: &Documents) -> Option<Vec<TextEdit>> {
     let registry = registry_of(doc).ok()?;
-    let mut single = load(doc, registry).ok()?;
+    let mut single = load(doc, open, registry).ok()?;
     if single.warnings.iter().any(is_newer_version) {
         return None;
     }

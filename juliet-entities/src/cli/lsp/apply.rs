@@ -35,7 +35,7 @@ pub fn apply_edit(
     class: &'static Class,
 ) -> Option<(String, WorkspaceEdit)> {
     let p = class.property(&entry.key)?;
-    let value = canonical_value(doc, p)?;
+    let value = canonical_value(doc, open, p)?;
     let template = template_of(&entries(&doc.text), &doc.text)?;
     let rel = normalize_template_path(&template).ok()?;
     let file = doc.root.as_deref()?.join(&rel);
@@ -57,9 +57,13 @@ pub fn apply_edit(
 }
 
 /// The value lines of `p` in the canonical text of the buffer (which sets it).
-fn canonical_value(doc: &Document, p: &PropertyDescriptor) -> Option<Vec<String>> {
+fn canonical_value(
+    doc: &Document,
+    open: &Documents,
+    p: &PropertyDescriptor,
+) -> Option<Vec<String>> {
     let registry = registry_of(doc).ok()?;
-    let text = load(doc, registry).ok()?.canonical_text().ok()?;
+    let text = load(doc, open, registry).ok()?.canonical_text().ok()?;
     let props = properties(text.as_bytes(), &doc.path).ok()?;
     find(&props, p.key, &[]).map(<[String]>::to_vec)
 }

@@ -1,6 +1,8 @@
 //! The problems of an open buffer: the buffer's text loaded as `jasset check` loads a
-//! template or a loose file ([`load_single_bytes`]), so each error and warning is the
+//! template or a loose file ([`load_single_with`]), so each error and warning is the
 //! one `check` prints for that text, with the same message at the same line and column.
+//! The templates of its chain are the editor's buffers where they are open
+//! ([`overlay`]).
 //!
 //! A world entity file is loaded alone too: what only its whole world shows (an
 //! `EntityID` another file of the world holds) is `check`'s to report.
@@ -8,9 +10,10 @@
 use juliet_core::{Error, Registry, Warning};
 use lsp_types::{Diagnostic, DiagnosticSeverity, Position, Range};
 
-use super::super::project::{load_single_bytes, role_of, Role, SingleFile};
+use super::super::project::{load_single_with, role_of, Role, SingleFile};
 use super::super::schema_kinds::registry_for;
-use super::documents::{byte_in_line, character_of, line_at, Document};
+use super::documents::{byte_in_line, character_of, line_at, Document, Documents};
+use super::overlay;
 
 /// One problem of a buffer.
 #[derive(Debug, Clone)]
@@ -29,24 +32,36 @@ pub fn registry_of(doc: &Document) -> Result<&'static Registry, String> {
     registry_for(doc.root.as_deref()).map_err(|e| e.message)
 }
 
-/// The buffer's text loaded as `check` loads the file (a template through its chain).
+/// The buffer's text loaded as `check` loads the file (a template through its chain),
+/// with the templates of its chain that are `open` read from their buffers.
 ///
 /// # Errors
 /// The file's errors (every bad value: [`Error::into_all`]).
-pub fn load(doc: &Document, registry: &'static Registry) -> Result<SingleFile, Error> {
+pub fn load(
+    doc: &Document,
+    open: &Documents,
+    registry: &'static Registry,
+) -> Result<SingleFile, Error> {
     let is_template = role_of(&doc.path, doc.root.as_deref()) == Role::Template;
-    let root = doc.root.as_deref();
-    load_single_bytes(root, &doc.path, doc.text.as_bytes(), is_template, registry)
+    let templates = overlay::templates(doc, open, registry);
+    load_single_with(
+        templates,
+        &doc.path,
+        doc.text.as_bytes(),
+        is_template,
+        registry,
+    )
 }
 
-/// The problems of `doc`, in line order.
-pub fn problems(doc: &Document) -> Vec<Problem> {
+/// The problems of `doc` (its templates that are `open` read from their buffers), in
+/// line order.
+pub fn problems(doc: &Document, open: &Documents) -> Vec<Problem> {
     let registry = match registry_of(doc) {
         Ok(registry) => registry,
         Err(message) => return vec![whole_file(message, DiagnosticSeverity::ERROR)],
     };
     let mut out = Vec::new();
-    match load(doc, registry) {
+    match load(doc, open, registry) {
         Ok(loaded) => out.extend(loaded.warnings.iter().map(|w| of_warning(doc, w))),
         Err(err) => out.extend(err.into_all().iter().map(|e| of_error(doc, e))),
     }

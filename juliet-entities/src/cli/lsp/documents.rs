@@ -68,6 +68,19 @@ impl Documents {
     pub fn get(&self, uri: &Uri) -> Option<&Document> {
         self.open.get(uri)
     }
+
+    /// The open buffer of the file at `path`, if any.
+    pub fn at_path(&self, path: &Path) -> Option<&Document> {
+        let real = std::fs::canonicalize(path).ok();
+        self.open.values().find(|d| {
+            d.path == path || real.is_some() && std::fs::canonicalize(&d.path).ok() == real
+        })
+    }
+
+    /// The open buffers and their URIs.
+    pub fn iter(&self) -> impl Iterator<Item = (&Uri, &Document)> {
+        self.open.iter()
+    }
 }
 
 /// The path of a `file:` URI (percent-decoded).

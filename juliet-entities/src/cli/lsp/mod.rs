@@ -18,6 +18,7 @@ mod completion;
 mod diagnostics;
 mod documents;
 mod hover;
+mod overlay;
 mod server;
 
 /// Arguments of `jasset lsp`.

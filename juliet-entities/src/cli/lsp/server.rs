@@ -30,6 +30,7 @@ use super::completion::complete;
 use super::diagnostics::{problems, Problem};
 use super::documents::Documents;
 use super::hover::{definition, hover};
+use super::overlay::depends_on;
 
 /// What the server keeps between messages.
 struct State {
@@ -80,7 +81,7 @@ pub fn serve(root: Option<PathBuf>) -> Result<(), String> {
                 send(&connection, Message::Response(response))?;
             }
             Message::Notification(note) => {
-                if let Some(published) = notified(&mut state, note) {
+                for published in notified(&mut state, note) {
                     send(&connection, Message::Notification(published))?;
                 }
             }
@@ -101,36 +102,63 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Option<T> {
     catch_unwind(AssertUnwindSafe(f)).ok()
 }
 
-/// Applies a notification; the diagnostics to publish when a buffer opened or changed.
-fn notified(state: &mut State, note: Notification) -> Option<Notification> {
-    let uri = match note.method.as_str() {
+/// Applies a notification; the diagnostics to publish when a buffer opened or changed:
+/// its own, and those of the other open buffers whose template chain goes through it.
+fn notified(state: &mut State, note: Notification) -> Vec<Notification> {
+    let Some(uri) = applied(state, note) else {
+        return Vec::new();
+    };
+    let Some(changed) = state.documents.get(&uri) else {
+        state.problems.remove(&uri);
+        return vec![publish(uri, Vec::new())];
+    };
+    let path = changed.path.clone();
+    let docs = &state.documents;
+    let mut affected = vec![uri.clone()];
+    affected.extend(
+        docs.iter()
+            .filter(|(other, doc)| {
+                **other != uri && guarded(|| depends_on(doc, docs, &path)).unwrap_or(false)
+            })
+            .map(|(other, _)| other.clone()),
+    );
+    let mut out = Vec::new();
+    for uri in affected {
+        let Some(doc) = state.documents.get(&uri) else {
+            continue;
+        };
+        let found = guarded(|| problems(doc, &state.documents)).unwrap_or_default();
+        let diagnostics = found.iter().map(|p| p.diagnostic.clone()).collect();
+        state.problems.insert(uri.clone(), found);
+        out.push(publish(uri, diagnostics));
+    }
+    out
+}
+
+/// Applies an open, change or close notification to the buffers; the buffer's URI.
+fn applied(state: &mut State, note: Notification) -> Option<Uri> {
+    match note.method.as_str() {
         DidOpenTextDocument::METHOD => {
             let p: DidOpenTextDocumentParams = note.extract(DidOpenTextDocument::METHOD).ok()?;
             state
                 .documents
                 .set(&p.text_document.uri, p.text_document.text)?;
-            p.text_document.uri
+            Some(p.text_document.uri)
         }
         DidChangeTextDocument::METHOD => {
             let p: DidChangeTextDocumentParams =
                 note.extract(DidChangeTextDocument::METHOD).ok()?;
             let text = p.content_changes.into_iter().last()?.text;
             state.documents.set(&p.text_document.uri, text)?;
-            p.text_document.uri
+            Some(p.text_document.uri)
         }
         DidCloseTextDocument::METHOD => {
             let p: DidCloseTextDocumentParams = note.extract(DidCloseTextDocument::METHOD).ok()?;
             state.documents.close(&p.text_document.uri);
-            state.problems.remove(&p.text_document.uri);
-            return Some(publish(p.text_document.uri, Vec::new()));
+            Some(p.text_document.uri)
         }
-        _ => return None,
-    };
-    let doc = state.documents.get(&uri)?;
-    let found = guarded(|| problems(doc)).unwrap_or_default();
-    let diagnostics = found.iter().map(|p| p.diagnostic.clone()).collect();
-    state.problems.insert(uri.clone(), found);
-    Some(publish(uri, diagnostics))
+        _ => None,
+    }
 }
 
 fn publish(uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Notification {
@@ -205,7 +233,8 @@ fn dispatch(state: &State, request: Request) -> Result<Json, Failure> {
         }
         Formatting::METHOD => {
             let p: DocumentFormattingParams = params(request)?;
-            to_json(docs.get(&p.text_document.uri).and_then(format_edits))
+            let found = docs.get(&p.text_document.uri);
+            to_json(found.and_then(|d| format_edits(d, docs)))
         }
         _ => {
             return Err((

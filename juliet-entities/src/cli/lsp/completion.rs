@@ -9,9 +9,9 @@ use lsp_types::{CompletionItem, CompletionItemKind, Position};
 
 use super::super::listing::collect;
 use super::super::project::{project_relative, TEMPLATES_DIR};
+use super::super::schema::SchemaClass;
 use super::diagnostics::registry_of;
 use super::documents::{byte_in_line, class_of, entries, line_at, Document, Entry};
-use super::hover::type_and_default;
 use crate::entity_file::keys;
 
 /// The completions at `position` of `doc`.
@@ -45,18 +45,22 @@ fn key_items(doc: &Document, entries: &[Entry], registry: &Registry) -> Vec<Comp
     let Some(class) = class_of(entries, &doc.text, doc, registry) else {
         return Vec::new();
     };
-    class
+    // A key written under an alias or another spelling is set too.
+    let set = |key: &str| {
+        entries
+            .iter()
+            .any(|e| class.property(&e.key).is_some_and(|p| p.key == key))
+    };
+    let schema = SchemaClass::of(class);
+    schema
         .properties
-        .iter()
-        .filter(|p| !entries.iter().any(|e| e.is(p.key)))
-        .map(|p| {
-            let (ty, default) = type_and_default(class, p.key);
-            CompletionItem {
-                label: p.key.to_owned(),
-                kind: Some(CompletionItemKind::PROPERTY),
-                detail: Some(format!("{ty} (default {default})")),
-                ..CompletionItem::default()
-            }
+        .into_iter()
+        .filter(|(key, _, _)| !set(key))
+        .map(|(key, ty, default)| CompletionItem {
+            label: key,
+            kind: Some(CompletionItemKind::PROPERTY),
+            detail: Some(format!("{ty} (default {default})")),
+            ..CompletionItem::default()
         })
         .collect()
 }

@@ -273,7 +273,7 @@ pub fn entries(text: &str) -> Vec<Entry> {
     out
 }
 
-/// The entry whose lines hold line `line`, and whether `line` is its key's line.
+/// The entry whose lines (its key's line through its last value line) hold `line`.
 pub fn entry_at(entries: &[Entry], line: u32) -> Option<&Entry> {
     entries
         .iter()

@@ -106,7 +106,7 @@ fn key_hover(doc: &Document, entries: &[Entry], entry: &Entry) -> Option<String>
 
 /// The one-word type and the default text of property `key` of `class`, as
 /// `jasset.schema` writes them.
-pub fn type_and_default(class: &'static Class, key: &str) -> (String, String) {
+fn type_and_default(class: &'static Class, key: &str) -> (String, String) {
     let schema = SchemaClass::of(class);
     schema
         .properties

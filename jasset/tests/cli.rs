@@ -11,12 +11,11 @@ use std::process::{Command, Output};
 
 use serde_json::Value as Json;
 
+mod common;
+use common::{demo_copy, demo_source};
+
 const JASSET: &str = env!("CARGO_BIN_EXE_jasset");
 const LEVEL: &str = "Assets/Worlds/Level01/Entities";
-
-fn demo_source() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo")
-}
 
 /// Runs `jasset args...` in `cwd`, with colours off.
 fn jasset(cwd: &Path, args: &[&str]) -> Output {
@@ -38,27 +37,6 @@ fn stderr(o: &Output) -> String {
 
 fn code(o: &Output) -> i32 {
     o.status.code().expect("exit code")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-/// A temporary folder holding a copy of the demo as `demo/`.
-fn demo_copy() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("demo");
-    copy_dir(&demo_source(), &root);
-    (dir, root)
 }
 
 /// CRC-32 of every file under `root`, by relative path.

@@ -25,6 +25,7 @@ mod fmt;
 mod gen;
 mod inspect;
 mod listing;
+mod lsp;
 mod merge;
 mod migrate;
 mod mv;
@@ -171,6 +172,14 @@ pub(crate) enum Command {
     /// property keys or types changed while its version did not: run it in CI so that
     /// no layout change ships without a version bump.
     Schema(schema::SchemaArgs),
+    /// Run the language server for editors (LSP over stdin and stdout).
+    ///
+    /// Speaks the Language Server Protocol on stdin and stdout for an editor (VS Code,
+    /// Neovim, Helix): the problems `check` reports for each open buffer as it is typed,
+    /// hover with a value's type, default and the template that sets it, completion of
+    /// keys, kinds, template paths and values, go to the template's line, code actions
+    /// (did you mean, revert to template, format) and formatting as `fmt`.
+    Lsp(lsp::LspArgs),
     /// Open the world editor (egui) on a world.
     ///
     /// ROOT is a world folder or a project root (its first world, or `--world NAME`).
@@ -294,10 +303,17 @@ pub fn main() -> ExitCode {
 /// Runs `cli`, printing to stdout and stderr; returns the process exit code.
 fn run(cli: Cli) -> ExitCode {
     init_tracing(cli.verbose);
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let result = run_with(cli.command, &mut out);
-    let _ = out.flush();
+    let result = match &cli.command {
+        // The server writes stdout from its own thread: it is not locked here.
+        Command::Lsp(args) => lsp::run(args),
+        _ => {
+            let stdout = io::stdout();
+            let mut out = stdout.lock();
+            let result = run_with(cli.command, &mut out);
+            let _ = out.flush();
+            result
+        }
+    };
     match result {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::Problems) => ExitCode::from(1),
@@ -330,6 +346,7 @@ fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Gen(args) => gen::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Schema(args) => schema::run(&args, out),
+        Command::Lsp(args) => lsp::run(&args),
         #[cfg(feature = "editor-app")]
         Command::Edit(args) => edit::run(&args, out),
         #[cfg(not(feature = "editor-app"))]
@@ -368,7 +385,7 @@ mod tests {
         let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
         let expected = vec![
             "demo", "check", "inspect", "fmt", "migrate", "set", "diff", "merge", "renumber", "mv",
-            "gen", "bench", "schema", "edit",
+            "gen", "bench", "schema", "lsp", "edit",
         ];
         assert_eq!(names, expected);
         for sub in cmd.get_subcommands() {

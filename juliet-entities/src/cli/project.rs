@@ -758,19 +758,59 @@ pub fn load_single_file(
     registry: &'static Registry,
 ) -> Result<SingleFile, Error> {
     let bytes = read(path, root)?;
-    let fingerprint = Fingerprint::of(&bytes);
-    let mut manager = EntityManager::with_registry(registry);
+    load_single_bytes(root, path, &bytes, is_template, registry)
+}
+
+/// [`load_single_file`] of `bytes`, the text of the file at `path` (an editor's buffer,
+/// which may differ from the file on disk).
+///
+/// # Errors
+/// As [`load_single_file`].
+pub fn load_single_bytes(
+    root: Option<&Path>,
+    path: &Path,
+    bytes: &[u8],
+    is_template: bool,
+    registry: &'static Registry,
+) -> Result<SingleFile, Error> {
+    let templates = templates_for(root, path, registry);
+    load_single_with(templates, path, bytes, is_template, registry)
+}
+
+/// An empty template cache for the file at `path` in the project at `root` (templates
+/// resolve against the file's folder when `None`), with the classes of `registry`.
+pub fn templates_for(
+    root: Option<&Path>,
+    path: &Path,
+    registry: &'static Registry,
+) -> TemplateCache {
     let project = root
         .map(Path::to_path_buf)
         .or_else(|| path.parent().map(Path::to_path_buf))
         .unwrap_or_default();
-    let mut templates = TemplateCache::with_registry(project, registry);
+    TemplateCache::with_registry(project, registry)
+}
+
+/// [`load_single_bytes`] with the templates of `templates` (made by [`templates_for`]
+/// with `registry`; it may hold templates given as text: an editor's unsaved buffers).
+///
+/// # Errors
+/// As [`load_single_file`].
+pub fn load_single_with(
+    mut templates: TemplateCache,
+    path: &Path,
+    bytes: &[u8],
+    is_template: bool,
+    registry: &'static Registry,
+) -> Result<SingleFile, Error> {
+    let fingerprint = Fingerprint::of(bytes);
+    let mut manager = EntityManager::with_registry(registry);
     let loaded = load_entity_with_templates(
         &mut TokenBuffer::new(),
         &mut manager,
         &mut templates,
         path,
-        &bytes,
+        bytes,
     )?;
     let mut warnings = loaded.warnings;
     let has_id = !warnings.iter().any(is_session_id);

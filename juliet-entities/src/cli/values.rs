@@ -13,7 +13,9 @@ use serde_json::{json, Value as Json};
 
 use crate::entity::EntityId;
 use crate::entity_file::keys;
+use crate::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
 pub use crate::pieces::pieces;
+use crate::template::normalize_template_path;
 
 /// The elements of a list or set (one a line; none for a value that is the one line
 /// `[]`, as the codecs read it) as a JSON array.
@@ -329,19 +331,23 @@ pub struct ChainLink {
 
 /// The template chain that starts at the `Template` value `first`, nearest first: the
 /// template, its own template, and so on. `from` labels errors (the file naming `first`).
+/// Each path is normalized as the runtime does ([`normalize_template_path`]: no absolute
+/// path, none out of the root), and each template read as every project file is
+/// ([`read_project_file`]: a regular file of at most 16 MiB, a FIFO never waited on), so
+/// that the text of an unsaved buffer cannot make the chain read anything else.
 ///
 /// # Errors
-/// [`ErrorKind::Template`] for a template that cannot be read or parsed, or a cycle
-/// (naming the chain).
+/// [`ErrorKind::Template`] for a path the runtime refuses, a template that cannot be
+/// read or parsed, or a cycle (naming the chain).
 pub fn template_chain(root: &Path, from: &Path, first: &str) -> Result<Vec<ChainLink>, Error> {
     let mut chain: Vec<ChainLink> = Vec::new();
     let mut next = Some(first.to_owned());
     let mut referrer = from.to_path_buf();
     while let Some(template) = next.take() {
-        let normalized = template.replace('\\', "/");
+        let normalized = normalize_template_path(&template).map_err(|e| e.with_path(&referrer))?;
         if chain
             .iter()
-            .any(|l| l.template.replace('\\', "/") == normalized)
+            .any(|l| normalize_template_path(&l.template).is_ok_and(|t| t == normalized))
         {
             let mut names: Vec<&str> = chain.iter().map(|l| l.template.as_str()).collect();
             names.push(&template);
@@ -354,12 +360,12 @@ pub fn template_chain(root: &Path, from: &Path, first: &str) -> Result<Vec<Chain
             ));
         }
         let file = root.join(&normalized);
-        let bytes = std::fs::read(&file).map_err(|e| {
+        let bytes = read_project_file(&file, Some(root), DEFAULT_MAX_FILE_SIZE).map_err(|e| {
             Error::file(
                 &referrer,
                 ErrorKind::Template {
                     path: template.clone(),
-                    reason: format!("cannot read {}: {e}", file.display()),
+                    reason: format!("cannot read {}: {}", file.display(), e.kind),
                 },
             )
         })?;
@@ -616,5 +622,26 @@ mod tests {
         let err =
             template_chain(dir.path(), Path::new("x"), "Assets/Templates/None.jasset").unwrap_err();
         assert!(matches!(err.kind, ErrorKind::Template { .. }), "{err}");
+    }
+
+    #[test]
+    fn chain_reads_nothing_outside_the_project_nor_a_fifo() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("Assets/Templates");
+        std::fs::create_dir_all(&t).unwrap();
+        for outside in ["/dev/zero", "../../../../dev/zero", "Assets/../../x.jasset"] {
+            let err = template_chain(dir.path(), Path::new("x"), outside).unwrap_err();
+            assert!(matches!(err.kind, ErrorKind::Template { .. }), "{err}");
+            assert_eq!(err.location.path, Path::new("x"));
+        }
+        #[cfg(unix)]
+        {
+            let fifo = t.join("Pipe.jasset");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            assert!(made.unwrap().success());
+            let err = template_chain(dir.path(), Path::new("x"), "Assets/Templates/Pipe.jasset")
+                .unwrap_err();
+            assert!(err.to_string().contains("cannot read"), "{err}");
+        }
     }
 }

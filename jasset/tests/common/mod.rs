@@ -1,0 +1,31 @@
+//! What the tests of the `jasset` binary share: copies of the bundled demo project.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The bundled sample project.
+pub fn demo_source() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo")
+}
+
+/// Copies the folder `from` into `to` (created), recursively.
+pub fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A temporary folder holding a copy of the demo as `demo/`.
+pub fn demo_copy() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    copy_dir(&demo_source(), &root);
+    (dir, root)
+}

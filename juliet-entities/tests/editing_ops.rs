@@ -284,3 +284,29 @@ fn save_plan_lists_what_the_save_then_writes_and_deletes() {
     assert_eq!(done, deleted);
     assert!(world.save_plan().is_empty(), "nothing left to save");
 }
+
+#[test]
+fn replan_brings_a_plan_up_to_date_after_edits_of_one_entity() {
+    let (_dir, mut world) = project();
+    let entities = world.entities_dir();
+    let written = |plan: &juliet_entities::SavePlan| {
+        plan.written().map(Path::to_path_buf).collect::<Vec<_>>()
+    };
+    let mut plan = world.save_plan();
+    assert!(plan.is_empty());
+    // An edit: the entity's file is listed, as a whole plan lists it.
+    world.set_property(EntityId(0x11), "Mass", "9.0").unwrap();
+    assert!(world.replan(&mut plan, &[EntityId(0x11)]));
+    assert_eq!(written(&plan), [entities.join("b.jasset")]);
+    assert_eq!(written(&plan), written(&world.save_plan()));
+    // The value back as the file has it (0x11 follows its template): nothing to save.
+    world.revert_property(EntityId(0x11), "Mass").unwrap();
+    assert!(world.replan(&mut plan, &[EntityId(0x11)]));
+    assert!(plan.is_empty(), "{:?}", written(&plan));
+    assert!(world.save_plan().is_empty());
+    // A new entity has no step to bring up to date: the whole world is planned again.
+    let new = world
+        .manager_mut()
+        .make_entity::<Inert>(juliet_entities::glam::Vec3::ZERO);
+    assert!(!world.replan(&mut plan, &[new]));
+}

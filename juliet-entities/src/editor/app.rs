@@ -73,6 +73,9 @@ pub struct EditorApp {
     pub(super) kinds: Vec<&'static Class>,
     /// What the next save does ([`World::save_plan`]), worked out again after a change.
     plan: Option<SavePlan>,
+    /// The entities whose values changed since `plan` was made (an edit in the
+    /// inspector, a marker dragged): only their steps are planned again.
+    replan: Vec<EntityId>,
     /// Text typed in the inspector and not committed yet (as of the last frame).
     pub(super) pending_text: Option<Edit>,
     /// The problems of the world's files, and the files that did not load.
@@ -117,6 +120,7 @@ impl EditorApp {
             title: String::new(),
             kinds,
             plan: None,
+            replan: Vec::new(),
             pending_text: None,
             problems: Problems::default(),
             outliner: Outliner::default(),
@@ -202,8 +206,15 @@ impl EditorApp {
         !self.save_plan().is_empty()
     }
 
-    /// What the next save does: [`World::save_plan`], kept until the next change.
+    /// What the next save does: [`World::save_plan`], kept until the next change (and
+    /// brought up to date entity by entity after edits of values, [`World::replan`]).
     pub fn save_plan(&mut self) -> &SavePlan {
+        let changed = std::mem::take(&mut self.replan);
+        if let Some(plan) = self.plan.as_mut() {
+            if !changed.is_empty() && !self.world.replan(plan, &changed) {
+                self.plan = None;
+            }
+        }
         self.plan.get_or_insert_with(|| self.world.save_plan())
     }
 
@@ -211,6 +222,7 @@ impl EditorApp {
     /// when next needed.
     pub(super) fn world_changed(&mut self) {
         self.plan = None;
+        self.replan.clear();
         self.outliner.invalidate();
     }
 
@@ -242,6 +254,26 @@ impl EditorApp {
         // A value may have changed: the plan must be worked out again. (What the
         // outliner shows changes only with the operations calling `world_changed`.)
         self.plan = None;
+        self.replan.clear();
+        self.status_of(what, result)
+    }
+
+    /// [`EditorApp::report`] of an edit of entity `id`'s values only: the plan is
+    /// brought up to date for that entity alone.
+    fn report_values_of<T>(
+        &mut self,
+        id: EntityId,
+        what: &str,
+        result: Result<T, Error>,
+    ) -> Option<T> {
+        if self.plan.is_some() && !self.replan.contains(&id) {
+            self.replan.push(id);
+        }
+        self.status_of(what, result)
+    }
+
+    /// Puts what happened (`what`, or its failure) in the status line.
+    fn status_of<T>(&mut self, what: &str, result: Result<T, Error>) -> Option<T> {
         match result {
             Ok(value) => {
                 self.status = what.to_owned();
@@ -301,7 +333,10 @@ impl EditorApp {
                     return;
                 };
                 let result = apply_edit(&mut self.world, edit);
-                if self.report(&format!("Set {key}"), result).is_some() {
+                if self
+                    .report_values_of(id, &format!("Set {key}"), result)
+                    .is_some()
+                {
                     if let Ok(after) = self.world.property_state(id, key) {
                         self.history.push_property(id, key, before, after);
                     }

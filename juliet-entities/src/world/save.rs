@@ -103,6 +103,32 @@ impl World {
         plan
     }
 
+    /// `plan` (made by [`World::save_plan`]) brought up to date after only the
+    /// entities `ids`, each loaded from a file, changed: their steps are planned again,
+    /// the others kept, so the cost is theirs instead of the world's. Returns `false`
+    /// when that cannot be done (an entity new or gone, a step that fails, a plan
+    /// that stopped at a failure): plan the world again then; `plan` may have changed.
+    pub fn replan(&mut self, plan: &mut SavePlan, ids: &[EntityId]) -> bool {
+        if plan.error().is_some() {
+            return false;
+        }
+        let mut defaults: Vec<(&'static Class, Defaults)> = Vec::new();
+        for &id in ids {
+            let Some(record) = self.records.get(&id).filter(|_| self.manager.contains(id)) else {
+                return false;
+            };
+            let path = record.path.resolve(&self.listed_paths).to_path_buf();
+            let Ok(step) = self.plan_entity(id, path, &mut defaults) else {
+                return false;
+            };
+            match plan.steps.iter_mut().find(|(at, _)| *at == id) {
+                Some(slot) if !matches!(step, Planned::Failed(_)) => slot.1 = step,
+                _ => return false,
+            }
+        }
+        true
+    }
+
     /// The files the save deletes: those of removed entities and of ones destroyed
     /// through the manager that still exist, unless a live entity's record names the
     /// same file.

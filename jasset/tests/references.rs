@@ -151,3 +151,53 @@ fn renumber_points_every_reference_at_the_new_ids_one_line_each() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+#[test]
+fn a_generated_world_with_references_checks_clean_until_a_target_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p");
+    let o = Command::new(env!("CARGO_BIN_EXE_jasset"))
+        .args([
+            "gen",
+            "--entities",
+            "300",
+            "--templates",
+            "5",
+            "--references",
+            "60",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let entities = out.join("Assets/Worlds/Gen/Entities");
+    let beacons: Vec<String> = (fs::read_dir(&entities).unwrap())
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+        .filter(|t| t.contains("Beacon"))
+        .collect();
+    assert_eq!(beacons.len(), 60);
+    let o = check(&out, &["--strict"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // The beacon the first one's `Next` names goes: each reference to it is reported.
+    let next = beacons[0]
+        .lines()
+        .skip_while(|l| *l != "; Next")
+        .nth(1)
+        .unwrap()
+        .to_owned();
+    let hex = next.trim_start_matches("0x");
+    fs::remove_file(entities.join(format!("{hex}.jasset"))).unwrap();
+    let o = check(&out, &[]);
+    let out_text = String::from_utf8_lossy(&o.stdout);
+    let dangling = format!("refers to entity {next}, which the world does not have");
+    assert!(out_text.lines().count() >= 1, "{out_text}");
+    assert!(
+        out_text.lines().all(|l| l.contains(&dangling)),
+        "{out_text}"
+    );
+}

@@ -18,6 +18,7 @@ use juliet_core::{write_header, write_property, Codec, Reflect, CLASS_VERSION};
 
 use super::output::{count, escape_path, steps_bar, PROGRESS_THRESHOLD};
 use super::project::{TEMPLATES_DIR, WORLDS_DIR};
+use super::schema::SCHEMA_FILE;
 use super::{CliError, CliResult, Status};
 use crate::entity::EntityId;
 use crate::entity_file::write_base_lines;
@@ -42,6 +43,11 @@ pub struct GenArgs {
     /// Seed of the generator.
     #[arg(long, default_value_t = 0x5EED)]
     pub seed: u64,
+    /// Of the N entities, R (the last ones) are `Beacon`s, a kind of the project's
+    /// `jasset.schema` (written too) with entity references: `Next` to another beacon,
+    /// `Watch` to any generated entity or none.
+    #[arg(long, value_name = "R", default_value_t = 0)]
+    pub references: usize,
     /// The project folder to create (must not hold an `Assets/` folder yet).
     #[arg(value_name = "OUT")]
     pub out: PathBuf,
@@ -113,8 +119,11 @@ pub fn run(args: &GenArgs, out: &mut dyn Write) -> CliResult {
     let bar = steps_bar(total as u64, "files", total >= PROGRESS_THRESHOLD);
     let g = generate_with(
         &args.out,
-        args.entities,
-        args.templates,
+        Counts {
+            entities: args.entities,
+            templates: args.templates,
+            references: args.references.min(args.entities),
+        },
         args.seed,
         &mut |done| bar.set_position(done as u64),
     );
@@ -165,8 +174,28 @@ pub fn generate(
     templates: usize,
     seed: u64,
 ) -> Result<Generated, CliError> {
-    generate_with(out, entities, templates, seed, &mut |_| {})
+    let counts = Counts {
+        entities,
+        templates,
+        references: 0,
+    };
+    generate_with(out, counts, seed, &mut |_| {})
 }
+
+/// How many files [`generate_with`] writes.
+#[derive(Debug, Clone, Copy)]
+pub struct Counts {
+    /// Entity files.
+    pub entities: usize,
+    /// Template files.
+    pub templates: usize,
+    /// Of the entities, how many (the last) are `Beacon`s ([`GenArgs::references`]).
+    pub references: usize,
+}
+
+/// The `jasset.schema` of a project with beacons: the kind `Beacon` and its references.
+pub const BEACON_SCHEMA: &str = "; AssetType\nSchema\n; Beacon\nversion 1\n\
+    property Next ref(Beacon) 0x0000000000000000\nproperty Watch option(ref(*)) ~\n";
 
 /// Files between two calls of [`generate_with`]'s `progress`.
 const PROGRESS_EVERY: usize = 256;
@@ -178,11 +207,15 @@ const PROGRESS_EVERY: usize = 256;
 /// The first I/O error.
 pub fn generate_with(
     out: &Path,
-    entities: usize,
-    templates: usize,
+    counts: Counts,
     seed: u64,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Generated, CliError> {
+    let Counts {
+        entities,
+        templates,
+        references,
+    } = counts;
     let mut rng = Rng::new(seed);
     let tdir = out.join(TEMPLATES_DIR);
     let edir = out.join(WORLDS_DIR).join(WORLD_NAME).join(ENTITIES_DIR);
@@ -196,6 +229,9 @@ pub fn generate_with(
     };
     mkdir(&tdir)?;
     mkdir(&edir)?;
+    if references > 0 {
+        write_file(&out.join(SCHEMA_FILE), BEACON_SCHEMA)?;
+    }
     let mut g = Generated::default();
     let mut names = Vec::with_capacity(templates);
     let mut text = String::new();
@@ -218,7 +254,20 @@ pub fn generate_with(
             rng.quarter(-500.0, 500.0),
         );
         text.clear();
-        if !names.is_empty() && rng.below(5) != 0 {
+        let first_beacon = entities - references;
+        if i >= first_beacon {
+            let beacon = |r: u64| EntityId(FIRST_ID + first_beacon as u64 + r);
+            let next = beacon(rng.below(references as u64));
+            begin(&mut text, Some(id), "Beacon", None, position);
+            text.push_str(&format!("; ClassVersion\n1\n; Next\n{next}\n; Watch\n"));
+            match rng.below(4) {
+                0 => text.push_str("~\n"),
+                _ => text.push_str(&format!(
+                    "{}\n",
+                    EntityId(FIRST_ID + rng.below(entities as u64))
+                )),
+            }
+        } else if !names.is_empty() && rng.below(5) != 0 {
             let (template, kind) = &names[rng.below(names.len() as u64) as usize];
             begin(&mut text, Some(id), kind, Some(template), position);
             let overrides = rng.below(4) as usize;

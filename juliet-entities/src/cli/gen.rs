@@ -1,12 +1,13 @@
-//! `jasset gen --entities N --templates M OUT`: a synthetic project for benchmarks and
-//! stress tests, deterministic (a seeded SplitMix64 generator: the same arguments give
-//! the same bytes).
+//! `jasset gen --entities N --templates M [--references R] OUT`: a synthetic project for
+//! benchmarks and stress tests, deterministic (a seeded SplitMix64 generator: the same
+//! arguments give the same bytes).
 //!
 //! Layout: `OUT/Assets/Templates/Gen<Kind><i>.jasset` (M templates of the stock kinds,
 //! three Inert for each Collectible and Projectile) and
 //! `OUT/Assets/Worlds/Gen/Entities/<id>.jasset` (N entities: four in five are instances
 //! of a template with zero to three overrides when there are templates, the others
-//! standalone). Every file is in canonical form.
+//! standalone; with R, the last R are `Beacon`s of `OUT/jasset.schema`, which refer to
+//! each other). Every file is in canonical form.
 
 use std::fs;
 use std::io::Write;

@@ -201,3 +201,33 @@ fn a_generated_world_with_references_checks_clean_until_a_target_goes() {
         "{out_text}"
     );
 }
+
+#[test]
+fn renumbering_one_of_two_files_of_one_id_leaves_the_references_to_the_other() {
+    let door = "EntityID: 3\nKind: Door\nOpensWith: 1\n";
+    let dir = project(door);
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    // A merge brought a second file with the switch's id.
+    fs::write(
+        entities.join("switch2.jasset"),
+        "EntityID: 1\nKind: Switch\n",
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_jasset"))
+        .args(["renumber", "Assets/Worlds/L/Entities/switch2.jasset"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(
+        fs::read_to_string(entities.join("door.jasset")).unwrap(),
+        door
+    );
+    let o = check(dir.path(), &["--strict"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}

@@ -113,7 +113,9 @@ impl World {
     /// returns the entities whose references changed. Each such property is set as
     /// [`World::set_property`] sets it, so the next [`World::save_world`] rewrites
     /// those values' lines, and only those. A reference an instance inherits from its
-    /// template is left to the template.
+    /// template is left to the template. A pair whose old id an entity of the world still
+    /// has (two files had that id, and one of them was given a new one) is left out:
+    /// the references to that id are the remaining entity's.
     ///
     /// # Errors
     /// As [`World::set_property`] (a value the property's codec refuses: none for ids).
@@ -122,6 +124,9 @@ impl World {
         moved: &[(EntityId, EntityId)],
     ) -> Result<Vec<EntityId>, juliet_core::Error> {
         let mut changed = Vec::new();
+        let moved: Vec<(EntityId, EntityId)> = (moved.iter().copied())
+            .filter(|(old, _)| !self.manager.contains(*old))
+            .collect();
         if moved.is_empty() {
             return Ok(changed);
         }
@@ -138,7 +143,7 @@ impl World {
                 .collect();
             for key in keys {
                 let text = self.manager.property_text(id, key)?;
-                if let Some(new) = retargeted(&text, moved) {
+                if let Some(new) = retargeted(&text, &moved) {
                     self.set_property(id, key, &new)?;
                     if changed.last() != Some(&id) {
                         changed.push(id);

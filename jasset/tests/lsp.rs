@@ -167,6 +167,72 @@ fn an_unsaved_template_buffer_is_the_template_of_the_open_instances() {
 }
 
 #[test]
+fn a_template_buffer_shows_its_problems_in_the_instances_that_are_not_open() {
+    let (_dir, root) = demo_copy();
+    let template = root.join("Assets/Templates/RockLarge.jasset");
+    let on_disk = fs::read_to_string(&template).unwrap();
+    let instance = uri(&root.join(ROCK_042));
+    let mut server = Server::start();
+    assert_eq!(server.open(&template, &on_disk), Vec::<Json>::new());
+    assert_eq!(server.diagnostics(&instance), Vec::<Json>::new());
+    // The template becomes a `Collectible` in its buffer: the closed instance's
+    // overrides of `Inert` properties are unknown keys, as `check` says once saved.
+    let collectible = "; entity_type: Collectible\nPosition: 0.0, 0.0, 0.0\n";
+    server.change(&template, collectible);
+    let shown = server.diagnostics(&instance);
+    let written = [("Assets/Templates/RockLarge.jasset", collectible)];
+    let expected = check_with(&written, ROCK_042);
+    assert_eq!(expected.len(), 2, "{expected:?}");
+    assert_eq!(as_check(&shown), expected);
+    // Closing the buffer unsaved: the instance is checked against the file again.
+    server.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": uri(&template) } }),
+    );
+    assert_eq!(server.diagnostics(&instance), Vec::<Json>::new());
+    assert_eq!(fs::read_to_string(&template).unwrap(), on_disk);
+    server.stop();
+}
+
+#[test]
+fn hover_on_an_id_names_the_entity_of_the_world_that_has_it() {
+    let (_dir, root) = demo_copy();
+    let path = root.join(ROCK_042);
+    let text = fs::read_to_string(&path).unwrap();
+    let mut server = Server::start();
+    server.open(&path, &text);
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("EntityID:"))
+        .unwrap() as u32;
+    let shown = server.at("textDocument/hover", &path, line, 14);
+    let value = shown["contents"]["value"].as_str().unwrap();
+    assert!(value.contains("`RockLarge_042`"), "{value}");
+    assert!(
+        value.contains("an instance of `Assets/Templates/RockLarge.jasset`"),
+        "{value}"
+    );
+    // An id in another value (a reference typed into a buffer), and one no file has.
+    let other = root.join(LEVEL).join("RockLarge_007.jasset");
+    let typed = format!(
+        "{}Watch: 0x0001000000001042\nLost: 0x00000000DEADBEEF\n",
+        fs::read_to_string(&other).unwrap()
+    );
+    server.open(&other, &typed);
+    let lines = typed.lines().count() as u32;
+    let shown = server.at("textDocument/hover", &other, lines - 2, 10);
+    let value = shown["contents"]["value"].as_str().unwrap();
+    assert!(value.contains("`RockLarge_042`"), "{value}");
+    let shown = server.at("textDocument/hover", &other, lines - 1, 10);
+    let value = shown["contents"]["value"].as_str().unwrap();
+    assert!(
+        value.contains("no file of this world has that id"),
+        "{value}"
+    );
+    server.stop();
+}
+
+#[test]
 fn hover_names_type_default_template_value_and_chain() {
     let (_dir, root) = demo_copy();
     let path = root.join(LEVEL).join("RockLargeMossy_001.jasset");

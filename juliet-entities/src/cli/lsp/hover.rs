@@ -14,6 +14,8 @@ use super::documents::{
     byte_in_line, chain_of, character_of, class_of, entries, entry_at, line_at, template_of,
     uri_of, Document, Entry,
 };
+use super::entity_at::{entity_hover, id_of};
+use crate::entity::EntityId;
 use crate::entity_file::keys;
 use crate::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
 use crate::template::normalize_template_path;
@@ -24,6 +26,8 @@ enum Target<'e> {
     Key(&'e Entry),
     /// The value of the `Template` property.
     TemplatePath,
+    /// An entity id in a value (`EntityID`, a reference).
+    Id(EntityId),
 }
 
 /// What is at `position` of `entries`.
@@ -35,7 +39,17 @@ fn target_at<'e>(doc: &Document, entries: &'e [Entry], position: Position) -> Op
     if entry.is(keys::TEMPLATE.name) && !on_key {
         return Some(Target::TemplatePath);
     }
-    on_key.then_some(Target::Key(entry))
+    if on_key {
+        return Some(Target::Key(entry));
+    }
+    // The token under the cursor, when it is an id.
+    let start = line[..at.min(line.len())]
+        .rfind(|c: char| c.is_whitespace() || c == ':' || c == ',')
+        .map_or(0, |i| i + 1);
+    let end = line[start..]
+        .find(|c: char| c.is_whitespace() || c == ',')
+        .map_or(line.len(), |i| start + i);
+    id_of(&line[start..end]).map(Target::Id)
 }
 
 /// The first template of `chain` whose file sets `p` (by its key or an alias).
@@ -52,6 +66,7 @@ pub fn hover(doc: &Document, position: Position) -> Option<Hover> {
     let text = match target_at(doc, &entries, position)? {
         Target::Key(entry) => key_hover(doc, &entries, entry)?,
         Target::TemplatePath => template_hover(doc, &entries),
+        Target::Id(id) => entity_hover(doc, id),
     };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
@@ -145,6 +160,7 @@ fn template_hover(doc: &Document, entries: &[Entry]) -> String {
 pub fn definition(doc: &Document, position: Position) -> Option<Location> {
     let entries = entries(&doc.text);
     match target_at(doc, &entries, position)? {
+        Target::Id(_) => None,
         Target::TemplatePath => {
             let template = template_of(&entries, &doc.text)?;
             let rel = normalize_template_path(&template).ok()?;

@@ -17,7 +17,9 @@ mod apply;
 mod completion;
 mod diagnostics;
 mod documents;
+mod entity_at;
 mod hover;
+mod instances;
 mod overlay;
 mod server;
 

@@ -25,11 +25,13 @@ use lsp_types::{
 };
 use serde_json::Value as Json;
 
+use super::super::project::{find_root, TEMPLATES_DIR};
 use super::actions::{actions, format_edits};
 use super::completion::complete;
 use super::diagnostics::{problems, Problem};
-use super::documents::Documents;
+use super::documents::{path_of, Document, Documents};
 use super::hover::{definition, hover};
+use super::instances::{closed_instances, Instances};
 use super::overlay::depends_on;
 
 /// What the server keeps between messages.
@@ -37,6 +39,8 @@ struct State {
     documents: Documents,
     /// The problems last published for each open buffer (the code actions' fixes).
     problems: HashMap<Uri, Vec<Problem>>,
+    /// The files of each project that name a template (a template's closed instances).
+    instances: Instances,
 }
 
 /// What the server tells the editor it does.
@@ -67,6 +71,7 @@ pub fn serve(root: Option<PathBuf>) -> Result<(), String> {
     let mut state = State {
         documents: Documents::new(root),
         problems: HashMap::new(),
+        instances: Instances::default(),
     };
     for message in &connection.receiver {
         match message {
@@ -105,12 +110,18 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Option<T> {
 /// Applies a notification; the diagnostics to publish when a buffer opened or changed:
 /// its own, and those of the other open buffers whose template chain goes through it.
 fn notified(state: &mut State, note: Notification) -> Vec<Notification> {
+    let opened_or_closed = note.method != DidChangeTextDocument::METHOD;
     let Some(uri) = applied(state, note) else {
         return Vec::new();
     };
+    if opened_or_closed {
+        state.instances.forget();
+    }
+    let mut out = elsewhere(state, &uri);
     let Some(changed) = state.documents.get(&uri) else {
         state.problems.remove(&uri);
-        return vec![publish(uri, Vec::new())];
+        out.push(publish(uri, Vec::new()));
+        return out;
     };
     let path = changed.path.clone();
     let docs = &state.documents;
@@ -122,7 +133,6 @@ fn notified(state: &mut State, note: Notification) -> Vec<Notification> {
             })
             .map(|(other, _)| other.clone()),
     );
-    let mut out = Vec::new();
     for uri in affected {
         let Some(doc) = state.documents.get(&uri) else {
             continue;
@@ -133,6 +143,37 @@ fn notified(state: &mut State, note: Notification) -> Vec<Notification> {
         out.push(publish(uri, diagnostics));
     }
     out
+}
+
+/// When the buffer of `uri` (open, or just closed) is a template (under
+/// `Assets/Templates`): the diagnostics of the project's files that are not open and go
+/// through it, checked with the buffers as they are now.
+fn elsewhere(state: &mut State, uri: &Uri) -> Vec<Notification> {
+    let template = match state.documents.get(uri) {
+        Some(doc) => doc.clone(),
+        None => {
+            let Some(path) = path_of(uri) else {
+                return Vec::new();
+            };
+            let root = path.parent().and_then(find_root);
+            Document {
+                path,
+                text: String::new(),
+                root,
+            }
+        }
+    };
+    let Some(root) = template.root.as_deref() else {
+        return Vec::new();
+    };
+    if !template.path.starts_with(root.join(TEMPLATES_DIR)) {
+        return Vec::new();
+    }
+    let (docs, listed) = (&state.documents, &mut state.instances);
+    let found = guarded(|| closed_instances(&template, docs, listed)).unwrap_or_default();
+    (found.into_iter())
+        .map(|(uri, problems)| publish(uri, problems.into_iter().map(|p| p.diagnostic).collect()))
+        .collect()
 }
 
 /// Applies an open, change or close notification to the buffers; the buffer's URI.

@@ -79,3 +79,31 @@ fn check_writes_no_colour_codes_when_not_on_a_terminal() {
         }
     }
 }
+
+#[test]
+fn a_reader_that_goes_away_is_not_an_error() {
+    // `jasset check ... | head -1`: the report is longer than the pipe holds, and its
+    // reader stops after one line.
+    let dir = tempfile::tempdir().unwrap();
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    fs::create_dir_all(&entities).unwrap();
+    for i in 0..3000 {
+        let text = format!("; EntityID\n{}\n; Kind\nInert\n; Colour{i}\nred\n", i + 1);
+        fs::write(entities.join(format!("e{i}.jasset")), text).unwrap();
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jasset"))
+        .args(["check", "Assets"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    use std::io::Read;
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe is closed here: the rest of the report has nowhere to go.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("error"), "{err}");
+    assert_ne!(out.status.code(), Some(1), "{err}");
+}

@@ -219,6 +219,8 @@ pub(crate) struct CliError {
     pub message: String,
     /// 1 for a failure, 2 for a usage error.
     pub code: u8,
+    /// Writing the output failed because its reader went (`jasset check | head`).
+    pub broken_pipe: bool,
 }
 
 impl CliError {
@@ -227,6 +229,7 @@ impl CliError {
         CliError {
             message: message.into(),
             code: 1,
+            broken_pipe: false,
         }
     }
 
@@ -235,6 +238,7 @@ impl CliError {
         CliError {
             message: message.into(),
             code: 2,
+            broken_pipe: false,
         }
     }
 }
@@ -247,7 +251,10 @@ impl std::fmt::Display for CliError {
 
 impl From<io::Error> for CliError {
     fn from(err: io::Error) -> CliError {
-        CliError::failure(format!("I/O error: {err}"))
+        CliError {
+            broken_pipe: err.kind() == io::ErrorKind::BrokenPipe,
+            ..CliError::failure(format!("I/O error: {err}"))
+        }
     }
 }
 
@@ -318,7 +325,7 @@ fn run(cli: Cli) -> ExitCode {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::Problems) => ExitCode::from(1),
         // A closed pipe (`jasset check demo | head`) is not an error of ours.
-        Err(err) if err.message.contains("Broken pipe") => ExitCode::SUCCESS,
+        Err(err) if err.broken_pipe => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("jasset: error: {err}");
             ExitCode::from(err.code)

@@ -30,7 +30,7 @@ use super::CliError;
 pub const ASSETS_DIR: &str = "Assets";
 
 /// Where templates live, relative to the project root.
-pub const TEMPLATES_DIR: &str = "Assets/Templates";
+pub use crate::template::TEMPLATES_DIR;
 
 /// Where worlds live, relative to the project root (`Assets/Worlds/<Name>/Entities`).
 pub const WORLDS_DIR: &str = "Assets/Worlds";

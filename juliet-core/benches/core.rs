@@ -1,4 +1,4 @@
-//! juliet-core benchmarks (issue 2, item 5): `cargo bench -p juliet-core`.
+//! juliet-core benchmarks (`docs/performance.md`): `cargo bench -p juliet-core`.
 //!
 //! * `tokenize/entities_1mb`: tokenizer throughput over about 1 MB of generated
 //!   entity-like `.jasset` files (block headers, value lines, comments, inline and

@@ -1,5 +1,5 @@
 //! The derived loader against a hand-written one and `serde_json`, on one 12-field
-//! record (issue 3, "Targets"): the text of one record -> a struct, per record.
+//! record (`docs/performance.md`): the text of one record -> a struct, per record.
 //!
 //! - `derived`: `juliet_core::from_text` with `#[derive(Entity)]`'s loader, a new
 //!   record per load (as `serde_json` makes): the record is in the writer's canonical

@@ -1,4 +1,4 @@
-//! Bad input (issue 2, "Bad input"): each case gives a typed error with its line and
+//! Bad input (`docs/jasset-format.md`, "Hostile input"): each case gives a typed error with its line and
 //! column (1-based, columns in characters) and never panics.
 //!
 //! Tokenizer errors come from `TokenBuffer::tokenize`; value errors from decoding a

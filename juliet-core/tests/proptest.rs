@@ -1,4 +1,4 @@
-//! Property tests of the tokenizer and the value codecs (issue 2, "Bad input").
+//! Property tests of the tokenizer and the value codecs (`docs/jasset-format.md`, "Hostile input").
 //!
 //! * Arbitrary bytes, and arbitrary text built from the format's line forms, never make
 //!   the tokenizer or any codec panic; errors carry a line and column inside the input.

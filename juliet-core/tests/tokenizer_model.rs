@@ -1,5 +1,5 @@
 //! The tokenizer against a plain model of docs/design.md, section 2.1, on random files built to
-//! trip the fast paths (issue: review of the key chain and the fast loop): keys that
+//! trip the fast paths (the key chain and the fast loop): keys that
 //! are one key under other spellings, keys that are prefixes of others or differ only
 //! past 16 bytes, CRLF and blank-padded line ends, tabs, a byte-order mark, a last line
 //! without a newline, duplicates and files of more than 32 properties. One buffer

@@ -1,4 +1,4 @@
-//! The checks of a parsed [`Container`] (issue 3, item 3): generics, versions,
+//! The checks of a parsed [`Container`] (docs/design.md, section 3.2): generics, versions,
 //! `migrate`, the class name, and every key against every other one.
 
 use std::collections::HashMap;

@@ -1,4 +1,4 @@
-//! Runtime benchmarks (issue 4 targets), figures in `docs/performance.md` ("Runtime"):
+//! Runtime benchmarks, figures in `docs/performance.md` ("Runtime"):
 //!
 //! - `world_load/*`: a generated world of 10,000 entity files (about 300 bytes each,
 //!   page cache warm), `World::load` on a one-thread rayon pool against listing the

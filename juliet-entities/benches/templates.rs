@@ -1,4 +1,4 @@
-//! Template benchmarks (issue 5 target), figures in `docs/performance.md` ("Templates"):
+//! Template benchmarks, figures in `docs/performance.md` ("Templates"):
 //! instantiating 10,000 instances of one template with a 3-property delta, against a
 //! hand-written baseline that clones the archetype struct, sets the three fields and
 //! pushes it onto a `Vec`, in the same run.

@@ -1,5 +1,5 @@
-//! Issue 4 target (a) measured by interleaving: `World::load` of the benchmark's
-//! generated world (10,000 files, `benches/support/world_gen.rs`) on a one-thread pool
+//! The world-load target of `docs/performance.md` measured by interleaving:
+//! `World::load` of the benchmark's generated world (10,000 files, `benches/support/world_gen.rs`) on a one-thread pool
 //! and a plain `std::fs::read` of the same files, one after the other, `ROUNDS` times;
 //! prints the median of the per-round ratios. On a shared machine whose load changes
 //! from second to second this is steadier than criterion's figures, taken one

@@ -340,7 +340,7 @@ impl EntityManager {
     /// derived struct written straight into its final slot of the kind's storage, by
     /// `init` (the declared defaults, or a clone of an archetype: step 2), both links
     /// wired. The id is *not* entered in the id map: [`EntityManager::register_id`] does
-    /// that (seed step 5), or [`EntityManager::discard_last`] takes the record back.
+    /// that (docs/design.md, section 5.3), or [`EntityManager::discard_last`] takes the record back.
     // Always inlined: in `instantiate_from_template` the call boundaries cost more than
     // the work (this is the per-instance path of docs/design.md, section 7.3).
     #[inline(always)]

@@ -2,9 +2,9 @@
 //! array (docs/design.md, section 5.1), driven by the kind's
 //! [`Class`].
 //!
-//! This is the only module of `juliet-entities` that holds `unsafe` (with its
-//! submodules `append`, batch appends, and `exclusive`, a `Sync` wrapper reached only
-//! through `&mut`). It is a small
+//! This module (with its submodules `append`, batch appends, and `exclusive`, a `Sync`
+//! wrapper reached only through `&mut`) and `construct::batch` are the modules of
+//! `juliet-entities` that hold `unsafe`. This one is a small
 //! "blob vector": element layout and type identity come from [`ClassOps::layout`] and
 //! [`ClassOps::is`] (private copies made by `ClassOps::of::<T>()`, which no hand-built
 //! [`Class`] can forge), values are created with the class's default-init stub in their

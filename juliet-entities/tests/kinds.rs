@@ -95,8 +95,8 @@ fn dirty_tracking_lifecycle() {
 }
 
 #[test]
-fn seed_01_entity_file_loads_as_written() {
-    let (path, bytes) = fixture("seed01/Entity_01.jasset");
+fn the_format_example_entity_file_loads_as_written() {
+    let (path, bytes) = fixture("format/Entity_01.jasset");
     let mut m = EntityManager::new();
     let loaded = load_entity(&mut m, &path, &bytes).unwrap();
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
@@ -113,8 +113,8 @@ fn seed_01_entity_file_loads_as_written() {
 }
 
 #[test]
-fn seed_02_entity_file_loads_as_written() {
-    let (path, bytes) = fixture("seed02/section4_1_entity.jasset");
+fn the_snake_case_entity_file_loads_as_written() {
+    let (path, bytes) = fixture("snake_case/section4_1_entity.jasset");
     let mut m = EntityManager::new();
     let loaded = load_entity(&mut m, &path, &bytes).unwrap();
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
@@ -133,8 +133,8 @@ fn seed_02_entity_file_loads_as_written() {
 }
 
 #[test]
-fn seed_04_template_file_loads_and_its_instance_needs_the_template() {
-    let (path, bytes) = fixture("seed04/RockLarge.jasset");
+fn template_file_loads_and_its_instance_needs_the_template() {
+    let (path, bytes) = fixture("templates/RockLarge.jasset");
     let mut m = EntityManager::new();
     let loaded = load_entity(&mut m, &path, &bytes).unwrap();
     let inert = m.get::<Inert>(loaded.id).unwrap();
@@ -149,7 +149,7 @@ fn seed_04_template_file_loads_and_its_instance_needs_the_template() {
 
     // The instance gives only `; template:` and overrides: its kind comes from the
     // template, which is the templates runtime's job; here a located error, no entity.
-    let (path, bytes) = fixture("seed04/RockLarge_042.jasset");
+    let (path, bytes) = fixture("templates/RockLarge_042.jasset");
     let err = load_entity(&mut m, &path, &bytes).unwrap_err();
     assert!(
         matches!(&err.kind, ErrorKind::Template { path, .. } if path == "Assets/Templates/RockLarge.jasset")
@@ -196,7 +196,7 @@ fn collectible_defaults_and_registry() {
 
 /// The bundled demo level through the runtime: every file loads, standalone entities and
 /// template instances alike (instances through the world's template cache; their
-/// inherited values are checked in `templates_seed.rs`).
+/// inherited values are checked in `templates_rock_large.rs`).
 #[test]
 fn demo_level_loads_through_the_runtime() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/Assets/Worlds/Level01");

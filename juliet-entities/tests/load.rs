@@ -74,11 +74,11 @@ fn canonical_file_round_trips_byte_for_byte() {
 }
 
 #[test]
-fn seed_02_style_file_loads_through_aliases() {
+fn a_snake_case_file_loads_through_aliases() {
     let file = "; asset_type\nentity_instance\n; id\n0x0100000000000042\n; class\nTestCrate\n\
                 ; version\n1\n; class_version\n2\n; position\n0.43 0.32 1.56\n; mesh_instance\n12\n";
     let mut m = EntityManager::new();
-    let loaded = load_entity(&mut m, Path::new("seed02.jasset"), file.as_bytes()).unwrap();
+    let loaded = load_entity(&mut m, Path::new("snake_case.jasset"), file.as_bytes()).unwrap();
     check(&m);
     assert_eq!(loaded.id, EntityId(0x0100_0000_0000_0042));
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);

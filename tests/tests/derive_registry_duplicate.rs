@@ -1,5 +1,5 @@
 //! Two derived classes whose names are the same key: the registry refuses to start,
-//! naming both Rust types (issue 3, item 1: registration).
+//! naming both Rust types (docs/design.md, section 3.5).
 
 use juliet_core::{ErrorKind, Reflect, Registry};
 use juliet_entities::Entity;

@@ -62,8 +62,8 @@ fn typed<T: Codec>(doc: &mut Document<'_>, key: &str) -> T {
 use LineForm::{Block, Compact, Inline};
 
 #[test]
-fn seed01_entity_01() {
-    let (bytes, path) = fixture("seed01/Entity_01.jasset");
+fn format_entity_01() {
+    let (bytes, path) = fixture("format/Entity_01.jasset");
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     assert_nodes(
@@ -111,10 +111,10 @@ fn seed01_entity_01() {
 }
 
 #[test]
-fn seed01_entity_01_value_lines_are_located() {
+fn format_entity_01_value_lines_are_located() {
     // A value decoded as the wrong type is reported at its own line (the line after
     // its key), column 1, naming the key.
-    let (bytes, path) = fixture("seed01/Entity_01.jasset");
+    let (bytes, path) = fixture("format/Entity_01.jasset");
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     let index = doc.find_name("MaterialOverride").unwrap();
@@ -132,10 +132,10 @@ fn seed01_entity_01_value_lines_are_located() {
 }
 
 #[test]
-fn seed01_section2_2_scalars() {
+fn format_section2_2_scalars() {
     let mut buffer = TokenBuffer::new();
 
-    let (bytes, path) = fixture("seed01/section2_2_float.jasset");
+    let (bytes, path) = fixture("format/section2_2_float.jasset");
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     assert_nodes(
         &doc,
@@ -148,7 +148,7 @@ fn seed01_section2_2_scalars() {
     assert_eq!(typed::<f32>(&mut doc, "Mass"), 14.25);
     assert_eq!(typed::<f64>(&mut doc, "Mass"), 14.25);
 
-    let (bytes, path) = fixture("seed01/section2_2_int32.jasset");
+    let (bytes, path) = fixture("format/section2_2_int32.jasset");
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     assert_nodes(
         &doc,
@@ -160,7 +160,7 @@ fn seed01_section2_2_scalars() {
     assert_eq!(typed::<i32>(&mut doc, "AmmoCount"), 45);
     assert_eq!(typed::<i32>(&mut doc, "TeamIndex"), -1);
 
-    let (bytes, path) = fixture("seed01/section2_2_uint64.jasset");
+    let (bytes, path) = fixture("format/section2_2_uint64.jasset");
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     assert_nodes(
         &doc,
@@ -172,7 +172,7 @@ fn seed01_section2_2_scalars() {
     assert_eq!(typed::<u64>(&mut doc, "EntityID"), 0xDEAD_BEEF);
     assert_eq!(typed::<u64>(&mut doc, "LayerMask"), 1);
 
-    let (bytes, path) = fixture("seed01/section2_2_bool.jasset");
+    let (bytes, path) = fixture("format/section2_2_bool.jasset");
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     assert_nodes(
         &doc,
@@ -186,10 +186,10 @@ fn seed01_section2_2_scalars() {
 }
 
 #[test]
-fn seed01_section2_2_vectors_and_strings() {
+fn format_section2_2_vectors_and_strings() {
     let mut buffer = TokenBuffer::new();
 
-    let (bytes, path) = fixture("seed01/section2_2_vector3.jasset");
+    let (bytes, path) = fixture("format/section2_2_vector3.jasset");
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     assert_nodes(
         &doc,
@@ -204,13 +204,13 @@ fn seed01_section2_2_vectors_and_strings() {
     );
     assert_eq!(typed::<[f32; 3]>(&mut doc, "Scale"), [1.0, 1.0, 1.0]);
 
-    let (bytes, path) = fixture("seed01/section2_2_vector2.jasset");
+    let (bytes, path) = fixture("format/section2_2_vector2.jasset");
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     assert_nodes(&doc, &[("UVOffset", &["0.000000 0.500000"], 1, 3, Block)]);
     assert_eq!(typed::<Vec2>(&mut doc, "UVOffset"), Vec2::new(0.0, 0.5));
     assert_eq!(typed::<[f32; 2]>(&mut doc, "uv_offset"), [0.0, 0.5]);
 
-    let (bytes, path) = fixture("seed01/section2_2_string.jasset");
+    let (bytes, path) = fixture("format/section2_2_string.jasset");
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     assert_nodes(
         &doc,
@@ -230,9 +230,9 @@ fn seed01_section2_2_vectors_and_strings() {
 }
 
 #[test]
-fn seed01_section3_1_buffer_slices_match_the_figure() {
+fn format_section3_1_buffer_slices_match_the_figure() {
     // The figure gives the value slices' sizes: 14 bytes for Position, 5 for Health.
-    let (bytes, path) = fixture("seed01/section3_1_buffer.jasset");
+    let (bytes, path) = fixture("format/section3_1_buffer.jasset");
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     assert_nodes(
@@ -256,8 +256,8 @@ fn seed01_section3_1_buffer_slices_match_the_figure() {
 }
 
 #[test]
-fn seed02_section4_1_snake_case_entity() {
-    let (bytes, path) = fixture("seed02/section4_1_entity.jasset");
+fn snake_case_section4_1_snake_case_entity() {
+    let (bytes, path) = fixture("snake_case/section4_1_entity.jasset");
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     assert_nodes(
@@ -287,8 +287,8 @@ fn seed02_section4_1_snake_case_entity() {
 }
 
 #[test]
-fn seed04_rock_large_template() {
-    let (bytes, path) = fixture("seed04/RockLarge.jasset");
+fn templates_rock_large_template() {
+    let (bytes, path) = fixture("templates/RockLarge.jasset");
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     assert_nodes(
@@ -317,8 +317,8 @@ fn seed04_rock_large_template() {
 }
 
 #[test]
-fn seed04_rock_large_042_instance() {
-    let (bytes, path) = fixture("seed04/RockLarge_042.jasset");
+fn templates_rock_large_042_instance() {
+    let (bytes, path) = fixture("templates/RockLarge_042.jasset");
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     assert_nodes(
@@ -353,8 +353,8 @@ fn seed04_rock_large_042_instance() {
 }
 
 #[test]
-fn seed04_test_kv_parser_input() {
-    let (bytes, path) = fixture("seed04/TestKvParser.jasset");
+fn templates_test_kv_parser_input() {
+    let (bytes, path) = fixture("templates/TestKvParser.jasset");
     let mut buffer = TokenBuffer::new();
     let mut doc = buffer.tokenize(&bytes, &path).unwrap();
     // The design's parser yields exactly these five pairs, then end of stream.
@@ -384,12 +384,12 @@ fn one_buffer_tokenizes_every_fixture_in_a_row() {
     // The reusable buffer gives each file its own nodes, with nothing left over from
     // the previous file.
     let files = [
-        ("seed01/Entity_01.jasset", 9),
-        ("seed02/section4_1_entity.jasset", 7),
-        ("seed04/RockLarge.jasset", 7),
-        ("seed04/RockLarge_042.jasset", 4),
-        ("seed04/TestKvParser.jasset", 5),
-        ("seed01/section2_2_vector2.jasset", 1),
+        ("format/Entity_01.jasset", 9),
+        ("snake_case/section4_1_entity.jasset", 7),
+        ("templates/RockLarge.jasset", 7),
+        ("templates/RockLarge_042.jasset", 4),
+        ("templates/TestKvParser.jasset", 5),
+        ("format/section2_2_vector2.jasset", 1),
     ];
     let mut buffer = TokenBuffer::new();
     for (rel, count) in files {

@@ -1,5 +1,5 @@
 //! Reading a template file: inside the project root, a regular file, within the size
-//! limit (issue 7's hostile-input rules; `docs/jasset-format.md`, "Hostile input").
+//! limit (`docs/jasset-format.md`, "Hostile input").
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

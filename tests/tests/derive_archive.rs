@@ -406,7 +406,7 @@ fn derived_classes_register_themselves() {
     let ours = registry
         .classes()
         .iter()
-        .filter(|c| (c.type_name)().starts_with("derive_seed01::"))
+        .filter(|c| (c.type_name)().starts_with("derive_archive::"))
         .count();
     assert_eq!(ours, 6, "the six classes of this file, each once");
 }

@@ -1,6 +1,6 @@
 //! The template runtime's four basic tests (directive parsing, the cache, the
 //! instantiation pipeline, delta and revert), the design's `RockLarge.jasset` /
-//! `RockLarge_042.jasset` pair (`tests/fixtures/seed04`), and the bundled `demo/`
+//! `RockLarge_042.jasset` pair (`tests/fixtures/templates`), and the bundled `demo/`
 //! project loaded and saved through the templates runtime.
 
 mod project;
@@ -17,7 +17,7 @@ use project::{keys_of, snapshot, sparse_keys, value_of, Project};
 
 fn fixture(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures/seed04")
+        .join("../tests/fixtures/templates")
         .join(name);
     fs::read_to_string(path).unwrap()
 }
@@ -147,7 +147,7 @@ fn delta_override_and_revert() {
 /// The design's template/instance pair: the instance inherits `MeshAsset`, `Mass` and
 /// `IsDestructible`, and saves back as the same three overrides.
 #[test]
-fn seed_04_rock_large_pair_inherits_and_saves_the_same_three_overrides() {
+fn rock_large_pair_inherits_and_saves_the_same_three_overrides() {
     let p = Project::new();
     p.template("RockLarge", &fixture("RockLarge.jasset"));
     p.entity("RockLarge_042", &fixture("RockLarge_042.jasset"));

@@ -278,6 +278,10 @@ fn a_killed_writer_never_empties_the_file_nor_loses_the_other_writers_success() 
 /// every file made canonical by the first, counts them as already canonical and exits
 /// 0, since nothing is left unformatted.
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the pause hook is compiled into debug builds only"
+)]
 fn a_file_another_fmt_run_made_canonical_counts_as_canonical() {
     let p = project();
     let entities = p.path().join("Assets/Worlds/L/Entities");

@@ -367,6 +367,10 @@ fn inspect_of_a_missing_file_says_no_such_file() {
 /// between its load and its writes, while an editor rename-saves the last file. The
 /// edit must survive, and `fmt` must say it left the file alone.
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the pause hook is compiled into debug builds only"
+)]
 fn an_edit_saved_while_fmt_runs_is_not_overwritten() {
     let dir = tempfile::tempdir().unwrap();
     let o = jasset(dir.path(), &["gen", "--entities", "3000", "g"]);

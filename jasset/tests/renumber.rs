@@ -93,6 +93,10 @@ fn renumber_refuses_a_symbolic_link() {
 /// which `check` reports; a second run on the old name completes the move.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the pause hook is compiled into debug builds only"
+)]
 fn a_renumber_killed_half_way_is_reported_by_check_and_completed_by_a_second_run() {
     let p = project();
     let hook = tempfile::tempdir().unwrap();

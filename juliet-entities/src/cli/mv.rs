@@ -11,9 +11,11 @@
 //! in between leaves every file old or new, and running it again finds no reference
 //! left to edit and renames OLD.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
 use clap::Args;
 use juliet_core::codec::split_entry;
@@ -23,6 +25,7 @@ use rayon::prelude::*;
 use super::output::escape_path;
 use super::project::resolve_root;
 use super::schema_kinds::registry_for;
+use super::values::{header, template_chain};
 use super::{CliError, CliResult, Status};
 use crate::entity_file::keys;
 use crate::fsio::{Expect, Fingerprint, ReplaceOutcome, Sync};
@@ -108,12 +111,16 @@ pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
         .num_threads(IN_FLIGHT)
         .build()
         .map_err(|e| CliError::failure(e.to_string()))?;
+    let kinds = Kinds {
+        root: &root,
+        of_template: Mutex::new(HashMap::new()),
+    };
     let planned: Vec<Planned> = pool.install(|| {
         (assets.files.par_iter())
             .map(|file| {
                 let bytes = fs::read(file)
                     .map_err(|e| CliError::failure(format!("{}: {e}", escape_path(file))))?;
-                let edits = edits(&bytes, file, &root, registry, &moved)?;
+                let edits = edits(&bytes, file, &kinds, registry, &moved)?;
                 Ok((!edits.is_empty()).then(|| (file.clone(), bytes, edits)))
             })
             .filter_map(Result::transpose)
@@ -253,7 +260,7 @@ fn inside(root: &Path, path: &Path) -> Result<String, CliError> {
 fn edits(
     bytes: &[u8],
     file: &Path,
-    root: &Path,
+    kinds: &Kinds<'_>,
     registry: &Registry,
     moved: &(dyn Fn(&str) -> Option<String> + std::marker::Sync),
 ) -> Result<Vec<Edit>, CliError> {
@@ -261,7 +268,7 @@ fn edits(
     let doc = buffer
         .tokenize(bytes, file)
         .map_err(|e| CliError::failure(format!("{e} (nothing moved)")))?;
-    let class = kind_of(&doc, root, 0).and_then(|k| registry.find_by_name(&k));
+    let class = kinds.of(&doc, file).and_then(|k| registry.find_by_name(&k));
     let base = bytes.as_ptr() as usize;
     let mut out = Vec::new();
     let mut newer = None;
@@ -320,28 +327,39 @@ fn edits(
     Ok(out)
 }
 
-/// The `Kind` of the file `doc`, or of the template it names (and so on, up to 16
-/// templates deep).
-fn kind_of(doc: &juliet_core::Document<'_>, root: &Path, depth: usize) -> Option<String> {
-    let value = |k: &juliet_core::Key, aliases: &[juliet_core::Key]| {
-        (0..doc.len())
-            .find(|&i| {
-                let (crc, key) = (doc.node(i).key_crc, doc.key(i));
-                k.matches(crc, key) || aliases.iter().any(|a| a.matches(crc, key))
-            })
-            .and_then(|i| doc.value(i).single().ok().map(str::to_owned))
-    };
-    if let Some(kind) = value(&keys::KIND, keys::KIND_ALIASES) {
-        return Some(kind);
+/// The kinds of the project's files: a file's own `Kind`, else its template chain's
+/// (followed as `inspect` follows it), each chain followed once for all the files that
+/// name its first template.
+struct Kinds<'a> {
+    root: &'a Path,
+    of_template: Mutex<HashMap<String, Option<String>>>,
+}
+
+impl Kinds<'_> {
+    /// The kind of `doc`, the file `file`.
+    fn of(&self, doc: &juliet_core::Document<'_>, file: &Path) -> Option<String> {
+        let value = |k: &juliet_core::Key, aliases: &[juliet_core::Key]| {
+            (0..doc.len())
+                .find(|&i| {
+                    let (crc, key) = (doc.node(i).key_crc, doc.key(i));
+                    k.matches(crc, key) || aliases.iter().any(|a| a.matches(crc, key))
+                })
+                .and_then(|i| doc.value(i).single().ok().map(str::to_owned))
+        };
+        if let Some(kind) = value(&keys::KIND, keys::KIND_ALIASES) {
+            return Some(kind);
+        }
+        let template = normalize_template_path(&value(&keys::TEMPLATE, &[])?).ok()?;
+        let known = self.of_template.lock().ok()?.get(&template).cloned();
+        known.unwrap_or_else(|| {
+            let kind = (template_chain(self.root, file, &template).ok())
+                .and_then(|chain| chain.iter().find_map(|l| header(&l.properties).kind));
+            if let Ok(mut cache) = self.of_template.lock() {
+                cache.insert(template, kind.clone());
+            }
+            kind
+        })
     }
-    let template = normalize_template_path(&value(&keys::TEMPLATE, &[])?).ok()?;
-    if depth >= 16 {
-        return None;
-    }
-    let bytes = fs::read(root.join(template)).ok()?;
-    let mut buffer = TokenBuffer::new();
-    let doc = buffer.tokenize(&bytes, Path::new("")).ok()?;
-    kind_of(&doc, root, depth + 1)
 }
 
 /// `bytes` with `edits` (in file order, apart) made.

@@ -5,7 +5,9 @@
 use std::path::Path;
 
 use juliet_core::codec::{split_entry, EMPTY_LIST, EMPTY_MAP, NONE};
-use juliet_core::{Codec, PropertyType, TokenBuffer, Value, Warning, WarningKind};
+use juliet_core::{
+    Codec, PropertyDescriptor, PropertyType, TokenBuffer, Value, Warning, WarningKind,
+};
 
 use super::World;
 use crate::entity::EntityId;
@@ -54,7 +56,7 @@ impl World {
                         if std::fs::symlink_metadata(root.join(&path)).is_err() {
                             let at = Find::Asset(&path);
                             let kind = WarningKind::MissingAsset { path: path.clone() };
-                            out.push(self.reference_warning(entity.id(), property.crc, at, kind));
+                            out.push(self.reference_warning(entity.id(), property, at, kind));
                         }
                     }
                     continue;
@@ -77,33 +79,29 @@ impl World {
                         },
                     };
                     let at = Find::Id(id);
-                    out.push(self.reference_warning(entity.id(), property.crc, at, kind));
+                    out.push(self.reference_warning(entity.id(), property, at, kind));
                 }
             }
         }
         out
     }
 
-    /// The warning `kind` about the reference `find` in property `crc` of `entity`,
+    /// The warning `kind` about the reference `find` in `property` of `entity`,
     /// located at the value line that holds it in the entity's file.
     fn reference_warning(
         &self,
         entity: EntityId,
-        crc: u32,
+        property: &PropertyDescriptor,
         find: Find<'_>,
         kind: WarningKind,
     ) -> Warning {
         let record = self.records.get(&entity);
         let path = record.map_or(Path::new(""), |r| r.path.resolve(&self.listed_paths));
-        let key = self.manager.entity(entity).and_then(|e| {
-            let class = e.class();
-            (class.properties.iter().find(|p| p.crc == crc)).map(|p| p.key)
-        });
         let (line, column) = record
             .and_then(|r| r.original.as_deref())
-            .and_then(|bytes| value_position(bytes, crc, find))
+            .and_then(|bytes| value_position(bytes, property.crc, find))
             .unwrap_or((0, 0));
-        Warning::new(path, line, column, key, kind)
+        Warning::new(path, line, column, Some(property.key), kind)
     }
 }
 

@@ -78,7 +78,9 @@ pub use archive::{
 };
 pub use bind::Properties;
 pub use class::{Class, Reflect};
-pub use codec::{decode_variant, needs_quotes, Codec, Element, MapKey, PropertyType, Token};
+pub use codec::{
+    decode_variant, needs_quotes, Codec, Element, Item, MapKey, Optional, PropertyType, Token,
+};
 pub use crc::{
     crc32, is_identifier, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key,
 };
@@ -96,6 +98,9 @@ pub use value::{reads_as_value_line, Value, ValueError};
 /// trait that composites implement. Not an API of its own.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::codec::item::{
+        decode_record, decode_record_value, no_such_leaf, split_path, write_record,
+    };
     pub use crate::leaves::{
         class_table, header_bytes, headers, in_set, leaf_count, table, Field, Part,
     };

@@ -12,7 +12,7 @@ use crate::attr::{ContainerAttrs, On, VariantAttrs};
 use crate::ctxt::{with_stub, Ctxt};
 use crate::key::key_problem;
 use crate::validate::check_generics;
-use crate::{composite, data_enum};
+use crate::{composite, data_enum, record};
 
 /// One unit variant and the name it is written as.
 struct Variant<'a> {
@@ -29,7 +29,11 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     if let Data::Struct(data) = &input.data {
         let leaves = composite::parse(&cx, input, data);
         return match cx.check() {
-            Ok(()) => composite::expand(input, &leaves, &krate),
+            Ok(()) => {
+                let mut out = composite::expand(input, &leaves, &krate);
+                out.extend(record::expand(input, &leaves, &krate));
+                out
+            }
             Err(errors) => with_stub(errors, &input.generics, || composite::stub(input, &krate)),
         };
     }

@@ -17,9 +17,9 @@ use crate::key::{key_problem, normalize, pascal_case};
 
 /// One leaf-bearing field of the composite.
 pub(crate) struct Leaf<'a> {
-    member: Member,
-    ty: &'a Type,
-    key: String,
+    pub(crate) member: Member,
+    pub(crate) ty: &'a Type,
+    pub(crate) key: String,
 }
 
 /// The fields of `data` that are properties (not `skip`), with their keys, reporting

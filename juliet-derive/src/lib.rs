@@ -24,6 +24,7 @@ mod ctxt;
 mod data_enum;
 mod entity;
 mod key;
+mod record;
 mod validate;
 
 #[cfg(test)]

@@ -1,17 +1,20 @@
-//! The codec for `Vec<T>`: one element per value line; an empty list is the single
-//! line `[]`. A list of [`Token`]s is also an [`Element`]: as an element of another
+//! The codec for `Vec<T>`: one element per value line, or for a list of composites
+//! one record after each `-` line ([`super::Item`]); an empty list is the single line
+//! `[]`. A list of [`Token`]s is also an [`Element`]: as an element of another
 //! list it is written on one line, its tokens separated by one space.
 
 use super::inline::tokens;
-use super::{Codec, Element, PropertyType, Token};
+use super::item::{record_groups, write_records};
+use super::{Codec, Element, Item, PropertyType, Token};
+use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
 
 /// The value line that stands for an empty list (and an empty set).
 pub const EMPTY_LIST: &str = "[]";
 
-/// Writes `items` one per line with [`Element::encode_element`]; `[]` when there are
+/// Writes one-line `items` one per line ([`Item::encode_item`]); `[]` when there are
 /// none.
-pub(super) fn write_lines<'t, T: Element + 't>(
+pub(super) fn write_lines<'t, T: Item + 't>(
     out: &mut String,
     items: impl ExactSizeIterator<Item = &'t T>,
 ) {
@@ -22,7 +25,7 @@ pub(super) fn write_lines<'t, T: Element + 't>(
         if i > 0 {
             out.push('\n');
         }
-        item.encode_element(out);
+        item.encode_item(out);
     }
 }
 
@@ -32,11 +35,17 @@ pub(super) fn element_lines<'a>(value: Value<'a>) -> impl Iterator<Item = &'a st
     value.lines().filter(move |_| !empty)
 }
 
-impl<T: Element> Codec for Vec<T> {
-    const PROPERTY_TYPE: PropertyType = PropertyType::List(&T::PROPERTY_TYPE);
+impl<T: Item + PartialEq> Codec for Vec<T> {
+    const PROPERTY_TYPE: PropertyType = PropertyType::List(&T::ITEM_TYPE);
 
     fn encode(&self, out: &mut String) {
-        write_lines(out, self.iter());
+        if T::RECORD {
+            write_records(out, self.iter(), EMPTY_LIST, |out, _| {
+                out.push_str(super::ITEM_MARK);
+            });
+        } else {
+            write_lines(out, self.iter());
+        }
     }
 
     fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
@@ -46,17 +55,39 @@ impl<T: Element> Codec for Vec<T> {
     }
 
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        if T::RECORD {
+            *self = read_records(value)?;
+            return Ok(());
+        }
         let mut items = Vec::with_capacity(value.line_count());
         for line in element_lines(value) {
-            items.push(T::decode_element(Value::one_line(line))?);
+            items.push(T::decode_item(&[line])?);
         }
         *self = items;
         Ok(())
     }
 
     fn same_value(&self, other: &Self) -> bool {
-        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_value(b))
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_item(b))
     }
+}
+
+/// A list of records: `[]`, or a `-` line before each record's lines.
+fn read_records<'a, T: Item>(value: Value<'a>) -> Result<Vec<T>, ValueError<'a>> {
+    if value.line_count() == 1 && value.lines().next() == Some(EMPTY_LIST) {
+        return Ok(Vec::new());
+    }
+    let mut items = Vec::new();
+    for (after, lines) in record_groups(&value)? {
+        if !after.is_empty() {
+            return Err(ValueError::new(
+                ValueErrorKind::Custom("a list's `-` line has nothing after it".into()),
+                after,
+            ));
+        }
+        items.push(T::decode_item(&lines)?);
+    }
+    Ok(items)
 }
 
 /// A list of tokens on one line, as an element of a list (`Vec<Vec<f32>>`: one inner

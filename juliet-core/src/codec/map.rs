@@ -1,5 +1,6 @@
 //! The codecs for maps and sets: `HashMap`/`BTreeMap` as one `key: value` line per
-//! entry, `HashSet`/`BTreeSet` as one element per line, both in key order so that a
+//! entry (a map of composites: a `- key` line before each record),
+//! `HashSet`/`BTreeSet` as one element per line, both in key order so that a
 //! save is stable whatever the hash order. An empty map is the line `{}`, an empty set
 //! `[]`. A key written twice is an error at its second line.
 
@@ -8,7 +9,8 @@ use std::hash::BuildHasher;
 
 use super::inline::split_entry;
 use super::list::{element_lines, write_lines};
-use super::{Codec, Element, MapKey, PropertyType};
+use super::item::{record_groups, write_records};
+use super::{Codec, Item, MapKey, PropertyType, ITEM_MARK};
 use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
 
@@ -17,10 +19,19 @@ pub const EMPTY_MAP: &str = "{}";
 
 /// Writes `entries` (in key order) one `key: value` line each; `{}` when there are
 /// none.
-fn write_entries<'t, K: MapKey + 't, V: Element + 't>(
+fn write_entries<'t, K: MapKey + 't, V: Item + 't>(
     out: &mut String,
     entries: impl ExactSizeIterator<Item = (&'t K, &'t V)>,
 ) {
+    if V::RECORD {
+        let entries: Vec<_> = entries.collect();
+        let values = entries.iter().map(|(_, v)| *v);
+        return write_records(out, values, EMPTY_MAP, |out, i| {
+            out.push_str(ITEM_MARK);
+            out.push(' ');
+            entries[i].0.encode_token(out);
+        });
+    }
     if entries.len() == 0 {
         out.push_str(EMPTY_MAP);
     }
@@ -30,23 +41,38 @@ fn write_entries<'t, K: MapKey + 't, V: Element + 't>(
         }
         key.encode_token(out);
         out.push_str(": ");
-        value.encode_element(out);
+        value.encode_item(out);
     }
 }
 
-/// Reads each entry line of a map's value into `insert`, which says whether the key
-/// was new.
-fn read_entries<'a, K: MapKey, V: Element>(
+/// Reads each entry of a map's value into `insert`, which says whether the key was
+/// new: a `key: value` line each, or for records a `- key` line and the record's lines.
+fn read_entries<'a, K: MapKey, V: Item>(
     value: Value<'a>,
     mut insert: impl FnMut(K, V) -> bool,
 ) -> Result<(), ValueError<'a>> {
     let empty = value.line_count() == 1 && value.lines().next() == Some(EMPTY_MAP);
-    for line in value.lines().filter(|_| !empty) {
-        let (key_text, value_text) = split_entry(line)
-            .filter(|(k, v)| !k.is_empty() && !v.is_empty())
-            .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
+    if empty {
+        return Ok(());
+    }
+    let mut entries = Vec::new();
+    if V::RECORD {
+        for (key_text, lines) in record_groups(&value)? {
+            entries.push((key_text, V::decode_item(&lines)?));
+        }
+    } else {
+        for line in value.lines() {
+            let (key_text, value_text) = split_entry(line)
+                .filter(|(k, v)| !k.is_empty() && !v.is_empty())
+                .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
+            entries.push((key_text, V::decode_item(&[value_text])?));
+        }
+    }
+    for (key_text, entry) in entries {
+        if key_text.is_empty() {
+            return Err(ValueError::new(ValueErrorKind::ExpectedEntry, key_text));
+        }
         let key = K::decode_element(Value::from_text(key_text))?;
-        let entry = V::decode_element(Value::from_text(value_text))?;
         if !insert(key, entry) {
             return Err(ValueError::new(ValueErrorKind::DuplicateEntry, key_text));
         }
@@ -57,13 +83,13 @@ fn read_entries<'a, K: MapKey, V: Element>(
 /// Whether two maps of `len` and `other_len` entries hold the same values
 /// ([`Codec::same_value`]) under the same keys: `entries` are one's, `get` looks a key up
 /// in the other.
-fn same_entries<'t, K: 't, V: Element + 't>(
+fn same_entries<'t, K: 't, V: Item + 't>(
     len: usize,
     other_len: usize,
     mut entries: impl Iterator<Item = (&'t K, &'t V)>,
     get: impl Fn(&K) -> Option<&'t V>,
 ) -> bool {
-    len == other_len && entries.all(|(k, v)| get(k).is_some_and(|w| v.same_value(w)))
+    len == other_len && entries.all(|(k, v)| get(k).is_some_and(|w| v.same_item(w)))
 }
 
 /// Reads each element line of a set's value into `insert`, which says whether the
@@ -80,8 +106,10 @@ fn read_elements<'a, K: MapKey>(
     Ok(())
 }
 
-impl<K: MapKey, V: Element, S: BuildHasher + Default + Clone + 'static> Codec for HashMap<K, V, S> {
-    const PROPERTY_TYPE: PropertyType = PropertyType::Map(&K::PROPERTY_TYPE, &V::PROPERTY_TYPE);
+impl<K: MapKey, V: Item + PartialEq, S: BuildHasher + Default + Clone + 'static> Codec
+    for HashMap<K, V, S>
+{
+    const PROPERTY_TYPE: PropertyType = PropertyType::Map(&K::PROPERTY_TYPE, &V::ITEM_TYPE);
 
     fn encode(&self, out: &mut String) {
         let mut entries: Vec<(&K, &V)> = self.iter().collect();
@@ -100,8 +128,8 @@ impl<K: MapKey, V: Element, S: BuildHasher + Default + Clone + 'static> Codec fo
     }
 }
 
-impl<K: MapKey, V: Element> Codec for BTreeMap<K, V> {
-    const PROPERTY_TYPE: PropertyType = PropertyType::Map(&K::PROPERTY_TYPE, &V::PROPERTY_TYPE);
+impl<K: MapKey, V: Item + PartialEq> Codec for BTreeMap<K, V> {
+    const PROPERTY_TYPE: PropertyType = PropertyType::Map(&K::PROPERTY_TYPE, &V::ITEM_TYPE);
 
     fn encode(&self, out: &mut String) {
         write_entries(out, self.iter());

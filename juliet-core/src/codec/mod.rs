@@ -4,7 +4,8 @@
 //! integer width, `u64` as `0x` + 16 upper-case hex digits, `bool`, `char`, `String`
 //! with quoting and escapes, `glam` vectors and quaternions, `[T; N]`, unit enums
 //! (through the derive), `Vec<T>` as one element per value line, `Option<T>` (`~` for
-//! `None`), maps and sets as one entry per line in sorted order. A game gives its own
+//! `None`), maps and sets as one entry per line in sorted order, and composites as
+//! elements of lists and maps or in an `Option` ([`Item`], [`Optional`]). A game gives its own
 //! types a codec by implementing [`Codec`] (and [`Element`] / [`Token`] where the
 //! value is one line / one token).
 //!
@@ -18,6 +19,7 @@
 mod array;
 mod float;
 mod inline;
+pub(crate) mod item;
 mod list;
 mod map;
 mod number;
@@ -31,6 +33,7 @@ use std::fmt;
 use crate::value::{Value, ValueError};
 
 pub use inline::{split_entry, tokens};
+pub use item::{record_groups, Item, Optional, ITEM_MARK};
 pub use list::EMPTY_LIST;
 pub use map::EMPTY_MAP;
 pub use option::NONE;
@@ -111,6 +114,15 @@ pub enum PropertyType {
     /// A path of an asset file relative to the project root (`/` between folders),
     /// written as a `String`: of any file, or of one with the extension named.
     Asset(Option<&'static str>),
+    /// A composite (`#[derive(Codec)]` on a struct) as an element of a list, a map's
+    /// value or an `Option`'s: a record of `Key: value` lines, one per leaf.
+    Record {
+        /// The Rust type name.
+        name: &'static str,
+        /// Each field's key and type (a nested composite's type is a `Record` too);
+        /// empty when not known (a schema names the type alone).
+        leaves: &'static [(&'static str, &'static PropertyType)],
+    },
     /// A game-defined codec, by type name.
     Custom(&'static str),
 }
@@ -151,6 +163,7 @@ impl fmt::Display for PropertyType {
             PropertyType::Reference(None) => f.write_str("entity reference (an id)"),
             PropertyType::Asset(Some(ext)) => write!(f, "asset path (a `.{ext}` file)"),
             PropertyType::Asset(None) => f.write_str("asset path"),
+            PropertyType::Record { name, .. } => write!(f, "{name} (`Key: value` lines)"),
             PropertyType::Custom(name) => f.write_str(name),
         }
     }
@@ -191,7 +204,7 @@ impl fmt::Display for PropertyType {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no .jasset codec, so it cannot be a property",
     label = "this field type does not implement `juliet_core::Codec`",
-    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum can `#[derive(Codec)]`), read it with a codec module `#[jasset(with = path)]` (a foreign type), or mark the field `#[jasset(skip)]` to leave it out of the file; a struct that derives `Codec` is a composite, whose fields are properties of their own: it can be a field, not yet an element of an `Option`, a list or a map"
+    note = "implement `juliet_core::Codec` for `{Self}` (a unit enum can `#[derive(Codec)]`), read it with a codec module `#[jasset(with = path)]` (a foreign type), or mark the field `#[jasset(skip)]` to leave it out of the file; a struct that derives `Codec` is a composite, whose fields are properties of their own as a field, and a record of `Key: value` lines in an `Option`, a list or a map"
 )]
 pub trait Codec: Clone + PartialEq + Sized + 'static {
     /// The type as the reflection table reports it.

@@ -1,9 +1,10 @@
 //! The codec for `Option<T>`: `None` is the value line `~`, which no `Some` value
-//! writes (the `String` and `char` codecs quote a `~`); `Some(v)` is `v`'s own text.
+//! writes (the `String` and `char` codecs quote a `~`); `Some(v)` is `v`'s own text
+//! (a composite's: its record, [`super::Optional`]).
 //! An absent key still means the default (in an instance, the template's value), so a
 //! file that writes `~` overrides a template's `Some` with `None`.
 
-use super::{Codec, Element, PropertyType, Token};
+use super::{Codec, Element, Optional, PropertyType, Token};
 use crate::value::{Value, ValueError};
 
 /// The value line that stands for `None`.
@@ -11,9 +12,9 @@ pub const NONE: &str = "~";
 
 /// Refuses `Option<Option<T>>`: `Some(None)` would be written `~`, which reads back as
 /// `None`.
-const fn not_nested<T: Codec>() {
+const fn not_nested<T: Optional>() {
     assert!(
-        !matches!(T::PROPERTY_TYPE, PropertyType::Option(_)),
+        !matches!(T::OPTIONAL_TYPE, PropertyType::Option(_)),
         "Option<Option<T>> has no .jasset form: Some(None) and None would both be written `~`"
     );
 }
@@ -23,14 +24,14 @@ fn is_none(value: &Value<'_>) -> bool {
     value.line_count() == 1 && value.lines().next() == Some(NONE)
 }
 
-impl<T: Codec> Codec for Option<T> {
-    const PROPERTY_TYPE: PropertyType = PropertyType::Option(&T::PROPERTY_TYPE);
+impl<T: Optional + PartialEq> Codec for Option<T> {
+    const PROPERTY_TYPE: PropertyType = PropertyType::Option(&T::OPTIONAL_TYPE);
 
     fn encode(&self, out: &mut String) {
         const { not_nested::<T>() };
         match self {
             None => out.push_str(NONE),
-            Some(v) => v.encode(out),
+            Some(v) => v.encode_some(out),
         }
     }
 
@@ -39,7 +40,7 @@ impl<T: Codec> Codec for Option<T> {
         if is_none(&value) {
             return Ok(None);
         }
-        T::decode(value).map(Some)
+        T::decode_some(value).map(Some)
     }
 
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
@@ -49,9 +50,9 @@ impl<T: Codec> Codec for Option<T> {
             return Ok(());
         }
         match self {
-            Some(v) => v.decode_into(value),
+            Some(v) => v.decode_some_into(value),
             None => {
-                *self = Some(T::decode(value)?);
+                *self = Some(T::decode_some(value)?);
                 Ok(())
             }
         }
@@ -60,7 +61,7 @@ impl<T: Codec> Codec for Option<T> {
     fn same_value(&self, other: &Self) -> bool {
         match (self, other) {
             (None, None) => true,
-            (Some(a), Some(b)) => a.same_value(b),
+            (Some(a), Some(b)) => a.same_some(b),
             _ => false,
         }
     }

@@ -199,7 +199,8 @@ impl SchemaClass {
 
 /// A property type as one word: `f32`, `floats3`, `enum(Stone|Wood)`, `list(string)`,
 /// `option(f32)`, `array(u8,4)`, `map(string,f32)`, `set(u32)`, `ref(Switch)` (`ref(*)`:
-/// any kind), `asset(obj)` (`asset(*)`: any file), `custom(Rgba)`.
+/// any kind), `asset(obj)` (`asset(*)`: any file), `record(Waypoint)` (a composite in a
+/// container), `custom(Rgba)`.
 pub fn type_name(ty: &PropertyType) -> String {
     match ty {
         PropertyType::Bool => "bool".into(),
@@ -228,6 +229,7 @@ pub fn type_name(ty: &PropertyType) -> String {
         PropertyType::Set(inner) => format!("set({})", type_name(inner)),
         PropertyType::Reference(kind) => format!("ref({})", kind.unwrap_or("*")),
         PropertyType::Asset(ext) => format!("asset({})", ext.unwrap_or("*")),
+        PropertyType::Record { name, .. } => format!("record({name})"),
         PropertyType::Custom(name) => format!("custom({})", name.replace(' ', "")),
     }
 }

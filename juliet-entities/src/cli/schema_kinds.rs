@@ -324,6 +324,11 @@ fn parse_type(word: &str) -> Option<&'static PropertyType> {
                 PropertyType::Reference((kind != "*").then(|| leak(kind)))
             } else if let Some(ext) = inner_of(word, "asset") {
                 PropertyType::Asset((ext != "*").then(|| leak(ext)))
+            } else if let Some(name) = inner_of(word, "record") {
+                PropertyType::Record {
+                    name: leak(name),
+                    leaves: &[],
+                }
             } else if let Some(name) = inner_of(word, "custom") {
                 PropertyType::Custom(leak(name))
             } else {

@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use juliet_core::codec::{split_entry, tokens, EMPTY_LIST, EMPTY_MAP, NONE};
+use juliet_core::codec::{record_groups, split_entry, tokens, EMPTY_LIST, EMPTY_MAP, NONE};
 use juliet_core::{
-    decode_variant, key_crc_runtime, Codec, Error, ErrorKind, PropertyType, TokenBuffer, Value,
+    decode_variant, key_crc_runtime, keys_equal, Codec, Error, ErrorKind, PropertyType, TokenBuffer, Value,
     ValueError, ValueErrorKind,
 };
 use serde_json::{json, Value as Json};
@@ -24,11 +24,52 @@ fn list_to_json<'a>(inner: &PropertyType, value: Value<'a>) -> Result<Json, Valu
     if lines == [EMPTY_LIST] {
         return Ok(Json::Array(Vec::new()));
     }
+    if let PropertyType::Record { leaves, .. } = inner {
+        let records = record_groups(&value)?.into_iter();
+        let items = records.map(|(_, lines)| record_to_json(leaves, &lines));
+        return Ok(Json::Array(items.collect::<Result<_, _>>()?));
+    }
     let mut items = Vec::with_capacity(lines.len());
     for line in lines {
         items.push(element_to_json(inner, line)?);
     }
     Ok(Json::Array(items))
+}
+
+/// A record (a composite's `Key: value` lines) as a JSON object, nested composites as
+/// objects of their own; a leaf of a type `leaves` does not name is its text.
+fn record_to_json<'a>(
+    leaves: &[(&str, &PropertyType)],
+    lines: &[&'a str],
+) -> Result<Json, ValueError<'a>> {
+    let mut object = serde_json::Map::new();
+    for line in lines {
+        let (path, text) =
+            split_entry(line).ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
+        let mut at = &mut object;
+        let mut types = leaves;
+        let mut segments = path.split('.').peekable();
+        while let Some(segment) = segments.next() {
+            let leaf = types.iter().find(|(key, _)| keys_equal(key, segment));
+            let name = leaf.map_or(segment, |(key, _)| *key).to_owned();
+            if segments.peek().is_none() {
+                let json = match leaf {
+                    Some((_, ty)) => to_json(ty, Value::from_text(text))?,
+                    None => Json::String(text.to_owned()),
+                };
+                at.insert(name, json);
+                break;
+            }
+            types = match leaf {
+                Some((_, PropertyType::Record { leaves, .. })) => leaves,
+                _ => &[],
+            };
+            let inner = at.entry(name).or_insert_with(|| json!({}));
+            let Json::Object(inner) = inner else { break };
+            at = inner;
+        }
+    }
+    Ok(Json::Object(object))
 }
 
 /// One element line of a list as JSON: a list of tokens (an inner list) is an array.
@@ -91,7 +132,8 @@ fn array_to_json<'a>(
 }
 
 /// A property value as JSON, by its type: numbers, booleans, strings, arrays for
-/// vectors, arrays, lists and sets, objects for maps, `null` for `None`; 128-bit
+/// vectors, arrays, lists and sets, objects for maps and composites (each leaf by its
+/// key), `null` for `None`; 128-bit
 /// integers are their decimal text. `u64` values are numbers too (JSON numbers hold them exactly in
 /// `serde_json`, though JavaScript readers round past 2^53). Non-finite floats (`inf`,
 /// `nan`), which JSON cannot hold, are strings. A game-defined codec's value is its
@@ -122,6 +164,20 @@ pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueErr
             [NONE] => Json::Null,
             _ => to_json(inner, value)?,
         },
+        PropertyType::Record { leaves, .. } => {
+            record_to_json(leaves, &value.lines().collect::<Vec<_>>())?
+        }
+        PropertyType::Map(key, PropertyType::Record { leaves, .. }) => {
+            let mut entries = serde_json::Map::new();
+            for (k, lines) in record_groups(&value)? {
+                let k = match to_json(key, Value::from_text(k))? {
+                    Json::String(text) => text,
+                    other => other.to_string(),
+                };
+                entries.insert(k, record_to_json(leaves, &lines)?);
+            }
+            Json::Object(entries)
+        }
         PropertyType::Array(inner, n) => array_to_json(inner, *n, value)?,
         PropertyType::Set(inner) => list_to_json(inner, value)?,
         PropertyType::Map(key, inner) => {

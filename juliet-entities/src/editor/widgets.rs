@@ -4,7 +4,7 @@
 //! itself, so every kind, a game's included, is edited through its codec.
 
 use egui::{DragValue, Id, Response, TextEdit, Ui};
-use juliet_core::codec::{EMPTY_LIST, EMPTY_MAP, NONE};
+use juliet_core::codec::{EMPTY_LIST, EMPTY_MAP, ITEM_MARK, NONE};
 use juliet_core::{Codec, PropertyType, Value};
 
 /// Draws the widget for a value of type `ty` whose current text is `text`, labelled
@@ -69,8 +69,10 @@ pub fn value_widget(
         }
         PropertyType::List(inner) => list(ui, inner, text, label, id),
         PropertyType::Option(inner) => option(ui, inner, text, label, id),
+        // A composite's record: its `Key: value` lines.
+        PropertyType::Record { .. } => buffered_text(ui, text, label, id, true),
         // The types of `is_text_edited`.
-        _ => buffered_text(ui, text, label, id),
+        _ => buffered_text(ui, text, label, id, false),
     }
 }
 
@@ -90,6 +92,7 @@ fn is_text_edited(ty: &PropertyType) -> bool {
             | PropertyType::Array(..)
             | PropertyType::Map(..)
             | PropertyType::Set(_)
+            | PropertyType::Record { .. }
             | PropertyType::Custom(_)
     )
 }
@@ -166,7 +169,9 @@ struct Buffer {
 /// A text field whose edits reach the world when it loses focus (or Enter is pressed).
 /// A value that changes under the field while it is typed in (an undo, a reload) wins:
 /// the typing is dropped, so a stale text is never written back over it.
-fn buffered_text(ui: &mut Ui, text: &str, label: Id, id: Id) -> Option<String> {
+/// `lines`: several lines (Enter is a line break; the edit commits when the field loses
+/// focus).
+fn buffered_text(ui: &mut Ui, text: &str, label: Id, id: Id, lines: bool) -> Option<String> {
     let mut buffer = ui
         .data_mut(|d| d.get_temp::<Buffer>(id))
         .filter(|b| b.opened_on == text)
@@ -174,8 +179,12 @@ fn buffered_text(ui: &mut Ui, text: &str, label: Id, id: Id) -> Option<String> {
             opened_on: text.to_owned(),
             typed: text.to_owned(),
         });
+    let edit = match lines {
+        true => TextEdit::multiline(&mut buffer.typed).desired_rows(2),
+        false => TextEdit::singleline(&mut buffer.typed),
+    };
     let response = ui
-        .add(TextEdit::singleline(&mut buffer.typed).min_size(egui::vec2(280.0, 0.0)))
+        .add(edit.min_size(egui::vec2(280.0, 0.0)))
         .labelled_by(label);
     if response.has_focus() {
         ui.data_mut(|d| d.insert_temp(id, buffer));
@@ -199,23 +208,53 @@ pub(super) fn pending_text(ui: &Ui, ty: &PropertyType, text: &str, id: Id) -> Op
             pending_text(ui, inner, text, id.with("some"))
         }
         PropertyType::List(inner) => {
-            let mut items = list_items(text);
+            let mut items = list_items(inner, text);
             let (i, new) = (items.iter().enumerate())
                 .find_map(|(i, item)| Some((i, pending_text(ui, inner, item, id.with(i))?)))?;
             items[i] = new;
-            Some(items.join("\n"))
+            Some(list_text(inner, &items))
         }
         _ => None,
     }
 }
 
-/// The elements (value lines) of a list's value text.
-fn list_items(text: &str) -> Vec<String> {
-    if text.is_empty() || text.trim() == "[]" {
-        Vec::new()
-    } else {
-        text.lines().map(str::to_owned).collect()
+/// The elements of the value text of a list of `inner`: its value lines, or for a list
+/// of records the lines after each `-` line.
+fn list_items(inner: &PropertyType, text: &str) -> Vec<String> {
+    if text.is_empty() || text.trim() == EMPTY_LIST {
+        return Vec::new();
     }
+    if !matches!(inner, PropertyType::Record { .. }) {
+        return text.lines().map(str::to_owned).collect();
+    }
+    let mut items: Vec<String> = Vec::new();
+    for line in text.lines() {
+        match items.last_mut() {
+            Some(item) if line.trim() != ITEM_MARK => {
+                if !item.is_empty() {
+                    item.push('\n');
+                }
+                item.push_str(line);
+            }
+            _ => items.push(String::new()),
+        }
+    }
+    items
+}
+
+/// The value text of a list of `inner` whose elements are `items` ([`list_items`]).
+fn list_text(inner: &PropertyType, items: &[String]) -> String {
+    if items.is_empty() {
+        return EMPTY_LIST.to_owned();
+    }
+    if !matches!(inner, PropertyType::Record { .. }) {
+        return items.join("\n");
+    }
+    let records = items.iter().map(|item| match item.is_empty() {
+        true => ITEM_MARK.to_owned(),
+        false => format!("{ITEM_MARK}\n{item}"),
+    });
+    records.collect::<Vec<_>>().join("\n")
 }
 
 /// The text of a new element of a list of `inner`.
@@ -231,7 +270,8 @@ fn default_element(inner: &PropertyType) -> String {
         PropertyType::Map(..) => EMPTY_MAP.into(),
         PropertyType::Option(_) => NONE.into(),
         PropertyType::Array(item, n) => vec![default_element(item); *n].join(" "),
-        PropertyType::Custom(_) => String::new(),
+        // A record without lines is the composite's default.
+        PropertyType::Custom(_) | PropertyType::Record { .. } => String::new(),
         _ => "0".into(),
     }
 }
@@ -262,7 +302,7 @@ fn option(ui: &mut Ui, inner: &PropertyType, text: &str, label: Id, id: Id) -> O
 /// A list: one row per element (its own widget and a remove button), then an add
 /// button. Elements are value lines of the property.
 fn list(ui: &mut Ui, inner: &PropertyType, text: &str, label: Id, id: Id) -> Option<String> {
-    let mut items = list_items(text);
+    let mut items = list_items(inner, text);
     let mut changed = false;
     let mut remove = None;
     ui.vertical(|ui| {
@@ -286,11 +326,5 @@ fn list(ui: &mut Ui, inner: &PropertyType, text: &str, label: Id, id: Id) -> Opt
         items.remove(i);
         changed = true;
     }
-    changed.then(|| {
-        if items.is_empty() {
-            "[]".to_owned()
-        } else {
-            items.join("\n")
-        }
-    })
+    changed.then(|| list_text(inner, &items))
 }

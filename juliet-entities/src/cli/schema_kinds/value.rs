@@ -116,13 +116,17 @@ impl DynValue {
             // An asset path is written as a string.
             PropertyType::String | PropertyType::Asset(_) => DynValue::Text(String::new()),
             PropertyType::Enum { variants, .. } => DynValue::Enum { variants, index: 0 },
-            // A list of lists: kept as written, as arrays, maps and sets are.
-            PropertyType::List(PropertyType::List(_)) => DynValue::Raw(String::new()),
+            // A list of lists or of records: kept as written, as arrays, maps and sets
+            // are.
+            PropertyType::List(PropertyType::List(_) | PropertyType::Record { .. }) => {
+                DynValue::Raw(String::new())
+            }
             PropertyType::List(item) => DynValue::List {
                 item,
                 items: Vec::new(),
             },
             PropertyType::Custom(_)
+            | PropertyType::Record { .. }
             | PropertyType::Array(..)
             | PropertyType::Map(..)
             | PropertyType::Set(_) => DynValue::Raw(String::new()),

@@ -1,0 +1,341 @@
+//! What a list, a map or an `Option` may hold besides one-line values: a *composite*
+//! (`#[derive(Codec)]` on a struct), written as a *record*: one `Key: value` line per
+//! leaf, nested composites by their path (`Stats.Hp: 40.0`). Two traits, because a
+//! composite is not a [`Codec`] (it is a group of properties when it is a field):
+//!
+//! * [`Item`], what a `Vec` and a map's value hold: every [`Element`] (one line) and
+//!   every composite whose leaves are elements. A list of records starts each element
+//!   with a `-` line, a map of records each entry with a `- key` line:
+//!
+//!   ```text
+//!   ; Waypoints
+//!   -
+//!   Pos: 0.0 0.0 0.0
+//!   Wait: 0.5
+//!   -
+//!   Pos: 4.0 0.0 0.0
+//!   Wait: 1.0
+//!   ```
+//! * [`Optional`], what an `Option` holds: every [`Codec`] and every composite
+//!   (`~` for `None`, else the record's lines).
+//!
+//! A leaf a record does not write keeps the composite's default; a key twice is
+//! `DuplicateEntry`; a key the composite has no leaf for is an error naming its leaves.
+
+use super::inline::split_entry;
+use super::{Codec, Element, PropertyType};
+use crate::error::ValueErrorKind;
+use crate::value::{Value, ValueError};
+
+/// The line that opens each element of a list of records; in a map of records, `- key`
+/// opens each entry.
+pub const ITEM_MARK: &str = "-";
+
+/// A value a `Vec` or a map holds: an [`Element`] (one line) or a composite (a record,
+/// one `Key: value` line per leaf). Every `Element` is one; `#[derive(Codec)]` on a
+/// struct makes the struct one when each of its leaves is (a game implements neither
+/// side by hand).
+///
+/// ```
+/// use juliet_core::{Codec, Value};
+///
+/// #[derive(juliet_derive::Codec, Clone, Default, PartialEq, Debug)]
+/// # #[jasset(crate = ::juliet_core)]
+/// struct Waypoint { pos: glam::Vec3, wait: f32 }
+///
+/// let route = vec![Waypoint { pos: glam::Vec3::X, wait: 0.5 }];
+/// let mut text = String::new();
+/// route.encode(&mut text);
+/// assert_eq!(text, "-\nPos: 1.0 0.0 0.0\nWait: 0.5");
+/// assert_eq!(Vec::<Waypoint>::decode(Value::from_text(&text)).unwrap(), route);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an element of a list or a map's value in a .jasset file",
+    label = "a list or map of this type has no .jasset form",
+    note = "elements are one-line values (numbers, strings, vectors, lists of tokens, ...) or composites (`#[derive(Codec)]` on a struct, also `Default`) whose leaves are one-line values: a composite with a leaf of several lines (a list of lists, a map) is a field, not an element"
+)]
+pub trait Item: Clone + 'static {
+    /// The type as the reflection table reports it.
+    const ITEM_TYPE: PropertyType;
+
+    /// Whether the item is a record (`Key: value` lines) rather than one line.
+    const RECORD: bool;
+
+    /// Appends the item: its one line, or its record's lines separated by `\n`; no
+    /// trailing newline.
+    fn encode_item(&self, out: &mut String);
+
+    /// Reads an item from its lines: exactly one for an element, the record's lines
+    /// (any number, any order) for a composite.
+    ///
+    /// # Errors
+    /// As [`Codec::decode`], at the text at fault.
+    fn decode_item<'a>(lines: &[&'a str]) -> Result<Self, ValueError<'a>>;
+
+    /// Appends one `\npath: value` line per leaf (each line starts with `\n`), `path`
+    /// being the leaf's path from the record (a composite appends `.Leaf` to it).
+    fn encode_entries(&self, path: &mut String, out: &mut String);
+
+    /// Reads one record line into the leaf at `path` (relative to `self`; `""` is
+    /// `self`).
+    ///
+    /// # Errors
+    /// As [`Codec::decode`]; a path with no leaf is a [`ValueErrorKind::Custom`] at
+    /// `key`, the line's key as written.
+    fn decode_entry<'a>(
+        &mut self,
+        path: &'a str,
+        key: &'a str,
+        text: &'a str,
+    ) -> Result<(), ValueError<'a>>;
+
+    /// Whether two items are the same value ([`Codec::same_value`], leaf by leaf).
+    fn same_item(&self, other: &Self) -> bool;
+}
+
+impl<T: Element> Item for T {
+    const ITEM_TYPE: PropertyType = T::PROPERTY_TYPE;
+    const RECORD: bool = false;
+
+    #[inline(always)]
+    fn encode_item(&self, out: &mut String) {
+        self.encode_element(out);
+    }
+
+    #[inline(always)]
+    fn decode_item<'a>(lines: &[&'a str]) -> Result<Self, ValueError<'a>> {
+        match lines {
+            [line] => T::decode_element(Value::one_line(line)),
+            _ => Err(ValueError::new(
+                ValueErrorKind::ExpectedOneLine(lines.len()),
+                lines.get(1).copied().unwrap_or(""),
+            )),
+        }
+    }
+
+    fn encode_entries(&self, path: &mut String, out: &mut String) {
+        out.push('\n');
+        out.push_str(path);
+        out.push_str(": ");
+        self.encode_element(out);
+    }
+
+    fn decode_entry<'a>(
+        &mut self,
+        path: &'a str,
+        key: &'a str,
+        text: &'a str,
+    ) -> Result<(), ValueError<'a>> {
+        if !path.is_empty() {
+            return Err(ValueError::new(
+                ValueErrorKind::Custom(format!("`{key}`: this value has no leaf `{path}`")),
+                key,
+            ));
+        }
+        *self = T::decode_element(Value::one_line(text))?;
+        Ok(())
+    }
+
+    fn same_item(&self, other: &Self) -> bool {
+        self.same_value(other)
+    }
+}
+
+/// A value an `Option` holds: every [`Codec`] (written in its own form) and every
+/// composite (its record's lines). `None` is `~`, which neither writes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be held by an `Option` in a .jasset file",
+    label = "`Option<{Self}>` has no .jasset form",
+    note = "an `Option` holds a type with a codec, or a composite (`#[derive(Codec)]` on a struct, also `Default`) whose leaves are one-line values: a composite with a leaf of several lines (a list of lists, a map) is a field, not an option"
+)]
+pub trait Optional: Clone + 'static {
+    /// The type as the reflection table reports it.
+    const OPTIONAL_TYPE: PropertyType;
+
+    /// Appends the value's lines ([`Codec::encode`], or a record's lines).
+    fn encode_some(&self, out: &mut String);
+
+    /// Reads a value ([`Codec::decode`], or a record).
+    ///
+    /// # Errors
+    /// As [`Codec::decode`].
+    fn decode_some(value: Value<'_>) -> Result<Self, ValueError<'_>>;
+
+    /// Reads a value into `self` ([`Codec::decode_into`]).
+    ///
+    /// # Errors
+    /// As [`Codec::decode`]; on error `self` is unchanged.
+    fn decode_some_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        *self = Self::decode_some(value)?;
+        Ok(())
+    }
+
+    /// Whether two values are the same ([`Codec::same_value`]).
+    fn same_some(&self, other: &Self) -> bool;
+}
+
+impl<T: Codec> Optional for T {
+    const OPTIONAL_TYPE: PropertyType = T::PROPERTY_TYPE;
+
+    #[inline(always)]
+    fn encode_some(&self, out: &mut String) {
+        self.encode(out);
+    }
+
+    #[inline(always)]
+    fn decode_some(value: Value<'_>) -> Result<Self, ValueError<'_>> {
+        T::decode(value)
+    }
+
+    #[inline(always)]
+    fn decode_some_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
+        self.decode_into(value)
+    }
+
+    fn same_some(&self, other: &Self) -> bool {
+        self.same_value(other)
+    }
+}
+
+/// Appends a record's lines ([`Item::encode_entries`] without the first `\n`).
+pub fn write_record<T: Item>(record: &T, out: &mut String) {
+    let start = out.len();
+    record.encode_entries(&mut String::new(), out);
+    if out[start..].starts_with('\n') {
+        out.remove(start);
+    }
+}
+
+/// A record read from `lines` over the composite's default ([`read_record`]).
+///
+/// # Errors
+/// As [`read_record`].
+pub fn decode_record<'a, T: Item + Default>(lines: &[&'a str]) -> Result<T, ValueError<'a>> {
+    let mut record = T::default();
+    read_record(&mut record, lines)?;
+    Ok(record)
+}
+
+/// A record read from a whole value (an `Option`'s), as [`decode_record`].
+///
+/// # Errors
+/// As [`read_record`].
+pub fn decode_record_value<T: Item + Default>(value: Value<'_>) -> Result<T, ValueError<'_>> {
+    let lines: Vec<&str> = value.lines().collect();
+    decode_record(&lines)
+}
+
+/// Reads a record's `Key: value` lines into `record` (the composite's default, or the
+/// value it had), each key a path from the record (`Stats.Hp`).
+///
+/// # Errors
+/// [`ValueErrorKind::ExpectedEntry`] for a line without `:` or with nothing on one
+/// side, [`ValueErrorKind::DuplicateEntry`] for a key twice (ASCII case and `_`
+/// ignored), and the leaf's own errors.
+pub fn read_record<'a, T: Item>(record: &mut T, lines: &[&'a str]) -> Result<(), ValueError<'a>> {
+    for (i, line) in lines.iter().enumerate() {
+        let (key, text) = split_entry(line)
+            .filter(|(k, v)| !k.is_empty() && !v.is_empty())
+            .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
+        let earlier = lines[..i]
+            .iter()
+            .filter_map(|l| split_entry(l))
+            .any(|(k, _)| crate::crc::keys_equal(k, key));
+        if earlier {
+            return Err(ValueError::new(ValueErrorKind::DuplicateEntry, key));
+        }
+        record.decode_entry(key, key, text)?;
+    }
+    Ok(())
+}
+
+/// The first segment of a record key's path and the rest (`"Stats.Hp"` gives
+/// `("Stats", "Hp")`, `"Hp"` gives `("Hp", "")`).
+pub fn split_path(path: &str) -> (&str, &str) {
+    path.split_once('.').unwrap_or((path, ""))
+}
+
+/// The error for a record key `key` whose segment `segment` is not one of `leaves`.
+#[cold]
+pub fn no_such_leaf<'a>(key: &'a str, segment: &str, leaves: &[&str]) -> ValueError<'a> {
+    if segment.is_empty() {
+        let example = format!("{key}.{}", leaves.first().copied().unwrap_or_default());
+        return ValueError::new(
+            ValueErrorKind::Custom(format!(
+                "`{key}` is a composite: write each of its leaves ({}) as its own line, such as `{example}: ...`",
+                leaves.join(", ")
+            )),
+            key,
+        );
+    }
+    let hint = crate::suggest::did_you_mean(segment, leaves.iter().copied())
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default();
+    ValueError::new(
+        ValueErrorKind::Custom(format!(
+            "no leaf `{segment}`{hint}: the leaves here are {}",
+            leaves.join(", ")
+        )),
+        key,
+    )
+}
+
+/// Appends the records `items`, each after the line `mark` writes for its index;
+/// `empty` when there are none.
+pub(super) fn write_records<'t, T: Item + 't>(
+    out: &mut String,
+    items: impl ExactSizeIterator<Item = &'t T>,
+    empty: &str,
+    mut mark: impl FnMut(&mut String, usize),
+) {
+    if items.len() == 0 {
+        out.push_str(empty);
+    }
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        mark(out, i);
+        out.push('\n');
+        item.encode_item(out);
+    }
+}
+
+/// The groups of a list or map of records: each `-` (or `- key`) line's text after the
+/// mark (`""` for a list) and the record lines up to the next mark.
+///
+/// ```
+/// use juliet_core::{codec::record_groups, Value};
+///
+/// let groups = record_groups(&Value::from_text("- orc\nCount: 1\n- elf")).unwrap();
+/// assert_eq!(groups, [("orc", vec!["Count: 1"]), ("elf", vec![])]);
+/// ```
+///
+/// # Errors
+/// A [`ValueErrorKind::Custom`] at the first line when it is not a mark.
+pub fn record_groups<'a>(
+    value: &Value<'a>,
+) -> Result<Vec<(&'a str, Vec<&'a str>)>, ValueError<'a>> {
+    let mut groups: Vec<(&'a str, Vec<&'a str>)> = Vec::new();
+    for line in value.lines() {
+        match line.strip_prefix(ITEM_MARK) {
+            Some(rest) if rest.is_empty() || rest.starts_with([' ', '\t']) => {
+                groups.push((rest.trim_start_matches([' ', '\t']), Vec::new()));
+            }
+            _ => match groups.last_mut() {
+                Some((_, lines)) => lines.push(line),
+                None => {
+                    return Err(ValueError::new(
+                        ValueErrorKind::Custom(
+                            "each element of a list of records starts with a `-` line \
+                             (a map's entry with `- key`)"
+                                .into(),
+                        ),
+                        line,
+                    ))
+                }
+            },
+        }
+    }
+    Ok(groups)
+}

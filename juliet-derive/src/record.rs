@@ -1,0 +1,130 @@
+//! A composite as a *record*, for the containers that hold one: the `Item` impl (an
+//! element of a `Vec`, a map's value: one `Key: value` line per leaf, nested leaves by
+//! their path) and the `Optional` impl (an `Option`'s value). Both impls put their
+//! needs in higher-ranked `where` clauses, which are checked where the impl is used: a
+//! composite with a leaf that has no one-line form (a list of lists) still compiles as
+//! a field, and `Vec<ThatComposite>` is the error, at the field that holds it.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::DeriveInput;
+
+use crate::composite::Leaf;
+
+/// The `Item` and `Optional` impls of the composite whose leaves are `leaves`.
+pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
+    let ident = &input.ident;
+    let name = ident.to_string();
+    let item = quote!(#krate::Item);
+    let private = quote!(#krate::__private);
+    let of = |leaf: &Leaf<'_>| {
+        let ty = leaf.ty;
+        quote_spanned!(ty.span()=> <#ty as #item>)
+    };
+    let bounds = leaves.iter().map(|leaf| {
+        let ty = leaf.ty;
+        quote_spanned!(ty.span()=> #ty: #item)
+    });
+    let keys: Vec<&str> = leaves.iter().map(|leaf| leaf.key.as_str()).collect();
+    let types = leaves.iter().map(|leaf| {
+        let (key, ty) = (&leaf.key, of(leaf));
+        quote!((#key, &#ty::ITEM_TYPE))
+    });
+    let record = quote! {
+        #krate::PropertyType::Record { name: #name, leaves: &[#(#types),*] }
+    };
+    let encodes = leaves.iter().map(|leaf| {
+        let (member, key, ty) = (&leaf.member, &leaf.key, of(leaf));
+        quote! {
+            path.truncate(len);
+            if len > 0 {
+                path.push('.');
+            }
+            path.push_str(#key);
+            #ty::encode_entries(&self.#member, path, out);
+        }
+    });
+    let decodes = leaves.iter().map(|leaf| {
+        let (member, key, ty) = (&leaf.member, &leaf.key, of(leaf));
+        quote! {
+            if #krate::keys_equal(head, #key) {
+                return #ty::decode_entry(&mut self.#member, rest, key, text);
+            }
+        }
+    });
+    let sames = leaves.iter().map(|leaf| {
+        let (member, ty) = (&leaf.member, of(leaf));
+        quote!(&& #ty::same_item(&self.#member, &other.#member))
+    });
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #item for #ident
+            where
+                for<'__juliet> #ident: ::core::default::Default,
+                #(for<'__juliet> #bounds,)*
+            {
+                const ITEM_TYPE: #krate::PropertyType = #record;
+                const RECORD: bool = true;
+
+                fn encode_item(&self, out: &mut ::std::string::String) {
+                    #private::write_record(self, out);
+                }
+
+                fn decode_item<'a>(
+                    lines: &[&'a str],
+                ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
+                    #private::decode_record(lines)
+                }
+
+                fn encode_entries(
+                    &self,
+                    path: &mut ::std::string::String,
+                    out: &mut ::std::string::String,
+                ) {
+                    let len = path.len();
+                    #(#encodes)*
+                    path.truncate(len);
+                }
+
+                fn decode_entry<'a>(
+                    &mut self,
+                    path: &'a str,
+                    key: &'a str,
+                    text: &'a str,
+                ) -> ::core::result::Result<(), #krate::ValueError<'a>> {
+                    let (head, rest) = #private::split_path(path);
+                    #(#decodes)*
+                    ::core::result::Result::Err(#private::no_such_leaf(key, head, &[#(#keys),*]))
+                }
+
+                fn same_item(&self, other: &Self) -> bool {
+                    true #(#sames)*
+                }
+            }
+
+            #[automatically_derived]
+            impl #krate::Optional for #ident
+            where
+                for<'__juliet> #ident: #item + ::core::default::Default,
+            {
+                const OPTIONAL_TYPE: #krate::PropertyType = <Self as #item>::ITEM_TYPE;
+
+                fn encode_some(&self, out: &mut ::std::string::String) {
+                    #private::write_record(self, out);
+                }
+
+                fn decode_some(
+                    value: #krate::Value<'_>,
+                ) -> ::core::result::Result<Self, #krate::ValueError<'_>> {
+                    #private::decode_record_value(value)
+                }
+
+                fn same_some(&self, other: &Self) -> bool {
+                    <Self as #item>::same_item(self, other)
+                }
+            }
+        };
+    }
+}

@@ -130,6 +130,15 @@ pub(crate) fn expand(
         quote!(&[#(#keys),*])
     });
     let element = quote!(#krate::Element);
+    let shapes = variants.iter().map(|v| {
+        let name = &v.name;
+        let fields = v.fields.iter().map(|f| {
+            let (key, ty) = (&f.key, f.ty);
+            let of = quote_spanned!(ty.span()=> <#ty as #krate::Codec>::PROPERTY_TYPE);
+            quote!((#key, &#of))
+        });
+        quote!((#name, &[#(#fields),*]))
+    });
     let encodes = variants.iter().map(|v| {
         let (pat, name) = (pattern(v), &v.name);
         let writes = v.fields.iter().map(|f| {
@@ -184,7 +193,10 @@ pub(crate) fn expand(
         const _: () = {
             #[automatically_derived]
             impl #krate::Codec for #ident {
-                const PROPERTY_TYPE: #krate::PropertyType = #krate::PropertyType::Custom(#type_name);
+                const PROPERTY_TYPE: #krate::PropertyType = #krate::PropertyType::EnumWithData {
+                    name: #type_name,
+                    variants: &[#(#shapes),*],
+                };
 
                 fn encode(&self, out: &mut ::std::string::String) {
                     match self {

@@ -49,7 +49,10 @@ fn patrol() -> Patrol {
             Waypoint {
                 pos: Vec3::new(1.0, 0.0, -2.5),
                 wait: 0.5,
-                stats: Stats { hp: 3.0, armor: 1.0 },
+                stats: Stats {
+                    hp: 3.0,
+                    armor: 1.0,
+                },
                 label: Some("gate a".into()),
             },
             Waypoint {
@@ -64,12 +67,32 @@ fn patrol() -> Patrol {
             armor: 12.5,
         }),
         spawns: [
-            ("orc".to_owned(), Spawn { count: 1, delay: 4.0 }),
-            ("goblin".to_owned(), Spawn { count: 3, delay: 0.5 }),
+            (
+                "orc".to_owned(),
+                Spawn {
+                    count: 1,
+                    delay: 4.0,
+                },
+            ),
+            (
+                "goblin".to_owned(),
+                Spawn {
+                    count: 3,
+                    delay: 0.5,
+                },
+            ),
         ]
         .into_iter()
         .collect(),
-        by_id: [(7, Spawn { count: 2, delay: 1.0 })].into_iter().collect(),
+        by_id: [(
+            7,
+            Spawn {
+                count: 2,
+                delay: 1.0,
+            },
+        )]
+        .into_iter()
+        .collect(),
         speed: 3.0,
     }
 }
@@ -111,7 +134,10 @@ fn a_container_of_composites_is_one_property_written_as_records() {
     assert_eq!(*name, "Waypoint");
     let leaf_keys: Vec<&str> = leaves.iter().map(|(key, _)| *key).collect();
     assert_eq!(leaf_keys, ["Pos", "Wait", "Stats", "Label"]);
-    assert!(matches!(leaves[2].1, PropertyType::Record { name: "Stats", .. }));
+    assert!(matches!(
+        leaves[2].1,
+        PropertyType::Record { name: "Stats", .. }
+    ));
     assert_eq!(save(&patrol()), PATROL);
 }
 
@@ -133,13 +159,22 @@ fn records_round_trip_bit_exact_and_read_in_any_order_and_spelling() {
         [
             Waypoint {
                 wait: 1.5,
-                stats: Stats { hp: 0.0, armor: 2.0 },
+                stats: Stats {
+                    hp: 0.0,
+                    armor: 2.0
+                },
                 ..Waypoint::default()
             },
             Waypoint::default()
         ]
     );
-    assert_eq!(value.boss, Some(Stats { hp: 0.0, armor: 1.0 }));
+    assert_eq!(
+        value.boss,
+        Some(Stats {
+            hp: 0.0,
+            armor: 1.0
+        })
+    );
 }
 
 #[test]
@@ -222,7 +257,10 @@ fn an_instance_overrides_a_templates_some_with_none_and_a_list_as_a_whole() {
         "; Kind\nPatrol\n; Boss\nHp: 100\nArmor: 5\n; Route\n-\nWait: 1\n; Speed\n2.0\n",
     );
     p.entity("a", &instance(PATROL_TEMPLATE, 1, "; Boss\n~\n"));
-    p.entity("b", &instance(PATROL_TEMPLATE, 2, "; Route\n-\nWait: 3\n-\nWait: 4\n"));
+    p.entity(
+        "b",
+        &instance(PATROL_TEMPLATE, 2, "; Route\n-\nWait: 3\n-\nWait: 4\n"),
+    );
     let mut world = p.load_clean();
     let get = |world: &juliet_entities::World, id| {
         world.manager().get::<Patrol>(EntityId(id)).unwrap().clone()
@@ -230,8 +268,17 @@ fn an_instance_overrides_a_templates_some_with_none_and_a_list_as_a_whole() {
     let a = get(&world, 1);
     assert_eq!((a.boss, a.route.len()), (None, 1));
     let b = get(&world, 2);
-    assert_eq!(b.boss, Some(Stats { hp: 100.0, armor: 5.0 }));
-    assert_eq!(b.route.iter().map(|w| w.wait).collect::<Vec<_>>(), [3.0, 4.0]);
+    assert_eq!(
+        b.boss,
+        Some(Stats {
+            hp: 100.0,
+            armor: 5.0
+        })
+    );
+    assert_eq!(
+        b.route.iter().map(|w| w.wait).collect::<Vec<_>>(),
+        [3.0, 4.0]
+    );
 
     // Back to `Some` through reflection: the instance writes its own record.
     world
@@ -244,5 +291,11 @@ fn an_instance_overrides_a_templates_some_with_none_and_a_list_as_a_whole() {
 
     // Revert: the template's record again.
     world.revert_property(EntityId(1), "Boss").unwrap();
-    assert_eq!(get(&world, 1).boss, Some(Stats { hp: 100.0, armor: 5.0 }));
+    assert_eq!(
+        get(&world, 1).boss,
+        Some(Stats {
+            hp: 100.0,
+            armor: 5.0
+        })
+    );
 }

@@ -1,6 +1,7 @@
 //! The inspector on the value model: a composite shown as a tree (a row naming it, then
 //! one row a leaf, each with its own override mark and Revert), and an `Option` as a
-//! toggle with the value's own widget beside it. Through egui_kittest and the
+//! toggle with the value's own widget beside it, an enum with data as a choice of its
+//! variant and one row per field of the variant in use. Through egui_kittest and the
 //! accessibility tree.
 
 use std::fs;
@@ -17,11 +18,24 @@ struct Stats {
     armor: f32,
 }
 
-/// A kind with a composite and an option.
+/// An enum with data.
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+enum Trigger {
+    #[default]
+    Never,
+    OnTouch {
+        radius: f32,
+        once: bool,
+    },
+    Timer(f32),
+}
+
+/// A kind with a composite, an option and an enum with data.
 #[derive(Entity)]
 struct Sentry {
     stats: Stats,
     glow: Option<f32>,
+    trigger: Trigger,
 }
 
 /// A project with a Sentry template and one instance (id 0x20) overriding `Stats.Hp`,
@@ -121,4 +135,60 @@ fn an_option_is_a_toggle_with_its_value_beside_it() {
     h.get_by_role_and_label(Role::CheckBox, "Glow").click();
     h.run();
     assert_eq!(sentry(&h).1, Some(0.0));
+}
+
+fn trigger(h: &Harness<'_, EditorApp>) -> Trigger {
+    let world = h.state().world();
+    world
+        .manager()
+        .get::<Sentry>(EntityId(0x20))
+        .unwrap()
+        .trigger
+        .clone()
+}
+
+#[test]
+fn an_enum_with_data_is_a_choice_of_variant_then_its_fields() {
+    let (_dir, mut h) = sentry_editor();
+    assert_eq!(trigger(&h), Trigger::Never);
+    assert!(h.query_by_role_and_label(Role::CheckBox, "Once").is_none());
+
+    // Choosing a variant gives it with its fields' defaults, and shows its fields.
+    h.get_by_role_and_label(Role::ComboBox, "Trigger").click();
+    h.run();
+    h.get_by_label("OnTouch").click();
+    h.run();
+    assert_eq!(
+        trigger(&h),
+        Trigger::OnTouch {
+            radius: 0.0,
+            once: false
+        }
+    );
+    assert!(h
+        .query_by_role_and_label(Role::SpinButton, "Radius")
+        .is_some());
+
+    // A field's own widget edits that field alone.
+    h.get_by_role_and_label(Role::CheckBox, "Once").click();
+    h.run();
+    assert_eq!(
+        trigger(&h),
+        Trigger::OnTouch {
+            radius: 0.0,
+            once: true
+        }
+    );
+    assert!(h
+        .query_by_role_and_label(Role::Button, "Revert Trigger")
+        .is_some());
+
+    // Another variant: the first variant's fields are gone, the new one's are shown.
+    h.get_by_role_and_label(Role::ComboBox, "Trigger").click();
+    h.run();
+    h.get_by_label("Timer").click();
+    h.run();
+    assert_eq!(trigger(&h), Trigger::Timer(0.0));
+    assert!(h.query_by_role_and_label(Role::CheckBox, "Once").is_none());
+    assert!(h.query_by_role_and_label(Role::SpinButton, "0").is_some());
 }

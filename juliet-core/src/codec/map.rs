@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasher;
 
 use super::inline::split_entry;
-use super::list::{element_lines, write_lines};
 use super::item::{record_groups, write_records};
+use super::list::{element_lines, write_lines};
 use super::{Codec, Item, MapKey, PropertyType, ITEM_MARK};
 use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};

@@ -97,6 +97,18 @@ pub enum PropertyType {
         /// The variant names, in declaration order.
         variants: &'static [&'static str],
     },
+    /// An enum with data (`#[derive(Codec)]` on an enum whose variants have fields): the
+    /// variant's name on the first value line, then one `Field: value` line per field of
+    /// that variant.
+    EnumWithData {
+        /// The Rust type name.
+        name: &'static str,
+        /// Each variant's name and its fields' keys and types, in declaration order.
+        variants: &'static [(
+            &'static str,
+            &'static [(&'static str, &'static PropertyType)],
+        )],
+    },
     /// `Vec<T>`: one element per value line.
     List(&'static PropertyType),
     /// `[T; N]` and the `glam` vectors of other elements than `f32`: `N` tokens on one
@@ -149,6 +161,14 @@ impl fmt::Display for PropertyType {
             PropertyType::Floats(n) => write!(f, "{n} floats"),
             PropertyType::String => f.write_str("string"),
             PropertyType::Enum { variants, .. } => write!(f, "one of {}", variants.join(" | ")),
+            PropertyType::EnumWithData { variants, .. } => {
+                let names: Vec<&str> = variants.iter().map(|(name, _)| *name).collect();
+                write!(
+                    f,
+                    "one of {}, then its fields' `Field: value` lines",
+                    names.join(" | ")
+                )
+            }
             PropertyType::List(PropertyType::List(inner)) => {
                 write!(f, "list of lists of {inner}, one inner list per line")
             }

@@ -197,7 +197,8 @@ impl SchemaClass {
     }
 }
 
-/// A property type as one word: `f32`, `floats3`, `enum(Stone|Wood)`, `list(string)`,
+/// A property type as one word: `f32`, `floats3`, `enum(Stone|Wood)`, an enum with data
+/// `enum(None|OnTouch(Radius:f32,Once:bool))`, `list(string)`,
 /// `option(f32)`, `array(u8,4)`, `map(string,f32)`, `set(u32)`, `ref(Switch)` (`ref(*)`:
 /// any kind), `asset(obj)` (`asset(*)`: any file), `record(Waypoint)` (a composite in a
 /// container), `custom(Rgba)`.
@@ -222,6 +223,20 @@ pub fn type_name(ty: &PropertyType) -> String {
         PropertyType::Floats(n) => format!("floats{n}"),
         PropertyType::String => "string".into(),
         PropertyType::Enum { variants, .. } => format!("enum({})", variants.join("|")),
+        PropertyType::EnumWithData { variants, .. } => {
+            let variants = variants
+                .iter()
+                .map(|(name, fields)| match fields.is_empty() {
+                    true => (*name).to_owned(),
+                    false => {
+                        let fields = fields
+                            .iter()
+                            .map(|(key, ty)| format!("{key}:{}", type_name(ty)));
+                        format!("{name}({})", fields.collect::<Vec<_>>().join(","))
+                    }
+                });
+            format!("enum({})", variants.collect::<Vec<_>>().join("|"))
+        }
         PropertyType::List(inner) => format!("list({})", type_name(inner)),
         PropertyType::Array(inner, n) => format!("array({},{n})", type_name(inner)),
         PropertyType::Option(inner) => format!("option({})", type_name(inner)),

@@ -302,14 +302,7 @@ fn parse_type(word: &str) -> Option<&'static PropertyType> {
                 let n: usize = n.parse().ok().filter(|n| (1..=MAX_FLOATS).contains(n))?;
                 PropertyType::Floats(n)
             } else if let Some(inner) = inner_of(word, "enum") {
-                let variants: Vec<&'static str> = inner.split('|').map(leak).collect();
-                if variants.iter().any(|v| v.is_empty()) {
-                    return None;
-                }
-                PropertyType::Enum {
-                    name: "enum",
-                    variants: Vec::leak(variants),
-                }
+                parse_enum(inner)?
             } else if let Some(inner) = inner_of(word, "list") {
                 PropertyType::List(parse_type(inner)?)
             } else if let Some(inner) = inner_of(word, "option") {
@@ -339,18 +332,70 @@ fn parse_type(word: &str) -> Option<&'static PropertyType> {
     Some(Box::leak(Box::new(ty)))
 }
 
-/// `a,b` split at its comma outside parentheses (`map(string,list(u8))`).
-fn split_pair(inner: &str) -> Option<(&str, &str)> {
-    let mut depth = 0u32;
+/// The inside of `enum(...)`: `Stone|Wood` (a unit enum), or variants some of which
+/// list their fields, `None|OnTouch(Radius:f32,Once:bool)|Timer(0:f32)` (an enum with
+/// data).
+fn parse_enum(inner: &str) -> Option<PropertyType> {
+    let mut variants = Vec::new();
+    for variant in split_outside(inner, '|')? {
+        let (name, fields) = match variant.split_once('(') {
+            Some((name, rest)) => (name, Some(rest.strip_suffix(')')?)),
+            None => (variant, None),
+        };
+        if name.is_empty() {
+            return None;
+        }
+        let mut typed: Vec<(&'static str, &'static PropertyType)> = Vec::new();
+        let parts = match fields {
+            Some(list) if !list.is_empty() => split_outside(list, ',')?,
+            _ => Vec::new(),
+        };
+        for field in parts {
+            let (key, ty) = field.split_once(':')?;
+            typed.push((leak(key), parse_type(ty)?));
+        }
+        variants.push((leak(name), fields.map(|_| &*Vec::leak(typed))));
+    }
+    if variants.iter().all(|(_, fields)| fields.is_none()) {
+        let names = variants.iter().map(|(name, _)| *name).collect();
+        return Some(PropertyType::Enum {
+            name: "enum",
+            variants: Vec::leak(names),
+        });
+    }
+    let variants = variants
+        .into_iter()
+        .map(|(n, f)| (n, f.unwrap_or_default()));
+    Some(PropertyType::EnumWithData {
+        name: "enum",
+        variants: Vec::leak(variants.collect()),
+    })
+}
+
+/// `inner` split at each `separator` outside parentheses; `None` for unbalanced ones.
+fn split_outside(inner: &str, separator: char) -> Option<Vec<&str>> {
+    let (mut depth, mut start, mut parts) = (0u32, 0, Vec::new());
     for (i, c) in inner.char_indices() {
         match c {
             '(' => depth += 1,
             ')' => depth = depth.checked_sub(1)?,
-            ',' if depth == 0 => return Some((&inner[..i], &inner[i + 1..])),
+            c if c == separator && depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
             _ => {}
         }
     }
-    None
+    parts.push(&inner[start..]);
+    (depth == 0).then_some(parts)
+}
+
+/// `a,b` split at its comma outside parentheses (`map(string,list(u8))`).
+fn split_pair(inner: &str) -> Option<(&str, &str)> {
+    match split_outside(inner, ',')?.as_slice() {
+        [a, b] => Some((a, b)),
+        _ => None,
+    }
 }
 
 /// `inner` of `name(inner)`.

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::codec::{record_groups, split_entry, tokens, EMPTY_LIST, EMPTY_MAP, NONE};
 use juliet_core::{
-    decode_variant, key_crc_runtime, keys_equal, Codec, Error, ErrorKind, PropertyType, TokenBuffer, Value,
-    ValueError, ValueErrorKind,
+    decode_variant, key_crc_runtime, keys_equal, Codec, Error, ErrorKind, PropertyType,
+    TokenBuffer, Value, ValueError, ValueErrorKind,
 };
 use serde_json::{json, Value as Json};
 
@@ -70,6 +70,23 @@ fn record_to_json<'a>(
         }
     }
     Ok(Json::Object(object))
+}
+
+/// An enum with data as JSON, as serde writes one: the variant's name for a variant
+/// without fields, else `{"Variant": {"Field": value, ...}}`.
+fn variant_to_json<'a>(
+    variants: &[(&str, &[(&str, &PropertyType)])],
+    value: Value<'a>,
+) -> Result<Json, ValueError<'a>> {
+    let names: Vec<&str> = variants.iter().map(|(name, _)| *name).collect();
+    let lines: Vec<&str> = value.lines().collect();
+    let first = lines.first().copied().unwrap_or_default();
+    let (name, fields) = variants[decode_variant(first, &names)?];
+    if fields.is_empty() {
+        return Ok(Json::String(name.to_owned()));
+    }
+    let record = record_to_json(fields, &lines[1..])?;
+    Ok(json!({ name: record }))
 }
 
 /// One element line of a list as JSON: a list of tokens (an inner list) is an array.
@@ -167,6 +184,7 @@ pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueErr
         PropertyType::Record { leaves, .. } => {
             record_to_json(leaves, &value.lines().collect::<Vec<_>>())?
         }
+        PropertyType::EnumWithData { variants, .. } => variant_to_json(variants, value)?,
         PropertyType::Map(key, PropertyType::Record { leaves, .. }) => {
             let mut entries = serde_json::Map::new();
             for (k, lines) in record_groups(&value)? {
@@ -443,6 +461,46 @@ mod tests {
     use crate::pieces::PIECE_LINES;
 
     static INNER: PropertyType = PropertyType::I32;
+
+    #[test]
+    fn records_and_enums_with_data_become_objects_keyed_by_leaf() {
+        let v = |t| Value::from_text(t);
+        static STATS: PropertyType = PropertyType::Record {
+            name: "Stats",
+            leaves: &[("Hp", &PropertyType::F32), ("Armor", &PropertyType::F32)],
+        };
+        static WAYPOINT: PropertyType = PropertyType::Record {
+            name: "Waypoint",
+            leaves: &[("Pos", &PropertyType::Floats(3)), ("Stats", &STATS)],
+        };
+        static ROUTE: PropertyType = PropertyType::List(&WAYPOINT);
+        assert_eq!(
+            to_json(&ROUTE, v("-\nPos: 1 2 3\nstats.hp: 4\n-\nStats.Armor: 0.5")).unwrap(),
+            json!([
+                {"Pos": [1.0, 2.0, 3.0], "Stats": {"Hp": 4.0}},
+                {"Stats": {"Armor": 0.5}}
+            ])
+        );
+        static BY_NAME: PropertyType = PropertyType::Map(&PropertyType::String, &STATS);
+        assert_eq!(
+            to_json(&BY_NAME, v("- orc\nHp: 3\n- elf\nArmor: 1")).unwrap(),
+            json!({"orc": {"Hp": 3.0}, "elf": {"Armor": 1.0}})
+        );
+        static TRIGGER: PropertyType = PropertyType::EnumWithData {
+            name: "Trigger",
+            variants: &[
+                ("Never", &[]),
+                ("OnTouch", &[("Radius", &PropertyType::F32)]),
+            ],
+        };
+        assert_eq!(to_json(&TRIGGER, v("never")).unwrap(), json!("Never"));
+        assert_eq!(
+            to_json(&TRIGGER, v("OnTouch\nradius: 2")).unwrap(),
+            json!({"OnTouch": {"Radius": 2.0}})
+        );
+        let err = to_json(&TRIGGER, v("OnTouch\nRadius: far")).unwrap_err();
+        assert_eq!(err.found, "far");
+    }
 
     #[test]
     fn the_new_value_types_become_json_as_their_codecs_read_them() {

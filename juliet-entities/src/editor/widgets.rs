@@ -4,8 +4,9 @@
 //! itself, so every kind, a game's included, is edited through its codec.
 
 use egui::{DragValue, Id, Response, TextEdit, Ui};
+use juliet_core::codec::split_entry;
 use juliet_core::codec::{EMPTY_LIST, EMPTY_MAP, ITEM_MARK, NONE};
-use juliet_core::{Codec, PropertyType, Value};
+use juliet_core::{keys_equal, Codec, PropertyType, Value};
 
 /// Draws the widget for a value of type `ty` whose current text is `text`, labelled
 /// (for screen readers and tests) by the widget `label`; `id` keeps the state of a
@@ -50,22 +51,10 @@ pub fn value_widget(
             })
         }
         PropertyType::Enum { variants, .. } => {
-            let current = text.trim();
-            let mut chosen = None;
-            egui::ComboBox::from_id_salt(id)
-                .selected_text(current)
-                .show_ui(ui, |ui| {
-                    for variant in *variants {
-                        if ui.selectable_label(*variant == current, *variant).clicked()
-                            && *variant != current
-                        {
-                            chosen = Some((*variant).to_owned());
-                        }
-                    }
-                })
-                .response
-                .labelled_by(label);
-            chosen
+            variant_choice(ui, variants.iter().copied(), text.trim(), label, id).map(str::to_owned)
+        }
+        PropertyType::EnumWithData { variants, .. } => {
+            enum_with_data(ui, variants, text, label, id)
         }
         PropertyType::List(inner) => list(ui, inner, text, label, id),
         PropertyType::Option(inner) => option(ui, inner, text, label, id),
@@ -257,6 +246,87 @@ fn list_text(inner: &PropertyType, items: &[String]) -> String {
     records.collect::<Vec<_>>().join("\n")
 }
 
+/// The variants of an enum with data, each with its fields' keys and types.
+type Variants = [(
+    &'static str,
+    &'static [(&'static str, &'static PropertyType)],
+)];
+
+/// An enum with data: a combo box of its variants (choosing one gives that variant
+/// with its fields' defaults), then one row per field of the variant in use, each with
+/// its type's own widget, labelled by the field's key.
+fn enum_with_data(
+    ui: &mut Ui,
+    variants: &'static Variants,
+    text: &str,
+    label: Id,
+    id: Id,
+) -> Option<String> {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let current = lines.next().unwrap_or_default();
+    let written: Vec<(&str, &str)> = lines.filter_map(split_entry).collect();
+    let index = variants
+        .iter()
+        .position(|(name, _)| name.eq_ignore_ascii_case(current));
+    let mut out = None;
+    ui.vertical(|ui| {
+        let names = variants.iter().map(|(name, _)| *name);
+        if let Some(chosen) = variant_choice(ui, names, current, label, id) {
+            out = Some(chosen.to_owned());
+        }
+        let Some((name, fields)) = index.map(|i| variants[i]) else {
+            return;
+        };
+        let mut values: Vec<String> = fields
+            .iter()
+            .map(|(key, ty)| {
+                let found = written.iter().find(|(k, _)| keys_equal(k, key));
+                found.map_or_else(|| default_element(ty), |(_, v)| (*v).to_owned())
+            })
+            .collect();
+        for (i, (key, ty)) in fields.iter().enumerate() {
+            ui.horizontal(|ui| {
+                let field_label = ui.label(*key).id;
+                if let Some(new) = value_widget(ui, ty, &values[i], field_label, id.with(key)) {
+                    values[i] = new;
+                    let lines = fields
+                        .iter()
+                        .zip(&values)
+                        .map(|((k, _), v)| format!("{k}: {v}"));
+                    let body: Vec<String> = std::iter::once(name.to_owned()).chain(lines).collect();
+                    out = Some(body.join("\n"));
+                }
+            });
+        }
+    });
+    out
+}
+
+/// A combo box of `names` showing `current`, labelled by `label`: the name chosen, if
+/// it is another one.
+fn variant_choice(
+    ui: &mut Ui,
+    names: impl Iterator<Item = &'static str>,
+    current: &str,
+    label: Id,
+    id: Id,
+) -> Option<&'static str> {
+    let mut chosen = None;
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(current)
+        .show_ui(ui, |ui| {
+            for name in names {
+                let selected = name.eq_ignore_ascii_case(current);
+                if ui.selectable_label(selected, name).clicked() && !selected {
+                    chosen = Some(name);
+                }
+            }
+        })
+        .response
+        .labelled_by(label);
+    chosen
+}
+
 /// The text of a new element of a list of `inner`.
 fn default_element(inner: &PropertyType) -> String {
     match inner {
@@ -264,6 +334,9 @@ fn default_element(inner: &PropertyType) -> String {
         PropertyType::F32 | PropertyType::F64 => "0.0".into(),
         PropertyType::Floats(n) => vec!["0.0"; *n].join(", "),
         PropertyType::Enum { variants, .. } => variants.first().copied().unwrap_or("").into(),
+        PropertyType::EnumWithData { variants, .. } => {
+            variants.first().map_or("", |(name, _)| *name).into()
+        }
         // An empty string must be quoted: an empty line is no element.
         PropertyType::String => "\"\"".into(),
         PropertyType::List(_) | PropertyType::Set(_) => EMPTY_LIST.into(),

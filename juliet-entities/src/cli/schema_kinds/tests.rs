@@ -147,6 +147,9 @@ fn type_words_read_as_the_exported_ones() {
         "i128",
         "char",
         "custom(Rgba)",
+        "record(Waypoint)",
+        "enum(Never|OnTouch(Radius:f32,Once:bool)|Timer(0:f32))",
+        "enum(Off|Cells(Grid:list(list(u8)),Names:map(string,f32)))",
     ] {
         let ty = parse_type(word).unwrap_or_else(|| panic!("{word}"));
         assert_eq!(super::super::schema::type_name(ty), word);
@@ -156,6 +159,9 @@ fn type_words_read_as_the_exported_ones() {
         "floats17",
         "enum()",
         "enum(A||B)",
+        "enum(A|B(Radius))",
+        "enum(A|B(Radius:f32)",
+        "enum(A|B(Radius:vec3))",
         "map(string)",
         "array(u8,four)",
         "vec3",

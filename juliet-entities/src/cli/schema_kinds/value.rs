@@ -127,6 +127,7 @@ impl DynValue {
             },
             PropertyType::Custom(_)
             | PropertyType::Record { .. }
+            | PropertyType::EnumWithData { .. }
             | PropertyType::Array(..)
             | PropertyType::Map(..)
             | PropertyType::Set(_) => DynValue::Raw(String::new()),

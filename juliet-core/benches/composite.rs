@@ -2,17 +2,20 @@
 //!
 //! Two records of 9 properties each, loaded through `#[derive(Entity)]` and
 //! [`juliet_core::from_text`] from their canonical `.jasset` text and, for reference,
-//! through `#[derive(Deserialize)]` and `serde_json::from_str` from JSON:
+//! through `#[derive(Deserialize)]` from JSON with `serde_json::from_str` and with
+//! `simd_json::serde::from_slice` (which parses a copy of the text in place):
 //!
 //! * `Flat`: nine plain fields (`f32`, `i32`, `bool`, `u64`, a `String`);
 //! * `Squad`: the same number of leaves held in composites and the new value types: a
 //!   `Stats` struct (two leaves), a `Range` tuple struct (two), an `Option<f32>`, a
-//!   `Quat`, a list of three `[f32; 2]` waypoints, a `String` and an `f32`.
+//!   `Quat`, a list of three `Waypoint { x, y }` structs (records), a `String` and an
+//!   `f32`.
 //!
 //! It prints, for each record, the best of [`ROUNDS`] alternating rounds in ns per
 //! record and per leaf, and the per-round medians of the ratios the targets of
-//! docs/performance.md name: the composite record's cost per leaf over the flat one's
-//! cost per field, and `serde_json` over the derived load for each. With `--once flat`
+//! docs/performance.md name: the composite record's cost per leaf (table entry) over
+//! the flat one's cost per field, and `serde_json` and `simd-json` over the derived load
+//! for each. With `--once flat`
 //! or `--once squad` it loads that set once with each loader (for
 //! `valgrind --tool=callgrind --toggle-collect=...`, see docs/performance.md).
 
@@ -58,6 +61,13 @@ struct Stats {
 #[jasset(crate = ::juliet_core)]
 struct Range(f32, f32);
 
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, juliet_derive::Codec)]
+#[jasset(crate = ::juliet_core)]
+struct Waypoint {
+    x: f32,
+    y: f32,
+}
+
 #[derive(Debug, Clone, PartialEq, Default, Deserialize, juliet_derive::Entity)]
 #[jasset(crate = ::juliet_core)]
 struct Squad {
@@ -66,7 +76,7 @@ struct Squad {
     shield: Option<f32>,
     #[serde(deserialize_with = "quat")]
     facing: Quat,
-    waypoints: Vec<[f32; 2]>,
+    waypoints: Vec<Waypoint>,
     name: String,
     speed: f32,
 }
@@ -103,7 +113,12 @@ fn squad(rng: &mut Rng, i: usize) -> Squad {
         range: Range(rng.float(), rng.float()),
         shield: (i % 3 != 0).then(|| rng.float()),
         facing: Quat::from_xyzw(0.0, rng.float() / 1000.0, 0.0, 1.0),
-        waypoints: (0..3).map(|_| [rng.float(), rng.float()]).collect(),
+        waypoints: (0..3)
+            .map(|_| Waypoint {
+                x: rng.float(),
+                y: rng.float(),
+            })
+            .collect(),
         name: format!("Squad_{i:03}"),
         speed: rng.float(),
     }
@@ -129,7 +144,7 @@ fn squad_json(s: &Squad) -> String {
     let waypoints: Vec<String> = s
         .waypoints
         .iter()
-        .map(|w| format!("[{},{}]", w[0], w[1]))
+        .map(|w| format!("{{\"x\":{},\"y\":{}}}", w.x, w.y))
         .collect();
     let q = s.facing.to_array();
     format!(
@@ -173,6 +188,20 @@ fn load_all_json<T: for<'de> Deserialize<'de>>(set: &[String]) -> usize {
         .sum()
 }
 
+/// Loads every JSON text of `set` with `simd-json`, each parsed in place from a copy in
+/// `scratch`; a checksum.
+#[inline(never)]
+fn load_all_simd<T: for<'de> Deserialize<'de>>(scratch: &mut Vec<u8>, set: &[String]) -> usize {
+    set.iter()
+        .map(|t| {
+            scratch.clear();
+            scratch.extend_from_slice(t.as_bytes());
+            black_box(simd_json::serde::from_slice::<T>(scratch).expect("parses"));
+            1
+        })
+        .sum()
+}
+
 /// Nanoseconds `BATCH` passes of `f` take, per record.
 fn per_record(mut f: impl FnMut() -> usize) -> f64 {
     let start = Instant::now();
@@ -204,6 +233,12 @@ fn main() {
         serde_json::from_str::<Squad>(&squad_js[1]).unwrap(),
         squads[1]
     );
+    let mut scratch = Vec::new();
+    assert_eq!(load_all_simd::<Squad>(&mut scratch, &squad_js), RECORDS);
+    assert_eq!(
+        simd_json::serde::from_slice::<Squad>(&mut squad_js[1].clone().into_bytes()).unwrap(),
+        squads[1]
+    );
 
     // `--once flat` or `--once squad`: one pass of that record's two loaders.
     let args: Vec<String> = std::env::args().collect();
@@ -212,10 +247,12 @@ fn main() {
             Some("flat") => {
                 load_all_derived::<Flat>(&mut buffer, &flat_text);
                 load_all_json::<Flat>(&flat_js);
+                load_all_simd::<Flat>(&mut scratch, &flat_js);
             }
             _ => {
                 load_all_derived::<Squad>(&mut buffer, &squad_text);
                 load_all_json::<Squad>(&squad_js);
+                load_all_simd::<Squad>(&mut scratch, &squad_js);
             }
         }
         return;
@@ -226,19 +263,24 @@ fn main() {
     }
     let leaves = Squad::CLASS.properties.len() as f64;
     let fields = Flat::CLASS.properties.len() as f64;
-    let (mut best, mut per_leaf, mut flat_serde, mut squad_serde) =
-        ([f64::MAX; 4], Vec::new(), Vec::new(), Vec::new());
+    let mut best = [f64::MAX; 6];
+    let [mut per_leaf, mut flat_serde, mut squad_serde, mut flat_simd, mut squad_simd] =
+        [(); 5].map(|_| Vec::new());
     for _ in 0..ROUNDS {
         let f = per_record(|| load_all_derived::<Flat>(&mut buffer, &flat_text));
         let fj = per_record(|| load_all_json::<Flat>(&flat_js));
+        let fs = per_record(|| load_all_simd::<Flat>(&mut scratch, &flat_js));
         let s = per_record(|| load_all_derived::<Squad>(&mut buffer, &squad_text));
         let sj = per_record(|| load_all_json::<Squad>(&squad_js));
-        for (b, v) in best.iter_mut().zip([f, fj, s, sj]) {
+        let ss = per_record(|| load_all_simd::<Squad>(&mut scratch, &squad_js));
+        for (b, v) in best.iter_mut().zip([f, fj, fs, s, sj, ss]) {
             *b = b.min(v);
         }
         per_leaf.push((s / leaves) / (f / fields));
         flat_serde.push(fj / f);
         squad_serde.push(sj / s);
+        flat_simd.push(fs / f);
+        squad_simd.push(ss / s);
     }
     let median = |mut v: Vec<f64>| {
         v.sort_by(f64::total_cmp);
@@ -246,17 +288,22 @@ fn main() {
     };
     println!(
         "composite bench ({ROUNDS} rounds, best ns/record): flat derived {:.1} ({:.1}/field), \
-         flat serde_json {:.1}, squad derived {:.1} ({:.1}/leaf), squad serde_json {:.1}; \
-         median ratios: squad per leaf / flat per field {:.2}, serde_json/derived flat {:.2}, \
-         squad {:.2}",
+         flat serde_json {:.1}, flat simd-json {:.1}, squad derived {:.1} ({:.1}/leaf), \
+         squad serde_json {:.1}, squad simd-json {:.1}; median ratios: squad per leaf / flat \
+         per field {:.2}, serde_json/derived flat {:.2}, squad {:.2}, simd-json/derived flat \
+         {:.2}, squad {:.2}",
         best[0],
         best[0] / fields,
         best[1],
         best[2],
-        best[2] / leaves,
         best[3],
+        best[3] / leaves,
+        best[4],
+        best[5],
         median(per_leaf),
         median(flat_serde),
         median(squad_serde),
+        median(flat_simd),
+        median(squad_simd),
     );
 }

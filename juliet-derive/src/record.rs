@@ -48,7 +48,8 @@ pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path
     let decodes = leaves.iter().map(|leaf| {
         let (member, key, ty) = (&leaf.member, &leaf.key, of(leaf));
         quote! {
-            if #krate::keys_equal(head, #key) {
+            // The exact key first: the writer's spelling, one compare.
+            if head == #key || #krate::keys_equal(head, #key) {
                 return #ty::decode_entry(&mut self.#member, rest, key, text);
             }
         }

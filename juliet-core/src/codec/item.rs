@@ -233,16 +233,26 @@ pub fn decode_record_value<T: Item + Default>(value: Value<'_>) -> Result<T, Val
 /// side, [`ValueErrorKind::DuplicateEntry`] for a key twice (ASCII case and `_`
 /// ignored), and the leaf's own errors.
 pub fn read_record<'a, T: Item>(record: &mut T, lines: &[&'a str]) -> Result<(), ValueError<'a>> {
+    // The keys read so far, for the duplicate check, on the stack: a record has a few
+    // lines (past `SEEN`, the earlier lines' keys are split again).
+    const SEEN: usize = 32;
+    let mut seen: [&str; SEEN] = [""; SEEN];
     for (i, line) in lines.iter().enumerate() {
         let (key, text) = split_entry(line)
             .filter(|(k, v)| !k.is_empty() && !v.is_empty())
             .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
-        let earlier = lines[..i]
-            .iter()
-            .filter_map(|l| split_entry(l))
-            .any(|(k, _)| crate::crc::keys_equal(k, key));
-        if earlier {
+        let twice = match i < SEEN {
+            true => seen[..i]
+                .iter()
+                .any(|k| *k == key || crate::crc::keys_equal(k, key)),
+            false => (lines[..i].iter().filter_map(|l| split_entry(l)))
+                .any(|(k, _)| crate::crc::keys_equal(k, key)),
+        };
+        if twice {
             return Err(ValueError::new(ValueErrorKind::DuplicateEntry, key));
+        }
+        if i < SEEN {
+            seen[i] = key;
         }
         record.decode_entry(key, key, text)?;
     }
@@ -301,8 +311,53 @@ pub(super) fn write_records<'t, T: Item + 't>(
     }
 }
 
-/// The groups of a list or map of records: each `-` (or `- key`) line's text after the
-/// mark (`""` for a list) and the record lines up to the next mark.
+/// Calls `each` with each group of a list or map of records: the text after its `-`
+/// (or `- key`) line (`""` for a list) and the record lines up to the next mark.
+///
+/// # Errors
+/// A [`ValueErrorKind::Custom`] at the first line when it is not a mark, and the
+/// errors of `each`.
+pub(super) fn for_each_record<'a>(
+    value: &Value<'a>,
+    mut each: impl FnMut(&'a str, &[&'a str]) -> Result<(), ValueError<'a>>,
+) -> Result<(), ValueError<'a>> {
+    let mut mark: Option<&'a str> = None;
+    let mut lines: Vec<&'a str> = Vec::with_capacity(8);
+    for line in value.lines() {
+        match mark_of(line) {
+            Some(rest) => {
+                if let Some(previous) = mark.replace(rest) {
+                    each(previous, &lines)?;
+                }
+                lines.clear();
+            }
+            _ if mark.is_none() => {
+                return Err(ValueError::new(
+                    ValueErrorKind::Custom(
+                        "each element of a list of records starts with a `-` line \
+                         (a map's entry with `- key`)"
+                            .into(),
+                    ),
+                    line,
+                ))
+            }
+            _ => lines.push(line),
+        }
+    }
+    match mark {
+        Some(last) => each(last, &lines),
+        None => Ok(()),
+    }
+}
+
+/// The text after the mark of a `-` or `- key` line; `None` for another line.
+#[inline]
+pub(super) fn mark_of(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix(ITEM_MARK)?;
+    (rest.is_empty() || rest.starts_with([' ', '\t'])).then(|| rest.trim_start_matches([' ', '\t']))
+}
+
+/// The groups of a list or map of records ([`for_each_record`]), collected.
 ///
 /// ```
 /// use juliet_core::{codec::record_groups, Value};
@@ -316,26 +371,74 @@ pub(super) fn write_records<'t, T: Item + 't>(
 pub fn record_groups<'a>(
     value: &Value<'a>,
 ) -> Result<Vec<(&'a str, Vec<&'a str>)>, ValueError<'a>> {
-    let mut groups: Vec<(&'a str, Vec<&'a str>)> = Vec::new();
-    for line in value.lines() {
-        match line.strip_prefix(ITEM_MARK) {
-            Some(rest) if rest.is_empty() || rest.starts_with([' ', '\t']) => {
-                groups.push((rest.trim_start_matches([' ', '\t']), Vec::new()));
-            }
-            _ => match groups.last_mut() {
-                Some((_, lines)) => lines.push(line),
-                None => {
-                    return Err(ValueError::new(
-                        ValueErrorKind::Custom(
-                            "each element of a list of records starts with a `-` line \
-                             (a map's entry with `- key`)"
-                                .into(),
-                        ),
-                        line,
-                    ))
-                }
-            },
+    let mut groups = Vec::new();
+    for_each_record(value, |mark, lines| {
+        groups.push((mark, lines.to_vec()));
+        Ok(())
+    })?;
+    Ok(groups)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record that takes any key: what it read, in order.
+    #[derive(Clone, Default, Debug)]
+    struct Bag(Vec<String>);
+
+    impl Item for Bag {
+        const ITEM_TYPE: PropertyType = PropertyType::Custom("bag");
+        const RECORD: bool = true;
+        fn encode_item(&self, _: &mut String) {}
+        fn decode_item<'a>(lines: &[&'a str]) -> Result<Self, ValueError<'a>> {
+            decode_record(lines)
+        }
+        fn encode_entries(&self, _: &mut String, _: &mut String) {}
+        fn decode_entry<'a>(
+            &mut self,
+            path: &'a str,
+            _: &'a str,
+            text: &'a str,
+        ) -> Result<(), ValueError<'a>> {
+            self.0.push(format!("{path}={text}"));
+            Ok(())
+        }
+        fn same_item(&self, _: &Self) -> bool {
+            true
         }
     }
-    Ok(groups)
+
+    #[test]
+    fn a_key_twice_is_found_before_and_past_the_keys_kept_on_the_stack() {
+        for n in [3usize, 31, 32, 33, 40] {
+            let mut lines: Vec<String> = (0..n).map(|i| format!("Key{i}: {i}")).collect();
+            let all: Vec<&str> = lines.iter().map(String::as_str).collect();
+            assert_eq!(Bag::decode_item(&all).unwrap().0.len(), n);
+            // The last line repeats the first key in another spelling.
+            lines.push("key_0: again".to_owned());
+            let all: Vec<&str> = lines.iter().map(String::as_str).collect();
+            let err = Bag::decode_item(&all).unwrap_err();
+            assert_eq!(
+                (err.kind, err.found),
+                (ValueErrorKind::DuplicateEntry, "key_0")
+            );
+        }
+    }
+
+    #[test]
+    fn marks_split_lists_and_maps_of_records() {
+        assert_eq!(mark_of("-"), Some(""));
+        assert_eq!(mark_of("-  orc"), Some("orc"));
+        assert_eq!(mark_of("-5"), None, "a negative number is not a mark");
+        assert_eq!(mark_of("Hp: 1"), None);
+        let value = Value::from_text("-\nA: 1\n-\n-\nB: 2");
+        let groups = record_groups(&value).unwrap();
+        assert_eq!(
+            groups,
+            [("", vec!["A: 1"]), ("", vec![]), ("", vec!["B: 2"])]
+        );
+        let err = record_groups(&Value::from_text("A: 1\n-")).unwrap_err();
+        assert_eq!(err.found, "A: 1");
+    }
 }

@@ -4,7 +4,7 @@
 //! list it is written on one line, its tokens separated by one space.
 
 use super::inline::tokens;
-use super::item::{record_groups, write_records};
+use super::item::{for_each_record, mark_of, write_records};
 use super::{Codec, Element, Item, PropertyType, Token};
 use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
@@ -77,16 +77,17 @@ fn read_records<'a, T: Item>(value: Value<'a>) -> Result<Vec<T>, ValueError<'a>>
     if value.line_count() == 1 && value.lines().next() == Some(EMPTY_LIST) {
         return Ok(Vec::new());
     }
-    let mut items = Vec::new();
-    for (after, lines) in record_groups(&value)? {
+    let mut items = Vec::with_capacity(value.lines().filter(|l| mark_of(l).is_some()).count());
+    for_each_record(&value, |after, lines| {
         if !after.is_empty() {
             return Err(ValueError::new(
                 ValueErrorKind::Custom("a list's `-` line has nothing after it".into()),
                 after,
             ));
         }
-        items.push(T::decode_item(&lines)?);
-    }
+        items.push(T::decode_item(lines)?);
+        Ok(())
+    })?;
     Ok(items)
 }
 

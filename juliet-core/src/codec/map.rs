@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasher;
 
 use super::inline::split_entry;
-use super::item::{record_groups, write_records};
+use super::item::{for_each_record, write_records};
 use super::list::{element_lines, write_lines};
 use super::{Codec, Item, MapKey, PropertyType, ITEM_MARK};
 use crate::error::ValueErrorKind;
@@ -57,9 +57,10 @@ fn read_entries<'a, K: MapKey, V: Item>(
     }
     let mut entries = Vec::new();
     if V::RECORD {
-        for (key_text, lines) in record_groups(&value)? {
-            entries.push((key_text, V::decode_item(&lines)?));
-        }
+        for_each_record(&value, |key_text, lines| {
+            entries.push((key_text, V::decode_item(lines)?));
+            Ok(())
+        })?;
     } else {
         for line in value.lines() {
             let (key_text, value_text) = split_entry(line)

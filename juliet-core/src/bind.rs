@@ -449,6 +449,42 @@ impl<'a> Properties<'_, 'a> {
         }
     }
 
+    /// [`Properties::read`] for a leaf that `decode` reads into `place` in place (a
+    /// variant, or a variant's field, of an enum with data: the leaf is part of the
+    /// enum, not a value of its own).
+    ///
+    /// # Errors
+    /// As [`Properties::decode_into`].
+    #[inline(never)]
+    pub fn read_in_place<T>(
+        &mut self,
+        j: usize,
+        header: &'static str,
+        place: &mut T,
+        decode: for<'v> fn(&mut T, Value<'v>) -> Result<(), crate::ValueError<'v>>,
+    ) -> Result<(), Error> {
+        if self.next_is(j, header) {
+            self.decode_in_place(place, decode)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// [`Properties::decode_into`] for a leaf that `decode` reads into `place` in place;
+    /// on error `place` is as `decode` leaves it.
+    ///
+    /// # Errors
+    /// As [`Properties::decode_into`].
+    #[inline(never)]
+    pub fn decode_in_place<T>(
+        &mut self,
+        place: &mut T,
+        decode: for<'v> fn(&mut T, Value<'v>) -> Result<(), crate::ValueError<'v>>,
+    ) -> Result<(), Error> {
+        let value = self.bound_value();
+        decode(place, value).map_err(|e| self.decode_error(e))
+    }
+
     /// The value of the property bound last: its one value line when the canonical
     /// reading bound it, else its node's value.
     #[inline(always)]

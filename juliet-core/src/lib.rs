@@ -68,6 +68,7 @@ pub mod suggest;
 pub mod text;
 pub mod token;
 pub mod value;
+mod variant_leaves;
 
 #[cfg(test)]
 mod test_rng;
@@ -103,6 +104,9 @@ pub mod __private {
     };
     pub use crate::leaves::{
         class_table, header_bytes, headers, in_set, leaf_count, table, Field, Part,
+    };
+    pub use crate::variant_leaves::{
+        read_field_leaf, read_variant_leaf, save_variant_leaves, FieldLeaf, VariantLeaf, Variants,
     };
 }
 

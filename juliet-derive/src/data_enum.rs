@@ -1,8 +1,9 @@
-//! `#[derive(Codec)]` on an enum whose variants have fields: one property whose first
-//! value line is the variant's name and whose other lines are the fields of that
-//! variant, `Field: value`, each written by its type's one-line form
-//! (`juliet_core::Element`). Fields not written take their type's `Default`; a field of
-//! another variant is an error at its line (`juliet_core::codec::read_variant`).
+//! `#[derive(Codec)]` on an enum whose variants have fields. As a field of a class its
+//! variant and its fields are leaves of their own (`variant_leaves`); held whole (in an
+//! `Option`) its value is the variant's name, then the fields of that variant,
+//! `Field: value`, each written by its type's one-line form (`juliet_core::Element`).
+//! Fields not written take their type's `Default`; a field of another variant is an
+//! error at its line (`juliet_core::codec::read_variant`).
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -15,18 +16,18 @@ use crate::key::{key_problem, normalize, pascal_case};
 
 /// One variant: its name as written and its fields.
 pub(crate) struct Variant<'a> {
-    ident: &'a Ident,
-    name: String,
+    pub(crate) ident: &'a Ident,
+    pub(crate) name: String,
     named: bool,
-    fields: Vec<VariantField<'a>>,
+    pub(crate) fields: Vec<VariantField<'a>>,
 }
 
 /// One field of a variant: its binding, its key and its type.
-struct VariantField<'a> {
+pub(crate) struct VariantField<'a> {
     binding: Ident,
-    member: syn::Member,
-    key: String,
-    ty: &'a Type,
+    pub(crate) member: syn::Member,
+    pub(crate) key: String,
+    pub(crate) ty: &'a Type,
 }
 
 /// The variants of `data`, every problem reported to `cx`.
@@ -116,7 +117,8 @@ fn pattern(v: &Variant<'_>) -> TokenStream {
     }
 }
 
-/// The `Codec` impl of an enum with data.
+/// The `Field` and `Variants` impls of an enum with data (`variant_leaves`), and its
+/// `Optional` impl.
 pub(crate) fn expand(
     input: &DeriveInput,
     variants: &[Variant<'_>],
@@ -189,25 +191,37 @@ pub(crate) fn expand(
             }
         }
     });
+    let bounds = variants.iter().flat_map(|v| &v.fields).map(|f| {
+        let ty = f.ty;
+        quote_spanned!(ty.span()=> for<'__juliet> #ty: #element)
+    });
+    let leaves = crate::variant_leaves::expand(input, variants, krate);
     quote! {
+        #leaves
+
         const _: () = {
+            // An `Option` of the enum holds it whole: the variant's name, then one
+            // `Field: value` line per field (each field's one-line form).
             #[automatically_derived]
-            impl #krate::Codec for #ident {
-                const PROPERTY_TYPE: #krate::PropertyType = #krate::PropertyType::EnumWithData {
+            impl #krate::Optional for #ident
+            where
+                #(#bounds,)*
+            {
+                const OPTIONAL_TYPE: #krate::PropertyType = #krate::PropertyType::EnumWithData {
                     name: #type_name,
                     variants: &[#(#shapes),*],
                 };
 
-                fn encode(&self, out: &mut ::std::string::String) {
+                fn encode_some(&self, out: &mut ::std::string::String) {
                     match self {
                         #(#encodes)*
                     }
                 }
 
                 #[allow(unused_variables)]
-                fn decode<'a>(
-                    value: #krate::Value<'a>,
-                ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
+                fn decode_some(
+                    value: #krate::Value<'_>,
+                ) -> ::core::result::Result<Self, #krate::ValueError<'_>> {
                     const VARIANTS: &[&str] = &[#(#names),*];
                     const FIELDS: &[&[&str]] = &[#(#field_keys),*];
                     let lines = #krate::codec::read_variant(value, VARIANTS, FIELDS)?;
@@ -216,6 +230,13 @@ pub(crate) fn expand(
                         #(#decodes)*
                         _ => ::core::unreachable!("read_variant returns an index into VARIANTS"),
                     }
+                }
+
+                fn same_some(&self, other: &Self) -> bool {
+                    let variants = #krate::__private::Variants::variant;
+                    variants(self) == variants(other)
+                        && (0..<Self as #krate::__private::Variants>::KEYS.len())
+                            .all(|k| #krate::__private::Variants::same_field(self, other, k))
                 }
             }
         };

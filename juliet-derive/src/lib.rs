@@ -26,6 +26,7 @@ mod entity;
 mod key;
 mod record;
 mod validate;
+mod variant_leaves;
 
 #[cfg(test)]
 mod tests;

@@ -189,7 +189,8 @@ fn an_instance_overrides_a_templates_some_with_none_and_back() {
     assert_eq!(lamp(&world, 2).tint, [255; 4]);
 }
 
-/// An enum with data: the variant on the first line, its fields below.
+/// An enum with data: as a field, its variant and each of its fields are leaves; in an
+/// `Option`, the variant on the first line and its fields below.
 #[derive(Codec, Debug, Clone, PartialEq, Default)]
 enum Trigger {
     #[default]
@@ -217,7 +218,7 @@ fn load_switch(text: &str) -> Result<Switch, juliet_core::Error> {
 }
 
 #[test]
-fn an_enum_with_data_is_its_variant_then_one_line_per_field() {
+fn an_enum_with_data_is_its_variant_then_one_leaf_per_field() {
     let switch = Switch {
         trigger: Trigger::OnTouch {
             radius: 2.5,
@@ -229,9 +230,35 @@ fn an_enum_with_data_is_its_variant_then_one_line_per_field() {
     switch.save(&mut Archive::saving(&mut text));
     assert_eq!(
         text,
-        "; ClassVersion\n1\n; Trigger\nOnTouch\nRadius: 2.5\nOnce: true\n; Backup\nTimer\n0: 3.0\n"
+        "; ClassVersion\n1\n; Trigger\nOnTouch\n; Trigger.Radius\n2.5\n; Trigger.Once\ntrue\n\
+         ; Backup\nTimer\n0: 3.0\n"
     );
     assert_eq!(load_switch(&text).unwrap(), switch);
+    let keys: Vec<&str> = Switch::CLASS.properties.iter().map(|p| p.key).collect();
+    assert_eq!(
+        keys,
+        [
+            "Trigger",
+            "Trigger.Radius",
+            "Trigger.Once",
+            "Trigger.0",
+            "Backup"
+        ]
+    );
+
+    // The whole enum as one value (the `Option`'s form) still reads as the field.
+    let whole = load_switch("; Trigger\nOnTouch\nRadius: 2.5\nOnce: true\n").unwrap();
+    assert_eq!(whole.trigger, switch.trigger);
+    // Leaves in any spelling; a variant's line alone gives its fields' defaults.
+    let loaded = load_switch("; trigger\ntimer\n; trigger.0: 4\n").unwrap();
+    assert_eq!(loaded.trigger, Trigger::Timer(4.0));
+    assert_eq!(
+        load_switch("Trigger: OnTouch\n").unwrap().trigger,
+        Trigger::OnTouch {
+            radius: 0.0,
+            once: false
+        }
+    );
 
     // Fields not written keep their defaults; `~` is still `None` of the `Option`.
     let loaded = load_switch("; Trigger\nontouch\nonce: 1\n; Backup\n~\n").unwrap();
@@ -254,6 +281,92 @@ fn a_field_of_another_variant_is_an_error_at_its_line() {
         message.contains("variant `OnTouch`, not of `Timer`"),
         "{message}"
     );
+
+    // As a leaf: at the leaf's value, naming the variant that has it and the one in use.
+    let err = load_switch("; Trigger\nTimer\n; Trigger.Radius\n2.0\n").unwrap_err();
+    assert_eq!((err.location.line, err.location.column), (4, 1), "{err}");
+    assert_eq!(err.key.as_deref(), Some("Trigger.Radius"), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("`Radius` is a field of `OnTouch`, not of `Timer`"),
+        "{message}"
+    );
+    // The default variant (`None`) has no fields either.
+    assert!(load_switch("; Trigger.Once\ntrue\n").is_err());
+}
+
+const SWITCH: &str = "Assets/Templates/Switch.jasset";
+
+/// The `Trigger` of entity `id`.
+fn trigger(world: &juliet_entities::World, id: u64) -> Trigger {
+    let switch = world.manager().get::<Switch>(EntityId(id)).unwrap();
+    switch.trigger.clone()
+}
+
+#[test]
+fn an_instance_overrides_one_field_of_a_variant_and_follows_the_templates_others() {
+    let p = Project::new();
+    let template = |radius: &str, once: &str| {
+        format!("; Kind\nSwitch\n; Trigger\nOnTouch\n; Trigger.Radius\n{radius}\n; Trigger.Once\n{once}\n")
+    };
+    p.template("Switch", &template("1.0", "false"));
+    p.entity("near", &instance(SWITCH, 1, "; Trigger.Radius\n4.0\n"));
+    p.entity(
+        "timed",
+        &instance(SWITCH, 2, "; Trigger\nTimer\n; Trigger.0\n9.0\n"),
+    );
+    let mut world = p.load_clean();
+    assert_eq!(
+        trigger(&world, 1),
+        Trigger::OnTouch {
+            radius: 4.0,
+            once: false
+        }
+    );
+    assert_eq!(trigger(&world, 2), Trigger::Timer(9.0));
+
+    // The template's `Once` changes: the instance follows it and keeps its radius.
+    p.template("Switch", &template("1.0", "true"));
+    world.reload_template(SWITCH).unwrap();
+    assert_eq!(
+        trigger(&world, 1),
+        Trigger::OnTouch {
+            radius: 4.0,
+            once: true
+        }
+    );
+    assert_eq!(trigger(&world, 2), Trigger::Timer(9.0));
+
+    // Saved: the field and its variant's line, nothing of the template's other field.
+    world
+        .set_property(EntityId(1), "Trigger.Radius", "5")
+        .unwrap();
+    world.save_world().unwrap();
+    let near = p.read_entity("near");
+    assert_eq!(value_of(&near, "Trigger").as_deref(), Some("OnTouch"));
+    assert_eq!(value_of(&near, "Trigger.Radius").as_deref(), Some("5.0"));
+    assert_eq!(value_of(&near, "Trigger.Once"), None);
+
+    // Switching the variant is one override; revert brings the template's back whole.
+    world.set_property(EntityId(1), "Trigger", "Timer").unwrap();
+    assert_eq!(trigger(&world, 1), Trigger::Timer(0.0));
+    assert!(world
+        .set_property(EntityId(1), "Trigger.Radius", "2")
+        .is_err());
+    world.save_world().unwrap();
+    let near = p.read_entity("near");
+    assert_eq!(value_of(&near, "Trigger").as_deref(), Some("Timer"));
+    assert_eq!(value_of(&near, "Trigger.Radius"), None);
+    world.revert_property(EntityId(1), "Trigger").unwrap();
+    assert_eq!(
+        trigger(&world, 1),
+        Trigger::OnTouch {
+            radius: 1.0,
+            once: true
+        }
+    );
+    world.save_world().unwrap();
+    assert_eq!(value_of(&p.read_entity("near"), "Trigger"), None);
 }
 
 /// A foreign type (no `Codec`, and the orphan rule forbids one here) read and written by
@@ -332,4 +445,53 @@ fn a_with_module_reads_and_writes_a_foreign_type_everywhere() {
         value_of(&p.read_entity("b"), "Period").as_deref(),
         Some("0.5")
     );
+}
+
+#[test]
+fn applying_a_variant_to_the_template_takes_its_fields_and_drops_the_old_ones() {
+    let p = Project::new();
+    p.template(
+        "Switch",
+        "; Kind\nSwitch\n; Trigger\nOnTouch\n; Trigger.Radius\n1.0\n; Trigger.Once\ntrue\n",
+    );
+    p.entity(
+        "timed",
+        &instance(SWITCH, 1, "; Trigger\nTimer\n; Trigger.0\n9.0\n"),
+    );
+    p.entity("other", &instance(SWITCH, 2, "; Trigger.Radius\n3.0\n"));
+    let mut world = p.load_clean();
+
+    // Applying the field alone applies its variant with it.
+    world
+        .apply_to_template(EntityId(1), &["Trigger.0"], SWITCH)
+        .unwrap();
+    let template = std::fs::read_to_string(p.templates_dir().join("Switch.jasset")).unwrap();
+    assert_eq!(value_of(&template, "Trigger").as_deref(), Some("Timer"));
+    assert_eq!(value_of(&template, "Trigger.0").as_deref(), Some("9.0"));
+    assert_eq!(value_of(&template, "Trigger.Radius"), None, "{template}");
+    assert_eq!(value_of(&template, "Trigger.Once"), None, "{template}");
+    assert_eq!(trigger(&world, 1), Trigger::Timer(9.0));
+
+    // The other instance overrides a field of `OnTouch`, which carries its variant: it
+    // stays `OnTouch`, with the template's old `Once`, and the world loads again.
+    let other = Trigger::OnTouch {
+        radius: 3.0,
+        once: true,
+    };
+    assert_eq!(trigger(&world, 2), other);
+    world.save_world().unwrap();
+    let text = p.read_entity("other");
+    assert_eq!(
+        value_of(&text, "Trigger").as_deref(),
+        Some("OnTouch"),
+        "{text}"
+    );
+    assert_eq!(
+        value_of(&text, "Trigger.Once").as_deref(),
+        Some("true"),
+        "{text}"
+    );
+    let world = p.load_clean();
+    assert_eq!(trigger(&world, 2), other);
+    assert_eq!(trigger(&world, 1), Trigger::Timer(9.0));
 }

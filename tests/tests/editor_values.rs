@@ -148,10 +148,13 @@ fn trigger(h: &Harness<'_, EditorApp>) -> Trigger {
 }
 
 #[test]
-fn an_enum_with_data_is_a_choice_of_variant_then_its_fields() {
+fn an_enum_with_data_is_a_choice_of_variant_then_one_row_a_field() {
     let (_dir, mut h) = sentry_editor();
     assert_eq!(trigger(&h), Trigger::Never);
-    assert!(h.query_by_role_and_label(Role::CheckBox, "Once").is_none());
+    assert!(
+        h.query_by_label("Trigger.Once").is_none(),
+        "no fields for `Never`"
+    );
 
     // Choosing a variant gives it with its fields' defaults, and shows its fields.
     h.get_by_role_and_label(Role::ComboBox, "Trigger").click();
@@ -166,11 +169,13 @@ fn an_enum_with_data_is_a_choice_of_variant_then_its_fields() {
         }
     );
     assert!(h
-        .query_by_role_and_label(Role::SpinButton, "Radius")
+        .query_by_role_and_label(Role::SpinButton, "Trigger.Radius")
         .is_some());
 
-    // A field's own widget edits that field alone.
-    h.get_by_role_and_label(Role::CheckBox, "Once").click();
+    // A field's row edits that field alone, with its own override mark (the template's
+    // `Never` has no fields: each field of the instance's variant is its own).
+    h.get_by_role_and_label(Role::CheckBox, "Trigger.Once")
+        .click();
     h.run();
     assert_eq!(
         trigger(&h),
@@ -179,16 +184,22 @@ fn an_enum_with_data_is_a_choice_of_variant_then_its_fields() {
             once: true
         }
     );
-    assert!(h
-        .query_by_role_and_label(Role::Button, "Revert Trigger")
-        .is_some());
+    for key in ["Trigger", "Trigger.Once", "Trigger.Radius"] {
+        let revert = format!("Revert {key}");
+        assert!(
+            h.query_by_role_and_label(Role::Button, &revert).is_some(),
+            "{revert}"
+        );
+    }
 
-    // Another variant: the first variant's fields are gone, the new one's are shown.
+    // Another variant: the first one's fields are gone, the new one's are shown.
     h.get_by_role_and_label(Role::ComboBox, "Trigger").click();
     h.run();
     h.get_by_label("Timer").click();
     h.run();
     assert_eq!(trigger(&h), Trigger::Timer(0.0));
-    assert!(h.query_by_role_and_label(Role::CheckBox, "Once").is_none());
-    assert!(h.query_by_role_and_label(Role::SpinButton, "0").is_some());
+    assert!(h.query_by_label("Trigger.Once").is_none());
+    assert!(h
+        .query_by_role_and_label(Role::SpinButton, "Trigger.0")
+        .is_some());
 }

@@ -116,7 +116,12 @@ pub(crate) fn edit_file(
         let before = before.as_deref().unwrap_or(&new);
         return attempt.edited(templates, bytes, before, &new);
     }
-    let old = file_text(file, templates, bytes).map_err(|e| e.with_path(path))?;
+    // A file that no longer loads over the templates as they are now (an override of
+    // a field of a variant the template has since left) has no lines to keep: the
+    // entity is written whole, in canonical form.
+    let Ok(old) = file_text(file, templates, bytes) else {
+        return Ok(InPlace::Canonical);
+    };
     if old == *new && !how.forced {
         return Ok(InPlace::Unchanged);
     }

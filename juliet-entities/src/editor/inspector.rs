@@ -224,14 +224,16 @@ pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOut
                     world,
                 },
             );
-            let mut group = "";
+            let (mut group, mut last) = ("", "");
             for (index, property) in class.properties.iter().enumerate() {
                 // A composite's leaves under a row that names it (`Stats`, then
-                // `Stats.Hp`, `Stats.Armor`): the tree of the value, one leaf a row.
+                // `Stats.Hp`, `Stats.Armor`): the tree of the value, one leaf a row. An
+                // enum's fields sit under the row of its variant (`Trigger`), which
+                // names them already.
                 let parent = property.key.rsplit_once('.').map_or("", |(p, _)| p);
                 if parent != group {
                     group = parent;
-                    if !parent.is_empty() {
+                    if !parent.is_empty() && parent != last {
                         ui.label(RichText::new(parent).strong());
                         ui.label("");
                         ui.label("");
@@ -242,6 +244,11 @@ pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOut
                     .manager()
                     .property_text(id, property.key)
                     .unwrap_or_default();
+                if text.is_empty() {
+                    // A field of a variant not in use: no row.
+                    continue;
+                }
+                last = property.key;
                 let is_overridden = instance && overridden.contains(&index);
                 let source = (instance && !is_overridden).then(|| {
                     world

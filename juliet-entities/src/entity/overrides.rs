@@ -188,6 +188,19 @@ impl OverrideSet {
         })
     }
 
+    /// Adds, for each leaf in the set that is a field of an enum's variant
+    /// (`Trigger.Radius`, whose parent `Trigger` is a property of `table`), that variant:
+    /// an override of a field carries the variant it belongs to, so that the instance
+    /// keeps both when its template switches to another variant.
+    pub(crate) fn pin_variants(&mut self, table: &[juliet_core::PropertyDescriptor]) {
+        let leaves: Vec<usize> = self.iter().collect();
+        for index in leaves {
+            if let Some(parent) = variant_of(table, index) {
+                self.insert(parent);
+            }
+        }
+    }
+
     /// Adds every property of `other`.
     #[inline]
     pub fn union_with(&mut self, other: &OverrideSet) {
@@ -272,4 +285,11 @@ mod tests {
         assert_eq!(t, [1usize, 2].into_iter().collect());
         assert_ne!(t, OverrideSet::new());
     }
+}
+
+/// The index in `table` of the variant whose field is entry `index` (the entry keyed by
+/// its key's parent path), if there is one.
+pub(crate) fn variant_of(table: &[juliet_core::PropertyDescriptor], index: usize) -> Option<usize> {
+    let (parent, _) = table[index].key.rsplit_once('.')?;
+    table.iter().position(|p| p.key == parent)
 }

@@ -111,6 +111,9 @@ pub(crate) fn set_at<'v>(
     }
     storage.decode_property(entity.slot as usize, index, value)?;
     entity.overrides.insert(index);
+    if let Some(variant) = crate::entity::overrides::variant_of(storage.properties(), index) {
+        entity.overrides.insert(variant);
+    }
     Ok(())
 }
 

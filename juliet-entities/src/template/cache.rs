@@ -748,6 +748,7 @@ pub(crate) fn file_properties(class: &Class, doc: &Document<'_>) -> OverrideSet 
             set.insert(i);
         }
     }
+    set.pin_variants(table);
     set
 }
 

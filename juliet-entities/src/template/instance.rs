@@ -90,6 +90,10 @@ pub fn overrides(
         }
         let mut instance = String::new();
         storage.encode_property(slot, index, &mut instance);
+        if instance.is_empty() {
+            // An absent leaf (a field of a variant not in use): nothing to override.
+            continue;
+        }
         list.push(PropertyOverride {
             index,
             key: property.key,
@@ -281,8 +285,15 @@ pub fn save_instance(
         let (storage, slot) = manager.storage_of(id).expect("live");
         write_property(out, CLASS_VERSION.name, &entity.class.version);
         for index in entity.overrides.iter() {
+            let start = out.len();
             write_header(out, storage.properties()[index].key);
+            let value = out.len();
             storage.encode_property(slot, index, out);
+            if out.len() == value {
+                // An absent leaf (a field of a variant not in use) writes nothing.
+                out.truncate(start);
+                continue;
+            }
             out.push('\n');
         }
     }

@@ -145,6 +145,7 @@ impl World {
             })?;
             values.push((property.key, self.manager.property_text(id, key)?));
         }
+        self.with_variant_leaves(id, class, &mut values)?;
         let full = self.project_root().join(&target);
         let root = self.project_root().to_path_buf();
         let previous =
@@ -257,6 +258,11 @@ fn edited_template(
         .collect();
     let old = block_text(&entries);
     for (key, value) in values {
+        if value.is_empty() {
+            // An absent leaf (a field of a variant not in use): no line for it.
+            entries.retain(|(k, _)| k != key);
+            continue;
+        }
         match entries.iter().position(|(k, _)| k == key) {
             Some(at) => entries[at].1 = value.clone(),
             None => {
@@ -274,6 +280,51 @@ fn edited_template(
     }
     let new = block_text(&entries);
     edit::edit(original, path, &old, &new, &map)
+}
+
+impl World {
+    /// Adds to `values` (keys and texts of instance `id` to apply) the rest of each
+    /// enum with data they touch: for a field leaf (`Trigger.Radius`) its variant
+    /// (`Trigger`), and for a variant every field leaf of it, an absent one with an empty
+    /// text (its line is removed), so that the template is never left with a variant
+    /// and the fields of another.
+    fn with_variant_leaves(
+        &self,
+        id: EntityId,
+        class: &'static juliet_core::Class,
+        values: &mut Vec<(&'static str, String)>,
+    ) -> Result<(), Error> {
+        // A property with leaves below it is an enum's variant (a composite has no
+        // property of its own key).
+        let is_variant = |key: &str| {
+            let prefix = format!("{key}.");
+            class.properties.iter().any(|p| p.key.starts_with(&prefix))
+        };
+        let mut variants: Vec<&'static str> = Vec::new();
+        for (key, _) in values.iter() {
+            let parent = key.rsplit_once('.').map(|(p, _)| p);
+            for candidate in [Some(*key), parent].into_iter().flatten() {
+                if let Some(p) = class.properties.iter().find(|p| p.key == candidate) {
+                    if is_variant(p.key) && !variants.contains(&p.key) {
+                        variants.push(p.key);
+                    }
+                }
+            }
+        }
+        for variant in variants {
+            let prefix = format!("{variant}.");
+            let leaves = class
+                .properties
+                .iter()
+                .filter(|p| p.key == variant || p.key.starts_with(&prefix));
+            for leaf in leaves {
+                if !values.iter().any(|(k, _)| *k == leaf.key) {
+                    values.push((leaf.key, self.manager.property_text(id, leaf.key)?));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Entries as a text of blocks (`; Key`, then the value lines).

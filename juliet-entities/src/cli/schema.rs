@@ -344,8 +344,11 @@ pub fn export(classes: &[&'static Class]) -> String {
             let _ = writeln!(text, "alias {alias}");
         }
         for (key, ty, default) in &class.properties {
-            let value = escape_default(default);
-            let _ = writeln!(text, "property {key} {ty} {value}");
+            match default.is_empty() {
+                // A leaf the default value does not have (a field of another variant).
+                true => _ = writeln!(text, "property {key} {ty}"),
+                false => _ = writeln!(text, "property {key} {ty} {}", escape_default(default)),
+            }
         }
         for key in &class.deprecated {
             let _ = writeln!(text, "deprecated {key}");
@@ -443,9 +446,11 @@ pub fn parse_located(bytes: &[u8], path: &Path) -> Result<Vec<Located>, CliError
                 "alias" => class.aliases.push(rest.to_owned()),
                 "deprecated" => class.deprecated.push(rest.to_owned()),
                 "property" => {
+                    // No default: a leaf absent by default (a field of an enum's variant
+                    // that the default variant does not have).
                     let mut parts = rest.splitn(3, ' ');
-                    let (Some(key), Some(ty), Some(default)) =
-                        (parts.next(), parts.next(), parts.next())
+                    let (Some(key), Some(ty), default) =
+                        (parts.next(), parts.next(), parts.next().unwrap_or_default())
                     else {
                         return Err(bad(line, "expected `property KEY TYPE DEFAULT`"));
                     };

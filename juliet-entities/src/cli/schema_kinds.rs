@@ -231,6 +231,9 @@ impl SchemaKind {
         };
         write_property(out, CLASS_VERSION.name, &self.class.version);
         for (p, value) in self.table.iter().zip(values) {
+            if matches!(value, DynValue::Absent(_)) {
+                continue;
+            }
             write_header(out, p.key);
             juliet_core::Codec::encode(value, out);
             out.push('\n');
@@ -444,7 +447,11 @@ fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaE
             }));
         };
         let mut value = DynValue::default_of(ty);
-        if let Err(e) = juliet_core::Codec::decode_into(&mut value, Value::from_text(default)) {
+        if default.is_empty() {
+            value = DynValue::Absent(ty);
+        } else if let Err(e) =
+            juliet_core::Codec::decode_into(&mut value, Value::from_text(default))
+        {
             return Err(Box::new(SchemaError::BadDefault {
                 path: path.to_path_buf(),
                 line: at.line,

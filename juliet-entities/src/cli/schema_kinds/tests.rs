@@ -170,3 +170,66 @@ fn type_words_read_as_the_exported_ones() {
         assert!(parse_type(word).is_none(), "{word}");
     }
 }
+
+/// Value-model fields as a game writes them, for the schema's round trip.
+mod value_model {
+    use crate::{Codec, Entity};
+
+    #[derive(Codec, Clone, Debug, PartialEq, Default)]
+    pub(super) enum Trigger {
+        #[default]
+        Never,
+        OnTouch {
+            radius: f32,
+        },
+        Timer(f32),
+    }
+
+    #[derive(Codec, Clone, Debug, PartialEq, Default)]
+    pub(super) struct Waypoint {
+        pub(super) pos: glam::Vec3,
+        pub(super) wait: f32,
+    }
+
+    #[derive(Entity, Clone, Debug, PartialEq)]
+    pub(super) struct Patrol {
+        pub(super) trigger: Trigger,
+        pub(super) route: Vec<Waypoint>,
+        pub(super) backup: Option<Trigger>,
+    }
+}
+
+#[test]
+fn enums_with_data_and_records_go_through_the_schema() {
+    let schema = super::super::schema::export(&[<value_model::Patrol as Reflect>::CLASS]);
+    assert!(
+        schema.contains("property Trigger enum(Never|OnTouch|Timer) Never\n"),
+        "{schema}"
+    );
+    // The default variant has no `Radius`: no default, a leaf absent until read.
+    assert!(schema.contains("property Trigger.Radius f32\n"), "{schema}");
+    assert!(
+        schema.contains("property Route list(record(Waypoint)) []\n"),
+        "{schema}"
+    );
+    assert!(
+        schema.contains("property Backup option(enum(Never|OnTouch(Radius:f32)|Timer(0:f32))) ~\n"),
+        "{schema}"
+    );
+    let file = "; Trigger\nOnTouch\n; Trigger.Radius\n2.5\n; Route\n-\nPos: 1 2 3\nWait: 0.5\n\
+                ; Backup\nTimer\n0: 4\n";
+    let root = project(&schema, "Patrol", file);
+    let (mut world, report) = load(root.path());
+    assert!(
+        report.errors.is_empty() && report.warnings.is_empty(),
+        "{report:?}"
+    );
+    let id = world.manager().entities()[0].id();
+    world.set_property(id, "Trigger.Radius", "3").unwrap();
+    world.save_world().unwrap();
+    let saved = fs::read_to_string(root.path().join("Assets/Worlds/W/Entities/a.jasset")).unwrap();
+    assert!(
+        saved.contains("; Trigger.Radius\n3.0\n; Route\n-\nPos: 1 2 3\n"),
+        "{saved}"
+    );
+}

@@ -27,6 +27,9 @@ pub enum DynValue {
     /// A slot of the record past the class's properties.
     #[default]
     Unused,
+    /// A property of type `.0` that has no value until one is read or set (a field of
+    /// an enum's variant that the default variant does not have): it writes nothing.
+    Absent(&'static PropertyType),
     /// `bool`.
     Bool(bool),
     /// `i8`.
@@ -159,7 +162,7 @@ impl Codec for DynValue {
 
     fn encode(&self, out: &mut String) {
         match self {
-            DynValue::Unused => {}
+            DynValue::Unused | DynValue::Absent(_) => {}
             DynValue::Bool(v) => v.encode(out),
             DynValue::I8(v) => v.encode(out),
             DynValue::I16(v) => v.encode(out),
@@ -207,6 +210,11 @@ impl Codec for DynValue {
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
         match self {
             DynValue::Unused => {}
+            DynValue::Absent(ty) => {
+                let mut read = DynValue::default_of(ty);
+                read.decode_into(value)?;
+                *self = read;
+            }
             DynValue::Bool(v) => v.decode_into(value)?,
             DynValue::I8(v) => v.decode_into(value)?,
             DynValue::I16(v) => v.decode_into(value)?,

@@ -82,9 +82,11 @@ use syn::{parse_macro_input, DeriveInput};
 /// - A registration with `juliet_core::Registry::global()` (through `inventory`), so
 ///   the runtime finds the class by name or name CRC.
 ///
-/// Every field type must implement `juliet_core::Codec` (numbers, `bool`, `String`,
-/// `glam::Vec2/3/4`, `[f32; N]`, `Vec<T>`, unit enums deriving [`Codec`], and game
-/// types with a hand-written codec), unless the field is `skip`.
+/// Every field type must have a codec (`juliet_core::Codec`: numbers, `bool`, `char`,
+/// `String`, the `glam` vectors and quaternions, `[T; N]`, `Vec<T>`, `Option<T>`, maps
+/// and sets, unit enums deriving [`Codec`], and game types with a hand-written codec),
+/// be a composite or an enum with data deriving [`Codec`] (one property per leaf), or
+/// name a codec module (`with = path`), unless the field is `skip`.
 ///
 /// # Struct attributes
 ///
@@ -220,9 +222,21 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
     entity::derive(&input).into()
 }
 
-/// Derives `juliet_core::Codec` for a unit enum: written as the variant name, read
-/// ignoring ASCII case, reported as `PropertyType::Enum` with the variant names. The
-/// enum must also implement `Clone` and `PartialEq` (derive them).
+/// Makes a type a property type, in one of three shapes:
+///
+/// - a **unit enum** gets `juliet_core::Codec`: written as the variant name, read
+///   ignoring ASCII case, reported as `PropertyType::Enum` with the variant names. It
+///   must also implement `Clone` and `PartialEq` (derive them).
+/// - a **struct** (named or tuple fields) is a *composite*: as a field, each of its
+///   fields is a property of its own keyed by its path (`Stats.Hp`); in a `Vec`, a map
+///   or an `Option`, a record of `Key: value` lines. It must implement `Clone` and
+///   `Default`, and `PartialEq` to sit in a container.
+/// - an **enum with data** is, as a field, its variant (keyed by the field) and one
+///   property per field of the variant in use (`Trigger.Radius`); in an `Option`, the
+///   variant's name then `Field: value` lines. It must implement `Clone` and
+///   `Default`.
+///
+/// docs/guide.md ("Field types") has the written forms and examples.
 ///
 /// ```
 /// use juliet_entities::{Codec, Entity};
@@ -243,9 +257,10 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
 /// }
 /// ```
 ///
-/// Attributes: `crate = path` on the enum (as for [`Entity`]); `rename = "Name"` on a
-/// variant. Refused: structs, unions, enums without variants, variants with fields,
-/// generic enums, two variants whose names differ only in ASCII case.
+/// Attributes: `crate = path` on the type (as for [`Entity`]); `rename = "Name"` on a
+/// variant or a field, `skip` on a composite's field. Refused: unions, enums without
+/// variants, unit structs, generic types, two variants whose names differ only in
+/// ASCII case, two fields with one key.
 #[proc_macro_derive(Codec, attributes(jasset))]
 pub fn derive_codec(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -39,8 +39,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 
-use juliet_entities::EntityManager;
-use juliet_entities::World;
+use juliet_entities::{EntityManager, World};
 
 /// The untyped id of a spawned construct (what a [`Soul`](super::Soul) records).
 /// Ids are never reused by one [`FlowManager`](super::FlowManager).

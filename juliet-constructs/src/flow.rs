@@ -39,13 +39,14 @@
 use std::any::Any;
 use std::fmt;
 
+use juliet_entities::World;
+
 use super::batch::{ConstructBatch, ConstructSet, TickPhase};
 use super::clock::FixedStep;
 use super::context::{Commands, ConstructId, ConstructKey, Resources, TickContext};
 use super::mode::{BeginRequest, GameMode, ModeContext, Soul, SoulId};
 use super::traits::{Construct, ConstructLifetime, DynConstruct};
 use super::SimFloat;
-use juliet_entities::World;
 
 /// The installed game mode.
 enum Mode {

@@ -14,10 +14,10 @@
 //! section 9.
 //!
 //! ```
-//! use juliet_entities::glam::Vec3;
 //! use juliet_constructs::{
 //!     construct, Construct, ConstructView, FlowManager, Owned, SimFloat, TickContext,
 //! };
+//! use juliet_entities::glam::Vec3;
 //! use juliet_entities::kinds::Inert;
 //! use juliet_entities::World;
 //!

@@ -51,10 +51,9 @@
 use std::fmt;
 
 use glam::Vec3;
+use juliet_entities::{EntityManager, World};
 
 use super::context::{Commands, ConstructKey};
-use juliet_entities::EntityManager;
-use juliet_entities::World;
 
 /// The id of a connected player, unique within one flow manager.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

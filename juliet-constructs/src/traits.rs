@@ -25,11 +25,11 @@
 
 use std::any::Any;
 
+use juliet_entities::{EntityManager, World};
+
 use super::context::TickContext;
 use super::view::ViewHandle;
 use super::SimFloat;
-use juliet_entities::EntityManager;
-use juliet_entities::World;
 
 /// Which transitions of the [`FlowManager`](super::FlowManager) a construct survives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

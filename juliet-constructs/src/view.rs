@@ -29,9 +29,7 @@ use std::marker::PhantomData;
 
 use glam::Vec3;
 use juliet_core::Reflect;
-
-use juliet_entities::EntityManager;
-use juliet_entities::{Entity, EntityId};
+use juliet_entities::{Entity, EntityId, EntityManager};
 
 /// Where the entity was last found: its kind storage and slot.
 #[derive(Debug, Clone, Copy)]

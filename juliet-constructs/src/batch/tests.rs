@@ -5,10 +5,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use juliet_entities::World;
+
 use crate::{
     construct, Construct, FlowManager, Owned, SimFloat, TickContext, TickGroup, TickPhase,
 };
-use juliet_entities::World;
 
 /// The calls made, in order: (name, value seen).
 type Log = Rc<RefCell<Vec<(&'static str, i64)>>>;

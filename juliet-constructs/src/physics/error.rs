@@ -1,10 +1,10 @@
 //! [`PhysicsError`]: what the physics layer refuses, and why.
 
 use glam::Vec3;
+use juliet_entities::EntityId;
 use thiserror::Error;
 
 use crate::SimFloat;
-use juliet_entities::EntityId;
 
 /// A value the physics layer refuses. Nothing is changed when one is returned.
 #[derive(Debug, Clone, PartialEq, Error)]

@@ -3,14 +3,12 @@
 use std::fmt;
 
 use glam::{Quat, Vec3};
+use juliet_entities::{kinds::Inert, Entity, EntityId, EntityManager};
 use rapier3d::geometry::{ColliderBuilder, ColliderHandle, Ray};
 use rapier3d::pipeline::{PhysicsWorld, QueryPipeline};
 
 use super::error::{check_finite, PhysicsError};
 use super::to_rapier;
-use juliet_entities::kinds::Inert;
-use juliet_entities::EntityManager;
-use juliet_entities::{Entity, EntityId};
 
 /// The shape of a [`StaticCollider`], in the collider's own frame (metres).
 #[derive(Debug, Clone, PartialEq)]

@@ -4,11 +4,10 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use glam::Vec3;
+use juliet_entities::{kinds::Inert, World};
 
 use super::world;
 use crate::{construct, Construct, ConstructView, FlowManager, Owned, SimFloat, TickContext};
-use juliet_entities::kinds::Inert;
-use juliet_entities::World;
 
 /// A bouncing body: fixed-point state, written to its entity every step.
 #[derive(Construct)]

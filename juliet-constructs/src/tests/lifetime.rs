@@ -2,11 +2,10 @@
 //! callbacks.
 
 use glam::Vec3;
+use juliet_entities::{kinds::Inert, World};
 
 use super::{note, world, Log};
 use crate::{construct, Construct, ConstructView, FlowManager, Owned};
-use juliet_entities::kinds::Inert;
-use juliet_entities::World;
 
 macro_rules! tiered {
     ($name:ident, $lifetime:ident) => {

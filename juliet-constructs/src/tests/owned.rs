@@ -2,11 +2,10 @@
 //! declaration order), the view entities going with the parent, and drop order.
 
 use glam::Vec3;
+use juliet_entities::{kinds::Inert, World};
 
 use super::{note, world, Log};
 use crate::{construct, Construct, ConstructView, FlowManager, Owned};
-use juliet_entities::kinds::Inert;
-use juliet_entities::World;
 
 #[derive(Construct)]
 struct Part {

@@ -5,11 +5,9 @@
 use std::path::Path;
 
 use glam::Vec3;
+use juliet_entities::{load_entity, save_entity, Entity, EntityFileData, EntityManager};
 
 use crate::SimFloat;
-use juliet_entities::Entity;
-use juliet_entities::EntityManager;
-use juliet_entities::{load_entity, save_entity, EntityFileData};
 
 #[derive(Entity, Debug, Clone, PartialEq)]
 struct Cart {

@@ -1,10 +1,9 @@
 //! A view keeps finding its entity through relocations, and reports a missing one.
 
 use glam::Vec3;
+use juliet_entities::{kinds::Inert, EntityManager};
 
 use crate::ConstructView;
-use juliet_entities::kinds::Inert;
-use juliet_entities::EntityManager;
 
 #[test]
 fn view_follows_its_entity_through_swap_and_pop_and_growth() {

@@ -7,8 +7,8 @@
 //! [`crate::Class`], and reaches fields by offset (docs/design.md, section 3.6). Every
 //! function here is a thin monomorphic wrapper whose safety contract is the pointer's
 //! validity; the tests run under Miri. The other modules that hold `unsafe` are the
-//! tokenizer's SSE2 scan (`token::simd`) and, in `juliet-entities`, the entity storage
-//! and the construct tick batches.
+//! tokenizer's SSE2 scan (`token::simd`), the entity storage in `juliet-entities` and
+//! the construct tick batches in `juliet-constructs`.
 //!
 //! This module does not depend on [`crate::class`]: it knows a class's Rust type only
 //! through a crate-private trait that `class` implements for every

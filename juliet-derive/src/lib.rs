@@ -3,7 +3,10 @@
 //! `#[derive(Entity)]` and `#[derive(Codec)]` for Juliet-rs. Game code uses them through
 //! `juliet-entities` (`use juliet_entities::{Codec, Entity};`); the generated code calls
 //! the runtime in `juliet_core` through the path `::juliet_entities::juliet_core`
-//! unless `#[jasset(crate = path)]` says otherwise.
+//! unless `#[jasset(crate = path)]` says otherwise. `#[derive(Construct)]` and
+//! `#[construct]` are used through `juliet-constructs`
+//! (`use juliet_constructs::{construct, Construct};`), whose items their generated code
+//! names as `::juliet_constructs`.
 //!
 //! The derive writes what a hand-written class would need (docs/design.md, sections 3
 //! and 4): the class descriptor, the property table, the default-init stub, one symmetric
@@ -267,13 +270,13 @@ pub fn derive_codec(input: TokenStream) -> TokenStream {
     codec::derive(&input).into()
 }
 
-/// Derives the parts of a construct (`juliet_entities::construct::ConstructParts`):
+/// Derives the parts of a construct (`juliet_constructs::ConstructParts`):
 /// its `Owned<..>` children and `ConstructView<..>`s, the direct fields whose type's
 /// path ends in those names, in declaration order. Pair it with
 /// [`macro@construct`] on the type's impl block. Named, tuple and unit structs.
 ///
 /// ```
-/// use juliet_entities::construct::{construct, Construct, ConstructView, Owned};
+/// use juliet_constructs::{construct, Construct, ConstructView, Owned};
 /// use juliet_entities::kinds::Inert;
 ///
 /// #[derive(Construct, Default)]
@@ -296,7 +299,7 @@ pub fn derive_construct(input: TokenStream) -> TokenStream {
     construct::derive(&input).into()
 }
 
-/// Implements `juliet_entities::construct::Construct` for the type of an inherent impl
+/// Implements `juliet_constructs::Construct` for the type of an inherent impl
 /// block, from the hooks it finds there by name (`pre_input`, `physics_step`,
 /// `scalar_update`, `initialize_views`, `on_world_teardown`, `on_world_initialized`;
 /// see the trait for their signatures). A hook that is not written gets no tick entry
@@ -308,7 +311,7 @@ pub fn derive_construct(input: TokenStream) -> TokenStream {
 /// tick hook sets its own.
 ///
 /// ```
-/// use juliet_entities::construct::{construct, Construct, SimFloat, TickContext};
+/// use juliet_constructs::{construct, Construct, SimFloat, TickContext};
 ///
 /// #[derive(Construct, Default)]
 /// struct Follower {
@@ -327,7 +330,7 @@ pub fn derive_construct(input: TokenStream) -> TokenStream {
 /// ```
 ///
 /// ```compile_fail
-/// # use juliet_entities::construct::{construct, Construct};
+/// # use juliet_constructs::{construct, Construct};
 /// #[derive(Construct)]
 /// struct Bad;
 /// #[construct]

@@ -119,6 +119,16 @@ impl Entity {
         self.slot as usize
     }
 
+    /// The index of the entity's kind storage in
+    /// [`EntityManager::kinds`](crate::EntityManager::kinds): its derived struct is
+    /// `manager.kinds()[kind_index]` at [`Entity::slot`]. A kind keeps its index for
+    /// the manager's lifetime; a cached (kind index, slot) pair is still the entity's
+    /// while that storage's [`bases`](crate::KindStorage::bases)`()[slot]` is this
+    /// record's base index.
+    pub fn kind_index(&self) -> usize {
+        usize::from(self.kind)
+    }
+
     /// World-space position.
     pub fn position(&self) -> Vec3 {
         self.position

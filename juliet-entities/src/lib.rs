@@ -52,14 +52,12 @@ extern crate self as juliet_entities;
 pub use glam;
 pub use juliet_core;
 /// `#[derive(Entity)]` and `#[derive(Codec)]` (the derive macros share their names with
-/// the [`Entity`](struct@Entity) record and the [`juliet_core::Codec`] trait, in the macro namespace),
-/// and `#[construct]` (the hooks of a [`construct`](mod@construct); also in that module).
-pub use juliet_derive::{construct, Codec, Entity};
+/// the [`Entity`](struct@Entity) record and the [`juliet_core::Codec`] trait, in the macro namespace).
+pub use juliet_derive::{Codec, Entity};
 
 mod asset;
 #[cfg(feature = "cli")]
 pub mod cli;
-pub mod construct;
 mod edit;
 #[cfg(feature = "editor")]
 pub mod editor;
@@ -80,11 +78,6 @@ pub mod world;
 #[doc = include_str!("../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
-
-/// The user guide (`docs/guide.md`), whose Rust examples run as doctests.
-#[doc = include_str!("../../docs/guide.md")]
-#[cfg(doctest)]
-pub struct GuideDoctests;
 
 #[cfg(test)]
 #[path = "../tests/support/mod.rs"]

@@ -579,6 +579,23 @@ impl EntityManager {
         Some((e, self.downcast(e)?))
     }
 
+    /// The base record at base index `base` (a position in [`EntityManager::entities`],
+    /// as [`EntityManager::index_of`] and [`EntityManager::bases_of`] give it) and its
+    /// derived struct as a `T`, both mutable, and marks the entity dirty like
+    /// [`EntityManager::get_mut`]. For code that keeps an entity's base index between
+    /// accesses and checks it ([`Entity::id`] of `entities()[base]`) instead of looking
+    /// the id up each time, as `juliet_constructs::ConstructView` does. `None` when
+    /// `base` is out of bounds or the entity is not a `T`.
+    pub fn get_with_entity_at_mut<T: Reflect>(
+        &mut self,
+        base: usize,
+    ) -> Option<(&mut Entity, &mut T)> {
+        let e = self.entities.get_mut(base)?;
+        let value = self.kinds[e.kind as usize].get_mut::<T>(e.slot as usize)?;
+        e.dirty = true;
+        Some((e, value))
+    }
+
     /// Downcasts a base record to its derived struct: `None`
     /// when it is not a `T` or not a record of this manager.
     pub fn downcast<T: Reflect>(&self, entity: &Entity) -> Option<&T> {

@@ -3,8 +3,9 @@
 //! [`Class`].
 //!
 //! This module (with its submodules `append`, batch appends, and `exclusive`, a `Sync`
-//! wrapper reached only through `&mut`) and `construct::batch` are the modules of
-//! `juliet-entities` that hold `unsafe`. This one is a small
+//! wrapper reached only through `&mut`) is the module of `juliet-entities` that holds
+//! `unsafe`; the constructs' tick batches (`batch` in the `juliet-constructs` crate) are
+//! the other `unsafe` module above `juliet-core`. This one is a small
 //! "blob vector": element layout and type identity come from [`ClassOps::layout`] and
 //! [`ClassOps::is`] (private copies made by `ClassOps::of::<T>()`, which no hand-built
 //! [`Class`] can forge), values are created with the class's default-init stub in their

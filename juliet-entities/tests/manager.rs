@@ -125,6 +125,53 @@ fn destroy_swaps_and_pops_and_fixes_both_links() {
     check(&m);
 }
 
+/// `Entity::kind_index` names the record's storage in `kinds()`, and
+/// `get_with_entity_at_mut` reaches a record and its derived struct by base index:
+/// typed, marking the entity dirty, `None` past the end or for another kind.
+#[test]
+fn kind_index_and_access_by_base_index() {
+    let mut m = EntityManager::new();
+    let c = m.make_entity::<Crate>(Vec3::X);
+    let s = m.make_entity::<Sign>(Vec3::Y);
+    for e in m.entities() {
+        let storage = &m.kinds()[e.kind_index()];
+        assert!(storage.class() == e.class());
+        assert_eq!(
+            storage.bases()[e.slot()] as usize,
+            m.index_of(e.id()).unwrap()
+        );
+    }
+    assert_ne!(
+        m.entity(c).unwrap().kind_index(),
+        m.entity(s).unwrap().kind_index()
+    );
+
+    let base = m.index_of(c).unwrap();
+    m.entity_mut(c).unwrap().clear_dirty();
+    let (entity, value) = m.get_with_entity_at_mut::<Crate>(base).unwrap();
+    assert_eq!(entity.id(), c);
+    entity.set_position(Vec3::Z);
+    value.health = 7;
+    assert_eq!(m.get::<Crate>(c).unwrap().health, 7);
+    assert_eq!(m.entity(c).unwrap().position(), Vec3::Z);
+    m.entity_mut(c).unwrap().clear_dirty();
+    m.get_with_entity_at_mut::<Crate>(base).unwrap();
+    assert!(
+        m.entity(c).unwrap().is_dirty(),
+        "access marks the entity dirty"
+    );
+
+    assert!(
+        m.get_with_entity_at_mut::<Sign>(base).is_none(),
+        "not a Sign"
+    );
+    assert!(
+        m.get_with_entity_at_mut::<Crate>(m.len()).is_none(),
+        "past the end"
+    );
+    check(&m);
+}
+
 #[test]
 fn destroy_fixes_links_across_kinds() {
     // The base array and the kind storage move different entities: the last base

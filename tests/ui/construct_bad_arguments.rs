@@ -1,6 +1,6 @@
 // Rule: `#[construct]` takes `lifetime`, `group` and `order` with known values, and
 // `#[tick]` goes on a tick hook only.
-use juliet_entities::construct::{construct, Construct, SimFloat};
+use juliet_constructs::{construct, Construct, SimFloat};
 use juliet_entities::World;
 
 #[derive(Construct)]

@@ -1,6 +1,6 @@
 // Rule: a hook takes `&mut self` and an accepted number of arguments, is not generic
 // or async; every bad hook of the block is reported at once, at the method.
-use juliet_entities::construct::{construct, Construct, SimFloat};
+use juliet_constructs::{construct, Construct, SimFloat};
 
 #[derive(Construct)]
 struct Door;

@@ -1,6 +1,6 @@
 // Rule: a tick hook's `dt` is a `SimFloat`; a hook of another type is a compile error
 // at the method's name.
-use juliet_entities::construct::{construct, Construct};
+use juliet_constructs::{construct, Construct};
 
 #[derive(Construct)]
 struct Player {

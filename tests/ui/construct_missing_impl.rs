@@ -1,6 +1,6 @@
 // Rule: a construct needs a `#[construct]` impl block besides the derive; spawning one
 // without it is an error that says so.
-use juliet_entities::construct::{Construct, FlowManager};
+use juliet_constructs::{Construct, FlowManager};
 use juliet_entities::World;
 
 #[derive(Construct)]

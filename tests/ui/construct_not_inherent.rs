@@ -1,6 +1,6 @@
 // Rule: `#[construct]` goes on an inherent impl block, not on a trait impl or another
 // item.
-use juliet_entities::construct::{construct, Construct};
+use juliet_constructs::{construct, Construct};
 
 #[derive(Construct)]
 struct Door;

@@ -1,5 +1,5 @@
 // Rule: `Owned<T, dyn Trait>` needs `T: Trait` (after `contract!(Trait)`).
-use juliet_entities::construct::{construct, contract, Construct, Owned};
+use juliet_constructs::{construct, contract, Construct, Owned};
 
 pub trait Targetable {
     fn aim(&mut self);

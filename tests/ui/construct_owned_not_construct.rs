@@ -1,5 +1,5 @@
 // Rule: `Owned<T>` needs `T` to be a construct.
-use juliet_entities::construct::{construct, Construct, Owned};
+use juliet_constructs::{construct, Construct, Owned};
 
 #[derive(Construct)]
 struct Turret {

@@ -30,5 +30,5 @@ pub(crate) fn attribute(
 
 /// The runtime path the generated code names.
 fn runtime() -> proc_macro2::TokenStream {
-    quote::quote!(::juliet_entities::construct)
+    quote::quote!(::juliet_constructs)
 }

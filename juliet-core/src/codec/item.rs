@@ -206,10 +206,10 @@ pub fn write_record<T: Item>(record: &T, out: &mut String) {
     }
 }
 
-/// A record read from `lines` over the composite's default ([`read_record`]).
+/// A record read from `lines` over the composite's default (`read_record`).
 ///
 /// # Errors
-/// As [`read_record`].
+/// As `read_record`: `ExpectedEntry`, `DuplicateEntry` and the leaves' own errors.
 pub fn decode_record<'a, T: Item + Default>(lines: &[&'a str]) -> Result<T, ValueError<'a>> {
     let mut record = T::default();
     read_record(&mut record, lines)?;
@@ -219,7 +219,7 @@ pub fn decode_record<'a, T: Item + Default>(lines: &[&'a str]) -> Result<T, Valu
 /// A record read from a whole value (an `Option`'s), as [`decode_record`].
 ///
 /// # Errors
-/// As [`read_record`].
+/// As `read_record`: `ExpectedEntry`, `DuplicateEntry` and the leaves' own errors.
 pub fn decode_record_value<T: Item + Default>(value: Value<'_>) -> Result<T, ValueError<'_>> {
     let lines: Vec<&str> = value.lines().collect();
     decode_record(&lines)
@@ -232,7 +232,10 @@ pub fn decode_record_value<T: Item + Default>(value: Value<'_>) -> Result<T, Val
 /// [`ValueErrorKind::ExpectedEntry`] for a line without `:` or with nothing on one
 /// side, [`ValueErrorKind::DuplicateEntry`] for a key twice (ASCII case and `_`
 /// ignored), and the leaf's own errors.
-pub fn read_record<'a, T: Item>(record: &mut T, lines: &[&'a str]) -> Result<(), ValueError<'a>> {
+pub(crate) fn read_record<'a, T: Item>(
+    record: &mut T,
+    lines: &[&'a str],
+) -> Result<(), ValueError<'a>> {
     // The keys read so far, for the duplicate check, on the stack: a record has a few
     // lines (past `SEEN`, the earlier lines' keys are split again).
     const SEEN: usize = 32;
@@ -357,7 +360,7 @@ pub(super) fn mark_of(line: &str) -> Option<&str> {
     (rest.is_empty() || rest.starts_with([' ', '\t'])).then(|| rest.trim_start_matches([' ', '\t']))
 }
 
-/// The groups of a list or map of records ([`for_each_record`]), collected.
+/// The groups of a list or map of records (as `for_each_record` walks them), collected.
 ///
 /// ```
 /// use juliet_core::{codec::record_groups, Value};

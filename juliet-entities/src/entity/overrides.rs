@@ -248,6 +248,13 @@ impl fmt::Debug for OverrideSet {
     }
 }
 
+/// The index in `table` of the variant whose field is entry `index` (the entry keyed by
+/// its key's parent path), if there is one.
+pub(crate) fn variant_of(table: &[juliet_core::PropertyDescriptor], index: usize) -> Option<usize> {
+    let (parent, _) = table[index].key.rsplit_once('.')?;
+    table.iter().position(|p| p.key == parent)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,11 +292,4 @@ mod tests {
         assert_eq!(t, [1usize, 2].into_iter().collect());
         assert_ne!(t, OverrideSet::new());
     }
-}
-
-/// The index in `table` of the variant whose field is entry `index` (the entry keyed by
-/// its key's parent path), if there is one.
-pub(crate) fn variant_of(table: &[juliet_core::PropertyDescriptor], index: usize) -> Option<usize> {
-    let (parent, _) = table[index].key.rsplit_once('.')?;
-    table.iter().position(|p| p.key == parent)
 }

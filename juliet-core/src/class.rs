@@ -33,12 +33,12 @@ pub use crate::erased::PropertyDescriptor;
 ///
 /// Type-erased code (entity storage, template copies, property access by key) reads and
 /// writes fields through the property tables by offset, trusting them. An impl must
-/// make [`Reflect::CLASS`]`.properties` and [`Reflect::property_table`] describe fields
-/// of `Self` exactly: each descriptor's offset is that of a field of `Self` whose type
-/// is the one its operations were made for ([`PropertyDescriptor::new::<F>`] with the
-/// field's type `F`), and `property_table` returns the same table on every call. A safe
-/// trait would let safe code hand the runtime a table that lies, which is why this one
-/// is `unsafe`.
+/// make [`Reflect::CLASS`]`.properties` describe fields of `Self` exactly: each
+/// descriptor's offset is that of a field of `Self` whose type is the one its
+/// operations were made for ([`PropertyDescriptor::new::<F>`] with the field's type
+/// `F`). A safe trait would let safe code hand the runtime a table that lies, which is
+/// why this one is `unsafe`. (A class whose layout is known only at run time, such as
+/// one read from a schema file, is no Rust type: see [`ClassOps::runtime`].)
 ///
 /// `Send + Sync` because the runtime keeps values of every registered type in type-erased
 /// storage that moves between threads with its world (a world loaded on a background
@@ -55,17 +55,6 @@ pub unsafe trait Reflect: Sized + Send + Sync + 'static {
 
     /// A copy: properties cloned, skipped fields at their defaults.
     fn clone_value(&self) -> Self;
-
-    /// The property table that type-erased code walks ([`ClassOps::properties`]):
-    /// `CLASS.properties`, unless the type builds its table at run time (one Rust type
-    /// standing for a class read from a data file, as the `jasset` tool does for the
-    /// classes of a schema). An override must describe fields of `Self` exactly as a
-    /// derived table would (offsets inside `Self`, each with the operations of the
-    /// field type at that offset), and return the same table on every call: storage
-    /// reaches fields through it.
-    fn property_table() -> &'static [PropertyDescriptor] {
-        Self::CLASS.properties
-    }
 
     /// Clone-assigns from `src` the properties in `set`, a bitset over the property
     /// table ([`Class::properties`]): property `i` is bit `i % 64` of `set[i / 64]`;
@@ -207,7 +196,7 @@ impl Class {
 
 impl PartialEq for Class {
     fn eq(&self, other: &Class) -> bool {
-        std::ptr::eq(self, other) || self.ops.value_type_id() == other.ops.value_type_id()
+        std::ptr::eq(self, other) || self.ops.key() == other.ops.key()
     }
 }
 
@@ -281,10 +270,6 @@ impl<T: Reflect> ClassType for T {
 
     fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error> {
         <T as Reflect>::load(self, ar)
-    }
-
-    fn property_table() -> &'static [PropertyDescriptor] {
-        <T as Reflect>::property_table()
     }
 
     fn class_properties() -> &'static [PropertyDescriptor] {

@@ -17,7 +17,7 @@
 //! in `class` and call the crate-private ones here.
 
 use std::alloc::Layout;
-use std::any::TypeId;
+use std::any::{Any, TypeId};
 
 use crate::archive::Archive;
 use crate::codec::{Codec, PropertyType};
@@ -39,42 +39,74 @@ pub(crate) trait ClassType: Sized + 'static {
     fn save(&self, ar: &mut Archive<'_>);
     /// `Reflect::load`.
     fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error>;
-    /// `Reflect::property_table`: the table type-erased code walks.
-    fn property_table() -> &'static [PropertyDescriptor];
-    /// `Reflect::CLASS.properties`: the table a typed access accepts descriptors of.
+    /// `Reflect::CLASS.properties`: the table type-erased code walks and a typed access
+    /// accepts descriptors of.
     fn class_properties() -> &'static [PropertyDescriptor];
     /// `Reflect::CLASS.name`, for messages.
     fn class_name() -> &'static str;
 }
 
+/// What the operations of a class are made for, passed to each of them: nothing for a
+/// Rust type (`&()`), the class's own description for a class defined at run time
+/// ([`ClassOps::runtime`]).
+type Context = &'static (dyn Any + Send + Sync);
+
+/// Which type the values of a class are, as type-erased storage tells kinds apart and
+/// checks typed access: a Rust type ([`ClassKey::of`]), or a class defined at run time
+/// (a key of its own, which no Rust type has).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClassKey(KeyRepr);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum KeyRepr {
+    Type(TypeId),
+    Runtime(u64),
+}
+
+impl ClassKey {
+    /// The key of the values of Rust type `T`.
+    pub fn of<T: 'static>() -> ClassKey {
+        ClassKey(KeyRepr::Type(TypeId::of::<T>()))
+    }
+}
+
+/// How [`ClassOps`] finds its [`ClassKey`]: `TypeId::of` is not a `const fn`, so a Rust
+/// type's is called when asked for.
+#[derive(Debug, Clone, Copy)]
+enum KeyOf {
+    Type(fn() -> TypeId),
+    Runtime(u64),
+}
+
 /// Operations on a whole value of a class, through raw pointers.
 #[derive(Debug, Clone, Copy)]
 pub struct ClassOps {
-    default_in_place: unsafe fn(*mut u8),
-    drop_in_place: unsafe fn(*mut u8),
-    clone_in_place: unsafe fn(*const u8, *mut u8),
-    save: unsafe fn(*const u8, &mut Archive<'_>),
-    load: unsafe fn(*mut u8, &mut Archive<'_>) -> Result<(), Error>,
-    // Made by `erase::<T>()` (behind `ClassOps::of`), private, so that no code outside
-    // this module can change them: type-erased storage (`juliet-entities`) sizes,
-    // aligns and downcasts by these, so a hand-built `Class` with wrong public fields
-    // cannot make safe code unsound.
+    default_in_place: unsafe fn(Context, *mut u8),
+    drop_in_place: unsafe fn(Context, *mut u8),
+    clone_in_place: unsafe fn(Context, *const u8, *mut u8),
+    save: unsafe fn(Context, *const u8, &mut Archive<'_>),
+    load: unsafe fn(Context, *mut u8, &mut Archive<'_>) -> Result<(), Error>,
+    // Made by `erase::<T>()` (behind `ClassOps::of`) or `ClassOps::runtime`, private, so
+    // that no code outside this module can change them: type-erased storage
+    // (`juliet-entities`) sizes, aligns and downcasts by these, so a hand-built `Class`
+    // with wrong public fields cannot make safe code unsound.
+    context: Context,
     layout: Layout,
-    value_type_id: fn() -> TypeId,
-    properties: fn() -> &'static [PropertyDescriptor],
+    key: KeyOf,
+    properties: fn(Context) -> &'static [PropertyDescriptor],
 }
 
-unsafe fn default_in_place<T: ClassType>(dst: *mut u8) {
+unsafe fn default_in_place<T: ClassType>(_: Context, dst: *mut u8) {
     // SAFETY: the caller guarantees `dst` is valid for writes of a `T` and aligned.
     unsafe { dst.cast::<T>().write(T::default_value()) }
 }
 
-unsafe fn drop_in_place<T: ClassType>(ptr: *mut u8) {
+unsafe fn drop_in_place<T: ClassType>(_: Context, ptr: *mut u8) {
     // SAFETY: the caller guarantees `ptr` holds a live `T` that is not used again.
     unsafe { ptr.cast::<T>().drop_in_place() }
 }
 
-unsafe fn clone_in_place<T: ClassType>(src: *const u8, dst: *mut u8) {
+unsafe fn clone_in_place<T: ClassType>(_: Context, src: *const u8, dst: *mut u8) {
     // SAFETY: the caller guarantees `src` holds a live `T` and `dst` is valid for
     // writes of a `T`, aligned and not overlapping `src`.
     unsafe {
@@ -83,16 +115,16 @@ unsafe fn clone_in_place<T: ClassType>(src: *const u8, dst: *mut u8) {
     }
 }
 
-fn properties<T: ClassType>() -> &'static [PropertyDescriptor] {
-    T::property_table()
+fn properties<T: ClassType>(_: Context) -> &'static [PropertyDescriptor] {
+    T::class_properties()
 }
 
-unsafe fn save<T: ClassType>(ptr: *const u8, ar: &mut Archive<'_>) {
+unsafe fn save<T: ClassType>(_: Context, ptr: *const u8, ar: &mut Archive<'_>) {
     // SAFETY: the caller guarantees `ptr` holds a live `T`.
     unsafe { (*ptr.cast::<T>()).save(ar) }
 }
 
-unsafe fn load<T: ClassType>(ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error> {
+unsafe fn load<T: ClassType>(_: Context, ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error> {
     // SAFETY: the caller guarantees `ptr` holds a live `T` with no other borrow.
     unsafe { (*ptr.cast::<T>()).load(ar) }
 }
@@ -106,38 +138,42 @@ impl ClassOps {
             clone_in_place: clone_in_place::<T>,
             save: save::<T>,
             load: load::<T>,
+            context: &(),
             layout: Layout::new::<T>(),
-            value_type_id: TypeId::of::<T>,
+            key: KeyOf::Type(TypeId::of::<T>),
             properties: properties::<T>,
         }
     }
 
-    /// The property table of the type these operations act on
-    /// ([`Reflect::property_table`](crate::Reflect::property_table) of the `T` given to
-    /// [`ClassOps::of`], by default `T::CLASS.properties`). Unlike the public
-    /// [`crate::Class::properties`] field it cannot be changed after [`ClassOps::of`], so
-    /// type-erased code that reaches fields by offset (the template runtime's property
-    /// copies) may rely on it as much as on `T`'s own table.
+    /// The property table of the values these operations act on (`T::CLASS.properties`
+    /// of the `T` given to [`ClassOps::of`], or the table of a class defined at run
+    /// time). Unlike the public [`crate::Class::properties`] field it cannot be changed
+    /// after the operations are made, so type-erased code that reaches fields by offset
+    /// (the template runtime's property copies) may rely on it.
     pub fn properties(&self) -> &'static [PropertyDescriptor] {
-        (self.properties)()
+        (self.properties)(self.context)
     }
 
-    /// The layout (size and alignment) of the type these operations act on. Unlike
+    /// The layout (size and alignment) of the values these operations act on. Unlike
     /// [`crate::Class::size`] and [`crate::Class::align`] (public fields), it cannot be
-    /// changed after [`ClassOps::of`], so type-erased storage may rely on it.
+    /// changed after the operations are made, so type-erased storage may rely on it.
     pub const fn layout(&self) -> Layout {
         self.layout
     }
 
-    /// The `TypeId` of the type these operations act on. It cannot be changed after
-    /// [`ClassOps::of`], so a downcast may rely on it.
-    pub fn value_type_id(&self) -> TypeId {
-        (self.value_type_id)()
+    /// Which type the values are. It cannot be changed after the operations are made,
+    /// so a downcast may rely on it.
+    pub fn key(&self) -> ClassKey {
+        match self.key {
+            KeyOf::Type(type_id) => ClassKey(KeyRepr::Type(type_id())),
+            KeyOf::Runtime(n) => ClassKey(KeyRepr::Runtime(n)),
+        }
     }
 
-    /// Whether these are the operations of `T` (by [`ClassOps::value_type_id`]).
+    /// Whether these are the operations of `T` (by [`ClassOps::key`]; never for a class
+    /// defined at run time).
     pub fn is<T: 'static>(&self) -> bool {
-        self.value_type_id() == TypeId::of::<T>()
+        self.key() == ClassKey::of::<T>()
     }
 
     /// Writes the class's default value to `dst`.
@@ -147,7 +183,7 @@ impl ClassOps {
     /// any value there is overwritten without being dropped.
     pub unsafe fn default_in_place(&self, dst: *mut u8) {
         // SAFETY: forwarded contract.
-        unsafe { (self.default_in_place)(dst) }
+        unsafe { (self.default_in_place)(self.context, dst) }
     }
 
     /// Drops the value at `ptr` in place.
@@ -156,7 +192,7 @@ impl ClassOps {
     /// `ptr` must hold a live value of the class, which is not used afterwards.
     pub unsafe fn drop_in_place(&self, ptr: *mut u8) {
         // SAFETY: forwarded contract.
-        unsafe { (self.drop_in_place)(ptr) }
+        unsafe { (self.drop_in_place)(self.context, ptr) }
     }
 
     /// Writes a clone of the value at `src` to `dst`.
@@ -166,7 +202,7 @@ impl ClassOps {
     /// the class's size, aligned, and must not overlap `src`.
     pub unsafe fn clone_in_place(&self, src: *const u8, dst: *mut u8) {
         // SAFETY: forwarded contract.
-        unsafe { (self.clone_in_place)(src, dst) }
+        unsafe { (self.clone_in_place)(self.context, src, dst) }
     }
 
     /// Saves the value at `ptr` ([`Reflect::save`](crate::Reflect::save)).
@@ -175,7 +211,7 @@ impl ClassOps {
     /// `ptr` must hold a live value of the class.
     pub unsafe fn save(&self, ptr: *const u8, ar: &mut Archive<'_>) {
         // SAFETY: forwarded contract.
-        unsafe { (self.save)(ptr, ar) }
+        unsafe { (self.save)(self.context, ptr, ar) }
     }
 
     /// Loads into the value at `ptr` ([`Reflect::load`](crate::Reflect::load)).
@@ -187,7 +223,7 @@ impl ClassOps {
     /// As [`Reflect::load`](crate::Reflect::load).
     pub unsafe fn load(&self, ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error> {
         // SAFETY: forwarded contract.
-        unsafe { (self.load)(ptr, ar) }
+        unsafe { (self.load)(self.context, ptr, ar) }
     }
 }
 
@@ -452,6 +488,10 @@ fn bytes_of<T>(object: &T) -> *const u8 {
 fn bytes_of_mut<T>(object: &mut T) -> *mut u8 {
     std::ptr::from_mut(object).cast()
 }
+
+mod runtime;
+
+pub use runtime::RuntimeClass;
 
 #[cfg(test)]
 mod tests;

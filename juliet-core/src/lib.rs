@@ -85,7 +85,7 @@ pub use codec::{
 pub use crc::{
     crc32, is_identifier, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key,
 };
-pub use erased::{ClassOps, PropertyDescriptor, PropertyOps};
+pub use erased::{ClassKey, ClassOps, PropertyDescriptor, PropertyOps, RuntimeClass};
 pub use error::{
     escape_controls, Error, ErrorInfo, ErrorKind, Location, ValueErrorKind, Warning, WarningKind,
 };

@@ -13,13 +13,12 @@ mod prefix;
 mod reflect;
 mod rollback;
 
-use std::any::TypeId;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::num::NonZeroU32;
 
 use glam::Vec3;
-use juliet_core::{Archive, Class, Error, ErrorKind, Reflect, Registry};
+use juliet_core::{Archive, Class, ClassKey, Error, ErrorKind, Reflect, Registry};
 
 use crate::entity::OverrideSet;
 use crate::entity::{Entity, EntityId};
@@ -136,9 +135,9 @@ pub struct EntityManager {
     kinds: Vec<KindStorage>,
     /// Kind index by the Rust type of the class (looked up on every allocation: the
     /// cheap id hasher rather than SipHash).
-    kind_by_type: HashMap<TypeId, u16, BuildHasherDefault<IdHasher>>,
+    kind_by_type: HashMap<ClassKey, u16, BuildHasherDefault<IdHasher>>,
     /// The class and kind index of the last [`EntityManager::kind_index`] lookup: spawning
-    /// many entities of one kind skips the `TypeId` hash lookup. A `&'static Class`
+    /// many entities of one kind skips the `ClassKey` hash lookup. A `&'static Class`
     /// cannot change, so its address always stands for the same kind.
     last_kind: Option<(&'static Class, u16)>,
     /// Base index by id (a window of consecutive ids, the others hashed).
@@ -237,7 +236,7 @@ impl EntityManager {
 
     /// The storage of `class`, if an entity of it was ever allocated.
     pub fn kind_storage(&self, class: &Class) -> Option<&KindStorage> {
-        let kind = *self.kind_by_type.get(&class.ops.value_type_id())?;
+        let kind = *self.kind_by_type.get(&class.ops.key())?;
         Some(&self.kinds[kind as usize])
     }
 
@@ -253,13 +252,13 @@ impl EntityManager {
     /// [`EntityManager::kind_index`] past the one-entry cache.
     #[cold]
     fn kind_index_slow(&mut self, class: &'static Class) -> u16 {
-        let type_id = class.ops.value_type_id();
-        let k = match self.kind_by_type.get(&type_id) {
+        let key = class.ops.key();
+        let k = match self.kind_by_type.get(&key) {
             Some(&k) => k,
             None => {
                 let k = u16::try_from(self.kinds.len()).expect("more than 65535 entity kinds");
                 self.kinds.push(KindStorage::new(class));
-                self.kind_by_type.insert(type_id, k);
+                self.kind_by_type.insert(key, k);
                 k
             }
         };
@@ -614,7 +613,7 @@ impl EntityManager {
     }
 
     fn storage<T: Reflect>(&self) -> Option<&KindStorage> {
-        let k = *self.kind_by_type.get(&TypeId::of::<T>())?;
+        let k = *self.kind_by_type.get(&ClassKey::of::<T>())?;
         Some(&self.kinds[k as usize])
     }
 
@@ -629,7 +628,7 @@ impl EntityManager {
     /// Every `T`, contiguous and mutable, for systems. Does not mark entities dirty:
     /// call [`Entity::mark_dirty`] for changes that must be saved.
     pub fn slice_mut<T: Reflect>(&mut self) -> &mut [T] {
-        match self.kind_by_type.get(&TypeId::of::<T>()) {
+        match self.kind_by_type.get(&ClassKey::of::<T>()) {
             Some(&k) => self.kinds[k as usize]
                 .as_mut_slice::<T>()
                 .unwrap_or(&mut []),
@@ -655,7 +654,8 @@ impl EntityManager {
     /// mark entities dirty.
     pub fn iter_mut<T: Reflect>(&mut self) -> impl Iterator<Item = (&Entity, &mut T)> + '_ {
         let entities = &self.entities;
-        let (values, bases): (&mut [T], &[u32]) = match self.kind_by_type.get(&TypeId::of::<T>()) {
+        let (values, bases): (&mut [T], &[u32]) = match self.kind_by_type.get(&ClassKey::of::<T>())
+        {
             Some(&k) => self.kinds[k as usize]
                 .as_mut_slice_with_bases::<T>()
                 .unwrap_or((&mut [], &[])),

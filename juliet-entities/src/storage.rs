@@ -19,11 +19,12 @@
 //! [`ClassOps::is`]: juliet_core::ClassOps::is
 
 use std::alloc::{self, Layout};
-use std::any::TypeId;
 use std::fmt;
 use std::ptr::{self, NonNull};
 
-use juliet_core::{Archive, Class, Error, PropertyDescriptor, Reflect, Value, ValueError};
+use juliet_core::{
+    Archive, Class, ClassKey, Error, PropertyDescriptor, Reflect, Value, ValueError,
+};
 
 mod append;
 mod exclusive;
@@ -37,11 +38,11 @@ pub(crate) use exclusive::Exclusive;
 /// type that can be stored is ([`Reflect`] requires both).
 pub struct KindStorage {
     class: &'static Class,
-    /// The Rust type of the values ([`ClassOps::value_type_id`], read once: typed
-    /// access and kind checks compare it with no indirect call).
+    /// The type of the values ([`ClassOps::key`], read once: typed access and kind
+    /// checks compare it with no indirect call).
     ///
-    /// [`ClassOps::value_type_id`]: juliet_core::ClassOps::value_type_id
-    type_id: TypeId,
+    /// [`ClassOps::key`]: juliet_core::ClassOps::key
+    key: ClassKey,
     /// Layout of one element (size is a multiple of the alignment, as for every Rust type).
     elem: Layout,
     /// Start of the elements: a dangling pointer aligned to `elem.align()` while nothing
@@ -84,7 +85,7 @@ impl KindStorage {
         let elem = class.ops.layout();
         KindStorage {
             class,
-            type_id: class.ops.value_type_id(),
+            key: class.ops.key(),
             elem,
             data: dangling(elem.align()),
             len: 0,
@@ -165,7 +166,7 @@ impl KindStorage {
     /// Whether the values are `T`s.
     #[inline]
     fn holds<T: 'static>(&self) -> bool {
-        self.type_id == TypeId::of::<T>()
+        self.key == ClassKey::of::<T>()
     }
 
     /// Makes room for at least `additional` more entities without reallocating.
@@ -445,7 +446,7 @@ impl KindStorage {
     #[inline]
     fn assert_same_kind(&self, other: &KindStorage) {
         assert!(
-            self.type_id == other.type_id,
+            self.key == other.key,
             "storage of `{}` used as `{}`",
             other.class.name,
             self.class.name
@@ -559,8 +560,8 @@ impl KindStorage {
         if !self.holds::<T>() {
             return None;
         }
-        // SAFETY: `holds::<T>()` means the kind's type is `T` (`type_id` is the
-        // private `ClassOps::value_type_id` of the class, read at creation), so `elem` is
+        // SAFETY: `holds::<T>()` means the kind's type is `T` (`key` is the private
+        // `ClassOps::key` of the class, read at creation), so `elem` is
         // `Layout::new::<T>()`; `data` is non-null and aligned to `align_of::<T>()`; slots
         // `0..len` hold live `T`s laid out with stride `size_of::<T>()`, within one
         // allocation of at most `isize::MAX` bytes (or zero-sized). The shared borrow of

@@ -14,7 +14,7 @@ use glam::Vec3;
 
 use crate::archive::{write_header, Archive};
 use crate::class::{Class, Reflect};
-use crate::erased::PropertyDescriptor;
+use crate::erased::{ClassKey, PropertyDescriptor};
 use crate::error::{Error, ErrorKind, ValueErrorKind};
 use crate::token::TokenBuffer;
 use crate::value::Value;
@@ -268,10 +268,8 @@ fn class_layout_is_the_types() {
     assert_eq!((Marker::CLASS.size, Marker::CLASS.align), (0, 1));
     assert_eq!((Aligned::CLASS.size, Aligned::CLASS.align), (64, 64));
     assert!(Crate::CLASS.is::<Crate>() && !Crate::CLASS.is::<Aligned>());
-    assert_eq!(
-        Crate::CLASS.ops.value_type_id(),
-        std::any::TypeId::of::<Crate>()
-    );
+    assert_eq!(Crate::CLASS.ops.key(), ClassKey::of::<Crate>());
+    assert_ne!(Crate::CLASS.ops.key(), ClassKey::of::<Aligned>());
 }
 
 #[test]

@@ -4,15 +4,14 @@
 //!
 //! A schema kind is a real [`Class`] in the tool's [`Registry`], so every command runs
 //! on it through the same runtime as on a derived kind (worlds, templates, overrides,
-//! the in-place writer). Its values are [`SchemaRecord`]s: one [`DynValue`] per
-//! property, each read and written by the stock codec of the type the schema names,
-//! so a bad value gets the message a game's build gives. What a schema cannot carry is
-//! the game's code: a file older than its kind's version would need the game's
-//! migration, and loading one is an error that says so (docs/design.md, section 8).
+//! the in-place writer). It is a class defined at run time ([`ClassOps::runtime`]):
+//! each entity's value is one [`DynValue`] per property, each read and written by the
+//! stock codec of the type the schema names, so a bad value gets the message a game's
+//! build gives. What a schema cannot carry is the game's code: a file older than its
+//! kind's version would need the game's migration, and loading one is an error that
+//! says so (docs/design.md, section 8).
 //!
-//! Each kind needs a Rust type of its own (the runtime tells kinds apart by type), so
-//! `SchemaRecord<S>` is one type per *slot* `S`, and a kind takes a free slot when the
-//! schema is read. A compiled kind always wins over the schema's entry of that name,
+//! A compiled kind always wins over the schema's entry of that name,
 //! except a stock kind whose entry differs: the game replaced that stock kind
 //! (docs/design.md, section 3.5), and its files follow the game's layout.
 
@@ -20,12 +19,11 @@ mod value;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use juliet_core::{
     key_crc, write_header, write_property, Archive, Class, ClassOps, Error, ErrorKind, Key,
-    PropertyDescriptor, PropertyType, Reflect, Registry, Value, CLASS_VERSION,
+    PropertyDescriptor, PropertyType, Registry, RuntimeClass, Value, CLASS_VERSION,
 };
 
 pub use value::DynValue;
@@ -34,13 +32,6 @@ use value::MAX_FLOATS;
 use super::project::read;
 use super::schema::{parse_located, stock_classes, Located, SchemaClass, SCHEMA_FILE};
 use super::CliError;
-
-/// The most properties a schema kind may have (a record holds them inline, so that
-/// each has an offset inside the record as a derived field has).
-pub const MAX_PROPERTIES: usize = 64;
-
-/// How many schema kinds one run of the tool can make.
-pub const MAX_KINDS: usize = 128;
 
 /// A problem with the schema file that stops the tool from using it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -92,34 +83,6 @@ pub enum SchemaError {
         /// Why it does not read.
         reason: String,
     },
-    /// A class with more properties than a schema kind holds.
-    #[error(
-        "{}:{line}:{column}: class `{class}` has {count} properties; the stock tool \
-         reads classes of up to {MAX_PROPERTIES} (use the game's own jasset)",
-        path.display()
-    )]
-    TooManyProperties {
-        /// The schema file.
-        path: PathBuf,
-        /// 1-based line of the class.
-        line: u32,
-        /// 1-based column of the class.
-        column: u32,
-        /// The class.
-        class: String,
-        /// How many properties it has.
-        count: usize,
-    },
-    /// More classes the tool does not know than it can make.
-    #[error(
-        "{}: more than {MAX_KINDS} classes this jasset does not know (use the game's \
-         own jasset)",
-        path.display()
-    )]
-    TooManyKinds {
-        /// The schema file.
-        path: PathBuf,
-    },
     /// Two classes of the schema (or one and a compiled class) answer to one name.
     #[error("{}: {message}", path.display())]
     Clash {
@@ -136,100 +99,43 @@ impl From<SchemaError> for CliError {
     }
 }
 
-/// One schema kind: its class, version, property table and defaults.
+/// One schema kind: its name, version, property table and defaults.
 #[derive(Debug)]
 struct SchemaKind {
-    class: &'static Class,
+    name: &'static str,
+    version: u32,
     table: &'static [PropertyDescriptor],
     defaults: Vec<DynValue>,
 }
 
-/// The values of one entity of a schema kind: property `i` is `values[i]`.
-///
-/// Slot `S` picks the kind (one Rust type per kind, as the runtime expects); values past
-/// the kind's properties are [`DynValue::Unused`].
-#[derive(Debug)]
-#[repr(C)]
-pub struct SchemaRecord<const S: usize> {
-    values: [DynValue; MAX_PROPERTIES],
-}
+/// An entity of a schema kind is one `DynValue` per property, in the schema's order.
+impl RuntimeClass for SchemaKind {
+    type Value = DynValue;
 
-/// The kind of each slot, set once when the schema is read.
-static SLOTS: [OnceLock<SchemaKind>; MAX_KINDS] = [const { OnceLock::new() }; MAX_KINDS];
-
-/// The next free slot.
-static NEXT_SLOT: AtomicUsize = AtomicUsize::new(0);
-
-/// The kind in slot `S`. Records of a slot are made only through the class made with
-/// the slot's kind, so the slot is always set here.
-fn kind_of<const S: usize>() -> &'static SchemaKind {
-    SLOTS[S]
-        .get()
-        .expect("a schema record's slot holds its kind")
-}
-
-/// The name of slot `S`'s kind, as messages name the Rust type of a class.
-fn slot_name<const S: usize>() -> &'static str {
-    SLOTS[S].get().map_or("schema kind", |k| k.class.name)
-}
-
-macro_rules! slots {
-    ($($n:literal)*) => {
-        /// Per slot: the operations of its record type and its kind's name.
-        const SLOT_OPS: [(ClassOps, fn() -> &'static str); MAX_KINDS] =
-            [$((ClassOps::of::<SchemaRecord<$n>>(), slot_name::<$n>)),*];
-    };
-}
-
-slots!(
-    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-    32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
-    61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89
-    90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113
-    114 115 116 117 118 119 120 121 122 123 124 125 126 127
-);
-
-// SAFETY: `CLASS` has no properties; `property_table` is the table the slot's schema
-// class was made with once (`schema_table`), each descriptor at the offset of one
-// `DynValue` of the record's array, with `DynValue`'s operations.
-unsafe impl<const S: usize> Reflect for SchemaRecord<S> {
-    /// A stand-in: the registry holds the class made from the schema, and the runtime
-    /// reaches the properties through [`Reflect::property_table`].
-    const CLASS: &'static Class = &Class::of::<Self>("SchemaKind", 1, &[], &[]);
-
-    fn property_table() -> &'static [PropertyDescriptor] {
-        SLOTS[S].get().map_or(&[], |k| k.table)
+    fn properties(&self) -> &'static [PropertyDescriptor] {
+        self.table
     }
 
-    fn default_value() -> Self {
-        let kind = kind_of::<S>();
-        SchemaRecord {
-            values: std::array::from_fn(|i| kind.defaults.get(i).cloned().unwrap_or_default()),
-        }
+    fn default_value(&self, index: usize) -> DynValue {
+        self.defaults[index].clone()
     }
 
-    fn clone_value(&self) -> Self {
-        SchemaRecord {
-            values: self.values.clone(),
-        }
+    fn save(&self, values: &[DynValue], ar: &mut Archive<'_>) {
+        self.save_values(values, ar);
     }
 
-    fn save(&self, ar: &mut Archive<'_>) {
-        kind_of::<S>().save(&self.values, ar);
-    }
-
-    fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error> {
-        kind_of::<S>().load(&mut self.values, ar)
+    fn load(&self, values: &mut [DynValue], ar: &mut Archive<'_>) -> Result<(), Error> {
+        self.load_values(values, ar)
     }
 }
 
 impl SchemaKind {
     /// `ClassVersion`, then every property in the schema's order (the derive's `save`).
-    fn save(&self, values: &[DynValue], ar: &mut Archive<'_>) {
+    fn save_values(&self, values: &[DynValue], ar: &mut Archive<'_>) {
         let Some(out) = ar.output() else {
             return;
         };
-        write_property(out, CLASS_VERSION.name, &self.class.version);
+        write_property(out, CLASS_VERSION.name, &self.version);
         for (p, value) in self.table.iter().zip(values) {
             if matches!(value, DynValue::Absent(_)) {
                 continue;
@@ -243,25 +149,25 @@ impl SchemaKind {
     /// Each property the file has, read by its type's codec, then the class version
     /// (the derive's `load`, without a migration: a file older than the schema's
     /// version is an error that names the game's tool).
-    fn load(&self, values: &mut [DynValue], ar: &mut Archive<'_>) -> Result<(), Error> {
+    fn load_values(&self, values: &mut [DynValue], ar: &mut Archive<'_>) -> Result<(), Error> {
         if let Some(doc) = ar.document_mut() {
             let mut properties = doc.properties(self.table);
             while let Some(p) = properties.next_property()? {
                 properties.decode_into(&mut values[p])?;
             }
         }
-        let version = ar.resolve_class_version(self.class.version)?;
+        let version = ar.resolve_class_version(self.version)?;
         let Some(doc) = ar.document_mut() else {
             return Ok(());
         };
-        if version < self.class.version {
+        if version < self.version {
             let (line, column) = doc
                 .peek(CLASS_VERSION)
                 .map_or((0, 0), |i| (doc.node(i).line, doc.node(i).column));
             let reason = format!(
                 "`{}` is known to this jasset from {SCHEMA_FILE} only, at version {}; \
                  migrating its files needs the game's code (run the game's own jasset)",
-                self.class.name, self.class.version
+                self.name, self.version
             );
             return Err(Error::new(
                 doc.path(),
@@ -419,18 +325,10 @@ fn leak_keys(names: &[String]) -> &'static [Key] {
     Vec::leak(names.iter().map(|n| Key::new(leak(n))).collect())
 }
 
-/// Makes the kind of schema class `entry` (read from `path`) in a free slot.
+/// Makes the kind of schema class `entry` (read from `path`): a class defined at run
+/// time, which lives as long as the tool (the registry holds `&'static` classes).
 fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaError>> {
     let class = &entry.class;
-    if class.properties.len() > MAX_PROPERTIES {
-        return Err(Box::new(SchemaError::TooManyProperties {
-            path: path.to_path_buf(),
-            line: entry.header.0,
-            column: entry.header.1,
-            class: class.name.clone(),
-            count: class.properties.len(),
-        }));
-    }
     let mut table = Vec::with_capacity(class.properties.len());
     let mut defaults = Vec::with_capacity(class.properties.len());
     for (i, ((key, word, default), at)) in
@@ -470,36 +368,29 @@ fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaE
         p.property_type = *ty;
         table.push(p);
     }
-    let slot = NEXT_SLOT.fetch_add(1, Ordering::Relaxed);
-    let Some(&(ops, type_name)) = SLOT_OPS.get(slot) else {
-        return Err(Box::new(SchemaError::TooManyKinds {
-            path: path.to_path_buf(),
-        }));
-    };
     let name = leak(&class.name);
+    let version = class.version.max(1);
     let table: &'static [PropertyDescriptor] = Vec::leak(table);
+    let kind: &'static SchemaKind = Box::leak(Box::new(SchemaKind {
+        name,
+        version,
+        table,
+        defaults,
+    }));
+    let ops = ClassOps::runtime(kind);
     let layout = ops.layout();
-    let made: &'static Class = Box::leak(Box::new(Class {
+    Ok(Box::leak(Box::new(Class {
         name,
         crc: key_crc(name),
         aliases: leak_keys(&class.aliases),
-        version: class.version.max(1),
+        version,
         size: layout.size(),
         align: layout.align(),
         properties: table,
         deprecated: leak_keys(&class.deprecated),
-        type_name,
+        type_name: || "schema kind",
         ops,
-    }));
-    let kind = SchemaKind {
-        class: made,
-        table,
-        defaults,
-    };
-    if SLOTS[slot].set(kind).is_err() {
-        unreachable!("slot {slot} was taken once, by this call");
-    }
-    Ok(made)
+    })))
 }
 
 /// Whether schema entry `entry` is for a class `registry` knows: a compiled class

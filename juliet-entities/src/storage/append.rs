@@ -60,9 +60,7 @@ impl KindStorage {
     ) -> Option<Appender<'a, T>> {
         let erased = TypeId::of::<T>() == TypeId::of::<Erased>();
         let source = match source {
-            Source::Slot(src, slot)
-                if (erased || self.holds::<T>()) && self.type_id == src.type_id =>
-            {
+            Source::Slot(src, slot) if (erased || self.holds::<T>()) && self.key == src.key => {
                 src.as_ptr(slot)
             }
             Source::Value(value) if self.holds::<T>() => (value as *const T).cast::<u8>(),

@@ -13,7 +13,6 @@
 //! of its parent's, and its own file is loaded over it. A chain that comes back to a
 //! template being loaded is an error naming the whole chain.
 
-use std::any::TypeId;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Deref;
@@ -22,7 +21,7 @@ use std::path::{Path, PathBuf};
 use bumpalo::Bump;
 use glam::Vec3;
 use juliet_core::{
-    Archive, Class, Document, Error, ErrorKind, Reflect, Registry, TokenBuffer, Warning,
+    Archive, Class, ClassKey, Document, Error, ErrorKind, Reflect, Registry, TokenBuffer, Warning,
     WarningKind,
 };
 
@@ -251,7 +250,7 @@ pub struct TemplateCache {
     by_crc: HashMap<u32, u32>,
     /// Archetypes, one storage per kind; each slot's base index is its entry's index.
     kinds: Vec<KindStorage>,
-    kind_by_type: HashMap<TypeId, u16>,
+    kind_by_type: HashMap<ClassKey, u16>,
     /// Scratch for file bytes, reset after each top-level load.
     /// Reached only through `&mut self` (the arena allocates through `&Bump`, which is
     /// not `Sync`), so the cache stays `Sync`.
@@ -724,13 +723,13 @@ impl TemplateCache {
 
     /// Index of the archetype storage of `class`, created on first use.
     fn kind_index(&mut self, class: &'static Class) -> u16 {
-        let type_id = class.ops.value_type_id();
-        if let Some(&k) = self.kind_by_type.get(&type_id) {
+        let key = class.ops.key();
+        if let Some(&k) = self.kind_by_type.get(&key) {
             return k;
         }
         let k = u16::try_from(self.kinds.len()).expect("fewer than 65536 kinds");
         self.kinds.push(KindStorage::new(class));
-        self.kind_by_type.insert(type_id, k);
+        self.kind_by_type.insert(key, k);
         k
     }
 }

@@ -2,6 +2,7 @@ use std::fs;
 
 use super::*;
 use crate::world::{LoadOptions, World};
+use juliet_core::Reflect;
 
 /// A project whose schema is `schema`, with one world file `rest` of kind `kind`.
 fn project(schema: &str, kind: &str, rest: &str) -> tempfile::TempDir {

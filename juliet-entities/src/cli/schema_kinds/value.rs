@@ -22,11 +22,8 @@ pub const MAX_FLOATS: usize = 16;
 /// `decode_into` reads with the codec of the type the value already holds (a value is
 /// made from its property's type by [`DynValue::default_of`] first), so the property
 /// table's type-erased setter works on schema kinds as on derived ones.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum DynValue {
-    /// A slot of the record past the class's properties.
-    #[default]
-    Unused,
     /// A property of type `.0` that has no value until one is read or set (a field of
     /// an enum's variant that the default variant does not have): it writes nothing.
     Absent(&'static PropertyType),
@@ -162,7 +159,7 @@ impl Codec for DynValue {
 
     fn encode(&self, out: &mut String) {
         match self {
-            DynValue::Unused | DynValue::Absent(_) => {}
+            DynValue::Absent(_) => {}
             DynValue::Bool(v) => v.encode(out),
             DynValue::I8(v) => v.encode(out),
             DynValue::I16(v) => v.encode(out),
@@ -209,7 +206,6 @@ impl Codec for DynValue {
 
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
         match self {
-            DynValue::Unused => {}
             DynValue::Absent(ty) => {
                 let mut read = DynValue::default_of(ty);
                 read.decode_into(value)?;

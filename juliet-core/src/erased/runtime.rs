@@ -1,0 +1,195 @@
+//! Classes defined at run time ([`ClassOps::runtime`]): a kind read from a data file
+//! (the `jasset` tool's kinds from `jasset.schema`) has no Rust struct, so each of its
+//! entities is an array of values of one Rust type, `[V; n]`, one value per property,
+//! and its operations are made from a [`RuntimeClass`] that says what the defaults are
+//! and how a file is read and written. The layout, the key and the property table are
+//! fixed when the operations are made, and the table is checked against the layout, so
+//! a runtime class cannot make type-erased storage reach outside its values.
+
+use std::alloc::Layout;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::{ClassOps, Context, KeyOf, PropertyDescriptor};
+use crate::archive::Archive;
+use crate::error::Error;
+
+/// A class defined at run time: its values are `[Self::Value; n]`, value `i` being
+/// property `i` of [`RuntimeClass::properties`] (`n` entries). Given to
+/// [`ClassOps::runtime`].
+///
+/// ```
+/// use juliet_core::{
+///     write_property, Archive, Class, ClassOps, Error, PropertyDescriptor, RuntimeClass,
+/// };
+///
+/// /// Every property an `f32`, from a list of keys known at run time.
+/// struct Floats {
+///     table: &'static [PropertyDescriptor],
+/// }
+///
+/// impl RuntimeClass for Floats {
+///     type Value = f32;
+///     fn properties(&self) -> &'static [PropertyDescriptor] {
+///         self.table
+///     }
+///     fn default_value(&self, _: usize) -> f32 {
+///         1.0
+///     }
+///     fn save(&self, values: &[f32], ar: &mut Archive<'_>) {
+///         if let Some(out) = ar.output() {
+///             for (p, v) in self.table.iter().zip(values) {
+///                 write_property(out, p.key, v);
+///             }
+///         }
+///     }
+///     fn load(&self, values: &mut [f32], ar: &mut Archive<'_>) -> Result<(), Error> {
+///         if let Some(doc) = ar.document_mut() {
+///             let mut properties = doc.properties(self.table);
+///             while let Some(i) = properties.next_property()? {
+///                 properties.decode_into(&mut values[i])?;
+///             }
+///         }
+///         Ok(())
+///     }
+/// }
+///
+/// let keys = ["Mass", "Drag"];
+/// let table: Vec<PropertyDescriptor> = (keys.iter().enumerate())
+///     .map(|(i, key)| PropertyDescriptor::new::<f32>(key, key, i * 4, &[]))
+///     .collect();
+/// let kind = Box::leak(Box::new(Floats { table: Vec::leak(table) }));
+/// let ops = ClassOps::runtime(kind);
+/// assert_eq!(ops.layout().size(), 8);
+/// assert_eq!(ops.properties().len(), 2);
+/// assert!(!ops.is::<[f32; 2]>(), "a runtime class is no Rust type");
+/// ```
+pub trait RuntimeClass: Send + Sync + 'static {
+    /// The type of each property's value.
+    type Value: Clone + Send + Sync + 'static;
+
+    /// The property table: entry `i` at offset `i * size_of::<Value>()`, made for
+    /// `Value` (`PropertyDescriptor::new::<Value>`). Read once, by
+    /// [`ClassOps::runtime`].
+    fn properties(&self) -> &'static [PropertyDescriptor];
+
+    /// The default of property `index`.
+    fn default_value(&self, index: usize) -> Self::Value;
+
+    /// Writes the values, `ClassVersion` first ([`crate::Reflect::save`]).
+    fn save(&self, values: &[Self::Value], ar: &mut Archive<'_>);
+
+    /// Reads the file's properties into `values` ([`crate::Reflect::load`]).
+    ///
+    /// # Errors
+    /// As [`crate::Reflect::load`].
+    fn load(&self, values: &mut [Self::Value], ar: &mut Archive<'_>) -> Result<(), Error>;
+}
+
+/// What the operations of a runtime class carry: the class and the table it gave.
+struct Parts<R: RuntimeClass> {
+    class: &'static R,
+    table: &'static [PropertyDescriptor],
+}
+
+/// The next key of a runtime class.
+static NEXT_KEY: AtomicU64 = AtomicU64::new(0);
+
+impl ClassOps {
+    /// The operations of a class defined at run time by `class`: values are
+    /// `[R::Value; n]` for the `n` entries of `class.properties()`, which is read once
+    /// here and kept. Each class gets a key of its own (no Rust type's, so typed access
+    /// never matches it). The operations keep a small record of the class for the life
+    /// of the program, as `class` itself lives.
+    ///
+    /// # Panics
+    /// When entry `i` of the table is not at offset `i * size_of::<R::Value>()`, not of
+    /// that size, or not made for `R::Value`: storage would then reach outside the
+    /// values or misread them.
+    pub fn runtime<R: RuntimeClass>(class: &'static R) -> ClassOps {
+        let table = class.properties();
+        let size = std::mem::size_of::<R::Value>();
+        for (i, p) in table.iter().enumerate() {
+            assert!(
+                p.offset == i * size
+                    && p.size == size
+                    && p.ops.type_id() == std::any::TypeId::of::<R::Value>(),
+                "entry {i} (`{}`) of a runtime class's table is not value {i}",
+                p.key
+            );
+        }
+        let layout = Layout::array::<R::Value>(table.len()).expect("a runtime class's values fit");
+        let parts: &'static Parts<R> = Box::leak(Box::new(Parts { class, table }));
+        ClassOps {
+            default_in_place: runtime_default::<R>,
+            drop_in_place: runtime_drop::<R>,
+            clone_in_place: runtime_clone::<R>,
+            save: runtime_save::<R>,
+            load: runtime_load::<R>,
+            context: parts,
+            layout,
+            key: KeyOf::Runtime(NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
+            properties: runtime_properties::<R>,
+        }
+    }
+}
+
+/// The parts `ClassOps::runtime::<R>` made, which every operation of it is given.
+fn parts<R: RuntimeClass>(context: Context) -> &'static Parts<R> {
+    context
+        .downcast_ref::<Parts<R>>()
+        .expect("a runtime class's operations are given its own parts")
+}
+
+fn runtime_properties<R: RuntimeClass>(context: Context) -> &'static [PropertyDescriptor] {
+    parts::<R>(context).table
+}
+
+unsafe fn runtime_default<R: RuntimeClass>(context: Context, dst: *mut u8) {
+    let parts = parts::<R>(context);
+    let dst = dst.cast::<R::Value>();
+    for i in 0..parts.table.len() {
+        // SAFETY: the caller guarantees `dst` is valid for writes of the layout,
+        // `[R::Value; n]`, and aligned: value `i` is in it. A panic of `default_value`
+        // leaves the values written so far leaked, never dropped twice.
+        unsafe { dst.add(i).write(parts.class.default_value(i)) }
+    }
+}
+
+unsafe fn runtime_drop<R: RuntimeClass>(context: Context, ptr: *mut u8) {
+    let n = parts::<R>(context).table.len();
+    let values = std::ptr::slice_from_raw_parts_mut(ptr.cast::<R::Value>(), n);
+    // SAFETY: the caller guarantees `ptr` holds `n` live values, not used again.
+    unsafe { values.drop_in_place() }
+}
+
+unsafe fn runtime_clone<R: RuntimeClass>(context: Context, src: *const u8, dst: *mut u8) {
+    let n = parts::<R>(context).table.len();
+    let (src, dst) = (src.cast::<R::Value>(), dst.cast::<R::Value>());
+    for i in 0..n {
+        // SAFETY: the caller guarantees `src` holds `n` live values and `dst` is valid
+        // for writes of `n`, aligned and apart from `src`.
+        unsafe { dst.add(i).write((*src.add(i)).clone()) }
+    }
+}
+
+unsafe fn runtime_save<R: RuntimeClass>(context: Context, ptr: *const u8, ar: &mut Archive<'_>) {
+    let parts = parts::<R>(context);
+    // SAFETY: the caller guarantees `ptr` holds `n` live values.
+    let values = unsafe { std::slice::from_raw_parts(ptr.cast::<R::Value>(), parts.table.len()) };
+    parts.class.save(values, ar);
+}
+
+unsafe fn runtime_load<R: RuntimeClass>(
+    context: Context,
+    ptr: *mut u8,
+    ar: &mut Archive<'_>,
+) -> Result<(), Error> {
+    let parts = parts::<R>(context);
+    let n = parts.table.len();
+    // SAFETY: the caller guarantees `ptr` holds `n` live values with no other borrow.
+    let values = unsafe { std::slice::from_raw_parts_mut(ptr.cast::<R::Value>(), n) };
+    parts.class.load(values, ar)
+}
+
+#[cfg(test)]
+mod tests;

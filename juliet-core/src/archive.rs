@@ -11,7 +11,7 @@ mod unknown;
 pub use unknown::{UnknownProperties, UnknownProperty};
 
 /// The key every class writes its version under.
-pub const CLASS_VERSION: Key = Key::new("ClassVersion");
+pub const CLASS_VERSION: Key = Key::new(juliet_key::CLASS_VERSION);
 
 /// Which way an [`Archive`] moves data (docs/design.md, section 4.1; the format is text
 /// only).

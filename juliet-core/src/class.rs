@@ -165,7 +165,8 @@ impl Class {
     /// The keys a file of this class may hold: `ClassVersion`, then each property's key
     /// (the candidates of a "did you mean" for an unknown key, [`crate::did_you_mean`]).
     pub fn known_keys(&self) -> impl Iterator<Item = &'static str> + '_ {
-        std::iter::once("ClassVersion").chain(self.ops.properties().iter().map(|p| p.key))
+        std::iter::once(juliet_key::CLASS_VERSION)
+            .chain(self.ops.properties().iter().map(|p| p.key))
     }
 
     /// The property whose key or alias is `key` (any spelling).

@@ -1,69 +1,11 @@
-//! CRC-32 (IEEE 802.3, reflected, polynomial `0xEDB88320`) for property keys and names.
-//!
-//! docs/design.md, section 2.2: the same function serves compile-time keys
-//! ([`key_crc`] is a `const fn`, evaluated by the derive's generated constants) and
-//! runtime keys read from files ([`key_crc_runtime`], through `crc32fast`). Both hash the
-//! *normalized* key: ASCII letters folded to lower case and `_`
-//! removed, so `MeshInstance`, `mesh_instance` and `meshinstance` have one CRC.
-//! [`normalize_key`] and [`pascal_case`] are `juliet_key`'s, shared with the derive.
+//! Property keys at run time: [`Key`] (a key with its CRC), the [`key!`](crate::key)
+//! macro, and [`key_crc_runtime`], the CRC of keys read from files (through
+//! `crc32fast`, with a cache of recent keys), equal to the `const` [`key_crc`] that
+//! compile-time keys use. The rules themselves ([`key_crc`], [`keys_equal`],
+//! [`is_identifier`], [`normalize_key`], [`pascal_case`]) are `juliet_key`'s, shared
+//! with the derive (docs/design.md, section 2.2).
 
-pub use juliet_key::{normalize_key, pascal_case};
-
-/// The 256-entry lookup table of the reflected IEEE polynomial, built at compile time.
-const TABLE: [u32; 256] = build_table();
-
-const fn build_table() -> [u32; 256] {
-    let mut table = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut crc = i as u32;
-        let mut bit = 0;
-        while bit < 8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-            bit += 1;
-        }
-        table[i] = crc;
-        i += 1;
-    }
-    table
-}
-
-/// CRC-32 (IEEE) of `bytes`, usable in constants. `crc32(b"123456789") == 0xCBF43926`.
-///
-/// For hashing at run time prefer [`crc32fast::hash`], which gives the same result faster.
-pub const fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    let mut i = 0;
-    while i < bytes.len() {
-        crc = TABLE[((crc ^ bytes[i] as u32) & 0xFF) as usize] ^ (crc >> 8);
-        i += 1;
-    }
-    !crc
-}
-
-/// CRC-32 of the normalized form of `key` (ASCII lower case, `_` skipped), usable in
-/// constants: `key_crc("MeshInstance") == key_crc("mesh_instance")`.
-///
-/// Equal to [`key_crc_runtime`] for every input and to [`crc32`] of [`normalize_key`]'s
-/// output.
-pub const fn key_crc(key: &str) -> u32 {
-    let bytes = key.as_bytes();
-    let mut crc = !0u32;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b != b'_' {
-            let b = b.to_ascii_lowercase();
-            crc = TABLE[((crc ^ b as u32) & 0xFF) as usize] ^ (crc >> 8);
-        }
-        i += 1;
-    }
-    !crc
-}
+pub use juliet_key::{crc32, is_identifier, key_crc, keys_equal, normalize_key, pascal_case};
 
 /// Run-time CRC-32 of the normalized key (see [`key_crc`]), hashing through `crc32fast`.
 ///
@@ -217,20 +159,6 @@ fn slot_of(head: u128, len: usize) -> usize {
     (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize & (CACHE_SLOTS - 1)
 }
 
-/// Whether two keys are the same key under the key normalization (ASCII case and
-/// `_` ignored). Allocation-free.
-pub fn keys_equal(a: &str, b: &str) -> bool {
-    let mut a = a.bytes().filter(|&c| c != b'_');
-    let mut b = b.bytes().filter(|&c| c != b'_');
-    loop {
-        match (a.next(), b.next()) {
-            (None, None) => return true,
-            (Some(x), Some(y)) if x.eq_ignore_ascii_case(&y) => {}
-            _ => return false,
-        }
-    }
-}
-
 /// A property key with its normalized CRC, computed once (at compile time with
 /// [`key!`](crate::key) or in a `const`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -265,36 +193,6 @@ macro_rules! key {
         const KEY: $crate::Key = $crate::Key::new($name);
         KEY
     }};
-}
-
-/// Whether `name` (bytes of a key) is an ASCII identifier (`[A-Za-z_][A-Za-z0-9_]*`),
-/// or a path of a composite's leaf: such identifiers joined by `.`, the segments after
-/// the first also starting with a digit (`Stats.Hp`, `Range.0`). What every key of a
-/// property table must be: the tokenizer reads such a key as one, and the derive checks
-/// its keys at compile time. For a constant key the compiler folds the whole check
-/// away.
-#[inline(always)]
-pub const fn is_identifier(name: &[u8]) -> bool {
-    if name.is_empty() || name[0].is_ascii_digit() {
-        return false;
-    }
-    let mut i = 0;
-    let mut segment_start = true;
-    while i < name.len() {
-        let b = name[i];
-        if b == b'.' {
-            if segment_start || i + 1 == name.len() {
-                return false;
-            }
-            segment_start = true;
-        } else if b.is_ascii_alphanumeric() || b == b'_' {
-            segment_start = false;
-        } else {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 #[cfg(test)]

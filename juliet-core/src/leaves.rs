@@ -12,7 +12,7 @@
 
 use crate::bind::Properties;
 use crate::codec::Codec;
-use crate::crc::{key_crc, Key};
+use crate::crc::{key_crc, keys_equal, Key};
 use crate::erased::PropertyDescriptor;
 use crate::error::Error;
 
@@ -330,14 +330,14 @@ pub const fn class_table<const N: usize>(
         let mut j = 0;
         while j < N {
             assert!(
-                j <= i || !same_key(key, table[j].key),
+                j <= i || !keys_equal(key, table[j].key),
                 "two properties of this class have the same key (a leaf of a `flatten` field \
                  and another property?)"
             );
             let mut a = 0;
             while a < table[j].aliases.len() {
                 assert!(
-                    j == i || !same_key(key, table[j].aliases[a].name),
+                    j == i || !keys_equal(key, table[j].aliases[a].name),
                     "a property of this class is keyed like another's alias (a leaf of a \
                      `flatten` field?)"
                 );
@@ -348,14 +348,14 @@ pub const fn class_table<const N: usize>(
         let mut d = 0;
         while d < deprecated.len() {
             assert!(
-                !same_key(key, deprecated[d].name),
+                !keys_equal(key, deprecated[d].name),
                 "a property of this class is keyed like one of its deprecated keys (a leaf of \
                  a `flatten` field?)"
             );
             d += 1;
         }
         assert!(
-            !same_key(key, "ClassVersion"),
+            !keys_equal(key, juliet_key::CLASS_VERSION),
             "a leaf of a `flatten` field is keyed `ClassVersion`, which the class version takes"
         );
         let mut b = 0;
@@ -363,12 +363,12 @@ pub const fn class_table<const N: usize>(
             let (base, spellings) = juliet_key::BASE_KEYS[b];
             let mut s = 0;
             assert!(
-                !same_key(key, base),
+                !keys_equal(key, base),
                 "a leaf of a `flatten` field is keyed like a base key of entity files"
             );
             while s < spellings.len() {
                 assert!(
-                    !same_key(key, spellings[s]),
+                    !keys_equal(key, spellings[s]),
                     "a leaf of a `flatten` field is keyed like a base key of entity files"
                 );
                 s += 1;
@@ -378,40 +378,4 @@ pub const fn class_table<const N: usize>(
         i += 1;
     }
     table
-}
-
-/// Whether `a` and `b` are one key: equal ignoring ASCII case and `_`.
-const fn same_key(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let (mut i, mut j) = (0, 0);
-    loop {
-        while i < a.len() && a[i] == b'_' {
-            i += 1;
-        }
-        while j < b.len() && b[j] == b'_' {
-            j += 1;
-        }
-        match (i < a.len(), j < b.len()) {
-            (false, false) => return true,
-            (true, true) if a[i].eq_ignore_ascii_case(&b[j]) => {
-                i += 1;
-                j += 1;
-            }
-            _ => return false,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keys_compare_as_the_format_does() {
-        assert!(same_key("Stats.Hp", "stats.hp"));
-        assert!(same_key("Max_Speed", "maxspeed"));
-        assert!(same_key("__", ""));
-        assert!(!same_key("Stats.Hp", "Stats.Hpx"));
-        assert!(!same_key("Hp", "Stats.Hp"));
-    }
 }

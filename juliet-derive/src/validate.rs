@@ -9,9 +9,6 @@ use crate::ast::{Container, SpannedKey};
 use crate::ctxt::Ctxt;
 use crate::key::{key_crc, key_problem, normalize};
 
-/// The key the derive writes the class version under.
-pub(crate) const CLASS_VERSION_KEY: &str = "ClassVersion";
-
 /// Runs every check, reporting to `cx`.
 pub(crate) fn check(cx: &Ctxt, cont: &Container<'_>) {
     check_generics(cx, cont.input);
@@ -176,11 +173,11 @@ struct KeyUse {
 fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
     let mut uses = vec![KeyUse {
         key: SpannedKey {
-            text: CLASS_VERSION_KEY.to_owned(),
+            text: juliet_key::CLASS_VERSION.to_owned(),
             span: Span::call_site(),
         },
         role: Role::Reserved,
-        what: format!("the reserved key `{CLASS_VERSION_KEY}`"),
+        what: format!("the reserved key `{}`", juliet_key::CLASS_VERSION),
     }];
     for (base, spellings) in juliet_key::BASE_KEYS {
         for text in std::iter::once(base).chain(spellings.iter().copied()) {

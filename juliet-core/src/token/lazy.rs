@@ -17,7 +17,7 @@ use crate::value::ValueSpan;
 
 /// `ClassVersion` (the archive's `CLASS_VERSION`, named here so that the tokenizer does
 /// not depend on the archive).
-const CLASS_VERSION: Key = Key::new("ClassVersion");
+const CLASS_VERSION: Key = Key::new(juliet_key::CLASS_VERSION);
 
 /// Where the canonical reading of a document is: the start of the next property line.
 #[derive(Debug, Clone, Copy)]

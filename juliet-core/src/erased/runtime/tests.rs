@@ -4,6 +4,7 @@
 use std::alloc::{alloc, dealloc, Layout};
 use std::cell::Cell;
 use std::path::Path;
+use std::sync::Mutex;
 
 use crate::archive::{write_property, Archive};
 use crate::codec::{Codec, PropertyType};
@@ -80,18 +81,42 @@ impl RuntimeClass for Names {
     }
 }
 
-/// The table of `keys`, entry `i` at value `i` (or at `shift` bytes past it).
-fn table(keys: &[&'static str], shift: usize) -> &'static [PropertyDescriptor] {
+/// What the tests made to live for the program, held from a static: runtime classes
+/// live as long as the program (the registry holds them), and Miri's leak check counts
+/// memory a static reaches as live.
+static KEPT: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
+
+enum Kept {
+    Ops(#[allow(dead_code)] ClassOps),
+    Names(#[allow(dead_code)] &'static Names),
+}
+
+/// `names` leaked and kept.
+fn keep(names: Names) -> &'static Names {
+    let names: &'static Names = Box::leak(Box::new(names));
+    KEPT.lock().unwrap().push(Kept::Names(names));
+    names
+}
+
+/// The runtime class of `names`, kept.
+fn runtime(names: Names) -> ClassOps {
+    let ops = ClassOps::runtime(keep(names));
+    KEPT.lock().unwrap().push(Kept::Ops(ops));
+    ops
+}
+
+/// The table of `keys`, entry `i` at value `i`.
+fn table(keys: &[&'static str]) -> Vec<PropertyDescriptor> {
     let size = std::mem::size_of::<Named>();
     let table = keys.iter().enumerate();
-    let table = table.map(|(i, k)| PropertyDescriptor::new::<Named>(k, k, i * size + shift, &[]));
-    Vec::leak(table.collect())
+    let table = table.map(|(i, k)| PropertyDescriptor::new::<Named>(k, k, i * size, &[]));
+    table.collect()
 }
 
 fn names(keys: &[&'static str]) -> ClassOps {
-    ClassOps::runtime(Box::leak(Box::new(Names {
-        table: table(keys, 0),
-    })))
+    runtime(Names {
+        table: Vec::leak(table(keys)),
+    })
 }
 
 /// A block of `layout`, freed on drop.
@@ -163,19 +188,17 @@ fn each_runtime_class_has_a_key_of_its_own_and_no_rust_types() {
 #[should_panic(expected = "is not value 1")]
 fn a_table_that_is_not_the_values_is_refused() {
     let keys: &[&'static str] = &["A", "B"];
-    let mut forged = table(keys, 0).to_vec();
+    let mut forged = table(keys);
     forged[1].offset += 1;
-    let class = Names {
+    runtime(Names {
         table: Vec::leak(forged),
-    };
-    ClassOps::runtime(Box::leak(Box::new(class)));
+    });
 }
 
 #[test]
 #[should_panic(expected = "is not value 0")]
 fn a_table_of_another_value_type_is_refused() {
-    let class = Names {
+    runtime(Names {
         table: Vec::leak(vec![PropertyDescriptor::new::<u64>("A", "a", 0, &[])]),
-    };
-    ClassOps::runtime(Box::leak(Box::new(class)));
+    });
 }

@@ -138,8 +138,8 @@ pub trait Construct: ConstructParts + Sized {
 /// The parts of a construct that the runtime walks: its `Owned` children and its
 /// `ConstructView`s, direct fields, in declaration order. Implemented by
 /// `#[derive(Construct)]`, which finds them by their type names (`Owned<..>`,
-/// `ConstructView<..>`); a part kept elsewhere (in a `Vec`, behind a type alias) is
-/// not walked.
+/// `ConstructView<..>`) or by a field's mark (`#[part(owned)]`, `#[part(view)]`, which a
+/// type alias of them needs); a part kept elsewhere (in a `Vec`) is not walked.
 ///
 /// The hidden items are the derive's output, not an API.
 pub trait ConstructParts: 'static {

@@ -271,9 +271,12 @@ pub fn derive_codec(input: TokenStream) -> TokenStream {
 }
 
 /// Derives the parts of a construct (`juliet_constructs::ConstructParts`):
-/// its `Owned<..>` children and `ConstructView<..>`s, the direct fields whose type's
-/// path ends in those names, in declaration order. Pair it with
-/// [`macro@construct`] on the type's impl block. Named, tuple and unit structs.
+/// its `Owned<..>` children and `ConstructView<..>`s, in declaration order: the direct
+/// fields whose type's path ends in those names, and the fields marked `#[part(owned)]`
+/// or `#[part(view)]` (a type alias of one of them, which the derive cannot see
+/// through, needs the mark; `#[part(plain)]` makes a field plain state whatever its
+/// type's name). Pair it with [`macro@construct`] on the type's impl block. Named,
+/// tuple and unit structs.
 ///
 /// ```
 /// use juliet_constructs::{construct, Construct, ConstructView, Owned};
@@ -292,8 +295,18 @@ pub fn derive_codec(input: TokenStream) -> TokenStream {
 /// }
 /// #[construct]
 /// impl Turret {}
+///
+/// type Magazine = Owned<Ammo>;
+///
+/// #[derive(Construct, Default)]
+/// struct Gun {
+///     #[part(owned)] // an alias: marked
+///     magazine: Magazine,
+/// }
+/// #[construct]
+/// impl Gun {}
 /// ```
-#[proc_macro_derive(Construct)]
+#[proc_macro_derive(Construct, attributes(part))]
 pub fn derive_construct(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     construct::derive(&input).into()

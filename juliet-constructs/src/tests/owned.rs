@@ -140,3 +140,48 @@ fn destroy_takes_children_and_their_entities_in_a_fixed_order() {
     assert!(m.contains(other));
     m.check_invariants().unwrap();
 }
+
+/// A child and a view behind type aliases, which the derive cannot see through.
+type Finger = Owned<Part>;
+type Shell = ConstructView<Inert>;
+
+#[derive(Construct)]
+struct Glove {
+    log: Log,
+    #[part(view)]
+    shell: Shell,
+    #[part(owned)]
+    finger: Finger,
+}
+#[construct]
+impl Glove {
+    fn initialize_views(&mut self, world: &mut World) {
+        self.shell.initialize(world.manager_mut(), Vec3::Z);
+        note(&self.log, "init glove");
+    }
+}
+
+#[test]
+fn marked_parts_behind_aliases_are_walked_as_their_types_are() {
+    let log = Log::default();
+    let mut flow = FlowManager::new(world());
+    let id = flow.spawn(Glove {
+        log: log.clone(),
+        shell: ConstructView::new(),
+        finger: part(&log, "finger"),
+    });
+    assert_eq!(*log.borrow(), ["init glove", "init finger"]);
+    assert_eq!(
+        flow.world().manager().len(),
+        2,
+        "the glove's view and the finger's"
+    );
+    log.borrow_mut().clear();
+    assert!(flow.destroy(id));
+    assert_eq!(
+        flow.world().manager().len(),
+        0,
+        "both views' entities go with it"
+    );
+    assert_eq!(*log.borrow(), ["drop finger"]);
+}

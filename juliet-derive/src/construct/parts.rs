@@ -1,5 +1,6 @@
 //! `#[derive(Construct)]`: finds the `Owned<..>` and `ConstructView<..>` fields of a
-//! struct (by the last segment of their type's path) and implements `ConstructParts`.
+//! struct (marked `#[part(owned)]` / `#[part(view)]`, or by the last segment of their
+//! type's path) and implements `ConstructParts`.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -15,6 +16,33 @@ enum Part {
     Owned,
     View,
     Plain,
+}
+
+/// The part a field's `#[part(..)]` names (`owned`, `view`, `plain`), every problem
+/// reported to `cx`; `None` without the attribute.
+fn marked_part(cx: &Ctxt, field: &syn::Field) -> Option<Part> {
+    let mut found = None;
+    for attr in field.attrs.iter().filter(|a| a.path().is_ident("part")) {
+        let parsed = attr.parse_nested_meta(|meta| {
+            let part = if meta.path.is_ident("owned") {
+                Part::Owned
+            } else if meta.path.is_ident("view") {
+                Part::View
+            } else if meta.path.is_ident("plain") {
+                Part::Plain
+            } else {
+                return Err(meta.error("expected `owned`, `view` or `plain`"));
+            };
+            if found.replace(part).is_some() {
+                return Err(meta.error("a field is one part: give `#[part(..)]` once"));
+            }
+            Ok(())
+        });
+        if let Err(e) = parsed {
+            cx.syn_error(e);
+        }
+    }
+    found
 }
 
 /// The part a field type names: `Owned<..>`, `ConstructView<..>` (any path ending so),
@@ -50,14 +78,32 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
             None
         }
     };
-    if let Err(errors) = cx.check() {
-        return errors;
-    }
-    let fields = fields.expect("checked");
+    let parts: Vec<Part> = fields
+        .into_iter()
+        .flatten()
+        .map(|f| marked_part(&cx, f).unwrap_or_else(|| part_of(&f.ty)))
+        .collect();
     let rt = runtime();
     let private = quote!(#rt::__private);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    if let Err(mut errors) = cx.check() {
+        if fields.is_some() {
+            // A struct with a bad mark still has its parts' impl (none), so that the
+            // errors above are all there is.
+            errors.extend(quote! {
+                impl #impl_generics #rt::ConstructParts for #ident #ty_generics #where_clause {
+                    fn __register_children<R: #rt::Construct, P: #private::FieldPath<R, Target = Self>>(
+                        _: &mut impl #private::Registrar<R>,
+                    ) {}
+                    fn __for_each_child(&mut self, _: &mut dyn FnMut(&mut dyn #private::DynConstruct)) {}
+                    fn __for_each_view(&mut self, _: &mut dyn FnMut(&mut dyn #private::ViewHandle)) {}
+                }
+            });
+        }
+        return errors;
+    }
+    let fields = fields.expect("checked");
 
     let mut markers = Vec::new();
     let mut register = Vec::new();
@@ -69,7 +115,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
             None => Member::from(i),
         };
         let ty = &field.ty;
-        match part_of(ty) {
+        match parts[i] {
             Part::Owned => {
                 let marker = format_ident!("__JulietOwnedField{}", i);
                 let span = ty.span();

@@ -599,3 +599,58 @@ fn errors_in_a_long_block_name_their_line() {
     assert!(matches!(err.kind, ErrorKind::ConflictMarker { .. }));
     assert_eq!(err.location.line, 3002);
 }
+
+/// The value lines the canonical reading gives `key`'s block of `text` (a document
+/// filled as it is read), or `None` when it leaves the block to the tokenizer.
+fn canonical_lines(text: &str, key: &'static str) -> Option<Vec<String>> {
+    let mut buf = TokenBuffer::new();
+    let mut doc = buf
+        .document(text.as_bytes(), Path::new("t.jasset"))
+        .unwrap();
+    let i = doc.take_canonical(crate::crc::Key::new(key))?;
+    assert!(!doc.tokenized());
+    Some(doc.value(i).lines().map(str::to_owned).collect())
+}
+
+#[test]
+fn the_canonical_reading_takes_a_block_of_several_plain_value_lines() {
+    assert_eq!(
+        canonical_lines("; A\n1\n2\n3\n\n# note\n; B\nx\n", "A").unwrap(),
+        ["1", "2", "3"]
+    );
+    // The last block of a file, with and without its last newline.
+    assert_eq!(canonical_lines("; A\n1\n2", "A").unwrap(), ["1", "2"]);
+    assert_eq!(canonical_lines("; A\n1\n2\n", "A").unwrap(), ["1", "2"]);
+    // A comment, a blank or an indented line among the values: the tokenizer's.
+    for text in [
+        "; A\n1\n# c\n2\n",
+        "; A\n1\n\n2\n",
+        "; A\n1\n 2\n",
+        "; A\n1\n2 \n",
+    ] {
+        assert_eq!(canonical_lines(text, "A"), None, "{text:?}");
+    }
+    // A long block is kept as one range by the tokenizer: up to 1,024 lines only.
+    let block = |n: usize| format!("; A\n{}; B\nx\n", "7\n".repeat(n));
+    assert_eq!(
+        canonical_lines(&block(LONG_BLOCK), "A").unwrap().len(),
+        LONG_BLOCK
+    );
+    assert_eq!(canonical_lines(&block(LONG_BLOCK + 1), "A"), None);
+}
+
+#[test]
+fn a_bad_line_of_a_block_read_canonically_is_located_at_its_line() {
+    static TABLE: [crate::PropertyDescriptor; 1] =
+        [crate::PropertyDescriptor::new::<Vec<i32>>("A", "a", 0, &[])];
+    let text = "; A\n1\n2\nx\n; B\n3\n";
+    let mut buf = TokenBuffer::new();
+    let mut doc = buf
+        .document(text.as_bytes(), Path::new("t.jasset"))
+        .unwrap();
+    let mut properties = doc.properties(&TABLE);
+    let mut place: Vec<i32> = Vec::new();
+    assert_eq!(properties.next_property().unwrap(), Some(0));
+    let err = properties.decode_into(&mut place).unwrap_err();
+    assert_eq!((err.location.line, err.location.column), (4, 1), "{err}");
+}

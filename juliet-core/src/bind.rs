@@ -81,8 +81,6 @@ pub struct Properties<'d, 'a> {
     /// (decoded without a node), and its 1-based line; `span_line` 0 otherwise.
     span: ValueSpan,
     span_line: u32,
-    /// How many value lines `span` covers.
-    span_lines: u32,
 }
 
 impl<'a> Document<'a> {
@@ -115,7 +113,6 @@ impl<'a> Document<'a> {
             reading: false,
             span: ValueSpan::default(),
             span_line: 0,
-            span_lines: 0,
         }
     }
 }
@@ -353,7 +350,6 @@ impl<'a> Properties<'_, 'a> {
         self.doc.bind_canonical(found, self.table[j].crc);
         self.span = found.value_span();
         self.span_line = found.value_line();
-        self.span_lines = found.value_lines();
         self.bound = j;
         if j < 64 {
             self.seen |= 1 << j;
@@ -494,13 +490,7 @@ impl<'a> Properties<'_, 'a> {
     #[inline(always)]
     fn bound_value(&self) -> Value<'_> {
         if self.span_line != 0 {
-            if self.span_lines == 1 {
-                return Value::from_spans(self.doc.source(), std::slice::from_ref(&self.span));
-            }
-            // Several value lines, read in canonical form: plain lines, one after the
-            // other, which the tokenizer's line rules read as they are.
-            let start = self.span.start as usize;
-            Value::from_block(&self.doc.source()[start..start + self.span.len as usize])
+            Value::from_spans(self.doc.source(), std::slice::from_ref(&self.span))
         } else {
             self.doc.value(self.current)
         }

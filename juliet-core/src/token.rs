@@ -115,7 +115,7 @@ pub struct TokenBuffer {
     /// The nodes the canonical reading bound without making them, with their value
     /// lines, to compare with the tokenizer's when it makes them.
     #[cfg(debug_assertions)]
-    unmade: Vec<(PropertyNode, Vec<ValueSpan>)>,
+    unmade: Vec<(PropertyNode, ValueSpan)>,
 }
 
 impl TokenBuffer {
@@ -501,7 +501,7 @@ impl<'a> Document<'a> {
                         values_start: b.values_start,
                         ..plain(node)
                     }
-                    && node_spans(&self.buf.values, b) == span.as_slice()
+                    && node_spans(&self.buf.values, b) == std::slice::from_ref(span)
             });
             assert!(
                 same,

@@ -2,9 +2,8 @@
 //! form, or close to it, each property a loader asks for is read straight from the
 //! text, with no tokenizing. The forms read so are:
 //!
-//! * the block `; Key` (exactly as [`crate::write_header`] writes it) with its value
-//!   lines (up to [`super::LONG_BLOCK`] of them, each neither blank, a comment nor
-//!   indented), and the inline header `; Key: value`;
+//! * the block `; Key` (exactly as [`crate::write_header`] writes it) with one value
+//!   line, and the inline header `; Key: value`;
 //! * between properties, blank lines (`\n` alone) and comment lines (`#` or `//` first).
 //!
 //! A property is read this way only when the tokenizer would make exactly that node of
@@ -46,12 +45,9 @@ impl Lazy {
 pub(crate) struct Canonical<'a> {
     /// The key as written (after `; `).
     pub(crate) key: &'a [u8],
-    /// Byte range of the value lines: from the start of the first to the end of the
-    /// last (their `\n`s inside).
+    /// Byte range of the value line.
     value_start: u32,
     value_len: u32,
-    /// How many value lines (1 for an inline header).
-    value_lines: u32,
     /// Offset of the next header (the file's length when none follows).
     next: u32,
     /// Its 1-based line.
@@ -71,35 +67,14 @@ impl Canonical<'_> {
         self.value_line
     }
 
-    /// The span of the value lines: the one value line (on the line after the header's
-    /// for a block, after the `: ` of an inline header), or the text from the first of
-    /// several to the end of the last.
+    /// The value line's span: on the line after the header's for a block, after the
+    /// `: ` of an inline header.
     #[inline(always)]
     pub(crate) fn value_span(&self) -> ValueSpan {
         ValueSpan {
             start: self.value_start,
             len: self.value_len,
         }
-    }
-
-    /// How many value lines.
-    #[inline(always)]
-    pub(crate) fn value_lines(&self) -> u32 {
-        self.value_lines
-    }
-
-    /// The span of each value line, as the tokenizer makes them.
-    pub(crate) fn line_spans<'s>(&self, src: &'s str) -> impl Iterator<Item = ValueSpan> + 's {
-        let region = &src[self.value_start as usize..][..self.value_len as usize];
-        let base = self.value_start;
-        region.split('\n').scan(base, |start, line| {
-            let span = ValueSpan {
-                start: *start,
-                len: line.len() as u32,
-            };
-            *start += line.len() as u32 + 1;
-            Some(span)
-        })
     }
 }
 
@@ -216,8 +191,8 @@ impl<'a> Document<'a> {
     }
 
     /// The property whose key spans `key_start..key_end` on line `line` and whose value
-    /// line starts at `start` (on the same line when `inline`), when its value lines and
-    /// what follows them are canonical.
+    /// line starts at `start` (on the same line when `inline`), when that line and what
+    /// follows it are canonical.
     #[inline(always)]
     fn canonical_value(
         &self,
@@ -237,64 +212,17 @@ impl<'a> Document<'a> {
             return None;
         }
         let value_line = if inline { line } else { line + 1 };
-        let mut found = Canonical {
+        let (next, next_line) = next_header(bytes, &self.buf.masks, end + 1, value_line + 1)?;
+        Some(Canonical {
             key: &bytes[key_start..key_end],
             value_start: start as u32,
             value_len: (end - start) as u32,
-            value_lines: 1,
-            next: 0,
-            next_line: 0,
+            next,
+            next_line,
             line,
             value_line,
             inline,
-        };
-        let (next, next_line) = match next_header(bytes, &self.buf.masks, end + 1, value_line + 1) {
-            Some(next) => next,
-            // More value lines of a block: read on when they are canonical too.
-            None if !inline => self.more_value_lines(&mut found, end)?,
-            None => return None,
-        };
-        found.next = next;
-        found.next_line = next_line;
-        Some(found)
-    }
-
-    /// The value lines of `found`'s block after its first (which ends at `end`), each
-    /// neither blank, a comment, indented nor ending in blanks, up to
-    /// [`super::LONG_BLOCK`] in all: `found` grows to cover them, and the next header's
-    /// offset and line are returned; `None` when a line is not so (the tokenizer reads
-    /// the file then).
-    #[inline(never)]
-    fn more_value_lines(&self, found: &mut Canonical<'a>, mut end: usize) -> Option<(u32, u32)> {
-        let bytes = self.src.as_bytes();
-        loop {
-            let start = end + 1;
-            let line = found.value_line + found.value_lines;
-            let Some(&first) = bytes.get(start) else {
-                return Some((bytes.len() as u32, line));
-            };
-            if first == b';' {
-                return Some((start as u32, line));
-            }
-            let line_end = self.line_end(start);
-            let last = bytes[line_end - 1];
-            if (EDGE[usize::from(first)] & FIRST) | (EDGE[usize::from(last)] & LAST) != 0
-                || found.value_lines as usize >= super::LONG_BLOCK
-            {
-                // A blank line or a comment may end the block before the next header;
-                // past them, another value line would be this block's again.
-                return match first {
-                    b'\n' | b'#' | b'/' => past_ignored(bytes, &self.buf.masks, start, line),
-                    _ => None,
-                };
-            }
-            found.value_lines += 1;
-            found.value_len = (line_end - found.value_start as usize) as u32;
-            end = line_end;
-            if end == bytes.len() {
-                return Some((bytes.len() as u32, line + 1));
-            }
-        }
+        })
     }
 
     /// Makes `found` (the [`Document::canonical_next`] property) the next node, keyed
@@ -309,7 +237,7 @@ impl<'a> Document<'a> {
         self.buf
             .nodes
             .push(canonical_node(found, crc, values, false));
-        self.push_values(found);
+        self.buf.values.push(found.value_span());
         if crc == CLASS_VERSION.crc && found.key == CLASS_VERSION.name.as_bytes() {
             self.version_node = index as u32;
         }
@@ -328,26 +256,15 @@ impl<'a> Document<'a> {
             self.buf
                 .nodes
                 .push(canonical_node(found, crc, values, true));
-            self.push_values(found);
+            self.buf.values.push(found.value_span());
         } else {
             #[cfg(debug_assertions)]
-            self.buf.unmade.push((
-                canonical_node(found, crc, 0, true),
-                found.line_spans(self.src).collect(),
-            ));
+            self.buf
+                .unmade
+                .push((canonical_node(found, crc, 0, true), found.value_span()));
             self.unmade += 1;
         }
         self.advance(found);
-    }
-
-    /// Pushes the span of each value line of `found`, as the tokenizer does.
-    #[inline(always)]
-    fn push_values(&mut self, found: Canonical<'a>) {
-        if found.value_lines == 1 {
-            self.buf.values.push(found.value_span());
-        } else {
-            self.buf.values.extend(found.line_spans(self.src));
-        }
     }
 
     /// How many properties are bound without a node (all of them consumed, right after
@@ -492,7 +409,7 @@ fn canonical_node(
         line: found.line,
         values_start: values_start as u32,
         column: 3,
-        values_len: found.value_lines,
+        values_len: 1,
         consumed,
         form: if found.inline {
             LineForm::Inline

@@ -1,8 +1,8 @@
 //! The inspector on the value model: a composite shown as a tree (a row naming it, then
 //! one row a leaf, each with its own override mark and Revert), and an `Option` as a
 //! toggle with the value's own widget beside it, an enum with data as a choice of its
-//! variant and one row per field of the variant in use. Through egui_kittest and the
-//! accessibility tree.
+//! variant and one row per field of the variant in use, a list of records as one text
+//! field a record. Through egui_kittest and the accessibility tree.
 
 use std::fs;
 
@@ -202,4 +202,70 @@ fn an_enum_with_data_is_a_choice_of_variant_then_one_row_a_field() {
     assert!(h
         .query_by_role_and_label(Role::SpinButton, "Trigger.0")
         .is_some());
+}
+
+#[derive(Codec, Clone, Debug, PartialEq, Default)]
+struct Waypoint {
+    pos: glam::Vec3,
+    wait: f32,
+}
+
+/// A kind with a list of records.
+#[derive(Entity)]
+struct Patrol {
+    route: Vec<Waypoint>,
+}
+
+#[test]
+fn a_list_of_records_adds_an_element_and_edits_it_as_its_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    fs::create_dir_all(&entities).unwrap();
+    fs::write(
+        entities.join("p.jasset"),
+        "; EntityID\n0x0000000000000030\n; Kind\nPatrol\n; Route\n-\nWait: 1.5\n",
+    )
+    .unwrap();
+    let (mut world, report) =
+        World::load(dir.path().join("Assets/Worlds/L"), &LoadOptions::default()).unwrap();
+    assert!(report.is_clean(), "{report:?}");
+    world.set_durability(Durability::Fast);
+    let mut h = Harness::builder()
+        .with_size([1400.0, 900.0])
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(world));
+    h.state_mut().select(Some(EntityId(0x30)));
+    h.run();
+    let route = |h: &Harness<'_, EditorApp>| {
+        let world = h.state().world();
+        world
+            .manager()
+            .get::<Patrol>(EntityId(0x30))
+            .unwrap()
+            .route
+            .clone()
+    };
+    // One text field per record, holding its `Key: value` lines.
+    let fields = h
+        .get_all_by_role_and_label(Role::MultilineTextInput, "Route")
+        .count();
+    assert_eq!(fields, 1);
+    h.get_by_label("Add element").click();
+    h.run();
+    assert_eq!(
+        route(&h),
+        [
+            Waypoint {
+                wait: 1.5,
+                ..Waypoint::default()
+            },
+            Waypoint::default()
+        ]
+    );
+    let fields = h
+        .get_all_by_role_and_label(Role::MultilineTextInput, "Route")
+        .count();
+    assert_eq!(fields, 2);
+    h.get_all_by_label("Remove").next().unwrap().click();
+    h.run();
+    assert_eq!(route(&h), [Waypoint::default()]);
 }

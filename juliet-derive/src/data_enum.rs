@@ -126,21 +126,8 @@ pub(crate) fn expand(
 ) -> TokenStream {
     let ident = &input.ident;
     let type_name = ident.to_string();
-    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
-    let field_keys = variants.iter().map(|v| {
-        let keys = v.fields.iter().map(|f| f.key.as_str());
-        quote!(&[#(#keys),*])
-    });
     let element = quote!(#krate::Element);
-    let shapes = variants.iter().map(|v| {
-        let name = &v.name;
-        let fields = v.fields.iter().map(|f| {
-            let (key, ty) = (&f.key, f.ty);
-            let of = quote_spanned!(ty.span()=> <#ty as #krate::Codec>::PROPERTY_TYPE);
-            quote!((#key, &#of))
-        });
-        quote!((#name, &[#(#fields),*]))
-    });
+    let variants_trait = quote!(#krate::__private::Variants);
     let encodes = variants.iter().map(|v| {
         let (pat, name) = (pattern(v), &v.name);
         let writes = v.fields.iter().map(|f| {
@@ -209,7 +196,7 @@ pub(crate) fn expand(
             {
                 const OPTIONAL_TYPE: #krate::PropertyType = #krate::PropertyType::EnumWithData {
                     name: #type_name,
-                    variants: &[#(#shapes),*],
+                    variants: <Self as #variants_trait>::SHAPE,
                 };
 
                 fn encode_some(&self, out: &mut ::std::string::String) {
@@ -222,9 +209,11 @@ pub(crate) fn expand(
                 fn decode_some(
                     value: #krate::Value<'_>,
                 ) -> ::core::result::Result<Self, #krate::ValueError<'_>> {
-                    const VARIANTS: &[&str] = &[#(#names),*];
-                    const FIELDS: &[&[&str]] = &[#(#field_keys),*];
-                    let lines = #krate::codec::read_variant(value, VARIANTS, FIELDS)?;
+                    let lines = #krate::codec::read_variant(
+                        value,
+                        <Self as #variants_trait>::NAMES,
+                        <Self as #variants_trait>::FIELDS,
+                    )?;
                     let fields = lines.fields;
                     match lines.variant {
                         #(#decodes)*
@@ -233,10 +222,9 @@ pub(crate) fn expand(
                 }
 
                 fn same_some(&self, other: &Self) -> bool {
-                    let variants = #krate::__private::Variants::variant;
-                    variants(self) == variants(other)
-                        && (0..<Self as #krate::__private::Variants>::KEYS.len())
-                            .all(|k| #krate::__private::Variants::same_field(self, other, k))
+                    #variants_trait::variant(self) == #variants_trait::variant(other)
+                        && (0..<Self as #variants_trait>::KEYS.len())
+                            .all(|k| #variants_trait::same_field(self, other, k))
                 }
             }
         };

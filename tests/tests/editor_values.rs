@@ -38,25 +38,15 @@ struct Sentry {
     trigger: Trigger,
 }
 
-/// A project with a Sentry template and one instance (id 0x20) overriding `Stats.Hp`,
-/// loaded into the editor with the instance selected.
-fn sentry_editor() -> (tempfile::TempDir, Harness<'static, EditorApp>) {
+/// A project of `files` (paths from the root, and texts) with the world
+/// `Assets/Worlds/L`, loaded into the editor with entity `id` selected.
+fn editor_on(files: &[(&str, &str)], id: u64) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
     let dir = tempfile::tempdir().unwrap();
-    let templates = dir.path().join("Assets/Templates");
-    let entities = dir.path().join("Assets/Worlds/L/Entities");
-    fs::create_dir_all(&templates).unwrap();
-    fs::create_dir_all(&entities).unwrap();
-    fs::write(
-        templates.join("Sentry.jasset"),
-        "; Kind\nSentry\n; Stats.Hp\n100.0\n; Stats.Armor\n5.0\n; Glow\n2.5\n",
-    )
-    .unwrap();
-    fs::write(
-        entities.join("s.jasset"),
-        "; Template\nAssets/Templates/Sentry.jasset\n; EntityID\n0x0000000000000020\n\
-         ; Stats.Hp\n40.0\n",
-    )
-    .unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
     let (mut world, report) =
         World::load(dir.path().join("Assets/Worlds/L"), &LoadOptions::default()).unwrap();
     assert!(report.is_clean(), "{report:?}");
@@ -64,9 +54,26 @@ fn sentry_editor() -> (tempfile::TempDir, Harness<'static, EditorApp>) {
     let mut h = Harness::builder()
         .with_size([1400.0, 900.0])
         .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(world));
-    h.state_mut().select(Some(EntityId(0x20)));
+    h.state_mut().select(Some(EntityId(id)));
     h.run();
     (dir, h)
+}
+
+/// A project with a Sentry template and one instance (id 0x20) overriding `Stats.Hp`,
+/// loaded into the editor with the instance selected.
+fn sentry_editor() -> (tempfile::TempDir, Harness<'static, EditorApp>) {
+    let files = [
+        (
+            "Assets/Templates/Sentry.jasset",
+            "; Kind\nSentry\n; Stats.Hp\n100.0\n; Stats.Armor\n5.0\n; Glow\n2.5\n",
+        ),
+        (
+            "Assets/Worlds/L/Entities/s.jasset",
+            "; Template\nAssets/Templates/Sentry.jasset\n; EntityID\n0x0000000000000020\n\
+             ; Stats.Hp\n40.0\n",
+        ),
+    ];
+    editor_on(&files, 0x20)
 }
 
 fn sentry(h: &Harness<'_, EditorApp>) -> (Stats, Option<f32>) {
@@ -218,23 +225,11 @@ struct Patrol {
 
 #[test]
 fn a_list_of_records_adds_an_element_and_edits_it_as_its_lines() {
-    let dir = tempfile::tempdir().unwrap();
-    let entities = dir.path().join("Assets/Worlds/L/Entities");
-    fs::create_dir_all(&entities).unwrap();
-    fs::write(
-        entities.join("p.jasset"),
+    let file = (
+        "Assets/Worlds/L/Entities/p.jasset",
         "; EntityID\n0x0000000000000030\n; Kind\nPatrol\n; Route\n-\nWait: 1.5\n",
-    )
-    .unwrap();
-    let (mut world, report) =
-        World::load(dir.path().join("Assets/Worlds/L"), &LoadOptions::default()).unwrap();
-    assert!(report.is_clean(), "{report:?}");
-    world.set_durability(Durability::Fast);
-    let mut h = Harness::builder()
-        .with_size([1400.0, 900.0])
-        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(world));
-    h.state_mut().select(Some(EntityId(0x30)));
-    h.run();
+    );
+    let (_dir, mut h) = editor_on(&[file], 0x30);
     let route = |h: &Harness<'_, EditorApp>| {
         let world = h.state().world();
         world

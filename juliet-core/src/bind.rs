@@ -81,6 +81,9 @@ pub struct Properties<'d, 'a> {
     /// (decoded without a node), and its 1-based line; `span_line` 0 otherwise.
     span: ValueSpan,
     span_line: u32,
+    /// Table entries below 64 read in place in this walk (the variants of enums with
+    /// data read so far: a field of another variant is then an error, not a switch).
+    in_place: u64,
 }
 
 impl<'a> Document<'a> {
@@ -113,6 +116,7 @@ impl<'a> Document<'a> {
             reading: false,
             span: ValueSpan::default(),
             span_line: 0,
+            in_place: 0,
         }
     }
 }
@@ -481,8 +485,24 @@ impl<'a> Properties<'_, 'a> {
         place: &mut T,
         decode: for<'v> fn(&mut T, Value<'v>) -> Result<(), crate::ValueError<'v>>,
     ) -> Result<(), Error> {
+        let j = self.bound;
+        if j < 64 {
+            self.in_place |= 1 << j;
+        }
         let value = self.bound_value();
         decode(place, value).map_err(|e| self.decode_error(e))
+    }
+
+    /// The table entry of the property bound last.
+    pub(crate) fn bound_entry(&self) -> usize {
+        self.bound
+    }
+
+    /// Whether table entry `j` was read in place in this walk
+    /// ([`Properties::decode_in_place`]); `true` for an entry past the first 64, which
+    /// are not tracked.
+    pub(crate) fn read_in_place_here(&self, j: usize) -> bool {
+        j >= 64 || self.in_place & 1 << j != 0
     }
 
     /// The value of the property bound last: its one value line when the canonical

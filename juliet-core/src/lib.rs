@@ -106,7 +106,8 @@ pub mod __private {
         class_table, header_bytes, headers, in_set, leaf_count, table, Field, Part,
     };
     pub use crate::variant_leaves::{
-        read_field_leaf, read_variant_leaf, save_variant_leaves, FieldLeaf, VariantLeaf, Variants,
+        decode_variant_field, read_field_leaf, read_variant_field, read_variant_leaf,
+        save_variant_leaves, FieldLeaf, VariantLeaf, Variants,
     };
 }
 

@@ -12,11 +12,15 @@
 //!
 //! Reading a variant keeps the fields when the variant is the one in use, and otherwise
 //! makes that variant with its fields' defaults; reading a field of a variant that is
-//! not in use is an error at its line, naming the variant that has it. The variant's
-//! value may also be written as the whole enum (its name, then `Field: value` lines),
-//! the form an `Option` of the enum takes.
+//! not in use is an error at its line, naming the variant that has it, when this file
+//! gave the variant; when the variant in use came from the template (or the default),
+//! the field's own variant is taken, so an override of a field carries its variant.
+//! (Held whole, in an `Option`, the enum is one value: its name, then `Field: value`
+//! lines.)
 
-use crate::codec::{read_variant, Codec, PropertyType};
+use crate::bind::Properties;
+use crate::codec::{Codec, PropertyType};
+use crate::error::Error;
 use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
 
@@ -34,7 +38,7 @@ pub trait Variants: Clone + Default + 'static {
     const KEYS: &'static [&'static str];
     /// The variant names, in declaration order.
     const NAMES: &'static [&'static str];
-    /// Each variant's field keys, as [`read_variant`] takes them.
+    /// Each variant's field keys, as [`crate::codec::read_variant`] takes them.
     const FIELDS: &'static [&'static [&'static str]];
     /// Each variant's fields' leaves: the index in `KEYS` of each field's key.
     const LEAF_OF: &'static [&'static [usize]];
@@ -71,25 +75,73 @@ pub trait Variants: Clone + Default + 'static {
     fn clone_field(&mut self, src: &Self, k: usize);
 }
 
-/// Reads the variant leaf into `e`: one line naming the variant (the fields kept when
-/// it is the one in use, else its defaults), or the whole enum (the name, then
-/// `Field: value` lines).
+/// Reads the variant leaf into `e`: one line naming the variant; the fields are kept
+/// when it is the one in use, else they are the variant's defaults.
 ///
 /// # Errors
-/// [`ValueErrorKind::UnknownVariant`], and the errors of
-/// [`read_variant`] and of the fields' codecs.
+/// [`ValueErrorKind::UnknownVariant`]; a [`ValueErrorKind::Custom`] at the second line
+/// of a value of several lines (each field is a property of its own).
 pub fn read_variant_leaf<'a, E: Variants>(
     e: &mut E,
     value: Value<'a>,
 ) -> Result<(), ValueError<'a>> {
-    let lines = read_variant(value, E::NAMES, E::FIELDS)?;
-    if lines.variant != e.variant() || !lines.fields.is_empty() {
-        e.to_variant(lines.variant);
+    let mut lines = value.lines();
+    let first = lines.next().unwrap_or_default();
+    if let Some(second) = lines.next() {
+        return Err(ValueError::new(
+            ValueErrorKind::Custom(format!(
+                "the variant is one line: each field of `{first}` is a property of its own, \
+                 keyed by this key, `.` and the field's key (such as `.{}`)",
+                E::KEYS.first().copied().unwrap_or("Field")
+            )),
+            second,
+        ));
     }
-    for (field, text) in lines.fields {
-        e.decode_field(E::LEAF_OF[lines.variant][field], Value::from_text(text))?;
+    let variant = crate::codec::decode_variant(first, E::NAMES)?;
+    if variant != e.variant() {
+        e.to_variant(variant);
     }
     Ok(())
+}
+
+/// Reads field leaf `K` of `e` as the property the walk `properties` just bound: when
+/// the variant in use lacks the field and the walk has not read this enum's variant
+/// (the table entry `K + 1` before it: the variant in use is then the template's or
+/// the default), the one variant with that field is taken first, with its other
+/// fields' defaults, so that an override of a field carries its variant.
+///
+/// # Errors
+/// As [`read_field_leaf`], at the property.
+pub fn decode_variant_field<E: Variants, const K: usize>(
+    properties: &mut Properties<'_, '_>,
+    e: &mut E,
+) -> Result<(), Error> {
+    let variant = properties.bound_entry() - (K + 1);
+    if !E::LEAF_OF[e.variant()].contains(&K) && !properties.read_in_place_here(variant) {
+        let mut owners = (0..E::NAMES.len()).filter(|&v| E::LEAF_OF[v].contains(&K));
+        if let (Some(v), None) = (owners.next(), owners.next()) {
+            e.to_variant(v);
+        }
+    }
+    properties.decode_in_place(e, read_field_leaf::<E, K>)
+}
+
+/// [`decode_variant_field`] of table entry `j` (block header `header`) when it is the
+/// file's next property ([`Properties::read`]).
+///
+/// # Errors
+/// As [`read_field_leaf`], at the property.
+pub fn read_variant_field<E: Variants, const K: usize>(
+    properties: &mut Properties<'_, '_>,
+    j: usize,
+    header: &'static str,
+    e: &mut E,
+) -> Result<(), Error> {
+    if properties.next_is(j, header) {
+        decode_variant_field::<E, K>(properties, e)
+    } else {
+        Ok(())
+    }
 }
 
 /// Reads field leaf `K` into `e`.

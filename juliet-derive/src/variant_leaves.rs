@@ -199,10 +199,13 @@ fn leaf_table(
 fn field_impl(ident: &syn::Ident, keys: usize, krate: &syn::Path) -> TokenStream {
     let private = quote!(#krate::__private);
     let reads = (0..keys).map(|k| {
-        let (k, j) = (Literal::usize_unsuffixed(k), Literal::usize_unsuffixed(k + 1));
+        let (k, j) = (
+            Literal::usize_unsuffixed(k),
+            Literal::usize_unsuffixed(k + 1),
+        );
         quote! {
             let header = properties.header(start + #j);
-            properties.read_in_place(start + #j, header, self, #private::read_field_leaf::<Self, #k>)?;
+            #private::read_variant_field::<Self, #k>(properties, start + #j, header, self)?;
         }
     });
     let decodes = (0..keys).map(|k| {
@@ -210,7 +213,7 @@ fn field_impl(ident: &syn::Ident, keys: usize, krate: &syn::Path) -> TokenStream
             Literal::usize_unsuffixed(k),
             Literal::usize_unsuffixed(k + 1),
         );
-        quote!(#j => properties.decode_in_place(self, #private::read_field_leaf::<Self, #k>),)
+        quote!(#j => #private::decode_variant_field::<Self, #k>(properties, self),)
     });
     let copies = (0..keys).map(|k| {
         let (k, j) = (

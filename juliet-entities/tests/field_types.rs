@@ -246,9 +246,11 @@ fn an_enum_with_data_is_its_variant_then_one_leaf_per_field() {
         ]
     );
 
-    // The whole enum as one value (the `Option`'s form) still reads as the field.
-    let whole = load_switch("; Trigger\nOnTouch\nRadius: 2.5\nOnce: true\n").unwrap();
-    assert_eq!(whole.trigger, switch.trigger);
+    // The whole enum as one value (the `Option`'s form) is not a field's: an error at
+    // its second line, saying the fields are properties of their own.
+    let err = load_switch("; Trigger\nOnTouch\nRadius: 2.5\n").unwrap_err();
+    assert_eq!((err.location.line, err.location.column), (3, 1), "{err}");
+    assert!(err.to_string().contains("such as `.Radius`"), "{err}");
     // Leaves in any spelling; a variant's line alone gives its fields' defaults.
     let loaded = load_switch("; trigger\ntimer\n; trigger.0: 4\n").unwrap();
     assert_eq!(loaded.trigger, Trigger::Timer(4.0));
@@ -261,7 +263,7 @@ fn an_enum_with_data_is_its_variant_then_one_leaf_per_field() {
     );
 
     // Fields not written keep their defaults; `~` is still `None` of the `Option`.
-    let loaded = load_switch("; Trigger\nontouch\nonce: 1\n; Backup\n~\n").unwrap();
+    let loaded = load_switch("; Trigger\nontouch\n; trigger.once: 1\n; Backup\n~\n").unwrap();
     assert_eq!(
         loaded.trigger,
         Trigger::OnTouch {
@@ -274,15 +276,7 @@ fn an_enum_with_data_is_its_variant_then_one_leaf_per_field() {
 
 #[test]
 fn a_field_of_another_variant_is_an_error_at_its_line() {
-    let err = load_switch("; Trigger\nTimer\nRadius: 2.0\n").unwrap_err();
-    assert_eq!((err.location.line, err.location.column), (3, 1), "{err}");
-    let message = err.to_string();
-    assert!(
-        message.contains("variant `OnTouch`, not of `Timer`"),
-        "{message}"
-    );
-
-    // As a leaf: at the leaf's value, naming the variant that has it and the one in use.
+    // At the leaf's value, naming the variant that has it and the one the file gave.
     let err = load_switch("; Trigger\nTimer\n; Trigger.Radius\n2.0\n").unwrap_err();
     assert_eq!((err.location.line, err.location.column), (4, 1), "{err}");
     assert_eq!(err.key.as_deref(), Some("Trigger.Radius"), "{err}");
@@ -291,8 +285,15 @@ fn a_field_of_another_variant_is_an_error_at_its_line() {
         message.contains("`Radius` is a field of `OnTouch`, not of `Timer`"),
         "{message}"
     );
-    // The default variant (`None`) has no fields either.
-    assert!(load_switch("; Trigger.Once\ntrue\n").is_err());
+    // A field with no variant line takes its variant (the default has no fields).
+    let once = load_switch("; Trigger.Once\ntrue\n").unwrap().trigger;
+    assert_eq!(
+        once,
+        Trigger::OnTouch {
+            radius: 0.0,
+            once: true
+        }
+    );
 }
 
 const SWITCH: &str = "Assets/Templates/Switch.jasset";
@@ -494,4 +495,71 @@ fn applying_a_variant_to_the_template_takes_its_fields_and_drops_the_old_ones() 
     let world = p.load_clean();
     assert_eq!(trigger(&world, 2), other);
     assert_eq!(trigger(&world, 1), Trigger::Timer(9.0));
+}
+
+#[test]
+fn an_instance_that_overrides_only_a_field_keeps_its_variant_when_the_template_switches() {
+    let p = Project::new();
+    p.template(
+        "Switch",
+        "; Kind\nSwitch\n; Trigger\nOnTouch\n; Trigger.Radius\n2.0\n",
+    );
+    // Written by hand: the field alone, no variant line.
+    p.entity("near", &instance(SWITCH, 1, "; Trigger.Once\ntrue\n"));
+    p.load_clean();
+    // The template switches on disk (an edit, a pull): the instance still loads, as
+    // its field's variant, with its field and the defaults of the others.
+    p.template(
+        "Switch",
+        "; Kind\nSwitch\n; Trigger\nTimer\n; Trigger.0\n9.0\n",
+    );
+    let mut world = p.load_clean();
+    assert_eq!(
+        trigger(&world, 1),
+        Trigger::OnTouch {
+            radius: 0.0,
+            once: true
+        }
+    );
+    // Saved, it carries its variant from then on.
+    world
+        .set_property(EntityId(1), "Trigger.Radius", "1")
+        .unwrap();
+    world.save_world().unwrap();
+    let text = p.read_entity("near");
+    assert_eq!(
+        value_of(&text, "Trigger").as_deref(),
+        Some("OnTouch"),
+        "{text}"
+    );
+
+    // Reverting a field of a variant the template does not have: the template's enum,
+    // whole, and nothing of it left to write.
+    world
+        .revert_property(EntityId(1), "Trigger.Radius")
+        .unwrap();
+    assert_eq!(trigger(&world, 1), Trigger::Timer(9.0));
+    world.save_world().unwrap();
+    let text = p.read_entity("near");
+    assert_eq!(value_of(&text, "Trigger"), None, "{text}");
+    assert_eq!(value_of(&text, "Trigger.Once"), None, "{text}");
+}
+
+#[test]
+fn reverting_the_last_field_override_of_a_variant_lets_the_variant_follow_the_template() {
+    let p = Project::new();
+    let template = |variant: &str| format!("; Kind\nSwitch\n; Trigger\n{variant}\n");
+    p.template("Switch", &template("OnTouch"));
+    p.entity("near", &instance(SWITCH, 1, "; Trigger.Radius\n4.0\n"));
+    let mut world = p.load_clean();
+    world
+        .revert_property(EntityId(1), "Trigger.Radius")
+        .unwrap();
+    world.save_world().unwrap();
+    let text = p.read_entity("near");
+    assert_eq!(value_of(&text, "Trigger"), None, "{text}");
+    // The template switches: the instance follows, as it overrides nothing of it.
+    p.template("Switch", &template("None"));
+    world.reload_template(SWITCH).unwrap();
+    assert_eq!(trigger(&world, 1), Trigger::None);
 }

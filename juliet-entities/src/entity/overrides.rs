@@ -248,6 +248,22 @@ impl fmt::Debug for OverrideSet {
     }
 }
 
+/// Entry `index` and, when it is an enum's variant, the entries of its fields (those
+/// keyed by its key and `.`).
+pub(crate) fn enum_leaves(
+    table: &[juliet_core::PropertyDescriptor],
+    index: usize,
+) -> impl Iterator<Item = usize> + '_ {
+    let key = table[index].key;
+    (0..table.len()).filter(move |&i| {
+        i == index
+            || table[i]
+                .key
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.starts_with('.'))
+    })
+}
+
 /// The index in `table` of the variant whose field is entry `index` (the entry keyed by
 /// its key's parent path), if there is one.
 pub(crate) fn variant_of(table: &[juliet_core::PropertyDescriptor], index: usize) -> Option<usize> {

@@ -19,6 +19,7 @@ use juliet_core::{
 use super::cache::{
     file_properties, migrated_properties, Origin, TemplateCache, TemplateChange, TemplateRef,
 };
+use crate::entity::overrides::{enum_leaves, variant_of};
 use crate::entity::EntityId;
 use crate::entity_file::{keys, located, write_base_keys, EntityFileData};
 use crate::manager::no_such_property;
@@ -133,8 +134,23 @@ pub fn revert_property(
     let (entity, storage) = manager.record_and_storage_mut(base);
     if let Some(index) = index {
         let (archetypes, archetype) = template.archetype_storage();
-        storage.copy_property_from(entity.slot as usize, index, archetypes, archetype);
+        let slot = entity.slot as usize;
+        let table = storage.properties();
+        // A field of an enum's variant: the template's variant first (the whole enum
+        // when the variants differ, nothing when they are the same).
+        let variant = variant_of(table, index);
+        if let Some(v) = variant {
+            storage.copy_property_from(slot, v, archetypes, archetype);
+        }
+        storage.copy_property_from(slot, index, archetypes, archetype);
         entity.overrides.remove(index);
+        // The enum's leaves that are the template's now stop being overrides; its
+        // variant stays one while a field of it is.
+        for leaf in enum_leaves(table, variant.unwrap_or(index)) {
+            if storage.same_property(slot, leaf, archetypes, archetype) {
+                entity.overrides.remove(leaf);
+            }
+        }
     } else {
         entity.position = template.position();
         entity.position_overridden = false;

@@ -402,11 +402,12 @@ pub enum ValueErrorKind {
     /// A `char` value that is not exactly one character.
     #[error("expected exactly one character")]
     NotOneChar,
-    /// A map's value line without the `key: value` colon.
+    /// A line of a map or a record without the `key: value` colon, or with nothing on
+    /// one side of it.
     #[error("expected a `key: value` entry")]
     ExpectedEntry,
-    /// A map key or set element written twice.
-    #[error("written twice in this map or set")]
+    /// A map key, a set element, a record's leaf or an enum's field written twice.
+    #[error("written twice in this value")]
     DuplicateEntry,
     /// A codec-specific reason.
     #[error("{0}")]

@@ -187,7 +187,7 @@ pub const fn leaf_count(parts: &[Part]) -> usize {
 const fn key_len(part: &Part, leaf: &PropertyDescriptor) -> usize {
     assert!(
         !(part.key.is_empty() && leaf.key.is_empty()),
-        "`flatten` is for composite fields: a value with a codec has no leaves to lift"
+        "`flatten` is for composite fields (structs): a value with a codec, or an enum with data, has no leaves of its own to lift into the class"
     );
     if leaf.key.is_empty() {
         part.key.len()

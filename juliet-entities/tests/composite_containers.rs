@@ -299,3 +299,21 @@ fn an_instance_overrides_a_templates_some_with_none_and_a_list_as_a_whole() {
         })
     );
 }
+
+#[test]
+fn malformed_keys_of_records_and_map_entries_are_errors_at_them() {
+    for (text, line) in [
+        ("; Route\n-\nWait.: 1.0\n", 3),
+        ("; Route\n-\n.Wait: 1.0\n", 3),
+        ("; Route\n-\nStats..Hp: 1.0\n", 3),
+        ("; Spawns\n- a: 1\nCount: 1\n", 2),
+        ("; Spawns\n- two words\nCount: 1\n", 2),
+        ("; Route\n- junk\nWait: 1.0\n", 2),
+    ] {
+        let (at, _, message) = error_at(text);
+        assert_eq!(at, line, "{text:?}: {message}");
+    }
+    // A quoted key with a blank is one key.
+    let value = load("; Spawns\n- \"big orc\"\nCount: 2\n").unwrap();
+    assert_eq!(value.spawns["big orc"].count, 2);
+}

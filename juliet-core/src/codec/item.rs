@@ -244,6 +244,15 @@ pub(crate) fn read_record<'a, T: Item>(
         let (key, text) = split_entry(line)
             .filter(|(k, v)| !k.is_empty() && !v.is_empty())
             .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
+        if !crate::crc::is_identifier(key.as_bytes()) {
+            return Err(ValueError::new(
+                ValueErrorKind::Custom(format!(
+                    "`{key}` is not a leaf's key: keys are identifiers, joined by `.` for a \
+                     nested composite's leaves (`Stats.Hp`)"
+                )),
+                key,
+            ));
+        }
         let twice = match i < SEEN {
             true => seen[..i]
                 .iter()

@@ -81,7 +81,11 @@ fn read_records<'a, T: Item>(value: Value<'a>) -> Result<Vec<T>, ValueError<'a>>
     for_each_record(&value, |after, lines| {
         if !after.is_empty() {
             return Err(ValueError::new(
-                ValueErrorKind::Custom("a list's `-` line has nothing after it".into()),
+                ValueErrorKind::Custom(
+                    "an element of a list of records starts with a `-` line alone (`- key` \
+                     starts an entry of a map)"
+                        .into(),
+                ),
                 after,
             ));
         }

@@ -73,6 +73,17 @@ fn read_entries<'a, K: MapKey, V: Item>(
         if key_text.is_empty() {
             return Err(ValueError::new(ValueErrorKind::ExpectedEntry, key_text));
         }
+        // A record's `- key` line holds the key alone: one token.
+        if super::inline::tokens(key_text).nth(1).is_some() {
+            return Err(ValueError::new(
+                ValueErrorKind::Custom(
+                    "an entry of a map of records starts with `- key`, the key alone (quoted \
+                     when it has a blank, `,` or `:`)"
+                        .into(),
+                ),
+                key_text,
+            ));
+        }
         let key = K::decode_element(Value::from_text(key_text))?;
         if !insert(key, entry) {
             return Err(ValueError::new(ValueErrorKind::DuplicateEntry, key_text));

@@ -169,6 +169,15 @@ impl fmt::Display for PropertyType {
                     names.join(" | ")
                 )
             }
+            PropertyType::List(PropertyType::Record { name, .. }) => {
+                write!(f, "list of {name} records, a `-` line before each")
+            }
+            PropertyType::Map(key, PropertyType::Record { name, .. }) => {
+                write!(
+                    f,
+                    "map of {key} to {name} records, a `- key` line before each"
+                )
+            }
             PropertyType::List(PropertyType::List(inner)) => {
                 write!(f, "list of lists of {inner}, one inner list per line")
             }
@@ -282,7 +291,7 @@ pub trait Codec: Clone + PartialEq + Sized + 'static {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no one-line .jasset form, so it cannot be an element of a list, an array or a map",
     label = "a list, array or map of this type has no .jasset form",
-    note = "a type whose codec writes one line says so with an empty `impl juliet_core::Element`; a list of lists works when the inner elements are single tokens (numbers, strings, enums)"
+    note = "a game codec that writes one line says so with an empty `impl juliet_core::Element`; a list of lists works when the inner elements are single tokens (numbers, strings, unit enums); a composite (`#[derive(Codec)]` on a struct) is an element as a record; an enum with data is not an element"
 )]
 pub trait Element: Codec {
     /// Whether the type is a [`Token`] (the impl of `Token` sets it): an array of

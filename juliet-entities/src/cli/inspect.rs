@@ -264,6 +264,10 @@ pub fn inspect(
         let lines = values::find(&resolved_props, p.key, &[])
             .map(<[String]>::to_vec)
             .unwrap_or_default();
+        if lines.iter().all(String::is_empty) {
+            // A field of an enum's variant not in use: the entity has no such value.
+            continue;
+        }
         let joined = lines.join("\n");
         let json = values::to_json(&p.property_type, Value::from_text(&joined))
             .unwrap_or_else(|_| Json::String(joined.clone()));

@@ -187,7 +187,11 @@ pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueErr
         PropertyType::EnumWithData { variants, .. } => variant_to_json(variants, value)?,
         PropertyType::Map(key, PropertyType::Record { leaves, .. }) => {
             let mut entries = serde_json::Map::new();
-            for (k, lines) in record_groups(&value)? {
+            let groups = match value.lines().eq([EMPTY_MAP]) {
+                true => Vec::new(),
+                false => record_groups(&value)?,
+            };
+            for (k, lines) in groups {
                 let k = match to_json(key, Value::from_text(k))? {
                     Json::String(text) => text,
                     other => other.to_string(),
@@ -486,6 +490,8 @@ mod tests {
             to_json(&BY_NAME, v("- orc\nHp: 3\n- elf\nArmor: 1")).unwrap(),
             json!({"orc": {"Hp": 3.0}, "elf": {"Armor": 1.0}})
         );
+        assert_eq!(to_json(&BY_NAME, v("{}")).unwrap(), json!({}));
+        assert_eq!(to_json(&ROUTE, v("[]")).unwrap(), json!([]));
         static TRIGGER: PropertyType = PropertyType::EnumWithData {
             name: "Trigger",
             variants: &[

@@ -233,4 +233,16 @@ fn enums_with_data_and_records_go_through_the_schema() {
         saved.contains("; Trigger.Radius\n3.0\n; Route\n-\nPos: 1 2 3\n"),
         "{saved}"
     );
+
+    // `inspect` shows the variant's fields and not the other variants'.
+    let args = crate::cli::inspect::InspectArgs {
+        file: root.path().join("Assets/Worlds/W/Entities/a.jasset"),
+        root: Some(root.path().to_path_buf()),
+        json: true,
+    };
+    let mut out = Vec::new();
+    crate::cli::inspect::run(&args, &mut out).unwrap();
+    let shown = String::from_utf8(out).unwrap();
+    assert!(shown.contains("\"Trigger.Radius\": 3.0"), "{shown}");
+    assert!(!shown.contains("Trigger.0"), "{shown}");
 }

@@ -63,6 +63,7 @@ pub mod crc;
 pub mod erased;
 pub mod error;
 mod leaves;
+pub mod plural;
 pub mod registry;
 pub mod suggest;
 pub mod text;

@@ -68,7 +68,6 @@ pub mod kinds;
 pub mod load;
 pub mod manager;
 mod pieces;
-mod plural;
 mod reference;
 pub mod storage;
 pub mod template;

@@ -1,8 +1,15 @@
-//! Counts in messages: `1 file`, `2 files`, `1 entity`, `3 entities`.
+//! Counts in messages: `1 file`, `2 files`, `1 entity`, `3 entities`, as the reports of
+//! the runtime and of the `jasset` tool write them.
 
 /// `n` and `noun`, in the plural when `n != 1` (English rules for a regular noun: `file`
 /// → `files`, `entity` → `entities`, `class` → `classes`, `key` → `keys`).
-pub(crate) fn count(n: usize, noun: &str) -> String {
+///
+/// ```
+/// use juliet_core::plural::count;
+/// assert_eq!(count(1, "entity"), "1 entity");
+/// assert_eq!(count(3, "entity"), "3 entities");
+/// ```
+pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {

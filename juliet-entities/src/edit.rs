@@ -1,5 +1,11 @@
 //! Saves that keep the designer's file: an entity's new text is written as edits of the
-//! file it was loaded from (docs/design.md, section 6.2).
+//! file it was loaded from (docs/design.md, section 6.2). [`crate::World::save_world`]
+//! edits its entities' files so; [`edit_entity_file`] does it for one entity's file
+//! loaded by any program (a template, a loose file), and the text edits it is made of
+//! ([`apply_bytes`], [`line_for_line`], [`lines_between`], [`block`], [`ends_line_at`],
+//! [`line_ending`]) serve programs that edit `.jasset` text themselves (a merge of
+//! three versions of a file). An edit is `(start, end, text)`: the bytes
+//! `start..end` of the source replaced by `text`.
 //!
 //! Three texts meet here: the file as it is on disk (`original`), the canonical text of
 //! the entity as it was loaded (`old`, what the canonical writer makes of the file) and
@@ -12,7 +18,7 @@
 //! comments inside that one), in the line form of the one it replaces or of its
 //! neighbours; one gone from `new` (a revert) loses its header and value lines, not the
 //! comments inside it. Token lists (vectors, arrays) keep the file's separators
-//! (`1, 2, 3`: [`separators`]).
+//! (`1, 2, 3`).
 //! Comments, blank lines, unknown keys, the order and the line endings (LF or CRLF) are
 //! kept. One line outside the changed properties may change: a `Key: value` line that a
 //! block would come to stand right before (an inserted or rewritten block, or a block
@@ -34,6 +40,8 @@ use separators::{restyle, separator_of};
 pub(crate) mod in_place;
 mod reduce;
 pub(crate) mod separators;
+
+pub use in_place::{edit_entity_file, EntityFile, How};
 
 pub(crate) use reduce::{reduce, Reduced};
 
@@ -445,9 +453,20 @@ fn value_line_edits(
 /// excluded, in file order) by `lines`, line for line: the old lines take the new ones
 /// in order, new lines beyond them go after the last (each after an `eol`), and old
 /// lines beyond the new ones go with their line endings. The comment and blank lines
-/// between value lines stay where they are. What a save and `jasset merge` do to a
-/// changed value.
-pub(crate) fn line_for_line(
+/// between value lines stay where they are. What a save does to a changed value.
+///
+/// ```
+/// use juliet_entities::edit::{apply_bytes, line_for_line};
+///
+/// let src = "; Path\n1 0 0\n# halfway\n2 0 0\n";
+/// let (first, second) = (src.find("1 0 0").unwrap(), src.find("2 0 0").unwrap());
+/// let mut edits = Vec::new();
+/// let old = [(first, first + 5), (second, second + 5)];
+/// line_for_line(&mut edits, src, &old, &["1 1 0", "2 2 0", "3 3 0"], "\n");
+/// let edited = apply_bytes(src.as_bytes(), edits);
+/// assert_eq!(edited, b"; Path\n1 1 0\n# halfway\n2 2 0\n3 3 0\n");
+/// ```
+pub fn line_for_line(
     edits: &mut Vec<(usize, usize, String)>,
     src: &str,
     old: &[(usize, usize)],
@@ -474,15 +493,32 @@ pub(crate) fn line_for_line(
 /// ending before it: its text ends with one, or it removes text that follows one (the
 /// last value line of a value that shrinks, at an unterminated end). A property
 /// inserted at `at`, after a last line without a line ending, then needs none first.
-pub(crate) fn ends_line_at(src: &[u8], e: &(usize, usize, String), at: usize) -> bool {
+///
+/// ```
+/// use juliet_entities::edit::ends_line_at;
+///
+/// let src = b"; A\n1";
+/// assert!(ends_line_at(src, &(4, 5, "2\n".to_owned()), 5));
+/// assert!(!ends_line_at(src, &(4, 5, "2".to_owned()), 5));
+/// ```
+pub fn ends_line_at(src: &[u8], e: &(usize, usize, String), at: usize) -> bool {
     e.1 == at && (e.2.ends_with('\n') || e.2.is_empty() && e.0 > 0 && src[e.0 - 1] == b'\n')
 }
 
 /// The comment and blank lines inside a block of `src`: the whole lines after its
 /// header line (the line holding byte `header`) up to `end` (its last value line's end)
 /// on which none of its value lines, starting at `values` (in file order), starts.
-/// They stay when the block goes (a save's revert, a removal `jasset merge` takes).
-pub(crate) fn lines_between(src: &str, header: usize, end: usize, values: &[usize]) -> String {
+/// They stay when the block goes (a save's revert, a removal a merge takes).
+///
+/// ```
+/// use juliet_entities::edit::lines_between;
+///
+/// let src = "; Path\n1 0 0\n# halfway\n2 0 0\n; Mass\n1\n";
+/// let end = src.find("; Mass").unwrap();
+/// let values = [src.find("1 0 0").unwrap(), src.find("2 0 0").unwrap()];
+/// assert_eq!(lines_between(src, 0, end, &values), "# halfway\n");
+/// ```
+pub fn lines_between(src: &str, header: usize, end: usize, values: &[usize]) -> String {
     debug_assert!(values.is_sorted(), "value lines in file order");
     let line_end = |at: usize| src[at..].find('\n').map_or(src.len(), |i| at + i + 1);
     let mut kept = String::new();
@@ -586,21 +622,19 @@ fn first<T: Keyed>(order: &[u32], items: &[T], wanted: &str) -> Option<usize> {
     (items[i].sort_key() == wanted).then_some(i)
 }
 
-/// `src` with `edits` made: each `(start, end, text)` replaces `src[start..end]` by
-/// `text`. Sorted by position first (stably, so insertions at one point keep their
-/// order, before a replacement that starts there); an edit that starts inside an
-/// earlier one is dropped. (`jasset merge` edits text; a save edits bytes.)
-#[cfg(feature = "cli")]
-pub(crate) fn apply(src: &str, edits: Vec<(usize, usize, String)>) -> String {
-    match String::from_utf8(apply_bytes(src.as_bytes(), edits)) {
-        Ok(out) => out,
-        // Edits made at character boundaries keep the text UTF-8.
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    }
-}
-
-/// [`apply`] on bytes (a file, which may start with a byte-order mark).
-pub(crate) fn apply_bytes(src: &[u8], mut edits: Vec<(usize, usize, String)>) -> Vec<u8> {
+/// `src` (a file's bytes, which may start with a byte-order mark) with `edits` made:
+/// each `(start, end, text)` replaces `src[start..end]` by `text`. Sorted by position
+/// first (stably, so insertions at one point keep their order, before a replacement
+/// that starts there); an edit that starts inside an earlier one is dropped.
+///
+/// ```
+/// use juliet_entities::edit::apply_bytes;
+///
+/// let src = b"; Mass\n2\n";
+/// let edits = vec![(7, 8, "3".to_owned()), (0, 0, "# heavy\n".to_owned())];
+/// assert_eq!(apply_bytes(src, edits), b"# heavy\n; Mass\n3\n");
+/// ```
+pub fn apply_bytes(src: &[u8], mut edits: Vec<(usize, usize, String)>) -> Vec<u8> {
     edits.sort_by_key(|e| (e.0, e.1));
     let added: usize = edits.iter().map(|e| e.2.len()).sum();
     let mut out = Vec::with_capacity(src.len() + added);
@@ -621,7 +655,15 @@ pub(crate) fn apply_bytes(src: &[u8], mut edits: Vec<(usize, usize, String)>) ->
 /// its line endings are `\r\n`, else `\n` (a last line without one has no say); so
 /// one stray CRLF line does not make every added line CRLF, and a CRLF file whose last
 /// line is unterminated stays CRLF.
-pub(crate) fn line_ending(text: &[u8]) -> &'static str {
+///
+/// ```
+/// use juliet_entities::edit::line_ending;
+///
+/// assert_eq!(line_ending(b"; Mass\r\n2\r\n"), "\r\n");
+/// assert_eq!(line_ending(b"; Mass\r\n2\n; Health\n10"), "\n");
+/// assert_eq!(line_ending(b""), "\n");
+/// ```
+pub fn line_ending(text: &[u8]) -> &'static str {
     let (mut lines, mut crlf) = (0, 0);
     for (i, _) in text.iter().enumerate().filter(|(_, &b)| b == b'\n') {
         lines += 1;
@@ -634,8 +676,14 @@ pub(crate) fn line_ending(text: &[u8]) -> &'static str {
     }
 }
 
-/// `; key` and the value lines, each ended by `eol`.
-pub(crate) fn block<S: AsRef<str>>(key: &str, lines: &[S], eol: &str) -> String {
+/// A property as a block: `; key` and the value lines, each ended by `eol`.
+///
+/// ```
+/// use juliet_entities::edit::block;
+///
+/// assert_eq!(block("Tags", &["red", "blue"], "\n"), "; Tags\nred\nblue\n");
+/// ```
+pub fn block<S: AsRef<str>>(key: &str, lines: &[S], eol: &str) -> String {
     let mut text = format!("; {key}{eol}");
     for line in lines {
         text.push_str(line.as_ref());

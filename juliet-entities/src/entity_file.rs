@@ -25,7 +25,8 @@ mod header;
 mod reserved;
 
 pub(crate) use header::{base_key_left, missing_kind, read_header};
-pub(crate) use reserved::{base_key, check_class};
+pub use reserved::base_key;
+pub(crate) use reserved::check_class;
 
 /// The engine's base-tier version (docs/design.md, section 2.4), written as
 /// `BaseVersion`: it versions the keys this module reads, independently of each class's
@@ -116,10 +117,25 @@ pub(crate) fn write_base_keys(
     Ok(())
 }
 
-/// The base keys of [`write_base_keys`] for a kind named `kind`, without the
-/// reserved-key check: for writers that know the name to be an entity kind's (the
-/// generator of `jasset gen`).
-pub(crate) fn write_base_lines(
+/// Writes the base keys of an entity file to `out`, in canonical order
+/// (docs/design.md, section 2.4): `AssetType`, `BaseVersion`, then `EntityID`, `Kind`
+/// (`kind`), `Template` and `Position` when given (a template has no id; a sparse
+/// instance may leave its position to its template). What [`crate::save_entity`]
+/// writes first, for a kind named `kind` whether or not this build has its class (a
+/// generator writes kinds of a project's `jasset.schema` too); the class's properties
+/// follow (`ClassVersion`, then the properties, [`juliet_core::write_property`]).
+///
+/// ```
+/// use juliet_entities::glam::Vec3;
+/// use juliet_entities::load::write_base_lines;
+/// use juliet_entities::EntityId;
+///
+/// let mut out = String::new();
+/// write_base_lines(&mut out, Some(EntityId(1)), "Inert", None, Some(Vec3::ZERO));
+/// assert!(out.starts_with("; AssetType\nEntity\n"));
+/// assert!(out.contains("; Kind\nInert\n"));
+/// ```
+pub fn write_base_lines(
     out: &mut String,
     id: Option<EntityId>,
     kind: &str,
@@ -144,9 +160,26 @@ pub(crate) fn write_base_lines(
     }
 }
 
-/// `text` (an entity's canonical text) without its `; EntityID` property: a template's
-/// canonical text is an entity's without the id.
-pub(crate) fn without_entity_id(text: &str, id: EntityId) -> String {
+/// `text`, an entity's canonical text ([`crate::save_entity`],
+/// [`crate::World::entity_text`]) for entity `id`, without its `EntityID` property: the
+/// canonical text of a file that has no id (a template's, or a file whose id the load
+/// made up for the session).
+///
+/// ```
+/// use juliet_entities::glam::Vec3;
+/// use juliet_entities::kinds::Inert;
+/// use juliet_entities::load::{save_entity, without_entity_id, EntityFileData};
+/// use juliet_entities::EntityManager;
+///
+/// let mut manager = EntityManager::new();
+/// let id = manager.make_entity::<Inert>(Vec3::ZERO);
+/// let mut text = String::new();
+/// save_entity(&manager, id, &EntityFileData::default(), &mut text)?;
+/// assert!(text.contains("EntityID"));
+/// assert!(!without_entity_id(&text, id).contains("EntityID"));
+/// # Ok::<(), juliet_entities::juliet_core::Error>(())
+/// ```
+pub fn without_entity_id(text: &str, id: EntityId) -> String {
     let mut property = String::new();
     write_property(&mut property, keys::ENTITY_ID.name, &id);
     text.replacen(&property, "", 1)

@@ -58,12 +58,12 @@ pub use juliet_derive::{Codec, Entity};
 mod asset;
 #[cfg(feature = "cli")]
 pub mod cli;
-mod edit;
+pub mod edit;
 #[cfg(feature = "editor")]
 pub mod editor;
 pub mod entity;
 mod entity_file;
-mod fsio;
+pub mod fsio;
 pub mod kinds;
 pub mod load;
 pub mod manager;

@@ -5,7 +5,9 @@
 //! straight into the final slot, advance the id counter, clear the dirty flag) with the
 //! entity file of section 2.4, whose base tier is read and written by
 //! `crate::entity_file` (re-exported here: [`keys`], [`ENTITY_BASE_VERSION`],
-//! [`ENTITY_ASSET_TYPE`], [`EntityFileData`]).
+//! [`ENTITY_ASSET_TYPE`], [`EntityFileData`], and for programs that read or write entity
+//! files as text: [`base_key`], [`write_base_lines`], [`without_entity_id`], and
+//! [`pieces`], which cuts a large file into pieces that tokenize as the whole does).
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -19,8 +21,12 @@ use crate::entity::EntityId;
 use crate::manager::{EntityManager, Undo};
 use crate::template::{self, TemplateCache};
 
+pub use crate::entity_file::{
+    base_key, keys, without_entity_id, write_base_lines, EntityFileData, ENTITY_ASSET_TYPE,
+    ENTITY_BASE_VERSION,
+};
 use crate::entity_file::{base_key_left, known_keys, missing_kind, read_header, write_base_keys};
-pub use crate::entity_file::{keys, EntityFileData, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
+pub use crate::pieces::{pieces, PIECE_LINES};
 
 #[cfg(test)]
 mod canonical_tests;

@@ -275,9 +275,23 @@ impl EntityManager {
         self.ids.reserve(additional);
     }
 
-    /// The id a new entity would get: `next_id` unless taken, then the next free one.
-    /// Does not advance the counter.
-    pub(crate) fn peek_free_id(&self) -> EntityId {
+    /// The id the next new entity would get ([`EntityManager::make_entity`]): the id
+    /// counter unless taken, then the next free id. Does not advance the counter: a
+    /// program that gives an existing file a fresh id (and renames it after it) asks this
+    /// without making an entity.
+    ///
+    /// ```
+    /// use juliet_entities::glam::Vec3;
+    /// use juliet_entities::kinds::Inert;
+    /// use juliet_entities::EntityManager;
+    ///
+    /// let mut manager = EntityManager::new();
+    /// let next = manager.peek_free_id();
+    /// assert_eq!(manager.peek_free_id(), next);
+    /// assert_eq!(manager.make_entity::<Inert>(Vec3::ZERO), next);
+    /// assert_ne!(manager.peek_free_id(), next);
+    /// ```
+    pub fn peek_free_id(&self) -> EntityId {
         let mut candidate = self.next_id;
         while candidate == 0 || self.ids.contains(EntityId(candidate)) {
             candidate = candidate.wrapping_add(1);

@@ -2,7 +2,7 @@
 //! a file of a million properties is read with the tokenizer's arrays of a piece
 //! (docs/reliability.md, section 6).
 
-/// About how many lines [`pieces`] puts in a piece.
+/// About how many lines [`pieces`] puts in a piece (65 536).
 pub const PIECE_LINES: usize = 1 << 16;
 
 /// `text` cut at line starts into pieces of about [`PIECE_LINES`] lines, where a cut
@@ -11,7 +11,19 @@ pub const PIECE_LINES: usize = 1 << 16;
 /// whatever came before, or before any line while no block is open (no header yet, or
 /// the last one was `; Key: value`). Never before a line that starts with a byte-order
 /// mark, which the tokenizer skips at the start of a text only. A block longer than a
-/// piece makes a longer piece. The pieces, joined, are `text`.
+/// piece makes a longer piece. The pieces, joined, are `text`. Tokenizing piece by
+/// piece ([`juliet_core::TokenBuffer::tokenize`]) reads a file of a million properties
+/// with the tokenizer's arrays of one piece.
+///
+/// ```
+/// use juliet_entities::load::{pieces, PIECE_LINES};
+///
+/// let text = "; Mass\n1\n".repeat(PIECE_LINES);
+/// let cut: Vec<&[u8]> = pieces(text.as_bytes()).collect();
+/// assert_eq!(cut.len(), 2);
+/// assert!(cut[1].starts_with(b"; Mass\n"));
+/// assert_eq!(cut.concat(), text.as_bytes());
+/// ```
 pub fn pieces(text: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut rest = text;
     std::iter::from_fn(move || {

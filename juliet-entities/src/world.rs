@@ -63,11 +63,9 @@ pub use apply_template::ApplyReport;
 pub use editing::{EntitySnapshot, PropertyState};
 use files::{FileReader, READER};
 use listing::entity_files;
-#[cfg_attr(not(feature = "cli"), allow(unused_imports))]
-pub(crate) use listing::{world_files, FOLDER, NOT_REGULAR};
+pub use listing::{world_files, WorldFiles, NOT_REGULAR};
 use records::{FilePath, Records};
-#[cfg(feature = "cli")]
-pub(crate) use references::holds_assets;
+pub use references::holds_assets;
 use salvage::salvage_entity_id;
 pub use save::SavePlan;
 pub use templates::create_template_from_entity;
@@ -606,30 +604,45 @@ impl World {
         (crate::fsio::fingerprint_now(path) != Some(loaded)).then_some(SkipReason::ChangedOnDisk)
     }
 
-    #[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
-    /// What the file of entity `id` held when it was loaded or last saved.
-    pub(crate) fn file_fingerprint(&self, id: EntityId) -> Option<Fingerprint> {
+    /// What the file of entity `id` held when it was loaded or last saved (`None` for
+    /// an entity without a file): comparing it before and after
+    /// [`World::save_one`] tells whether the save wrote the file.
+    pub fn file_fingerprint(&self, id: EntityId) -> Option<Fingerprint> {
         self.records.get(&id)?.fingerprint
     }
 
-    #[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
-    /// The bytes of entity `id`'s file as loaded or last saved (`None` for a new entity):
-    /// the tools read them instead of the file a second time.
-    pub(crate) fn file_original(&self, id: EntityId) -> Option<&[u8]> {
+    /// The bytes of entity `id`'s file as loaded or last saved (`None` for a new entity,
+    /// or one the world did not load from a file): what the file held, without reading
+    /// it a second time.
+    ///
+    /// ```
+    /// use juliet_entities::prelude::*;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// std::fs::create_dir(dir.path().join("Entities"))?;
+    /// let text = "; EntityID\n0x0000000000000001\n; Kind\nInert\n; Mass\n2\n";
+    /// std::fs::write(dir.path().join("Entities/rock.jasset"), text)?;
+    /// let (world, _) = World::load(dir.path(), &LoadOptions::default())?;
+    /// assert_eq!(world.file_original(EntityId(1)), Some(text.as_bytes()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn file_original(&self, id: EntityId) -> Option<&[u8]> {
         self.records.get(&id)?.original.as_deref()
     }
 
-    #[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
     /// Whether the file of entity `id` was written by a newer build (its
-    /// `ClassVersion` or `BaseVersion` is newer than this build's).
-    pub(crate) fn file_is_newer(&self, id: EntityId) -> bool {
+    /// `ClassVersion` or `BaseVersion` is newer than this build's): the saves leave it
+    /// as it is ([`SkipReason::NewerVersion`]). `false` for an entity without a file.
+    pub fn file_is_newer(&self, id: EntityId) -> bool {
         self.records.get(&id).is_some_and(|r| r.newer)
     }
 }
 
-/// Whether `w` says the file's `ClassVersion` or `BaseVersion` is newer than this
-/// build's.
-pub(crate) fn is_newer_version(w: &Warning) -> bool {
+/// Whether warning `w` says that its file's `ClassVersion` or `BaseVersion` is newer
+/// than this build's ([`WarningKind::NewerClassVersion`],
+/// [`WarningKind::NewerBaseVersion`]): the file was written by a newer build, and the
+/// saves leave it as it is ([`SkipReason::NewerVersion`]).
+pub fn is_newer_version(w: &Warning) -> bool {
     matches!(
         w.kind,
         WarningKind::NewerClassVersion { .. } | WarningKind::NewerBaseVersion { .. }

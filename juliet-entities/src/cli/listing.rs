@@ -1,8 +1,8 @@
 //! [`collect`]: the `.jasset` files named by the paths of `check`, `fmt` and `migrate`.
 //!
 //! A world's `Entities` folder is listed by the world loader's own listing
-//! (`world_files` in `world/listing.rs`), so the tools see the files the game loads (hidden
-//! ones included) and skip what it skips. Elsewhere folders are walked recursively,
+//! ([`world_files`]), so the tools see the files the game loads (hidden ones included)
+//! and skip what it skips. Elsewhere folders are walked recursively,
 //! following symbolic links to folders (a world folder may be one) but never into a
 //! folder already listed (a link loop). Whatever is skipped is reported: entries that
 //! are not regular files, link loops, hidden folders, unreadable folders; temporary
@@ -16,7 +16,11 @@ use std::path::{Path, PathBuf};
 use juliet_core::{Error, Warning, WarningKind};
 
 use crate::fsio::is_temp_name;
-use crate::world::{world_files, ENTITIES_DIR, EXTENSION, FOLDER, NOT_REGULAR};
+use crate::world::{world_files, ENTITIES_DIR, EXTENSION, NOT_REGULAR};
+
+/// Why a folder in a world's `Entities` is skipped (a world load says nothing of it).
+const FOLDER: &str = "a folder in a world's `Entities` folder: skipped (a world loads only \
+     the `.jasset` files right in `Entities`, none in its folders)";
 
 /// Whether `path` has the `.jasset` extension (any case).
 pub fn is_jasset(path: &Path) -> bool {
@@ -117,8 +121,8 @@ fn walk(dir: &Path, found: &mut Collected, seen: &mut HashSet<FolderId>) {
     }
     if dir.file_name().is_some_and(|n| n == ENTITIES_DIR) {
         match world_files(dir) {
-            Ok((files, listing)) => {
-                found.files.extend(files);
+            Ok(listing) => {
+                found.files.extend(listing.files);
                 for skipped in listing.skipped {
                     found.warnings.push(warning(&skipped, NOT_REGULAR));
                 }

@@ -34,7 +34,7 @@ use clap::Args;
 use super::project::resolve_root;
 use super::props::{compare_keys, read_asset, read_text, show, Asset, Prop};
 use super::{CliError, CliResult, Status};
-use crate::edit::{block, ends_line_at, line_for_line, lines_between};
+use crate::edit::{apply_bytes, block, ends_line_at, line_for_line, lines_between};
 use comments::{merge_comments, Comments};
 
 /// Arguments of `jasset merge`.
@@ -447,7 +447,7 @@ impl<'a> Plan<'a> {
         // Insertions at one point keep THEIRS's order, before a replacement there.
         // A `; ` after the insertions at its byte, right before the line it guards.
         edits.list.extend(edits.guards);
-        crate::edit::apply(src, edits.list)
+        apply(src, edits.list)
     }
 
     /// The edits inserting THEIRS's new properties (a conflict block when `markers`)
@@ -645,6 +645,15 @@ fn owned(lines: Vec<&str>) -> Vec<String> {
 
 #[path = "merge_comments.rs"]
 mod comments;
+
+/// `src` with `edits` made ([`apply_bytes`] on text).
+fn apply(src: &str, edits: Vec<(usize, usize, String)>) -> String {
+    match String::from_utf8(apply_bytes(src.as_bytes(), edits)) {
+        Ok(out) => out,
+        // Edits made at character boundaries keep the text UTF-8.
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
 
 #[cfg(test)]
 #[path = "merge_tests.rs"]

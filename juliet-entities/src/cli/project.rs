@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{Error, Registry, TokenBuffer, Warning};
 
-use crate::edit::in_place::{edit_file, EntityFile, How};
+use crate::edit::{edit_entity_file, EntityFile, How};
 use crate::entity::EntityId;
 use crate::fsio::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason};
 use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
@@ -718,8 +718,8 @@ impl SingleFile {
     }
 
     /// The file (at `path`, whose bytes are `original`) edited in place to hold `text`,
-    /// its canonical text at the current versions ([`edit_file`], for `how`), or `text`
-    /// where the edit would not read back as the entity.
+    /// its canonical text at the current versions ([`edit_entity_file`], for `how`), or
+    /// `text` where the edit would not read back as the entity.
     ///
     /// # Errors
     /// A tokenizer error in the file; the error of loading it.
@@ -738,7 +738,7 @@ impl SingleFile {
             unknown: &self.data.unknown,
             without_id: !self.has_id,
         };
-        Ok(edit_file(&file, &mut self.templates, &text, how, &mut Vec::new())?.or_text(text))
+        edit_entity_file(&file, &mut self.templates, text, how)
     }
 }
 

@@ -36,8 +36,10 @@ impl InPlace {
     }
 }
 
-/// One entity's file, as [`edit_file`] reads it.
-pub(crate) struct EntityFile<'a> {
+/// One entity's file, as loaded, for [`edit_entity_file`]: the entity it holds and the
+/// bytes it held.
+#[derive(Debug, Clone, Copy)]
+pub struct EntityFile<'a> {
     /// The manager that holds the entity (its registry loads the file).
     pub manager: &'a EntityManager,
     /// The entity.
@@ -53,15 +55,76 @@ pub(crate) struct EntityFile<'a> {
     pub without_id: bool,
 }
 
-/// What an [`edit_file`] is for.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct How {
-    /// The file is brought to the entity's versions only (what `jasset migrate`
-    /// writes); the file is taken to hold the entity otherwise.
+/// What an edit in place ([`edit_entity_file`]) is for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct How {
+    /// A migration: the file is brought to the entity's current versions and nothing
+    /// else changes (the version lines, the deprecated keys the migration consumed and
+    /// the properties it set). `false`, a save: the file is taken to hold the entity as
+    /// loaded, and every property whose value differs from the new text changes.
     pub migrate: bool,
-    /// [`crate::Entity::mark_dirty`] asked for a write, so a file that holds the entity
-    /// is still edited.
+    /// The file is edited even when it holds the entity already (what
+    /// [`crate::Entity::mark_dirty`] asks of a save): a file at an older version is
+    /// then brought to the current one. `false`: such a file is returned as it is.
     pub forced: bool,
+}
+
+/// The bytes to write for `file` to hold `text`, the entity's canonical text
+/// ([`crate::save_entity`], [`crate::template::save_instance`] for an instance, without
+/// `EntityID` when [`EntityFile::without_id`]; what [`crate::World::entity_text`]
+/// writes), keeping the file's lines as [`crate::World::save_world`] keeps them (see the
+/// module documentation): `file.original` edited in place; `file.original` as it is when
+/// it holds the entity already (unless [`How::forced`]); `text` itself when the edit
+/// would not read back as the entity (a file whose mix of line forms defeats it).
+/// `templates`
+/// resolves the entity's template chain (the file is read again over it). Nothing is
+/// written: the caller writes the bytes ([`crate::fsio::replace_if_unchanged`]).
+///
+/// # Errors
+/// A tokenizer error in the file; the error of loading it.
+///
+/// # Example
+/// ```
+/// use std::path::Path;
+/// use juliet_entities::edit::{edit_entity_file, EntityFile, How};
+/// use juliet_entities::load::{load_entity, save_entity, without_entity_id};
+/// use juliet_entities::{EntityManager, TemplateCache};
+///
+/// let path = Path::new("Assets/Templates/Rock.jasset");
+/// let original = "# Heavy, so that it stays put.\n; Kind\nInert\n; Mass\n2\n";
+/// let mut manager = EntityManager::new();
+/// let loaded = load_entity(&mut manager, path, original.as_bytes())?;
+/// manager.set_property(loaded.id, "Mass", "3")?;
+/// let mut text = String::new();
+/// save_entity(&manager, loaded.id, &loaded.data, &mut text)?;
+/// // A template has no `EntityID`: its canonical text has none either.
+/// let text = without_entity_id(&text, loaded.id);
+/// let file = EntityFile {
+///     manager: &manager,
+///     id: loaded.id,
+///     path,
+///     original: original.as_bytes(),
+///     unknown: &loaded.data.unknown,
+///     without_id: true,
+/// };
+/// let mut templates = TemplateCache::new(".");
+/// let bytes = edit_entity_file(&file, &mut templates, text, How::default())?;
+/// // The comment and the lines stay; the new value is as its codec writes it.
+/// assert_eq!(bytes, b"# Heavy, so that it stays put.\n; Kind\nInert\n; Mass\n3.0\n");
+/// # Ok::<(), juliet_entities::juliet_core::Error>(())
+/// ```
+pub fn edit_entity_file(
+    file: &EntityFile<'_>,
+    templates: &mut TemplateCache,
+    text: String,
+    how: How,
+) -> Result<Vec<u8>, Error> {
+    Ok(
+        match edit_file(file, templates, &text, how, &mut Vec::new())? {
+            InPlace::Unchanged => file.original.to_vec(),
+            edited => edited.or_text(text),
+        },
+    )
 }
 
 /// `file` edited in place to hold `text`, the entity's canonical text

@@ -28,8 +28,21 @@ const BASE_KEYS: [(Key, &str); 10] = [
     (keys::POSITION, keys::POSITION.name),
 ];
 
-/// The base key that `text` (whose [`juliet_core::key_crc`] is `crc`) spells, if any.
-pub(crate) fn base_key(crc: u32, text: &str) -> Option<&'static str> {
+/// The base key (canonical: `AssetType`, `BaseVersion`, `EntityID`, `Kind`, `Template`,
+/// `Position`) that key `text` of an entity file spells, in any spelling the loader
+/// reads (case, `_`, the aliases `version`, `id`, `class`, `entity_type`); `None` for a
+/// key of the class. `crc` is `text`'s [`juliet_core::key_crc`] (what the tokenizer
+/// gives each key).
+///
+/// ```
+/// use juliet_entities::juliet_core::key_crc;
+/// use juliet_entities::load::base_key;
+///
+/// assert_eq!(base_key(key_crc("entity_type"), "entity_type"), Some("Kind"));
+/// assert_eq!(base_key(key_crc("ID"), "ID"), Some("EntityID"));
+/// assert_eq!(base_key(key_crc("Mass"), "Mass"), None);
+/// ```
+pub fn base_key(crc: u32, text: &str) -> Option<&'static str> {
     BASE_KEYS
         .iter()
         .find(|(key, _)| key.matches(crc, text))

@@ -1,10 +1,36 @@
-//! Opening, reading and replacing the files of a project safely: regular files only,
-//! never blocking on a FIFO, never following a symbolic link in the last path
-//! component at the moment of the open, a symbolic link never replaced by a copy, and
-//! a file changed on disk since it was loaded never overwritten (the hostile-input
-//! rules of `docs/jasset-format.md`, "Hostile input"), and every file written through
-//! one write path ([`write_file`]: a lock, a unique temporary, a check right before the
-//! rename).
+//! Reading and writing the files of a project safely: what the world's loads and saves
+//! do with their files, for any program that reads or writes project files beside them
+//! (the `jasset` tool, a game's own tools).
+//!
+//! The rules (docs/jasset-format.md, "Hostile input"): regular files only, never
+//! blocking on a FIFO, never following a symbolic link in the last path component at the
+//! moment of the open, a symbolic link never replaced by a copy, and a file changed on
+//! disk since it was loaded never overwritten. Every file is written through one write
+//! path ([`write_file`]: a lock, a unique temporary, a check right before the rename),
+//! so that writers of one project, in one process or several, never lose each other's
+//! saves.
+//!
+//! * Reading: [`read_project_file`] (a whole file, within a size limit, a link only
+//!   inside the project).
+//! * Writing: [`write_file`] (with what the target must hold, [`Expect`], and what is
+//!   synced, [`Sync`]), [`replace_if_unchanged`] (its common form), [`write_or_refuse`]
+//!   (a file the caller owns outright), [`sync_folder`] (after several writes or a
+//!   rename), [`write_refusal`] (asked before any work).
+//! * Temporaries: [`is_temp_name`] tells a writer's temporary file when listing a
+//!   folder, [`remove_stale`] removes one whose writer was killed.
+//!
+//! ```
+//! use juliet_entities::fsio::{self, Expect, ReplaceOutcome, Sync};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("notes.jasset");
+//! // A new file: a file created there meanwhile would be a conflict, not overwritten.
+//! let outcome = fsio::write_file(&path, Expect::Absent, b"; Mass\n1\n", Sync::FileAndFolder)?;
+//! assert_eq!(outcome, ReplaceOutcome::Written);
+//! let text = fsio::read_project_file(&path, Some(dir.path()), fsio::DEFAULT_MAX_FILE_SIZE)?;
+//! assert_eq!(text, b"; Mass\n1\n");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -15,14 +41,14 @@ mod read;
 mod replace;
 mod write;
 
-// The tool reads loose files and templates through these too.
-#[cfg_attr(not(feature = "cli"), allow(unused_imports))]
-pub(crate) use read::{read_project_file, read_regular, ReadError, DEFAULT_MAX_FILE_SIZE};
-pub(crate) use replace::{fingerprint_now, is_temp_name, remove_stale, write_refusal};
-pub use replace::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason, Skipped};
-#[cfg_attr(not(feature = "cli"), allow(unused_imports))] // used by the tool
-pub(crate) use write::write_or_refuse;
-pub(crate) use write::{sync_folder, write_file, Expect, Sync};
+pub use read::{read_project_file, DEFAULT_MAX_FILE_SIZE};
+pub(crate) use read::{read_regular, ReadError};
+pub(crate) use replace::fingerprint_now;
+pub use replace::{
+    is_temp_name, remove_stale, replace_if_unchanged, write_refusal, Fingerprint, ReplaceOutcome,
+    SkipReason, Skipped,
+};
+pub use write::{sync_folder, write_file, write_or_refuse, Expect, Sync};
 
 /// The extension of entity and template files: `jasset` (matched in any case when
 /// reading).

@@ -11,10 +11,10 @@ use juliet_core::{Error, ErrorKind};
 
 use super::open_regular;
 
-#[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
-/// The largest project file read, unless a caller says otherwise: 16 MiB, as
-/// [`crate::world::LoadOptions::max_file_size`] and the template cache.
-pub(crate) const DEFAULT_MAX_FILE_SIZE: u64 = 16 << 20;
+/// The largest project file read, in bytes, unless a caller says otherwise: 16 MiB, as
+/// [`crate::world::LoadOptions::max_file_size`] and the template cache. The limit to
+/// give [`read_project_file`] for a file the world or the templates would read.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 16 << 20;
 
 /// Why [`read_regular`] or [`resolve_inside`] refused a file.
 #[derive(Debug)]
@@ -129,20 +129,31 @@ pub(crate) fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError
     Ok(bytes)
 }
 
-#[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
-/// Reads the project file `path` whole: every read of a project file outside the world
-/// loader's own reader goes through here. A symbolic link is followed only to a target
-/// inside `root` (the file's folder when `None`); the file must be a regular file (a
-/// FIFO is refused without waiting for a writer) of at most `limit` bytes.
+/// Reads the project file `path` whole, as the templates and the saves read theirs: a
+/// symbolic link is followed only to a target inside `root` (the project root; the
+/// file's folder when `None`); the file must be a regular file (a FIFO is refused
+/// without waiting for a writer) of at most `limit` bytes
+/// ([`DEFAULT_MAX_FILE_SIZE`] for the world's limit).
 ///
 /// # Errors
 /// [`ErrorKind::FileTooLarge`] over the limit; [`ErrorKind::Io`] naming `path` for
 /// everything else (not found, not a regular file, a link out of the root).
-pub(crate) fn read_project_file(
-    path: &Path,
-    root: Option<&Path>,
-    limit: u64,
-) -> Result<Vec<u8>, Error> {
+///
+/// # Example
+/// ```
+/// use juliet_entities::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
+/// use juliet_entities::juliet_core::ErrorKind;
+///
+/// let root = tempfile::tempdir()?;
+/// let path = root.path().join("Rock.jasset");
+/// std::fs::write(&path, "; Mass\n2.5\n")?;
+/// let bytes = read_project_file(&path, Some(root.path()), DEFAULT_MAX_FILE_SIZE)?;
+/// assert_eq!(bytes, b"; Mass\n2.5\n");
+/// let err = read_project_file(&path, Some(root.path()), 4).unwrap_err();
+/// assert!(matches!(err.kind, ErrorKind::FileTooLarge { size: 11, limit: 4 }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read_project_file(path: &Path, root: Option<&Path>, limit: u64) -> Result<Vec<u8>, Error> {
     resolve_inside(path, root_or_parent(root, path))
         .and_then(|real| read_regular(&real, limit))
         .map_err(|e| e.into_error(path))

@@ -117,10 +117,20 @@ pub(crate) const TEMP_SUFFIX: &str = ".tmp";
 /// How many random characters a temporary's name has before [`TEMP_SUFFIX`].
 pub(crate) const TEMP_RANDOM_LEN: usize = 6;
 
-/// Whether file name `name` is a temporary of a writer: `.<name>.jasset.<random>.tmp`
-/// (the extension in any case, six letters and digits), and the names older builds
-/// gave theirs, `.<name>.jasset.tmp` and `.jasset-<random>.tmp`.
-pub(crate) fn is_temp_name(name: &str) -> bool {
+/// Whether file name `name` (a name, not a path) is a temporary of a writer
+/// ([`write_file`]): `.<name>.jasset.<random>.tmp` (the extension in any case, six
+/// letters and digits), and the names older builds gave theirs, `.<name>.jasset.tmp`
+/// and `.jasset-<random>.tmp`. A program that lists a project's files skips these (or
+/// removes them with [`remove_stale`]).
+///
+/// # Example
+/// ```
+/// use juliet_entities::fsio::is_temp_name;
+/// assert!(is_temp_name(".Rock.jasset.a1B2c3.tmp"));
+/// assert!(!is_temp_name("Rock.jasset"));
+/// assert!(!is_temp_name(".notes.txt.a1B2c3.tmp"));
+/// ```
+pub fn is_temp_name(name: &str) -> bool {
     let Some(inner) = name
         .strip_prefix('.')
         .and_then(|n| n.strip_suffix(TEMP_SUFFIX))
@@ -140,13 +150,14 @@ pub(crate) fn is_temp_name(name: &str) -> bool {
     unique || inner.starts_with("jasset-") || is_asset(inner)
 }
 
-/// Removes the temporary file `path` when it is stale: its writer is gone (no lock
-/// on it). `Ok(true)` when it is gone now (removed, or gone already), `Ok(false)` when
-/// a live writer holds it (it is left alone: that writer renames or removes it).
+/// Removes the temporary file `path` (one [`is_temp_name`] recognizes) when it is
+/// stale: its writer is gone (killed: no lock on it). `Ok(true)` when it is gone now
+/// (removed, or gone already), `Ok(false)` when a live writer holds it (it is left
+/// alone: that writer renames or removes it).
 ///
 /// # Errors
-/// [`juliet_core::ErrorKind::Io`] naming it.
-pub(crate) fn remove_stale(path: &Path) -> Result<bool, Error> {
+/// [`juliet_core::ErrorKind::Io`] naming `path` (a removal the system refused).
+pub fn remove_stale(path: &Path) -> Result<bool, Error> {
     let gone = |e: &io::Error| e.kind() == io::ErrorKind::NotFound;
     match super::open_no_follow(path) {
         // Held while it is removed: its writer cannot be half way.
@@ -207,10 +218,22 @@ pub fn replace_if_unchanged(
     write_file(path, expect, bytes, Sync::FileAndFolder)
 }
 
-/// Why the write path would refuse the file at `path` ([`SkipReason::SymbolicLink`],
-/// [`SkipReason::NotRegular`], [`SkipReason::ReadOnly`]); `None` when it would write it
-/// (or it does not exist).
-pub(crate) fn write_refusal(path: &Path) -> Option<SkipReason> {
+/// Why the write path ([`write_file`]) would refuse the file at `path` whatever it
+/// holds ([`SkipReason::SymbolicLink`], [`SkipReason::NotRegular`],
+/// [`SkipReason::ReadOnly`]); `None` when it would write it (or it does not exist). For
+/// writers that check before doing the work of an edit; the write checks again.
+///
+/// # Example
+/// ```
+/// use juliet_entities::fsio::write_refusal;
+/// use juliet_entities::SkipReason;
+///
+/// let dir = tempfile::tempdir()?;
+/// assert_eq!(write_refusal(&dir.path().join("new.jasset")), None);
+/// assert_eq!(write_refusal(dir.path()), Some(SkipReason::NotRegular));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_refusal(path: &Path) -> Option<SkipReason> {
     match fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => Some(SkipReason::SymbolicLink),
         Ok(meta) if !meta.is_file() => Some(SkipReason::NotRegular),

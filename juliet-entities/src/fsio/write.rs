@@ -39,9 +39,10 @@ use juliet_core::Error;
 use super::lock::{lock, LOCK_WAIT};
 use super::replace::{Fingerprint, ReplaceOutcome, SkipReason};
 
-/// What the writer expects the target to hold.
+/// What a writer of [`write_file`] expects the target to hold: the file is written only
+/// while it does, else left as it is ([`SkipReason::ChangedOnDisk`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Expect {
+pub enum Expect {
     /// Anything (a file that is replaced whatever it holds, or a new one).
     Any,
     /// No file: the target is new, and a file created there meanwhile is a conflict.
@@ -50,9 +51,9 @@ pub(crate) enum Expect {
     Holds(Fingerprint),
 }
 
-/// What the write path syncs to disk.
+/// What [`write_file`] syncs to disk (`fsync`) before it reports a write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Sync {
+pub enum Sync {
     /// Nothing (`Durability::Fast`: a killed process is covered, a power cut is not).
     Nothing,
     /// The temporary file before its rename; the caller syncs the folder once after
@@ -100,16 +101,40 @@ fn pause(step: Step) {
 #[inline(always)]
 fn pause(_: Step) {}
 
-/// Writes `bytes` to the file at `path` through the write path (see the module docs)
-/// when it holds what `expect` says; `sync` says what is synced to disk. A
-/// [`ReplaceOutcome::Written`] is on disk (with [`Sync::FileAndFolder`]; with
-/// [`Sync::File`] once the caller synced the folder).
+/// Writes `bytes` to the file at `path` (created when absent) through the write path of
+/// every writer of a project (docs/design.md, section 6.2: an advisory lock on the file,
+/// a uniquely named temporary in its folder, a check right before the rename, so that a
+/// killed writer leaves the old file or the new one, never half of it) when it holds
+/// what `expect` says; `sync` says what is synced to
+/// disk. A [`ReplaceOutcome::Written`] is on disk (with [`Sync::FileAndFolder`]; with
+/// [`Sync::File`] once the caller synced the folder, [`sync_folder`]). A file that holds
+/// `bytes` already is [`ReplaceOutcome::Same`], and nothing is written. A symbolic link,
+/// what is not a regular file, a read-only file and a file that does not hold what
+/// `expect` says are left as they are, and the outcome says why
+/// ([`ReplaceOutcome::Skipped`]).
 ///
 /// # Errors
 /// [`juliet_core::ErrorKind::Io`] naming `path`: the folder does not exist, the file
 /// cannot be read, another writer held the lock for over 30 s, a failed write (a full
 /// disk). The target is then as it was, and the temporary removed.
-pub(crate) fn write_file(
+///
+/// # Example
+/// ```
+/// use juliet_entities::fsio::{write_file, Expect, Fingerprint, ReplaceOutcome, SkipReason, Sync};
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("a.jasset");
+/// std::fs::write(&path, "; Mass\n1\n")?;
+/// let loaded = Fingerprint::of(b"; Mass\n1\n");
+/// let written = write_file(&path, Expect::Holds(loaded), b"; Mass\n2\n", Sync::FileAndFolder)?;
+/// assert_eq!(written, ReplaceOutcome::Written);
+/// // Written over a file that no longer holds what was loaded: left as it is.
+/// let stale = write_file(&path, Expect::Holds(loaded), b"; Mass\n3\n", Sync::FileAndFolder)?;
+/// assert_eq!(stale, ReplaceOutcome::Skipped(SkipReason::ChangedOnDisk));
+/// assert_eq!(std::fs::read(&path)?, b"; Mass\n2\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_file(
     path: &Path,
     expect: Expect,
     bytes: &[u8],
@@ -325,8 +350,13 @@ fn finish(path: &Path, sync: Sync) -> io::Result<()> {
     Ok(())
 }
 
-/// Syncs the folder `dir` (on Unix; elsewhere a rename is durable with its file).
-pub(crate) fn sync_folder(dir: &Path) -> io::Result<()> {
+/// Syncs the folder `dir` to disk (`fsync` on Unix; elsewhere a rename is durable with
+/// its file): after several [`write_file`]s with [`Sync::File`] into it, or a rename in
+/// it, so that the new names survive a power cut.
+///
+/// # Errors
+/// The system's error opening or syncing `dir` (not found, permission).
+pub fn sync_folder(dir: &Path) -> io::Result<()> {
     if cfg!(unix) {
         File::open(dir)?.sync_all()?;
     }
@@ -451,15 +481,27 @@ fn keep_mode_and_owner(file: &File, old: &fs::Metadata) -> io::Result<()> {
     Ok(())
 }
 
-/// A write through the write path without a check: the target is replaced whatever it
-/// holds, but refused (not written, reported as an error) when it is a symbolic link,
-/// not a regular file, or read-only. For writers that own the file outright (a template
-/// or schema export, a merge result).
+/// [`write_file`] without a check of what the target holds: the file is created or
+/// replaced whatever it holds, but refused (not written, reported as an error) when it
+/// is a symbolic link, not a regular file, or read-only. For writers that own the file
+/// outright (an export, a merge result).
 ///
 /// # Errors
-/// As [`write_file`], and [`juliet_core::ErrorKind::Io`] with the refusal's reason.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
-pub(crate) fn write_or_refuse(path: &Path, bytes: &[u8], sync: Sync) -> Result<(), Error> {
+/// As [`write_file`], and [`juliet_core::ErrorKind::Io`] naming `path`, with the
+/// refusal's reason ([`SkipReason`]'s text).
+///
+/// # Example
+/// ```
+/// use juliet_entities::fsio::{write_or_refuse, Sync};
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("export.jasset");
+/// write_or_refuse(&path, b"; Mass\n1\n", Sync::FileAndFolder)?;
+/// write_or_refuse(&path, b"; Mass\n2\n", Sync::FileAndFolder)?;
+/// assert_eq!(std::fs::read(&path)?, b"; Mass\n2\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_or_refuse(path: &Path, bytes: &[u8], sync: Sync) -> Result<(), Error> {
     match write_file(path, Expect::Any, bytes, sync)? {
         ReplaceOutcome::Written | ReplaceOutcome::Same => Ok(()),
         ReplaceOutcome::Skipped(reason) => Err(Error::io(

@@ -20,17 +20,17 @@ use crate::fsio::is_temp_name;
 
 /// What [`entity_files`] found in an `Entities` directory.
 #[derive(Debug, Default)]
-pub(crate) struct Listing {
+pub(super) struct Listing {
     /// Regular `.jasset` files, sorted by name (mostly paths in `paths`).
     pub(super) files: Vec<FilePath>,
     /// The paths of `files` that are UTF-8, one after the other.
     pub(super) paths: String,
     /// `.jasset` entries that are not regular files (symbolic links, FIFOs, ...).
-    pub(crate) skipped: Vec<PathBuf>,
+    pub(super) skipped: Vec<PathBuf>,
     /// Temporary files of an interrupted save (`.<name>.jasset.<random>.tmp`).
-    pub(crate) stale_temps: Vec<PathBuf>,
+    pub(super) stale_temps: Vec<PathBuf>,
     /// Folders, which a world does not look into (those whose type the listing gives).
-    pub(crate) folders: Vec<PathBuf>,
+    pub(super) folders: Vec<PathBuf>,
 }
 
 /// The type of a directory entry, not following a symbolic link.
@@ -181,35 +181,64 @@ impl Lister {
     }
 }
 
-/// Why an entry of a world's `Entities` (or of any folder the tools list) that is not a
-/// regular file is skipped.
-pub(crate) const NOT_REGULAR: &str =
+/// The text of the warning ([`juliet_core::WarningKind::Other`]) that [`crate::World::load`]
+/// gives each entry of `Entities` that is not a regular file (a symbolic link, FIFO,
+/// socket or device): it is skipped, and never written or deleted. Programs that list
+/// project files say the same of what they skip.
+pub const NOT_REGULAR: &str =
     "not a regular file (a symbolic link, FIFO, socket or device): skipped, \
      and never written or deleted";
 
-/// Why a folder in a world's `Entities` is skipped (`jasset check`, `fmt` and `migrate`
-/// say so; a world load says nothing).
-#[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
-pub(crate) const FOLDER: &str = "a folder in a world's `Entities` folder: skipped (a world \
-     loads only the `.jasset` files right in `Entities`, none in its folders)";
+/// What a world's entity folder holds, as [`crate::World::load`] sees it ([`world_files`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WorldFiles {
+    /// The `.jasset` files the world loads, in load order (by name; hidden ones
+    /// included).
+    pub files: Vec<PathBuf>,
+    /// The `.jasset` entries that are not regular files, which the world skips and
+    /// never writes or deletes ([`NOT_REGULAR`]).
+    pub skipped: Vec<PathBuf>,
+    /// The temporary files of an interrupted save, which the next save removes
+    /// ([`crate::fsio::remove_stale`]).
+    pub stale_temps: Vec<PathBuf>,
+    /// The folders in it, which the world does not look into.
+    pub folders: Vec<PathBuf>,
+}
 
-#[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
-/// What belongs to the world whose entity folder is `dir`, as [`crate::World::load`]
-/// sees it: the files it loads (in load order, hidden ones included), the entries it
-/// skips (not regular files) and the temporaries of an interrupted save. `jasset
-/// check`, `fmt` and `migrate` list world folders through this, so that they see what
-/// the game loads.
+/// What belongs to the world whose entity folder (`<world>/Entities`) is `dir`, as
+/// [`crate::World::load`] sees it: the files it loads, the entries it skips and the
+/// temporaries of an interrupted save. A program that works on a world's files lists
+/// them through this, so that it sees what the game loads.
 ///
 /// # Errors
-/// The directory's read error (a missing `dir` is an empty world).
-pub(crate) fn world_files(dir: &Path) -> Result<(Vec<PathBuf>, Listing), Error> {
-    let mut listing = entity_files(dir)?;
-    let files = listing
-        .files
-        .drain(..)
+/// [`juliet_core::ErrorKind::Io`] when `dir` cannot be read (a missing `dir` is an
+/// empty world).
+///
+/// # Example
+/// ```
+/// use juliet_entities::world::world_files;
+///
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("b.jasset"), "")?;
+/// std::fs::write(dir.path().join("a.jasset"), "")?;
+/// std::fs::write(dir.path().join("notes.txt"), "")?;
+/// let listed = world_files(dir.path())?;
+/// assert_eq!(listed.files, [dir.path().join("a.jasset"), dir.path().join("b.jasset")]);
+/// assert!(world_files(&dir.path().join("none"))?.files.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn world_files(dir: &Path) -> Result<WorldFiles, Error> {
+    let listing = entity_files(dir)?;
+    let files = (listing.files.iter())
         .map(|f| f.resolve(&listing.paths).to_path_buf())
         .collect();
-    Ok((files, listing))
+    Ok(WorldFiles {
+        files,
+        skipped: listing.skipped,
+        stale_temps: listing.stale_temps,
+        folders: listing.folders,
+    })
 }
 
 /// The entries of `dir` (see the module documentation); none when `dir` does not

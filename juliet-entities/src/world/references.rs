@@ -201,8 +201,20 @@ fn reference_kind(ty: &PropertyType) -> Option<Option<&'static str>> {
     }
 }
 
-/// Whether a property of type `ty` holds asset paths.
-pub(crate) fn holds_assets(ty: &PropertyType) -> bool {
+/// Whether a property of type `ty` holds asset paths: an [`PropertyType::Asset`], or an
+/// option, list, set, array or map value of them at any depth. The properties whose
+/// paths [`World::reference_warnings`] checks, and the ones a program that moves assets
+/// rewrites.
+///
+/// ```
+/// use juliet_entities::juliet_core::PropertyType;
+/// use juliet_entities::world::holds_assets;
+///
+/// let meshes = PropertyType::List(&PropertyType::Asset(Some("mesh")));
+/// assert!(holds_assets(&meshes));
+/// assert!(!holds_assets(&PropertyType::String));
+/// ```
+pub fn holds_assets(ty: &PropertyType) -> bool {
     matches!(leaf(ty), PropertyType::Asset(_))
 }
 

@@ -349,14 +349,36 @@ impl World {
     }
 
     /// Saves entity `id` alone to the file it was loaded from, as [`World::save_world`]
-    /// saves each entity, and nothing else: the other entities, deletions and the
-    /// temporaries of an interrupted save stay as they are. What `jasset set`, which
-    /// edits one file, does. An entity without a file is not saved.
+    /// saves each entity (the file edited in place, written when the entity's text
+    /// changed or [`crate::Entity::mark_dirty`] asked for a write, left as it is when it
+    /// changed on disk since it was loaded), and nothing else: the other entities,
+    /// deletions and the temporaries of an interrupted save stay as they are. For a
+    /// program that edits one file of a world. An entity without a file (a new one, or
+    /// an id the world does not have) is not saved: the report is empty.
     ///
     /// # Errors
     /// As [`World::save_world`] for that entity.
-    #[cfg(feature = "cli")]
-    pub(crate) fn save_one(&mut self, id: EntityId) -> Result<SaveReport, Error> {
+    ///
+    /// # Example
+    /// ```
+    /// use juliet_entities::prelude::*;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let entities = dir.path().join("Entities");
+    /// std::fs::create_dir(&entities)?;
+    /// let file = |id: u64| format!("; EntityID\n{id:#018x}\n; Kind\nInert\n; Mass\n2\n");
+    /// std::fs::write(entities.join("a.jasset"), file(1))?;
+    /// std::fs::write(entities.join("b.jasset"), file(2))?;
+    /// let (mut world, _) = World::load(dir.path(), &LoadOptions::default())?;
+    /// world.set_property(EntityId(1), "Mass", "3")?;
+    /// world.set_property(EntityId(2), "Mass", "3")?;
+    /// let report = world.save_one(EntityId(1))?;
+    /// assert_eq!(report.written, [entities.join("a.jasset")]);
+    /// // The other entity's change is not saved.
+    /// assert_eq!(std::fs::read_to_string(entities.join("b.jasset"))?, file(2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn save_one(&mut self, id: EntityId) -> Result<SaveReport, Error> {
         let mut report = SaveReport::default();
         let Some(record) = self.records.get(&id) else {
             return Ok(report);
@@ -449,16 +471,18 @@ impl World {
 
     /// The bytes of entity `id`'s file (at `path`), as loaded, brought to the entity's
     /// current versions in place: the version lines, the deprecated keys the migration
-    /// consumed and the properties it set change, nothing else (what `jasset migrate`
-    /// writes). `text` is the entity's text ([`World::entity_text`], which the caller
-    /// has made already: it is as large as the file), returned when the edit would not
-    /// read back as the entity, or when the entity has no file. `without_id`: the file
-    /// has no `EntityID` and `text` none either (the session id is not added).
+    /// consumed and the properties it set change, nothing else (comments, spelling and
+    /// layout stay). `text` is the entity's canonical text ([`World::entity_text`], which
+    /// the caller has made already: it is as large as the file), returned as it is when
+    /// the edit would not read back as the entity, or when the entity has no file.
+    /// `without_id`: the file has no `EntityID` and `text` none either
+    /// ([`crate::load::without_entity_id`]), so that the session's id is not added.
+    /// Nothing is written: the caller writes the bytes
+    /// ([`crate::fsio::replace_if_unchanged`] with [`World::file_fingerprint`]).
     ///
     /// # Errors
     /// A tokenizer error in the file.
-    #[cfg_attr(not(feature = "cli"), allow(dead_code))] // used by the tool
-    pub(crate) fn migrated_file(
+    pub fn migrated_file(
         &mut self,
         id: EntityId,
         path: &Path,

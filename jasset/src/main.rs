@@ -1,7 +1,7 @@
 //! `jasset`, the stock tool: it knows the stock entity kinds. A game makes its own
-//! `jasset`, which knows the game's kinds too, with the same three lines in a binary of
-//! its crate (see the guide, "The `jasset` tool").
+//! `jasset`, which knows the game's kinds too, with the same line in a binary of its
+//! crate (see the crate documentation of the `jasset` library).
 
 fn main() -> std::process::ExitCode {
-    juliet_entities::cli::main()
+    jasset::main()
 }

@@ -16,8 +16,10 @@ use harness::OutsideCrate;
 
 const GAME_LIB: &str = include_str!("../../tests/game/src/lib.rs");
 const GAME_BIN: &str = include_str!("../../tests/game/src/bin/jasset.rs");
-const DEPENDENCIES: &str =
-    "[dependencies]\njuliet-entities = { path = \"{workspace}/juliet-entities\", features = [\"cli\"] }\n";
+const DEPENDENCIES: &str = "[dependencies]
+juliet-entities = { path = \"{workspace}/juliet-entities\" }
+jasset = { path = \"{workspace}/jasset\" }
+";
 
 const LEVEL: &str = "Assets/Worlds/Level01/Entities";
 const DOOR: &str = "# the cellar door\n; EntityID\n3\n; Kind\nDoor\n; ClassVersion: 2\nLockCode: 7\nLeadsTo: 1, 2, 3\n";

@@ -56,8 +56,6 @@ pub use juliet_core;
 pub use juliet_derive::{Codec, Entity};
 
 mod asset;
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod edit;
 #[cfg(feature = "editor")]
 pub mod editor;

@@ -1,5 +1,5 @@
 //! A game's own tool with the editor: the game of `tests/game/` and its three-line
-//! `jasset` binary, built outside the workspace with `features = ["cli", "editor-app"]`
+//! `jasset` binary, built outside the workspace with the `editor` feature of `jasset`
 //! as the guide's "Your game's own `jasset`" says, offers `edit`. (That the editor then
 //! offers the game's kinds is `editor_ui`'s `add_entity_offers_the_games_own_kinds`:
 //! the registry is the linked binary's, the same in both.) Skips, saying why, only when
@@ -15,10 +15,13 @@ use harness::OutsideCrate;
 const GAME_LIB: &str = include_str!("../game/src/lib.rs");
 const GAME_BIN: &str = include_str!("../game/src/bin/jasset.rs");
 
-const DEPENDENCIES: &str = "[dependencies]\njuliet-entities = { path = \"{workspace}/juliet-entities\", features = [\"cli\", \"editor-app\"] }\n";
+const DEPENDENCIES: &str = "[dependencies]
+juliet-entities = { path = \"{workspace}/juliet-entities\" }
+jasset = { path = \"{workspace}/jasset\", features = [\"editor\"] }
+";
 
 #[test]
-fn the_games_tool_built_with_editor_app_offers_edit() {
+fn the_games_tool_built_with_the_editor_offers_edit() {
     // Its own binary name: the crates built by these tests share one target folder.
     let files = [
         ("src/lib.rs", GAME_LIB),

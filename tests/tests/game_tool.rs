@@ -16,8 +16,10 @@ use harness::OutsideCrate;
 const GAME_LIB: &str = include_str!("../game/src/lib.rs");
 const GAME_BIN: &str = include_str!("../game/src/bin/jasset.rs");
 
-const DEPENDENCIES: &str =
-    "[dependencies]\njuliet-entities = { path = \"{workspace}/juliet-entities\", features = [\"cli\"] }\n";
+const DEPENDENCIES: &str = "[dependencies]
+juliet-entities = { path = \"{workspace}/juliet-entities\" }
+jasset = { path = \"{workspace}/jasset\" }
+";
 
 const LEVEL: &str = "Assets/Worlds/Level01/Entities";
 

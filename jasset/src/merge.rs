@@ -34,8 +34,8 @@ use clap::Args;
 use super::project::resolve_root;
 use super::props::{compare_keys, read_asset, read_text, show, Asset, Prop};
 use super::{CliError, CliResult, Status};
-use crate::edit::{apply_bytes, block, ends_line_at, line_for_line, lines_between};
 use comments::{merge_comments, Comments};
+use juliet_entities::edit::{apply_bytes, block, ends_line_at, line_for_line, lines_between};
 
 /// Arguments of `jasset merge`.
 #[derive(Debug, Clone, Args)]
@@ -157,13 +157,14 @@ fn write_result(target: &Path, bytes: &[u8]) -> Result<(), CliError> {
         }
         _ => {}
     }
-    crate::fsio::write_or_refuse(&file, bytes, crate::fsio::Sync::FileAndFolder).map_err(|e| {
-        let reason = match &e.kind {
-            juliet_core::ErrorKind::Io(reason) => reason.to_string(),
-            other => other.to_string(),
-        };
-        CliError::usage(format!("{}: {reason}", target.display()))
-    })
+    juliet_entities::fsio::write_or_refuse(&file, bytes, juliet_entities::fsio::Sync::FileAndFolder)
+        .map_err(|e| {
+            let reason = match &e.kind {
+                juliet_core::ErrorKind::Io(reason) => reason.to_string(),
+                other => other.to_string(),
+            };
+            CliError::usage(format!("{}: {reason}", target.display()))
+        })
 }
 
 /// What [`Plan::edit`] inserts into OURS's text at one point.

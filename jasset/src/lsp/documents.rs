@@ -18,7 +18,7 @@ use lsp_types::{Position, Uri};
 
 use super::super::project::find_root;
 use super::super::values::{header, template_chain, ChainLink};
-use crate::entity_file::keys;
+use juliet_entities::load::keys;
 
 /// One open buffer.
 #[derive(Debug, Clone)]

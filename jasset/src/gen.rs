@@ -21,10 +21,10 @@ use super::output::{count, escape_path, steps_bar, PROGRESS_THRESHOLD};
 use super::project::{TEMPLATES_DIR, WORLDS_DIR};
 use super::schema::SCHEMA_FILE;
 use super::{CliError, CliResult, Status};
-use crate::entity::EntityId;
-use crate::entity_file::write_base_lines;
-use crate::kinds::{Collectible, Inert, Projectile};
-use crate::world::ENTITIES_DIR;
+use juliet_entities::entity::EntityId;
+use juliet_entities::kinds::{Collectible, Inert, Projectile};
+use juliet_entities::load::write_base_lines;
+use juliet_entities::world::ENTITIES_DIR;
 
 /// The first id of generated entities (ids are consecutive from here).
 pub const FIRST_ID: u64 = 0x0002_0000_0000_0001;

@@ -11,11 +11,11 @@ use juliet_core::{
 };
 use serde_json::{json, Value as Json};
 
-use crate::entity::EntityId;
-use crate::entity_file::keys;
-use crate::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
-pub use crate::pieces::pieces;
-use crate::template::normalize_template_path;
+use juliet_entities::entity::EntityId;
+use juliet_entities::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
+use juliet_entities::load::keys;
+pub use juliet_entities::load::pieces;
+use juliet_entities::template::normalize_template_path;
 
 /// The elements of a list or set (one a line; none for a value that is the one line
 /// `[]`, as the codecs read it) as a JSON array.
@@ -299,7 +299,7 @@ pub fn properties(text: &[u8], path: &Path) -> Result<Properties, Error> {
 /// for a text that loads: a file of a million keys costs a copy of the few wanted.
 ///
 /// A large text is tokenized piece by piece ([`pieces`]) in one buffer, so the
-/// tokenizer's arrays take what a piece of [`PIECE_LINES`](crate::pieces::PIECE_LINES) lines needs, not 40 bytes a
+/// tokenizer's arrays take what a piece of [`PIECE_LINES`](juliet_entities::load::PIECE_LINES) lines needs, not 40 bytes a
 /// property of the whole file (the callers read the file while its world is loaded). A
 /// key repeated in two pieces is therefore not reported: the texts read here loaded,
 /// and the loader rejects such a file.
@@ -462,7 +462,7 @@ pub fn template_chain(root: &Path, from: &Path, first: &str) -> Result<Vec<Chain
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pieces::PIECE_LINES;
+    use juliet_entities::load::PIECE_LINES;
 
     static INNER: PropertyType = PropertyType::I32;
 

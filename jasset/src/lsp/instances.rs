@@ -14,8 +14,8 @@ use lsp_types::Uri;
 use super::super::listing::collect;
 use super::diagnostics::{problems, Problem};
 use super::documents::{entries, template_of, uri_of, Document, Documents};
-use crate::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
-use crate::template::normalize_template_path;
+use juliet_entities::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
+use juliet_entities::template::normalize_template_path;
 
 /// A file of a project that names a template: its path, its `Template` path
 /// (normalized) and its text as listed.

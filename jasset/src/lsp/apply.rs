@@ -21,8 +21,8 @@ use super::diagnostics::{load, registry_of};
 use super::documents::{
     character_of, end_of, entries, line_at, template_of, uri_of, Document, Documents, Entry,
 };
-use crate::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
-use crate::template::normalize_template_path;
+use juliet_entities::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
+use juliet_entities::template::normalize_template_path;
 
 /// The edit that applies `entry` (a property of `class` set by `doc`, whose URI is
 /// `uri`) to the template `doc` names, and that template's path. `None` when the buffer

@@ -21,9 +21,9 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{normalize_key, Error, LineForm, TokenBuffer, CLASS_VERSION};
 
-use crate::load::{keys, load_entity_with_templates, save_entity, EntityFileData};
-use crate::manager::EntityManager;
-use crate::template::TemplateCache;
+use juliet_entities::load::{keys, load_entity_with_templates, save_entity, EntityFileData};
+use juliet_entities::manager::EntityManager;
+use juliet_entities::template::TemplateCache;
 
 use super::project::single_text;
 use super::CliError;
@@ -221,7 +221,7 @@ impl Asset {
     /// The line ending of lines added to the file: the one most of its lines end with
     /// (`\r\n` when more than half of them do, else `\n`).
     pub fn eol(&self) -> &'static str {
-        crate::edit::line_ending(self.file.as_bytes())
+        juliet_entities::edit::line_ending(self.file.as_bytes())
     }
 
     /// Whether the entity loaded, so that its effective values are known: every
@@ -254,7 +254,7 @@ struct Scan {
 }
 
 /// The properties of `text` (a file's text after its byte-order mark), tokenized piece by
-/// piece ([`crate::pieces::pieces`]) so that a file of a million keys takes the
+/// piece ([`juliet_entities::load::pieces`]) so that a file of a million keys takes the
 /// tokenizer's arrays of a piece.
 ///
 /// # Errors
@@ -275,7 +275,7 @@ fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
     let mut out = Scan { props: Vec::new() };
     debug_assert!(file.ends_with(text.as_bytes()), "text is the end of file");
     let bom = file.len() - text.len();
-    for piece in crate::pieces::pieces(text.as_bytes()) {
+    for piece in juliet_entities::load::pieces(text.as_bytes()) {
         // The first piece with the file's byte-order mark, which the tokenizer skips at
         // the start of what it is given: a second one is then the file's text, as it is
         // when the whole file is tokenized.
@@ -397,7 +397,7 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
     let has_id = props.iter().any(|p| {
         let key = slice(text, p.key);
         let crc = juliet_core::key_crc_runtime(key.as_bytes());
-        crate::entity_file::base_key(crc, key) == Some(keys::ENTITY_ID.name)
+        juliet_entities::load::base_key(crc, key) == Some(keys::ENTITY_ID.name)
     });
 
     let (class, canonical, resolved, load_error) = match loaded {
@@ -508,7 +508,7 @@ fn kind_class(
     let kind = props.iter().find(|p| {
         let key = slice(text, p.key);
         let crc = juliet_core::key_crc_runtime(key.as_bytes());
-        crate::entity_file::base_key(crc, key) == Some(keys::KIND.name)
+        juliet_entities::load::base_key(crc, key) == Some(keys::KIND.name)
     })?;
     if kind.several {
         return None;
@@ -530,14 +530,16 @@ fn one_by_one(
     let mut out = HashMap::new();
     let mut scratch = EntityManager::with_registry(registry);
     let file = format!("; EntityID\n0x0000000000000001\n; Kind\n{}\n", class.name);
-    let Ok(loaded) = crate::load::load_entity(&mut scratch, Path::new(""), file.as_bytes()) else {
+    let Ok(loaded) =
+        juliet_entities::load::load_entity(&mut scratch, Path::new(""), file.as_bytes())
+    else {
         return out;
     };
     for p in props {
         let key = slice(text, p.key);
         let crc = juliet_core::key_crc_runtime(key.as_bytes());
         let value = raw_lines(text, p).join("\n");
-        let (name, canonical) = if let Some(base) = crate::entity_file::base_key(crc, key) {
+        let (name, canonical) = if let Some(base) = juliet_entities::load::base_key(crc, key) {
             (base, base_value(base, class, &value))
         } else if let Some(i) = class.property_index(crc, key) {
             let name = class.properties[i].key;
@@ -569,7 +571,7 @@ fn base_value(base: &str, class: &'static juliet_core::Class, value: &str) -> Op
         Some(out)
     }
     match base {
-        _ if base == keys::ENTITY_ID.name => recode::<crate::entity::EntityId>(value),
+        _ if base == keys::ENTITY_ID.name => recode::<juliet_entities::entity::EntityId>(value),
         _ if base == keys::KIND.name => recode::<String>(class.name),
         _ if base == keys::POSITION.name => recode::<glam::Vec3>(value),
         _ if base == keys::TEMPLATE.name => recode::<String>(value),
@@ -613,7 +615,7 @@ fn canonical_name(
     key: &str,
     class: Option<&'static juliet_core::Class>,
 ) -> Option<&'static str> {
-    if let Some(name) = crate::entity_file::base_key(crc, key) {
+    if let Some(name) = juliet_entities::load::base_key(crc, key) {
         return Some(name);
     }
     if CLASS_VERSION.matches(crc, key) {
@@ -748,7 +750,7 @@ mod tests {
 
     #[test]
     fn line_numbers_and_duplicates_are_those_of_the_whole_file_across_pieces() {
-        let pieces = crate::pieces::PIECE_LINES;
+        let pieces = juliet_entities::load::PIECE_LINES;
         let mut text = String::from("; Kind: Inert\n");
         for i in 0..pieces + 10 {
             text.push_str(&format!("k{i}: 1\n"));

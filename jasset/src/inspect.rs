@@ -16,7 +16,7 @@ use super::project::{overridden_keys, require_paths, resolve_root, EntityView, S
 use super::schema_kinds::registry_for;
 use super::values::{self, float32, template_chain, ChainLink};
 use super::{CliError, CliResult, Status};
-use crate::entity_file::{keys, ENTITY_BASE_VERSION};
+use juliet_entities::load::{keys, ENTITY_BASE_VERSION};
 
 /// Arguments of `jasset inspect`.
 #[derive(Debug, Clone, Args)]

@@ -15,7 +15,7 @@ use juliet_core::Class;
 use super::apply::apply_edit;
 use super::diagnostics::{load, registry_of, Problem};
 use super::documents::{class_of, end_of, entries, lines, template_of, Document, Documents, Entry};
-use crate::world::is_newer_version;
+use juliet_entities::world::is_newer_version;
 
 /// The code actions for `range` of `doc`, whose problems are `problems`; the other
 /// `open` buffers are the texts "apply to template" edits.

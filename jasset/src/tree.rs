@@ -11,7 +11,7 @@ use super::output::{progress_bar, tick};
 use super::project::{require_paths, resolve_root, Session};
 use super::schema_kinds::registry_for;
 use super::CliError;
-use crate::world::NOT_REGULAR;
+use juliet_entities::world::NOT_REGULAR;
 
 /// The files and folders a command works on, and the project root.
 #[derive(Debug, Clone, Args)]
@@ -46,7 +46,11 @@ impl TreeArgs {
         // A writer saves a world file without `EntityID` with its session id: drawn
         // from a random prefix, as an authoring session's are (docs/design.md, section
         // 5.4), so two people formatting such files apart do not write the same id.
-        let id_prefix = if write { crate::draw_id_prefix() } else { 0 };
+        let id_prefix = if write {
+            juliet_entities::draw_id_prefix()
+        } else {
+            0
+        };
         let files = &collected.files;
         let mut session = Session::load(root, registry, files, id_prefix, &mut tick(&bar));
         bar.finish_and_clear();

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use juliet_core::{Codec, Value};
 
 use super::documents::{entries, Document};
-use crate::entity::EntityId;
-use crate::entity_file::keys;
-use crate::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
+use juliet_entities::entity::EntityId;
+use juliet_entities::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
+use juliet_entities::load::keys;
 
 /// The id written as `token` (`0x` and hex digits, as ids are written), if it is one.
 pub fn id_of(token: &str) -> Option<EntityId> {

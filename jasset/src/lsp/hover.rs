@@ -15,10 +15,10 @@ use super::documents::{
     uri_of, Document, Entry,
 };
 use super::entity_at::{entity_hover, id_of};
-use crate::entity::EntityId;
-use crate::entity_file::keys;
-use crate::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
-use crate::template::normalize_template_path;
+use juliet_entities::entity::EntityId;
+use juliet_entities::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
+use juliet_entities::load::keys;
+use juliet_entities::template::normalize_template_path;
 
 /// What the cursor is on.
 enum Target<'e> {

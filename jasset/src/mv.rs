@@ -27,10 +27,10 @@ use super::project::resolve_root;
 use super::schema_kinds::registry_for;
 use super::values::{header, template_chain};
 use super::{CliError, CliResult, Status};
-use crate::entity_file::keys;
-use crate::fsio::{Expect, Fingerprint, ReplaceOutcome, Sync};
-use crate::template::normalize_template_path;
-use crate::world::holds_assets;
+use juliet_entities::fsio::{Expect, Fingerprint, ReplaceOutcome, Sync};
+use juliet_entities::load::keys;
+use juliet_entities::template::normalize_template_path;
+use juliet_entities::world::holds_assets;
 
 /// Arguments of `jasset mv`.
 #[derive(Debug, Clone, Args)]
@@ -131,7 +131,7 @@ pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
             Some(format!(
                 "{}: {}",
                 escape_path(file),
-                crate::fsio::write_refusal(file)?
+                juliet_entities::fsio::write_refusal(file)?
             ))
         })
         .collect();
@@ -161,7 +161,12 @@ pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
             (planned.par_iter())
                 .map(|(file, bytes, edits)| {
                     let expect = Expect::Holds(Fingerprint::of(bytes));
-                    crate::fsio::write_file(file, expect, &applied(bytes, edits), Sync::File)
+                    juliet_entities::fsio::write_file(
+                        file,
+                        expect,
+                        &applied(bytes, edits),
+                        Sync::File,
+                    )
                 })
                 .collect()
         });
@@ -187,14 +192,15 @@ pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
         folders.sort();
         folders.dedup();
         for folder in folders {
-            crate::fsio::sync_folder(folder).map_err(|e| CliError::failure(e.to_string()))?;
+            juliet_entities::fsio::sync_folder(folder)
+                .map_err(|e| CliError::failure(e.to_string()))?;
         }
         let target = root.join(&new);
         if let Some(parent) = target.parent() {
             fs::create_dir_all(parent).map_err(|e| CliError::failure(e.to_string()))?;
         }
         fs::rename(root.join(&old), &target).map_err(|e| CliError::failure(e.to_string()))?;
-        crate::fsio::sync_folder(target.parent().unwrap_or(&root))
+        juliet_entities::fsio::sync_folder(target.parent().unwrap_or(&root))
             .map_err(|e| CliError::failure(e.to_string()))?;
     }
     Ok(Status::Success)

@@ -18,7 +18,7 @@ use indicatif::ProgressBar;
 use super::output::{count, steps_bar};
 use super::project::{copy_dir, find_root, load_world_dir, WORLDS_DIR};
 use super::{CliError, CliResult, Status};
-use crate::world::{Durability, ENTITIES_DIR};
+use juliet_entities::world::{Durability, ENTITIES_DIR};
 
 /// Arguments of `jasset bench`.
 #[derive(Debug, Clone, Args)]

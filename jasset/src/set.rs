@@ -25,13 +25,13 @@ use super::project::{
 };
 use super::schema_kinds::registry_for;
 use super::{CliError, CliResult, Status};
-use crate::edit::in_place::How;
-use crate::entity::EntityId;
-use crate::entity_file::base_key;
-use crate::fsio::{replace_if_unchanged, ReplaceOutcome, SkipReason};
-use crate::manager::EntityManager;
-use crate::template::revert_property;
-use crate::world::{LoadOptions, World};
+use juliet_entities::edit::How;
+use juliet_entities::entity::EntityId;
+use juliet_entities::fsio::{replace_if_unchanged, ReplaceOutcome, SkipReason};
+use juliet_entities::load::base_key;
+use juliet_entities::manager::EntityManager;
+use juliet_entities::template::revert_property;
+use juliet_entities::world::{LoadOptions, World};
 
 /// Arguments of `jasset set`.
 #[derive(Debug, Clone, Args)]
@@ -88,7 +88,7 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     require_paths(std::slice::from_ref(&args.file))?;
     // Refused as every writer refuses it (the world loader skips a link in `Entities`
     // too): the file to edit is its target, named as such.
-    if let Some(SkipReason::SymbolicLink) = crate::fsio::write_refusal(&args.file) {
+    if let Some(SkipReason::SymbolicLink) = juliet_entities::fsio::write_refusal(&args.file) {
         return refused(&args.file, SkipReason::SymbolicLink, out);
     }
     let file = args
@@ -112,7 +112,7 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
             escape_path(&args.file)
         )));
     }
-    if let Some(SkipReason::NotRegular) = crate::fsio::write_refusal(&file) {
+    if let Some(SkipReason::NotRegular) = juliet_entities::fsio::write_refusal(&file) {
         return refused(&args.file, SkipReason::NotRegular, out);
     }
     let edit = Edit {
@@ -183,7 +183,7 @@ impl Edit<'_> {
         let options = LoadOptions {
             registry: Some(registry_for(root.as_deref())?),
             project_root: root.clone(),
-            id_prefix: crate::draw_id_prefix(),
+            id_prefix: juliet_entities::draw_id_prefix(),
             ..LoadOptions::default()
         };
         let (mut world, report) = match World::load(&world_dir, &options) {
@@ -453,7 +453,7 @@ fn once_each(named: &[&str], same: impl Fn(&str, &str) -> bool) -> Result<(), Cl
 /// Whether `file` is named as a `.jasset` file (the extension in any case).
 fn has_jasset_extension(file: &Path) -> bool {
     file.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case(crate::world::EXTENSION))
+        .is_some_and(|e| e.eq_ignore_ascii_case(juliet_entities::world::EXTENSION))
 }
 
 /// The world folder of an entity file (a `.jasset` file in an `Entities` folder): the
@@ -463,7 +463,7 @@ fn world_of(file: &Path) -> Option<PathBuf> {
         return None;
     }
     let entities = file.parent()?;
-    (entities.file_name()? == crate::world::ENTITIES_DIR)
+    (entities.file_name()? == juliet_entities::world::ENTITIES_DIR)
         .then(|| entities.parent().map(Path::to_path_buf))?
 }
 

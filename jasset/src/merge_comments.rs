@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use crate::cli::props::Asset;
+use crate::props::Asset;
 
 /// The comment edits of one merge.
 #[derive(Debug, Default)]

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{Error, Warning, WarningKind};
 
-use crate::fsio::is_temp_name;
-use crate::world::{world_files, ENTITIES_DIR, EXTENSION, NOT_REGULAR};
+use juliet_entities::fsio::is_temp_name;
+use juliet_entities::world::{world_files, ENTITIES_DIR, EXTENSION, NOT_REGULAR};
 
 /// Why a folder in a world's `Entities` is skipped (a world load says nothing of it).
 const FOLDER: &str = "a folder in a world's `Entities` folder: skipped (a world loads only \
@@ -47,7 +47,7 @@ impl Collected {
     pub fn handle_stale_temps(&mut self, remove: bool) {
         for temp in std::mem::take(&mut self.stale_temps) {
             if remove {
-                match crate::fsio::remove_stale(&temp) {
+                match juliet_entities::fsio::remove_stale(&temp) {
                     // A live writer's: left to it.
                     Ok(false) => {}
                     Ok(true) => self.warnings.push(warning(

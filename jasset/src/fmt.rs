@@ -15,7 +15,7 @@ use super::output::{count, escape_path, note_unknown_kind};
 use super::project::{pause_after_load, read, Session};
 use super::tree::TreeArgs;
 use super::{CliResult, Status};
-use crate::fsio::{ReplaceOutcome, SkipReason, Skipped};
+use juliet_entities::fsio::{ReplaceOutcome, SkipReason, Skipped};
 
 /// Arguments of `jasset fmt`.
 #[derive(Debug, Clone, Args)]

@@ -12,7 +12,7 @@ use super::super::project::{project_relative, TEMPLATES_DIR};
 use super::super::schema::SchemaClass;
 use super::diagnostics::registry_of;
 use super::documents::{byte_in_line, class_of, entries, line_at, Document, Entry};
-use crate::entity_file::keys;
+use juliet_entities::load::keys;
 
 /// The completions at `position` of `doc`.
 pub fn complete(doc: &Document, position: Position) -> Vec<CompletionItem> {

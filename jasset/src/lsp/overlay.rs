@@ -9,8 +9,8 @@ use juliet_core::Registry;
 
 use super::super::project::templates_for;
 use super::documents::{entries, template_of, Document, Documents};
-use crate::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
-use crate::template::{normalize_template_path, TemplateCache};
+use juliet_entities::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
+use juliet_entities::template::{normalize_template_path, TemplateCache};
 
 /// How many templates a chain is followed through (the loader names a cycle; this only
 /// bounds the walk).

@@ -29,9 +29,9 @@ use super::project::{
 };
 use super::values::{self, template_chain};
 use super::{CliError, CliResult, Status};
-use crate::entity::EntityId;
-use crate::kinds::{Inert, Projectile};
-use crate::world::{World, ENTITIES_DIR};
+use juliet_entities::entity::EntityId;
+use juliet_entities::kinds::{Inert, Projectile};
+use juliet_entities::world::{World, ENTITIES_DIR};
 
 /// The bundled sample project, found through the source tree at compile time.
 pub const DEFAULT_DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../demo");
@@ -554,13 +554,14 @@ fn change_template(
     };
     // Through the writers' one scheme (a temporary file beside it, mode kept, a file
     // changed since it was read left alone).
-    let loaded = crate::fsio::Fingerprint::of(text.as_bytes());
-    match crate::fsio::replace_if_unchanged(&path, Some(loaded), edited.as_bytes())? {
-        crate::fsio::ReplaceOutcome::Skipped(reason) => {
+    let loaded = juliet_entities::fsio::Fingerprint::of(text.as_bytes());
+    match juliet_entities::fsio::replace_if_unchanged(&path, Some(loaded), edited.as_bytes())? {
+        juliet_entities::fsio::ReplaceOutcome::Skipped(reason) => {
             writeln!(out, "template: {EDITED_TEMPLATE}: {reason}; skipped")?;
             return Ok(None);
         }
-        crate::fsio::ReplaceOutcome::Written | crate::fsio::ReplaceOutcome::Same => {}
+        juliet_entities::fsio::ReplaceOutcome::Written
+        | juliet_entities::fsio::ReplaceOutcome::Same => {}
     }
     writeln!(out, "set {EDITED_KEY} = {value} in {EDITED_TEMPLATE}")?;
 
@@ -678,7 +679,7 @@ fn verify(
     world: &World,
     world_dir: &Path,
     root: &Path,
-    first: &crate::world::LoadReport,
+    first: &juliet_entities::world::LoadReport,
 ) -> Result<(), CliError> {
     let (reloaded, report) =
         load_world_dir(Some(root), world_dir).map_err(|e| CliError::failure(e.to_string()))?;

@@ -1,13 +1,27 @@
-//! The `jasset` command-line tool: argument parsing (clap), one module per subcommand,
-//! and the helpers they share (project discovery, loading, output).
+//! `jasset`, the command-line tool of Juliet-rs, as a library: it checks, formats,
+//! inspects, migrates, sets, diffs, merges, moves and renumbers `.jasset` asset trees,
+//! exports and checks the game's schema, generates and benchmarks projects, serves
+//! editors as a language server (`jasset lsp`) and, with the `editor` feature, opens the
+//! world editor (`jasset edit`). It works through the `juliet-entities` runtime, so it
+//! knows every entity kind registered in the program it is linked into: the stock
+//! binary of this crate knows the stock kinds, and a game's own tool, a binary of the
+//! game's crate calling [`main`], knows the game's kinds too (docs/guide.md, "Your
+//! game's own `jasset`"). [`main`] is the one public item.
 //!
-//! [`main`] is the one public item: the stock binary (the workspace's `jasset` crate)
-//! and a game's own `jasset` binary only call it, and the tool then knows every kind
-//! registered in the program, the game's too. Everything else here is private.
+//! A game's own tool, `src/bin/jasset.rs` of the game's crate (`my_game`, which
+//! depends on `juliet-entities` and `jasset`):
 //!
-//! Exit codes, for every subcommand: 0 success, 1 a problem in the data (an error, a
-//! file `fmt --check` would change, a failed verification), 2 a usage error (clap's own
-//! usage errors exit with 2 as well).
+//! ```no_run
+//! # mod my_game {}
+//! use my_game as _; // links the game's kinds (registered by their derive) into the tool
+//!
+//! fn main() -> std::process::ExitCode {
+//!     jasset::main()
+//! }
+//! ```
+
+// Inside: argument parsing (clap), one module per subcommand, and the helpers they share
+// (project discovery, loading, output).
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -19,7 +33,7 @@ mod bench;
 mod check;
 mod demo;
 mod diff;
-#[cfg(feature = "editor-app")]
+#[cfg(feature = "editor")]
 mod edit;
 mod fmt;
 mod gen;
@@ -186,19 +200,19 @@ pub(crate) enum Command {
     /// An outliner, the inspector with override highlighting, revert and apply to
     /// template, a template browser, add and delete, undo and redo, and save with the
     /// list of files; files changed on disk are reloaded. Needs a display.
-    #[cfg(feature = "editor-app")]
+    #[cfg(feature = "editor")]
     Edit(edit::EditArgs),
     /// Open the world editor (not in this build: it says how to get it).
     ///
     /// This `jasset` was built without the editor, so that the tool builds none of its
     /// window stack (egui, eframe). `jasset edit` says which command builds a `jasset`
     /// with it.
-    #[cfg(not(feature = "editor-app"))]
+    #[cfg(not(feature = "editor"))]
     Edit(WithoutEditor),
 }
 
 /// The arguments `jasset edit` takes when the editor is not built in: any, unread.
-#[cfg(not(feature = "editor-app"))]
+#[cfg(not(feature = "editor"))]
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct WithoutEditor {
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
@@ -206,11 +220,11 @@ pub(crate) struct WithoutEditor {
 }
 
 /// What `jasset edit` says in a build without the editor.
-#[cfg(not(feature = "editor-app"))]
+#[cfg(not(feature = "editor"))]
 const WITHOUT_EDITOR: &str = "this jasset was built without the editor; \
      from the repository, `cargo run --release --bin jasset --features editor -- edit` \
      runs one with it (or `cargo install --locked --path jasset --features editor`); \
-     a game's own jasset gets it from juliet-entities' `editor-app` feature";
+     a game's own jasset gets it from the `editor` feature of its jasset dependency";
 
 /// A failure that ends a subcommand: a message and the exit code.
 #[derive(Debug)]
@@ -294,13 +308,13 @@ pub(crate) type CliResult = Result<Status, CliError>;
 /// 1 problems in the data (errors, a failed verification, files `fmt --check` would
 /// change), 2 a usage error.
 ///
-/// A game's own tool is this binary in the game's crate (with the `cli` feature of
-/// `juliet-entities` on; `use my_game as _;` links the game's kinds when the binary
-/// names nothing else of the game's library):
+/// A game's own tool is this binary in the game's crate, which depends on `jasset`
+/// (`use my_game as _;` links the game's kinds when the binary names nothing else of
+/// the game's library):
 ///
 /// ```no_run
 /// fn main() -> std::process::ExitCode {
-///     juliet_entities::cli::main()
+///     jasset::main()
 /// }
 /// ```
 pub fn main() -> ExitCode {
@@ -354,9 +368,9 @@ fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Bench(args) => bench::run(&args, out),
         Command::Schema(args) => schema::run(&args, out),
         Command::Lsp(args) => lsp::run(&args),
-        #[cfg(feature = "editor-app")]
+        #[cfg(feature = "editor")]
         Command::Edit(args) => edit::run(&args, out),
-        #[cfg(not(feature = "editor-app"))]
+        #[cfg(not(feature = "editor"))]
         Command::Edit(_) => Err(CliError::usage(WITHOUT_EDITOR.to_owned())),
     }
 }

@@ -1,4 +1,4 @@
-//! `jasset edit [ROOT]`: the world editor ([`crate::editor::EditorApp`]) in an eframe
+//! `jasset edit [ROOT]`: the world editor ([`juliet_entities::editor::EditorApp`]) in an eframe
 //! window, with a notify watcher that feeds changed files to the editor.
 
 use std::io::Write;
@@ -11,9 +11,9 @@ use notify::{EventKind, RecursiveMode, Watcher};
 use super::output::{count, escape_path};
 use super::project::find_root;
 use super::{CliError, CliResult, Status};
-use crate::editor::EditorApp;
-use crate::entity::EntityId;
-use crate::world::{LoadOptions, World};
+use juliet_entities::editor::{egui, EditorApp};
+use juliet_entities::entity::EntityId;
+use juliet_entities::world::{LoadOptions, World};
 
 /// Arguments of `jasset edit`.
 #[derive(Debug, Clone, Args)]
@@ -194,7 +194,7 @@ pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
     // Files without `EntityID` get ids of the session's random prefix too (saved with
     // them when edited), as the entities added in the session do.
     let options = LoadOptions {
-        id_prefix: crate::draw_id_prefix(),
+        id_prefix: juliet_entities::draw_id_prefix(),
         ..LoadOptions::default()
     };
     let (world, report) =
@@ -207,7 +207,9 @@ pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
         count(report.errors.len() + report.warnings.len(), "problem")
     )?;
     let world_root = world.root().to_path_buf();
-    let templates = world.project_root().join(crate::template::TEMPLATES_DIR);
+    let templates = world
+        .project_root()
+        .join(juliet_entities::template::TEMPLATES_DIR);
     let mut app = EditorApp::with_load_report(world, &report);
     if let Some(id) = args.select.as_deref() {
         let id = parse_id(id).ok_or_else(|| CliError::usage(format!("`{id}`: not an id")))?;
@@ -318,7 +320,7 @@ mod tests {
     /// 50`, with an entity selected (outliner, inspector and top-down view shown): 40
     /// frames with the pointer moving over the view, then 40 frames of a drag moving the
     /// selected entity, and the frame that ends it (which makes the save plan again). A measurement (docs/performance.md), printed, not a check of
-    /// speed: `cargo test -p juliet-entities --features editor-app --lib frame_time --
+    /// speed: `cargo test -p jasset --features editor --lib frame_time --
     /// --ignored --nocapture` (add `--release` for the figure of an optimized build).
     #[test]
     #[ignore = "a measurement: run it with --ignored --nocapture"]

@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{Error, Registry, TokenBuffer, Warning};
 
-use crate::edit::{edit_entity_file, EntityFile, How};
-use crate::entity::EntityId;
-use crate::fsio::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason};
-use crate::load::{load_entity_with_templates, save_entity, EntityFileData};
-use crate::manager::EntityManager;
-use crate::template::{overrides, save_instance, TemplateCache};
-use crate::world::{
+use juliet_entities::edit::{edit_entity_file, EntityFile, How};
+use juliet_entities::entity::EntityId;
+use juliet_entities::fsio::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason};
+use juliet_entities::load::{load_entity_with_templates, save_entity, EntityFileData};
+use juliet_entities::manager::EntityManager;
+use juliet_entities::template::{overrides, save_instance, TemplateCache};
+use juliet_entities::world::{
     is_newer_version, LoadOptions, LoadReport, World, WorldLoadError, ENTITIES_DIR,
 };
 
@@ -30,7 +30,7 @@ use super::CliError;
 pub const ASSETS_DIR: &str = "Assets";
 
 /// Where templates live, relative to the project root.
-pub use crate::template::TEMPLATES_DIR;
+pub use juliet_entities::template::TEMPLATES_DIR;
 
 /// Where worlds live, relative to the project root (`Assets/Worlds/<Name>/Entities`).
 pub const WORLDS_DIR: &str = "Assets/Worlds";
@@ -147,7 +147,7 @@ pub fn templates_named_in(root: &Path) -> HashSet<PathBuf> {
             continue;
         };
         for (_, crc, lines) in props {
-            if crc != crate::entity_file::keys::TEMPLATE.crc {
+            if crc != juliet_entities::load::keys::TEMPLATE.crc {
                 continue;
             }
             let Some(first) = lines.first() else { continue };
@@ -155,7 +155,7 @@ pub fn templates_named_in(root: &Path) -> HashSet<PathBuf> {
             let Ok(text) = <String as juliet_core::Codec>::decode(value) else {
                 continue;
             };
-            let Ok(rel) = crate::template::normalize_template_path(&text) else {
+            let Ok(rel) = juliet_entities::template::normalize_template_path(&text) else {
                 continue;
             };
             if let Ok(real) = fs::canonicalize(root.join(rel)) {
@@ -548,7 +548,11 @@ pub fn sort_problems(errors: &mut [Error], warnings: &mut [Warning]) {
 /// [`ErrorKind::Io`](juliet_core::ErrorKind::Io) naming the file, or
 /// [`ErrorKind::FileTooLarge`](juliet_core::ErrorKind::FileTooLarge).
 pub fn read(path: &Path, root: Option<&Path>) -> Result<Vec<u8>, Error> {
-    crate::fsio::read_project_file(path, root, crate::fsio::DEFAULT_MAX_FILE_SIZE)
+    juliet_entities::fsio::read_project_file(
+        path,
+        root,
+        juliet_entities::fsio::DEFAULT_MAX_FILE_SIZE,
+    )
 }
 
 /// The environment variable of [`pause_after_load`].
@@ -875,7 +879,7 @@ pub fn single_text(
         save_entity(manager, id, data, &mut out)?;
     }
     if without_id {
-        out = crate::entity_file::without_entity_id(&out, id);
+        out = juliet_entities::load::without_entity_id(&out, id);
     }
     Ok(out)
 }

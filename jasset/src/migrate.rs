@@ -25,9 +25,9 @@ use super::project::pause_after_load;
 use super::tree::TreeArgs;
 use super::values::{properties, properties_where, to_json, Properties};
 use super::{CliResult, Status};
-use crate::entity_file::{keys, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
-use crate::fsio::{ReplaceOutcome, SkipReason, Skipped};
-use crate::manager::EntityManager;
+use juliet_entities::fsio::{ReplaceOutcome, SkipReason, Skipped};
+use juliet_entities::load::{keys, ENTITY_ASSET_TYPE, ENTITY_BASE_VERSION};
+use juliet_entities::manager::EntityManager;
 
 /// Arguments of `jasset migrate`.
 #[derive(Debug, Clone, Args)]
@@ -92,7 +92,7 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
         // nothing else.
         let text = match session.entity(i).map(|v| v.id) {
             Some(id) if !session.files[i].has_id => {
-                text.map(|t| crate::entity_file::without_entity_id(&t, id))
+                text.map(|t| juliet_entities::load::without_entity_id(&t, id))
             }
             _ => text,
         };

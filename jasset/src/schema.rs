@@ -26,8 +26,8 @@ use juliet_core::{inventory, Class, PropertyType, Registry, StockClass};
 use super::output::count;
 use super::project::{find_root, read};
 use super::{CliError, CliResult, Status};
-use crate::fsio::{write_or_refuse, Sync};
-use crate::storage::KindStorage;
+use juliet_entities::fsio::{write_or_refuse, Sync};
+use juliet_entities::storage::KindStorage;
 
 /// The schema's file name in the project root.
 pub const SCHEMA_FILE: &str = "jasset.schema";
@@ -564,8 +564,8 @@ pub fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::{Inert, Projectile};
     use juliet_core::Reflect;
+    use juliet_entities::kinds::{Inert, Projectile};
 
     #[test]
     fn a_default_with_backslashes_and_line_breaks_reads_back_as_written() {
@@ -644,7 +644,7 @@ mod tests {
     fn a_key_renamed_with_its_old_spelling_as_alias_is_no_change() {
         // A schema written when `Mass` was called `Weight`: the class reads `Weight` as
         // `Mass` (an alias), so it is the same property; an unrelated old key is not.
-        #[derive(crate::Entity)]
+        #[derive(juliet_entities::Entity)]
         struct Heavy {
             #[jasset(alias = "Weight")]
             mass: f32,

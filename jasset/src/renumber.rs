@@ -28,10 +28,10 @@ use super::project::resolve_root;
 use super::schema_kinds::registry_for;
 use super::values::pieces;
 use super::{CliError, CliResult, Status};
-use crate::entity::EntityId;
-use crate::entity_file::keys;
-use crate::fsio::{Expect, Fingerprint, ReplaceOutcome, Sync};
-use crate::world::{LoadOptions, World, ENTITIES_DIR};
+use juliet_entities::entity::EntityId;
+use juliet_entities::fsio::{Expect, Fingerprint, ReplaceOutcome, Sync};
+use juliet_entities::load::keys;
+use juliet_entities::world::{LoadOptions, World, ENTITIES_DIR};
 
 /// Arguments of `jasset renumber`.
 #[derive(Debug, Clone, Args)]
@@ -81,7 +81,7 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
             }
         };
         // Refused before it is read, as the write path would refuse it.
-        if let Some(reason) = crate::fsio::write_refusal(file) {
+        if let Some(reason) = juliet_entities::fsio::write_refusal(file) {
             writeln!(out, "{shown}: {reason}")?;
             refused = true;
             continue;
@@ -111,7 +111,7 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
         let expect = Expect::Holds(Fingerprint::of(&bytes));
         drop(bytes);
         if let ReplaceOutcome::Skipped(reason) =
-            crate::fsio::write_file(file, expect, &text, Sync::FileAndFolder)?
+            juliet_entities::fsio::write_file(file, expect, &text, Sync::FileAndFolder)?
         {
             writeln!(out, "{shown}: {reason}")?;
             refused = true;
@@ -188,10 +188,10 @@ pub const PAUSE_AFTER_LINK_ENV: &str = "JASSET_TEST_PAUSE_AFTER_LINK";
 /// and [`finish_move`] completes.
 fn move_file(file: &Path, target: &Path) -> std::io::Result<()> {
     std::fs::hard_link(file, target)?;
-    crate::fsio::sync_folder(target.parent().unwrap_or(Path::new(".")))?;
+    juliet_entities::fsio::sync_folder(target.parent().unwrap_or(Path::new(".")))?;
     super::project::pause_in(PAUSE_AFTER_LINK_ENV, "linked");
     std::fs::remove_file(file)?;
-    crate::fsio::sync_folder(target.parent().unwrap_or(Path::new(".")))
+    juliet_entities::fsio::sync_folder(target.parent().unwrap_or(Path::new(".")))
 }
 
 /// The end of a move that was interrupted ([`move_file`]): when `file` (holding `bytes`)
@@ -265,7 +265,7 @@ fn with_id(
             old
         }
         None => {
-            let eol = crate::edit::line_ending(bytes);
+            let eol = juliet_entities::edit::line_ending(bytes);
             out.extend_from_slice(&bytes[..first]);
             out.extend_from_slice(format!("; {}: {new}{eol}", keys::ENTITY_ID.name).as_bytes());
             out.extend_from_slice(&bytes[first..]);
@@ -301,7 +301,7 @@ fn id_line<'a>(bytes: &'a [u8], path: &Path, parts: impl Iterator<Item = &'a [u8
             continue;
         }
         let node = (0..doc.len()).find(|&i| {
-            crate::entity_file::base_key(doc.node(i).key_crc, doc.key(i))
+            juliet_entities::load::base_key(doc.node(i).key_crc, doc.key(i))
                 == Some(keys::ENTITY_ID.name)
         });
         if let Some(i) = node {
@@ -366,7 +366,7 @@ mod tests {
     #[test]
     fn an_id_past_the_first_piece_is_found_and_errors_are_located_in_the_file() {
         let mut text = String::from("Kind: Inert\n");
-        for i in 0..3 * crate::pieces::PIECE_LINES {
+        for i in 0..3 * juliet_entities::load::PIECE_LINES {
             text.push_str(&format!("k{i}: 1\n"));
         }
         let (out, old) = with_id(

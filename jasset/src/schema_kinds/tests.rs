@@ -1,8 +1,8 @@
 use std::fs;
 
 use super::*;
-use crate::world::{LoadOptions, World};
 use juliet_core::Reflect;
+use juliet_entities::world::{LoadOptions, World};
 
 /// A project whose schema is `schema`, with one world file `rest` of kind `kind`.
 fn project(schema: &str, kind: &str, rest: &str) -> tempfile::TempDir {
@@ -22,7 +22,7 @@ const TURRET: &str = "; AssetType\nSchema\n; Turret\nversion 2\n\
     property Range f32 100.0\nproperty Mode enum(Idle|Hunt) Idle\n\
     property Targets list(u32) []\ndeprecated Reach\n";
 
-fn load(root: &Path) -> (World, crate::world::LoadReport) {
+fn load(root: &Path) -> (World, juliet_entities::world::LoadReport) {
     let options = LoadOptions {
         registry: Some(registry_for(Some(root)).unwrap()),
         project_root: Some(root.to_path_buf()),
@@ -111,11 +111,11 @@ fn a_default_that_does_not_read_as_its_type_is_named() {
 #[test]
 fn a_compiled_kind_wins_unless_the_game_replaced_a_stock_kind() {
     // `Inert` as the stock kind exports it: the compiled class stays.
-    let inert = super::super::schema::export(&[<crate::kinds::Inert as Reflect>::CLASS]);
+    let inert = super::super::schema::export(&[<juliet_entities::kinds::Inert as Reflect>::CLASS]);
     let schema = format!("{inert}; Projectile\nversion 1\nproperty Owner string \"\"\n");
     let root = project(&schema, "Projectile", "; Owner\nme\n");
     let registry = registry_for(Some(root.path())).unwrap();
-    let compiled = <crate::kinds::Inert as Reflect>::CLASS;
+    let compiled = <juliet_entities::kinds::Inert as Reflect>::CLASS;
     assert!(std::ptr::eq(
         registry.find_by_name("Inert").unwrap(),
         compiled
@@ -174,7 +174,7 @@ fn type_words_read_as_the_exported_ones() {
 
 /// Value-model fields as a game writes them, for the schema's round trip.
 mod value_model {
-    use crate::{Codec, Entity};
+    use juliet_entities::{Codec, Entity};
 
     #[derive(Codec, Clone, Debug, PartialEq, Default)]
     pub(super) enum Trigger {
@@ -235,13 +235,13 @@ fn enums_with_data_and_records_go_through_the_schema() {
     );
 
     // `inspect` shows the variant's fields and not the other variants'.
-    let args = crate::cli::inspect::InspectArgs {
+    let args = crate::inspect::InspectArgs {
         file: root.path().join("Assets/Worlds/W/Entities/a.jasset"),
         root: Some(root.path().to_path_buf()),
         json: true,
     };
     let mut out = Vec::new();
-    crate::cli::inspect::run(&args, &mut out).unwrap();
+    crate::inspect::run(&args, &mut out).unwrap();
     let shown = String::from_utf8(out).unwrap();
     assert!(shown.contains("\"Trigger.Radius\": 3.0"), "{shown}");
     assert!(!shown.contains("Trigger.0"), "{shown}");

@@ -21,7 +21,7 @@ use clap::Args;
 use glam::Vec3;
 use juliet_core::{Archive, Reflect, TokenBuffer};
 
-use super::diff::render;
+use super::line_diff::render;
 use super::output::{count, Style};
 use super::project::{
     copy_dir, load_template, load_world_dir, overridden_keys, project_relative, reload_template,

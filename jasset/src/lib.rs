@@ -28,7 +28,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod asset_diff;
 mod bench;
 mod check;
 mod demo;
@@ -38,6 +37,7 @@ mod edit;
 mod fmt;
 mod gen;
 mod inspect;
+mod line_diff;
 mod listing;
 mod lsp;
 mod merge;
@@ -136,7 +136,7 @@ pub(crate) enum Command {
     /// template, an unknown kind) is compared as written, with a note on stderr. Exits
     /// with 0 when equal, 1 when different; as git's external diff (seven arguments) it
     /// exits with 0.
-    Diff(asset_diff::DiffArgs),
+    Diff(diff::DiffArgs),
     /// Merge three versions of one asset, property by property (a git merge driver).
     ///
     /// `jasset merge BASE OURS THEIRS [PATH] [-o OUT]` (as git's driver, `jasset merge
@@ -360,7 +360,7 @@ fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
         Command::Fmt(args) => fmt::run(&args, out),
         Command::Migrate(args) => migrate::run(&args, out),
         Command::Set(args) => set::run(&args, out),
-        Command::Diff(args) => asset_diff::run(&args, out),
+        Command::Diff(args) => diff::run(&args, out),
         Command::Merge(args) => merge::run(&args, out),
         Command::Renumber(args) => renumber::run(&args, out),
         Command::Mv(args) => mv::run(&args, out),

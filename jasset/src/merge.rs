@@ -35,7 +35,7 @@ use super::project::resolve_root;
 use super::props::{compare_keys, read_asset, read_text, show, Asset, Prop};
 use super::{CliError, CliResult, Status};
 use comments::{merge_comments, Comments};
-use juliet_entities::edit::{apply_bytes, block, ends_line_at, line_for_line, lines_between};
+use juliet_entities::patch::{apply_bytes, block, ends_line_at, line_for_line, lines_between};
 
 /// Arguments of `jasset merge`.
 #[derive(Debug, Clone, Args)]

@@ -14,11 +14,11 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{Error, Registry, TokenBuffer, Warning};
 
-use juliet_entities::edit::{edit_entity_file, EntityFile, How};
 use juliet_entities::entity::EntityId;
 use juliet_entities::fsio::{replace_if_unchanged, Fingerprint, ReplaceOutcome, SkipReason};
 use juliet_entities::load::{load_entity_with_templates, save_entity, EntityFileData};
 use juliet_entities::manager::EntityManager;
+use juliet_entities::patch::{edit_entity_file, EntityFile, How};
 use juliet_entities::template::{overrides, save_instance, TemplateCache};
 use juliet_entities::world::{
     is_newer_version, LoadOptions, LoadReport, World, WorldLoadError, ENTITIES_DIR,

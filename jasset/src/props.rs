@@ -221,7 +221,7 @@ impl Asset {
     /// The line ending of lines added to the file: the one most of its lines end with
     /// (`\r\n` when more than half of them do, else `\n`).
     pub fn eol(&self) -> &'static str {
-        juliet_entities::edit::line_ending(self.file.as_bytes())
+        juliet_entities::patch::line_ending(self.file.as_bytes())
     }
 
     /// Whether the entity loaded, so that its effective values are known: every

@@ -265,7 +265,7 @@ fn with_id(
             old
         }
         None => {
-            let eol = juliet_entities::edit::line_ending(bytes);
+            let eol = juliet_entities::patch::line_ending(bytes);
             out.extend_from_slice(&bytes[..first]);
             out.extend_from_slice(format!("; {}: {new}{eol}", keys::ENTITY_ID.name).as_bytes());
             out.extend_from_slice(&bytes[first..]);

@@ -25,11 +25,11 @@ use super::project::{
 };
 use super::schema_kinds::registry_for;
 use super::{CliError, CliResult, Status};
-use juliet_entities::edit::How;
 use juliet_entities::entity::EntityId;
 use juliet_entities::fsio::{replace_if_unchanged, ReplaceOutcome, SkipReason};
 use juliet_entities::load::base_key;
 use juliet_entities::manager::EntityManager;
+use juliet_entities::patch::How;
 use juliet_entities::template::revert_property;
 use juliet_entities::world::{LoadOptions, World};
 

@@ -56,7 +56,6 @@ pub use juliet_core;
 pub use juliet_derive::{Codec, Entity};
 
 mod asset;
-pub mod edit;
 #[cfg(feature = "editor")]
 pub mod editor;
 pub mod entity;
@@ -65,6 +64,7 @@ pub mod fsio;
 pub mod kinds;
 pub mod load;
 pub mod manager;
+pub mod patch;
 mod pieces;
 mod reference;
 pub mod storage;

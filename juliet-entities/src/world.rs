@@ -50,7 +50,6 @@ use crate::manager::EntityManager;
 use crate::template::{self, TemplateCache};
 
 mod apply_template;
-mod editing;
 mod files;
 mod listing;
 mod records;
@@ -58,9 +57,9 @@ mod references;
 mod salvage;
 mod save;
 mod templates;
+mod undo;
 
 pub use apply_template::ApplyReport;
-pub use editing::{EntitySnapshot, PropertyState};
 use files::{FileReader, READER};
 use listing::entity_files;
 pub use listing::{world_files, WorldFiles, NOT_REGULAR};
@@ -69,6 +68,7 @@ pub use references::holds_assets;
 use salvage::salvage_entity_id;
 pub use save::SavePlan;
 pub use templates::create_template_from_entity;
+pub use undo::{EntitySnapshot, PropertyState};
 
 /// The directory of entity files inside a world directory.
 pub const ENTITIES_DIR: &str = "Entities";

@@ -11,9 +11,9 @@ use std::path::Path;
 use juliet_core::{Error, ErrorKind, TokenBuffer};
 
 use super::World;
-use crate::edit::{self, KeyMap};
 use crate::entity::EntityId;
 use crate::fsio::Expect;
+use crate::patch::{self, KeyMap};
 use crate::template::{ReloadReport, TemplateRef, MAX_TEMPLATE_DEPTH};
 
 /// What [`World::apply_to_template`] did.
@@ -55,7 +55,7 @@ impl KeyMap for TemplateKeys {
 
     fn holds_token_lists(&self, key: &str) -> bool {
         (self.0.property(key))
-            .is_some_and(|p| edit::separators::holds_token_lists(&p.property_type))
+            .is_some_and(|p| patch::separators::holds_token_lists(&p.property_type))
     }
 }
 
@@ -279,7 +279,7 @@ fn edited_template(
         }
     }
     let new = block_text(&entries);
-    edit::edit(original, path, &old, &new, &map)
+    patch::edit(original, path, &old, &new, &map)
 }
 
 impl World {

@@ -9,11 +9,11 @@ use juliet_core::{Class, Error};
 
 use super::{new_file_path, sync_dir, Durability, FilePath, FileRecord, World};
 use super::{PendingDeletion, SaveReport};
-use crate::edit::in_place::{edit_file, EntityFile, How, InPlace};
-use crate::edit::Defaults;
 use crate::entity::EntityId;
 use crate::fsio::{Expect, Fingerprint, ReplaceOutcome, Skipped, Sync};
 use crate::load::EntityFileData;
+use crate::patch::in_place::{edit_file, EntityFile, How, InPlace};
+use crate::patch::Defaults;
 
 /// What [`World::save_world`] would do now ([`World::save_plan`]): the files it would
 /// write and delete, the ones it would leave alone and why, and the first entity whose

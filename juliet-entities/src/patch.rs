@@ -1,5 +1,5 @@
-//! Saves that keep the designer's file: an entity's new text is written as edits of the
-//! file it was loaded from (docs/design.md, section 6.2). [`crate::World::save_world`]
+//! The patcher: saves that keep the designer's file. An entity's new text is written as
+//! edits of the file it was loaded from (docs/design.md, section 6.2). [`crate::World::save_world`]
 //! edits its entities' files so; [`edit_entity_file`] does it for one entity's file
 //! loaded by any program (a template, a loose file), and the text edits it is made of
 //! ([`apply_bytes`], [`line_for_line`], [`lines_between`], [`block`], [`ends_line_at`],
@@ -456,7 +456,7 @@ fn value_line_edits(
 /// between value lines stay where they are. What a save does to a changed value.
 ///
 /// ```
-/// use juliet_entities::edit::{apply_bytes, line_for_line};
+/// use juliet_entities::patch::{apply_bytes, line_for_line};
 ///
 /// let src = "; Path\n1 0 0\n# halfway\n2 0 0\n";
 /// let (first, second) = (src.find("1 0 0").unwrap(), src.find("2 0 0").unwrap());
@@ -495,7 +495,7 @@ pub fn line_for_line(
 /// inserted at `at`, after a last line without a line ending, then needs none first.
 ///
 /// ```
-/// use juliet_entities::edit::ends_line_at;
+/// use juliet_entities::patch::ends_line_at;
 ///
 /// let src = b"; A\n1";
 /// assert!(ends_line_at(src, &(4, 5, "2\n".to_owned()), 5));
@@ -511,7 +511,7 @@ pub fn ends_line_at(src: &[u8], e: &(usize, usize, String), at: usize) -> bool {
 /// They stay when the block goes (a save's revert, a removal a merge takes).
 ///
 /// ```
-/// use juliet_entities::edit::lines_between;
+/// use juliet_entities::patch::lines_between;
 ///
 /// let src = "; Path\n1 0 0\n# halfway\n2 0 0\n; Mass\n1\n";
 /// let end = src.find("; Mass").unwrap();
@@ -628,7 +628,7 @@ fn first<T: Keyed>(order: &[u32], items: &[T], wanted: &str) -> Option<usize> {
 /// that starts there); an edit that starts inside an earlier one is dropped.
 ///
 /// ```
-/// use juliet_entities::edit::apply_bytes;
+/// use juliet_entities::patch::apply_bytes;
 ///
 /// let src = b"; Mass\n2\n";
 /// let edits = vec![(7, 8, "3".to_owned()), (0, 0, "# heavy\n".to_owned())];
@@ -657,7 +657,7 @@ pub fn apply_bytes(src: &[u8], mut edits: Vec<(usize, usize, String)>) -> Vec<u8
 /// line is unterminated stays CRLF.
 ///
 /// ```
-/// use juliet_entities::edit::line_ending;
+/// use juliet_entities::patch::line_ending;
 ///
 /// assert_eq!(line_ending(b"; Mass\r\n2\r\n"), "\r\n");
 /// assert_eq!(line_ending(b"; Mass\r\n2\n; Health\n10"), "\n");
@@ -679,7 +679,7 @@ pub fn line_ending(text: &[u8]) -> &'static str {
 /// A property as a block: `; key` and the value lines, each ended by `eol`.
 ///
 /// ```
-/// use juliet_entities::edit::block;
+/// use juliet_entities::patch::block;
 ///
 /// assert_eq!(block("Tags", &["red", "blue"], "\n"), "; Tags\nred\nblue\n");
 /// ```

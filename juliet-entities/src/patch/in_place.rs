@@ -8,10 +8,10 @@ use std::path::Path;
 use juliet_core::{Class, Error, TokenBuffer, UnknownProperties, CLASS_VERSION};
 
 use super::{Defaults, KeyMap, Reduced};
-use crate::edit;
 use crate::entity::EntityId;
 use crate::load::{keys, load_entity_with_templates, save_entity};
 use crate::manager::EntityManager;
+use crate::patch;
 use crate::template::{self, TemplateCache};
 
 /// What [`edit_file`] makes of an entity's file.
@@ -86,7 +86,7 @@ pub struct How {
 /// # Example
 /// ```
 /// use std::path::Path;
-/// use juliet_entities::edit::{edit_entity_file, EntityFile, How};
+/// use juliet_entities::patch::{edit_entity_file, EntityFile, How};
 /// use juliet_entities::load::{load_entity, save_entity, without_entity_id};
 /// use juliet_entities::{EntityManager, TemplateCache};
 ///
@@ -132,7 +132,7 @@ pub fn edit_entity_file(
 /// templates of `templates`.
 ///
 /// The edit is worked out on the file without the inner properties of its runs of
-/// kept unknown keys ([`edit::reduce`]), which `text` ends with and no edit changes;
+/// kept unknown keys ([`patch::reduce`]), which `text` ends with and no edit changes;
 /// the whole file is used only when that cannot be done. What the edit changes is what
 /// differs between `text` and the entity the file is taken to hold: as loaded (a save),
 /// or loaded at the current versions without its migration (a migration, or a save of a
@@ -151,7 +151,7 @@ pub(crate) fn edit_file(
     let map = EntityKeys::new(file.manager, file.id, defaults);
     let path = file.path;
     let known = known_part(text, file.unknown);
-    let reduced = known.and_then(|_| edit::reduce(file.original, path, &map, file.unknown));
+    let reduced = known.and_then(|_| patch::reduce(file.original, path, &map, file.unknown));
     let (bytes, new): (&[u8], Cow<str>) = match (&reduced, known) {
         (Some(r), Some(known)) => (&r.bytes, Cow::Owned(format!("{known}{}", r.tail))),
         _ => (file.original, Cow::Borrowed(text)),
@@ -163,13 +163,13 @@ pub(crate) fn edit_file(
         // The read-back is made the way the edit was: on the cut file or the whole one.
         known: known.filter(|_| reduced.is_some()),
         text,
-        eol: edit::line_ending(file.original),
+        eol: patch::line_ending(file.original),
     };
     // The file at the current versions, loaded: what it holds without its migration. A
     // file that does not load that way (a value of an older type) is taken to hold the
     // entity as migrated.
     let unmigrated = |templates: &mut TemplateCache| {
-        edit::with_versions_of(bytes, path, &new, &map)
+        patch::with_versions_of(bytes, path, &new, &map)
             .ok()
             .flatten()
             .and_then(|at_current| file_text(file, templates, &at_current).ok())
@@ -230,15 +230,15 @@ impl Attempt<'_> {
         new: &str,
     ) -> Result<InPlace, Error> {
         let (file, map) = (self.file, self.map);
-        let mut edits = edit::edits(bytes, file.path, before, new, map, self.eol)?;
+        let mut edits = patch::edits(bytes, file.path, before, new, map, self.eol)?;
         if let Some(reduced) = self.reduced {
             for edit in &mut edits {
                 (edit.0, edit.1) = (reduced.to_whole(edit.0), reduced.to_whole(edit.1));
             }
         }
-        let edited = edit::apply_bytes(file.original, edits);
+        let edited = patch::apply_bytes(file.original, edits);
         let back = match self.known {
-            Some(known) => edit::reduce(&edited, file.path, map, file.unknown).is_some_and(|r| {
+            Some(known) => patch::reduce(&edited, file.path, map, file.unknown).is_some_and(|r| {
                 file_text(file, templates, &r.bytes).is_ok_and(|back| {
                     back.len() == known.len() + r.tail.len()
                         && back.starts_with(known)
@@ -389,7 +389,7 @@ impl KeyMap for EntityKeys<'_> {
     fn holds_token_lists(&self, key: &str) -> bool {
         key == keys::POSITION.name
             || (self.class.property(key))
-                .is_some_and(|p| edit::separators::holds_token_lists(&p.property_type))
+                .is_some_and(|p| patch::separators::holds_token_lists(&p.property_type))
     }
 
     fn absent_means(&self, key: &str, lines: &[&str]) -> bool {

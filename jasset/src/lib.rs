@@ -226,48 +226,56 @@ const WITHOUT_EDITOR: &str = "this jasset was built without the editor; \
      runs one with it (or `cargo install --locked --path jasset --features editor`); \
      a game's own jasset gets it from the `editor` feature of its jasset dependency";
 
-/// A failure that ends a subcommand: a message and the exit code.
-#[derive(Debug)]
-pub(crate) struct CliError {
-    /// What went wrong (printed as `jasset: error: <message>`).
-    pub message: String,
-    /// 1 for a failure, 2 for a usage error.
-    pub code: u8,
-    /// Writing the output failed because its reader went (`jasset check | head`).
-    pub broken_pipe: bool,
+/// A failure that ends a subcommand, by what the exit says.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CliError {
+    /// Something went wrong (printed as `jasset: error: <message>`, exit code 1).
+    #[error("{0}")]
+    Failure(String),
+    /// The command line asked for something that cannot be done (exit code 2).
+    #[error("{0}")]
+    Usage(String),
+    /// Writing the output failed because its reader went (`jasset check | head`): the
+    /// command stops quietly, with exit code 0.
+    #[error("I/O error: {0}")]
+    BrokenPipe(io::Error),
 }
 
 impl CliError {
     /// A failure (exit code 1).
     pub fn failure(message: impl Into<String>) -> CliError {
-        CliError {
-            message: message.into(),
-            code: 1,
-            broken_pipe: false,
-        }
+        CliError::Failure(message.into())
     }
 
     /// A usage error (exit code 2).
     pub fn usage(message: impl Into<String>) -> CliError {
-        CliError {
-            message: message.into(),
-            code: 2,
-            broken_pipe: false,
+        CliError::Usage(message.into())
+    }
+
+    /// The exit code: 1 for a failure, 2 for a usage error, 0 for a closed pipe.
+    pub fn code(&self) -> u8 {
+        match self {
+            CliError::Failure(_) => 1,
+            CliError::Usage(_) => 2,
+            CliError::BrokenPipe(_) => 0,
         }
     }
-}
 
-impl std::fmt::Display for CliError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
+    /// This error with `context` after its message (`" (in OURS)"`).
+    pub fn with_context(self, context: &str) -> CliError {
+        match self {
+            CliError::Failure(m) => CliError::Failure(m + context),
+            CliError::Usage(m) => CliError::Usage(m + context),
+            pipe @ CliError::BrokenPipe(_) => pipe,
+        }
     }
 }
 
 impl From<io::Error> for CliError {
     fn from(err: io::Error) -> CliError {
-        CliError {
-            broken_pipe: err.kind() == io::ErrorKind::BrokenPipe,
-            ..CliError::failure(format!("I/O error: {err}"))
+        match err.kind() {
+            io::ErrorKind::BrokenPipe => CliError::BrokenPipe(err),
+            _ => CliError::failure(format!("I/O error: {err}")),
         }
     }
 }
@@ -339,10 +347,10 @@ fn run(cli: Cli) -> ExitCode {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::Problems) => ExitCode::from(1),
         // A closed pipe (`jasset check demo | head`) is not an error of ours.
-        Err(err) if err.broken_pipe => ExitCode::SUCCESS,
+        Err(CliError::BrokenPipe(_)) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("jasset: error: {err}");
-            ExitCode::from(err.code)
+            ExitCode::from(err.code())
         }
     }
 }

@@ -107,11 +107,9 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
         let bytes = super::project::read(path, root.as_deref())
             .map_err(|e| CliError::usage(e.to_string()))?;
         let named = args.path.as_ref().unwrap_or(path);
-        read_asset(bytes, named, root.as_deref()).map_err(|mut e| {
-            if args.path.is_some() {
-                e.message.push_str(&format!(" (in {version})"));
-            }
-            e
+        read_asset(bytes, named, root.as_deref()).map_err(|e| match args.path {
+            Some(_) => e.with_context(&format!(" (in {version})")),
+            None => e,
         })
     };
     let base = read(&args.base, "the common ancestor, BASE")?;

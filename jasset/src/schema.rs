@@ -661,10 +661,10 @@ mod tests {
     fn a_bad_schema_line_is_named() {
         let err = parse(b"; Projectile\nversion 2\nspeed 3\n", Path::new("s.jasset")).unwrap_err();
         assert!(
-            err.message
+            err.to_string()
                 .contains("s.jasset:3:1: class `Projectile`: unknown line `speed`"),
             "{}",
-            err.message
+            err.to_string()
         );
     }
 }

@@ -29,7 +29,7 @@ pub struct Problem {
 /// # Errors
 /// A `jasset.schema` that does not load, as every command reports it.
 pub fn registry_of(doc: &Document) -> Result<&'static Registry, String> {
-    registry_for(doc.root.as_deref()).map_err(|e| e.message)
+    registry_for(doc.root.as_deref()).map_err(|e| e.to_string())
 }
 
 /// The buffer's text loaded as `check` loads the file (a template through its chain),

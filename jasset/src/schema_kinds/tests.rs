@@ -86,13 +86,13 @@ fn an_unknown_type_is_named_at_the_schemas_line_and_column() {
     let err = registry_for(Some(root.path())).unwrap_err();
     let shown = root.path().join(SCHEMA_FILE).display().to_string();
     assert!(
-        err.message.starts_with(&format!(
+        err.to_string().starts_with(&format!(
             "{shown}:6:15: class `Crate`: property `Tint`: unknown type `colour`"
         )),
         "{}",
-        err.message
+        err.to_string()
     );
-    assert_eq!(err.code, 1);
+    assert_eq!(err.code(), 1);
 }
 
 #[test]
@@ -101,10 +101,10 @@ fn a_default_that_does_not_read_as_its_type_is_named() {
     let root = project(schema, "Crate", "");
     let err = registry_for(Some(root.path())).unwrap_err();
     assert!(
-        err.message
+        err.to_string()
             .contains(":5:19: class `Crate`: property `Mass`: default \"heavy\""),
         "{}",
-        err.message
+        err.to_string()
     );
 }
 

@@ -20,8 +20,7 @@
 
 use crate::bind::Properties;
 use crate::codec::{Codec, PropertyType};
-use crate::error::Error;
-use crate::error::ValueErrorKind;
+use crate::error::{Error, ValueErrorKind};
 use crate::value::{Value, ValueError};
 
 /// An enum with data, as its leaves see it. Implemented by `#[derive(Codec)]`.
@@ -163,8 +162,8 @@ pub fn read_field_leaf<'a, E: Variants, const K: usize>(
     let found = value.lines().next().unwrap_or_default();
     Err(ValueError::new(
         ValueErrorKind::Custom(format!(
-            "`{}` is a field of {}, not of `{}`, the variant in use here (the variant's line \
-             comes first and chooses it)",
+            "`{}` is a field of {}, not of `{}`, the variant in use (give the field's \
+             variant first)",
             E::KEYS[K],
             owners
                 .iter()

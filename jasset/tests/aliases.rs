@@ -3,9 +3,10 @@
 //! current name when the stock tool edits it (`set`) or brings it to the current
 //! versions (`migrate`): that line changes, and nothing else does.
 
+mod common;
+use common::{jasset, text};
+
 use std::fs;
-use std::path::Path;
-use std::process::{Command, Output};
 
 const SCHEMA: &str = "; AssetType\nSchema\n; Monster2\nversion 1\nalias Monster\n\
                       property Health i32 10\nproperty Mass f32 1.0\n";
@@ -21,19 +22,6 @@ fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
         fs::write(dir.path().join(name), text).unwrap();
     }
     dir
-}
-
-fn jasset(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jasset"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
 #[test]

@@ -4,6 +4,9 @@
 //! so a success a writer reports is never lost, a failure it reports never lands, and
 //! no reader ever sees an empty or torn file, not even when a writer is killed.
 
+mod common;
+use common::text;
+
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -41,10 +44,6 @@ fn command(cwd: &Path, args: &[&str]) -> Command {
 
 fn jasset(cwd: &Path, args: &[&str]) -> Output {
     command(cwd, args).output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
 /// The value of property `key` in `text` (`Key: v`, `; Key: v` or a `; Key` block),

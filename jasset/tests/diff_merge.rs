@@ -1,9 +1,11 @@
 //! `jasset diff`, `jasset merge` and `jasset renumber` end to end through the built
 //! binary: exit codes, output, and what each writes (the git set-up is in `team.rs`).
 
+mod common;
+use common::jasset;
+
 use std::fs;
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const TEMPLATE: &str = "; Kind: Inert\n; Mass: 250.0\n; Health: 100.0\n";
 
@@ -13,15 +15,6 @@ fn project() -> tempfile::TempDir {
     fs::create_dir_all(dir.path().join("Assets/Worlds/L/Entities")).unwrap();
     fs::write(dir.path().join("Assets/Templates/Rock.jasset"), TEMPLATE).unwrap();
     dir
-}
-
-fn jasset(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jasset"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
 }
 
 fn stdout(o: &Output) -> String {

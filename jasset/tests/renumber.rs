@@ -3,6 +3,9 @@
 //! alike), and a renumber killed half way leaves a state `check` reports and a second
 //! run completes.
 
+mod common;
+use common::text;
+
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -27,10 +30,6 @@ fn command(cwd: &Path, args: &[&str]) -> Command {
 
 fn jasset(cwd: &Path, args: &[&str]) -> Output {
     command(cwd, args).output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
 /// The names in the entities folder, sorted.

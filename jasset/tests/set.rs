@@ -2,9 +2,12 @@
 //! entity file in place, checks each value with the property's codec, and writes nothing
 //! when anything is refused.
 
+mod common;
+use common::{jasset, text};
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Command;
 
 const ROCK: &str = "; Kind: Inert\nMass: 250.0\nHealth: 100.0\n";
 const INSTANCE: &str = "# placed by hand\n; Template: Assets/Templates/Rock.jasset\nEntityID: 0x0000000000000010\n\n// tuned\nHealth: 40.0\n";
@@ -22,19 +25,6 @@ fn project() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let plain = entities.join("plain.jasset");
     fs::write(&plain, PLAIN).unwrap();
     (dir, instance, plain)
-}
-
-fn jasset(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jasset"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
 /// An added line ends as most lines of the whole file do, when those are in a run of

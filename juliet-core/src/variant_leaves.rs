@@ -234,11 +234,9 @@ impl<E: Variants> Codec for VariantLeaf<E> {
         Ok(VariantLeaf(e))
     }
 
+    /// On error `self` is unchanged: the variant is read before anything is set.
     fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-        let mut e = self.0.clone();
-        read_variant_leaf(&mut e, value)?;
-        self.0 = e;
-        Ok(())
+        read_variant_leaf(&mut self.0, value)
     }
 
     fn same_value(&self, other: &Self) -> bool {

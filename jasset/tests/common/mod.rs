@@ -1,7 +1,10 @@
-//! What the tests of the `jasset` binary share: copies of the bundled demo project.
+//! What the tests of the `jasset` binary share: copies of the bundled demo project, and
+//! running the binary. Each test file uses a part of it.
+#![allow(dead_code)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// The bundled sample project.
 pub fn demo_source() -> PathBuf {
@@ -28,4 +31,19 @@ pub fn demo_copy() -> (tempfile::TempDir, PathBuf) {
     let root = dir.path().join("demo");
     copy_dir(&demo_source(), &root);
     (dir, root)
+}
+
+/// Runs the `jasset` binary with `args` in `cwd` (no colours); its output.
+pub fn jasset(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jasset"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+/// What a run printed, stdout then stderr.
+pub fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }

@@ -51,25 +51,26 @@ fn read_entries<'a, K: MapKey, V: Item>(
     value: Value<'a>,
     mut insert: impl FnMut(K, V) -> bool,
 ) -> Result<(), ValueError<'a>> {
-    let empty = value.line_count() == 1 && value.lines().next() == Some(EMPTY_MAP);
-    if empty {
+    if value.line_count() == 1 && value.lines().next() == Some(EMPTY_MAP) {
         return Ok(());
     }
-    let mut entries = Vec::new();
-    if V::RECORD {
-        for_each_record(&value, |key_text, lines| {
-            entries.push((key_text, V::decode_item(lines)?));
-            Ok(())
-        })?;
-    } else {
+    let mut entry = |key_text: &'a str, item: V| -> Result<(), ValueError<'a>> {
+        let key = K::decode_element(Value::from_text(key_text))?;
+        match insert(key, item) {
+            true => Ok(()),
+            false => Err(ValueError::new(ValueErrorKind::DuplicateEntry, key_text)),
+        }
+    };
+    if !V::RECORD {
         for line in value.lines() {
             let (key_text, value_text) = split_entry(line)
                 .filter(|(k, v)| !k.is_empty() && !v.is_empty())
                 .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
-            entries.push((key_text, V::decode_item(&[value_text])?));
+            entry(key_text, V::decode_item(&[value_text])?)?;
         }
+        return Ok(());
     }
-    for (key_text, entry) in entries {
+    for_each_record(&value, |key_text, lines| {
         if key_text.is_empty() {
             return Err(ValueError::new(ValueErrorKind::ExpectedEntry, key_text));
         }
@@ -84,12 +85,8 @@ fn read_entries<'a, K: MapKey, V: Item>(
                 key_text,
             ));
         }
-        let key = K::decode_element(Value::from_text(key_text))?;
-        if !insert(key, entry) {
-            return Err(ValueError::new(ValueErrorKind::DuplicateEntry, key_text));
-        }
-    }
-    Ok(())
+        entry(key_text, V::decode_item(lines)?)
+    })
 }
 
 /// Whether two maps of `len` and `other_len` entries hold the same values

@@ -5,7 +5,7 @@
 
 use egui::{DragValue, Id, Response, TextEdit, Ui};
 use juliet_core::codec::split_entry;
-use juliet_core::codec::{EMPTY_LIST, EMPTY_MAP, ITEM_MARK, NONE};
+use juliet_core::codec::{record_groups, EMPTY_LIST, EMPTY_MAP, ITEM_MARK, NONE};
 use juliet_core::{keys_equal, Codec, PropertyType, Value};
 
 /// Draws the widget for a value of type `ty` whose current text is `text`, labelled
@@ -216,19 +216,14 @@ fn list_items(inner: &PropertyType, text: &str) -> Vec<String> {
     if !matches!(inner, PropertyType::Record { .. }) {
         return text.lines().map(str::to_owned).collect();
     }
-    let mut items: Vec<String> = Vec::new();
-    for line in text.lines() {
-        match items.last_mut() {
-            Some(item) if line.trim() != ITEM_MARK => {
-                if !item.is_empty() {
-                    item.push('\n');
-                }
-                item.push_str(line);
-            }
-            _ => items.push(String::new()),
-        }
+    // The records as the codec groups them; a text that is no list of records stays
+    // one field, so that nothing typed is lost.
+    match record_groups(&Value::from_text(text)) {
+        Ok(groups) => (groups.into_iter())
+            .map(|(_, lines)| lines.join("\n"))
+            .collect(),
+        Err(_) => vec![text.to_owned()],
     }
-    items
 }
 
 /// The value text of a list of `inner` whose elements are `items` ([`list_items`]).

@@ -193,6 +193,10 @@ impl OverrideSet {
     /// an override of a field carries the variant it belongs to, so that the instance
     /// keeps both when its template switches to another variant.
     pub(crate) fn pin_variants(&mut self, table: &[juliet_core::PropertyDescriptor]) {
+        // Most sets hold no leaf with a path (and loads allocate nothing then).
+        if !self.iter().any(|i| table[i].key.contains('.')) {
+            return;
+        }
         let leaves: Vec<usize> = self.iter().collect();
         for index in leaves {
             if let Some(parent) = variant_of(table, index) {

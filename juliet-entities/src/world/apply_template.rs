@@ -11,6 +11,7 @@ use std::path::Path;
 use juliet_core::{Error, ErrorKind, TokenBuffer};
 
 use super::World;
+use crate::entity::overrides::{enum_leaves, variant_of};
 use crate::entity::EntityId;
 use crate::fsio::Expect;
 use crate::patch::{self, KeyMap};
@@ -294,33 +295,20 @@ impl World {
         class: &'static juliet_core::Class,
         values: &mut Vec<(&'static str, String)>,
     ) -> Result<(), Error> {
-        // A property with leaves below it is an enum's variant (a composite has no
-        // property of its own key).
-        let is_variant = |key: &str| {
-            let prefix = format!("{key}.");
-            class.properties.iter().any(|p| p.key.starts_with(&prefix))
-        };
-        let mut variants: Vec<&'static str> = Vec::new();
-        for (key, _) in values.iter() {
-            let parent = key.rsplit_once('.').map(|(p, _)| p);
-            for candidate in [Some(*key), parent].into_iter().flatten() {
-                if let Some(p) = class.properties.iter().find(|p| p.key == candidate) {
-                    if is_variant(p.key) && !variants.contains(&p.key) {
-                        variants.push(p.key);
-                    }
-                }
+        let table = class.properties;
+        let index = |key: &str| table.iter().position(|p| p.key == key);
+        // The enums touched: each key's variant, or the key itself when it has fields.
+        let mut variants: Vec<usize> = Vec::new();
+        for i in values.iter().filter_map(|(key, _)| index(key)) {
+            let variant = variant_of(table, i).unwrap_or(i);
+            if enum_leaves(table, variant).nth(1).is_some() && !variants.contains(&variant) {
+                variants.push(variant);
             }
         }
-        for variant in variants {
-            let prefix = format!("{variant}.");
-            let leaves = class
-                .properties
-                .iter()
-                .filter(|p| p.key == variant || p.key.starts_with(&prefix));
-            for leaf in leaves {
-                if !values.iter().any(|(k, _)| *k == leaf.key) {
-                    values.push((leaf.key, self.manager.property_text(id, leaf.key)?));
-                }
+        for leaf in variants.into_iter().flat_map(|v| enum_leaves(table, v)) {
+            let key = table[leaf].key;
+            if !values.iter().any(|(k, _)| *k == key) {
+                values.push((key, self.manager.property_text(id, key)?));
             }
         }
         Ok(())

@@ -24,9 +24,9 @@ fn list_to_json<'a>(inner: &PropertyType, value: Value<'a>) -> Result<Json, Valu
     if lines == [EMPTY_LIST] {
         return Ok(Json::Array(Vec::new()));
     }
-    if let PropertyType::Record { leaves, .. } = inner {
+    if let PropertyType::Record { .. } | PropertyType::EnumWithData { .. } = inner {
         let records = record_groups(&value)?.into_iter();
-        let items = records.map(|(_, lines)| record_to_json(leaves, &lines));
+        let items = records.map(|(_, lines)| item_to_json(inner, &lines));
         return Ok(Json::Array(items.collect::<Result<_, _>>()?));
     }
     let mut items = Vec::with_capacity(lines.len());
@@ -36,8 +36,20 @@ fn list_to_json<'a>(inner: &PropertyType, value: Value<'a>) -> Result<Json, Valu
     Ok(Json::Array(items))
 }
 
+/// A list element or map value of several lines (a record, or an enum with data held
+/// whole) as JSON.
+fn item_to_json<'a>(ty: &PropertyType, lines: &[&'a str]) -> Result<Json, ValueError<'a>> {
+    match ty {
+        PropertyType::EnumWithData { variants, .. } => variant_to_json(variants, lines),
+        PropertyType::Record { leaves, .. } => record_to_json(leaves, lines),
+        _ => unreachable!("item_to_json is called for records and enums with data"),
+    }
+}
+
 /// A record (a composite's `Key: value` lines) as a JSON object, nested composites as
-/// objects of their own; a leaf of a type `leaves` does not name is its text.
+/// objects of their own, an enum with data as `variant_to_json` writes it (its fields'
+/// lines, `Trigger.Radius`, go into the variant's object); a leaf of a type `leaves`
+/// does not name is its text.
 fn record_to_json<'a>(
     leaves: &[(&str, &PropertyType)],
     lines: &[&'a str],
@@ -60,11 +72,25 @@ fn record_to_json<'a>(
                 at.insert(name, json);
                 break;
             }
+            let mut inner = at.entry(name).or_insert_with(|| json!({}));
             types = match leaf {
                 Some((_, PropertyType::Record { leaves, .. })) => leaves,
+                Some((_, PropertyType::EnumWithData { variants, .. })) => {
+                    // The variant's line came first: `{"Variant": {fields}}`.
+                    let Some((variant, fields)) = inner.as_object_mut().and_then(|o| {
+                        let (variant, fields) = o.iter_mut().next()?;
+                        Some((variant.clone(), fields))
+                    }) else {
+                        break;
+                    };
+                    inner = fields;
+                    variants
+                        .iter()
+                        .find(|(name, _)| *name == variant)
+                        .map_or(&[][..], |(_, fields)| fields)
+                }
                 _ => &[],
             };
-            let inner = at.entry(name).or_insert_with(|| json!({}));
             let Json::Object(inner) = inner else { break };
             at = inner;
         }
@@ -76,10 +102,9 @@ fn record_to_json<'a>(
 /// without fields, else `{"Variant": {"Field": value, ...}}`.
 fn variant_to_json<'a>(
     variants: &[(&str, &[(&str, &PropertyType)])],
-    value: Value<'a>,
+    lines: &[&'a str],
 ) -> Result<Json, ValueError<'a>> {
     let names: Vec<&str> = variants.iter().map(|(name, _)| *name).collect();
-    let lines: Vec<&str> = value.lines().collect();
     let first = lines.first().copied().unwrap_or_default();
     let (name, fields) = variants[decode_variant(first, &names)?];
     if fields.is_empty() {
@@ -184,8 +209,13 @@ pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueErr
         PropertyType::Record { leaves, .. } => {
             record_to_json(leaves, &value.lines().collect::<Vec<_>>())?
         }
-        PropertyType::EnumWithData { variants, .. } => variant_to_json(variants, value)?,
-        PropertyType::Map(key, PropertyType::Record { leaves, .. }) => {
+        PropertyType::EnumWithData { variants, .. } => {
+            variant_to_json(variants, &value.lines().collect::<Vec<_>>())?
+        }
+        PropertyType::Map(
+            key,
+            inner @ (PropertyType::Record { .. } | PropertyType::EnumWithData { .. }),
+        ) => {
             let mut entries = serde_json::Map::new();
             let groups = match value.lines().eq([EMPTY_MAP]) {
                 true => Vec::new(),
@@ -196,7 +226,7 @@ pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueErr
                     Json::String(text) => text,
                     other => other.to_string(),
                 };
-                entries.insert(k, record_to_json(leaves, &lines)?);
+                entries.insert(k, item_to_json(inner, &lines)?);
             }
             Json::Object(entries)
         }
@@ -506,6 +536,34 @@ mod tests {
         );
         let err = to_json(&TRIGGER, v("OnTouch\nRadius: far")).unwrap_err();
         assert_eq!(err.found, "far");
+
+        // In a list, a map and a record.
+        static TRIGGERS: PropertyType = PropertyType::List(&TRIGGER);
+        assert_eq!(
+            to_json(&TRIGGERS, v("-\nNever\n-\nOnTouch\nRadius: 1")).unwrap(),
+            json!(["Never", {"OnTouch": {"Radius": 1.0}}])
+        );
+        static NAMED: PropertyType = PropertyType::Map(&PropertyType::String, &TRIGGER);
+        assert_eq!(
+            to_json(&NAMED, v("- door\nOnTouch\nRadius: 3")).unwrap(),
+            json!({"door": {"OnTouch": {"Radius": 3.0}}})
+        );
+        static STEP: PropertyType = PropertyType::Record {
+            name: "Step",
+            leaves: &[("Wait", &PropertyType::F32), ("Trigger", &TRIGGER)],
+        };
+        static STEPS: PropertyType = PropertyType::List(&STEP);
+        assert_eq!(
+            to_json(
+                &STEPS,
+                v("-\nWait: 1\nTrigger: OnTouch\ntrigger.radius: 2\n-\nTrigger: Never")
+            )
+            .unwrap(),
+            json!([
+                {"Wait": 1.0, "Trigger": {"OnTouch": {"Radius": 2.0}}},
+                {"Trigger": "Never"}
+            ])
+        );
     }
 
     #[test]

@@ -19,7 +19,8 @@
 //! lines.)
 
 use crate::bind::Properties;
-use crate::codec::{Codec, PropertyType};
+use crate::codec::{not_a_field, Codec, PropertyType};
+use crate::crc::keys_equal;
 use crate::error::{Error, ValueErrorKind};
 use crate::value::{Value, ValueError};
 
@@ -174,6 +175,55 @@ pub fn read_field_leaf<'a, E: Variants, const K: usize>(
         )),
         found,
     ))
+}
+
+/// Reads the variant line of an enum with data inside a record (`Trigger: OnTouch`, the
+/// enum a leaf of a list element): the fields are kept when it names the variant in
+/// use, else they are the variant's defaults.
+///
+/// # Errors
+/// [`ValueErrorKind::UnknownVariant`] at `text`.
+pub fn read_record_variant<'a, E: Variants>(
+    e: &mut E,
+    text: &'a str,
+) -> Result<(), ValueError<'a>> {
+    let variant = crate::codec::decode_variant(text, E::NAMES)?;
+    if variant != e.variant() {
+        e.to_variant(variant);
+    }
+    Ok(())
+}
+
+/// The index, among the fields of the variant in use, of the field keyed `path` (a
+/// record line `Trigger.Radius: 2.5` inside a list element; `key` is the line's key).
+///
+/// # Errors
+/// A [`ValueErrorKind::Custom`] at `key` naming the variant in use and the variant that
+/// has the field, if one does (the record's variant line must come first).
+pub fn record_field<'a, E: Variants>(
+    e: &E,
+    path: &str,
+    key: &'a str,
+) -> Result<usize, ValueError<'a>> {
+    let variant = e.variant();
+    if let Some(field) = E::FIELDS[variant].iter().position(|f| keys_equal(f, path)) {
+        return Ok(field);
+    }
+    let owner = (0..E::NAMES.len()).find(|&v| E::FIELDS[v].iter().any(|f| keys_equal(f, path)));
+    let reason = match owner {
+        Some(owner) => {
+            let head = key.strip_suffix(path).unwrap_or(key).trim_end_matches('.');
+            ValueErrorKind::Custom(format!(
+                "`{path}` is a field of variant `{}`, not of `{}`, the variant in use: write \
+                 `{head}: {}` before it",
+                E::NAMES[owner],
+                E::NAMES[variant],
+                E::NAMES[owner]
+            ))
+        }
+        None => not_a_field(path, variant, E::NAMES, E::FIELDS),
+    };
+    Err(ValueError::new(reason, key))
 }
 
 /// Writes the leaves of `e` as properties, the field's key being `key`: the variant,

@@ -118,99 +118,99 @@ fn pattern(v: &Variant<'_>) -> TokenStream {
 }
 
 /// The `Field` and `Variants` impls of an enum with data (`variant_leaves`), and its
-/// `Optional` impl.
+/// `Item` and `Optional` impls (`whole`).
 pub(crate) fn expand(
     input: &DeriveInput,
     variants: &[Variant<'_>],
     krate: &syn::Path,
 ) -> TokenStream {
+    let leaves = crate::variant_leaves::expand(input, variants, krate);
+    let whole = whole(input, variants, krate);
+    quote! {
+        #leaves
+        #whole
+    }
+}
+
+/// The enum held whole. As a list element or a map's value (`Item`) and in an `Option`
+/// (`Optional`): the variant's name, then one `Field: value` line per field of that
+/// variant (each field's one-line form). As a leaf of a record (a list element's
+/// field): one `Path: Variant` line, then one `Path.Field: value` line per field.
+fn whole(input: &DeriveInput, variants: &[Variant<'_>], krate: &syn::Path) -> TokenStream {
     let ident = &input.ident;
     let type_name = ident.to_string();
     let element = quote!(#krate::Element);
     let variants_trait = quote!(#krate::__private::Variants);
-    let encodes = variants.iter().map(|v| {
+    let private = quote!(#krate::__private);
+    let encode_with = |v: &Variant<'_>, prefix: TokenStream| {
         let (pat, name) = (pattern(v), &v.name);
         let writes = v.fields.iter().map(|f| {
-            let (binding, ty, line) = (&f.binding, f.ty, format!("\n{}: ", f.key));
+            let (binding, ty, key) = (&f.binding, f.ty, format!("{}: ", f.key));
             let enc = quote_spanned!(ty.span()=> <#ty as #element>::encode_element);
             quote! {
-                out.push_str(#line);
+                #prefix
+                out.push_str(#key);
                 #enc(#binding, out);
             }
         });
         quote!(#pat => { out.push_str(#name); #(#writes)* })
+    };
+    let encodes = variants
+        .iter()
+        .map(|v| encode_with(v, quote!(out.push('\n');)));
+    let entry_encodes = variants.iter().map(|v| {
+        encode_with(
+            v,
+            quote! { out.push('\n'); out.push_str(path); out.push('.'); },
+        )
     });
-    let decodes = variants.iter().enumerate().map(|(vi, v)| {
-        let (vident, index) = (v.ident, Literal::usize_unsuffixed(vi));
-        let inits = v.fields.iter().map(|f| {
-            let (binding, ty) = (&f.binding, f.ty);
-            let default = quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default());
-            quote!(let mut #binding: #ty = #default;)
-        });
-        let arms = v.fields.iter().enumerate().map(|(fi, f)| {
-            let (binding, ty, fi) = (&f.binding, f.ty, Literal::usize_unsuffixed(fi));
+    let decodes = variants
+        .iter()
+        .enumerate()
+        .map(|(vi, v)| decode_variant_arm(v, vi, krate));
+    let (element, private_ref) = (&element, &private);
+    let entry_decodes = variants.iter().map(|v| {
+        let vident = v.ident;
+        v.fields.iter().enumerate().map(move |(fi, f)| {
+            let (member, ty, fi) = (&f.member, f.ty, Literal::usize_unsuffixed(fi));
             let dec = quote_spanned!(ty.span()=> <#ty as #element>::decode_element);
-            quote!(#fi => #binding = #dec(#krate::Value::from_text(text))?,)
-        });
-        let build = if v.fields.is_empty() {
-            if v.named {
-                quote!(Self::#vident {})
-            } else {
-                quote!(Self::#vident)
-            }
-        } else {
-            let members = v.fields.iter().map(|f| {
-                let (member, binding) = (&f.member, &f.binding);
-                quote!(#member: #binding)
-            });
-            quote!(Self::#vident { #(#members),* })
-        };
-        quote! {
-            #index => {
-                #(#inits)*
-                for (field, text) in fields {
-                    match field {
-                        #(#arms)*
-                        _ => {}
-                    }
+            quote! {
+                (Self::#vident { #member: field, .. }, #fi) => {
+                    *field = #dec(#private_ref::value_line(text))?;
                 }
-                ::core::result::Result::Ok(#build)
             }
-        }
+        })
     });
+    let entry_decodes = entry_decodes.flatten();
     let bounds = variants.iter().flat_map(|v| &v.fields).map(|f| {
         let ty = f.ty;
         quote_spanned!(ty.span()=> for<'__juliet> #ty: #element)
     });
-    let leaves = crate::variant_leaves::expand(input, variants, krate);
     quote! {
-        #leaves
-
         const _: () = {
-            // An `Option` of the enum holds it whole: the variant's name, then one
-            // `Field: value` line per field (each field's one-line form).
             #[automatically_derived]
-            impl #krate::Optional for #ident
+            impl #krate::Item for #ident
             where
                 #(#bounds,)*
             {
-                const OPTIONAL_TYPE: #krate::PropertyType = #krate::PropertyType::EnumWithData {
+                const ITEM_TYPE: #krate::PropertyType = #krate::PropertyType::EnumWithData {
                     name: #type_name,
                     variants: <Self as #variants_trait>::SHAPE,
                 };
+                const RECORD: bool = true;
 
-                fn encode_some(&self, out: &mut ::std::string::String) {
+                fn encode_item(&self, out: &mut ::std::string::String) {
                     match self {
                         #(#encodes)*
                     }
                 }
 
                 #[allow(unused_variables)]
-                fn decode_some(
-                    value: #krate::Value<'_>,
-                ) -> ::core::result::Result<Self, #krate::ValueError<'_>> {
+                fn decode_item<'a>(
+                    lines: &[&'a str],
+                ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
                     let lines = #krate::codec::read_variant(
-                        value,
+                        lines.iter().copied(),
                         <Self as #variants_trait>::NAMES,
                         <Self as #variants_trait>::FIELDS,
                     )?;
@@ -221,12 +221,106 @@ pub(crate) fn expand(
                     }
                 }
 
-                fn same_some(&self, other: &Self) -> bool {
+                fn encode_entries(
+                    &self,
+                    path: &mut ::std::string::String,
+                    out: &mut ::std::string::String,
+                ) {
+                    out.push('\n');
+                    out.push_str(path);
+                    out.push_str(": ");
+                    match self {
+                        #(#entry_encodes)*
+                    }
+                }
+
+                fn decode_entry<'a>(
+                    &mut self,
+                    path: &'a str,
+                    key: &'a str,
+                    text: &'a str,
+                ) -> ::core::result::Result<(), #krate::ValueError<'a>> {
+                    if path.is_empty() {
+                        return #private::read_record_variant(self, text);
+                    }
+                    let field = #private::record_field(self, path, key)?;
+                    match (self, field) {
+                        #(#entry_decodes)*
+                        _ => ::core::unreachable!("record_field returns a field of the variant in use"),
+                    }
+                    ::core::result::Result::Ok(())
+                }
+
+                fn same_item(&self, other: &Self) -> bool {
                     #variants_trait::variant(self) == #variants_trait::variant(other)
                         && (0..<Self as #variants_trait>::KEYS.len())
                             .all(|k| #variants_trait::same_field(self, other, k))
                 }
             }
+
+            #[automatically_derived]
+            impl #krate::Optional for #ident
+            where
+                for<'__juliet> #ident: #krate::Item,
+            {
+                const OPTIONAL_TYPE: #krate::PropertyType = <Self as #krate::Item>::ITEM_TYPE;
+
+                fn encode_some(&self, out: &mut ::std::string::String) {
+                    <Self as #krate::Item>::encode_item(self, out);
+                }
+
+                fn decode_some(
+                    value: #krate::Value<'_>,
+                ) -> ::core::result::Result<Self, #krate::ValueError<'_>> {
+                    let lines: ::std::vec::Vec<&str> = value.lines().collect();
+                    <Self as #krate::Item>::decode_item(&lines)
+                }
+
+                fn same_some(&self, other: &Self) -> bool {
+                    <Self as #krate::Item>::same_item(self, other)
+                }
+            }
         };
+    }
+}
+
+/// The arm of `decode_item` that builds variant `v` (index `vi`) from its field lines.
+fn decode_variant_arm(v: &Variant<'_>, vi: usize, krate: &syn::Path) -> TokenStream {
+    let element = quote!(#krate::Element);
+    let (vident, index) = (v.ident, Literal::usize_unsuffixed(vi));
+    let inits = v.fields.iter().map(|f| {
+        let (binding, ty) = (&f.binding, f.ty);
+        let default = quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default());
+        quote!(let mut #binding: #ty = #default;)
+    });
+    let arms = v.fields.iter().enumerate().map(|(fi, f)| {
+        let (binding, ty, fi) = (&f.binding, f.ty, Literal::usize_unsuffixed(fi));
+        let dec = quote_spanned!(ty.span()=> <#ty as #element>::decode_element);
+        quote!(#fi => #binding = #dec(#krate::__private::value_line(text))?,)
+    });
+    let build = if v.fields.is_empty() {
+        if v.named {
+            quote!(Self::#vident {})
+        } else {
+            quote!(Self::#vident)
+        }
+    } else {
+        let members = v.fields.iter().map(|f| {
+            let (member, binding) = (&f.member, &f.binding);
+            quote!(#member: #binding)
+        });
+        quote!(Self::#vident { #(#members),* })
+    };
+    quote! {
+        #index => {
+            #(#inits)*
+            for (field, text) in fields {
+                match field {
+                    #(#arms)*
+                    _ => {}
+                }
+            }
+            ::core::result::Result::Ok(#build)
+        }
     }
 }

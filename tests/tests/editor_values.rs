@@ -264,3 +264,50 @@ fn a_list_of_records_adds_an_element_and_edits_it_as_its_lines() {
     h.run();
     assert_eq!(route(&h), [Waypoint::default()]);
 }
+
+/// A kind with a list of enums with data.
+#[derive(Entity)]
+struct Alarm {
+    triggers: Vec<Trigger>,
+}
+
+#[test]
+fn a_list_of_enums_with_data_is_one_choice_of_variant_an_element() {
+    let file = (
+        "Assets/Worlds/L/Entities/a.jasset",
+        "; EntityID\n0x0000000000000040\n; Kind\nAlarm\n; Triggers\n-\nTimer\n0: 2.0\n",
+    );
+    let (_dir, mut h) = editor_on(&[file], 0x40);
+    let triggers = |h: &Harness<'_, EditorApp>| {
+        let world = h.state().world();
+        let alarm = world.manager().get::<Alarm>(EntityId(0x40)).unwrap();
+        alarm.triggers.clone()
+    };
+    assert_eq!(
+        h.get_all_by_role_and_label(Role::ComboBox, "Triggers")
+            .count(),
+        1
+    );
+    h.get_by_label("Add element").click();
+    h.run();
+    assert_eq!(triggers(&h), [Trigger::Timer(2.0), Trigger::Never]);
+
+    // The new element's variant, chosen from its own drop-down.
+    h.get_all_by_role_and_label(Role::ComboBox, "Triggers")
+        .nth(1)
+        .unwrap()
+        .click();
+    h.run();
+    h.get_by_label("OnTouch").click();
+    h.run();
+    assert_eq!(
+        triggers(&h),
+        [
+            Trigger::Timer(2.0),
+            Trigger::OnTouch {
+                radius: 0.0,
+                once: false
+            }
+        ]
+    );
+}

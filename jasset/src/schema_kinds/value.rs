@@ -116,11 +116,13 @@ impl DynValue {
             // An asset path is written as a string.
             PropertyType::String | PropertyType::Asset(_) => DynValue::Text(String::new()),
             PropertyType::Enum { variants, .. } => DynValue::Enum { variants, index: 0 },
-            // A list of lists or of records: kept as written, as arrays, maps and sets
-            // are.
-            PropertyType::List(PropertyType::List(_) | PropertyType::Record { .. }) => {
-                DynValue::Raw(String::new())
-            }
+            // A list of lists, of records or of enums with data: kept as written, as
+            // arrays, maps and sets are.
+            PropertyType::List(
+                PropertyType::List(_)
+                | PropertyType::Record { .. }
+                | PropertyType::EnumWithData { .. },
+            ) => DynValue::Raw(String::new()),
             PropertyType::List(item) => DynValue::List {
                 item,
                 items: Vec::new(),

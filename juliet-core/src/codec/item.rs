@@ -3,9 +3,12 @@
 //! leaf, nested composites by their path (`Stats.Hp: 40.0`). Two traits, because a
 //! composite is not a [`Codec`] (it is a group of properties when it is a field):
 //!
-//! * [`Item`], what a `Vec` and a map's value hold: every [`Element`] (one line) and
-//!   every composite whose leaves are elements. A list of records starts each element
-//!   with a `-` line, a map of records each entry with a `- key` line:
+//! * [`Item`], what a `Vec` and a map's value hold: every [`Element`] (one line),
+//!   every composite whose leaves are elements and every enum with data whose fields
+//!   are (its record is the variant's name, then its fields' `Field: value` lines; as a
+//!   composite's leaf, `Trigger: OnTouch` then `Trigger.Radius: 2.5`). A list of
+//!   records starts each element with a `-` line, a map of records each entry with a
+//!   `- key` line:
 //!
 //!   ```text
 //!   ; Waypoints
@@ -31,10 +34,11 @@ use crate::value::{Value, ValueError};
 /// opens each entry.
 pub const ITEM_MARK: &str = "-";
 
-/// A value a `Vec` or a map holds: an [`Element`] (one line) or a composite (a record,
-/// one `Key: value` line per leaf). Every `Element` is one; `#[derive(Codec)]` on a
-/// struct makes the struct one when each of its leaves is (a game implements neither
-/// side by hand).
+/// A value a `Vec` or a map holds: an [`Element`] (one line), a composite (a record,
+/// one `Key: value` line per leaf) or an enum with data (its variant's name, then one
+/// `Field: value` line per field of that variant). Every `Element` is one;
+/// `#[derive(Codec)]` on a struct or an enum makes it one when each of its leaves or
+/// fields is an `Element` or a composite (a game implements neither side by hand).
 ///
 /// ```
 /// use juliet_core::{Codec, Value};
@@ -52,7 +56,7 @@ pub const ITEM_MARK: &str = "-";
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be an element of a list or a map's value in a .jasset file",
     label = "a list or map of this type has no .jasset form",
-    note = "elements are one-line values (numbers, strings, vectors, lists of tokens, ...) or composites (`#[derive(Codec)]` on a struct, also `Default`) whose leaves are one-line values: a composite with a leaf of several lines (a list of lists, a map) is a field, not an element"
+    note = "elements are one-line values (numbers, strings, vectors, lists of tokens, ...), composites (`#[derive(Codec)]` on a struct, also `Default`) whose leaves are one-line values, and enums with data whose fields are: a composite with a leaf of several lines (a list of lists, a map) is a field, not an element"
 )]
 pub trait Item: Clone + 'static {
     /// The type as the reflection table reports it.

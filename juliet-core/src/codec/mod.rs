@@ -38,6 +38,7 @@ pub use list::EMPTY_LIST;
 pub use map::EMPTY_MAP;
 pub use option::NONE;
 pub use text::{decode_variant, needs_quotes};
+pub(crate) use variant::not_a_field;
 pub use variant::{read_variant, VariantLines};
 
 /// The text of a value line's bytes (from [`crate::value::SingleLine::bytes`]), for the

@@ -7,7 +7,7 @@ use super::inline::split_entry;
 use super::text::decode_variant;
 use crate::crc::keys_equal;
 use crate::error::ValueErrorKind;
-use crate::value::{Value, ValueError};
+use crate::value::ValueError;
 
 /// What [`read_variant`] reads: the variant, and its fields' values as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,7 +19,8 @@ pub struct VariantLines<'a> {
     pub fields: Vec<(usize, &'a str)>,
 }
 
-/// The variant and its field lines of an enum-with-data value: the index in `variants`
+/// The variant and its field lines of an enum-with-data value (its lines: an `Option`'s
+/// value lines, or a list element's record lines): the index in `variants`
 /// of the first line's name (any ASCII case), and for each following `Field: value`
 /// line the index of the field in `fields[variant]` (keys compared as keys are) and the
 /// value's text. Fields not written keep their defaults (the caller's).
@@ -31,11 +32,11 @@ pub struct VariantLines<'a> {
 /// [`ValueErrorKind::Custom`] naming the variant for a field it does not have (and the
 /// variant that has it, if one does), each at the text at fault.
 pub fn read_variant<'a>(
-    value: Value<'a>,
+    lines: impl IntoIterator<Item = &'a str>,
     variants: &[&str],
     fields: &[&[&str]],
 ) -> Result<VariantLines<'a>, ValueError<'a>> {
-    let mut lines = value.lines();
+    let mut lines = lines.into_iter();
     let first = lines
         .next()
         .ok_or(ValueError::new(ValueErrorKind::ExpectedOneLine(0), ""))?;
@@ -64,7 +65,12 @@ pub fn read_variant<'a>(
 
 /// The reason for a field line `key` that variant `variant` does not have.
 #[cold]
-fn not_a_field(key: &str, variant: usize, variants: &[&str], fields: &[&[&str]]) -> ValueErrorKind {
+pub(crate) fn not_a_field(
+    key: &str,
+    variant: usize,
+    variants: &[&str],
+    fields: &[&[&str]],
+) -> ValueErrorKind {
     let owner = (0..variants.len()).find(|&v| fields[v].iter().any(|f| keys_equal(f, key)));
     let here = variants[variant];
     ValueErrorKind::Custom(match owner {
@@ -83,12 +89,13 @@ fn not_a_field(key: &str, variant: usize, variants: &[&str], fields: &[&[&str]])
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::Value;
 
     const VARIANTS: &[&str] = &["None", "OnTouch", "Timer"];
     const FIELDS: &[&[&str]] = &[&[], &["Radius", "Once"], &["0"]];
 
     fn read(text: &str) -> Result<VariantLines<'_>, ValueErrorKind> {
-        read_variant(Value::from_text(text), VARIANTS, FIELDS).map_err(|e| e.kind)
+        read_variant(Value::from_text(text).lines(), VARIANTS, FIELDS).map_err(|e| e.kind)
     }
 
     /// The expected reading: `variant` and `fields`.
@@ -109,7 +116,7 @@ mod tests {
     #[test]
     fn a_field_of_another_variant_names_both_at_the_key() {
         let text = "Timer\nRadius: 2.0";
-        let err = read_variant(Value::from_text(text), VARIANTS, FIELDS).unwrap_err();
+        let err = read_variant(Value::from_text(text).lines(), VARIANTS, FIELDS).unwrap_err();
         assert_eq!(err.found.as_ptr(), text[6..].as_ptr());
         let ValueErrorKind::Custom(reason) = err.kind else {
             panic!("{err:?}")

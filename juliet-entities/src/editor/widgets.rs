@@ -213,7 +213,7 @@ fn list_items(inner: &PropertyType, text: &str) -> Vec<String> {
     if text.is_empty() || text.trim() == EMPTY_LIST {
         return Vec::new();
     }
-    if !matches!(inner, PropertyType::Record { .. }) {
+    if !holds_records(inner) {
         return text.lines().map(str::to_owned).collect();
     }
     // The records as the codec groups them; a text that is no list of records stays
@@ -226,12 +226,21 @@ fn list_items(inner: &PropertyType, text: &str) -> Vec<String> {
     }
 }
 
+/// Whether a list of `inner` writes each element after a `-` line: a composite's record,
+/// or an enum with data (its variant's line, then its fields' lines).
+fn holds_records(inner: &PropertyType) -> bool {
+    matches!(
+        inner,
+        PropertyType::Record { .. } | PropertyType::EnumWithData { .. }
+    )
+}
+
 /// The value text of a list of `inner` whose elements are `items` ([`list_items`]).
 fn list_text(inner: &PropertyType, items: &[String]) -> String {
     if items.is_empty() {
         return EMPTY_LIST.to_owned();
     }
-    if !matches!(inner, PropertyType::Record { .. }) {
+    if !holds_records(inner) {
         return items.join("\n");
     }
     let records = items.iter().map(|item| match item.is_empty() {

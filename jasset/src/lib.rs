@@ -34,6 +34,7 @@ mod demo;
 mod diff;
 #[cfg(feature = "editor")]
 mod edit;
+mod element_path;
 mod fmt;
 mod gen;
 mod inspect;

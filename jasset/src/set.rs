@@ -1,6 +1,7 @@
 //! `jasset set FILE Key=Value... [--unset Key]... [--root DIR]`: sets (or, for a
 //! template instance or a template variant, reverts) properties of one world entity
-//! file or template, in place.
+//! file or template, in place. A key may name an element of a list or map
+//! (`Route[1].Wait`, `element_path`).
 //!
 //! A world file's world is loaded (so ids and templates resolve as the game sees them),
 //! a template through its chain; each value is decoded with the property's codec, and
@@ -10,14 +11,17 @@
 //! files do not change. A bad key or value is reported the way `check` reports
 //! problems, and nothing is written.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 use juliet_core::{
     is_identifier, key_crc_runtime, keys_equal, Class, Error, ErrorKind, TokenBuffer,
+    ValueErrorKind,
 };
 
+use super::element_path;
 use super::output::{escape_path, note_unknown_kind};
 use super::project::{
     self, load_single_file, require_paths, resolve_root, role_of, templates_named_in, Role,
@@ -41,7 +45,9 @@ pub struct SetArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// `Key=Value` pairs: the value is written as in the file (`Mass=300`,
-    /// `Position=1,2,3`, `MeshAsset="a b.obj"`).
+    /// `Position=1,2,3`, `MeshAsset="a b.obj"`); a composite's leaf by its path
+    /// (`Stats.Hp=40`), an element of a list or map by `Key[index]` or `Key[map key]`,
+    /// a leaf of a record element by `Route[1].Wait=3`.
     #[arg(value_name = "KEY=VALUE")]
     pub assignments: Vec<String>,
     /// Revert this property of a template instance to its template's value (repeatable).
@@ -67,8 +73,21 @@ pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
         ));
     }
     let pairs = pairs_of(&args.assignments)?;
+    // An element of a list or map, `Route[1].Wait`, is set through its property's text.
+    for (key, _) in &pairs {
+        if let Some(Err(message)) = element_path::parse(key) {
+            return Err(CliError::usage(message));
+        }
+    }
+    if let Some(key) = args.unset.iter().find(|k| k.contains('[')) {
+        let property = key.split('[').next().unwrap_or_default();
+        return Err(CliError::usage(format!(
+            "`{key}`: a list or a map is one value for a template instance: revert it whole \
+             (`--unset {property}`)"
+        )));
+    }
     // A key is an identifier in a file, so another one names no property of any class.
-    let keys = pairs.iter().map(|(k, _)| *k);
+    let keys = pairs.iter().map(|(k, _)| *k).filter(|k| !k.contains('['));
     if let Some(bad) = keys
         .chain(args.unset.iter().map(String::as_str))
         .find(|k| !is_identifier(k.as_bytes()))
@@ -210,8 +229,13 @@ impl Edit<'_> {
             return did_not_load(&args.file, errors.collect(), root.as_deref(), out);
         };
         self.check_once_each(world.manager(), id)?;
+        let class = world.manager().entity(id).map(|e| e.class());
         let outcomes = self.apply(|key, value| match value {
-            Some(value) => world.set_property(id, key, value),
+            Some(value) => {
+                let text_of = |p: &str| world.manager().property_text(id, p);
+                let (property, text) = target(class, key, value, text_of)?;
+                world.set_property(id, property, &text)
+            }
             None => world.revert_property(id, key),
         });
         if self.report_refused(world.manager(), id, world.file_original(id), outcomes, out)? {
@@ -249,8 +273,12 @@ impl Edit<'_> {
         self.check_once_each(&single.manager, id)?;
         let original = project::read(&args.file, root.as_deref())?;
         let (manager, templates) = (&mut single.manager, &single.templates);
+        let class = manager.entity(id).map(|e| e.class());
         let outcomes = self.apply(|key, value| match value {
-            Some(value) => manager.set_property(id, key, value),
+            Some(value) => {
+                let (property, text) = target(class, key, value, |p| manager.property_text(id, p))?;
+                manager.set_property(id, property, &text)
+            }
             None => revert_property(manager, templates, id, key).map_err(|e| {
                 // A template's id is the session's: the file has none to name.
                 if matches!(e.kind, ErrorKind::NotAnInstance(_)) {
@@ -336,6 +364,40 @@ impl Edit<'_> {
     }
 }
 
+/// The property to set and its new text for `KEY=VALUE`: `key` and `value` themselves
+/// for a plain key; for a key naming an element (`Route[1].Wait`), its property's key and
+/// the property's text (read through `text_of`) with the element changed.
+///
+/// # Errors
+/// The errors of `text_of`, and an error at the property's key when the element's path
+/// does not fit the property (`element_path::with_element`).
+fn target<'k>(
+    class: Option<&'static Class>,
+    key: &'k str,
+    value: &'k str,
+    text_of: impl FnOnce(&str) -> Result<String, Error>,
+) -> Result<(&'k str, Cow<'k, str>), Error> {
+    let Some(Ok(path)) = element_path::parse(key) else {
+        return Ok((key, Cow::Borrowed(value)));
+    };
+    // No such property: the setter names it, with its did-you-mean.
+    let Some(property) = class.and_then(|c| c.property(path.property)) else {
+        return Ok((path.property, Cow::Borrowed(value)));
+    };
+    let old = text_of(path.property)?;
+    match element_path::with_element(&property.property_type, &old, &path, value) {
+        Ok(text) => Ok((path.property, Cow::Owned(text))),
+        Err(message) => {
+            let kind = ErrorKind::BadValue {
+                expected: property.property_type.to_string(),
+                found: key.to_owned(),
+                reason: ValueErrorKind::Custom(message),
+            };
+            Err(Error::file("", kind).with_key(path.property))
+        }
+    }
+}
+
 /// Reports that FILE (`shown`) did not load, with its `errors` (named as given: the
 /// file may have been read through another spelling of its path), in the project at
 /// `root`; nothing is set.
@@ -404,6 +466,11 @@ fn located(
     if !err.location.path.as_os_str().is_empty() || err.location.line != 0 {
         return err;
     }
+    // An element's error is at its property's key (`Route` for `Route[1].Wait`).
+    let key = match element_path::parse(key) {
+        Some(Ok(path)) => path.property,
+        _ => key,
+    };
     let err = err.with_path(shown);
     let (Some(entity), Some(bytes)) = (manager.entity(id), original) else {
         return err;

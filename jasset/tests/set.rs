@@ -671,3 +671,51 @@ fn a_leaf_is_set_by_its_path_and_a_misspelt_path_gets_a_did_you_mean() {
         after
     );
 }
+
+/// An element of a list or a map is set by `Key[index]` or `Key[map key]`, a leaf of a
+/// record element by `Key[index].Leaf`: the line of that leaf alone changes, and a path
+/// the property does not have is an error at its key with nothing written.
+#[test]
+fn an_element_and_a_leaf_of_a_record_element_are_set_by_their_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = "; AssetType\nSchema\n; Patrol\nversion 1\n\
+                  property Route list(record(Waypoint)) []\n\
+                  property Weights map(string,f32) {}\n";
+    fs::write(dir.path().join("jasset.schema"), schema).unwrap();
+    let entities = dir.path().join("Assets/Worlds/L/Entities");
+    fs::create_dir_all(&entities).unwrap();
+    let patrol = "; EntityID\n0x0000000000000012\n; Kind\nPatrol\n\
+                  ; Route\n-\nWait: 1.0\nPos: 0.0 0.0 0.0\n-\nWait: 2.0\n\
+                  ; Weights\nrock: 1.0\n";
+    let path = entities.join("patrol.jasset");
+    fs::write(&path, patrol).unwrap();
+    let file = "Assets/Worlds/L/Entities/patrol.jasset";
+
+    let out = jasset(dir.path(), &["set", file, "Route[1].Wait=3.5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let after = fs::read_to_string(&path).unwrap();
+    assert_eq!(after, patrol.replace("Wait: 2.0", "Wait: 3.5"));
+
+    let out = jasset(dir.path(), &["set", file, "Weights[big tree]=0.25"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let after = fs::read_to_string(&path).unwrap();
+    assert!(
+        after.ends_with("; Weights\n\"big tree\": 0.25\nrock: 1.0\n"),
+        "{after}"
+    );
+
+    // Each error is at its property's key: `Route` on line 5, `Weights` on line 11.
+    for (key, says, at) in [
+        ("Route[2].Wait=1", "the list has 2 elements", ":5:3:"),
+        ("Route[0]=1", "Route[0].Leaf=value", ":5:3:"),
+        ("Weights[rock].X=1", "no leaf `X`", ":11:3:"),
+    ] {
+        let out = jasset(dir.path(), &["set", file, key]);
+        assert_eq!(out.status.code(), Some(1), "{key}: {}", text(&out));
+        assert!(text(&out).contains(says), "{key}: {}", text(&out));
+        assert!(text(&out).contains(at), "{key}: {}", text(&out));
+    }
+    let out = jasset(dir.path(), &["set", file, "Route[1.Wait=1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(fs::read_to_string(&path).unwrap(), after);
+}

@@ -19,7 +19,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use glam::Vec3;
-use juliet_core::{Archive, Reflect, TokenBuffer};
+use juliet_core::{Reflect, TokenBuffer};
+
+mod verify;
 
 use super::line_diff::render;
 use super::output::{count, Style};
@@ -31,7 +33,10 @@ use super::values::{self, template_chain};
 use super::{CliError, CliResult, Status};
 use juliet_entities::entity::EntityId;
 use juliet_entities::kinds::{Inert, Projectile};
-use juliet_entities::world::{World, ENTITIES_DIR};
+use juliet_entities::world::{LoadReport, World, ENTITIES_DIR};
+use verify::{
+    reload_position, verify, verify_migrated, verify_template_change, verify_untouched, Checks,
+};
 
 /// The bundled sample project, found through the source tree at compile time.
 pub const DEFAULT_DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../demo");
@@ -63,22 +68,6 @@ pub struct DemoArgs {
     pub context: usize,
 }
 
-/// The verifications, printed as a list.
-#[derive(Debug, Default)]
-struct Checks {
-    results: Vec<(String, bool)>,
-}
-
-impl Checks {
-    fn check(&mut self, what: impl Into<String>, ok: bool) {
-        self.results.push((what.into(), ok));
-    }
-
-    fn failed(&self) -> usize {
-        self.results.iter().filter(|(_, ok)| !ok).count()
-    }
-}
-
 /// Runs `jasset demo`.
 ///
 /// # Errors
@@ -86,6 +75,56 @@ impl Checks {
 /// saved at all; failed verifications are [`Status::Problems`].
 pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
     let style = Style::for_stdout();
+    let source = sample_project(args)?;
+    let copy = copy_project(args, &source, out, style)?;
+    let root = &copy.root;
+
+    heading(out, style, 2, "load")?;
+    let templates = load_templates(out, root)?;
+    let world_dir = pick_world(root)?;
+    let (mut world, report) = load_and_report(out, style, root, &world_dir)?;
+    summarize(out, style, &world, root, &templates)?;
+
+    heading(out, style, 3, "edit")?;
+    let moved = move_entity(out, &mut world)?;
+    let expectations = change_template(out, &mut world, root)?;
+    let migrated = mark_old_projectiles(out, &mut world)?;
+
+    heading(out, style, 4, "save")?;
+    let template_written = expectations.is_some();
+    let changed = save_and_show(
+        out,
+        style,
+        args.context,
+        &mut world,
+        &copy,
+        template_written,
+    )?;
+
+    heading(out, style, 5, "verify")?;
+    let mut checks = Checks::default();
+    verify(&mut checks, &world, &world_dir, root, &report)?;
+    if let Some((id, position)) = moved {
+        checks.check(
+            format!("{id} is at its new position {}", vec3(position)),
+            reload_position(&world_dir, root, id)? == Some(position),
+        );
+    }
+    verify_template_change(&mut checks, &world_dir, root, expectations.as_deref())?;
+    verify_migrated(&mut checks, root, &migrated)?;
+    verify_untouched(&mut checks, root, &copy.before, &changed)?;
+    let failed = checks.print(out, style)?;
+    if let Some(dir) = &args.out {
+        writeln!(out, "the edited copy is kept in {}", dir.display())?;
+    }
+    Ok(Status::from_problems(failed > 0))
+}
+
+/// The sample project's folder: `--path`, else [`DEFAULT_DEMO`].
+///
+/// # Errors
+/// A failure when the folder holds no `Assets/`.
+fn sample_project(args: &DemoArgs) -> Result<PathBuf, CliError> {
     let source = args
         .path
         .clone()
@@ -98,9 +137,28 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
             source.display()
         )));
     }
+    Ok(source)
+}
 
-    // 1. Copy.
-    let (_temp, root) = match &args.out {
+/// The copy the demo works on: its folder, the temporary folder holding it (removed
+/// when dropped) unless `--out` named one, and every file's bytes as copied.
+struct Copy {
+    _temp: Option<tempfile::TempDir>,
+    root: PathBuf,
+    before: BTreeMap<PathBuf, Vec<u8>>,
+}
+
+/// Step 1: copies `source` to `--out` (which must not exist) or a temporary folder.
+///
+/// # Errors
+/// A usage error for an `--out` that exists; I/O errors.
+fn copy_project(
+    args: &DemoArgs,
+    source: &Path,
+    out: &mut dyn Write,
+    style: Style,
+) -> Result<Copy, CliError> {
+    let (temp, root) = match &args.out {
         Some(dir) if dir.exists() => {
             return Err(CliError::usage(format!(
                 "--out {}: already exists",
@@ -114,7 +172,7 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
             (Some(temp), root)
         }
     };
-    copy_dir(&source, &root)?;
+    copy_dir(source, &root)?;
     let before = snapshot(&root)?;
     heading(out, style, 1, "copy")?;
     writeln!(
@@ -124,17 +182,30 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
         count(before.len(), "file"),
         root.display()
     )?;
+    Ok(Copy {
+        _temp: temp,
+        root,
+        before,
+    })
+}
 
-    // 2. Load and summarize.
-    heading(out, style, 2, "load")?;
-    let templates = load_templates(out, &root)?;
-    let world_dir = pick_world(&root)?;
-    let (mut world, report) =
-        load_world_dir(Some(&root), &world_dir).map_err(|e| CliError::failure(e.to_string()))?;
+/// Step 2's world: loads the world at `world_dir` and prints what loaded, with each
+/// error and warning.
+///
+/// # Errors
+/// A failure when the world cannot be loaded at all.
+fn load_and_report(
+    out: &mut dyn Write,
+    style: Style,
+    root: &Path,
+    world_dir: &Path,
+) -> Result<(World, LoadReport), CliError> {
+    let (world, report) =
+        load_world_dir(Some(root), world_dir).map_err(|e| CliError::failure(e.to_string()))?;
     writeln!(
         out,
         "world {}: {} loaded of {}",
-        rel(&world_dir, &root),
+        rel(world_dir, root),
         report.loaded,
         count(report.files, "file")
     )?;
@@ -144,16 +215,22 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
     for w in &report.warnings {
         writeln!(out, "  {}", style.yellow(&w.to_string()))?;
     }
-    summarize(out, style, &world, &root, &templates)?;
+    Ok((world, report))
+}
 
-    // 3. Edits.
-    heading(out, style, 3, "edit")?;
-    let moved = move_entity(out, &mut world)?;
-    let expectations = change_template(out, &mut world, &root)?;
-    let migrated = mark_old_projectiles(out, &mut world)?;
-
-    // 4. Save and show the diffs.
-    heading(out, style, 4, "save")?;
+/// Step 4: saves the world and prints the diff of each file that changed on disk (the
+/// save's, then the template step 3 wrote when `template_written`); returns those files.
+///
+/// # Errors
+/// Save and I/O errors.
+fn save_and_show(
+    out: &mut dyn Write,
+    style: Style,
+    context: usize,
+    world: &mut World,
+    copy: &Copy,
+    template_written: bool,
+) -> Result<Vec<PathBuf>, CliError> {
     let saved = world.save_world()?;
     writeln!(
         out,
@@ -164,8 +241,8 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
         saved.deleted.len()
     )?;
     let mut changed: Vec<PathBuf> = saved.written.clone();
-    if expectations.is_some() {
-        changed.push(root.join(EDITED_TEMPLATE));
+    if template_written {
+        changed.push(copy.root.join(EDITED_TEMPLATE));
         writeln!(
             out,
             "the files that changed on disk: the {} the save wrote, then the template step 3 wrote",
@@ -173,103 +250,20 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
         )?;
     }
     for path in &changed {
-        let key = rel_path(path, &root);
-        let old = before
+        let key = rel_path(path, &copy.root);
+        let old = copy
+            .before
             .get(&key)
             .map(|b| String::from_utf8_lossy(b).into_owned());
         let new = fs::read_to_string(path)?;
         writeln!(out, "{}", style.bold(&format!("--- {}", key.display())))?;
         match old {
             Some(old) if old == new => writeln!(out, "  (same bytes)")?,
-            Some(old) => out.write_all(render(&old, &new, args.context, style).as_bytes())?,
+            Some(old) => out.write_all(render(&old, &new, context, style).as_bytes())?,
             None => writeln!(out, "  (new file)")?,
         }
     }
-
-    // 5. Reload and verify.
-    heading(out, style, 5, "verify")?;
-    let mut checks = Checks::default();
-    verify(&mut checks, &world, &world_dir, &root, &report)?;
-    if let Some((id, position)) = moved {
-        checks.check(
-            format!("{id} is at its new position {}", vec3(position)),
-            reload_position(&world_dir, &root, id)? == Some(position),
-        );
-    }
-    verify_template_change(&mut checks, &world_dir, &root, expectations.as_deref())?;
-    for (id, path) in &migrated {
-        let text = fs::read(path)?;
-        let props = values::properties(&text, path)?;
-        let header = values::header(&props);
-        checks.check(
-            format!(
-                "{} ({id}) is saved at class version {} without `Speed`",
-                rel(path, &root),
-                Projectile::CLASS.version
-            ),
-            header.class_version == Some(Projectile::CLASS.version)
-                && values::find(&props, "Speed", &[]).is_none(),
-        );
-    }
-    let mut untouched = 0;
-    let mut touched = Vec::new();
-    let now = snapshot(&root)?;
-    for (path, bytes) in &before {
-        let full = root.join(path);
-        if changed.contains(&full) {
-            continue;
-        }
-        if now.get(path) == Some(bytes) {
-            untouched += 1;
-        } else {
-            touched.push(path.display().to_string());
-        }
-    }
-    checks.check(
-        format!(
-            "the other {} byte for byte as before{}",
-            agreeing(untouched + touched.len(), "file", "is", "are"),
-            if touched.is_empty() {
-                String::new()
-            } else {
-                format!(" (changed: {})", touched.join(", "))
-            }
-        ),
-        touched.is_empty(),
-    );
-    for (what, ok) in &checks.results {
-        let mark = if *ok {
-            style.green("ok    ")
-        } else {
-            style.red("FAILED")
-        };
-        writeln!(out, "  {mark} {what}")?;
-    }
-    let failed = checks.failed();
-    if failed == 0 {
-        writeln!(
-            out,
-            "{}",
-            style.green(&format!(
-                "demo verified ({})",
-                count(checks.results.len(), "check")
-            ))
-        )?;
-    } else {
-        writeln!(
-            out,
-            "{}",
-            style.red(&format!(
-                "demo verification failed: {} of {}",
-                failed,
-                count(checks.results.len(), "check")
-            ))
-        )?;
-    }
-    if let Some(dir) = &args.out {
-        writeln!(out, "the edited copy is kept in {}", dir.display())?;
-    }
-    Ok(Status::from_problems(failed > 0))
+    Ok(changed)
 }
 
 fn heading(out: &mut dyn Write, style: Style, n: usize, what: &str) -> std::io::Result<()> {
@@ -671,121 +665,6 @@ fn mark_old_projectiles(
         }
     }
     Ok(found)
-}
-
-/// Reloads the saved world and compares it with the edited one in memory.
-fn verify(
-    checks: &mut Checks,
-    world: &World,
-    world_dir: &Path,
-    root: &Path,
-    first: &juliet_entities::world::LoadReport,
-) -> Result<(), CliError> {
-    let (reloaded, report) =
-        load_world_dir(Some(root), world_dir).map_err(|e| CliError::failure(e.to_string()))?;
-    checks.check(
-        format!(
-            "the saved world loads: {} of {}, {} (first load: {})",
-            report.loaded,
-            count(report.files, "file"),
-            count(report.errors.len(), "error"),
-            count(first.errors.len(), "error")
-        ),
-        report.errors.is_empty() && report.files == first.files,
-    );
-    checks.check(
-        "the reloaded world keeps the manager invariants",
-        reloaded.manager().check_invariants().is_ok(),
-    );
-    let mut differ = Vec::new();
-    for e in world.manager().entities() {
-        let same = reloaded.manager().entity(e.id()).is_some_and(|r| {
-            r.class() == e.class()
-                && r.position() == e.position()
-                && full_text(world, e.id()) == full_text(&reloaded, e.id())
-        });
-        if !same {
-            differ.push(e.id().to_string());
-        }
-    }
-    checks.check(
-        format!(
-            "{} {} back as in memory{}",
-            match world.manager().len() {
-                1 => "the 1 entity".to_owned(),
-                n => format!("all {n} entities"),
-            },
-            if world.manager().len() == 1 {
-                "reads"
-            } else {
-                "read"
-            },
-            if differ.is_empty() {
-                String::new()
-            } else {
-                format!(" (differ: {})", differ.join(", "))
-            }
-        ),
-        differ.is_empty() && reloaded.manager().len() == world.manager().len(),
-    );
-    Ok(())
-}
-
-/// Every property of entity `id`, written in full (the resolved values).
-fn full_text(world: &World, id: EntityId) -> Option<String> {
-    let mut text = String::new();
-    world
-        .manager()
-        .save_derived(id, &mut Archive::saving(&mut text))
-        .ok()?;
-    Some(text)
-}
-
-fn reload_position(world_dir: &Path, root: &Path, id: EntityId) -> Result<Option<Vec3>, CliError> {
-    let (world, _) =
-        load_world_dir(Some(root), world_dir).map_err(|e| CliError::failure(e.to_string()))?;
-    Ok(world.manager().entity(id).map(|e| e.position()))
-}
-
-fn verify_template_change(
-    checks: &mut Checks,
-    world_dir: &Path,
-    root: &Path,
-    expect: Option<&[(EntityId, PathBuf, f32)]>,
-) -> Result<(), CliError> {
-    let Some(expect) = expect else {
-        return Ok(());
-    };
-    let (world, _) =
-        load_world_dir(Some(root), world_dir).map_err(|e| CliError::failure(e.to_string()))?;
-    let mut wrong = Vec::new();
-    let mut took = 0;
-    for (id, path, mass) in expect {
-        let got = world.manager().get::<Inert>(*id).map(|i| i.mass);
-        if got != Some(*mass) {
-            wrong.push(format!(
-                "{}: {got:?} instead of {mass}",
-                path.file_name().unwrap_or_default().to_string_lossy()
-            ));
-        }
-        if *mass == EDITED_VALUE {
-            took += 1;
-        }
-    }
-    checks.check(
-        format!(
-            "after reload, {} {EDITED_KEY} {EDITED_VALUE} from {EDITED_TEMPLATE}; the other {} their own (an override, or another template's){}",
-            agreeing(took, "instance", "inherits", "inherit"),
-            agreeing(expect.len() - took, "Inert instance", "keeps", "keep"),
-            if wrong.is_empty() {
-                String::new()
-            } else {
-                format!(" (wrong: {})", wrong.join("; "))
-            }
-        ),
-        wrong.is_empty(),
-    );
-    Ok(())
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use indicatif::ProgressBar;
 use super::output::{count, steps_bar};
 use super::project::{copy_dir, find_root, load_world_dir, WORLDS_DIR};
 use super::{CliError, CliResult, Status};
-use juliet_entities::world::{Durability, ENTITIES_DIR};
+use juliet_entities::world::{Durability, World, ENTITIES_DIR};
 
 /// Arguments of `jasset bench`.
 #[derive(Debug, Clone, Args)]
@@ -107,14 +107,6 @@ fn bench_worlds(
         let rel = world.strip_prefix(project).unwrap_or(world).to_path_buf();
         let dir = copy.join(&rel);
         let (files, bytes) = tree_size(&dir.join(ENTITIES_DIR))?;
-        let step = |what: &str, i: u32| {
-            bar.set_message(format!(
-                "{what} {}/{} of {}",
-                i + 1,
-                args.iterations,
-                rel.display()
-            ));
-        };
         writeln!(
             out,
             "world {}: {}, {:.2} MB",
@@ -122,25 +114,62 @@ fn bench_worlds(
             count(files, "file"),
             bytes as f64 / 1e6
         )?;
+        let runs = Runs { args, bar, rel };
+        let (mut world_state, load_failed) = runs.load(copy, &dir, (files, bytes), out)?;
+        failed |= load_failed;
+        runs.write(&mut world_state, out)?;
+        runs.save(&mut world_state, &dir, out)?;
+    }
+    Ok(Status::from_problems(failed))
+}
+
+/// The timed runs of one world (`rel`, its path in the project).
+struct Runs<'a> {
+    args: &'a BenchArgs,
+    bar: &'a ProgressBar,
+    rel: PathBuf,
+}
+
+impl Runs<'_> {
+    /// Shows run `i` of `what` on the progress bar.
+    fn step(&self, what: &str, i: u32) {
+        self.bar.set_message(format!(
+            "{what} {}/{} of {}",
+            i + 1,
+            self.args.iterations,
+            self.rel.display()
+        ));
+    }
+
+    /// Loads the world at `dir` (in the project copy `copy`; `size`: its entity files
+    /// and bytes) once a run and prints the timing; the last load, and whether a file
+    /// did not load.
+    fn load(
+        &self,
+        copy: &Path,
+        dir: &Path,
+        (files, bytes): (usize, u64),
+        out: &mut dyn Write,
+    ) -> Result<(World, bool), CliError> {
         let mut runs = Vec::new();
         let mut last = None;
-        for i in 0..args.iterations {
-            step("load", i);
+        for i in 0..self.args.iterations {
+            self.step("load", i);
             let start = Instant::now();
             let loaded =
-                load_world_dir(Some(copy), &dir).map_err(|e| CliError::failure(e.to_string()))?;
+                load_world_dir(Some(copy), dir).map_err(|e| CliError::failure(e.to_string()))?;
             runs.push(start.elapsed());
             last = Some(loaded);
-            bar.inc(1);
+            self.bar.inc(1);
         }
-        let (mut world_state, report) = last.expect("at least one iteration");
+        let (world, report) = last.expect("at least one iteration");
         writeln!(
             out,
             "  load          {}",
             Timing::of(&runs).describe(files, bytes)
         )?;
-        if !report.errors.is_empty() {
-            failed = true;
+        let failed = !report.errors.is_empty();
+        if failed {
             writeln!(
                 out,
                 "  ({} of {} did not load; `jasset check` lists them)",
@@ -148,70 +177,75 @@ fn bench_worlds(
                 count(report.files, "file")
             )?;
         }
+        Ok((world, failed))
+    }
 
-        // The canonical writer alone.
-        let ids: Vec<_> = world_state
-            .manager()
-            .entities()
-            .iter()
-            .map(|e| e.id())
-            .collect();
+    /// Times the canonical writer alone: every entity's text, in memory.
+    fn write(&self, world: &mut World, out: &mut dyn Write) -> Result<(), CliError> {
+        let ids: Vec<_> = world.manager().entities().iter().map(|e| e.id()).collect();
         let mut runs = Vec::new();
         let mut written = 0u64;
-        for i in 0..args.iterations {
-            step("write", i);
+        for i in 0..self.args.iterations {
+            self.step("write", i);
             let start = Instant::now();
             written = 0;
             let mut text = String::new();
             for &id in &ids {
                 text.clear();
-                if world_state.entity_text(id, &mut text).is_ok() {
+                if world.entity_text(id, &mut text).is_ok() {
                     written += text.len() as u64;
                 }
             }
             runs.push(start.elapsed());
-            bar.inc(1);
+            self.bar.inc(1);
         }
         writeln!(
             out,
             "  write (memory) {}",
             Timing::of(&runs).describe(ids.len(), written)
         )?;
+        Ok(())
+    }
 
-        // Saving every entity, each moved by one unit (back and forth), so that every
-        // file is edited and written: a save writes only the files whose bytes change.
-        world_state.set_durability(if args.fsync {
+    /// Times saving every entity, each moved by one unit (back and forth), so that every
+    /// file is edited and written: a save writes only the files whose bytes change.
+    fn save(&self, world: &mut World, dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
+        world.set_durability(if self.args.fsync {
             Durability::Fsync
         } else {
             Durability::Fast
         });
         let mut runs = Vec::new();
         let mut saved = 0;
-        for i in 0..args.iterations {
-            step("save", i);
+        for i in 0..self.args.iterations {
+            self.step("save", i);
             let offset = if i % 2 == 0 {
                 glam::Vec3::X
             } else {
                 -glam::Vec3::X
             };
-            world_state
+            world
                 .manager_mut()
                 .for_each_entity_mut(|e| e.set_position(e.position() + offset));
             let start = Instant::now();
-            let report = world_state.save_world()?;
+            let report = world.save_world()?;
             runs.push(start.elapsed());
             saved = report.written.len();
-            bar.inc(1);
+            self.bar.inc(1);
         }
         let (_, saved_bytes) = tree_size(&dir.join(ENTITIES_DIR))?;
         writeln!(
             out,
             "  save{}   {}",
-            if args.fsync { " (fsync)" } else { "        " },
+            if self.args.fsync {
+                " (fsync)"
+            } else {
+                "        "
+            },
             Timing::of(&runs).describe(saved, saved_bytes)
         )?;
+        Ok(())
     }
-    Ok(Status::from_problems(failed))
 }
 
 /// The project root to copy and the worlds to measure.

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use std::collections::HashSet;
 
-use juliet_core::{keys_equal, Archive, Class, Registry, UnknownProperties, Value};
+use juliet_core::{
+    keys_equal, Archive, Class, PropertyDescriptor, Registry, UnknownProperties, Value,
+};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Map, Value as Json};
 
@@ -242,22 +244,13 @@ pub fn inspect(
         .save_derived(view.id, &mut Archive::saving(&mut text))?;
     let resolved_props = values::properties(text.as_bytes(), view.path)?;
     let overridden = overridden_keys(view);
-    let has_key = |props: &values::Properties, p: &juliet_core::PropertyDescriptor| {
-        props.iter().any(|(key, crc, _)| p.matches(*crc, key))
+    let sources = Sources {
+        own_file: view.data.template.is_none(),
+        file_props: &file_props,
+        chain: &chain,
+        class,
+        defaults: super::migrate::defaults_of(class),
     };
-    // A template of the chain sets `p` when it holds its key, or, at an older class
-    // version, a deprecated key its migration sets `p` from.
-    let link_sets = |link: &ChainLink, p: &juliet_core::PropertyDescriptor| {
-        let older = values::header(&link.properties)
-            .class_version
-            .is_some_and(|v| v < class.version);
-        has_key(&link.properties, p)
-            || older
-                && (link.properties.iter())
-                    .any(|(key, crc, _)| p.migrated_from.iter().any(|k| k.matches(*crc, key)))
-    };
-
-    let defaults = super::migrate::defaults_of(class);
     let mut properties = Vec::new();
     let mut json_props = Map::new();
     for p in class.properties {
@@ -271,27 +264,12 @@ pub fn inspect(
         let joined = lines.join("\n");
         let json = values::to_json(&p.property_type, Value::from_text(&joined))
             .unwrap_or_else(|_| Json::String(joined.clone()));
-        let is_overridden = overridden.contains(&p.key);
-        let source = if view.data.template.is_none() && has_key(&file_props, p) {
-            Source::File
-        } else if let Some(link) = chain.iter().find(|l| link_sets(l, p)) {
-            Source::Template(link.template.clone())
-        } else if has_key(&file_props, p) {
-            Source::File
-        } else if defaults
-            .get(p.key)
-            .is_some_and(|(default, _)| *default != json)
-        {
-            // Held nowhere and not the declared default: what a migration set.
-            Source::Migration
-        } else {
-            Source::Default
-        };
+        let source = sources.of(p, &json);
         json_props.insert(p.key.to_owned(), json);
         properties.push(Resolved {
             key: p.key,
             lines,
-            overridden: is_overridden,
+            overridden: overridden.contains(&p.key),
             source,
         });
     }
@@ -316,6 +294,56 @@ pub fn inspect(
         properties,
         chain: chain.into_iter().map(|l| l.template).collect(),
     })
+}
+
+/// Where the values of an entity's properties come from: its own file, a template of
+/// its chain, a migration, or the class's default.
+struct Sources<'a> {
+    /// Whether the entity is no template instance (its file holds its values).
+    own_file: bool,
+    /// The properties of the entity's file.
+    file_props: &'a values::Properties,
+    /// Its templates, nearest first.
+    chain: &'a [ChainLink],
+    class: &'static Class,
+    /// The class's default values.
+    defaults: super::migrate::Meaning,
+}
+
+impl Sources<'_> {
+    /// The source of property `p`, whose resolved value is `json`.
+    fn of(&self, p: &PropertyDescriptor, json: &Json) -> Source {
+        let in_file = has_key(self.file_props, p);
+        if self.own_file && in_file {
+            Source::File
+        } else if let Some(link) = self.chain.iter().find(|l| self.link_sets(l, p)) {
+            Source::Template(link.template.clone())
+        } else if in_file {
+            Source::File
+        } else if (self.defaults.get(p.key)).is_some_and(|(default, _)| default != json) {
+            // Held nowhere and not the declared default: what a migration set.
+            Source::Migration
+        } else {
+            Source::Default
+        }
+    }
+
+    /// Whether a template of the chain sets `p`: it holds its key, or, at an older
+    /// class version, a deprecated key its migration sets `p` from.
+    fn link_sets(&self, link: &ChainLink, p: &PropertyDescriptor) -> bool {
+        let older = values::header(&link.properties)
+            .class_version
+            .is_some_and(|v| v < self.class.version);
+        has_key(&link.properties, p)
+            || older
+                && (link.properties.iter())
+                    .any(|(key, crc, _)| p.migrated_from.iter().any(|k| k.matches(*crc, key)))
+    }
+}
+
+/// Whether `props` holds a key of `p`.
+fn has_key(props: &values::Properties, p: &PropertyDescriptor) -> bool {
+    props.iter().any(|(key, crc, _)| p.matches(*crc, key))
 }
 
 fn print_text(

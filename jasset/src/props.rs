@@ -21,7 +21,9 @@ use std::path::{Path, PathBuf};
 
 use juliet_core::{normalize_key, Error, LineForm, TokenBuffer, CLASS_VERSION};
 
-use juliet_entities::load::{keys, load_entity_with_templates, save_entity, EntityFileData};
+use juliet_entities::load::{
+    keys, load_entity_with_templates, save_entity, EntityFileData, LoadedEntity,
+};
 use juliet_entities::manager::EntityManager;
 use juliet_entities::template::TemplateCache;
 
@@ -99,7 +101,7 @@ pub struct Asset {
     /// defaults applied) as `(canonical key, value lines)`, in the writer's order; `None`
     /// when the entity did not load. The file's kept unknown keys follow them (see
     /// [`Asset::resolved`]).
-    resolved: Option<Vec<(String, Vec<String>)>>,
+    resolved: Option<TextProperties>,
     /// The indices of [`Asset::props`] in [`key_order`] of their [`Asset::name`], for
     /// [`Asset::get`]: a file of a million keys is not searched through for each key.
     order: Vec<u32>,
@@ -403,35 +405,10 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
     let (class, canonical, resolved, load_error) = match loaded {
         Ok(loaded) => {
             let class = manager.entity(loaded.id).map(|e| e.class());
-            // The texts are made without the unknown keys, whose canonical value is
-            // their lines as written (a file may hold a million of them).
-            let known = EntityFileData {
-                template: loaded.data.template.clone(),
-                ..EntityFileData::default()
-            };
-            let sparse = single_text(&mut manager, &templates, loaded.id, &known, !has_id);
-            let mut full = String::new();
-            let full = save_entity(&manager, loaded.id, &known, &mut full).map(|()| full);
-            // The kept unknown keys, in file order as the properties are.
-            let mut next = props.iter_mut();
-            for unknown in loaded.data.unknown.iter() {
-                if let Some(p) = next.find(|p| slice(text, p.key) == unknown.key()) {
-                    p.kept = true;
-                }
-            }
-            match (sparse, full) {
-                (Ok(sparse), Ok(full)) => {
-                    let mut resolved = text_properties(&full);
-                    if !has_id {
-                        resolved.retain(|(k, _)| k != keys::ENTITY_ID.name);
-                    }
-                    let canonical: HashMap<String, Vec<String>> = text_properties(&sparse)
-                        .into_iter()
-                        .map(|(k, v)| (normalize_key(&k), v))
-                        .collect();
-                    (class, canonical, Some(resolved), None)
-                }
-                (Err(e), _) | (_, Err(e)) => (class, HashMap::new(), None, Some(e)),
+            let texts = loaded_texts(&mut manager, &templates, &loaded, &mut props, text, has_id);
+            match texts {
+                Ok((canonical, resolved)) => (class, canonical, Some(resolved), None),
+                Err(e) => (class, HashMap::new(), None, Some(e)),
             }
         }
         Err(e) => {
@@ -475,6 +452,52 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
     };
     asset.order = key_order(asset.props.len(), |i| asset.name(&asset.props[i]));
     Ok(asset)
+}
+
+/// Properties as text: each key with its value lines, in file order.
+type TextProperties = Vec<(String, Vec<String>)>;
+
+/// The texts of the entity `loaded` from the file `text` (whose properties are `props`;
+/// `has_id`: whether it holds `EntityID`): the canonical value of each property the file
+/// sets, by normalized key, and every property resolved (written in full). Marks each
+/// unknown key the load kept as `kept` in `props`.
+///
+/// # Errors
+/// When the entity cannot be written.
+fn loaded_texts(
+    manager: &mut EntityManager,
+    templates: &TemplateCache,
+    loaded: &LoadedEntity,
+    props: &mut [Prop],
+    text: &str,
+    has_id: bool,
+) -> Result<(HashMap<String, Vec<String>>, TextProperties), Error> {
+    // The texts are made without the unknown keys, whose canonical value is their lines
+    // as written (a file may hold a million of them).
+    let known = EntityFileData {
+        template: loaded.data.template.clone(),
+        ..EntityFileData::default()
+    };
+    let sparse = single_text(manager, templates, loaded.id, &known, !has_id);
+    let mut full = String::new();
+    let full = save_entity(manager, loaded.id, &known, &mut full).map(|()| full);
+    // The kept unknown keys, in file order as the properties are.
+    let mut next = props.iter_mut();
+    for unknown in loaded.data.unknown.iter() {
+        if let Some(p) = next.find(|p| slice(text, p.key) == unknown.key()) {
+            p.kept = true;
+        }
+    }
+    let (sparse, full) = (sparse?, full?);
+    let mut resolved = text_properties(&full);
+    if !has_id {
+        resolved.retain(|(k, _)| k != keys::ENTITY_ID.name);
+    }
+    let canonical = text_properties(&sparse)
+        .into_iter()
+        .map(|(k, v)| (normalize_key(&k), v))
+        .collect();
+    Ok((canonical, resolved))
 }
 
 /// `file` (a text without byte-order mark) tokenized only, no entity loaded: every
@@ -628,7 +651,7 @@ fn canonical_name(
 }
 
 /// The properties of a canonical text the writer made: `(key, value lines)`.
-fn text_properties(text: &str) -> Vec<(String, Vec<String>)> {
+fn text_properties(text: &str) -> TextProperties {
     let mut buffer = TokenBuffer::new();
     match buffer.tokenize(text.as_bytes(), Path::new("")) {
         Ok(doc) => (0..doc.len())

@@ -434,9 +434,9 @@ pub fn parse_located(bytes: &[u8], path: &Path) -> Result<Vec<Located>, CliError
             header: (node.line, node.column),
             properties: Vec::new(),
         };
-        let class = &mut located.class;
         for line in doc.value(i).lines() {
             let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+            let class = &mut located.class;
             match word {
                 "version" => {
                     class.version = rest
@@ -446,47 +446,7 @@ pub fn parse_located(bytes: &[u8], path: &Path) -> Result<Vec<Located>, CliError
                 "alias" => class.aliases.push(rest.to_owned()),
                 "deprecated" => class.deprecated.push(rest.to_owned()),
                 "property" => {
-                    // No default: a leaf absent by default (a field of an enum's variant
-                    // that the default variant does not have).
-                    let mut parts = rest.splitn(3, ' ');
-                    let (Some(key), Some(ty), default) =
-                        (parts.next(), parts.next(), parts.next().unwrap_or_default())
-                    else {
-                        return Err(bad(line, "expected `property KEY TYPE DEFAULT`"));
-                    };
-                    // What a derived class's keys are (the loaders compare them byte for
-                    // byte with the file's).
-                    if !juliet_core::is_identifier(key.as_bytes()) {
-                        return Err(bad(
-                            line,
-                            &format!(
-                                "property key `{key}` is not an ASCII identifier \
-                                 [A-Za-z_][A-Za-z0-9_]*"
-                            ),
-                        ));
-                    }
-                    if juliet_core::keys_equal(key, juliet_core::CLASS_VERSION.name)
-                        || class
-                            .properties
-                            .iter()
-                            .any(|(k, _, _)| juliet_core::keys_equal(k, key))
-                    {
-                        return Err(bad(
-                            line,
-                            &format!("property key `{key}` is ClassVersion or given twice"),
-                        ));
-                    }
-                    class.properties.push((
-                        key.to_owned(),
-                        ty.to_owned(),
-                        unescape_default(default),
-                    ));
-                    let (line, type_column) = line_col(source, ty);
-                    located.properties.push(PropertyAt {
-                        line,
-                        type_column,
-                        default_column: line_col(source, default).1,
-                    });
+                    read_property(&mut located, source, rest).map_err(|why| bad(line, &why))?
                 }
                 other => {
                     return Err(bad(
@@ -502,6 +462,47 @@ pub fn parse_located(bytes: &[u8], path: &Path) -> Result<Vec<Located>, CliError
         classes.push(located);
     }
     Ok(classes)
+}
+
+/// Reads the rest of a `property KEY TYPE [DEFAULT]` line of `source` into `located`:
+/// the class's property, and where its type and default sit. No default: a leaf absent
+/// by default (a field of an enum's variant that the default variant does not have).
+///
+/// # Errors
+/// Why the line is refused: no key or type, a key that is no ASCII identifier, or
+/// `ClassVersion` or a key given twice.
+fn read_property(located: &mut Located, source: &str, rest: &str) -> Result<(), String> {
+    let mut parts = rest.splitn(3, ' ');
+    let (Some(key), Some(ty), default) =
+        (parts.next(), parts.next(), parts.next().unwrap_or_default())
+    else {
+        return Err("expected `property KEY TYPE DEFAULT`".to_owned());
+    };
+    // What a derived class's keys are (the loaders compare them byte for byte with the
+    // file's).
+    if !juliet_core::is_identifier(key.as_bytes()) {
+        return Err(format!(
+            "property key `{key}` is not an ASCII identifier [A-Za-z_][A-Za-z0-9_]*"
+        ));
+    }
+    let class = &mut located.class;
+    if juliet_core::keys_equal(key, juliet_core::CLASS_VERSION.name)
+        || (class.properties.iter()).any(|(k, _, _)| juliet_core::keys_equal(k, key))
+    {
+        return Err(format!(
+            "property key `{key}` is ClassVersion or given twice"
+        ));
+    }
+    class
+        .properties
+        .push((key.to_owned(), ty.to_owned(), unescape_default(default)));
+    let (line, type_column) = line_col(source, ty);
+    located.properties.push(PropertyAt {
+        line,
+        type_column,
+        default_column: line_col(source, default).1,
+    });
+    Ok(())
 }
 
 /// The layout changes of `registry`'s classes against `written` made without a version

@@ -185,6 +185,35 @@ fn array_to_json<'a>(
 /// The codec's [`ValueError`] when the text does not parse as the type.
 pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueError<'a>> {
     Ok(match ty {
+        PropertyType::Option(inner) => match value.lines().collect::<Vec<_>>().as_slice() {
+            [NONE] => Json::Null,
+            _ => to_json(inner, value)?,
+        },
+        PropertyType::Record { leaves, .. } => {
+            record_to_json(leaves, &value.lines().collect::<Vec<_>>())?
+        }
+        PropertyType::EnumWithData { variants, .. } => {
+            variant_to_json(variants, &value.lines().collect::<Vec<_>>())?
+        }
+        PropertyType::Map(key, inner) => map_to_json(key, inner, value)?,
+        PropertyType::Array(inner, n) => array_to_json(inner, *n, value)?,
+        PropertyType::Set(inner) | PropertyType::List(inner) => list_to_json(inner, value)?,
+        PropertyType::Floats(n) => floats_to_json(*n, value)?,
+        PropertyType::Custom(_) => {
+            let lines: Vec<&str> = value.lines().collect();
+            match lines.as_slice() {
+                [one] => Json::String((*one).to_owned()),
+                _ => Json::Array(lines.iter().map(|l| json!(l)).collect()),
+            }
+        }
+        _ => scalar_to_json(ty, value)?,
+    })
+}
+
+/// A value of one of the one-line types that are not containers (numbers, `bool`,
+/// `char`, strings, references, unit enums) as JSON.
+fn scalar_to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueError<'a>> {
+    Ok(match ty {
         PropertyType::Bool => Json::Bool(bool::decode(value)?),
         PropertyType::I8 => json!(i8::decode(value)?),
         PropertyType::I16 => json!(i16::decode(value)?),
@@ -202,86 +231,78 @@ pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueErr
         PropertyType::Isize => json!(isize::decode(value)?),
         PropertyType::Usize => json!(usize::decode(value)?),
         PropertyType::Char => Json::String(char::decode(value)?.to_string()),
-        PropertyType::Option(inner) => match value.lines().collect::<Vec<_>>().as_slice() {
-            [NONE] => Json::Null,
-            _ => to_json(inner, value)?,
-        },
-        PropertyType::Record { leaves, .. } => {
-            record_to_json(leaves, &value.lines().collect::<Vec<_>>())?
-        }
-        PropertyType::EnumWithData { variants, .. } => {
-            variant_to_json(variants, &value.lines().collect::<Vec<_>>())?
-        }
-        PropertyType::Map(
-            key,
-            inner @ (PropertyType::Record { .. } | PropertyType::EnumWithData { .. }),
-        ) => {
-            let mut entries = serde_json::Map::new();
-            let groups = match value.lines().eq([EMPTY_MAP]) {
-                true => Vec::new(),
-                false => record_groups(&value)?,
-            };
-            for (k, lines) in groups {
-                let k = match to_json(key, Value::from_text(k))? {
-                    Json::String(text) => text,
-                    other => other.to_string(),
-                };
-                entries.insert(k, item_to_json(inner, &lines)?);
-            }
-            Json::Object(entries)
-        }
-        PropertyType::Array(inner, n) => array_to_json(inner, *n, value)?,
-        PropertyType::Set(inner) => list_to_json(inner, value)?,
-        PropertyType::Map(key, inner) => {
-            let mut entries = serde_json::Map::new();
-            for line in value.lines().filter(|l| *l != EMPTY_MAP) {
-                let (k, v) = split_entry(line)
-                    .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
-                let k = match to_json(key, Value::from_text(k))? {
-                    Json::String(text) => text,
-                    other => other.to_string(),
-                };
-                entries.insert(k, to_json(inner, Value::from_text(v))?);
-            }
-            Json::Object(entries)
-        }
         PropertyType::F32 => float32(f32::decode(value)?),
         PropertyType::F64 => float64(f64::decode(value)?),
-        PropertyType::Floats(n) => {
-            let line = value.single()?;
-            let parts: Vec<&str> = line
-                .split(|c: char| c == ',' || c.is_whitespace())
-                .filter(|s| !s.is_empty())
-                .collect();
-            if parts.len() != *n {
-                return Err(ValueError::new(
-                    ValueErrorKind::ComponentCount {
-                        expected: *n,
-                        found: parts.len(),
-                    },
-                    line,
-                ));
-            }
-            let mut items = Vec::with_capacity(*n);
-            for part in parts {
-                items.push(float32(f32::decode(Value::from_text(part))?));
-            }
-            Json::Array(items)
-        }
         PropertyType::String | PropertyType::Asset(_) => Json::String(String::decode(value)?),
         PropertyType::Enum { variants, .. } => {
             let line = value.single()?;
             Json::String(variants[decode_variant(line, variants)?].to_owned())
         }
-        PropertyType::List(inner) => list_to_json(inner, value)?,
-        PropertyType::Custom(_) => {
-            let lines: Vec<&str> = value.lines().collect();
-            match lines.as_slice() {
-                [one] => Json::String((*one).to_owned()),
-                _ => Json::Array(lines.iter().map(|l| json!(l)).collect()),
-            }
-        }
+        PropertyType::Option(_)
+        | PropertyType::Record { .. }
+        | PropertyType::EnumWithData { .. }
+        | PropertyType::Map(..)
+        | PropertyType::Array(..)
+        | PropertyType::Set(_)
+        | PropertyType::List(_)
+        | PropertyType::Floats(_)
+        | PropertyType::Custom(_) => to_json(ty, value)?,
     })
+}
+
+/// A map (of one-line values, or of records: `- key` then the record's lines) as a JSON
+/// object keyed by the map's keys as text.
+fn map_to_json<'a>(
+    key: &PropertyType,
+    inner: &PropertyType,
+    value: Value<'a>,
+) -> Result<Json, ValueError<'a>> {
+    let mut entries = serde_json::Map::new();
+    let key_text = |k: &'a str| -> Result<String, ValueError<'a>> {
+        Ok(match to_json(key, Value::from_text(k))? {
+            Json::String(text) => text,
+            other => other.to_string(),
+        })
+    };
+    if let PropertyType::Record { .. } | PropertyType::EnumWithData { .. } = inner {
+        let groups = match value.lines().eq([EMPTY_MAP]) {
+            true => Vec::new(),
+            false => record_groups(&value)?,
+        };
+        for (k, lines) in groups {
+            entries.insert(key_text(k)?, item_to_json(inner, &lines)?);
+        }
+        return Ok(Json::Object(entries));
+    }
+    for line in value.lines().filter(|l| *l != EMPTY_MAP) {
+        let (k, v) =
+            split_entry(line).ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
+        entries.insert(key_text(k)?, to_json(inner, Value::from_text(v))?);
+    }
+    Ok(Json::Object(entries))
+}
+
+/// `n` floats on one line (spaces, tabs or commas between them) as a JSON array.
+fn floats_to_json(n: usize, value: Value<'_>) -> Result<Json, ValueError<'_>> {
+    let line = value.single()?;
+    let parts: Vec<&str> = line
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if parts.len() != n {
+        return Err(ValueError::new(
+            ValueErrorKind::ComponentCount {
+                expected: n,
+                found: parts.len(),
+            },
+            line,
+        ));
+    }
+    let mut items = Vec::with_capacity(n);
+    for part in parts {
+        items.push(float32(f32::decode(Value::from_text(part))?));
+    }
+    Ok(Json::Array(items))
 }
 
 /// An `f32` as the JSON number with its shortest decimal form (`0.1`, not

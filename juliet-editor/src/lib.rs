@@ -1,4 +1,4 @@
-//! The editor (feature `editor`, egui only): an inspector panel that a game embeds in its
+//! The editor (egui only): an inspector panel that a game embeds in its
 //! own egui UI, and [`EditorApp`], the world editor behind `jasset edit`.
 //!
 //! * [`inspector_ui`] draws one entity's inspector into an [`egui::Ui`] from its class's
@@ -10,15 +10,15 @@
 //!   entities' positions: click to select, drag to move, scroll to zoom), the template
 //!   browser, add/delete, undo and redo
 //!   ([`History`]: each step records the properties, entity or template file it changed),
-//!   save with the list of files ([`crate::World::save_plan`], the planning the save
-//!   itself runs), the Problems panel ([`Problems`]: every error and warning of the
+//!   save with the list of files ([`juliet_entities::World::save_plan`], the planning
+//!   the save itself runs), the Problems panel ([`Problems`]: every error and warning of the
 //!   world's files, with [`EditorApp::with_load_report`]) and the handling of files
 //!   changed, added or deleted on disk ([`EditorApp::files_changed`]).
 //!   [`EditorApp::ui`] draws one frame into any `Ui`, so it runs in an eframe window
 //!   (`jasset edit`) or under egui_kittest.
 //!
 //! ```
-//! use juliet_entities::editor::{self, egui};
+//! use juliet_editor::{self as editor, egui};
 //! use juliet_entities::kinds::Inert;
 //! use juliet_entities::prelude::*;
 //!
@@ -40,6 +40,8 @@
 //!
 //! docs/design.md, sections 7.8 and 7.9; the guide's "The editor" and "Embedding the
 //! inspector".
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod app;
 mod disk;

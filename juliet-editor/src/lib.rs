@@ -1,30 +1,31 @@
-//! The editor (egui only): an inspector panel that a game embeds in its
-//! own egui UI, and [`EditorApp`], the world editor behind `jasset edit`.
+//! # juliet-editor
 //!
-//! * [`inspector_ui`] draws one entity's inspector into an [`egui::Ui`] from its class's
-//!   property table and returns the user's [`Edit`]s; [`inspector`] also applies them.
-//!   Overridden properties are bold and [`OVERRIDE_COLOR`], with a revert button
-//!   ([`REVERT_TOOLTIP`]) and "Apply" (to a template of the chain chosen by the user);
-//!   inherited ones name the template that gives their value.
-//! * [`EditorApp`] adds the outliner, a top-down view of the world (markers at the
-//!   entities' positions: click to select, drag to move, scroll to zoom), the template
-//!   browser, add/delete, undo and redo
-//!   ([`History`]: each step records the properties, entity or template file it changed),
-//!   save with the list of files ([`juliet_entities::World::save_plan`], the planning
-//!   the save itself runs), the Problems panel ([`Problems`]: every error and warning of the
-//!   world's files, with [`EditorApp::with_load_report`]) and the handling of files
-//!   changed, added or deleted on disk ([`EditorApp::files_changed`]).
-//!   [`EditorApp::ui`] draws one frame into any `Ui`, so it runs in an eframe window
-//!   (`jasset edit`) or under egui_kittest.
+//! The editor of Juliet-rs, drawn with egui on the entity runtime (`juliet-entities`):
+//! [`inspector_ui`] draws one entity's properties into any [`egui::Ui`] from its class's
+//! property table and returns the user's [`Edit`]s ([`inspector`] also applies them to the
+//! [`World`](juliet_entities::World)); overridden properties are bold and
+//! [`OVERRIDE_COLOR`], with a revert button ([`REVERT_TOOLTIP`]) and "Apply" to a template
+//! of the chain, and inherited ones name the template that gives their value.
+//! [`EditorApp`] is the whole world editor behind `jasset edit`: the outliner, a top-down
+//! view (click to select, drag to move, scroll to zoom), the template browser, add and
+//! delete, undo and redo ([`History`]), save with the list of files
+//! ([`World::save_plan`](juliet_entities::World::save_plan)), the Problems panel
+//! ([`Problems`]) and files changed on disk ([`EditorApp::files_changed`]);
+//! [`EditorApp::ui`] draws one frame into any `Ui`, so it runs in the `jasset edit` window
+//! (eframe, in the `jasset` crate), in a game's own egui or bevy_egui UI, or under
+//! egui_kittest. Use the egui this crate re-exports ([`egui`]). A game that does not embed
+//! the editor does not depend on this crate and builds no egui. The design is
+//! docs/design.md, sections 7.8 and 7.9; the guide's "The editor" and "Embedding the
+//! inspector".
 //!
 //! ```
-//! use juliet_editor::{self as editor, egui};
+//! use juliet_editor::egui;
 //! use juliet_entities::kinds::Inert;
 //! use juliet_entities::prelude::*;
 //!
 //! /// A game's debug panel: the inspector of the selected entity, edits applied at once.
 //! fn debug_panel(ui: &mut egui::Ui, world: &mut World, selected: EntityId) {
-//!     if let Err(e) = editor::inspector(ui, world, selected) {
+//!     if let Err(e) = juliet_editor::inspector(ui, world, selected) {
 //!         ui.colored_label(egui::Color32::RED, e.to_string());
 //!     }
 //! }
@@ -37,9 +38,6 @@
 //! output.textures_delta.clear(); // (a real UI hands them to its renderer)
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-//!
-//! docs/design.md, sections 7.8 and 7.9; the guide's "The editor" and "Embedding the
-//! inspector".
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 

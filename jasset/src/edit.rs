@@ -1,4 +1,4 @@
-//! `jasset edit [ROOT]`: the world editor ([`juliet_entities::editor::EditorApp`]) in an eframe
+//! `jasset edit [ROOT]`: the world editor ([`juliet_editor::EditorApp`]) in an eframe
 //! window, with a notify watcher that feeds changed files to the editor.
 
 use std::io::Write;
@@ -11,7 +11,7 @@ use notify::{EventKind, RecursiveMode, Watcher};
 use super::output::{count, escape_path};
 use super::project::find_root;
 use super::{CliError, CliResult, Status};
-use juliet_entities::editor::{egui, EditorApp};
+use juliet_editor::{egui, EditorApp};
 use juliet_entities::entity::EntityId;
 use juliet_entities::world::{LoadOptions, World};
 

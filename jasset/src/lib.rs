@@ -2,11 +2,12 @@
 //! inspects, migrates, sets, diffs, merges, moves and renumbers `.jasset` asset trees,
 //! exports and checks the game's schema, generates and benchmarks projects, serves
 //! editors as a language server (`jasset lsp`) and, with the `editor` feature, opens the
-//! world editor (`jasset edit`). It works through the `juliet-entities` runtime, so it
-//! knows every entity kind registered in the program it is linked into: the stock
-//! binary of this crate knows the stock kinds, and a game's own tool, a binary of the
-//! game's crate calling [`main`], knows the game's kinds too (docs/guide.md, "Your
-//! game's own `jasset`"). [`main`] is the one public item.
+//! world editor (`jasset edit`: `juliet-editor` in an eframe window). It works through
+//! the `juliet-entities` runtime, so it knows every entity kind registered in the
+//! program it is linked into: the stock binary of this crate knows the stock kinds, and
+//! a game's own tool, a binary of the game's crate calling [`main`], knows the game's
+//! kinds too (docs/guide.md, "Your game's own `jasset`"). [`main`] is the one public
+//! item.
 //!
 //! A game's own tool, `src/bin/jasset.rs` of the game's crate (`my_game`, which
 //! depends on `juliet-entities` and `jasset`):

@@ -56,8 +56,6 @@ pub use juliet_core;
 pub use juliet_derive::{Codec, Entity};
 
 mod asset;
-#[cfg(feature = "editor")]
-pub mod editor;
 pub mod entity;
 mod entity_file;
 pub mod fsio;

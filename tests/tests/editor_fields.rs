@@ -7,7 +7,7 @@ use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use juliet_entities::editor::EditorApp;
+use juliet_editor::EditorApp;
 use juliet_entities::{EntityId, World};
 
 /// A game kind with a `u64` (a text field) and a float (a drag value).

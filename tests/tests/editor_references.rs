@@ -8,7 +8,7 @@ use std::fs;
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use juliet_entities::editor::EditorApp;
+use juliet_editor::EditorApp;
 use juliet_entities::{AssetPath, Durability, Entity, EntityId, EntityRef, LoadOptions, World};
 
 #[derive(Entity)]

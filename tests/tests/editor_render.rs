@@ -6,7 +6,7 @@ use std::path::Path;
 
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use juliet_entities::editor::{EditorApp, OVERRIDE_COLOR};
+use juliet_editor::{EditorApp, OVERRIDE_COLOR};
 use juliet_entities::{EntityId, LoadOptions, World};
 
 /// The demo entity shown: a grass clump that overrides its material.

@@ -8,7 +8,7 @@ use egui::accesskit::{Role, Toggled};
 use egui::{Event, Key, Modifiers, Pos2, Vec2};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
-use juliet_entities::editor::EditorApp;
+use juliet_editor::EditorApp;
 use juliet_entities::EntityId;
 
 mod editor_common;

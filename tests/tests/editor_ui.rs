@@ -9,7 +9,7 @@ use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use juliet_entities::editor::{EditorApp, REVERT_TOOLTIP};
+use juliet_editor::{EditorApp, REVERT_TOOLTIP};
 use juliet_entities::kinds::Inert;
 use juliet_entities::{EntityId, World};
 
@@ -563,7 +563,7 @@ fn text_colours(h: &Harness<'_, EditorApp>, text: &str) -> Vec<egui::Color32> {
 
 #[test]
 fn an_overridden_property_is_painted_in_the_override_colour_and_an_inherited_one_is_not() {
-    use juliet_entities::editor::OVERRIDE_COLOR;
+    use juliet_editor::OVERRIDE_COLOR;
     let (_dir, world) = project();
     let mut h = harness(&world);
     select(&mut h, 0x10);

@@ -9,7 +9,7 @@ use std::fs;
 use egui::accesskit::{Role, Toggled};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
-use juliet_entities::editor::EditorApp;
+use juliet_editor::EditorApp;
 use juliet_entities::{Codec, Durability, Entity, EntityId, LoadOptions, World};
 
 #[derive(Codec, Clone, Debug, PartialEq, Default)]

@@ -70,12 +70,16 @@ fn the_readme_example_builds_and_runs_in_a_new_crate() {
 }
 
 #[test]
-fn a_game_with_the_default_features_builds_none_of_the_tools_dependencies() {
+fn a_game_with_the_default_features_builds_none_of_the_tools_or_the_editors_dependencies() {
     let Some(krate) = readme_crate() else { return };
     let tree = krate.cargo_ok(&["tree", "-e", "normal", "--prefix", "none"]);
     let tree = String::from_utf8_lossy(&tree.stdout);
     assert!(tree.contains("juliet-entities v"), "{tree}");
-    for tool in ["clap", "indicatif", "serde_json", "tracing-subscriber"] {
+    let editor = ["egui", "epaint", "juliet-editor"];
+    for tool in ["clap", "indicatif", "serde_json", "tracing-subscriber"]
+        .iter()
+        .chain(&editor)
+    {
         assert!(
             !tree.lines().any(|l| l.starts_with(&format!("{tool} v"))),
             "{tool} in a game's build:\n{tree}"

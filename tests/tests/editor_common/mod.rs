@@ -9,7 +9,7 @@ use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use juliet_entities::editor::EditorApp;
+use juliet_editor::EditorApp;
 use juliet_entities::kinds::Inert;
 use juliet_entities::{Durability, EntityId, LoadOptions, World};
 

@@ -1,7 +1,7 @@
 //! One egui widget per property type ([`PropertyType`]), editing the property's value
-//! text (the file's value syntax, as [`crate::EntityManager::property_text`] gives it
-//! and [`crate::World::set_property`] takes it): the widgets never see the field
-//! itself, so every kind, a game's included, is edited through its codec.
+//! text (the file's value syntax, as [`juliet_entities::EntityManager::property_text`]
+//! gives it and [`juliet_entities::World::set_property`] takes it): the widgets never see
+//! the field itself, so every kind, a game's included, is edited through its codec.
 
 use egui::{DragValue, Id, Response, TextEdit, Ui};
 use juliet_core::codec::split_entry;
@@ -187,7 +187,7 @@ fn buffered_text(ui: &mut Ui, text: &str, label: Id, id: Id, lines: bool) -> Opt
 /// The value text that the field `id` of a value of type `ty` (current text `text`)
 /// holds typed but not yet committed: a [`buffered_text`] field with focus, or a list
 /// with such an element (the whole list's text then). `None` when nothing is pending.
-pub(super) fn pending_text(ui: &Ui, ty: &PropertyType, text: &str, id: Id) -> Option<String> {
+pub(crate) fn pending_text(ui: &Ui, ty: &PropertyType, text: &str, id: Id) -> Option<String> {
     match ty {
         ty if is_text_edited(ty) => ui
             .data(|d| d.get_temp::<Buffer>(id))

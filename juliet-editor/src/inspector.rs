@@ -3,16 +3,16 @@
 //! 7.8 and 7.9).
 //!
 //! Drawing only reads the world and returns what the user asked for as [`Edit`]s: an
-//! application with undo records and applies them itself ([`super::EditorApp`]); a game
+//! application with undo records and applies them itself ([`crate::EditorApp`]); a game
 //! that wants none of that calls [`inspector`], which applies them at once.
 
 use egui::{Color32, RichText, Role, Ui, WidgetInfo};
 use juliet_core::{Error, PropertyType};
+use juliet_entities::entity::EntityId;
+use juliet_entities::world::World;
 
-use super::reference::{asset_status, reference_picker};
-use super::widgets::{pending_text, value_widget};
-use crate::entity::EntityId;
-use crate::world::World;
+use crate::reference::{asset_status, reference_picker};
+use crate::widgets::{pending_text, value_widget};
 
 /// The colour of an overridden property's name.
 pub const OVERRIDE_COLOR: Color32 = Color32::from_rgb(51, 230, 255);

@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use juliet_core::Error;
+use juliet_entities::entity::EntityId;
+use juliet_entities::template::TEMPLATES_DIR;
 
-use super::app::{Conflict, EditorApp};
-use crate::entity::EntityId;
-use crate::template::TEMPLATES_DIR;
+use crate::app::{Conflict, EditorApp};
 
 impl EditorApp {
     /// Files changed, added or deleted on disk (from a file watcher). A template is
@@ -151,7 +151,7 @@ impl EditorApp {
 
     /// Reads entity `id`'s file again (the answer "Reload" to a conflict). The undo
     /// steps that change the entity are dropped
-    /// ([`History::forget_entity`](super::History::forget_entity)); the others stay.
+    /// ([`History::forget_entity`](crate::History::forget_entity)); the others stay.
     pub fn reload_entity(&mut self, id: EntityId) {
         let path = self.world.file_of(id).map(Path::to_path_buf);
         let result = self.world.reload_entity(id);
@@ -252,7 +252,7 @@ impl EditorApp {
         }
     }
 
-    pub(super) fn entity_of_file(&self, path: &Path) -> Option<EntityId> {
+    pub(crate) fn entity_of_file(&self, path: &Path) -> Option<EntityId> {
         let target = normal(path);
         self.world
             .manager()
@@ -265,7 +265,7 @@ impl EditorApp {
 
 /// `path` with links resolved, also when the file itself is gone (its folder is then
 /// resolved), to compare paths that name one file differently.
-pub(super) fn normal(path: &Path) -> PathBuf {
+pub(crate) fn normal(path: &Path) -> PathBuf {
     if let Ok(full) = std::fs::canonicalize(path) {
         return full;
     }

@@ -7,11 +7,11 @@
 //! looked for only on a click, at the start of a drag and while the pointer hovers.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Ui, Vec2};
-use glam::Vec3;
+use juliet_entities::entity::EntityId;
+use juliet_entities::glam::Vec3;
 
-use super::app::EditorApp;
-use super::inspector::Edit;
-use crate::entity::EntityId;
+use crate::app::EditorApp;
+use crate::inspector::Edit;
 
 /// A marker's radius, in points.
 const MARKER_RADIUS: f32 = 5.0;
@@ -31,7 +31,7 @@ const PALETTE: [Color32; 8] = [
 
 /// What the top-down view keeps between frames.
 #[derive(Debug)]
-pub(super) struct TopDown {
+pub(crate) struct TopDown {
     /// The world's (x, z) at the view's top left corner (so that the view does not
     /// shift when a panel beside it changes its width).
     corner: Vec2,
@@ -120,7 +120,7 @@ impl EditorApp {
     }
 
     /// Draws the top-down view into the rest of `ui`.
-    pub(super) fn top_down_ui(&mut self, ui: &mut Ui) {
+    pub(crate) fn top_down_ui(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             ui.heading("Top-down view");
             ui.label("(x right, z down)");

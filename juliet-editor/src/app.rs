@@ -5,18 +5,18 @@
 
 use std::path::{Path, PathBuf};
 
-use glam::Vec3;
 use juliet_core::{Class, Error};
+use juliet_entities::entity::EntityId;
+use juliet_entities::glam::Vec3;
+use juliet_entities::template::TEMPLATES_DIR;
+use juliet_entities::world::create_template_from_entity;
+use juliet_entities::world::{LoadReport, PropertyState, SavePlan, World};
 
-use super::inspector::{apply_edit, Edit};
-use super::outliner::Outliner;
-use super::problems::Problems;
-use super::top_down::TopDown;
-use super::undo::{Change, History, Step};
-use crate::entity::EntityId;
-use crate::template::TEMPLATES_DIR;
-use crate::world::create_template_from_entity;
-use crate::world::{LoadReport, PropertyState, SavePlan, World};
+use crate::inspector::{apply_edit, Edit};
+use crate::outliner::Outliner;
+use crate::problems::Problems;
+use crate::top_down::TopDown;
+use crate::undo::{Change, History, Step};
 
 /// How the outliner groups entities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,43 +54,43 @@ pub struct Conflict {
 /// The world editor: a world, its undo history and what the panels show.
 #[derive(Debug)]
 pub struct EditorApp {
-    pub(super) world: World,
-    pub(super) history: History,
-    pub(super) selected: Option<EntityId>,
-    pub(super) filter: String,
-    pub(super) group_by: GroupBy,
+    pub(crate) world: World,
+    pub(crate) history: History,
+    pub(crate) selected: Option<EntityId>,
+    pub(crate) filter: String,
+    pub(crate) group_by: GroupBy,
     /// Template paths (project-relative) found under `Assets/Templates`.
-    pub(super) template_paths: Vec<String>,
-    pub(super) browser_selected: Option<String>,
-    pub(super) spawn_position: [f32; 3],
+    pub(crate) template_paths: Vec<String>,
+    pub(crate) browser_selected: Option<String>,
+    pub(crate) spawn_position: [f32; 3],
     /// The name being typed for "Create template from entity", while the prompt is open.
-    pub(super) create_prompt: Option<String>,
-    pub(super) add_kind: Option<&'static Class>,
-    pub(super) save_dialog: bool,
-    pub(super) conflict: Option<Conflict>,
-    pub(super) status: String,
-    pub(super) title: String,
-    pub(super) kinds: Vec<&'static Class>,
+    pub(crate) create_prompt: Option<String>,
+    pub(crate) add_kind: Option<&'static Class>,
+    pub(crate) save_dialog: bool,
+    pub(crate) conflict: Option<Conflict>,
+    pub(crate) status: String,
+    pub(crate) title: String,
+    pub(crate) kinds: Vec<&'static Class>,
     /// What the next save does ([`World::save_plan`]), worked out again after a change.
     plan: Option<SavePlan>,
     /// The entities whose values changed since `plan` was made (an edit in the
     /// inspector, a marker dragged): only their steps are planned again.
     replan: Vec<EntityId>,
     /// Text typed in the inspector and not committed yet (as of the last frame).
-    pub(super) pending_text: Option<Edit>,
+    pub(crate) pending_text: Option<Edit>,
     /// The problems of the world's files, and the files that did not load.
-    pub(super) problems: Problems,
+    pub(crate) problems: Problems,
     /// The outliner's rows and folded groups.
-    pub(super) outliner: Outliner,
+    pub(crate) outliner: Outliner,
     /// The top-down view's zoom, pan and drag.
-    pub(super) top_down: TopDown,
+    pub(crate) top_down: TopDown,
 }
 
 impl EditorApp {
     /// An editor over `world`. The kinds "Add entity" offers are the world's registry's.
     /// Unless the world has an id prefix already (loaded with
-    /// [`LoadOptions::id_prefix`](crate::LoadOptions::id_prefix), which also gives files
-    /// without `EntityID` ids of it), it draws a random one
+    /// [`LoadOptions::id_prefix`](juliet_entities::LoadOptions::id_prefix), which also
+    /// gives files without `EntityID` ids of it), it draws a random one
     /// ([`World::use_random_id_prefix`]): entities added in this session get ids that
     /// another person's session never draws.
     pub fn new(mut world: World) -> EditorApp {
@@ -220,7 +220,7 @@ impl EditorApp {
 
     /// The world changed: the save plan and the outliner's rows are worked out again
     /// when next needed.
-    pub(super) fn world_changed(&mut self) {
+    pub(crate) fn world_changed(&mut self) {
         self.plan = None;
         self.replan.clear();
         self.outliner.invalidate();
@@ -250,7 +250,7 @@ impl EditorApp {
         &self.template_paths
     }
 
-    pub(super) fn report<T>(&mut self, what: &str, result: Result<T, Error>) -> Option<T> {
+    pub(crate) fn report<T>(&mut self, what: &str, result: Result<T, Error>) -> Option<T> {
         // A value may have changed: the plan must be worked out again. (What the
         // outliner shows changes only with the operations calling `world_changed`.)
         self.plan = None;
@@ -418,7 +418,7 @@ impl EditorApp {
         let result = self.world.instantiate(path, delta.as_str());
         let id = self.report("Spawn instance", result)?;
         self.created(
-            format!("Spawn {}", super::inspector::template_name(path)),
+            format!("Spawn {}", crate::inspector::template_name(path)),
             id,
         );
         Some(id)

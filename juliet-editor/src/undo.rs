@@ -3,9 +3,8 @@
 //! (docs/design.md, section 7.9).
 
 use juliet_core::Error;
-
-use crate::entity::EntityId;
-use crate::world::{EntitySnapshot, PropertyState, World};
+use juliet_entities::entity::EntityId;
+use juliet_entities::world::{EntitySnapshot, PropertyState, World};
 
 /// One change of a step, with what was there before and after.
 #[derive(Debug, Clone)]

@@ -1,29 +1,28 @@
-//! The inspector's widgets for references: an entity reference ([`crate::EntityRef`])
-//! as a picker of the entities of its kind, named by file, with "Go to" and a red mark
-//! when the reference does not hold; an asset path ([`crate::AssetPath`]) as its text
-//! with whether the project has the file.
+//! The inspector's widgets for references: an entity reference
+//! ([`juliet_entities::EntityRef`]) as a picker of the entities of its kind, named by
+//! file, with "Go to" and a red mark when the reference does not hold; an asset path
+//! ([`juliet_entities::AssetPath`]) as its text with whether the project has the file.
 
 use egui::{Color32, Id, RichText, Ui};
 use juliet_core::{Codec, Value};
-
-use crate::entity::EntityId;
-use crate::world::World;
+use juliet_entities::entity::EntityId;
+use juliet_entities::world::World;
 
 /// The colour of a reference that does not hold (no such entity, another kind, no such
 /// file).
 pub const BROKEN_COLOR: Color32 = Color32::from_rgb(0xE0, 0x40, 0x40);
 
 /// What the user did with a reference row this frame.
-pub(super) struct Picked {
+pub(crate) struct Picked {
     /// The new value text, when another entity was picked.
-    pub(super) text: Option<String>,
+    pub(crate) text: Option<String>,
     /// "Go to" was clicked: select the entity referred to.
-    pub(super) go_to: Option<EntityId>,
+    pub(crate) go_to: Option<EntityId>,
 }
 
 /// The name of entity `id` in `world`: its file's name without `.jasset`, or its id
 /// while it has no file.
-pub(super) fn entity_name(world: &World, id: EntityId) -> String {
+pub(crate) fn entity_name(world: &World, id: EntityId) -> String {
     (world.file_of(id))
         .and_then(|p| p.file_stem())
         .map_or_else(|| id.to_string(), |s| s.to_string_lossy().into_owned())
@@ -32,7 +31,7 @@ pub(super) fn entity_name(world: &World, id: EntityId) -> String {
 /// The picker of an entity reference to an entity of class `kind` (any: `None`) whose
 /// value text is `text`, labelled by `label`: the target's name and kind (red, saying
 /// why, when it does not hold), a combo box of the entities of the kind, and "Go to".
-pub(super) fn reference_picker(
+pub(crate) fn reference_picker(
     ui: &mut Ui,
     world: &World,
     kind: Option<&str>,
@@ -88,7 +87,7 @@ pub(super) fn reference_picker(
 }
 
 /// After an asset path's field: whether the project has the file (red when not).
-pub(super) fn asset_status(ui: &mut Ui, world: &World, text: &str) {
+pub(crate) fn asset_status(ui: &mut Ui, world: &World, text: &str) {
     let path = String::decode(Value::from_text(text)).unwrap_or_default();
     if path.is_empty() {
         return;

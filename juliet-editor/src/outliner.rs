@@ -10,10 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use egui::Ui;
+use juliet_entities::entity::EntityId;
 
-use super::app::{EditorApp, GroupBy};
-use super::inspector::template_name;
-use crate::entity::EntityId;
+use crate::app::{EditorApp, GroupBy};
+use crate::inspector::template_name;
 
 /// The group of the files that did not load.
 const NOT_LOADED: &str = "Not loaded";
@@ -39,25 +39,25 @@ enum Row {
 
 /// What the outliner keeps between frames.
 #[derive(Debug, Default)]
-pub(super) struct Outliner {
+pub(crate) struct Outliner {
     rows: Vec<Row>,
     /// The filter and grouping `rows` were worked out for; `None`: to be worked out again.
     made_for: Option<(String, GroupBy)>,
     /// The groups folded.
     collapsed: BTreeSet<String>,
     /// Scroll the selected entity into view at the next frame (it was selected elsewhere).
-    pub(super) reveal: bool,
+    pub(crate) reveal: bool,
 }
 
 impl Outliner {
     /// The world changed: the rows are worked out again at the next frame.
-    pub(super) fn invalidate(&mut self) {
+    pub(crate) fn invalidate(&mut self) {
         self.made_for = None;
     }
 }
 
 /// The file name of `path` without `.jasset`.
-pub(super) fn file_stem(path: &Path) -> String {
+pub(crate) fn file_stem(path: &Path) -> String {
     path.file_stem()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
@@ -169,7 +169,7 @@ impl EditorApp {
     }
 
     /// Draws the outliner.
-    pub(super) fn outliner_ui(&mut self, ui: &mut Ui) {
+    pub(crate) fn outliner_ui(&mut self, ui: &mut Ui) {
         ui.heading("Outliner");
         ui.horizontal(|ui| {
             let label = ui.label("Filter");

@@ -2,10 +2,10 @@
 //! inspector, template browser, Problems panel, dialogs) and its keyboard shortcuts.
 
 use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui, ViewportCommand};
-use glam::Vec3;
+use juliet_entities::glam::Vec3;
 
-use super::app::{EditorApp, PendingFile};
-use super::inspector::{inspector_frame, template_name};
+use crate::app::{EditorApp, PendingFile};
+use crate::inspector::{inspector_frame, template_name};
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
 const REDO: KeyboardShortcut =

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use egui::{RichText, Ui};
 use juliet_core::{Error, Warning};
+use juliet_entities::world::LoadReport;
 
-use super::app::EditorApp;
-use super::disk::normal;
-use crate::world::LoadReport;
+use crate::app::EditorApp;
+use crate::disk::normal;
 
 /// One error or warning of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,7 +52,7 @@ pub struct Problems {
 
 impl Problems {
     /// The problems a world's load reported; `untouched` are the files that did not load
-    /// ([`crate::World::untouched_files`]).
+    /// ([`juliet_entities::World::untouched_files`]).
     pub fn from_report(report: &LoadReport, untouched: &[PathBuf]) -> Problems {
         let mut problems = Problems::default();
         let errors = report
@@ -140,7 +140,7 @@ impl EditorApp {
     /// Draws the Problems panel: one line per problem (cut at the panel's edge, whole on
     /// hover), errors in the error colour; only the lines in view are drawn. Clicking a
     /// problem of a loaded entity's file selects the entity.
-    pub(super) fn problems_ui(&mut self, ui: &mut Ui) {
+    pub(crate) fn problems_ui(&mut self, ui: &mut Ui) {
         let count = self.problems.len();
         ui.heading(format!("Problems ({count})"));
         if count == 0 {

@@ -78,7 +78,9 @@ pub struct Properties<'d, 'a> {
     /// document is being filled, every node made is looked at, `ClassVersion` is past.
     reading: bool,
     /// The value line of the property bound last when the canonical reading bound it
-    /// (decoded without a node), and its 1-based line; `span_line` 0 otherwise.
+    /// (decoded without a node; for a block of several lines, from the first to the
+    /// last, marked [`ValueSpan::SEVERAL_LINES`]), and its 1-based line; `span_line` 0
+    /// otherwise.
     span: ValueSpan,
     span_line: u32,
     /// Table entries below 64 read in place in this walk (the variants of enums with
@@ -510,10 +512,23 @@ impl<'a> Properties<'_, 'a> {
     #[inline(always)]
     fn bound_value(&self) -> Value<'_> {
         if self.span_line != 0 {
-            Value::from_spans(self.doc.source(), std::slice::from_ref(&self.span))
+            if self.span.len & ValueSpan::SEVERAL_LINES == 0 {
+                Value::from_spans(self.doc.source(), std::slice::from_ref(&self.span))
+            } else {
+                self.block_value()
+            }
         } else {
             self.doc.value(self.current)
         }
+    }
+
+    /// The value of a block of several lines bound by the canonical reading: its lines,
+    /// `span` running from the first to the last.
+    #[inline(never)]
+    fn block_value(&self) -> Value<'_> {
+        let region = self.span.region();
+        let (start, len) = (region.start as usize, region.len as usize);
+        Value::from_canonical_block(&self.doc.source()[start..start + len])
     }
 
     /// The located error of a value that does not decode.
@@ -524,8 +539,8 @@ impl<'a> Properties<'_, 'a> {
         let expected = p.property_type.to_string();
         if self.span_line != 0 {
             // Read in canonical form, maybe without a node: the key is the declared one.
-            let at = (self.span.start, self.span_line);
-            (self.doc).bad_value(std::slice::from_ref(&self.span), at, p.key, &expected, e)
+            let (at, region) = ((self.span.start, self.span_line), self.span.region());
+            (self.doc).bad_value(std::slice::from_ref(&region), at, p.key, &expected, e)
         } else {
             self.doc.value_error(self.current, &expected, e)
         }

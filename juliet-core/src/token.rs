@@ -82,13 +82,18 @@ const LONG_BLOCK_FLAG: u32 = 1 << 31;
 /// (Conflict markers and headers end or fail the block while it is scanned, so the
 /// region holds none.)
 pub(crate) fn block_lines(region: &str) -> impl Iterator<Item = &str> {
-    region
-        .split('\n')
-        .map(|l| {
-            l.trim_end_matches([' ', '\t', '\r'])
-                .trim_start_matches([' ', '\t'])
-        })
-        .filter(|l| !(l.is_empty() || l.starts_with('#') || l.starts_with("//")))
+    region.split('\n').filter_map(block_line)
+}
+
+/// One line of a long block as the tokenizer finds it ([`block_lines`]): without its
+/// trailing blanks and `\r` and its leading spaces and tabs; `None` for a blank or
+/// comment line.
+#[inline]
+pub(crate) fn block_line(line: &str) -> Option<&str> {
+    let l = line
+        .trim_end_matches([' ', '\t', '\r'])
+        .trim_start_matches([' ', '\t']);
+    (!(l.is_empty() || l.starts_with('#') || l.starts_with("//"))).then_some(l)
 }
 
 /// Reusable storage for tokenized files. Keep one per thread and pass it to
@@ -304,6 +309,18 @@ fn node_spans<'v>(values: &'v [ValueSpan], n: &PropertyNode) -> &'v [ValueSpan] 
     }
 }
 
+/// Whether the value lines `spans` run from the start of `region` to its end (a
+/// property the canonical reading bound, its lines as one span).
+#[cfg(debug_assertions)]
+fn same_region(spans: &[ValueSpan], region: &ValueSpan) -> bool {
+    match (spans.first(), spans.last()) {
+        (Some(first), Some(last)) => {
+            first.start == region.start && last.start + last.len == region.start + region.len
+        }
+        _ => false,
+    }
+}
+
 /// The value of node `n` of the text `src`.
 #[inline(always)]
 fn node_value<'v>(src: &'v str, values: &'v [ValueSpan], n: &PropertyNode) -> Value<'v> {
@@ -501,7 +518,7 @@ impl<'a> Document<'a> {
                         values_start: b.values_start,
                         ..plain(node)
                     }
-                    && node_spans(&self.buf.values, b) == std::slice::from_ref(span)
+                    && same_region(node_spans(&self.buf.values, b), span)
             });
             assert!(
                 same,

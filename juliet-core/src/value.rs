@@ -14,6 +14,22 @@ pub(crate) struct ValueSpan {
 
 static_assertions::const_assert_eq!(std::mem::size_of::<ValueSpan>(), 8);
 
+impl ValueSpan {
+    /// The bit of `len` that marks the span of a block of several value lines read in
+    /// canonical form (from the start of the first line to the end of the last; such a
+    /// block is read that way only when shorter than 2 GiB).
+    pub(crate) const SEVERAL_LINES: u32 = 1 << 31;
+
+    /// The span without its [`ValueSpan::SEVERAL_LINES`] mark.
+    #[inline]
+    pub(crate) fn region(self) -> ValueSpan {
+        ValueSpan {
+            start: self.start,
+            len: self.len & !Self::SEVERAL_LINES,
+        }
+    }
+}
+
 /// The value lines of one property, trimmed, without comment or blank lines. Borrowed
 /// from the source: reading it copies nothing.
 #[derive(Debug, Clone, Copy)]
@@ -34,6 +50,9 @@ enum Repr<'a> {
     /// One value line, already trimmed and known not to be a comment (an element of a
     /// list, a token of a line): read with no scan.
     Line(&'a str),
+    /// The value lines of a block in the writer's canonical form (each line as it is,
+    /// `\n` between them; none blank, a comment or trimmed by the tokenizer).
+    Canonical(&'a str),
 }
 
 impl<'a> Value<'a> {
@@ -71,24 +90,34 @@ impl<'a> Value<'a> {
         }
     }
 
-    /// The value lines, in order.
-    pub fn lines(&self) -> impl Iterator<Item = &'a str> + 'a {
-        let (mut src, mut spans, mut text, mut block, mut one) = ("", &[][..], "", "", None);
-        match self.repr {
-            Repr::Spans { src: s, spans: v } => (src, spans) = (s, v),
-            Repr::Text(t) => text = t,
-            Repr::Block(region) => block = region,
-            Repr::Line(line) => one = Some(line),
+    /// The value lines of a block in canonical form: `region` runs from the start of its
+    /// first value line to the end of its last, none of them blank, a comment, or with
+    /// blanks or `\r` at either end.
+    #[inline]
+    pub(crate) fn from_canonical_block(region: &'a str) -> Value<'a> {
+        Value {
+            repr: Repr::Canonical(region),
         }
-        let from_spans = spans
-            .iter()
-            .map(move |s| &src[s.start as usize..(s.start + s.len) as usize]);
-        let from_text = text
-            .split('\n')
-            .map(|l| l.trim_matches(|c| c == ' ' || c == '\t' || c == '\r'))
-            .filter(|l| !(l.is_empty() || l.starts_with('#') || l.starts_with("//")));
-        let from_block = crate::token::block_lines(block);
-        from_spans.chain(from_text).chain(from_block).chain(one)
+    }
+
+    /// The value lines, in order.
+    #[inline]
+    pub fn lines(&self) -> impl Iterator<Item = &'a str> + 'a {
+        Lines(match self.repr {
+            Repr::Spans { src, spans } => LinesOf::Spans(src, spans.iter()),
+            Repr::Text(text) => LinesOf::Text(text.split('\n')),
+            Repr::Block(region) => LinesOf::Block(region.split('\n')),
+            Repr::Line(line) => LinesOf::One(Some(line)),
+            Repr::Canonical(region) => LinesOf::Canonical(Some(region)),
+        })
+    }
+
+    /// Whether the value is the one line `line` (`[]`, `{}`, `~`: the markers of an
+    /// empty list, an empty map and `None`).
+    #[inline]
+    pub(crate) fn is_only(&self, line: &str) -> bool {
+        let mut lines = self.lines();
+        lines.next() == Some(line) && lines.next().is_none()
     }
 
     /// Number of value lines.
@@ -97,6 +126,7 @@ impl<'a> Value<'a> {
             Repr::Spans { spans, .. } => spans.len(),
             Repr::Text(_) | Repr::Block(_) => self.lines().count(),
             Repr::Line(_) => 1,
+            Repr::Canonical(region) => 1 + region.bytes().filter(|&b| b == b'\n').count(),
         }
     }
 
@@ -165,6 +195,53 @@ impl<'a> Value<'a> {
                 kind: ValueErrorKind::ExpectedOneLine(2 + lines.count()),
                 found: second,
             }),
+        }
+    }
+}
+
+/// The value lines of a [`Value`] ([`Value::lines`]): one `match` a line on how the
+/// value is held.
+struct Lines<'a>(LinesOf<'a>);
+
+enum LinesOf<'a> {
+    /// The value lines' spans in the source.
+    Spans(&'a str, std::slice::Iter<'a, ValueSpan>),
+    /// Free text: each line trimmed, blank and comment lines left out.
+    Text(std::str::Split<'a, char>),
+    /// A long block, read with the tokenizer's line rules ([`crate::token::block_lines`]).
+    Block(std::str::Split<'a, char>),
+    /// One line.
+    One(Option<&'a str>),
+    /// Lines as they are, `\n` between them (what is left of them; `None` when done).
+    Canonical(Option<&'a str>),
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        match &mut self.0 {
+            LinesOf::Spans(src, spans) => {
+                let s = spans.next()?;
+                Some(&src[s.start as usize..(s.start + s.len) as usize])
+            }
+            LinesOf::Text(split) => split
+                .map(|l| l.trim_matches(|c| c == ' ' || c == '\t' || c == '\r'))
+                .find(|l| !(l.is_empty() || l.starts_with('#') || l.starts_with("//"))),
+            LinesOf::Block(split) => split.find_map(crate::token::block_line),
+            LinesOf::One(line) => line.take(),
+            LinesOf::Canonical(rest) => {
+                let text = rest.take()?;
+                // Value lines are short: a loop, not a search.
+                match text.bytes().position(|b| b == b'\n') {
+                    Some(i) => {
+                        *rest = Some(&text[i + 1..]);
+                        Some(&text[..i])
+                    }
+                    None => Some(text),
+                }
+            }
         }
     }
 }

@@ -162,13 +162,10 @@ fn check_document(text: &[u8]) -> bool {
             assert_eq!(read_a, read_b, "values differ on {shown:?}");
             assert_eq!(nodes_a, nodes_b, "nodes differ on {shown:?}");
             if *canonical {
-                // The canonical reading took exactly the tokenizer's properties, one
-                // value line each.
+                // The canonical reading took exactly the tokenizer's properties (blocks
+                // of several value lines too; their values are compared above).
                 let tokens = tokenizer_read(text).expect("tokenized above");
-                assert!(
-                    tokens.iter().all(|(_, lines, _)| lines.len() == 1),
-                    "{shown:?}"
-                );
+                assert_eq!(tokens.len(), nodes_a.len(), "{shown:?}");
             }
             *canonical
         }
@@ -205,11 +202,28 @@ fn canonical_alphabet_files_are_read_straight_from_the_text() {
         walk(b"# c\n; A: x\n\n; D_1\nq\n# e", false).unwrap().0,
         vec![(0, "x".into()), (2, "q".into())]
     );
+    // A block of several value lines, as the writer writes a list.
+    assert!(check_document(b"; A\nx\ny\n; D_1\nq\n"), "two value lines");
+    assert!(
+        check_document(b"; A\nx\ny\n\n# c\n; D_1\nq"),
+        "then a comment"
+    );
     // Left to the tokenizer.
     assert!(!check_document(b"; A\n\n"), "no value");
     assert!(!check_document(b"; A\n x\n"), "indented");
+    assert!(
+        !check_document(b"; A\nx\n y\n"),
+        "a second value line indented"
+    );
     assert!(!check_document(b"A: x\n"), "compact");
     assert!(!check_document(b"; A\r\nx\r\n"), "CRLF");
-    assert!(!check_document(b"; A\nx\n# c\ny\n"), "two value lines");
+    assert!(
+        !check_document(b"; A\nx\n# c\ny\n"),
+        "a comment between value lines"
+    );
+    assert!(
+        !check_document(b"; A: x\ny\n"),
+        "a value line after an inline header"
+    );
     assert!(!check_document(b"; A\nx\n; A\ny\n"), "twice");
 }

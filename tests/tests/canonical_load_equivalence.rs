@@ -390,14 +390,11 @@ proptest! {
         let text = save(&value);
         let mut buffer = TokenBuffer::new();
         // The canonical file itself gives what the general path gives, and reads
-        // straight from the text unless a list takes several lines or a
-        // bare string starts with `/` (left to the tokenizer, which tells comments).
-        let one_line = [value.tags.len(), value.scores.len(), value.waypoints.len(), value.squad.len()]
-            .iter()
-            .all(|&n| n <= 1);
+        // straight from the text (lists of several lines too) unless a bare string
+        // starts with `/` (left to the tokenizer, which tells comments).
         let slash = std::iter::once(&value.name).chain(&value.tags).any(|s| bare_slash(s));
         let direct = assert_same(&mut buffer, text.as_bytes(), &initial, everything_extra)?;
-        prop_assert_eq!(direct, one_line && !slash);
+        prop_assert_eq!(direct, !slash);
         prop_assert_eq!(assert_fresh_same(&mut buffer, text.as_bytes(), everything_extra)?, direct);
         let bytes = mutated(&text, &muts, layout);
         let mutated_direct = assert_same(&mut buffer, &bytes, &initial, everything_extra)?;
@@ -420,7 +417,7 @@ proptest! {
         let mut buffer = TokenBuffer::new();
         let direct = assert_same(&mut buffer, text.as_bytes(), &initial, no_extra)?;
         let slash = std::iter::once(&value.label).chain(&value.list).any(|s| bare_slash(s));
-        prop_assert_eq!(direct, value.list.len() <= 1 && !slash);
+        prop_assert_eq!(direct, !slash);
         prop_assert_eq!(assert_fresh_same::<Small>(&mut buffer, text.as_bytes(), no_extra)?, direct);
         let bytes = mutated(&text, &muts, layout);
         let mutated_direct = assert_same(&mut buffer, &bytes, &initial, no_extra)?;

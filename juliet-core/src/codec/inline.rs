@@ -65,18 +65,25 @@ pub fn split_entry(line: &str) -> Option<(&str, &str)> {
         match bytes[i] {
             b'\\' if quoted => i += 1,
             b'"' => quoted = !quoted,
-            b':' if !quoted => {
-                let blank = |c: char| c == ' ' || c == '\t';
-                return Some((
-                    line[..i].trim_matches(blank),
-                    line[i + 1..].trim_matches(blank),
-                ));
-            }
+            b':' if !quoted => return Some((trim_blanks(&line[..i]), trim_blanks(&line[i + 1..]))),
             _ => {}
         }
         i += 1;
     }
     None
+}
+
+/// `text` without the spaces and tabs at either end.
+#[inline]
+fn trim_blanks(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let blank = |b: &u8| *b == b' ' || *b == b'\t';
+    let start = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !blank(b))
+        .map_or(start, |i| i + 1);
+    &text[start..end]
 }
 
 #[cfg(test)]

@@ -242,12 +242,15 @@ pub(crate) fn read_record<'a, T: Item>(
 ) -> Result<(), ValueError<'a>> {
     // The keys read so far, for the duplicate check, on the stack: a record has a few
     // lines (past `SEEN`, the earlier lines' keys are split again).
-    const SEEN: usize = 32;
+    const SEEN: usize = 8;
     let mut seen: [&str; SEEN] = [""; SEEN];
     for (i, line) in lines.iter().enumerate() {
-        let (key, text) = split_entry(line)
-            .filter(|(k, v)| !k.is_empty() && !v.is_empty())
-            .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
+        let (key, text) = match record_line(line) {
+            Some(entry) => entry,
+            None => split_entry(line)
+                .filter(|(k, v)| !k.is_empty() && !v.is_empty())
+                .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?,
+        };
         if !crate::crc::is_identifier(key.as_bytes()) {
             return Err(ValueError::new(
                 ValueErrorKind::Custom(format!(
@@ -275,10 +278,32 @@ pub(crate) fn read_record<'a, T: Item>(
     Ok(())
 }
 
+/// A record line as the writer writes it, `Key: value` (the key identifiers joined by
+/// `.`, one space after the colon, a value that does not start with a blank): its key
+/// and value; `None` for any other line, which `split_entry` reads.
+#[inline]
+fn record_line(line: &str) -> Option<(&str, &str)> {
+    let bytes = line.as_bytes();
+    let colon = bytes
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.'))?;
+    match (bytes.get(colon), bytes.get(colon + 1), bytes.get(colon + 2)) {
+        (Some(b':'), Some(b' '), Some(&first)) if colon > 0 && first != b' ' && first != b'\t' => {
+            Some((&line[..colon], &line[colon + 2..]))
+        }
+        _ => None,
+    }
+}
+
 /// The first segment of a record key's path and the rest (`"Stats.Hp"` gives
 /// `("Stats", "Hp")`, `"Hp"` gives `("Hp", "")`).
+#[inline]
 pub fn split_path(path: &str) -> (&str, &str) {
-    path.split_once('.').unwrap_or((path, ""))
+    // Keys are a few bytes: a loop, not a search.
+    match path.bytes().position(|b| b == b'.') {
+        Some(i) => (&path[..i], &path[i + 1..]),
+        None => (path, ""),
+    }
 }
 
 /// The error for a record key `key` whose segment `segment` is not one of `leaves`.
@@ -338,12 +363,12 @@ pub(super) fn for_each_record<'a>(
     mut each: impl FnMut(&'a str, &[&'a str]) -> Result<(), ValueError<'a>>,
 ) -> Result<(), ValueError<'a>> {
     let mut mark: Option<&'a str> = None;
-    let mut lines: Vec<&'a str> = Vec::with_capacity(8);
+    let mut lines = RecordLines::default();
     for line in value.lines() {
         match mark_of(line) {
             Some(rest) => {
                 if let Some(previous) = mark.replace(rest) {
-                    each(previous, &lines)?;
+                    each(previous, lines.as_slice())?;
                 }
                 lines.clear();
             }
@@ -361,8 +386,45 @@ pub(super) fn for_each_record<'a>(
         }
     }
     match mark {
-        Some(last) => each(last, &lines),
+        Some(last) => each(last, lines.as_slice()),
         None => Ok(()),
+    }
+}
+
+/// The lines of one record: on the stack while there are a few.
+#[derive(Default)]
+struct RecordLines<'a> {
+    few: [&'a str; 8],
+    len: usize,
+    more: Vec<&'a str>,
+}
+
+impl<'a> RecordLines<'a> {
+    #[inline]
+    fn push(&mut self, line: &'a str) {
+        if self.len < self.few.len() {
+            self.few[self.len] = line;
+        } else {
+            if self.more.is_empty() {
+                self.more.extend_from_slice(&self.few);
+            }
+            self.more.push(line);
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+        self.more.clear();
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[&'a str] {
+        match self.len <= self.few.len() {
+            true => &self.few[..self.len],
+            false => &self.more,
+        }
     }
 }
 
@@ -427,7 +489,7 @@ mod tests {
 
     #[test]
     fn a_key_twice_is_found_before_and_past_the_keys_kept_on_the_stack() {
-        for n in [3usize, 31, 32, 33, 40] {
+        for n in [3usize, 7, 8, 9, 40] {
             let mut lines: Vec<String> = (0..n).map(|i| format!("Key{i}: {i}")).collect();
             let all: Vec<&str> = lines.iter().map(String::as_str).collect();
             assert_eq!(Bag::decode_item(&all).unwrap().0.len(), n);
@@ -440,6 +502,33 @@ mod tests {
                 (ValueErrorKind::DuplicateEntry, "key_0")
             );
         }
+    }
+
+    #[test]
+    fn the_writers_record_lines_are_split_without_a_search_and_others_fall_back() {
+        assert_eq!(record_line("Stats.Hp: 40.0"), Some(("Stats.Hp", "40.0")));
+        assert_eq!(record_line("Label: \"a: b\""), Some(("Label", "\"a: b\"")));
+        // Not the writer's form: left to `split_entry`, which reads them the same.
+        for line in ["Hp:1", "Hp :1", "Hp:  1", ": 1", "\"a\": 1", "- orc"] {
+            assert_eq!(record_line(line), None, "{line:?}");
+        }
+        let lines = ["Hp:1", "Armor :  2"];
+        let read: Bag = decode_record(&lines).unwrap();
+        assert_eq!(read.0, ["Hp=1", "Armor=2"]);
+    }
+
+    #[test]
+    fn a_record_of_more_lines_than_the_stack_holds_is_read_whole() {
+        let mut text = String::from("-\n");
+        for i in 0..20 {
+            text.push_str(&format!("Key{i}: {i}\n"));
+        }
+        text.push_str("-\nLast: 1");
+        let groups = record_groups(&Value::from_text(&text)).unwrap();
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0].1.len(), 20);
+        assert_eq!(groups[0].1[19], "Key19: 19");
+        assert_eq!(groups[1].1, ["Last: 1"]);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! list it is written on one line, its tokens separated by one space.
 
 use super::inline::tokens;
-use super::item::{for_each_record, mark_of, write_records};
+use super::item::{for_each_record, write_records};
 use super::{Codec, Element, Item, PropertyType, Token};
 use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
@@ -31,7 +31,7 @@ pub(super) fn write_lines<'t, T: Item + 't>(
 
 /// The value lines of a list or set: none for the single line `[]`.
 pub(super) fn element_lines<'a>(value: Value<'a>) -> impl Iterator<Item = &'a str> + 'a {
-    let empty = value.line_count() == 1 && value.lines().next() == Some(EMPTY_LIST);
+    let empty = value.is_only(EMPTY_LIST);
     value.lines().filter(move |_| !empty)
 }
 
@@ -74,10 +74,10 @@ impl<T: Item + PartialEq> Codec for Vec<T> {
 
 /// A list of records: `[]`, or a `-` line before each record's lines.
 fn read_records<'a, T: Item>(value: Value<'a>) -> Result<Vec<T>, ValueError<'a>> {
-    if value.line_count() == 1 && value.lines().next() == Some(EMPTY_LIST) {
+    if value.is_only(EMPTY_LIST) {
         return Ok(Vec::new());
     }
-    let mut items = Vec::with_capacity(value.lines().filter(|l| mark_of(l).is_some()).count());
+    let mut items = Vec::new();
     for_each_record(&value, |after, lines| {
         if !after.is_empty() {
             return Err(ValueError::new(

@@ -51,7 +51,7 @@ fn read_entries<'a, K: MapKey, V: Item>(
     value: Value<'a>,
     mut insert: impl FnMut(K, V) -> bool,
 ) -> Result<(), ValueError<'a>> {
-    if value.line_count() == 1 && value.lines().next() == Some(EMPTY_MAP) {
+    if value.is_only(EMPTY_MAP) {
         return Ok(());
     }
     let mut entry = |key_text: &'a str, item: V| -> Result<(), ValueError<'a>> {

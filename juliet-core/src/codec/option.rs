@@ -21,7 +21,7 @@ const fn not_nested<T: Optional>() {
 
 /// Whether `value` is the one line `~`.
 fn is_none(value: &Value<'_>) -> bool {
-    value.line_count() == 1 && value.lines().next() == Some(NONE)
+    value.is_only(NONE)
 }
 
 impl<T: Optional + PartialEq> Codec for Option<T> {

@@ -2,16 +2,16 @@
 //! form, or close to it, each property a loader asks for is read straight from the
 //! text, with no tokenizing. The forms read so are:
 //!
-//! * the block `; Key` (exactly as [`crate::write_header`] writes it) with one value
-//!   line, and the inline header `; Key: value`;
+//! * the block `; Key` (exactly as [`crate::write_header`] writes it) with its value
+//!   lines (up to [`LONG_BLOCK`] of them), and the inline header `; Key: value`;
 //! * between properties, blank lines (`\n` alone) and comment lines (`#` or `//` first).
 //!
 //! A property is read this way only when the tokenizer would make exactly that node of
-//! it (the same key, value line, line, column and form), so the nodes of a document do
+//! it (the same key, value lines, line, column and form), so the nodes of a document do
 //! not depend on how they were made; at the first other line the tokenizer makes them
 //! all ([`Document::tokenize_rest`]). docs/design.md, section 4.3.
 
-use super::{Document, LineForm, PropertyNode};
+use super::{Document, LineForm, PropertyNode, LONG_BLOCK};
 use crate::crc::Key;
 use crate::value::ValueSpan;
 
@@ -45,7 +45,8 @@ impl Lazy {
 pub(crate) struct Canonical<'a> {
     /// The key as written (after `; `).
     pub(crate) key: &'a [u8],
-    /// Byte range of the value line.
+    /// Byte range of the value line (of all of them, `\n` between, for a block of
+    /// several: then `value_len` is marked [`ValueSpan::SEVERAL_LINES`]).
     value_start: u32,
     value_len: u32,
     /// Offset of the next header (the file's length when none follows).
@@ -68,7 +69,8 @@ impl Canonical<'_> {
     }
 
     /// The value line's span: on the line after the header's for a block, after the
-    /// `: ` of an inline header.
+    /// `: ` of an inline header. For a block of several lines, from the start of the
+    /// first to the end of the last, marked [`ValueSpan::SEVERAL_LINES`].
     #[inline(always)]
     pub(crate) fn value_span(&self) -> ValueSpan {
         ValueSpan {
@@ -212,11 +214,18 @@ impl<'a> Document<'a> {
             return None;
         }
         let value_line = if inline { line } else { line + 1 };
-        let (next, next_line) = next_header(bytes, &self.buf.masks, end + 1, value_line + 1)?;
+        let (next, next_line, value_len) =
+            match next_header(bytes, &self.buf.masks, end + 1, value_line + 1) {
+                Some((next, next_line)) => (next, next_line, (end - start) as u32),
+                None if !inline => {
+                    more_value_lines(bytes, &self.buf.masks, start, end, value_line)?
+                }
+                None => return None,
+            };
         Some(Canonical {
             key: &bytes[key_start..key_end],
             value_start: start as u32,
-            value_len: (end - start) as u32,
+            value_len,
             next,
             next_line,
             line,
@@ -234,10 +243,14 @@ impl<'a> Document<'a> {
         debug_assert_eq!(self.unmade, 0, "a node made after an unmade one");
         let index = self.buf.nodes.len();
         let values = self.buf.values.len();
-        self.buf
-            .nodes
-            .push(canonical_node(found, crc, values, false));
-        self.buf.values.push(found.value_span());
+        self.buf.nodes.push(canonical_node(
+            found,
+            crc,
+            values,
+            false,
+            line_count(self.src, found),
+        ));
+        push_value_spans(&mut self.buf.values, self.src, found);
         if crc == CLASS_VERSION.crc && found.key == CLASS_VERSION.name.as_bytes() {
             self.version_node = index as u32;
         }
@@ -253,15 +266,20 @@ impl<'a> Document<'a> {
     pub(crate) fn bind_canonical(&mut self, found: Canonical<'a>, crc: u32) {
         if self.keep_nodes {
             let values = self.buf.values.len();
-            self.buf
-                .nodes
-                .push(canonical_node(found, crc, values, true));
-            self.buf.values.push(found.value_span());
+            self.buf.nodes.push(canonical_node(
+                found,
+                crc,
+                values,
+                true,
+                line_count(self.src, found),
+            ));
+            push_value_spans(&mut self.buf.values, self.src, found);
         } else {
             #[cfg(debug_assertions)]
-            self.buf
-                .unmade
-                .push((canonical_node(found, crc, 0, true), found.value_span()));
+            self.buf.unmade.push((
+                canonical_node(found, crc, 0, true, line_count(self.src, found)),
+                found.value_span().region(),
+            ));
             self.unmade += 1;
         }
         self.advance(found);
@@ -376,6 +394,82 @@ fn next_header(bytes: &[u8], masks: &[u64], at: usize, line: u32) -> Option<(u32
     }
 }
 
+/// The value lines of a block after its first one (which starts at `start` and ends
+/// at `end`, on line `line`), while each is in canonical form (not blank, no comment,
+/// header or conflict marker, no blank or `\r` at either end): the next header past
+/// them, its line, and the length of the block's lines from `start` marked
+/// [`ValueSpan::SEVERAL_LINES`]. `None` when a line is not canonical, a value line
+/// follows a blank or comment line (the tokenizer reads those), or the block has more
+/// than [`LONG_BLOCK`] lines (the tokenizer keeps those as one region) or 2 GiB.
+#[inline(never)]
+fn more_value_lines(
+    bytes: &[u8],
+    masks: &[u64],
+    start: usize,
+    mut end: usize,
+    mut line: u32,
+) -> Option<(u32, u32, u32)> {
+    let mut lines = 1;
+    loop {
+        let at = end + 1;
+        let first = bytes.get(at).copied().unwrap_or(b';');
+        if EDGE[usize::from(first)] & FIRST != 0 {
+            let (next, next_line) = next_header(bytes, masks, at, line + 1)?;
+            let len = u32::try_from(end - start).ok()?;
+            if lines == 1 || len & ValueSpan::SEVERAL_LINES != 0 {
+                return None;
+            }
+            return Some((next, next_line, len | ValueSpan::SEVERAL_LINES));
+        }
+        let line_end = line_end(masks, bytes.len(), at);
+        if EDGE[usize::from(bytes[line_end - 1])] & LAST != 0 || lines >= LONG_BLOCK {
+            return None;
+        }
+        (end, line, lines) = (line_end, line + 1, lines + 1);
+    }
+}
+
+/// How many value lines `found` has.
+#[inline(always)]
+fn line_count(src: &str, found: Canonical<'_>) -> u32 {
+    if found.value_len & ValueSpan::SEVERAL_LINES == 0 {
+        return 1;
+    }
+    block_line_count(src, found.value_span().region())
+}
+
+/// [`line_count`] of a block of several lines, `region` spanning them.
+#[inline(never)]
+fn block_line_count(src: &str, region: ValueSpan) -> u32 {
+    let start = region.start as usize;
+    let text = &src.as_bytes()[start..start + region.len as usize];
+    1 + memchr::memchr_iter(b'\n', text).count() as u32
+}
+
+/// Pushes the span of each value line of `found` (in the text `src`) onto `values`.
+#[inline(always)]
+fn push_value_spans(values: &mut Vec<ValueSpan>, src: &str, found: Canonical<'_>) {
+    if found.value_len & ValueSpan::SEVERAL_LINES == 0 {
+        values.push(found.value_span());
+    } else {
+        push_block_spans(values, src, found.value_span().region());
+    }
+}
+
+/// [`push_value_spans`] of a block of several lines, `region` spanning them all.
+#[inline(never)]
+fn push_block_spans(values: &mut Vec<ValueSpan>, src: &str, region: ValueSpan) {
+    let mut start = region.start as usize;
+    let end = start + region.len as usize;
+    for line in src[start..end].split('\n') {
+        values.push(ValueSpan {
+            start: start as u32,
+            len: line.len() as u32,
+        });
+        start += line.len() + 1;
+    }
+}
+
 /// [`next_header`] past blank lines and comments, out of line.
 #[inline(never)]
 fn past_ignored(bytes: &[u8], masks: &[u64], mut at: usize, mut line: u32) -> Option<(u32, u32)> {
@@ -400,6 +494,7 @@ fn canonical_node(
     crc: u32,
     values_start: usize,
     consumed: bool,
+    lines: u32,
 ) -> PropertyNode {
     PropertyNode {
         key_crc: crc,
@@ -409,7 +504,7 @@ fn canonical_node(
         line: found.line,
         values_start: values_start as u32,
         column: 3,
-        values_len: 1,
+        values_len: lines,
         consumed,
         form: if found.inline {
             LineForm::Inline

@@ -12,6 +12,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::path::PathBuf;
 
 use clap::Args;
 use juliet_core::{
@@ -21,7 +22,7 @@ use serde_json::Value as Json;
 
 use super::output::escape_path;
 use super::output::{count, note_unknown_kind, Style};
-use super::project::pause_after_load;
+use super::project::{pause_after_load, Session};
 use super::tree::TreeArgs;
 use super::values::{properties, properties_where, to_json, Properties};
 use super::{CliResult, Status};
@@ -64,99 +65,129 @@ pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
     for w in &collected.warnings {
         writeln!(out, "{w}")?;
     }
-
-    let mut failed = path_errors.len() + session.errors.len();
+    let mut tally = Tally {
+        failed: path_errors.len() + session.errors.len(),
+        ..Tally::default()
+    };
     for e in path_errors.iter().chain(&session.errors) {
         writeln!(out, "{e} (not migrated)")?;
     }
     note_unknown_kind(&session.errors, session.root.as_deref());
-    let mut migrated = 0;
-    let mut current = 0;
-    let mut newer = 0;
     if !args.dry_run {
         pause_after_load();
     }
     for i in 0..session.files.len() {
-        let Some((class, is_instance)) = session.entity(i).and_then(|v| {
-            let e = v.manager.entity(v.id)?;
-            Some((e.class(), e.template().is_some()))
-        }) else {
-            continue;
+        if let Some(result) = migrate_file(&mut session, i, args.dry_run) {
+            let path = session.files[i].path.clone();
+            tally.report(path, result, style, out)?;
+        }
+    }
+    let newer = match tally.newer {
+        0 => String::new(),
+        n => format!(", {n} of a newer build left as written"),
+    };
+    eprintln!(
+        "{} {}, {} already current, {} not migrated{newer}",
+        count(tally.migrated, "file"),
+        if args.dry_run {
+            "would be migrated"
+        } else {
+            "migrated"
+        },
+        tally.current,
+        tally.failed
+    );
+    Ok(Status::from_problems(tally.failed > 0))
+}
+
+/// What migrating one file did: its changes (none for a current file), the reason the
+/// write path left it alone, or the error that stopped it.
+type FileResult = Result<Result<Vec<Change>, SkipReason>, juliet_core::Error>;
+
+/// Migrates file `i` of `session` (a dry run writes nothing); `None` for a file that did
+/// not load.
+fn migrate_file(session: &mut Session, i: usize, dry_run: bool) -> Option<FileResult> {
+    let (class, is_instance) = session.entity(i).and_then(|v| {
+        let e = v.manager.entity(v.id)?;
+        Some((e.class(), e.template().is_some()))
+    })?;
+    // Standalone entities and templates leave defaults out: they are not changes.
+    let defaults = (!is_instance).then(|| defaults_of(class));
+    let text = session.canonical_text(i)?;
+    // A world file without `EntityID` gets none: versions and migrated keys change,
+    // nothing else.
+    let text = match session.entity(i).map(|v| v.id) {
+        Some(id) if !session.files[i].has_id => {
+            text.map(|t| juliet_entities::load::without_entity_id(&t, id))
+        }
+        _ => text,
+    };
+    let path = session.files[i].path.clone();
+    Some(text.and_then(|new| {
+        if session.is_newer(i) {
+            return Ok(Err(SkipReason::NewerVersion));
+        }
+        // The bytes the file was loaded from (the world's copy, not a second read).
+        let changes = match session.file_bytes(i) {
+            Some(old) => changes(class, defaults.as_ref(), &old?, new.as_bytes(), &path)?,
+            None => Vec::new(),
         };
-        // Standalone entities and templates leave defaults out: they are not changes.
-        let defaults = (!is_instance).then(|| defaults_of(class));
-        let Some(text) = session.canonical_text(i) else {
-            continue;
-        };
-        // A world file without `EntityID` gets none: versions and migrated keys change,
-        // nothing else.
-        let text = match session.entity(i).map(|v| v.id) {
-            Some(id) if !session.files[i].has_id => {
-                text.map(|t| juliet_entities::load::without_entity_id(&t, id))
-            }
-            _ => text,
-        };
-        let path = session.files[i].path.clone();
-        let result = text.and_then(|new| {
-            if session.is_newer(i) {
-                return Ok(Err(SkipReason::NewerVersion));
-            }
-            // The bytes the file was loaded from (the world's copy, not a second read).
-            let changes = match session.file_bytes(i) {
-                Some(old) => changes(class, defaults.as_ref(), &old?, new.as_bytes(), &path)?,
-                None => Vec::new(),
-            };
-            if !changes.is_empty() && !args.dry_run {
-                // Edited in place: versions and migrated keys change, nothing else.
-                if let Some(bytes) = session.migrated_file(i, new).transpose()? {
-                    if let ReplaceOutcome::Skipped(reason) = session.replace_file(i, &bytes)? {
-                        return Ok(Err(reason));
-                    }
+        if !changes.is_empty() && !dry_run {
+            // Edited in place: versions and migrated keys change, nothing else.
+            if let Some(bytes) = session.migrated_file(i, new).transpose()? {
+                if let ReplaceOutcome::Skipped(reason) = session.replace_file(i, &bytes)? {
+                    return Ok(Err(reason));
                 }
             }
-            Ok(Ok(changes))
-        });
+        }
+        Ok(Ok(changes))
+    }))
+}
+
+/// How many files a run migrated, found current, left as a newer build's, or failed on.
+#[derive(Debug, Default)]
+struct Tally {
+    migrated: usize,
+    current: usize,
+    newer: usize,
+    failed: usize,
+}
+
+impl Tally {
+    /// Prints what migrating the file at `path` did, and counts it.
+    fn report(
+        &mut self,
+        path: PathBuf,
+        result: FileResult,
+        style: Style,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
         match result {
             // A newer build's file is left alone by design, not a failure.
             Ok(Err(SkipReason::NewerVersion)) => {
-                newer += 1;
+                self.newer += 1;
                 let reason = SkipReason::NewerVersion;
                 writeln!(out, "{} (left as it is)", Skipped { path, reason })?;
             }
             Ok(Err(reason)) => {
-                failed += 1;
+                self.failed += 1;
                 writeln!(out, "{} (not migrated)", Skipped { path, reason })?;
             }
-            Ok(Ok(changes)) if changes.is_empty() => current += 1,
+            Ok(Ok(changes)) if changes.is_empty() => self.current += 1,
             Ok(Ok(changes)) => {
-                migrated += 1;
+                self.migrated += 1;
                 writeln!(out, "{}", style.bold(&escape_path(&path)))?;
                 for change in &changes {
                     writeln!(out, "  {}", describe(change, style))?;
                 }
             }
             Err(e) => {
-                failed += 1;
+                self.failed += 1;
                 writeln!(out, "{e} (not migrated)")?;
             }
         }
+        Ok(())
     }
-    let newer = match newer {
-        0 => String::new(),
-        n => format!(", {n} of a newer build left as written"),
-    };
-    eprintln!(
-        "{} {}, {} already current, {} not migrated{newer}",
-        count(migrated, "file"),
-        if args.dry_run {
-            "would be migrated"
-        } else {
-            "migrated"
-        },
-        current,
-        failed
-    );
-    Ok(Status::from_problems(failed > 0))
 }
 
 /// One line for `change`.

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{DataStruct, DeriveInput, Fields, Member, Type};
+use syn::{DataStruct, DeriveInput, Fields, Ident, Member, Type};
 
 use crate::attr::FieldAttrs;
 use crate::ctxt::Ctxt;
@@ -154,36 +154,76 @@ pub(crate) fn stub(input: &DeriveInput, krate: &syn::Path) -> TokenStream {
 /// The `Field` impl of a composite whose leaves are `leaves`.
 pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
     let ident = &input.ident;
-    let field = quote!(#krate::__private::Field);
-    let of = |leaf: &Leaf<'_>| {
-        let ty = leaf.ty;
-        quote_spanned!(ty.span()=> <#ty as #field>)
-    };
     let starts: Vec<_> = (0..leaves.len())
         .map(|i| format_ident!("__JULIET_LEAF_{}", i))
         .collect();
-    let mut consts = Vec::new();
-    for i in 0..leaves.len() {
-        let start = &starts[i];
+    let table = leaf_table(ident, leaves, &starts, krate);
+    let field_impl = field_impl(ident, leaves, &starts, krate);
+    quote! {
+        const _: () = {
+            #table
+
+            #field_impl
+        };
+    }
+}
+
+/// `<Ty as Field>` for the type of `leaf`, spanned at that type.
+fn leaf_field(leaf: &Leaf<'_>, krate: &syn::Path) -> TokenStream {
+    let field = quote!(#krate::__private::Field);
+    let ty = leaf.ty;
+    quote_spanned!(ty.span()=> <#ty as #field>)
+}
+
+/// The composite's property table (one `Part` per field, its headers and its leaves)
+/// and the constants `starts` naming the table index of each field's first leaf.
+fn leaf_table(
+    ident: &Ident,
+    leaves: &[Leaf<'_>],
+    starts: &[Ident],
+    krate: &syn::Path,
+) -> TokenStream {
+    let consts = starts.iter().enumerate().map(|(i, start)| {
         let value = match i {
             0 => quote!(0),
             _ => {
-                let (before, ty) = (&starts[i - 1], of(&leaves[i - 1]));
+                let (before, ty) = (&starts[i - 1], leaf_field(&leaves[i - 1], krate));
                 quote!(#before + #ty::LEAVES.len())
             }
         };
-        consts.push(quote!(const #start: usize = #value;));
-    }
+        quote!(const #start: usize = #value;)
+    });
     let parts = leaves.iter().map(|leaf| {
-        let (member, key, ty) = (&leaf.member, &leaf.key, of(leaf));
+        let (member, key, ty) = (&leaf.member, &leaf.key, leaf_field(leaf, krate));
         let name = match member {
             Member::Named(ident) => ident.to_string(),
             Member::Unnamed(index) => index.index.to_string(),
         };
         quote!(#krate::__private::Part::new(#key, #name, ::core::mem::offset_of!(#ident, #member), #ty::LEAVES))
     });
+    let count = Literal::usize_unsuffixed(leaves.len());
+    quote! {
+        const __JULIET_PARTS: [#krate::__private::Part; #count] = [#(#parts),*];
+        const __JULIET_HEADER_BYTES: usize = #krate::__private::header_bytes(&__JULIET_PARTS);
+        static __JULIET_HEADERS: [u8; __JULIET_HEADER_BYTES] =
+            #krate::__private::headers::<__JULIET_HEADER_BYTES>(&__JULIET_PARTS);
+        const __JULIET_LEAVES: usize = #krate::__private::leaf_count(&__JULIET_PARTS);
+        static __JULIET_TABLE: [#krate::PropertyDescriptor; __JULIET_LEAVES] =
+            #krate::__private::table::<__JULIET_LEAVES>(&__JULIET_PARTS, &__JULIET_HEADERS);
+        #(#consts)*
+    }
+}
+
+/// The `Field` impl: each operation passed on to every field's own, its leaves found
+/// from the `starts` constants.
+fn field_impl(
+    ident: &Ident,
+    leaves: &[Leaf<'_>],
+    starts: &[Ident],
+    krate: &syn::Path,
+) -> TokenStream {
     let saves = leaves.iter().map(|leaf| {
-        let (member, ty) = (&leaf.member, of(leaf));
+        let (member, ty) = (&leaf.member, leaf_field(leaf, krate));
         let suffix = format!(".{}", leaf.key);
         quote! {
             path.truncate(key.len());
@@ -192,8 +232,8 @@ pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path
             #ty::save_field(&self.#member, &path, out);
         }
     });
-    let reads = leaves.iter().zip(&starts).map(|(leaf, start)| {
-        let (member, ty) = (&leaf.member, of(leaf));
+    let reads = leaves.iter().zip(starts).map(|(leaf, start)| {
+        let (member, ty) = (&leaf.member, leaf_field(leaf, krate));
         quote! {
             let header = properties.header(start + #start);
             #ty::read_field(&mut self.#member, properties, start + #start, header)?;
@@ -201,7 +241,7 @@ pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path
     });
     // Last field first: the first whose leaves start at or before `leaf` holds it.
     let decodes = leaves.iter().enumerate().rev().map(|(i, leaf)| {
-        let (member, ty, start) = (&leaf.member, of(leaf), &starts[i]);
+        let (member, ty, start) = (&leaf.member, leaf_field(leaf, krate), &starts[i]);
         let call = quote!(#ty::decode_leaf(&mut self.#member, properties, leaf - #start));
         if i == 0 {
             quote!(#call)
@@ -209,57 +249,45 @@ pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path
             quote!(if leaf >= #start { return #call; })
         }
     });
-    let copies = leaves.iter().zip(&starts).map(|(leaf, start)| {
-        let (member, ty) = (&leaf.member, of(leaf));
+    let copies = leaves.iter().zip(starts).map(|(leaf, start)| {
+        let (member, ty) = (&leaf.member, leaf_field(leaf, krate));
         quote!(#ty::copy_leaves(&mut self.#member, &src.#member, set, start + #start);)
     });
-    let count = Literal::usize_unsuffixed(leaves.len());
     quote! {
-        const _: () = {
-            const __JULIET_PARTS: [#krate::__private::Part; #count] = [#(#parts),*];
-            const __JULIET_HEADER_BYTES: usize = #krate::__private::header_bytes(&__JULIET_PARTS);
-            static __JULIET_HEADERS: [u8; __JULIET_HEADER_BYTES] =
-                #krate::__private::headers::<__JULIET_HEADER_BYTES>(&__JULIET_PARTS);
-            const __JULIET_LEAVES: usize = #krate::__private::leaf_count(&__JULIET_PARTS);
-            static __JULIET_TABLE: [#krate::PropertyDescriptor; __JULIET_LEAVES] =
-                #krate::__private::table::<__JULIET_LEAVES>(&__JULIET_PARTS, &__JULIET_HEADERS);
-            #(#consts)*
+        // SAFETY: the leaves are made here from the struct's own fields, each at
+        // `offset_of!` that field (plus the leaf's own offset within it) with the
+        // operations of the leaf's type.
+        #[automatically_derived]
+        unsafe impl #krate::__private::Field for #ident {
+            const LEAVES: &'static [#krate::PropertyDescriptor] = &__JULIET_TABLE;
 
-            // SAFETY: the leaves are made here from the struct's own fields, each at
-            // `offset_of!` that field (plus the leaf's own offset within it) with the
-            // operations of the leaf's type.
-            #[automatically_derived]
-            unsafe impl #krate::__private::Field for #ident {
-                const LEAVES: &'static [#krate::PropertyDescriptor] = &__JULIET_TABLE;
-
-                fn save_field(&self, key: &str, out: &mut ::std::string::String) {
-                    let mut path = ::std::string::String::with_capacity(key.len() + 16);
-                    path.push_str(key);
-                    #(#saves)*
-                }
-
-                fn read_field(
-                    &mut self,
-                    properties: &mut #krate::Properties<'_, '_>,
-                    start: usize,
-                    _: &'static str,
-                ) -> ::core::result::Result<(), #krate::Error> {
-                    #(#reads)*
-                    ::core::result::Result::Ok(())
-                }
-
-                fn decode_leaf(
-                    &mut self,
-                    properties: &mut #krate::Properties<'_, '_>,
-                    leaf: usize,
-                ) -> ::core::result::Result<(), #krate::Error> {
-                    #(#decodes)*
-                }
-
-                fn copy_leaves(&mut self, src: &Self, set: &[u64], start: usize) {
-                    #(#copies)*
-                }
+            fn save_field(&self, key: &str, out: &mut ::std::string::String) {
+                let mut path = ::std::string::String::with_capacity(key.len() + 16);
+                path.push_str(key);
+                #(#saves)*
             }
-        };
+
+            fn read_field(
+                &mut self,
+                properties: &mut #krate::Properties<'_, '_>,
+                start: usize,
+                _: &'static str,
+            ) -> ::core::result::Result<(), #krate::Error> {
+                #(#reads)*
+                ::core::result::Result::Ok(())
+            }
+
+            fn decode_leaf(
+                &mut self,
+                properties: &mut #krate::Properties<'_, '_>,
+                leaf: usize,
+            ) -> ::core::result::Result<(), #krate::Error> {
+                #(#decodes)*
+            }
+
+            fn copy_leaves(&mut self, src: &Self, set: &[u64], start: usize) {
+                #(#copies)*
+            }
+        }
     }
 }

@@ -137,150 +137,189 @@ pub(crate) fn expand(
 /// variant (each field's one-line form). As a leaf of a record (a list element's
 /// field): one `Path: Variant` line, then one `Path.Field: value` line per field.
 fn whole(input: &DeriveInput, variants: &[Variant<'_>], krate: &syn::Path) -> TokenStream {
-    let ident = &input.ident;
+    let item_impl = item_impl(&input.ident, variants, krate);
+    let optional_impl = optional_impl(&input.ident, krate);
+    quote! {
+        const _: () = {
+            #item_impl
+
+            #optional_impl
+        };
+    }
+}
+
+/// The `Item` impl: the enum as a list element or a map's value, and as a leaf of a
+/// record.
+fn item_impl(ident: &Ident, variants: &[Variant<'_>], krate: &syn::Path) -> TokenStream {
     let type_name = ident.to_string();
     let element = quote!(#krate::Element);
     let variants_trait = quote!(#krate::__private::Variants);
-    let private = quote!(#krate::__private);
-    let encode_with = |v: &Variant<'_>, prefix: TokenStream| {
-        let (pat, name) = (pattern(v), &v.name);
-        let writes = v.fields.iter().map(|f| {
-            let (binding, ty, key) = (&f.binding, f.ty, format!("{}: ", f.key));
-            let enc = quote_spanned!(ty.span()=> <#ty as #element>::encode_element);
-            quote! {
-                #prefix
-                out.push_str(#key);
-                #enc(#binding, out);
-            }
-        });
-        quote!(#pat => { out.push_str(#name); #(#writes)* })
-    };
     let encodes = variants
         .iter()
-        .map(|v| encode_with(v, quote!(out.push('\n');)));
+        .map(|v| encode_arm(v, quote!(out.push('\n');), krate));
     let entry_encodes = variants.iter().map(|v| {
-        encode_with(
+        encode_arm(
             v,
             quote! { out.push('\n'); out.push_str(path); out.push('.'); },
+            krate,
         )
     });
+    let decode_item = decode_item(variants, krate);
+    let decode_entry = decode_entry(variants, krate);
+    let bounds = variants.iter().flat_map(|v| &v.fields).map(|f| {
+        let ty = f.ty;
+        quote_spanned!(ty.span()=> for<'__juliet> #ty: #element)
+    });
+    quote! {
+        #[automatically_derived]
+        impl #krate::Item for #ident
+        where
+            #(#bounds,)*
+        {
+            const ITEM_TYPE: #krate::PropertyType = #krate::PropertyType::EnumWithData {
+                name: #type_name,
+                variants: <Self as #variants_trait>::SHAPE,
+            };
+            const RECORD: bool = true;
+
+            fn encode_item(&self, out: &mut ::std::string::String) {
+                match self {
+                    #(#encodes)*
+                }
+            }
+
+            #[allow(unused_variables)]
+            fn decode_item<'a>(
+                lines: &[&'a str],
+            ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
+                #decode_item
+            }
+
+            fn encode_entries(
+                &self,
+                path: &mut ::std::string::String,
+                out: &mut ::std::string::String,
+            ) {
+                out.push('\n');
+                out.push_str(path);
+                out.push_str(": ");
+                match self {
+                    #(#entry_encodes)*
+                }
+            }
+
+            fn decode_entry<'a>(
+                &mut self,
+                path: &'a str,
+                key: &'a str,
+                text: &'a str,
+            ) -> ::core::result::Result<(), #krate::ValueError<'a>> {
+                #decode_entry
+            }
+
+            fn same_item(&self, other: &Self) -> bool {
+                #variants_trait::variant(self) == #variants_trait::variant(other)
+                    && (0..<Self as #variants_trait>::KEYS.len())
+                        .all(|k| #variants_trait::same_field(self, other, k))
+            }
+        }
+    }
+}
+
+/// The arm of a `match self` that writes variant `v`: its name, then each field as
+/// `prefix`, `Field: ` and the field's one-line form.
+fn encode_arm(v: &Variant<'_>, prefix: TokenStream, krate: &syn::Path) -> TokenStream {
+    let element = quote!(#krate::Element);
+    let (pat, name) = (pattern(v), &v.name);
+    let writes = v.fields.iter().map(|f| {
+        let (binding, ty, key) = (&f.binding, f.ty, format!("{}: ", f.key));
+        let enc = quote_spanned!(ty.span()=> <#ty as #element>::encode_element);
+        quote! {
+            #prefix
+            out.push_str(#key);
+            #enc(#binding, out);
+        }
+    });
+    quote!(#pat => { out.push_str(#name); #(#writes)* })
+}
+
+/// The body of `Item::decode_item`: the variant and its field lines read by
+/// `read_variant`, then the arm of that variant ([`decode_variant_arm`]).
+fn decode_item(variants: &[Variant<'_>], krate: &syn::Path) -> TokenStream {
+    let variants_trait = quote!(#krate::__private::Variants);
     let decodes = variants
         .iter()
         .enumerate()
         .map(|(vi, v)| decode_variant_arm(v, vi, krate));
-    let (element, private_ref) = (&element, &private);
-    let entry_decodes = variants.iter().map(|v| {
+    quote! {
+        let lines = #krate::codec::read_variant(
+            lines.iter().copied(),
+            <Self as #variants_trait>::NAMES,
+            <Self as #variants_trait>::FIELDS,
+        )?;
+        let fields = lines.fields;
+        match lines.variant {
+            #(#decodes)*
+            _ => ::core::unreachable!("read_variant returns an index into VARIANTS"),
+        }
+    }
+}
+
+/// The body of `Item::decode_entry`: the record's variant line (an empty path), or the
+/// line of one field of the variant in use.
+fn decode_entry(variants: &[Variant<'_>], krate: &syn::Path) -> TokenStream {
+    let element = &quote!(#krate::Element);
+    let private = &quote!(#krate::__private);
+    let entry_decodes = variants.iter().flat_map(|v| {
         let vident = v.ident;
         v.fields.iter().enumerate().map(move |(fi, f)| {
             let (member, ty, fi) = (&f.member, f.ty, Literal::usize_unsuffixed(fi));
             let dec = quote_spanned!(ty.span()=> <#ty as #element>::decode_element);
             quote! {
                 (Self::#vident { #member: field, .. }, #fi) => {
-                    *field = #dec(#private_ref::value_line(text))?;
+                    *field = #dec(#private::value_line(text))?;
                 }
             }
         })
     });
-    let entry_decodes = entry_decodes.flatten();
-    let bounds = variants.iter().flat_map(|v| &v.fields).map(|f| {
-        let ty = f.ty;
-        quote_spanned!(ty.span()=> for<'__juliet> #ty: #element)
-    });
     quote! {
-        const _: () = {
-            #[automatically_derived]
-            impl #krate::Item for #ident
-            where
-                #(#bounds,)*
-            {
-                const ITEM_TYPE: #krate::PropertyType = #krate::PropertyType::EnumWithData {
-                    name: #type_name,
-                    variants: <Self as #variants_trait>::SHAPE,
-                };
-                const RECORD: bool = true;
+        if path.is_empty() {
+            return #private::read_record_variant(self, text);
+        }
+        let field = #private::record_field(self, path, key)?;
+        match (self, field) {
+            #(#entry_decodes)*
+            _ => ::core::unreachable!("record_field returns a field of the variant in use"),
+        }
+        ::core::result::Result::Ok(())
+    }
+}
 
-                fn encode_item(&self, out: &mut ::std::string::String) {
-                    match self {
-                        #(#encodes)*
-                    }
-                }
+/// The `Optional` impl: the enum as an `Option`'s value, in its `Item` form.
+fn optional_impl(ident: &Ident, krate: &syn::Path) -> TokenStream {
+    quote! {
+        #[automatically_derived]
+        impl #krate::Optional for #ident
+        where
+            for<'__juliet> #ident: #krate::Item,
+        {
+            const OPTIONAL_TYPE: #krate::PropertyType = <Self as #krate::Item>::ITEM_TYPE;
 
-                #[allow(unused_variables)]
-                fn decode_item<'a>(
-                    lines: &[&'a str],
-                ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
-                    let lines = #krate::codec::read_variant(
-                        lines.iter().copied(),
-                        <Self as #variants_trait>::NAMES,
-                        <Self as #variants_trait>::FIELDS,
-                    )?;
-                    let fields = lines.fields;
-                    match lines.variant {
-                        #(#decodes)*
-                        _ => ::core::unreachable!("read_variant returns an index into VARIANTS"),
-                    }
-                }
-
-                fn encode_entries(
-                    &self,
-                    path: &mut ::std::string::String,
-                    out: &mut ::std::string::String,
-                ) {
-                    out.push('\n');
-                    out.push_str(path);
-                    out.push_str(": ");
-                    match self {
-                        #(#entry_encodes)*
-                    }
-                }
-
-                fn decode_entry<'a>(
-                    &mut self,
-                    path: &'a str,
-                    key: &'a str,
-                    text: &'a str,
-                ) -> ::core::result::Result<(), #krate::ValueError<'a>> {
-                    if path.is_empty() {
-                        return #private::read_record_variant(self, text);
-                    }
-                    let field = #private::record_field(self, path, key)?;
-                    match (self, field) {
-                        #(#entry_decodes)*
-                        _ => ::core::unreachable!("record_field returns a field of the variant in use"),
-                    }
-                    ::core::result::Result::Ok(())
-                }
-
-                fn same_item(&self, other: &Self) -> bool {
-                    #variants_trait::variant(self) == #variants_trait::variant(other)
-                        && (0..<Self as #variants_trait>::KEYS.len())
-                            .all(|k| #variants_trait::same_field(self, other, k))
-                }
+            fn encode_some(&self, out: &mut ::std::string::String) {
+                <Self as #krate::Item>::encode_item(self, out);
             }
 
-            #[automatically_derived]
-            impl #krate::Optional for #ident
-            where
-                for<'__juliet> #ident: #krate::Item,
-            {
-                const OPTIONAL_TYPE: #krate::PropertyType = <Self as #krate::Item>::ITEM_TYPE;
-
-                fn encode_some(&self, out: &mut ::std::string::String) {
-                    <Self as #krate::Item>::encode_item(self, out);
-                }
-
-                fn decode_some(
-                    value: #krate::Value<'_>,
-                ) -> ::core::result::Result<Self, #krate::ValueError<'_>> {
-                    let lines: ::std::vec::Vec<&str> = value.lines().collect();
-                    <Self as #krate::Item>::decode_item(&lines)
-                }
-
-                fn same_some(&self, other: &Self) -> bool {
-                    <Self as #krate::Item>::same_item(self, other)
-                }
+            fn decode_some(
+                value: #krate::Value<'_>,
+            ) -> ::core::result::Result<Self, #krate::ValueError<'_>> {
+                let lines: ::std::vec::Vec<&str> = value.lines().collect();
+                <Self as #krate::Item>::decode_item(&lines)
             }
-        };
+
+            fn same_some(&self, other: &Self) -> bool {
+                <Self as #krate::Item>::same_item(self, other)
+            }
+        }
     }
 }
 

@@ -136,14 +136,18 @@ fn start_const(i: usize) -> proc_macro2::Ident {
     format_ident!("__JULIET_START_{}", i)
 }
 
+/// The name of the constant holding the table index of property `i`'s last leaf.
+fn last_const(i: usize) -> proc_macro2::Ident {
+    format_ident!("__JULIET_LAST_{}", i)
+}
+
 /// The constants `__JULIET_START_i` (the table index of property `i`'s first leaf:
 /// the leaves of the properties before it) and `__JULIET_LAST_i` (its last leaf).
 fn start_consts(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let mut out = Vec::new();
     let mut previous: Option<(proc_macro2::Ident, TokenStream)> = None;
     for (i, field) in cont.properties().enumerate() {
-        let start = start_const(i);
-        let last = format_ident!("__JULIET_LAST_{}", i);
+        let (start, last) = (start_const(i), last_const(i));
         let codec = codec(field, krate);
         let value = match &previous {
             None => quote!(0),
@@ -297,24 +301,6 @@ fn default_value(cont: &Container<'_>) -> TokenStream {
 /// `Reflect::clone_value`, written field by field with no property table and no
 /// indirect call:
 ///
-/// - every property is cloned (`Clone::clone`, which `Codec` implies; called through
-///   `__juliet_clone::<Ty>`, whose `Ty: Codec` bound is the obligation every other use
-///   of the property makes at the field type, so a type without a codec is still
-///   reported once);
-/// - a `skip` field gets what `default_value` gives it: its declared default
-///   (`#[jasset(default = expr)]`, else `Default::default()`), so skipped fields need
-///   no `Clone`;
-/// - with the struct-level `default` and some `skip` field, skipped fields come from
-///   `<Self as Default>::default()`: that value is built and each of its properties is
-///   replaced by a clone of `self`'s.
-///
-/// The value is the one of the former definition (`default_value()`, then every
-/// property clone-assigned through the property table); only the side effects of
-/// default expressions of properties (and of a struct-level `Default` when no field is
-/// skipped) are gone, as those values were overwritten anyway.
-/// `Reflect::clone_value`, written field by field with no property table and no
-/// indirect call:
-///
 /// - every property is cloned (`Clone::clone`, which `Codec` implies);
 /// - a `skip` field gets what `default_value` gives it: its declared default
 ///   (`#[jasset(default = expr)]`, else `Default::default()`), so skipped fields need
@@ -323,14 +309,13 @@ fn default_value(cont: &Container<'_>) -> TokenStream {
 ///   `<Self as Default>::default()`: that value is built and each of its properties is
 ///   replaced by a clone of `self`'s.
 ///
-/// The value is the one of the former definition (`default_value()`, then every
-/// property clone-assigned through the property table); only the side effects of
-/// default expressions of properties (and of a struct-level `Default` when no field is
-/// skipped) are gone, as those values were overwritten anyway.
+/// The value is `default_value()` with every property clone-assigned over it; the
+/// default expressions of properties (and a struct-level `Default` when no field is
+/// skipped) are not run, as their values would be overwritten anyway.
 ///
-/// The clone goes through a local `__juliet_clone::<Ty>` whose bound is `Ty: Codec`,
+/// The clone goes through a local `__juliet_clone::<Ty>` whose bound is `Ty: Field`,
 /// spanned at the field type and preceded in the same body by the codec path's own
-/// use (`<Ty as Codec>::PROPERTY_TYPE`): rustc then reports a type without a codec once,
+/// use (`<Ty as Field>::LEAVES`): rustc then reports a type without a codec once,
 /// as for every other use (with a `Clone::clone` call, a type with neither trait would
 /// get a second error).
 fn clone_value(cont: &Container<'_>, krate: &Path) -> TokenStream {
@@ -393,10 +378,11 @@ fn clone_value(cont: &Container<'_>, krate: &Path) -> TokenStream {
     }
 }
 
-/// `Reflect::copy_properties`, field by field: property `i` (in table order) is
-/// clone-assigned (`Clone::clone_from`) when bit `i % 64` of word `i / 64` is set; one
-/// test and one inlined copy per property, no table and no indirect call. The helper's
-/// `Ty: Codec` bound follows the codec path's own use, as in `clone_value`.
+/// `Reflect::copy_properties`, field by field: leaf `i` (in table order) is
+/// clone-assigned when bit `i % 64` of word `i / 64` of `set` is set, through each
+/// property type's `Field::copy_leaves` (`Clone::clone_from` for a `with` field); no
+/// table and no indirect call. The codec paths' own uses come first, as in
+/// `clone_value`.
 fn copy_properties(cont: &Container<'_>, krate: &Path) -> TokenStream {
     let mut obligations = Vec::new();
     let mut copies = Vec::new();
@@ -471,7 +457,31 @@ fn save(cont: &Container<'_>, krate: &Path) -> TokenStream {
 /// decoder for each property type, not one for each field of each class. Then the
 /// class version and the migration.
 fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
-    let version = Literal::u32_suffixed(cont.version());
+    let (helper, dispatch) = load_properties(cont, krate);
+    let (resolve, migrate) = migration(cont, krate);
+    quote! {
+        fn load(
+            &mut self,
+            ar: &mut #krate::Archive<'_>,
+        ) -> ::core::result::Result<(), #krate::Error> {
+            #helper
+            if let ::core::option::Option::Some(doc) = ar.document_mut() {
+                // The `static` of this `const` block: naming `Self::CLASS` here would
+                // repeat a `Send`/`Sync` error that the class item already reports.
+                let mut properties = doc.properties(__JULIET_CLASS.properties);
+                #dispatch
+            }
+            #resolve
+            #migrate
+            ::core::result::Result::Ok(())
+        }
+    }
+}
+
+/// The walk of `load` over the properties: the codec obligations of every property
+/// type (so that a type without a codec is reported once), then the walk itself, the
+/// properties in declaration order first and the rest by table index.
+fn load_properties(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream) {
     let mut obligations = Vec::new();
     let mut straight = Vec::new();
     let mut arms = Vec::new();
@@ -482,7 +492,7 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
         let header = Literal::string(&format!("; {key}\n"));
         let codec = codec(field, krate);
         obligations.push(quote!(let _ = #codec::LEAVES;));
-        let (start, last) = (start_const(i), format_ident!("__JULIET_LAST_{}", i));
+        let (start, last) = (start_const(i), last_const(i));
         if field.attrs.with.is_some() {
             let (_, decode) = with_functions(field);
             straight.push(quote! {
@@ -527,8 +537,14 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
             }
         }
     };
+    (helper, dispatch)
+}
 
-    let (resolve, migrate) = match &cont.attrs.migrate {
+/// The end of `load`: the file's class version resolved, and with `migrate` the
+/// migration called when the file is older than the class.
+fn migration(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream) {
+    let version = Literal::u32_suffixed(cont.version());
+    match &cont.attrs.migrate {
         Some(path) => {
             let f = quote_spanned! {path.span()=>
                 let migrate: fn(
@@ -548,24 +564,6 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
             )
         }
         None => (quote!(ar.resolve_class_version(#version)?;), quote!()),
-    };
-
-    quote! {
-        fn load(
-            &mut self,
-            ar: &mut #krate::Archive<'_>,
-        ) -> ::core::result::Result<(), #krate::Error> {
-            #helper
-            if let ::core::option::Option::Some(doc) = ar.document_mut() {
-                // The `static` of this `const` block: naming `Self::CLASS` here would
-                // repeat a `Send`/`Sync` error that the class item already reports.
-                let mut properties = doc.properties(__JULIET_CLASS.properties);
-                #dispatch
-            }
-            #resolve
-            #migrate
-            ::core::result::Result::Ok(())
-        }
     }
 }
 

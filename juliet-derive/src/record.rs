@@ -8,34 +8,100 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::DeriveInput;
+use syn::{DeriveInput, Ident};
 
 use crate::composite::Leaf;
 
 /// The `Item` and `Optional` impls of the composite whose leaves are `leaves`.
 pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
-    let ident = &input.ident;
+    let item_impl = item_impl(&input.ident, leaves, krate);
+    let optional_impl = optional_impl(&input.ident, krate);
+    quote! {
+        const _: () = {
+            #item_impl
+
+            #optional_impl
+        };
+    }
+}
+
+/// `<Ty as Item>` for the type of `leaf`, spanned at that type.
+fn leaf_item(leaf: &Leaf<'_>, krate: &syn::Path) -> TokenStream {
+    let item = quote!(#krate::Item);
+    let ty = leaf.ty;
+    quote_spanned!(ty.span()=> <#ty as #item>)
+}
+
+/// The `Item` impl: a record of one entry per leaf.
+fn item_impl(ident: &Ident, leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
     let name = ident.to_string();
     let item = quote!(#krate::Item);
     let private = quote!(#krate::__private);
-    let of = |leaf: &Leaf<'_>| {
-        let ty = leaf.ty;
-        quote_spanned!(ty.span()=> <#ty as #item>)
-    };
     let bounds = leaves.iter().map(|leaf| {
         let ty = leaf.ty;
         quote_spanned!(ty.span()=> #ty: #item)
     });
-    let keys: Vec<&str> = leaves.iter().map(|leaf| leaf.key.as_str()).collect();
     let types = leaves.iter().map(|leaf| {
-        let (key, ty) = (&leaf.key, of(leaf));
+        let (key, ty) = (&leaf.key, leaf_item(leaf, krate));
         quote!((#key, &#ty::ITEM_TYPE))
     });
     let record = quote! {
         #krate::PropertyType::Record { name: #name, leaves: &[#(#types),*] }
     };
+    let encodes = encode_entries(leaves, krate);
+    let decodes = decode_entry(leaves, krate);
+    let sames = leaves.iter().map(|leaf| {
+        let (member, ty) = (&leaf.member, leaf_item(leaf, krate));
+        quote!(&& #ty::same_item(&self.#member, &other.#member))
+    });
+    quote! {
+        #[automatically_derived]
+        impl #item for #ident
+        where
+            for<'__juliet> #ident: ::core::default::Default,
+            #(for<'__juliet> #bounds,)*
+        {
+            const ITEM_TYPE: #krate::PropertyType = #record;
+            const RECORD: bool = true;
+
+            fn encode_item(&self, out: &mut ::std::string::String) {
+                #private::write_record(self, out);
+            }
+
+            fn decode_item<'a>(
+                lines: &[&'a str],
+            ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
+                #private::decode_record(lines)
+            }
+
+            fn encode_entries(
+                &self,
+                path: &mut ::std::string::String,
+                out: &mut ::std::string::String,
+            ) {
+                #encodes
+            }
+
+            fn decode_entry<'a>(
+                &mut self,
+                path: &'a str,
+                key: &'a str,
+                text: &'a str,
+            ) -> ::core::result::Result<(), #krate::ValueError<'a>> {
+                #decodes
+            }
+
+            fn same_item(&self, other: &Self) -> bool {
+                true #(#sames)*
+            }
+        }
+    }
+}
+
+/// The body of `Item::encode_entries`: each leaf's entries under its path.
+fn encode_entries(leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
     let encodes = leaves.iter().map(|leaf| {
-        let (member, key, ty) = (&leaf.member, &leaf.key, of(leaf));
+        let (member, key, ty) = (&leaf.member, &leaf.key, leaf_item(leaf, krate));
         quote! {
             path.truncate(len);
             if len > 0 {
@@ -45,8 +111,20 @@ pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path
             #ty::encode_entries(&self.#member, path, out);
         }
     });
+    quote! {
+        let len = path.len();
+        #(#encodes)*
+        path.truncate(len);
+    }
+}
+
+/// The body of `Item::decode_entry`: the entry passed to the leaf its path starts
+/// with, or an error naming the leaves.
+fn decode_entry(leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
+    let private = quote!(#krate::__private);
+    let keys: Vec<&str> = leaves.iter().map(|leaf| leaf.key.as_str()).collect();
     let decodes = leaves.iter().map(|leaf| {
-        let (member, key, ty) = (&leaf.member, &leaf.key, of(leaf));
+        let (member, key, ty) = (&leaf.member, &leaf.key, leaf_item(leaf, krate));
         quote! {
             // The exact key first: the writer's spelling, one compare.
             if head == #key || #krate::keys_equal(head, #key) {
@@ -54,78 +132,38 @@ pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path
             }
         }
     });
-    let sames = leaves.iter().map(|leaf| {
-        let (member, ty) = (&leaf.member, of(leaf));
-        quote!(&& #ty::same_item(&self.#member, &other.#member))
-    });
     quote! {
-        const _: () = {
-            #[automatically_derived]
-            impl #item for #ident
-            where
-                for<'__juliet> #ident: ::core::default::Default,
-                #(for<'__juliet> #bounds,)*
-            {
-                const ITEM_TYPE: #krate::PropertyType = #record;
-                const RECORD: bool = true;
+        let (head, rest) = #private::split_path(path);
+        #(#decodes)*
+        ::core::result::Result::Err(#private::no_such_leaf(key, head, &[#(#keys),*]))
+    }
+}
 
-                fn encode_item(&self, out: &mut ::std::string::String) {
-                    #private::write_record(self, out);
-                }
+/// The `Optional` impl: the record as an `Option`'s value.
+fn optional_impl(ident: &Ident, krate: &syn::Path) -> TokenStream {
+    let item = quote!(#krate::Item);
+    let private = quote!(#krate::__private);
+    quote! {
+        #[automatically_derived]
+        impl #krate::Optional for #ident
+        where
+            for<'__juliet> #ident: #item + ::core::default::Default,
+        {
+            const OPTIONAL_TYPE: #krate::PropertyType = <Self as #item>::ITEM_TYPE;
 
-                fn decode_item<'a>(
-                    lines: &[&'a str],
-                ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
-                    #private::decode_record(lines)
-                }
-
-                fn encode_entries(
-                    &self,
-                    path: &mut ::std::string::String,
-                    out: &mut ::std::string::String,
-                ) {
-                    let len = path.len();
-                    #(#encodes)*
-                    path.truncate(len);
-                }
-
-                fn decode_entry<'a>(
-                    &mut self,
-                    path: &'a str,
-                    key: &'a str,
-                    text: &'a str,
-                ) -> ::core::result::Result<(), #krate::ValueError<'a>> {
-                    let (head, rest) = #private::split_path(path);
-                    #(#decodes)*
-                    ::core::result::Result::Err(#private::no_such_leaf(key, head, &[#(#keys),*]))
-                }
-
-                fn same_item(&self, other: &Self) -> bool {
-                    true #(#sames)*
-                }
+            fn encode_some(&self, out: &mut ::std::string::String) {
+                #private::write_record(self, out);
             }
 
-            #[automatically_derived]
-            impl #krate::Optional for #ident
-            where
-                for<'__juliet> #ident: #item + ::core::default::Default,
-            {
-                const OPTIONAL_TYPE: #krate::PropertyType = <Self as #item>::ITEM_TYPE;
-
-                fn encode_some(&self, out: &mut ::std::string::String) {
-                    #private::write_record(self, out);
-                }
-
-                fn decode_some(
-                    value: #krate::Value<'_>,
-                ) -> ::core::result::Result<Self, #krate::ValueError<'_>> {
-                    #private::decode_record_value(value)
-                }
-
-                fn same_some(&self, other: &Self) -> bool {
-                    <Self as #item>::same_item(self, other)
-                }
+            fn decode_some(
+                value: #krate::Value<'_>,
+            ) -> ::core::result::Result<Self, #krate::ValueError<'_>> {
+                #private::decode_record_value(value)
             }
-        };
+
+            fn same_some(&self, other: &Self) -> bool {
+                <Self as #item>::same_item(self, other)
+            }
+        }
     }
 }

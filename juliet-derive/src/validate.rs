@@ -171,6 +171,15 @@ struct KeyUse {
 /// `ClassVersion`) must be a valid key and distinct from every other one, both after
 /// normalization and in CRC-32.
 fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
+    let mut uses = reserved_keys();
+    uses.extend(field_keys(cx, cont));
+    uses.extend(deprecated_keys(cont));
+    check_distinct(cx, cont, &uses);
+}
+
+/// The keys no field may take: `ClassVersion` and every spelling of the base keys of
+/// entity files.
+fn reserved_keys() -> Vec<KeyUse> {
     let mut uses = vec![KeyUse {
         key: SpannedKey {
             text: juliet_key::CLASS_VERSION.to_owned(),
@@ -196,6 +205,14 @@ fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
             });
         }
     }
+    uses
+}
+
+/// The key and aliases of each property, reporting a `flatten` field that also has
+/// `with`, a rename or aliases (a flattened field has no key of its own: its
+/// composite's leaves are checked when the table is built).
+fn field_keys(cx: &Ctxt, cont: &Container<'_>) -> Vec<KeyUse> {
+    let mut uses = Vec::new();
     for field in cont.properties() {
         let name = field.name();
         if let (Some(span), Some(_)) = (field.attrs.flatten, &field.attrs.with) {
@@ -205,7 +222,6 @@ fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
             );
         }
         if let Some(span) = field.attrs.flatten {
-            // Its leaves are keys of the class, checked when the table is built.
             if field.attrs.rename.is_some() || !field.aliases.is_empty() {
                 cx.error_at(
                     span,
@@ -217,21 +233,15 @@ fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
             }
             continue;
         }
-        let (role, what) = if field.attrs.rename.is_some() {
-            (
-                Role::Key,
-                format!("key `{}` of field `{name}` (renamed)", field.key.text),
-            )
+        let renamed = if field.attrs.rename.is_some() {
+            " (renamed)"
         } else {
-            (
-                Role::Key,
-                format!("key `{}` of field `{name}`", field.key.text),
-            )
+            ""
         };
         uses.push(KeyUse {
             key: field.key.clone(),
-            role,
-            what,
+            role: Role::Key,
+            what: format!("key `{}` of field `{name}`{renamed}", field.key.text),
         });
         for alias in &field.aliases {
             uses.push(KeyUse {
@@ -241,17 +251,28 @@ fn check_keys(cx: &Ctxt, cont: &Container<'_>) {
             });
         }
     }
-    for lit in &cont.attrs.deprecated {
-        uses.push(KeyUse {
+    uses
+}
+
+/// The struct's `deprecated` keys.
+fn deprecated_keys(cont: &Container<'_>) -> Vec<KeyUse> {
+    cont.attrs
+        .deprecated
+        .iter()
+        .map(|lit| KeyUse {
             key: SpannedKey {
                 text: lit.value(),
                 span: lit.span(),
             },
             role: Role::Deprecated,
             what: format!("deprecated key `{}`", lit.value()),
-        });
-    }
+        })
+        .collect()
+}
 
+/// Reports each key of `uses` that is not an ASCII identifier, or that is the same key
+/// as one before it (after normalization, or in CRC-32).
+fn check_distinct(cx: &Ctxt, cont: &Container<'_>, uses: &[KeyUse]) {
     let mut by_normal: HashMap<String, usize> = HashMap::new();
     let mut by_crc: HashMap<u32, usize> = HashMap::new();
     for (i, u) in uses.iter().enumerate() {

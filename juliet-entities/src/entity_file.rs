@@ -24,7 +24,7 @@ use crate::entity::EntityId;
 mod header;
 mod reserved;
 
-pub(crate) use header::{base_key_left, missing_kind, read_header};
+pub(crate) use header::{base_key_left, missing_kind, read_header, Header};
 pub use reserved::base_key;
 pub(crate) use reserved::check_class;
 

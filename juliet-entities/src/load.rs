@@ -14,18 +14,21 @@ use std::path::Path;
 
 use glam::Vec3;
 use juliet_core::{
-    Archive, Error, ErrorKind, Registry, TokenBuffer, UnknownProperties, Warning, WarningKind,
+    Archive, Class, Document, Error, ErrorKind, Registry, TokenBuffer, UnknownProperties, Warning,
+    WarningKind,
 };
 
 use crate::entity::EntityId;
 use crate::manager::{EntityManager, Undo};
-use crate::template::{self, TemplateCache};
+use crate::template::{self, TemplateCache, TemplateRef};
 
 pub use crate::entity_file::{
     base_key, keys, without_entity_id, write_base_lines, EntityFileData, ENTITY_ASSET_TYPE,
     ENTITY_BASE_VERSION,
 };
-use crate::entity_file::{base_key_left, known_keys, missing_kind, read_header, write_base_keys};
+use crate::entity_file::{
+    base_key_left, known_keys, missing_kind, read_header, write_base_keys, Header,
+};
 pub use crate::pieces::{pieces, PIECE_LINES};
 
 #[cfg(test)]
@@ -220,50 +223,8 @@ fn read_entity(
         )?),
         _ => None,
     };
-    let class = match (instance_of, header.class) {
-        (Some(t), _) => t.class(),
-        (None, Some(class)) => class,
-        (None, None) => {
-            return Err(match &header.template {
-                Some((t, _)) => Error::file(
-                    path,
-                    ErrorKind::Template {
-                        path: t.clone(),
-                        reason: "an instance without `Kind` takes its kind from the template, \
-                                 which needs a template cache (load_entity_with_templates)"
-                            .into(),
-                    },
-                ),
-                None => missing_kind(ar.document().expect("loading"), path),
-            });
-        }
-    };
-    let id = match header.id {
-        Some((id, node)) => {
-            if manager.contains(id) {
-                let doc = ar.document().expect("loading");
-                let n = doc.node(node);
-                let err = crate::manager::duplicate_id(id);
-                return Err(
-                    Error::new(path, n.line, n.column, err.kind.clone()).with_key(doc.key(node))
-                );
-            }
-            id
-        }
-        None => {
-            let id = manager.peek_free_id();
-            ar.warn(Warning::new(
-                path,
-                0,
-                0,
-                Some(keys::ENTITY_ID.name),
-                WarningKind::Other(format!(
-                    "no EntityID: the entity gets {id} for this session (saved with it when changed)"
-                )),
-            ));
-            id
-        }
-    };
+    let class = entity_class(ar, &header, instance_of, path)?;
+    let id = entity_id(ar, manager, &header, path)?;
 
     let base = match instance_of {
         Some(t) => template::allocate_instance(manager, t, id),
@@ -277,16 +238,7 @@ fn read_entity(
         // The instance's overrides are the keys of the file: its nodes, after the walk.
         ar.document_mut().expect("loading").keep_nodes();
     }
-    if let Err(err) = rollback.manager.load_derived(base, ar) {
-        if !ar.document().expect("loading").is_read_to_end() {
-            // The file is read again from its tokenized document, which finds them.
-            return Err(err);
-        }
-        let (entity, storage) = rollback.manager.record_and_storage_mut(base);
-        let slot = entity.slot();
-        let doc = ar.document().expect("loading");
-        return Err(problems::with_further_value_errors(err, storage, slot, doc));
-    }
+    load_class_properties(rollback.manager, base, ar)?;
     let doc = ar.document_mut().expect("loading");
     doc.read_to_end()?;
     if header.in_order && doc.tokenized() && base_key_left(doc) {
@@ -297,32 +249,8 @@ fn read_entity(
     } else {
         UnknownProperties::new()
     };
-    let entity = rollback.manager.entity_at_mut(base);
-    entity.position = header
-        .position
-        .or(instance_of.map(|t| t.position()))
-        .unwrap_or(Vec3::ZERO);
-    match instance_of {
-        Some(t) => {
-            let doc = ar.document().expect("loading");
-            template::mark_file_overrides(
-                rollback.manager,
-                base,
-                t,
-                doc,
-                header.position.is_some(),
-            );
-        }
-        None => {
-            let crc = header.template.as_ref().map(|(t, _)| {
-                template::path::normalize(t).map_or_else(
-                    |_| template::template_crc(t),
-                    |n| template::template_crc(&n),
-                )
-            });
-            rollback.manager.entity_at_mut(base).set_template(crc);
-        }
-    }
+    let doc = ar.document().expect("loading");
+    set_position_and_template(rollback.manager, base, &header, instance_of, doc);
     let entity = rollback.manager.entity_at_mut(base);
     entity.dirty = false;
     rollback.manager.note_id(id);
@@ -337,6 +265,129 @@ fn read_entity(
         warnings: ar.take_warnings(),
         direct,
     }))
+}
+
+/// The entity's class: its template's for an instance, else the one `Kind` names.
+///
+/// # Errors
+/// A file with neither: [`ErrorKind::Template`] when it has a `Template` but was read
+/// without a template cache, else `Kind` missing.
+fn entity_class(
+    ar: &Archive<'_>,
+    header: &Header,
+    instance_of: Option<TemplateRef<'_>>,
+    path: &Path,
+) -> Result<&'static Class, Error> {
+    match (instance_of, header.class) {
+        (Some(t), _) => Ok(t.class()),
+        (None, Some(class)) => Ok(class),
+        (None, None) => Err(match &header.template {
+            Some((t, _)) => Error::file(
+                path,
+                ErrorKind::Template {
+                    path: t.clone(),
+                    reason: "an instance without `Kind` takes its kind from the template, \
+                             which needs a template cache (load_entity_with_templates)"
+                        .into(),
+                },
+            ),
+            None => missing_kind(ar.document().expect("loading"), path),
+        }),
+    }
+}
+
+/// The entity's id: the file's `EntityID`, which must not be live in `manager`, or
+/// without one the manager's next free id, with a warning.
+///
+/// # Errors
+/// [`ErrorKind::DuplicateEntityId`] at the `EntityID` key.
+fn entity_id(
+    ar: &mut Archive<'_>,
+    manager: &EntityManager,
+    header: &Header,
+    path: &Path,
+) -> Result<EntityId, Error> {
+    match header.id {
+        Some((id, node)) => {
+            if manager.contains(id) {
+                let doc = ar.document().expect("loading");
+                let n = doc.node(node);
+                let err = crate::manager::duplicate_id(id);
+                return Err(
+                    Error::new(path, n.line, n.column, err.kind.clone()).with_key(doc.key(node))
+                );
+            }
+            Ok(id)
+        }
+        None => {
+            let id = manager.peek_free_id();
+            ar.warn(Warning::new(
+                path,
+                0,
+                0,
+                Some(keys::ENTITY_ID.name),
+                WarningKind::Other(format!(
+                    "no EntityID: the entity gets {id} for this session (saved with it when changed)"
+                )),
+            ));
+            Ok(id)
+        }
+    }
+}
+
+/// The class loader run on the entity at `base` over `ar`'s document.
+///
+/// # Errors
+/// The loader's error; when the file was read to its end, with the value errors of
+/// the properties after it.
+fn load_class_properties(
+    manager: &mut EntityManager,
+    base: usize,
+    ar: &mut Archive<'_>,
+) -> Result<(), Error> {
+    let Err(err) = manager.load_derived(base, ar) else {
+        return Ok(());
+    };
+    if !ar.document().expect("loading").is_read_to_end() {
+        // The file is read again from its tokenized document, which finds them.
+        return Err(err);
+    }
+    let (entity, storage) = manager.record_and_storage_mut(base);
+    let slot = entity.slot();
+    let doc = ar.document().expect("loading");
+    Err(problems::with_further_value_errors(err, storage, slot, doc))
+}
+
+/// The loaded entity's position (the file's, else its template's, else the origin)
+/// and template: an instance's overrides are the properties its file sets (and the
+/// position when the file gives one); any other entity keeps the CRC of the
+/// `Template` path it names, if any.
+fn set_position_and_template(
+    manager: &mut EntityManager,
+    base: usize,
+    header: &Header,
+    instance_of: Option<TemplateRef<'_>>,
+    doc: &Document<'_>,
+) {
+    let entity = manager.entity_at_mut(base);
+    entity.position = header
+        .position
+        .or(instance_of.map(|t| t.position()))
+        .unwrap_or(Vec3::ZERO);
+    match instance_of {
+        Some(t) => {
+            template::mark_file_overrides(manager, base, t, doc, header.position.is_some());
+        }
+        None => {
+            let crc = header.template.as_ref().map(|(t, _)| {
+                template::path::normalize(t).map_or_else(
+                    |_| template::template_crc(t),
+                    |n| template::template_crc(&n),
+                )
+            });
+            manager.entity_at_mut(base).set_template(crc);
+        }
+    }
 }
 
 /// Writes entity `id` of `manager` in canonical form (docs/design.md, section 2.4): the base

@@ -330,6 +330,47 @@ impl World {
         options: &LoadOptions,
     ) -> Result<(World, LoadReport), WorldLoadError> {
         let root = root.as_ref();
+        let mut world = World::for_loading(root, options)?;
+        let listing = entity_files(&world.entities_dir()).map_err(WorldLoadError::Directory)?;
+        let paths = listing.files;
+        let mut report = LoadReport {
+            files: paths.len(),
+            ..LoadReport::default()
+        };
+        for skipped in listing.skipped {
+            report.warnings.push(Warning::new(
+                &skipped,
+                0,
+                0,
+                None,
+                WarningKind::Other(listing::NOT_REGULAR.into()),
+            ));
+            world.untouched.push(skipped);
+        }
+        world.stale_temps = listing.stale_temps;
+        world.records.reserve(paths.len());
+        // Read while the world is borrowed mutably; the world's own at the end.
+        let listed = listing.paths;
+        if rayon::current_num_threads() <= 1 {
+            world.load_files_in_turn(&mut report, &listed, paths, options.max_file_size);
+        } else {
+            world.load_files_in_batches(&mut report, &listed, paths, options.max_file_size);
+        }
+        world.listed_paths = listed;
+        report.warnings.extend(world.reference_warnings());
+        if options.strict && !report.is_clean() {
+            return Err(WorldLoadError::Strict(Box::new(report)));
+        }
+        Ok((world, report))
+    }
+
+    /// The empty world of `root` set up by `options` (registry, project root, file size
+    /// limit, id prefix), for [`World::load`].
+    ///
+    /// # Errors
+    /// [`WorldLoadError::Registry`] when the registry is not usable;
+    /// [`WorldLoadError::Directory`] when `root` is not a readable directory.
+    fn for_loading(root: &Path, options: &LoadOptions) -> Result<World, WorldLoadError> {
         let mut world = match &options.project_root {
             Some(project) => World::with_project_root(root, project),
             None => World::new(root),
@@ -354,85 +395,74 @@ impl World {
                 }
             })
             .map_err(|e| WorldLoadError::Directory(Error::io(root, e)))?;
-        let listing = entity_files(&world.entities_dir()).map_err(WorldLoadError::Directory)?;
-        let paths = listing.files;
-        let mut report = LoadReport {
-            files: paths.len(),
-            ..LoadReport::default()
-        };
-        for skipped in listing.skipped {
-            report.warnings.push(Warning::new(
-                &skipped,
-                0,
-                0,
-                None,
-                WarningKind::Other(listing::NOT_REGULAR.into()),
-            ));
-            world.untouched.push(skipped);
-        }
-        world.stale_temps = listing.stale_temps;
-        world.records.reserve(paths.len());
-        // Read while the world is borrowed mutably; the world's own at the end.
-        let listed = listing.paths;
+        Ok(world)
+    }
+
+    /// Loads the files `paths` (in `listed`) on this thread, each read into one reused
+    /// buffer and loaded at once, while its bytes are still in the cache.
+    fn load_files_in_turn(
+        &mut self,
+        report: &mut LoadReport,
+        listed: &str,
+        paths: Vec<FilePath>,
+        limit: u64,
+    ) {
         let mut buffer = TokenBuffer::new();
-        if rayon::current_num_threads() <= 1 {
-            // One thread: read each file into one reused buffer and load it at once,
-            // while its bytes are still in the cache.
-            let mut reader = FileReader::default();
-            for path in paths {
-                let bytes = reader.read(path.resolve(&listed), options.max_file_size);
-                world.load_file(&mut buffer, &mut report, &listed, path, bytes);
-            }
-        } else {
-            // Several threads: files are read in parallel a batch at a time and loaded
-            // in order on this thread (entity kinds need not be `Send`), the next batch
-            // being read while this one loads.
-            let limit = options.max_file_size;
-            let listed = &listed;
-            let read_batch = |batch: &[FilePath]| -> Vec<Result<Vec<u8>, Error>> {
-                batch
-                    .par_iter()
-                    .map(|p| {
-                        let path = p.resolve(listed);
-                        READER.with_borrow_mut(|r| {
-                            let bytes = r.read(path, limit).map(<[u8]>::to_vec);
-                            r.release_large();
-                            bytes
-                        })
+        let mut reader = FileReader::default();
+        for path in paths {
+            let bytes = reader.read(path.resolve(listed), limit);
+            self.load_file(&mut buffer, report, listed, path, bytes);
+        }
+    }
+
+    /// Loads the files `paths` (in `listed`): read in parallel a batch at a time and
+    /// loaded in order on this thread (entity kinds need not be `Send`), the next batch
+    /// being read while this one loads.
+    fn load_files_in_batches(
+        &mut self,
+        report: &mut LoadReport,
+        listed: &str,
+        paths: Vec<FilePath>,
+        limit: u64,
+    ) {
+        let read_batch = |batch: &[FilePath]| -> Vec<Result<Vec<u8>, Error>> {
+            batch
+                .par_iter()
+                .map(|p| {
+                    let path = p.resolve(listed);
+                    READER.with_borrow_mut(|r| {
+                        let bytes = r.read(path, limit).map(<[u8]>::to_vec);
+                        r.release_large();
+                        bytes
                     })
-                    .collect()
-            };
-            let mut batches = Vec::with_capacity(paths.len().div_ceil(READ_BATCH));
-            let mut paths = paths.into_iter().peekable();
-            while paths.peek().is_some() {
-                batches.push(paths.by_ref().take(READ_BATCH).collect::<Vec<FilePath>>());
-            }
-            let mut batches = batches.into_iter().peekable();
-            let mut contents = batches.peek().map(|b| read_batch(b)).unwrap_or_default();
-            while let Some(batch) = batches.next() {
-                let mut next_contents = Vec::new();
-                rayon::in_place_scope(|scope| {
-                    if let Some(next) = batches.peek() {
-                        let next_contents = &mut next_contents;
-                        scope.spawn(move |_| *next_contents = read_batch(next));
-                    }
-                    for (path, bytes) in batch.into_iter().zip(contents.drain(..)) {
-                        let (buffer, report) = (&mut buffer, &mut report);
-                        match bytes {
-                            Ok(b) => world.load_file(buffer, report, listed, path, Ok(&b)),
-                            Err(e) => world.load_file(buffer, report, listed, path, Err(e)),
-                        }
-                    }
-                });
-                contents = next_contents;
-            }
+                })
+                .collect()
+        };
+        let mut buffer = TokenBuffer::new();
+        let mut batches = Vec::with_capacity(paths.len().div_ceil(READ_BATCH));
+        let mut paths = paths.into_iter().peekable();
+        while paths.peek().is_some() {
+            batches.push(paths.by_ref().take(READ_BATCH).collect::<Vec<FilePath>>());
         }
-        world.listed_paths = listed;
-        report.warnings.extend(world.reference_warnings());
-        if options.strict && !report.is_clean() {
-            return Err(WorldLoadError::Strict(Box::new(report)));
+        let mut batches = batches.into_iter().peekable();
+        let mut contents = batches.peek().map(|b| read_batch(b)).unwrap_or_default();
+        while let Some(batch) = batches.next() {
+            let mut next_contents = Vec::new();
+            rayon::in_place_scope(|scope| {
+                if let Some(next) = batches.peek() {
+                    let next_contents = &mut next_contents;
+                    scope.spawn(move |_| *next_contents = read_batch(next));
+                }
+                for (path, bytes) in batch.into_iter().zip(contents.drain(..)) {
+                    let (buffer, report) = (&mut buffer, &mut *report);
+                    match bytes {
+                        Ok(b) => self.load_file(buffer, report, listed, path, Ok(&b)),
+                        Err(e) => self.load_file(buffer, report, listed, path, Err(e)),
+                    }
+                }
+            });
+            contents = next_contents;
         }
-        Ok((world, report))
     }
 
     /// Loads one entity file read from `path` (in `listed`, the listed paths), or

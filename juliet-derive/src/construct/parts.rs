@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Data, DeriveInput, Member, Type};
+use syn::{Data, DeriveInput, Fields, Ident, Member, Type};
 
 use super::runtime;
 use crate::ctxt::Ctxt;
@@ -58,53 +58,69 @@ fn part_of(ty: &Type) -> Part {
     }
 }
 
-/// The expansion of `#[derive(Construct)]`.
+/// The expansion of `#[derive(Construct)]`: the struct's fields and their parts, then
+/// the impl of `ConstructParts` (or, on error, the errors and an empty impl).
 pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
-    let fields = match &input.data {
-        Data::Struct(s) => Some(&s.fields),
-        Data::Enum(e) => {
-            cx.error_spanned_by(
-                e.enum_token,
-                "#[derive(Construct)] needs a struct (a construct's parts are its fields)",
-            );
-            None
-        }
-        Data::Union(u) => {
-            cx.error_spanned_by(
-                u.union_token,
-                "#[derive(Construct)] needs a struct (a construct's parts are its fields)",
-            );
-            None
-        }
-    };
+    let fields = struct_fields(&cx, input);
     let parts: Vec<Part> = fields
         .into_iter()
         .flatten()
         .map(|f| marked_part(&cx, f).unwrap_or_else(|| part_of(&f.ty)))
         .collect();
-    let rt = runtime();
-    let private = quote!(#rt::__private);
-    let ident = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     if let Err(mut errors) = cx.check() {
         if fields.is_some() {
             // A struct with a bad mark still has its parts' impl (none), so that the
             // errors above are all there is.
-            errors.extend(quote! {
-                impl #impl_generics #rt::ConstructParts for #ident #ty_generics #where_clause {
-                    fn __register_children<R: #rt::Construct, P: #private::FieldPath<R, Target = Self>>(
-                        _: &mut impl #private::Registrar<R>,
-                    ) {}
-                    fn __for_each_child(&mut self, _: &mut dyn FnMut(&mut dyn #private::DynConstruct)) {}
-                    fn __for_each_view(&mut self, _: &mut dyn FnMut(&mut dyn #private::ViewHandle)) {}
-                }
-            });
+            errors.extend(empty_impl(input));
         }
         return errors;
     }
     let fields = fields.expect("checked");
+    parts_impl(input, fields, &parts)
+}
 
+/// The fields of the struct `input`; an enum or a union is an error.
+fn struct_fields<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<&'a Fields> {
+    let message = "#[derive(Construct)] needs a struct (a construct's parts are its fields)";
+    match &input.data {
+        Data::Struct(s) => Some(&s.fields),
+        Data::Enum(e) => {
+            cx.error_spanned_by(e.enum_token, message);
+            None
+        }
+        Data::Union(u) => {
+            cx.error_spanned_by(u.union_token, message);
+            None
+        }
+    }
+}
+
+/// The impl of `ConstructParts` with no children and no views.
+fn empty_impl(input: &DeriveInput) -> TokenStream {
+    let rt = runtime();
+    let private = quote!(#rt::__private);
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        impl #impl_generics #rt::ConstructParts for #ident #ty_generics #where_clause {
+            fn __register_children<R: #rt::Construct, P: #private::FieldPath<R, Target = Self>>(
+                _: &mut impl #private::Registrar<R>,
+            ) {}
+            fn __for_each_child(&mut self, _: &mut dyn FnMut(&mut dyn #private::DynConstruct)) {}
+            fn __for_each_view(&mut self, _: &mut dyn FnMut(&mut dyn #private::ViewHandle)) {}
+        }
+    }
+}
+
+/// The impl of `ConstructParts` for the struct `input` whose fields are `fields`, of
+/// parts `parts`: each owned child registered through a marker type (its `FieldPath`
+/// from the struct) and visited, each view visited.
+fn parts_impl(input: &DeriveInput, fields: &Fields, parts: &[Part]) -> TokenStream {
+    let rt = runtime();
+    let private = quote!(#rt::__private);
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let mut markers = Vec::new();
     let mut register = Vec::new();
     let mut children = Vec::new();
@@ -114,24 +130,10 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
             Some(name) => Member::Named(name.clone()),
             None => Member::from(i),
         };
-        let ty = &field.ty;
         match parts[i] {
             Part::Owned => {
                 let marker = format_ident!("__JulietOwnedField{}", i);
-                let span = ty.span();
-                markers.push(quote_spanned! {span=>
-                    #[doc(hidden)]
-                    pub struct #marker;
-                    impl #impl_generics #private::FieldPath<#ident #ty_generics> for #marker
-                    #where_clause
-                    {
-                        type Target = <#ty as #private::OwnedField>::Child;
-                        #[inline(always)]
-                        fn get(root: &mut #ident #ty_generics) -> &mut Self::Target {
-                            #private::OwnedField::child(&mut root.#member)
-                        }
-                    }
-                });
+                markers.push(owned_marker(input, &marker, &field.ty, &member));
                 register.push(quote! {
                     registrar.owned::<#private::Then<P, #marker>>();
                 });
@@ -143,7 +145,6 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
             Part::Plain => {}
         }
     }
-
     quote! {
         const _: () = {
             #(#markers)*
@@ -167,5 +168,28 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
                 }
             }
         };
+    }
+}
+
+/// The marker type `marker` of the owned field `member` (of type `ty`): the
+/// `FieldPath` from the struct to the field's child, spanned at the field type.
+fn owned_marker(input: &DeriveInput, marker: &Ident, ty: &Type, member: &Member) -> TokenStream {
+    let rt = runtime();
+    let private = quote!(#rt::__private);
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let span = ty.span();
+    quote_spanned! {span=>
+        #[doc(hidden)]
+        pub struct #marker;
+        impl #impl_generics #private::FieldPath<#ident #ty_generics> for #marker
+        #where_clause
+        {
+            type Target = <#ty as #private::OwnedField>::Child;
+            #[inline(always)]
+            fn get(root: &mut #ident #ty_generics) -> &mut Self::Target {
+                #private::OwnedField::child(&mut root.#member)
+            }
+        }
     }
 }

@@ -53,7 +53,6 @@ pub(crate) fn read_header(
     registry: &'static Registry,
 ) -> Result<Header, Error> {
     let doc = ar.document_mut().expect("loading archive");
-    let path = doc.path();
     let (nodes, in_order) = match BaseNodes::in_order(doc) {
         Some(nodes) => (nodes, true),
         None => {
@@ -61,84 +60,26 @@ pub(crate) fn read_header(
             (BaseNodes::scan(doc), false)
         }
     };
-
     if let Some(i) = nodes.take(doc, BaseNodes::ASSET_TYPE)? {
-        let text = text_value(doc, i)?;
-        let expected = *text == *ENTITY_ASSET_TYPE // the canonical spelling, quickly
-            || keys_equal(&text, ENTITY_ASSET_TYPE)
-            || keys_equal(&text, "entity_instance");
-        if !expected {
-            return Err(located(
-                doc,
-                i,
-                ErrorKind::WrongAssetType {
-                    expected: ENTITY_ASSET_TYPE,
-                    found: text.into_owned(),
-                },
-            ));
-        }
+        check_asset_type(doc, i)?;
     }
-
-    let mut newer_base = None;
-    let mut base_version = ENTITY_BASE_VERSION;
-    if let Some(i) = nodes.take(doc, BaseNodes::BASE_VERSION)? {
-        let version: u32 = doc.decode(i)?;
-        if version > ENTITY_BASE_VERSION {
-            let n = doc.node(i);
-            newer_base = Some(Warning::new(
-                path,
-                n.line,
-                n.column,
-                Some(doc.key(i)),
-                WarningKind::NewerBaseVersion {
-                    file: version,
-                    code: ENTITY_BASE_VERSION,
-                },
-            ));
-        }
-        base_version = version;
-    }
-
-    let mut id = None;
-    if let Some(i) = nodes.take(doc, BaseNodes::ENTITY_ID)? {
-        let raw: u64 = doc.decode(i)?;
-        if raw == 0 {
-            let text = doc.value(i).single().unwrap_or("0");
-            return Err(doc.value_error(
-                i,
-                "a non-zero EntityID",
-                ValueError::new(ValueErrorKind::Custom("0 means unassigned".into()), text),
-            ));
-        }
-        id = Some((EntityId(raw), i));
-    }
-
+    let (base_version, newer_base) = match nodes.take(doc, BaseNodes::BASE_VERSION)? {
+        Some(i) => base_version(doc, i)?,
+        None => (ENTITY_BASE_VERSION, None),
+    };
+    let id = match nodes.take(doc, BaseNodes::ENTITY_ID)? {
+        Some(i) => Some((entity_id(doc, i)?, i)),
+        None => None,
+    };
     let kind = nodes.take(doc, BaseNodes::KIND)?;
-
     let template = match nodes.take(doc, BaseNodes::TEMPLATE)? {
         Some(i) => Some((doc.decode::<String>(i)?, i)),
         None => None,
     };
-
     let class = match kind {
-        Some(i) => {
-            let name = text_value(doc, i)?;
-            match find_class(registry, &name) {
-                Some(Ok(class)) => Some(class),
-                Some(Err(reserved)) => return Err(located(doc, i, reserved)),
-                None => {
-                    let names = registry.classes().iter().flat_map(|c| {
-                        std::iter::once(c.name).chain(c.aliases.iter().map(|a| a.name))
-                    });
-                    let suggestion = juliet_core::did_you_mean(&name, names);
-                    return Err(located(doc, i, ErrorKind::UnknownKind(name.into_owned()))
-                        .with_suggestion(suggestion));
-                }
-            }
-        }
+        Some(i) => Some(kind_class(doc, i, registry)?),
         None => None,
     };
-
     let position = match nodes.take(doc, BaseNodes::POSITION)? {
         Some(i) => Some(doc.decode::<Vec3>(i)?),
         None => None,
@@ -153,6 +94,94 @@ pub(crate) fn read_header(
         newer_base,
         in_order,
     })
+}
+
+/// Node `i`'s `AssetType` must name an entity file.
+///
+/// # Errors
+/// [`ErrorKind::WrongAssetType`] at node `i`.
+fn check_asset_type(doc: &Document<'_>, i: usize) -> Result<(), Error> {
+    let text = text_value(doc, i)?;
+    let expected = *text == *ENTITY_ASSET_TYPE // the canonical spelling, quickly
+        || keys_equal(&text, ENTITY_ASSET_TYPE)
+        || keys_equal(&text, "entity_instance");
+    if !expected {
+        return Err(located(
+            doc,
+            i,
+            ErrorKind::WrongAssetType {
+                expected: ENTITY_ASSET_TYPE,
+                found: text.into_owned(),
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// Node `i`'s `BaseVersion`, and the warning when it is newer than this build's.
+///
+/// # Errors
+/// A value that is not a `u32`.
+fn base_version(doc: &mut Document<'_>, i: usize) -> Result<(u32, Option<Warning>), Error> {
+    let version: u32 = doc.decode(i)?;
+    if version <= ENTITY_BASE_VERSION {
+        return Ok((version, None));
+    }
+    let n = doc.node(i);
+    let newer = Warning::new(
+        doc.path(),
+        n.line,
+        n.column,
+        Some(doc.key(i)),
+        WarningKind::NewerBaseVersion {
+            file: version,
+            code: ENTITY_BASE_VERSION,
+        },
+    );
+    Ok((version, Some(newer)))
+}
+
+/// Node `i`'s `EntityID`.
+///
+/// # Errors
+/// A value that is not a `u64`, or 0 (which means unassigned).
+fn entity_id(doc: &mut Document<'_>, i: usize) -> Result<EntityId, Error> {
+    let raw: u64 = doc.decode(i)?;
+    if raw == 0 {
+        let text = doc.value(i).single().unwrap_or("0");
+        return Err(doc.value_error(
+            i,
+            "a non-zero EntityID",
+            ValueError::new(ValueErrorKind::Custom("0 means unassigned".into()), text),
+        ));
+    }
+    Ok(EntityId(raw))
+}
+
+/// The class node `i`'s `Kind` names in `registry`.
+///
+/// # Errors
+/// At node `i`: [`ErrorKind::UnknownKind`] (with the closest class name or alias as a
+/// suggestion), or the reserved-key problem of a class that cannot be an entity kind.
+fn kind_class(
+    doc: &Document<'_>,
+    i: usize,
+    registry: &'static Registry,
+) -> Result<&'static Class, Error> {
+    let name = text_value(doc, i)?;
+    match find_class(registry, &name) {
+        Some(Ok(class)) => Ok(class),
+        Some(Err(reserved)) => Err(located(doc, i, reserved)),
+        None => {
+            let names = registry
+                .classes()
+                .iter()
+                .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().map(|a| a.name)));
+            let suggestion = juliet_core::did_you_mean(&name, names);
+            Err(located(doc, i, ErrorKind::UnknownKind(name.into_owned()))
+                .with_suggestion(suggestion))
+        }
+    }
 }
 
 /// Whether the complete document `doc` has a base key no reader consumed (one after

@@ -20,14 +20,10 @@ use std::path::{Path, PathBuf};
 
 use bumpalo::Bump;
 use glam::Vec3;
-use juliet_core::{
-    Archive, Class, ClassKey, Document, Error, ErrorKind, Reflect, Registry, TokenBuffer, Warning,
-    WarningKind,
-};
+use juliet_core::{Class, ClassKey, Document, Error, ErrorKind, Reflect, Registry, Warning};
 
 use super::path::{normalize, template_crc, INVALID_TEMPLATE_CRC};
 use crate::entity::OverrideSet;
-use crate::entity_file::{located, read_header};
 use crate::storage::{Exclusive, KindStorage};
 
 /// Template files larger than this many bytes are refused unless
@@ -523,191 +519,6 @@ impl TemplateCache {
         result
     }
 
-    /// Reads and parses one template (after its parents), returning it uncommitted.
-    fn load_chain(
-        &mut self,
-        scratch: &Bump,
-        normalized: String,
-        crc: u32,
-        source: Source<'_>,
-        origin: Option<Origin<'_>>,
-        chain: &mut Vec<String>,
-    ) -> Result<Parsed, Error> {
-        let full = self.root.join(&normalized);
-        if let Some(start) = chain.iter().position(|p| *p == normalized) {
-            let mut names: Vec<&str> = chain[start..].iter().map(String::as_str).collect();
-            names.push(&normalized);
-            let reason = format!("templates form a cycle: {}", names.join(" -> "));
-            return Err(template_error(origin, &full, &normalized, reason));
-        }
-        if chain.len() >= MAX_TEMPLATE_DEPTH {
-            // Checked before the recursion goes deeper: a long chain must not exhaust
-            // the stack.
-            let reason = too_deep(chain, &normalized);
-            return Err(template_error(origin, &full, &normalized, reason));
-        }
-        let bytes: &[u8] = match source {
-            Source::Text(text) => text.as_bytes(),
-            Source::File => {
-                self.files_read += 1;
-                read_into(
-                    scratch,
-                    &self.root,
-                    &full,
-                    self.max_file_size,
-                    &mut self.near_names,
-                )
-                .map_err(|reason| template_error(origin, &full, &normalized, reason))?
-            }
-        };
-        chain.push(normalized.clone());
-        let parsed = self.parse(scratch, normalized, crc, None, &full, bytes, chain);
-        chain.pop();
-        parsed
-    }
-
-    /// Parses a template file into a new archetype slot, owned by entry `owner` (by
-    /// default the next entry, which the caller commits next).
-    #[allow(clippy::too_many_arguments)]
-    fn parse(
-        &mut self,
-        scratch: &Bump,
-        normalized: String,
-        crc: u32,
-        owner: Option<u32>,
-        full: &Path,
-        bytes: &[u8],
-        chain: &mut Vec<String>,
-    ) -> Result<Parsed, Error> {
-        let registry = match self.registry {
-            Some(r) => r,
-            None => Registry::global().map_err(|e| e.with_path(full))?,
-        };
-        let mut buffer = TokenBuffer::new();
-        let doc = buffer.tokenize(bytes, full)?;
-        let mut ar = Archive::loading(doc);
-        let header = read_header(&mut ar, registry)?;
-        ar.set_base_version(header.base_version);
-        if let Some(w) = header.newer_base {
-            ar.warn(w);
-        }
-        let doc = ar.document().expect("loading");
-        if let Some((_, node)) = header.id {
-            let n = doc.node(node);
-            let w = Warning::new(
-                full,
-                n.line,
-                n.column,
-                Some(doc.key(node)),
-                WarningKind::Other("a template has no EntityID: ignored".into()),
-            );
-            ar.warn(w);
-        }
-        let doc = ar.document().expect("loading");
-        let parent = match &header.template {
-            Some((text, node)) => {
-                let origin = Origin::of(doc, *node);
-                let (pnorm, pcrc) = self.key_of(text, Some(origin), full)?;
-                Some(match self.by_crc.get(&pcrc) {
-                    Some(&i) => i,
-                    None => {
-                        let parsed = self.load_chain(
-                            scratch,
-                            pnorm.into_owned(),
-                            pcrc,
-                            Source::File,
-                            Some(origin),
-                            chain,
-                        )?;
-                        self.commit(parsed)
-                    }
-                })
-            }
-            None => None,
-        };
-        let parent = parent.map(|p| &self.entries[p as usize]);
-        // `chain` holds this template and the ones being loaded that lead to it.
-        let depth = chain.len() + parent.map_or(0, |p| p.depth);
-        if depth > MAX_TEMPLATE_DEPTH {
-            let parent = parent.expect("a parent when deeper than the chain");
-            let reason = too_deep(
-                chain,
-                &format!("{} (a chain of {})", parent.path, parent.depth),
-            );
-            return Err(template_error(
-                None,
-                full,
-                chain.last().expect("this template"),
-                reason,
-            ));
-        }
-        let class = match (header.class, parent) {
-            (Some(class), Some(p)) if *class != *p.class => {
-                let node = header.kind_node.expect("a Kind node");
-                return Err(located(
-                    doc,
-                    node,
-                    ErrorKind::KindMismatch {
-                        found: class.name.into(),
-                        template: p.class.name.into(),
-                    },
-                ));
-            }
-            (Some(class), _) => class,
-            (None, Some(p)) => p.class,
-            (None, None) => return Err(Error::file(full, ErrorKind::MissingKey("Kind"))),
-        };
-        let parent_slot = parent.map(|p| p.slot as usize);
-        let parent_crc = parent.map(|p| p.crc);
-        let parent_depth = parent.map_or(0, |p| p.depth);
-        let position = header
-            .position
-            .or(parent.map(|p| p.position))
-            .unwrap_or(Vec3::ZERO);
-        let owner = owner.unwrap_or_else(|| {
-            u32::try_from(self.entries.len()).expect("fewer than 2^32 templates")
-        });
-        let kind = self.kind_index(class);
-        let storage = &mut self.kinds[kind as usize];
-        let slot = match parent_slot {
-            Some(p) => storage.push_clone_of(owner, p),
-            None => storage.push_default(owner),
-        };
-        if let Err(e) = storage.load(slot as usize, &mut ar) {
-            storage.swap_remove(slot as usize);
-            return Err(e);
-        }
-        let doc = ar.document().expect("loading");
-        let mut sets = file_properties(class, doc);
-        // A migration may have set properties from deprecated keys: those it declares
-        // (`migrated_from`) and those that differ from the parent's value are the
-        // file's own too.
-        if migrated_properties(class, doc, &mut sets) {
-            if let Some(p) = parent_slot {
-                for i in 0..storage.properties().len() {
-                    if !storage.same_property(slot as usize, i, storage, p) {
-                        sets.insert(i);
-                    }
-                }
-            }
-        }
-        ar.audit_unconsumed_suggesting(&crate::entity_file::known_keys(class));
-        let warnings = ar.take_warnings();
-        Ok(Parsed(CachedTemplate {
-            crc,
-            path: normalized,
-            class,
-            kind,
-            slot,
-            position,
-            position_set: header.position.is_some(),
-            sets,
-            parent: parent_crc,
-            depth: parent_depth + 1,
-            warnings,
-        }))
-    }
-
     /// Enters a parsed template in the cache; returns its index.
     fn commit(&mut self, Parsed(template): Parsed) -> u32 {
         let index = u32::try_from(self.entries.len()).expect("fewer than 2^32 templates");
@@ -733,9 +544,6 @@ impl TemplateCache {
         k
     }
 }
-
-/// A template parsed into an archetype slot but not yet entered in the cache.
-struct Parsed(CachedTemplate);
 
 /// The properties whose key (or an alias) is present in `doc`.
 pub(crate) fn file_properties(class: &Class, doc: &Document<'_>) -> OverrideSet {
@@ -779,18 +587,9 @@ pub(crate) fn migrated_properties(
     any
 }
 
-/// The reason of a chain deeper than [`MAX_TEMPLATE_DEPTH`]: the templates being
-/// loaded (`chain`, outermost first) and the next one, `next`.
-fn too_deep(chain: &[String], next: &str) -> String {
-    let mut names: Vec<&str> = chain.iter().map(String::as_str).collect();
-    names.push(next);
-    format!(
-        "the chain of templates is deeper than {MAX_TEMPLATE_DEPTH}, the limit: {}",
-        names.join(" -> ")
-    )
-}
-
+mod parse;
 mod read;
 mod reload;
 
+use parse::Parsed;
 use read::{read_into, NearNames};

@@ -67,6 +67,7 @@ pub mod plural;
 pub mod registry;
 pub mod suggest;
 pub mod text;
+mod text_edit;
 pub mod token;
 pub mod value;
 mod variant_leaves;
@@ -93,6 +94,7 @@ pub use error::{
 pub use registry::{ClassRegistration, Registry, Replacement, StockClass};
 pub use suggest::did_you_mean;
 pub use text::{from_text, load_text, LoadTextReport};
+pub use text_edit::{apply_edits, EditError, TextEdit};
 pub use token::{Document, LineForm, PropertyNode, TokenBuffer};
 pub use value::{reads_as_value_line, Value, ValueError};
 

@@ -13,6 +13,7 @@ mod lazy;
 pub(crate) use lazy::{same_bytes, Canonical};
 mod scan;
 pub(crate) mod simd;
+mod span;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -82,13 +83,7 @@ const LONG_BLOCK_FLAG: u32 = 1 << 31;
 /// (Conflict markers and headers end or fail the block while it is scanned, so the
 /// region holds none.)
 pub(crate) fn block_lines(region: &str) -> impl Iterator<Item = &str> {
-    region
-        .split('\n')
-        .map(|l| {
-            l.trim_end_matches([' ', '\t', '\r'])
-                .trim_start_matches([' ', '\t'])
-        })
-        .filter(|l| !(l.is_empty() || l.starts_with('#') || l.starts_with("//")))
+    span::block_line_spans(region).map(move |r| &region[r])
 }
 
 /// Reusable storage for tokenized files. Keep one per thread and pass it to
@@ -164,6 +159,7 @@ impl TokenBuffer {
         self.scan_lines(src, path)?;
         Ok(Document {
             src,
+            bom: bom != 0,
             path,
             buf: self,
             lazy: None,
@@ -206,6 +202,7 @@ impl TokenBuffer {
         };
         Ok(Document {
             src,
+            bom: false,
             path,
             buf: self,
             lazy,
@@ -337,6 +334,8 @@ fn node_value<'v>(src: &'v str, values: &'v [ValueSpan], n: &PropertyNode) -> Va
 #[derive(Debug)]
 pub struct Document<'a> {
     src: &'a str,
+    /// Whether the bytes given started with a byte-order mark, which `src` leaves out.
+    bom: bool,
     path: &'a Path,
     buf: &'a mut TokenBuffer,
     /// Where the canonical reading is (`None`: complete).
@@ -537,16 +536,10 @@ impl<'a> Document<'a> {
     }
 
     /// The value lines of node `index`, as slices of the source (they outlive the
-    /// document, as [`Document::key`] does).
+    /// document, as [`Document::key`] does; where they are: [`Document::value_spans`]).
     pub fn value_lines(&self, index: usize) -> impl Iterator<Item = &'a str> + '_ {
-        let n = &self.buf.nodes[index];
         let src = self.src;
-        let (spans, region) = match node_spans(&self.buf.values, n) {
-            [region] if n.is_long_block() => (&[][..], region),
-            spans => (spans, &ValueSpan { start: 0, len: 0 }),
-        };
-        let text = move |s: &ValueSpan| &src[s.start as usize..(s.start + s.len) as usize];
-        spans.iter().map(text).chain(block_lines(text(region)))
+        self.value_spans(index).map(move |r| &src[r])
     }
 
     /// Index of the node whose key is `key`, marking it
@@ -684,12 +677,9 @@ impl<'a> Document<'a> {
     /// `at` (a byte at or before the value lines, and its line): the lines of the
     /// property, not of the whole file.
     fn locate(&self, spans: &[ValueSpan], at: (u32, u32), text: &str) -> (u32, u32) {
-        let base = self.src.as_ptr() as usize;
-        let found = text.as_ptr() as usize;
         let inside =
             |offset: u32| (spans.iter()).any(|s| offset >= s.start && offset <= s.start + s.len);
-        let offset = (found >= base && found <= base + self.src.len())
-            .then(|| (found - base) as u32)
+        let offset = (self.offset_of(text).map(|o| o as u32))
             .filter(|&o| inside(o))
             .or_else(|| spans.first().map(|s| s.start));
         let Some(offset) = offset else {

@@ -14,6 +14,7 @@ pub(crate) use lazy::{same_bytes, Canonical};
 mod scan;
 pub(crate) mod simd;
 mod span;
+pub use span::value_line_spans;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -83,7 +84,7 @@ const LONG_BLOCK_FLAG: u32 = 1 << 31;
 /// (Conflict markers and headers end or fail the block while it is scanned, so the
 /// region holds none.)
 pub(crate) fn block_lines(region: &str) -> impl Iterator<Item = &str> {
-    span::block_line_spans(region).map(move |r| &region[r])
+    span::value_line_spans(region).map(move |r| &region[r])
 }
 
 /// Reusable storage for tokenized files. Keep one per thread and pass it to

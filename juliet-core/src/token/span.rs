@@ -12,9 +12,17 @@ fn range(span: &ValueSpan) -> Range<usize> {
     span.start as usize..(span.start + span.len) as usize
 }
 
-/// The byte ranges (in `region`) of the value lines of `region`: those
-/// [`super::block_lines`] gives.
-pub(crate) fn block_line_spans(region: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+/// The byte ranges in `region` of its value lines, `region` being the text of a block
+/// from its first value line to its last: the lines the tokenizer reads as the block's
+/// value lines, each without the blanks around it (spaces and tabs, and a `\r` at its
+/// end), blank lines and `#` and `//` comments left out.
+///
+/// ```
+/// let region = "1 0 0\r\n  # halfway\r\n\t2 0 0 \r\n\r\n3 0 0";
+/// let lines: Vec<&str> = juliet_core::value_line_spans(region).map(|r| &region[r]).collect();
+/// assert_eq!(lines, ["1 0 0", "2 0 0", "3 0 0"]);
+/// ```
+pub fn value_line_spans(region: &str) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut next = 0;
     region
         .split('\n')
@@ -70,7 +78,7 @@ impl<'a> Document<'a> {
             spans => (spans, 0..0),
         };
         let start = region.start;
-        let lines = block_line_spans(&self.src[region]);
+        let lines = value_line_spans(&self.src[region]);
         (spans.iter().map(range)).chain(lines.map(move |r| start + r.start..start + r.end))
     }
 

@@ -35,7 +35,8 @@ use super::project::resolve_root;
 use super::props::{compare_keys, read_asset, read_text, show, Asset, Prop};
 use super::{CliError, CliResult, Status};
 use comments::{merge_comments, Comments};
-use juliet_entities::patch::{apply_bytes, block, ends_line_at, line_for_line, lines_between};
+use juliet_core::{apply_edits, TextEdit};
+use juliet_entities::patch::{block, ends_line_at, line_for_line, lines_between};
 
 /// Arguments of `jasset merge`.
 #[derive(Debug, Clone, Args)]
@@ -189,11 +190,11 @@ enum Pick<'a> {
 pub fn merge(base: &Asset, ours: &Asset, theirs: &Asset) -> Merged {
     let plan = Plan::new(base, ours, theirs);
     let plain = plan.edit(false);
-    let reads_back = read_text(plain, &ours.path).is_ok_and(|got| plan.reads_back(&got));
-    let text = if reads_back {
-        plan.edit(true)
-    } else {
-        plan.blocks()
+    let reads_back = plain
+        .is_some_and(|plain| read_text(plain, &ours.path).is_ok_and(|got| plan.reads_back(&got)));
+    let text = match reads_back.then(|| plan.edit(true)).flatten() {
+        Some(text) => text,
+        None => plan.blocks(),
     };
     let mut conflicts = plan.conflicts();
     let lines = (text.lines().enumerate())
@@ -379,8 +380,9 @@ impl<'a> Plan<'a> {
     }
 
     /// OURS's text with the merge made in place; conflict blocks when `markers`, else
-    /// OURS's lines where the sides conflict.
-    fn edit(&self, markers: bool) -> String {
+    /// OURS's lines where the sides conflict. `None` when its edits overlap (which the
+    /// plan does not make): the merge is then written one block a property.
+    fn edit(&self, markers: bool) -> Option<String> {
         let (ours, theirs) = (self.ours, self.theirs);
         let src = ours.text();
         let eol = ours.eol();
@@ -396,7 +398,7 @@ impl<'a> Plan<'a> {
                     if markers {
                         // OURS's comments inside the property stay, after the block.
                         let text = self.conflict_block(*o, *t, eol) + &self.inside(p);
-                        edits.list.push((span.0, span.1, text));
+                        edits.list.push(TextEdit::new(span.0..span.1, text));
                         // Resolved to a side of several lines (a block), or to an empty
                         // side right after a block: what follows stands under a block.
                         let removal = o.is_none() || t.is_none();
@@ -409,7 +411,9 @@ impl<'a> Plan<'a> {
                     }
                 }
                 Pick::Theirs(None) => {
-                    edits.list.push((span.0, span.1, self.inside(p)));
+                    edits
+                        .list
+                        .push(TextEdit::new(span.0..span.1, self.inside(p)));
                     staying_form = form_before;
                     if form_before == Some(juliet_core::LineForm::Block) {
                         self.guard_compact(span.1, markers, &mut edits);
@@ -423,16 +427,15 @@ impl<'a> Plan<'a> {
                         {
                             let inline =
                                 format!("; {}: {line}{eol}{}", ours.key(p), self.inside(p));
-                            edits.list.push((span.0, span.1, inline));
+                            edits.list.push(TextEdit::new(span.0..span.1, inline));
                         }
                         lines if lines.len() == 1 || p.form == juliet_core::LineForm::Block => {
                             let old = ours.value_ranges(p);
                             line_for_line(&mut edits.list, src, &old, lines, eol);
                         }
                         lines => {
-                            edits
-                                .list
-                                .push((span.0, span.1, block(ours.key(p), lines, eol)));
+                            let text = block(ours.key(p), lines, eol);
+                            edits.list.push(TextEdit::new(span.0..span.1, text));
                             self.guard_compact(span.1, markers, &mut edits);
                         }
                     }
@@ -441,7 +444,7 @@ impl<'a> Plan<'a> {
         }
         self.insert_theirs(markers, &mut edits);
         for &(start, end) in &self.comments.remove {
-            edits.list.push((start, end, String::new()));
+            edits.list.push(TextEdit::remove(start..end));
         }
         // Insertions at one point keep THEIRS's order, before a replacement there.
         // A `; ` after the insertions at its byte, right before the line it guards.
@@ -467,7 +470,7 @@ impl<'a> Plan<'a> {
                 Insert::Prop(t, pick) => (t, pick),
                 Insert::Note(line) => {
                     let text = format!("{}{line}{eol}", self.line_start(edits, at));
-                    edits.list.push((at, at, text));
+                    edits.list.push(TextEdit::insert(at, text));
                     continue;
                 }
             };
@@ -486,7 +489,7 @@ impl<'a> Plan<'a> {
                 Pick::Conflict(o, th) => several(&o, ours) || several(&th, theirs),
                 _ => !(text.trim_start()).starts_with(&format!("; {}:", theirs.key(t))),
             };
-            edits.list.push((at, at, text));
+            edits.list.push(TextEdit::insert(at, text));
             if opens_block {
                 self.guard_compact(at, markers, edits);
             }
@@ -498,7 +501,7 @@ impl<'a> Plan<'a> {
     /// inserted before, a value line removed) leaves one.
     fn line_start(&self, edits: &Edits, at: usize) -> &'static str {
         let src = self.ours.text();
-        let ended = |e: &(usize, usize, String)| ends_line_at(src.as_bytes(), e, at);
+        let ended = |e: &TextEdit| ends_line_at(src.as_bytes(), e, at);
         if at > 0 && !src[..at].ends_with('\n') && !edits.list.iter().any(ended) {
             self.ours.eol()
         } else {
@@ -551,7 +554,7 @@ impl<'a> Plan<'a> {
         if p.form != juliet_core::LineForm::Block {
             return String::new();
         }
-        let values: Vec<usize> = self.ours.value_ranges(p).iter().map(|r| r.0).collect();
+        let values: Vec<usize> = self.ours.value_ranges(p).iter().map(|r| r.start).collect();
         lines_between(
             self.ours.text(),
             p.key_start(),
@@ -572,13 +575,13 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// The edits of [`Plan::edit`]: `(start, end, text)` replacements of OURS's text, and
-/// the positions given a `; ` ([`Plan::guard_compact`]), each once.
+/// The edits of [`Plan::edit`]: edits of OURS's text, and the positions given a `; `
+/// ([`Plan::guard_compact`]), each once.
 #[derive(Default)]
 struct Edits {
-    list: Vec<(usize, usize, String)>,
+    list: Vec<TextEdit>,
     /// The `; ` insertions, applied after the others at their byte.
-    guards: Vec<(usize, usize, String)>,
+    guards: Vec<TextEdit>,
     guarded: std::collections::HashSet<usize>,
 }
 
@@ -586,7 +589,7 @@ impl Edits {
     /// Puts `; ` at `at`, unless it is there already.
     fn guard(&mut self, at: usize) {
         if self.guarded.insert(at) {
-            self.guards.push((at, at, "; ".to_owned()));
+            self.guards.push(TextEdit::insert(at, "; "));
         }
     }
 }
@@ -645,13 +648,14 @@ fn owned(lines: Vec<&str>) -> Vec<String> {
 #[path = "merge_comments.rs"]
 mod comments;
 
-/// `src` with `edits` made ([`apply_bytes`] on text).
-fn apply(src: &str, edits: Vec<(usize, usize, String)>) -> String {
-    match String::from_utf8(apply_bytes(src.as_bytes(), edits)) {
+/// `src` with `edits` made ([`apply_edits`] on text); `None` when they overlap.
+fn apply(src: &str, edits: Vec<TextEdit>) -> Option<String> {
+    let bytes = apply_edits(src.as_bytes(), edits).ok()?;
+    Some(match String::from_utf8(bytes) {
         Ok(out) => out,
         // Edits made at character boundaries keep the text UTF-8.
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    }
+    })
 }
 
 #[cfg(test)]

@@ -19,7 +19,9 @@ use std::sync::Mutex;
 
 use clap::Args;
 use juliet_core::codec::split_entry;
-use juliet_core::{Codec, PropertyType, Registry, TokenBuffer, Value, CLASS_VERSION};
+use juliet_core::{
+    apply_edits, Codec, PropertyType, Registry, TextEdit, TokenBuffer, Value, CLASS_VERSION,
+};
 use rayon::prelude::*;
 
 use super::output::escape_path;
@@ -53,14 +55,21 @@ pub struct MvArgs {
 /// How many files are read, and written, at once.
 const IN_FLIGHT: usize = 32;
 
-/// A file to edit: its path, its bytes as read, and its edits.
-type Planned = (PathBuf, Vec<u8>, Vec<Edit>);
+/// A file to edit.
+struct Planned {
+    /// Its path.
+    file: PathBuf,
+    /// Its bytes as read.
+    bytes: Vec<u8>,
+    /// Its edits.
+    edits: Vec<Edit>,
+    /// Its bytes with the edits made.
+    edited: Vec<u8>,
+}
 
-/// One reference to edit: the byte range of its text in the file, the new text, and
-/// its line.
+/// One reference to edit: the edit of its text in the file, and its line.
 struct Edit {
-    range: (usize, usize),
-    text: String,
+    edit: TextEdit,
     line: usize,
 }
 
@@ -71,28 +80,7 @@ struct Edit {
 /// project; a failure for a file that does not tokenize or is refused by the write
 /// path (nothing is changed then); I/O errors.
 pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
-    let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.old))?
-        .ok_or_else(|| CliError::usage("no project root (a folder holding `Assets/`)"))?;
-    let root = root
-        .canonicalize()
-        .map_err(|e| CliError::usage(e.to_string()))?;
-    let old = inside(&root, &args.old)?;
-    let new = inside(&root, &args.new)?;
-    if fs::symlink_metadata(root.join(&old)).is_err() {
-        return Err(CliError::usage(format!(
-            "{}: no such file",
-            escape_path(&args.old)
-        )));
-    }
-    if fs::symlink_metadata(root.join(&new)).is_ok() {
-        return Err(CliError::usage(format!(
-            "{}: exists already",
-            escape_path(&args.new)
-        )));
-    }
-    if new.starts_with(&format!("{old}/")) || old == new {
-        return Err(CliError::usage(format!("{old} cannot move into itself")));
-    }
+    let (root, old, new) = paths(args)?;
     let folder = root.join(&old).is_dir();
     let moved = |path: &str| -> Option<String> {
         let path = normalize_template_path(path).ok()?;
@@ -117,17 +105,12 @@ pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
     };
     let planned: Vec<Planned> = pool.install(|| {
         (assets.files.par_iter())
-            .map(|file| {
-                let bytes = fs::read(file)
-                    .map_err(|e| CliError::failure(format!("{}: {e}", escape_path(file))))?;
-                let edits = edits(&bytes, file, &kinds, registry, &moved)?;
-                Ok((!edits.is_empty()).then(|| (file.clone(), bytes, edits)))
-            })
+            .map(|file| Planned::of(file, &kinds, registry, &moved))
             .filter_map(Result::transpose)
             .collect::<Result<_, CliError>>()
     })?;
     let refused: Vec<String> = (planned.iter())
-        .filter_map(|(file, ..)| {
+        .filter_map(|Planned { file, .. }| {
             Some(format!(
                 "{}: {}",
                 escape_path(file),
@@ -142,68 +125,140 @@ pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
         return Ok(Status::Problems);
     }
     let shown = |file: &Path| escape_path(file.strip_prefix(&root).unwrap_or(file));
-    for (file, bytes, edits) in &planned {
-        for edit in edits {
-            let before = String::from_utf8_lossy(&bytes[edit.range.0..edit.range.1]);
-            writeln!(
-                out,
-                "{}:{}: {before} -> {}",
-                shown(file),
-                edit.line,
-                edit.text
-            )?;
+    for Planned {
+        file, bytes, edits, ..
+    } in &planned
+    {
+        for Edit { edit, line } in edits {
+            let before = String::from_utf8_lossy(&bytes[edit.range.clone()]);
+            writeln!(out, "{}:{line}: {before} -> {}", shown(file), edit.text)?;
         }
     }
-    if !args.dry_run {
-        // Written IN_FLIGHT at a time: each write waits for its file's fsync, and the
-        // file system commits the ones in flight together.
-        let written: Vec<Result<ReplaceOutcome, juliet_core::Error>> = pool.install(|| {
-            (planned.par_iter())
-                .map(|(file, bytes, edits)| {
-                    let expect = Expect::Holds(Fingerprint::of(bytes));
-                    juliet_entities::fsio::write_file(
-                        file,
-                        expect,
-                        &applied(bytes, edits),
-                        Sync::File,
-                    )
-                })
-                .collect()
-        });
-        let mut skipped = false;
-        for ((file, ..), outcome) in planned.iter().zip(written) {
-            if let ReplaceOutcome::Skipped(reason) = outcome? {
-                writeln!(
-                    out,
-                    "{}: {reason} (not moved: run `jasset mv` again)",
-                    shown(file)
-                )?;
-                skipped = true;
-            }
-        }
-        if skipped {
-            return Ok(Status::Problems);
-        }
+    if !args.dry_run && !write_all(&pool, &planned, &shown, out)? {
+        return Ok(Status::Problems);
     }
     writeln!(out, "{old} -> {new}")?;
     if !args.dry_run {
-        // The edited files' folders, once each, before the move that relies on them.
-        let mut folders: Vec<&Path> = planned.iter().filter_map(|(f, ..)| f.parent()).collect();
-        folders.sort();
-        folders.dedup();
-        for folder in folders {
-            juliet_entities::fsio::sync_folder(folder)
-                .map_err(|e| CliError::failure(e.to_string()))?;
-        }
-        let target = root.join(&new);
-        if let Some(parent) = target.parent() {
-            fs::create_dir_all(parent).map_err(|e| CliError::failure(e.to_string()))?;
-        }
-        fs::rename(root.join(&old), &target).map_err(|e| CliError::failure(e.to_string()))?;
-        juliet_entities::fsio::sync_folder(target.parent().unwrap_or(&root))
-            .map_err(|e| CliError::failure(e.to_string()))?;
+        move_old(&root, &old, &new, &planned)?;
     }
     Ok(Status::Success)
+}
+
+/// The project root of `jasset mv` (canonical), and OLD and NEW relative to it.
+///
+/// # Errors
+/// A usage error for no root, an OLD that does not exist, a NEW that does, a path
+/// outside the project, NEW inside OLD.
+fn paths(args: &MvArgs) -> Result<(PathBuf, String, String), CliError> {
+    let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.old))?
+        .ok_or_else(|| CliError::usage("no project root (a folder holding `Assets/`)"))?;
+    let root = root
+        .canonicalize()
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    let old = inside(&root, &args.old)?;
+    let new = inside(&root, &args.new)?;
+    if fs::symlink_metadata(root.join(&old)).is_err() {
+        return Err(CliError::usage(format!(
+            "{}: no such file",
+            escape_path(&args.old)
+        )));
+    }
+    if fs::symlink_metadata(root.join(&new)).is_ok() {
+        return Err(CliError::usage(format!(
+            "{}: exists already",
+            escape_path(&args.new)
+        )));
+    }
+    if new.starts_with(&format!("{old}/")) || old == new {
+        return Err(CliError::usage(format!("{old} cannot move into itself")));
+    }
+    Ok((root, old, new))
+}
+
+impl Planned {
+    /// The plan of `file`'s edits (`None`: it names nothing that moves): read, its
+    /// references found ([`edits`]) and the edits made.
+    ///
+    /// # Errors
+    /// A failure naming the file when it cannot be read, does not tokenize or its edits
+    /// overlap (which [`edits`] does not make).
+    fn of(
+        file: &Path,
+        kinds: &Kinds<'_>,
+        registry: &Registry,
+        moved: &(dyn Fn(&str) -> Option<String> + std::marker::Sync),
+    ) -> Result<Option<Planned>, CliError> {
+        let named = |e: &dyn std::fmt::Display| format!("{}: {e}", escape_path(file));
+        let bytes = fs::read(file).map_err(|e| CliError::failure(named(&e)))?;
+        let edits = edits(&bytes, file, kinds, registry, moved)?;
+        if edits.is_empty() {
+            return Ok(None);
+        }
+        let list = edits.iter().map(|e| e.edit.clone()).collect();
+        let edited = apply_edits(&bytes, list)
+            .map_err(|e| CliError::failure(named(&e) + " (nothing moved)"))?;
+        Ok(Some(Planned {
+            file: file.to_path_buf(),
+            bytes,
+            edits,
+            edited,
+        }))
+    }
+}
+
+/// Writes the `planned` files, [`IN_FLIGHT`] at a time on `pool` (each write waits for
+/// its file's fsync, and the file system commits the ones in flight together); whether
+/// every one was written (one changed since it was read is reported, named by `shown`).
+///
+/// # Errors
+/// A write error.
+fn write_all(
+    pool: &rayon::ThreadPool,
+    planned: &[Planned],
+    shown: &dyn Fn(&Path) -> String,
+    out: &mut dyn Write,
+) -> Result<bool, CliError> {
+    let written: Vec<Result<ReplaceOutcome, juliet_core::Error>> = pool.install(|| {
+        (planned.par_iter())
+            .map(|p| {
+                let expect = Expect::Holds(Fingerprint::of(&p.bytes));
+                juliet_entities::fsio::write_file(&p.file, expect, &p.edited, Sync::File)
+            })
+            .collect()
+    });
+    let mut all = true;
+    for (Planned { file, .. }, outcome) in planned.iter().zip(written) {
+        if let ReplaceOutcome::Skipped(reason) = outcome? {
+            writeln!(
+                out,
+                "{}: {reason} (not moved: run `jasset mv` again)",
+                shown(file)
+            )?;
+            all = false;
+        }
+    }
+    Ok(all)
+}
+
+/// Renames `old` to `new` (relative to `root`), after syncing the folders of the
+/// `planned` files once each (the move relies on their edits).
+///
+/// # Errors
+/// A failure for an I/O error.
+fn move_old(root: &Path, old: &str, new: &str, planned: &[Planned]) -> Result<(), CliError> {
+    let io = |e: std::io::Error| CliError::failure(e.to_string());
+    let mut folders: Vec<&Path> = planned.iter().filter_map(|p| p.file.parent()).collect();
+    folders.sort();
+    folders.dedup();
+    for folder in folders {
+        juliet_entities::fsio::sync_folder(folder).map_err(io)?;
+    }
+    let target = root.join(new);
+    if let Some(parent) = target.parent() {
+        fs::create_dir_all(parent).map_err(io)?;
+    }
+    fs::rename(root.join(old), &target).map_err(io)?;
+    juliet_entities::fsio::sync_folder(target.parent().unwrap_or(root)).map_err(io)
 }
 
 /// `path` as a normalized path relative to `root` (`/` between folders), lexically
@@ -275,7 +330,7 @@ fn edits(
         .tokenize(bytes, file)
         .map_err(|e| CliError::failure(format!("{e} (nothing moved)")))?;
     let class = kinds.of(&doc, file).and_then(|k| registry.find_by_name(&k));
-    let base = bytes.as_ptr() as usize;
+    let src = doc.source();
     let mut out = Vec::new();
     let mut newer = None;
     for i in 0..doc.len() {
@@ -304,7 +359,9 @@ fn edits(
                 .filter(|ty| holds_assets(ty))
         };
         let Some(ty) = asset_type else { continue };
-        for line in doc.value_lines(i) {
+        for span in doc.value_spans(i) {
+            let line = &src[span.clone()];
+            // A map entry's value ends its line (`key: value`).
             let value = match (ty, split_entry(line)) {
                 (PropertyType::Map(..), Some((_, v))) => v,
                 _ => line,
@@ -313,13 +370,13 @@ fn edits(
                 continue;
             };
             let Some(to) = moved(&path) else { continue };
-            let start = value.as_ptr() as usize - base;
+            let end = doc.source_offset() + span.end;
+            let start = end - value.len();
             let mut text = String::new();
             to.encode(&mut text);
             let number = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count();
             out.push(Edit {
-                range: (start, start + value.len()),
-                text,
+                edit: TextEdit::new(start..end, text),
                 line: number,
             });
         }
@@ -366,17 +423,4 @@ impl Kinds<'_> {
             kind
         })
     }
-}
-
-/// `bytes` with `edits` (in file order, apart) made.
-fn applied(bytes: &[u8], edits: &[Edit]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len() + 64);
-    let mut at = 0;
-    for edit in edits {
-        out.extend_from_slice(&bytes[at..edit.range.0]);
-        out.extend_from_slice(edit.text.as_bytes());
-        at = edit.range.1;
-    }
-    out.extend_from_slice(&bytes[at..]);
-    out
 }

@@ -17,6 +17,7 @@
 //! (docs/reliability.md, section 6).
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use juliet_core::{normalize_key, Error, LineForm, TokenBuffer, CLASS_VERSION};
@@ -168,21 +169,14 @@ impl Asset {
 
     /// Byte range of each value line of `p` in [`Asset::text`] (line endings excluded),
     /// in file order.
-    pub fn value_ranges(&self, p: &Prop) -> Vec<(usize, usize)> {
-        let base = self.text().as_ptr() as usize;
-        let range = |l: &str| {
-            (
-                l.as_ptr() as usize - base,
-                l.as_ptr() as usize - base + l.len(),
-            )
-        };
+    pub fn value_ranges(&self, p: &Prop) -> Vec<Range<usize>> {
+        let (start, len) = (p.value.0 as usize, p.value.1 as usize);
         if p.several {
-            region_lines(slice(self.text(), p.value))
-                .map(range)
+            juliet_core::value_line_spans(slice(self.text(), p.value))
+                .map(|r| start + r.start..start + r.end)
                 .collect()
         } else {
-            let (start, len) = (p.value.0 as usize, p.value.1 as usize);
-            vec![(start, start + len)]
+            std::iter::once(start..start + len).collect()
         }
     }
 
@@ -209,15 +203,13 @@ impl Asset {
         self.props.get(at)
     }
 
-    /// The index in [`Asset::props`] of `prop`, one of them.
+    /// The index in [`Asset::props`] of `prop`, one of them (found by its key's
+    /// position: the properties are in file order).
     pub fn index_of(&self, prop: &Prop) -> Option<usize> {
-        let size = std::mem::size_of::<Prop>().max(1);
-        let offset = (prop as *const Prop as usize).checked_sub(self.props.as_ptr() as usize)?;
-        let at = offset / size;
-        self.props
-            .get(at)
-            .filter(|p| std::ptr::eq(*p, prop))
-            .map(|_| at)
+        let at = (self.props)
+            .binary_search_by_key(&prop.key_start(), Prop::key_start)
+            .ok()?;
+        std::ptr::eq(&self.props[at], prop).then_some(at)
     }
 
     /// The line ending of lines added to the file: the one most of its lines end with
@@ -271,17 +263,17 @@ fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
         };
         return Err(Error::new(path, 0, 0, kind));
     }
-    let base = text.as_ptr() as usize;
-    let at = |s: &str| (s.as_ptr() as usize - base) as u32;
     let mut buffer = TokenBuffer::new();
     let mut out = Scan { props: Vec::new() };
     debug_assert!(file.ends_with(text.as_bytes()), "text is the end of file");
     let bom = file.len() - text.len();
+    // Where the piece starts in `text`.
+    let mut piece_start = 0;
     for piece in juliet_entities::load::pieces(text.as_bytes()) {
         // The first piece with the file's byte-order mark, which the tokenizer skips at
         // the start of what it is given: a second one is then the file's text, as it is
         // when the whole file is tokenized.
-        let given = if piece.as_ptr() == text.as_ptr() {
+        let given = if piece_start == 0 {
             &file[..bom + piece.len()]
         } else {
             piece
@@ -291,11 +283,16 @@ fn scan(file: &[u8], text: &str, path: &Path) -> Result<Scan, Error> {
             return Err(whole_error(file, path)
                 .unwrap_or_else(|| Error::new(path, 0, 0, juliet_core::ErrorKind::InvalidUtf8)));
         };
+        // Where the document's source starts in `text`.
+        let offset = piece_start + doc.source_offset() - (given.len() - piece.len());
+        piece_start += piece.len();
+        // A span of the document as `(start, length)` in `text`.
+        let at = |r: Range<usize>| ((offset + r.start) as u32, r.len() as u32);
         out.props.reserve(doc.len());
         for i in 0..doc.len() {
             let node = doc.node(i);
-            let key = (at(doc.key(i)), doc.key(i).len() as u32);
-            let mut values = doc.value_lines(i).map(|l| (at(l), l.len() as u32));
+            let key = at(doc.key_span(i));
+            let mut values = doc.value_spans(i).map(at);
             let first = values.next().unwrap_or((key.0 + key.1, 0));
             let (value, several) = match values.next() {
                 None => (first, false),
@@ -337,15 +334,10 @@ fn raw_lines<'t>(text: &'t str, p: &Prop) -> Vec<&'t str> {
     }
 }
 
-/// The value lines in `region` (from a property's first value line to its last): its
-/// lines trimmed of blanks, without blank and comment lines, as the tokenizer reads
-/// them (the lines between two value lines of a property are no header, no property
-/// and no conflict marker).
+/// The value lines in `region` (from a property's first value line to its last), as the
+/// tokenizer reads them ([`juliet_core::value_line_spans`]).
 fn region_lines(region: &str) -> impl Iterator<Item = &str> {
-    region
-        .split('\n')
-        .map(|l| l.trim_matches([' ', '\t', '\r']))
-        .filter(|l| !(l.is_empty() || l.starts_with('#') || l.starts_with("//")))
+    juliet_core::value_line_spans(region).map(|r| &region[r])
 }
 
 /// The text of the byte range `(start, length)` of `text`.
@@ -424,8 +416,31 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
     };
     drop((manager, templates));
 
+    let known = known_keys(&mut props, text, class, &canonical);
+    let mut asset = Asset {
+        path: path.to_path_buf(),
+        bom,
+        props,
+        load_error,
+        file,
+        known,
+        resolved,
+        order: Vec::new(),
+    };
+    asset.order = key_order(asset.props.len(), |i| asset.name(&asset.props[i]));
+    Ok(asset)
+}
+
+/// The keys of `props` (of `text`) that `class` knows, each prop's `known` set to its
+/// index there, with the value lines `canonical` gives them.
+fn known_keys(
+    props: &mut [Prop],
+    text: &str,
+    class: Option<&'static juliet_core::Class>,
+    canonical: &HashMap<String, Vec<String>>,
+) -> Vec<Known> {
     let mut known = Vec::new();
-    for p in &mut props {
+    for p in props {
         let key = slice(text, p.key);
         let crc = juliet_core::key_crc_runtime(key.as_bytes());
         if let Some(name) = canonical_name(crc, key, class) {
@@ -440,18 +455,7 @@ pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<As
             known.push(Known { name, value });
         }
     }
-    let mut asset = Asset {
-        path: path.to_path_buf(),
-        bom,
-        props,
-        load_error,
-        file,
-        known,
-        resolved,
-        order: Vec::new(),
-    };
-    asset.order = key_order(asset.props.len(), |i| asset.name(&asset.props[i]));
-    Ok(asset)
+    known
 }
 
 /// Properties as text: each key with its value lines, in file order.
@@ -697,96 +701,5 @@ pub fn show<S: AsRef<str>>(lines: &[S]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn asset(text: &str) -> Asset {
-        read_asset(text.as_bytes().to_vec(), Path::new("t.jasset"), None).unwrap()
-    }
-
-    /// The 1-based line of the key of `p`, a property of `a`.
-    fn line(a: &Asset, p: &Prop) -> u32 {
-        let before = &a.text().as_bytes()[..p.key_start()];
-        1 + before.iter().filter(|&&b| b == b'\n').count() as u32
-    }
-
-    #[test]
-    fn values_are_read_through_the_codec_and_keys_through_their_aliases() {
-        let a = asset("; id\n0x0000000000000042\n; class\nInert\n; mass: 0.50\n");
-        let mass = a.get("mass").unwrap();
-        assert_eq!((a.name(mass), a.raw(mass)[0]), ("Mass", "0.50"));
-        assert!(a.value_lines(mass).eq(["0.5"]));
-        let id = a.get("entityid").unwrap();
-        assert_eq!((a.key(id), line(&a, id)), ("id", 1));
-        assert!(a.load_error.is_none());
-    }
-
-    #[test]
-    fn a_file_of_an_unknown_kind_compares_as_written() {
-        let a = asset("; Kind\nDragon\n; Wings\n4.0\n");
-        assert!(a.load_error.is_some());
-        assert!(a.value_lines(a.get("wings").unwrap()).eq(["4.0"]));
-    }
-
-    #[test]
-    fn spans_cover_the_header_through_the_last_value_line() {
-        let text = "# c\n; Kind\nInert\n; Mass: 2.0\n; Notes\n  a\nb  \n";
-        let a = asset(text);
-        let kind = a.get("kind").unwrap();
-        let (start, end) = a.span(kind);
-        assert_eq!(&text[start..end], "; Kind\nInert\n");
-        let mass = a.get("mass").unwrap();
-        let (start, end) = a.values(mass);
-        assert_eq!(&text[start..end], "2.0");
-        let notes = a.get("notes").unwrap();
-        assert_eq!(a.raw(notes), ["a", "b"]);
-        let (start, end) = a.span(notes);
-        assert_eq!(&text[start..end], "; Notes\n  a\nb  \n");
-    }
-
-    #[test]
-    fn the_load_keeps_unknown_keys_and_writes_the_classs_properties() {
-        let a = asset("; Glow: 1\n; Kind: Inert\n; Mass: 2\n; Aura\nx\ny\n");
-        assert!(a.resolved());
-        let kept: Vec<&str> = (a.kept().into_iter())
-            .map(|i| a.key(&a.props[i as usize]))
-            .collect();
-        assert_eq!(kept, ["Glow", "Aura"]);
-        let written: Vec<&str> = a.written().iter().map(|(k, _)| k.as_str()).collect();
-        assert!(
-            written.contains(&"Mass") && !written.contains(&"Glow"),
-            "{written:?}"
-        );
-        assert_eq!(a.raw(a.get("aura").unwrap()), ["x", "y"]);
-    }
-
-    #[test]
-    fn a_second_byte_order_mark_is_text_as_for_the_whole_file() {
-        let text = "\u{feff}\u{feff}; Kind\nInert\n";
-        let err = read_asset(text.as_bytes().to_vec(), Path::new("t.jasset"), None).unwrap_err();
-        let whole = TokenBuffer::new()
-            .tokenize(text.as_bytes(), Path::new("t.jasset"))
-            .unwrap_err();
-        assert_eq!(err.to_string(), whole.to_string());
-        assert!(err.to_string().contains("t.jasset:1:1:"), "{err}");
-    }
-
-    #[test]
-    fn line_numbers_and_duplicates_are_those_of_the_whole_file_across_pieces() {
-        let pieces = juliet_entities::load::PIECE_LINES;
-        let mut text = String::from("; Kind: Inert\n");
-        for i in 0..pieces + 10 {
-            text.push_str(&format!("k{i}: 1\n"));
-        }
-        let a = asset(&text);
-        let k = a.get(&format!("k{}", pieces + 5)).unwrap();
-        assert_eq!(line(&a, k), pieces as u32 + 7);
-        text.push_str("K_0: 2\n");
-        let err = read_asset(text.into_bytes(), Path::new("t.jasset"), None).unwrap_err();
-        assert!(
-            err.to_string()
-                .contains(&format!("t.jasset:{}:", pieces + 12)),
-            "{err}"
-        );
-    }
-}
+#[path = "props_tests.rs"]
+mod tests;

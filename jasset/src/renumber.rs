@@ -18,10 +18,11 @@
 //! again finds it, removes the old name and is done.
 
 use std::io::Write;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use juliet_core::TokenBuffer;
+use juliet_core::{TextEdit, TokenBuffer};
 
 use super::output::escape_path;
 use super::project::resolve_root;
@@ -64,22 +65,7 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
                 "{shown}: not a world entity file (expected <world>/Entities/<name>.jasset)"
             ))
         })?;
-        let at = match worlds.iter().position(|(d, ..)| *d == world_dir) {
-            Some(at) => at,
-            None => {
-                let options = LoadOptions {
-                    registry: Some(registry_for(root.as_deref())?),
-                    project_root: root.clone(),
-                    ..LoadOptions::default()
-                };
-                let (mut world, _) = World::load(&world_dir, &options)
-                    .map_err(|e| CliError::failure(e.to_string()))?;
-                world.use_random_id_prefix();
-                let next = world.manager().peek_free_id().get();
-                worlds.push((world_dir, world, next));
-                worlds.len() - 1
-            }
-        };
+        let at = world_at(&mut worlds, world_dir, root.as_deref())?;
         // Refused before it is read, as the write path would refuse it.
         if let Some(reason) = juliet_entities::fsio::write_refusal(file) {
             writeln!(out, "{shown}: {reason}")?;
@@ -135,6 +121,32 @@ pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
         refused |= follow_references(world_dir, root.clone(), &pairs, out)?;
     }
     Ok(Status::from_problems(refused))
+}
+
+/// The index in `worlds` (folder, world, next id to try) of the world at `world_dir`,
+/// loaded (from the project at `root`) and added when it is not there yet.
+///
+/// # Errors
+/// A failure when the world does not load.
+fn world_at(
+    worlds: &mut Vec<(PathBuf, World, u64)>,
+    world_dir: PathBuf,
+    root: Option<&Path>,
+) -> Result<usize, CliError> {
+    if let Some(at) = worlds.iter().position(|(d, ..)| *d == world_dir) {
+        return Ok(at);
+    }
+    let options = LoadOptions {
+        registry: Some(registry_for(root)?),
+        project_root: root.map(Path::to_path_buf),
+        ..LoadOptions::default()
+    };
+    let (mut world, _) =
+        World::load(&world_dir, &options).map_err(|e| CliError::failure(e.to_string()))?;
+    world.use_random_id_prefix();
+    let next = world.manager().peek_free_id().get();
+    worlds.push((world_dir, world, next));
+    Ok(worlds.len() - 1)
 }
 
 /// Points the references of the world at `world_dir` to the renumbered entities
@@ -201,7 +213,7 @@ fn move_file(file: &Path, target: &Path) -> std::io::Result<()> {
 /// # Errors
 /// A failure naming the file when the old name cannot be removed.
 fn finish_move(file: &Path, bytes: &[u8]) -> Result<Option<String>, CliError> {
-    let Ok((_, Some((_, _, Some(id))))) = id_line(bytes, file, pieces(bytes)) else {
+    let Ok((_, Some((_, Some(id))))) = id_line(bytes, file, pieces(bytes)) else {
         return Ok(None);
     };
     let target = file.with_file_name(id.file_name());
@@ -256,46 +268,38 @@ fn with_id(
         Err(_) => id_line(bytes, path, std::iter::once(bytes))?,
     };
     let new = id.to_string();
-    let mut out = Vec::with_capacity(bytes.len() + 64);
-    let old = match found {
-        Some((start, len, old)) => {
-            out.extend_from_slice(&bytes[..start]);
-            out.extend_from_slice(new.as_bytes());
-            out.extend_from_slice(&bytes[start + len..]);
-            old
-        }
+    let (edit, old) = match found {
+        Some((range, old)) => (TextEdit::new(range, new), old),
         None => {
             let eol = juliet_entities::patch::line_ending(bytes);
-            out.extend_from_slice(&bytes[..first]);
-            out.extend_from_slice(format!("; {}: {new}{eol}", keys::ENTITY_ID.name).as_bytes());
-            out.extend_from_slice(&bytes[first..]);
-            None
+            let line = format!("; {}: {new}{eol}", keys::ENTITY_ID.name);
+            (TextEdit::insert(first, line), None)
         }
     };
+    // One edit: made as it is.
+    let mut out = bytes.to_vec();
+    out.splice(edit.range, edit.text.into_bytes());
     Ok((out, old))
 }
 
 /// Where the line of the first property of `bytes` starts (the end of the file when
-/// there is none), and the first `EntityID` value line (byte offset, length, the id it
-/// reads as), tokenizing `bytes` as the `parts` it is cut into.
+/// there is none), and the first `EntityID` value line (byte range, the id it reads
+/// as), tokenizing `bytes` as the `parts` it is cut into (in order, joined `bytes`).
 fn id_line<'a>(bytes: &'a [u8], path: &Path, parts: impl Iterator<Item = &'a [u8]>) -> IdLine {
-    let base = bytes.as_ptr() as usize;
-    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
     let mut buffer = TokenBuffer::new();
     let mut first = None;
     let mut found = None;
+    // Where the part starts in `bytes`.
+    let mut part_start = 0;
     // Every part is tokenized, also after the id is found: a bad line anywhere is an
     // error, as when the file is read whole.
     for part in parts {
         let mut doc = buffer.tokenize(part, path)?;
+        // Where the document's source starts in `bytes` (past a byte-order mark).
+        let offset = part_start + doc.source_offset();
+        part_start += part.len();
         if first.is_none() && !doc.is_empty() {
-            let key = doc.key(0).as_ptr() as usize - base;
-            let line = bytes[..key].iter().rposition(|&b| b == b'\n');
-            first = Some(line.map_or(bom, |n| n + 1));
+            first = Some(offset + doc.property_span(0).start);
         }
         if found.is_some() {
             continue;
@@ -305,17 +309,16 @@ fn id_line<'a>(bytes: &'a [u8], path: &Path, parts: impl Iterator<Item = &'a [u8
                 == Some(keys::ENTITY_ID.name)
         });
         if let Some(i) = node {
-            let line = doc.value_lines(i).next().unwrap_or_default();
-            let start = line.as_ptr() as usize - base;
+            let line = doc.value_spans(i).next().unwrap_or_default();
             let old = doc.decode::<u64>(i).ok().map(EntityId);
-            found = Some((start, line.len(), old));
+            found = Some((offset + line.start..offset + line.end, old));
         }
     }
     Ok((first.unwrap_or(bytes.len()), found))
 }
 
 /// What [`id_line`] finds.
-type IdLine = Result<(usize, Option<(usize, usize, Option<EntityId>)>), juliet_core::Error>;
+type IdLine = Result<(usize, Option<(Range<usize>, Option<EntityId>)>), juliet_core::Error>;
 
 /// Where `file` goes once its id is `id`: after the new id when it is named after an id
 /// (`<16 hex digits>.jasset` or `<16 hex digits>-N.jasset`: its old id's, or the id an

@@ -18,6 +18,7 @@
 
 use std::fmt::Write as _;
 use std::io::Write;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
@@ -391,12 +392,9 @@ pub struct PropertyAt {
     pub default_column: u32,
 }
 
-/// 1-based line and column of `part`, a slice of `source`.
-fn line_col(source: &str, part: &str) -> (u32, u32) {
-    let offset = (part.as_ptr() as usize)
-        .saturating_sub(source.as_ptr() as usize)
-        .min(source.len());
-    let before = &source[..offset];
+/// 1-based line and column of byte `offset` of `source`.
+fn line_col(source: &str, offset: usize) -> (u32, u32) {
+    let before = &source[..offset.min(source.len())];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let column = before[line_start..].chars().count() + 1;
@@ -418,8 +416,8 @@ pub fn parse_located(bytes: &[u8], path: &Path) -> Result<Vec<Located>, CliError
         if name.eq_ignore_ascii_case("AssetType") {
             continue;
         }
-        let bad = |line: &str, why: &str| {
-            let (l, c) = line_col(source, line);
+        let bad = |line: &Range<usize>, why: &str| {
+            let (l, c) = line_col(source, line.start);
             CliError::failure(format!("{}:{l}:{c}: class `{name}`: {why}", path.display()))
         };
         let node = doc.node(i);
@@ -434,23 +432,26 @@ pub fn parse_located(bytes: &[u8], path: &Path) -> Result<Vec<Located>, CliError
             header: (node.line, node.column),
             properties: Vec::new(),
         };
-        for line in doc.value(i).lines() {
+        for span in doc.value_spans(i) {
+            let line = &source[span.clone()];
             let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
             let class = &mut located.class;
             match word {
                 "version" => {
                     class.version = rest
                         .parse()
-                        .map_err(|_| bad(line, &format!("bad version `{rest}`")))?;
+                        .map_err(|_| bad(&span, &format!("bad version `{rest}`")))?;
                 }
                 "alias" => class.aliases.push(rest.to_owned()),
                 "deprecated" => class.deprecated.push(rest.to_owned()),
                 "property" => {
-                    read_property(&mut located, source, rest).map_err(|why| bad(line, &why))?
+                    let rest_at = span.start + (line.len() - rest.len());
+                    read_property(&mut located, source, rest, rest_at)
+                        .map_err(|why| bad(&span, &why))?;
                 }
                 other => {
                     return Err(bad(
-                        line,
+                        &span,
                         &format!(
                             "unknown line `{other}` (expected version, alias, property or \
                              deprecated)"
@@ -464,14 +465,15 @@ pub fn parse_located(bytes: &[u8], path: &Path) -> Result<Vec<Located>, CliError
     Ok(classes)
 }
 
-/// Reads the rest of a `property KEY TYPE [DEFAULT]` line of `source` into `located`:
-/// the class's property, and where its type and default sit. No default: a leaf absent
-/// by default (a field of an enum's variant that the default variant does not have).
+/// Reads the rest of a `property KEY TYPE [DEFAULT]` line of `source` (the text after
+/// `property `, which starts at byte `at`) into `located`: the class's property, and
+/// where its type and default sit. No default: a leaf absent by default (a field of an
+/// enum's variant that the default variant does not have).
 ///
 /// # Errors
 /// Why the line is refused: no key or type, a key that is no ASCII identifier, or
 /// `ClassVersion` or a key given twice.
-fn read_property(located: &mut Located, source: &str, rest: &str) -> Result<(), String> {
+fn read_property(located: &mut Located, source: &str, rest: &str, at: usize) -> Result<(), String> {
     let mut parts = rest.splitn(3, ' ');
     let (Some(key), Some(ty), default) =
         (parts.next(), parts.next(), parts.next().unwrap_or_default())
@@ -496,11 +498,13 @@ fn read_property(located: &mut Located, source: &str, rest: &str) -> Result<(), 
     class
         .properties
         .push((key.to_owned(), ty.to_owned(), unescape_default(default)));
-    let (line, type_column) = line_col(source, ty);
+    // The type after the key and a space, the default after the type and a space.
+    let ty_at = at + key.len() + 1;
+    let (line, type_column) = line_col(source, ty_at);
     located.properties.push(PropertyAt {
         line,
         type_column,
-        default_column: line_col(source, default).1,
+        default_column: line_col(source, ty_at + ty.len() + 1).1,
     });
     Ok(())
 }

@@ -67,6 +67,7 @@ pub mod plural;
 pub mod registry;
 pub mod suggest;
 pub mod text;
+mod text_edit;
 pub mod token;
 pub mod value;
 mod variant_leaves;
@@ -93,7 +94,8 @@ pub use error::{
 pub use registry::{ClassRegistration, Registry, Replacement, StockClass};
 pub use suggest::did_you_mean;
 pub use text::{from_text, load_text, LoadTextReport};
-pub use token::{Document, LineForm, PropertyNode, TokenBuffer};
+pub use text_edit::{apply_edits, EditError, TextEdit};
+pub use token::{value_line_spans, Document, LineForm, PropertyNode, TokenBuffer};
 pub use value::{reads_as_value_line, Value, ValueError};
 
 /// What the derive's output calls: the table builders and the [`__private::Field`]

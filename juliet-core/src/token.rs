@@ -13,6 +13,8 @@ mod lazy;
 pub(crate) use lazy::{same_bytes, Canonical};
 mod scan;
 pub(crate) mod simd;
+mod span;
+pub use span::value_line_spans;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -69,31 +71,31 @@ impl PropertyNode {
 /// A block of more value lines than this keeps them as one region of the text (from
 /// its first value line to its last) instead of a span each, so that a block of
 /// millions of lines costs the tokenizer nothing per line; its lines are found again
-/// when read ([`block_lines`]).
+/// when read ([`block_line`]).
 pub(crate) const LONG_BLOCK: usize = 1024;
 
 /// The bit of [`PropertyNode`]'s value count that marks a long block (a file under
 /// 4 GiB has fewer than 2^31 lines).
 const LONG_BLOCK_FLAG: u32 = 1 << 31;
 
-/// The value lines of `region`, the text of a block from its first value line to its
-/// last, as the tokenizer finds them: each line without its trailing blanks and `\r`
-/// and its leading spaces and tabs; blank lines and `#` and `//` comments left out.
-/// (Conflict markers and headers end or fail the block while it is scanned, so the
-/// region holds none.)
-pub(crate) fn block_lines(region: &str) -> impl Iterator<Item = &str> {
-    region.split('\n').filter_map(block_line)
-}
-
-/// One line of a long block as the tokenizer finds it ([`block_lines`]): without its
-/// trailing blanks and `\r` and its leading spaces and tabs; `None` for a blank or
-/// comment line.
+/// One line of a long block as the tokenizer finds it: without its trailing blanks and
+/// `\r` and its leading spaces and tabs; `None` for a blank or comment line. (Conflict
+/// markers and headers end or fail a block while it is scanned, so a block holds none.)
 #[inline]
 pub(crate) fn block_line(line: &str) -> Option<&str> {
-    let l = line
-        .trim_end_matches([' ', '\t', '\r'])
-        .trim_start_matches([' ', '\t']);
-    (!(l.is_empty() || l.starts_with('#') || l.starts_with("//"))).then_some(l)
+    value_line_range(line).map(|r| &line[r])
+}
+
+/// Where the value in `line` (one line of a block, without its `\n`) sits: the line
+/// without its trailing blanks and `\r` and its leading spaces and tabs; `None` for a
+/// blank or comment line.
+#[inline]
+pub(crate) fn value_line_range(line: &str) -> Option<std::ops::Range<usize>> {
+    let end_trimmed = line.trim_end_matches([' ', '\t', '\r']);
+    let l = end_trimmed.trim_start_matches([' ', '\t']);
+    let start = end_trimmed.len() - l.len();
+    (!(l.is_empty() || l.starts_with('#') || l.starts_with("//")))
+        .then_some(start..end_trimmed.len())
 }
 
 /// Reusable storage for tokenized files. Keep one per thread and pass it to
@@ -169,6 +171,7 @@ impl TokenBuffer {
         self.scan_lines(src, path)?;
         Ok(Document {
             src,
+            bom: bom != 0,
             path,
             buf: self,
             lazy: None,
@@ -211,6 +214,7 @@ impl TokenBuffer {
         };
         Ok(Document {
             src,
+            bom: false,
             path,
             buf: self,
             lazy,
@@ -354,6 +358,8 @@ fn node_value<'v>(src: &'v str, values: &'v [ValueSpan], n: &PropertyNode) -> Va
 #[derive(Debug)]
 pub struct Document<'a> {
     src: &'a str,
+    /// Whether the bytes given started with a byte-order mark, which `src` leaves out.
+    bom: bool,
     path: &'a Path,
     buf: &'a mut TokenBuffer,
     /// Where the canonical reading is (`None`: complete).
@@ -554,16 +560,10 @@ impl<'a> Document<'a> {
     }
 
     /// The value lines of node `index`, as slices of the source (they outlive the
-    /// document, as [`Document::key`] does).
+    /// document, as [`Document::key`] does; where they are: [`Document::value_spans`]).
     pub fn value_lines(&self, index: usize) -> impl Iterator<Item = &'a str> + '_ {
-        let n = &self.buf.nodes[index];
         let src = self.src;
-        let (spans, region) = match node_spans(&self.buf.values, n) {
-            [region] if n.is_long_block() => (&[][..], region),
-            spans => (spans, &ValueSpan { start: 0, len: 0 }),
-        };
-        let text = move |s: &ValueSpan| &src[s.start as usize..(s.start + s.len) as usize];
-        spans.iter().map(text).chain(block_lines(text(region)))
+        self.value_spans(index).map(move |r| &src[r])
     }
 
     /// Index of the node whose key is `key`, marking it
@@ -701,12 +701,9 @@ impl<'a> Document<'a> {
     /// `at` (a byte at or before the value lines, and its line): the lines of the
     /// property, not of the whole file.
     fn locate(&self, spans: &[ValueSpan], at: (u32, u32), text: &str) -> (u32, u32) {
-        let base = self.src.as_ptr() as usize;
-        let found = text.as_ptr() as usize;
         let inside =
             |offset: u32| (spans.iter()).any(|s| offset >= s.start && offset <= s.start + s.len);
-        let offset = (found >= base && found <= base + self.src.len())
-            .then(|| (found - base) as u32)
+        let offset = (self.offset_of(text).map(|o| o as u32))
             .filter(|&o| inside(o))
             .or_else(|| spans.first().map(|s| s.start));
         let Some(offset) = offset else {

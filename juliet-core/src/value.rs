@@ -45,7 +45,7 @@ enum Repr<'a> {
     },
     Text(&'a str),
     /// The value lines of a long block, as the text from its first value line to its
-    /// last: read with the tokenizer's line rules ([`crate::token::block_lines`]).
+    /// last: read with the tokenizer's line rules ([`crate::token::block_line`]).
     Block(&'a str),
     /// One value line, already trimmed and known not to be a comment (an element of a
     /// list, a token of a line): read with no scan.
@@ -64,7 +64,7 @@ impl<'a> Value<'a> {
     }
 
     /// The value lines of a long block: `region` runs from the start of its first value
-    /// line to the end of its last (see [`crate::token::block_lines`]).
+    /// line to the end of its last (see [`crate::token::block_line`]).
     #[inline]
     pub(crate) fn from_block(region: &'a str) -> Value<'a> {
         Value {
@@ -208,7 +208,7 @@ enum LinesOf<'a> {
     Spans(&'a str, std::slice::Iter<'a, ValueSpan>),
     /// Free text: each line trimmed, blank and comment lines left out.
     Text(std::str::Split<'a, char>),
-    /// A long block, read with the tokenizer's line rules ([`crate::token::block_lines`]).
+    /// A long block, read with the tokenizer's line rules ([`crate::token::block_line`]).
     Block(std::str::Split<'a, char>),
     /// One line.
     One(Option<&'a str>),

@@ -599,3 +599,66 @@ fn errors_in_a_long_block_name_their_line() {
     assert!(matches!(err.kind, ErrorKind::ConflictMarker { .. }));
     assert_eq!(err.location.line, 3002);
 }
+
+/// The texts of the key, the value lines and the whole property of node `i` of `src`,
+/// read through their spans.
+fn spans(src: &str, i: usize) -> (String, Vec<String>, String) {
+    let mut buf = TokenBuffer::new();
+    let doc = buf.tokenize(src.as_bytes(), Path::new("t")).unwrap();
+    let text = doc.source();
+    let lines = doc.value_spans(i).map(|r| text[r].to_owned()).collect();
+    (
+        text[doc.key_span(i)].to_owned(),
+        lines,
+        text[doc.property_span(i)].to_owned(),
+    )
+}
+
+#[test]
+fn spans_of_each_line_form() {
+    let src = "# c\n ; Path \r\n 1 0 0\r\n# halfway\r\n\r\n2 0 0 \r\n\r\n; Mass: 2\nHp: 3";
+    let path = spans(src, 0);
+    assert_eq!(
+        (path.0.as_str(), path.1),
+        ("Path", vec!["1 0 0".into(), "2 0 0".into()])
+    );
+    assert_eq!(path.2, " ; Path \r\n 1 0 0\r\n# halfway\r\n\r\n2 0 0 \r\n");
+    let mass = spans(src, 1);
+    assert_eq!((mass.0.as_str(), mass.1), ("Mass", vec!["2".into()]));
+    assert_eq!(mass.2, "; Mass: 2\n");
+    // The last line, unterminated: the span ends with the text.
+    assert_eq!(
+        spans(src, 2),
+        ("Hp".into(), vec!["3".into()], "Hp: 3".into())
+    );
+}
+
+#[test]
+fn spans_of_a_long_block_are_its_lines() {
+    let mut file = String::from("; Notes\n");
+    for i in 0..LONG_BLOCK + 5 {
+        file.push_str(&format!("  n{i}\t\n# c\n"));
+    }
+    file.push_str("; Next: 1\n");
+    let (key, lines, whole) = spans(&file, 0);
+    assert_eq!(key, "Notes");
+    assert_eq!(lines.len(), LONG_BLOCK + 5);
+    assert_eq!(
+        (lines[0].as_str(), lines[LONG_BLOCK + 4].as_str()),
+        ("n0", "n1028")
+    );
+    assert_eq!(whole, file[..file.find("# c\n; Next").unwrap()]);
+}
+
+#[test]
+fn spans_are_of_the_text_after_a_byte_order_mark() {
+    let file = "\u{FEFF}; Mass\n2\n";
+    let mut buf = TokenBuffer::new();
+    let doc = buf.tokenize(file.as_bytes(), Path::new("t")).unwrap();
+    assert_eq!(doc.source_offset(), 3);
+    let key = doc.key_span(0);
+    let in_file = key.start + 3..key.end + 3;
+    assert_eq!(&file[in_file], "Mass");
+    let plain = buf.tokenize(b"; Mass\n2\n", Path::new("t")).unwrap();
+    assert_eq!(plain.source_offset(), 0);
+}

@@ -233,10 +233,15 @@ impl Attempt<'_> {
         let mut edits = patch::edits(bytes, file.path, before, new, map, self.eol)?;
         if let Some(reduced) = self.reduced {
             for edit in &mut edits {
-                (edit.0, edit.1) = (reduced.to_whole(edit.0), reduced.to_whole(edit.1));
+                let range = &edit.range;
+                edit.range = reduced.to_whole(range.start)..reduced.to_whole(range.end);
             }
         }
-        let edited = patch::apply_bytes(file.original, edits);
+        // Edits that overlap, which the rules do not make, are an edit that does not
+        // read back.
+        let Ok(edited) = juliet_core::apply_edits(file.original, edits) else {
+            return Ok(InPlace::Canonical);
+        };
         let back = match self.known {
             Some(known) => patch::reduce(&edited, file.path, map, file.unknown).is_some_and(|r| {
                 file_text(file, templates, &r.bytes).is_ok_and(|back| {

@@ -23,9 +23,12 @@
 //! open, so the first property of the run must not be a block then. A run that cannot
 //! be cut stays whole.
 
+use std::ops::Range;
 use std::path::Path;
 
-use juliet_core::{LineForm, TokenBuffer, UnknownProperties, UnknownProperty};
+use juliet_core::{
+    apply_edits, LineForm, TextEdit, TokenBuffer, UnknownProperties, UnknownProperty,
+};
 
 use super::KeyMap;
 use crate::pieces::pieces;
@@ -106,9 +109,13 @@ pub(crate) fn reduce(
         tail: String::new(),
     };
     let mut run: Option<Run> = None;
-    let base = file.as_ptr() as usize;
+    // Where the piece's text starts in the file (past a byte-order mark).
+    let mut piece_start = 0;
     for piece in pieces(file) {
         let doc = buffer.tokenize(piece, path).ok()?;
+        let offset = piece_start + doc.source_offset();
+        piece_start += piece.len();
+        let in_file = |r: Range<usize>| r.start + offset..r.end + offset;
         for i in 0..doc.len() {
             let key = doc.key(i);
             let node = doc.node(i);
@@ -122,14 +129,10 @@ pub(crate) fn reduce(
             if !property.lines().eq(doc.value(i).lines()) {
                 return None;
             }
-            let at = key.as_ptr() as usize - base;
-            let start = file[..at]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
+            let start = in_file(doc.property_span(i)).start;
             let compact = node.form == LineForm::Compact;
             let inner = (node.form == LineForm::Block)
-                .then(|| inner_cut(file, doc.value(i).lines()))
+                .then(|| inner_cut(file, doc.value_spans(i).map(in_file)))
                 .flatten();
             match run.as_mut() {
                 None => {
@@ -164,14 +167,11 @@ pub(crate) fn reduce(
     if expected.next().is_some() {
         return None;
     }
-    let mut at = 0;
-    let mut bytes = Vec::with_capacity(file.len().min(1 << 16));
-    for &(start, end) in &reduced.cuts {
-        bytes.extend_from_slice(&file[at..start]);
-        at = end;
-    }
-    bytes.extend_from_slice(&file[at..]);
-    reduced.bytes = bytes;
+    let cuts = reduced
+        .cuts
+        .iter()
+        .map(|&(start, end)| TextEdit::remove(start..end));
+    reduced.bytes = apply_edits(file, cuts.collect()).ok()?;
     Some(reduced)
 }
 
@@ -196,14 +196,12 @@ fn close(run: Option<Run>, unknown: &UnknownProperties, reduced: &mut Reduced) {
     reduced.tail.push_str(&run.last_text);
 }
 
-/// The cut of a block's inner value lines, `lines` (slices of `file`): from the start
-/// of the line of its second value line to the start of the line of its last; `None`
-/// for fewer than three.
-fn inner_cut<'a>(file: &[u8], mut lines: impl Iterator<Item = &'a str>) -> Option<(usize, usize)> {
-    let base = file.as_ptr() as usize;
-    let line_start = |line: &str| {
-        let at = line.as_ptr() as usize - base;
-        (file[..at].iter().rposition(|&b| b == b'\n')).map_or(0, |i| i + 1)
+/// The cut of a block's inner value lines, `lines` (byte ranges of `file`): from the
+/// start of the line of its second value line to the start of the line of its last;
+/// `None` for fewer than three.
+fn inner_cut(file: &[u8], mut lines: impl Iterator<Item = Range<usize>>) -> Option<(usize, usize)> {
+    let line_start = |line: Range<usize>| {
+        (file[..line.start].iter().rposition(|&b| b == b'\n')).map_or(0, |i| i + 1)
     };
     lines.next()?;
     let second = line_start(lines.next()?);

@@ -287,10 +287,9 @@ fn value_position(bytes: &[u8], crc: u32, find: Find<'_>) -> Option<(u32, u32)> 
     let doc = buffer.tokenize(bytes, Path::new("")).ok()?;
     let index = (0..doc.len()).find(|&i| doc.node(i).key_crc == crc)?;
     let node = doc.node(index);
-    let base = bytes.as_ptr() as usize;
-    for line in doc.value_lines(index) {
-        if find.on(line) {
-            let at = line.as_ptr() as usize - base;
+    for span in doc.value_spans(index) {
+        if find.on(&doc.source()[span.clone()]) {
+            let at = span.start + doc.source_offset();
             let number = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
             let start = bytes[..at]
                 .iter()

@@ -18,8 +18,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
 use clap::Args;
-use juliet_core::codec::split_entry;
-use juliet_core::{Codec, PropertyType, Registry, TokenBuffer, Value, CLASS_VERSION};
+use juliet_core::{split_entry, Codec, PropertyType, Registry, TokenBuffer, Value, CLASS_VERSION};
 use rayon::prelude::*;
 
 use super::output::escape_path;

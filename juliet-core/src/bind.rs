@@ -190,6 +190,7 @@ impl<'a> Properties<'_, 'a> {
     /// fast path of a loader reading the declaration order, as the writer writes it: a
     /// canonical property costs one compare of a constant header.
     #[inline(always)]
+    #[doc(hidden)]
     pub fn next_is(&mut self, j: usize, header: &'static str) -> bool {
         debug_assert!(
             header.len() == self.table[j].key.len() + 3
@@ -214,6 +215,7 @@ impl<'a> Properties<'_, 'a> {
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
+    #[doc(hidden)]
     pub fn read<T: Codec>(
         &mut self,
         j: usize,
@@ -230,6 +232,7 @@ impl<'a> Properties<'_, 'a> {
     /// The block header of table entry `j` (`; Stats.Hp\n`), which a composite's leaves
     /// are read with ([`crate::PropertyDescriptor::header`]).
     #[inline(always)]
+    #[doc(hidden)]
     pub fn header(&self, j: usize) -> &'static str {
         self.table[j].header
     }
@@ -241,6 +244,7 @@ impl<'a> Properties<'_, 'a> {
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
+    #[doc(hidden)]
     pub fn decode_later<T: Codec>(&mut self, place: &mut T) -> Result<(), Error> {
         self.decode_into(place)
     }
@@ -251,6 +255,7 @@ impl<'a> Properties<'_, 'a> {
     /// declared place, which the pass went past, is read the same fast way). At most
     /// [`Properties::PASSES`] passes; `next_property` walks what is left.
     #[inline(always)]
+    #[doc(hidden)]
     pub fn again(&mut self) -> bool {
         if !self.reading || !self.doc.is_filling() {
             return false;
@@ -259,6 +264,7 @@ impl<'a> Properties<'_, 'a> {
     }
 
     /// Passes of [`Properties::next_is`] calls [`Properties::again`] allows.
+    #[doc(hidden)]
     pub const PASSES: u8 = 4;
 
     /// [`Properties::again`] when the file has properties left.
@@ -418,6 +424,7 @@ impl<'a> Properties<'_, 'a> {
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
+    #[doc(hidden)]
     pub fn read_with<T>(
         &mut self,
         j: usize,
@@ -438,6 +445,7 @@ impl<'a> Properties<'_, 'a> {
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
+    #[doc(hidden)]
     pub fn decode_with<T>(
         &mut self,
         place: &mut T,
@@ -460,6 +468,7 @@ impl<'a> Properties<'_, 'a> {
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
+    #[doc(hidden)]
     pub fn read_in_place<T>(
         &mut self,
         j: usize,
@@ -480,6 +489,7 @@ impl<'a> Properties<'_, 'a> {
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
+    #[doc(hidden)]
     pub fn decode_in_place<T>(
         &mut self,
         place: &mut T,

@@ -3,7 +3,7 @@
 //! `Option`) its value is the variant's name, then the fields of that variant,
 //! `Field: value`, each written by its type's one-line form (`juliet_core::Element`).
 //! Fields not written take their type's `Default`; a field of another variant is an
-//! error at its line (`juliet_core::codec::read_variant`).
+//! error at its line (`juliet_core::__private::read_variant`).
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -209,7 +209,7 @@ pub(crate) fn expand(
                 fn decode_some(
                     value: #krate::Value<'_>,
                 ) -> ::core::result::Result<Self, #krate::ValueError<'_>> {
-                    let lines = #krate::codec::read_variant(
+                    let lines = #krate::__private::read_variant(
                         value,
                         <Self as #variants_trait>::NAMES,
                         <Self as #variants_trait>::FIELDS,

@@ -5,8 +5,8 @@
 //! line (or the leaf's line of the element's record) and sets the whole property from
 //! the new text, which the property's codec checks as any value.
 
-use juliet_core::codec::{record_groups, split_entry, EMPTY_LIST, EMPTY_MAP, ITEM_MARK};
 use juliet_core::{is_identifier, keys_equal, needs_quotes, PropertyType, Value};
+use juliet_core::{record_groups, split_entry, EMPTY_LIST, EMPTY_MAP, ITEM_MARK};
 
 /// A key naming an element: the property's key, the element's index or map key as
 /// written between `[` and `]`, and the leaf's path inside a record element (`""` for

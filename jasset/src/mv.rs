@@ -18,9 +18,9 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
 use clap::Args;
-use juliet_core::codec::split_entry;
 use juliet_core::{
-    apply_edits, Codec, PropertyType, Registry, TextEdit, TokenBuffer, Value, CLASS_VERSION,
+    apply_edits, split_entry, Codec, PropertyType, Registry, TextEdit, TokenBuffer, Value,
+    CLASS_VERSION,
 };
 use rayon::prelude::*;
 

@@ -164,7 +164,7 @@ pub fn escape_path(path: &std::path::Path) -> String {
     juliet_core::escape_controls(&path.display().to_string()).into_owned()
 }
 
-pub(crate) use juliet_core::plural::count;
+pub(crate) use juliet_core::quantity as count;
 
 /// Where a game's kinds come from, said once on stderr when `errors` hold an unknown
 /// kind: the game's own `jasset`, or `jasset.schema` (which that tool exports) in the

@@ -28,7 +28,7 @@ use super::output::count;
 use super::project::{find_root, read};
 use super::{CliError, CliResult, Status};
 use juliet_entities::fsio::{write_or_refuse, Sync};
-use juliet_entities::storage::KindStorage;
+use juliet_entities::EntityManager;
 
 /// The schema's file name in the project root.
 pub const SCHEMA_FILE: &str = "jasset.schema";
@@ -176,15 +176,17 @@ pub struct SchemaClass {
 impl SchemaClass {
     /// What the schema says of `class` now.
     pub fn of(class: &'static Class) -> SchemaClass {
-        let mut value = KindStorage::new(class);
-        value.push_default(0);
+        // One entity of the class, holding its declared defaults.
+        let mut manager = EntityManager::new();
+        let id = manager.allocate_entity(class);
+        let (value, slot) = manager.storage_of(id).expect("the entity just allocated");
         let properties = value
             .properties()
             .iter()
             .enumerate()
             .map(|(i, p)| {
                 let mut default = String::new();
-                value.encode_property(0, i, &mut default);
+                value.encode_property(slot, i, &mut default);
                 (p.key.to_owned(), type_name(&p.property_type), default)
             })
             .collect();

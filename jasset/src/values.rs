@@ -4,10 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use juliet_core::codec::{record_groups, split_entry, tokens, EMPTY_LIST, EMPTY_MAP, NONE};
 use juliet_core::{
-    decode_variant, key_crc_runtime, keys_equal, Codec, Error, ErrorKind, PropertyType,
-    TokenBuffer, Value, ValueError, ValueErrorKind,
+    decode_variant, key_crc_runtime, keys_equal, record_groups, split_entry, tokens, Codec, Error,
+    ErrorKind, PropertyType, TokenBuffer, Value, ValueError, ValueErrorKind, EMPTY_LIST, EMPTY_MAP,
+    NONE,
 };
 use serde_json::{json, Value as Json};
 

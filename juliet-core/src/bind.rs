@@ -192,6 +192,7 @@ impl<'a> Properties<'_, 'a> {
     /// fast path of a loader reading the declaration order, as the writer writes it: a
     /// canonical property costs one compare of a constant header.
     #[inline(always)]
+    #[doc(hidden)]
     pub fn next_is(&mut self, j: usize, header: &'static str) -> bool {
         debug_assert!(
             header.len() == self.table[j].key.len() + 3
@@ -216,6 +217,7 @@ impl<'a> Properties<'_, 'a> {
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
+    #[doc(hidden)]
     pub fn read<T: Codec>(
         &mut self,
         j: usize,
@@ -232,6 +234,7 @@ impl<'a> Properties<'_, 'a> {
     /// The block header of table entry `j` (`; Stats.Hp\n`), which a composite's leaves
     /// are read with ([`crate::PropertyDescriptor::header`]).
     #[inline(always)]
+    #[doc(hidden)]
     pub fn header(&self, j: usize) -> &'static str {
         self.table[j].header
     }
@@ -243,6 +246,7 @@ impl<'a> Properties<'_, 'a> {
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
+    #[doc(hidden)]
     pub fn decode_later<T: Codec>(&mut self, place: &mut T) -> Result<(), Error> {
         self.decode_into(place)
     }
@@ -253,6 +257,7 @@ impl<'a> Properties<'_, 'a> {
     /// declared place, which the pass went past, is read the same fast way). At most
     /// [`Properties::PASSES`] passes; `next_property` walks what is left.
     #[inline(always)]
+    #[doc(hidden)]
     pub fn again(&mut self) -> bool {
         if !self.reading || !self.doc.is_filling() {
             return false;
@@ -261,6 +266,7 @@ impl<'a> Properties<'_, 'a> {
     }
 
     /// Passes of [`Properties::next_is`] calls [`Properties::again`] allows.
+    #[doc(hidden)]
     pub const PASSES: u8 = 4;
 
     /// [`Properties::again`] when the file has properties left.
@@ -420,6 +426,7 @@ impl<'a> Properties<'_, 'a> {
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
+    #[doc(hidden)]
     pub fn read_with<T>(
         &mut self,
         j: usize,
@@ -440,6 +447,7 @@ impl<'a> Properties<'_, 'a> {
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
+    #[doc(hidden)]
     pub fn decode_with<T>(
         &mut self,
         place: &mut T,
@@ -462,6 +470,7 @@ impl<'a> Properties<'_, 'a> {
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
+    #[doc(hidden)]
     pub fn read_in_place<T>(
         &mut self,
         j: usize,
@@ -482,6 +491,7 @@ impl<'a> Properties<'_, 'a> {
     /// # Errors
     /// As [`Properties::decode_into`].
     #[inline(never)]
+    #[doc(hidden)]
     pub fn decode_in_place<T>(
         &mut self,
         place: &mut T,

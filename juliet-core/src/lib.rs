@@ -55,21 +55,21 @@ macro_rules! byte_table {
     }};
 }
 
-pub mod archive;
-pub mod bind;
-pub mod class;
-pub mod codec;
-pub mod crc;
-pub mod erased;
-pub mod error;
+mod archive;
+mod bind;
+mod class;
+mod codec;
+mod crc;
+mod erased;
+mod error;
 mod leaves;
-pub mod plural;
-pub mod registry;
-pub mod suggest;
-pub mod text;
+mod plural;
+mod registry;
+mod suggest;
+mod text;
 mod text_edit;
-pub mod token;
-pub mod value;
+mod token;
+mod value;
 mod variant_leaves;
 
 #[cfg(test)]
@@ -82,7 +82,8 @@ pub use archive::{
 pub use bind::Properties;
 pub use class::{Class, Reflect};
 pub use codec::{
-    decode_variant, needs_quotes, Codec, Element, Item, MapKey, Optional, PropertyType, Token,
+    decode_variant, needs_quotes, record_groups, split_entry, tokens, Codec, Element, Item, MapKey,
+    Optional, PropertyType, Token, EMPTY_LIST, EMPTY_MAP, ITEM_MARK, NONE,
 };
 pub use crc::{
     crc32, is_identifier, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key,
@@ -91,6 +92,7 @@ pub use erased::{ClassKey, ClassOps, PropertyDescriptor, PropertyOps, RuntimeCla
 pub use error::{
     escape_controls, Error, ErrorInfo, ErrorKind, Location, ValueErrorKind, Warning, WarningKind,
 };
+pub use plural::quantity;
 pub use registry::{ClassRegistration, Registry, Replacement, StockClass};
 pub use suggest::did_you_mean;
 pub use text::{from_text, load_text, LoadTextReport};
@@ -105,6 +107,7 @@ pub mod __private {
     pub use crate::codec::item::{
         decode_record, decode_record_value, no_such_leaf, split_path, write_record,
     };
+    pub use crate::codec::{read_variant, VariantLines};
     pub use crate::leaves::{
         class_table, header_bytes, headers, in_set, leaf_count, table, Field, Part,
     };

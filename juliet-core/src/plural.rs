@@ -5,11 +5,11 @@
 /// → `files`, `entity` → `entities`, `class` → `classes`, `key` → `keys`).
 ///
 /// ```
-/// use juliet_core::plural::count;
-/// assert_eq!(count(1, "entity"), "1 entity");
-/// assert_eq!(count(3, "entity"), "3 entities");
+/// use juliet_core::quantity;
+/// assert_eq!(quantity(1, "entity"), "1 entity");
+/// assert_eq!(quantity(3, "entity"), "3 entities");
 /// ```
-pub fn count(n: usize, noun: &str) -> String {
+pub fn quantity(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {
@@ -30,18 +30,18 @@ fn plural(noun: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::count;
+    use super::quantity;
 
     #[test]
     fn one_is_singular_and_every_other_count_plural() {
-        assert_eq!(count(1, "file"), "1 file");
-        assert_eq!(count(0, "error"), "0 errors");
-        assert_eq!(count(2, "problem"), "2 problems");
-        assert_eq!(count(1, "entity"), "1 entity");
-        assert_eq!(count(3, "entity"), "3 entities");
-        assert_eq!(count(2, "property"), "2 properties");
-        assert_eq!(count(2, "class"), "2 classes");
-        assert_eq!(count(2, "key"), "2 keys");
-        assert_eq!(count(2, "match"), "2 matches");
+        assert_eq!(quantity(1, "file"), "1 file");
+        assert_eq!(quantity(0, "error"), "0 errors");
+        assert_eq!(quantity(2, "problem"), "2 problems");
+        assert_eq!(quantity(1, "entity"), "1 entity");
+        assert_eq!(quantity(3, "entity"), "3 entities");
+        assert_eq!(quantity(2, "property"), "2 properties");
+        assert_eq!(quantity(2, "class"), "2 classes");
+        assert_eq!(quantity(2, "key"), "2 keys");
+        assert_eq!(quantity(2, "match"), "2 matches");
     }
 }

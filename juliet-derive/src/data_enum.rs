@@ -3,7 +3,7 @@
 //! `Option`) its value is the variant's name, then the fields of that variant,
 //! `Field: value`, each written by its type's one-line form (`juliet_core::Element`).
 //! Fields not written take their type's `Default`; a field of another variant is an
-//! error at its line (`juliet_core::codec::read_variant`).
+//! error at its line (`juliet_core::__private::read_variant`).
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -252,7 +252,7 @@ fn decode_item(variants: &[Variant<'_>], krate: &syn::Path) -> TokenStream {
         .enumerate()
         .map(|(vi, v)| decode_variant_arm(v, vi, krate));
     quote! {
-        let lines = #krate::codec::read_variant(
+        let lines = #krate::__private::read_variant(
             lines.iter().copied(),
             <Self as #variants_trait>::NAMES,
             <Self as #variants_trait>::FIELDS,

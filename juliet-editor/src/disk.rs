@@ -208,7 +208,7 @@ impl EditorApp {
         let errors = match result {
             Ok(report) if report.templates.is_empty() => Vec::new(),
             Ok(report) => {
-                let updated = juliet_core::plural::count(report.updated.len(), "instance");
+                let updated = juliet_core::quantity(report.updated.len(), "instance");
                 self.status = format!("Reloaded {rel}: {updated} updated");
                 Vec::new()
             }

@@ -4,9 +4,10 @@
 //! the field itself, so every kind, a game's included, is edited through its codec.
 
 use egui::{DragValue, Id, Response, TextEdit, Ui};
-use juliet_core::codec::split_entry;
-use juliet_core::codec::{record_groups, EMPTY_LIST, EMPTY_MAP, ITEM_MARK, NONE};
-use juliet_core::{keys_equal, Codec, PropertyType, Value};
+use juliet_core::{
+    keys_equal, record_groups, split_entry, Codec, PropertyType, Value, EMPTY_LIST, EMPTY_MAP,
+    ITEM_MARK, NONE,
+};
 
 /// Draws the widget for a value of type `ty` whose current text is `text`, labelled
 /// (for screen readers and tests) by the widget `label`; `id` keeps the state of a

@@ -91,7 +91,7 @@ pub(crate) enum TypedInit<'a, F> {
 /// and well spread for sequential ids (multiplication by an odd constant permutes the
 /// low bits, which pick the bucket).
 #[derive(Debug, Default, Clone, Copy)]
-pub struct IdHasher(u64);
+pub(crate) struct IdHasher(u64);
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 

@@ -81,7 +81,7 @@ fn dangling(align: usize) -> NonNull<u8> {
 
 impl KindStorage {
     /// An empty storage for `class` (allocates nothing).
-    pub fn new(class: &'static Class) -> KindStorage {
+    pub(crate) fn new(class: &'static Class) -> KindStorage {
         let elem = class.ops.layout();
         KindStorage {
             class,
@@ -126,7 +126,7 @@ impl KindStorage {
 
     /// Rewires `slot` to base record `base` (after the base array moved a record).
     /// Panics when `slot >= len()`.
-    pub fn set_base(&mut self, slot: usize, base: u32) {
+    pub(crate) fn set_base(&mut self, slot: usize, base: u32) {
         self.bases[slot] = base;
     }
 
@@ -149,7 +149,7 @@ impl KindStorage {
 
     /// Like [`KindStorage::as_ptr`], for writing; the `&mut self` borrow makes the
     /// pointer unique while it lasts.
-    pub fn as_mut_ptr(&mut self, slot: usize) -> *mut u8 {
+    pub(crate) fn as_mut_ptr(&mut self, slot: usize) -> *mut u8 {
         assert!(slot < self.len, "slot {slot} out of bounds ({})", self.len);
         self.slot_ptr(slot)
     }
@@ -173,7 +173,7 @@ impl KindStorage {
     ///
     /// Panics on capacity overflow (more than `isize::MAX` bytes); aborts through
     /// [`alloc::handle_alloc_error`] when the allocator fails.
-    pub fn reserve(&mut self, additional: usize) {
+    pub(crate) fn reserve(&mut self, additional: usize) {
         let needed = self.len.checked_add(additional).expect("capacity overflow");
         self.bases.reserve(additional);
         if needed <= self.cap {
@@ -204,7 +204,7 @@ impl KindStorage {
     ///
     /// Panics when the kind already holds `u32::MAX` entities, or when the default-init
     /// stub panics (nothing is appended then).
-    pub fn push_default(&mut self, base: u32) -> u32 {
+    pub(crate) fn push_default(&mut self, base: u32) -> u32 {
         let slot = self.next_slot();
         self.reserve_one();
         // SAFETY: `reserve_one()` made slot `len` allocated (or the kind is zero-sized and
@@ -230,7 +230,7 @@ impl KindStorage {
     /// Panics as [`KindStorage::push_default`]; when `make` or `finish` panics nothing
     /// is appended (a value `finish` was changing is dropped).
     #[inline(always)]
-    pub fn push_with<T: 'static>(
+    pub(crate) fn push_with<T: 'static>(
         &mut self,
         base: u32,
         make: impl FnOnce() -> T,
@@ -265,7 +265,7 @@ impl KindStorage {
     /// when the clone or `finish` panics nothing is appended (a value `finish` was
     /// changing is dropped).
     #[inline(always)]
-    pub fn push_clone_with<T: Reflect>(
+    pub(crate) fn push_clone_with<T: Reflect>(
         &mut self,
         base: u32,
         src: &KindStorage,
@@ -349,7 +349,7 @@ impl KindStorage {
     ///
     /// The storage is consistent before the value's `Drop` runs, so a panicking `Drop`
     /// leaves a valid storage (the panic then propagates). Panics when `slot >= len()`.
-    pub fn swap_remove(&mut self, slot: usize) -> Option<u32> {
+    pub(crate) fn swap_remove(&mut self, slot: usize) -> Option<u32> {
         assert!(slot < self.len, "slot {slot} out of bounds ({})", self.len);
         let last = self.len - 1;
         // From here on the value in `last` is outside `0..len`: owned by this function.
@@ -399,7 +399,7 @@ impl KindStorage {
     /// invariants), or as [`KindStorage::push_default`]; when the clone panics nothing is
     /// appended.
     #[inline(always)]
-    pub fn push_clone(&mut self, base: u32, src: &KindStorage, src_slot: usize) -> u32 {
+    pub(crate) fn push_clone(&mut self, base: u32, src: &KindStorage, src_slot: usize) -> u32 {
         self.assert_same_kind(src);
         // SAFETY: `assert_same_kind` checked that `src` holds our kind.
         let slot = unsafe { self.clone_to_end(src, src_slot) };
@@ -410,7 +410,7 @@ impl KindStorage {
 
     /// Like [`KindStorage::push_clone`] with the source in this storage (a variant
     /// template built from its parent's archetype). Panics when `src_slot >= len()`.
-    pub fn push_clone_of(&mut self, base: u32, src_slot: usize) -> u32 {
+    pub(crate) fn push_clone_of(&mut self, base: u32, src_slot: usize) -> u32 {
         assert!(
             src_slot < self.len,
             "slot {src_slot} out of bounds ({})",
@@ -490,7 +490,7 @@ impl KindStorage {
     /// # Errors
     /// The codec's [`ValueError`]; the property is unchanged then. Panics when `slot`
     /// or `index` is out of bounds.
-    pub fn decode_property<'a>(
+    pub(crate) fn decode_property<'a>(
         &mut self,
         slot: usize,
         index: usize,
@@ -523,7 +523,7 @@ impl KindStorage {
     /// Copies (clone-assigns) property `index` from `src_slot` of `src`, another storage
     /// of the same kind, into the value in `slot` (revert and template propagation, seed
     /// 04 sections 5.3-5.4). Panics on another kind or an out-of-bounds slot or index.
-    pub fn copy_property_from(
+    pub(crate) fn copy_property_from(
         &mut self,
         slot: usize,
         index: usize,
@@ -544,7 +544,7 @@ impl KindStorage {
     /// Like [`KindStorage::copy_property_from`] within this storage, from `src_slot` to
     /// `dst_slot` (a variant template taking its parent's new value). Panics when the
     /// slots are equal or out of bounds, or `index` is.
-    pub fn copy_property_within(&mut self, dst_slot: usize, index: usize, src_slot: usize) {
+    pub(crate) fn copy_property_within(&mut self, dst_slot: usize, index: usize, src_slot: usize) {
         assert_ne!(dst_slot, src_slot, "a property copied onto itself");
         let p = self.property(index);
         let from = self.as_ptr(src_slot);
@@ -570,7 +570,7 @@ impl KindStorage {
     }
 
     /// The values as `&mut [T]`, or `None` when `T` is not the kind's type.
-    pub fn as_mut_slice<T: 'static>(&mut self) -> Option<&mut [T]> {
+    pub(crate) fn as_mut_slice<T: 'static>(&mut self) -> Option<&mut [T]> {
         if !self.holds::<T>() {
             return None;
         }
@@ -580,7 +580,7 @@ impl KindStorage {
 
     /// The values as `&mut [T]` together with their base indices (`None` when `T` is not
     /// the kind's type).
-    pub fn as_mut_slice_with_bases<T: 'static>(&mut self) -> Option<(&mut [T], &[u32])> {
+    pub(crate) fn as_mut_slice_with_bases<T: 'static>(&mut self) -> Option<(&mut [T], &[u32])> {
         if !self.holds::<T>() {
             return None;
         }
@@ -597,7 +597,7 @@ impl KindStorage {
     }
 
     /// The value in `slot` as a `&mut T` (`None` for another type or out of bounds).
-    pub fn get_mut<T: 'static>(&mut self, slot: usize) -> Option<&mut T> {
+    pub(crate) fn get_mut<T: 'static>(&mut self, slot: usize) -> Option<&mut T> {
         self.as_mut_slice::<T>()?.get_mut(slot)
     }
 
@@ -607,7 +607,7 @@ impl KindStorage {
     /// # Errors
     /// The class loader's error (a bad value, a failed migration); the value is then
     /// partly loaded but valid. Panics when `slot >= len()`.
-    pub fn load(&mut self, slot: usize, ar: &mut Archive<'_>) -> Result<(), Error> {
+    pub(crate) fn load(&mut self, slot: usize, ar: &mut Archive<'_>) -> Result<(), Error> {
         let ptr = self.as_mut_ptr(slot);
         // SAFETY: `ptr` points to the live value in `slot` (checked in bounds), of the
         // class's type, and `&mut self` keeps it from being borrowed elsewhere.

@@ -159,8 +159,8 @@ pub enum WorldLoadError {
 fn strict_message(report: &LoadReport) -> String {
     let mut text = format!(
         "strict load failed: {}, {}",
-        juliet_core::plural::count(report.errors.len(), "error"),
-        juliet_core::plural::count(report.warnings.len(), "warning")
+        juliet_core::quantity(report.errors.len(), "error"),
+        juliet_core::quantity(report.warnings.len(), "warning")
     );
     for e in &report.errors {
         text.push_str(&format!("\n{e}"));

@@ -7,10 +7,9 @@
 //! refuses is refused here with the same message, and every write is the text the
 //! game's writer gives.
 
-use juliet_core::codec::{EMPTY_LIST, NONE};
 use juliet_core::{
     decode_variant, reads_as_value_line, Codec, Element, PropertyType, Value, ValueError,
-    ValueErrorKind,
+    ValueErrorKind, EMPTY_LIST, NONE,
 };
 
 /// The most components a `floatsN` property may have: the float arrays the stock tool

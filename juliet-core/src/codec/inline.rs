@@ -31,7 +31,7 @@ fn token_end(bytes: &[u8], start: usize) -> usize {
 /// its token's column. What the array codec and an inner list read.
 ///
 /// ```
-/// let tokens: Vec<&str> = juliet_core::codec::tokens("1, 2 \"a b\"").collect();
+/// let tokens: Vec<&str> = juliet_core::tokens("1, 2 \"a b\"").collect();
 /// assert_eq!(tokens, ["1", "2", "\"a b\""]);
 /// ```
 pub fn tokens(line: &str) -> impl Iterator<Item = &str> + '_ {
@@ -55,7 +55,7 @@ pub fn tokens(line: &str) -> impl Iterator<Item = &str> + '_ {
 /// both trimmed; `None` without such a colon. What the map codecs read an entry with.
 ///
 /// ```
-/// assert_eq!(juliet_core::codec::split_entry("\"a:b\": 2"), Some(("\"a:b\"", "2")));
+/// assert_eq!(juliet_core::split_entry("\"a:b\": 2"), Some(("\"a:b\"", "2")));
 /// ```
 pub fn split_entry(line: &str) -> Option<(&str, &str)> {
     let bytes = line.as_bytes();

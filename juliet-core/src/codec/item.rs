@@ -438,7 +438,7 @@ pub(super) fn mark_of(line: &str) -> Option<&str> {
 /// The groups of a list or map of records (as `for_each_record` walks them), collected.
 ///
 /// ```
-/// use juliet_core::{codec::record_groups, Value};
+/// use juliet_core::{record_groups, Value};
 ///
 /// let groups = record_groups(&Value::from_text("- orc\nCount: 1\n- elf")).unwrap();
 /// assert_eq!(groups, [("orc", vec!["Count: 1"]), ("elf", vec![])]);

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use juliet_core::codec::{split_entry, EMPTY_LIST, EMPTY_MAP, NONE};
 use juliet_core::{
-    Codec, PropertyDescriptor, PropertyType, TokenBuffer, Value, Warning, WarningKind,
+    split_entry, Codec, PropertyDescriptor, PropertyType, TokenBuffer, Value, Warning, WarningKind,
+    EMPTY_LIST, EMPTY_MAP, NONE,
 };
 
 use super::World;

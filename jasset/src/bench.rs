@@ -22,7 +22,7 @@ use juliet_entities::world::{Durability, World, ENTITIES_DIR};
 
 /// Arguments of `jasset bench`.
 #[derive(Debug, Clone, Args)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// A world folder (holding `Entities/`) or a project root (holding `Assets/Worlds/`).
     #[arg(value_name = "ROOT")]
     pub root: PathBuf,
@@ -36,7 +36,7 @@ pub struct BenchArgs {
 
 /// Timings of one measurement.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Timing {
+pub(crate) struct Timing {
     /// The fastest run.
     pub best: Duration,
     /// The mean of the runs.
@@ -54,7 +54,7 @@ impl Timing {
     }
 
     /// `best (N files/s, M MB/s), mean` for `files` files of `bytes` bytes in all.
-    pub fn describe(&self, files: usize, bytes: u64) -> String {
+    pub(crate) fn describe(&self, files: usize, bytes: u64) -> String {
         let secs = self.best.as_secs_f64().max(1e-9);
         format!(
             "best {:>9.2?} ({:>10.0} files/s, {:>7.1} MB/s), mean {:.2?}",
@@ -70,7 +70,7 @@ impl Timing {
 ///
 /// # Errors
 /// A usage error when ROOT holds no world; I/O and load errors.
-pub fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &BenchArgs, out: &mut dyn Write) -> CliResult {
     let (project, worlds) = locate(&args.root)?;
     if cfg!(debug_assertions) {
         eprintln!("jasset: warning: {DEBUG_BUILD}");

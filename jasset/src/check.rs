@@ -17,7 +17,7 @@ use super::{CliResult, Status};
 
 /// Arguments of `jasset check`.
 #[derive(Debug, Clone, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// The files and folders to check, and the project root.
     #[command(flatten)]
     pub tree: TreeArgs,
@@ -30,7 +30,7 @@ pub struct CheckArgs {
 ///
 /// # Errors
 /// A usage error when a PATH does not exist or `--root` is not a folder; write errors.
-pub fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
     let (collected, mut session) = args.tree.load(false)?;
     let mut errors = collected.errors;
     errors.append(&mut session.errors);

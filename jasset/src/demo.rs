@@ -39,22 +39,22 @@ use verify::{
 };
 
 /// The bundled sample project, found through the source tree at compile time.
-pub const DEFAULT_DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../demo");
+pub(crate) const DEFAULT_DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../demo");
 
 /// The template the demo changes, and the property and value it sets.
-pub const EDITED_TEMPLATE: &str = "Assets/Templates/RockLarge.jasset";
+pub(crate) const EDITED_TEMPLATE: &str = "Assets/Templates/RockLarge.jasset";
 /// The property of [`EDITED_TEMPLATE`] the demo changes.
-pub const EDITED_KEY: &str = "Mass";
+pub(crate) const EDITED_KEY: &str = "Mass";
 /// The new value of [`EDITED_KEY`].
-pub const EDITED_VALUE: f32 = 300.0;
+pub(crate) const EDITED_VALUE: f32 = 300.0;
 /// The file of the entity the demo moves (the first entity when it is missing).
-pub const MOVED_FILE: &str = "PlayerSpawn.jasset";
+pub(crate) const MOVED_FILE: &str = "PlayerSpawn.jasset";
 /// How far the demo moves it.
-pub const MOVE_BY: Vec3 = Vec3::new(0.0, 0.0, 1.5);
+pub(crate) const MOVE_BY: Vec3 = Vec3::new(0.0, 0.0, 1.5);
 
 /// Arguments of `jasset demo`.
 #[derive(Debug, Clone, Args)]
-pub struct DemoArgs {
+pub(crate) struct DemoArgs {
     /// The sample project (a folder holding `Assets/`). Default: the `demo/` folder of
     /// the source tree this binary was built from.
     #[arg(long, value_name = "DIR")]
@@ -73,7 +73,7 @@ pub struct DemoArgs {
 /// # Errors
 /// When the sample project cannot be found or copied, or the world cannot be loaded or
 /// saved at all; failed verifications are [`Status::Problems`].
-pub fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> CliResult {
     let style = Style::for_stdout();
     let source = sample_project(args)?;
     let copy = copy_project(args, &source, out, style)?;
@@ -596,7 +596,7 @@ fn change_template(
 
 /// Sets the value of `key` in the `.jasset` `text` to `value`, keeping everything else
 /// (comments, the line's form). `None` when the key is absent.
-pub fn set_in_text(text: &str, key: &str, value: &str) -> Option<String> {
+pub(crate) fn set_in_text(text: &str, key: &str, value: &str) -> Option<String> {
     let mut buffer = TokenBuffer::new();
     let doc = buffer.tokenize(text.as_bytes(), Path::new("")).ok()?;
     let index = doc.peek_name(key)?;

@@ -14,7 +14,7 @@ use super::{CliError, CliResult, Status};
 
 /// Arguments of `jasset diff`.
 #[derive(Debug, Clone, Args)]
-pub struct DiffArgs {
+pub(crate) struct DiffArgs {
     /// The old and the new file (`A B`); or the seven arguments git gives an external
     /// diff command (`path old-file old-hex old-mode new-file new-hex new-mode`); or,
     /// with `--textconv`, one file.
@@ -38,7 +38,7 @@ pub struct DiffArgs {
 
 /// How one property differs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Change {
+pub(crate) enum Change {
     /// Only in the new file: the key and its value.
     Added(String, Vec<String>),
     /// Only in the old file: the key and its value.
@@ -58,7 +58,7 @@ const GIT_NO_FILE: &str = "/dev/null";
 /// # Errors
 /// A usage error for a wrong number of files, a missing file or a file that does not
 /// tokenize (or, with `--resolved`, whose entity does not load).
-pub fn run(args: &DiffArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &DiffArgs, out: &mut dyn Write) -> CliResult {
     if args.textconv {
         let [file] = args.files.as_slice() else {
             return Err(CliError::usage("diff --textconv takes one file"));
@@ -164,7 +164,7 @@ fn resolved_of(asset: &Asset) -> Result<Vec<u32>, CliError> {
 
 /// The changes from `a` to `b`, property by property (the properties each file sets):
 /// removed and changed ones in `a`'s order, then added ones in `b`'s.
-pub fn diff_assets(a: &Asset, b: &Asset) -> Vec<Change> {
+pub(crate) fn diff_assets(a: &Asset, b: &Asset) -> Vec<Change> {
     diff_by(&props_side(a), &props_side(b))
 }
 

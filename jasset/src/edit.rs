@@ -17,7 +17,7 @@ use juliet_entities::world::{LoadOptions, World};
 
 /// Arguments of `jasset edit`.
 #[derive(Debug, Clone, Args)]
-pub struct EditArgs {
+pub(crate) struct EditArgs {
     /// A world folder (holding `Entities/`) or a project root (holding `Assets/`; its
     /// first world under `Assets/Worlds/`, or the one `--world` names). Default: `.`.
     #[arg(value_name = "ROOT", default_value = ".")]
@@ -34,7 +34,7 @@ pub struct EditArgs {
 ///
 /// # Errors
 /// A usage error when there is no such folder or the project has no world.
-pub fn world_dir(root: &Path, world: Option<&str>) -> Result<PathBuf, CliError> {
+pub(crate) fn world_dir(root: &Path, world: Option<&str>) -> Result<PathBuf, CliError> {
     let root = root
         .canonicalize()
         .map_err(|e| CliError::usage(format!("{}: {e}", escape_path(root))))?;
@@ -189,7 +189,7 @@ impl eframe::App for Window {
 /// # Errors
 /// A usage error (exit 2) for a missing root or world; a failure for a world that does
 /// not load or a window that cannot open (no display).
-pub fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &EditArgs, out: &mut dyn Write) -> CliResult {
     let dir = world_dir(&args.root, args.world.as_deref())?;
     // Files without `EntityID` get ids of the session's random prefix too (saved with
     // them when edited), as the entities added in the session do.

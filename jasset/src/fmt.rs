@@ -19,7 +19,7 @@ use juliet_entities::fsio::{ReplaceOutcome, SkipReason, Skipped};
 
 /// Arguments of `jasset fmt`.
 #[derive(Debug, Clone, Args)]
-pub struct FmtArgs {
+pub(crate) struct FmtArgs {
     /// The files and folders to format, and the project root.
     #[command(flatten)]
     pub tree: TreeArgs,
@@ -30,7 +30,7 @@ pub struct FmtArgs {
 
 /// What formatting did to a set of files.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct FmtReport {
+pub(crate) struct FmtReport {
     /// Files whose text changed (or would change, with `--check`).
     pub changed: Vec<PathBuf>,
     /// Files already canonical.
@@ -46,7 +46,7 @@ pub struct FmtReport {
 ///
 /// # Errors
 /// A usage error when a PATH does not exist or `--root` is not a folder; write errors.
-pub fn run(args: &FmtArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &FmtArgs, out: &mut dyn Write) -> CliResult {
     let (collected, mut session) = args.tree.load(!args.check)?;
     let mut report = format_session(&mut session, !args.check);
     report
@@ -96,7 +96,7 @@ pub fn run(args: &FmtArgs, out: &mut dyn Write) -> CliResult {
 /// of each file that loaded, compared with its bytes on disk. A file written by a newer
 /// build, changed on disk since it was loaded, or read-only is left as it is and
 /// reported (see [`Session::replace_file`]).
-pub fn format_session(session: &mut Session, write: bool) -> FmtReport {
+pub(crate) fn format_session(session: &mut Session, write: bool) -> FmtReport {
     let mut report = FmtReport::default();
     for e in &session.errors {
         report.failed.push(format!("{e} (not formatted)"));

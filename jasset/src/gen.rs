@@ -27,14 +27,14 @@ use juliet_entities::load::write_base_lines;
 use juliet_entities::world::ENTITIES_DIR;
 
 /// The first id of generated entities (ids are consecutive from here).
-pub const FIRST_ID: u64 = 0x0002_0000_0000_0001;
+pub(crate) const FIRST_ID: u64 = 0x0002_0000_0000_0001;
 
 /// The name of the generated world.
-pub const WORLD_NAME: &str = "Gen";
+pub(crate) const WORLD_NAME: &str = "Gen";
 
 /// Arguments of `jasset gen`.
 #[derive(Debug, Clone, Args)]
-pub struct GenArgs {
+pub(crate) struct GenArgs {
     /// Number of entity files.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub entities: usize,
@@ -56,16 +56,16 @@ pub struct GenArgs {
 
 /// SplitMix64: small, fast and good enough for test data.
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
     /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
         Rng(seed)
     }
 
     /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -74,12 +74,12 @@ impl Rng {
     }
 
     /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n
     }
 
     /// A multiple of 0.25 in `lo..hi` (short, exact decimal text).
-    pub fn quarter(&mut self, lo: f32, hi: f32) -> f32 {
+    pub(crate) fn quarter(&mut self, lo: f32, hi: f32) -> f32 {
         let steps = ((hi - lo) * 4.0) as u64;
         lo + self.below(steps.max(1)) as f32 * 0.25
     }
@@ -87,7 +87,7 @@ impl Rng {
 
 /// What was generated.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Generated {
+pub(crate) struct Generated {
     /// Template files written.
     pub templates: usize,
     /// Entity files written.
@@ -102,7 +102,7 @@ pub struct Generated {
 ///
 /// # Errors
 /// A usage error when OUT already holds `Assets/`; I/O errors.
-pub fn run(args: &GenArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &GenArgs, out: &mut dyn Write) -> CliResult {
     if args.out.join("Assets").exists() {
         return Err(CliError::usage(format!(
             "{}: already holds an Assets/ folder (choose a new or empty folder)",
@@ -169,7 +169,7 @@ fn kind_of_template(i: usize) -> &'static str {
 /// # Errors
 /// The first I/O error.
 #[cfg(test)]
-pub fn generate(
+pub(crate) fn generate(
     out: &Path,
     entities: usize,
     templates: usize,
@@ -185,7 +185,7 @@ pub fn generate(
 
 /// How many files [`generate_with`] writes.
 #[derive(Debug, Clone, Copy)]
-pub struct Counts {
+pub(crate) struct Counts {
     /// Entity files.
     pub entities: usize,
     /// Template files.
@@ -195,7 +195,7 @@ pub struct Counts {
 }
 
 /// The `jasset.schema` of a project with beacons: the kind `Beacon` and its references.
-pub const BEACON_SCHEMA: &str = "; AssetType\nSchema\n; Beacon\nversion 1\n\
+pub(crate) const BEACON_SCHEMA: &str = "; AssetType\nSchema\n; Beacon\nversion 1\n\
     property Next ref(Beacon) 0x0000000000000000\nproperty Watch option(ref(*)) ~\n";
 
 /// Files between two calls of [`generate_with`]'s `progress`.
@@ -206,7 +206,7 @@ const PROGRESS_EVERY: usize = 256;
 ///
 /// # Errors
 /// The first I/O error.
-pub fn generate_with(
+pub(crate) fn generate_with(
     out: &Path,
     counts: Counts,
     seed: u64,

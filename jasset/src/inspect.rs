@@ -22,7 +22,7 @@ use juliet_entities::load::{keys, ENTITY_BASE_VERSION};
 
 /// Arguments of `jasset inspect`.
 #[derive(Debug, Clone, Args)]
-pub struct InspectArgs {
+pub(crate) struct InspectArgs {
     /// The entity or template file.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
@@ -40,7 +40,7 @@ pub struct InspectArgs {
 
 /// One resolved property, for display.
 #[derive(Debug, Clone)]
-pub struct Resolved {
+pub(crate) struct Resolved {
     /// The key (canonical spelling).
     pub key: &'static str,
     /// The value lines (canonical text).
@@ -54,7 +54,7 @@ pub struct Resolved {
 
 /// Where a property's value comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// The file itself.
     File,
     /// A template of the chain (its `Template` path).
@@ -67,7 +67,7 @@ pub enum Source {
 
 /// What `inspect` shows of one file.
 #[derive(Debug, Clone)]
-pub struct Inspection {
+pub(crate) struct Inspection {
     /// The JSON object of `--json`.
     pub json: Json,
     /// The class.
@@ -83,7 +83,7 @@ pub struct Inspection {
 /// # Errors
 /// A usage error when FILE does not exist or is not a regular file, or `--root` is not
 /// a folder; write errors.
-pub fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &InspectArgs, out: &mut dyn Write) -> CliResult {
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.file))?;
     require_paths(std::slice::from_ref(&args.file))?;
     match std::fs::metadata(&args.file) {
@@ -216,7 +216,7 @@ impl Serialize for UnknownKeys<'_> {
 ///
 /// # Errors
 /// When the entity cannot be written (it is not live).
-pub fn inspect(
+pub(crate) fn inspect(
     view: &EntityView<'_>,
     root: Option<&Path>,
     file_props: values::Properties,

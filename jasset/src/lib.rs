@@ -20,6 +20,7 @@
 //!     jasset::main()
 //! }
 //! ```
+#![forbid(unsafe_code)]
 
 // Inside: argument parsing (clap), one module per subcommand, and the helpers they share
 // (project discovery, loading, output).
@@ -245,17 +246,17 @@ pub(crate) enum CliError {
 
 impl CliError {
     /// A failure (exit code 1).
-    pub fn failure(message: impl Into<String>) -> CliError {
+    pub(crate) fn failure(message: impl Into<String>) -> CliError {
         CliError::Failure(message.into())
     }
 
     /// A usage error (exit code 2).
-    pub fn usage(message: impl Into<String>) -> CliError {
+    pub(crate) fn usage(message: impl Into<String>) -> CliError {
         CliError::Usage(message.into())
     }
 
     /// The exit code: 1 for a failure, 2 for a usage error, 0 for a closed pipe.
-    pub fn code(&self) -> u8 {
+    pub(crate) fn code(&self) -> u8 {
         match self {
             CliError::Failure(_) => 1,
             CliError::Usage(_) => 2,
@@ -264,7 +265,7 @@ impl CliError {
     }
 
     /// This error with `context` after its message (`" (in OURS)"`).
-    pub fn with_context(self, context: &str) -> CliError {
+    pub(crate) fn with_context(self, context: &str) -> CliError {
         match self {
             CliError::Failure(m) => CliError::Failure(m + context),
             CliError::Usage(m) => CliError::Usage(m + context),
@@ -300,7 +301,7 @@ pub(crate) enum Status {
 
 impl Status {
     /// [`Status::Problems`] when `problems`, else [`Status::Success`].
-    pub fn from_problems(problems: bool) -> Status {
+    pub(crate) fn from_problems(problems: bool) -> Status {
         if problems {
             Status::Problems
         } else {

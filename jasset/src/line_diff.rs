@@ -7,11 +7,11 @@ use super::output::Style;
 
 /// Above this many `old x new` line pairs, the diff is "all old lines removed, all new
 /// lines added" (the table would be too large).
-pub const MAX_CELLS: usize = 4_000_000;
+pub(crate) const MAX_CELLS: usize = 4_000_000;
 
 /// One line of a diff.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Line<'a> {
+pub(crate) enum Line<'a> {
     /// In both texts.
     Same(&'a str),
     /// Only in the old text.
@@ -22,7 +22,7 @@ pub enum Line<'a> {
 
 /// The line diff of `old` and `new`: a shortest edit script from the longest common
 /// subsequence of their lines.
-pub fn diff<'a>(old: &'a str, new: &'a str) -> Vec<Line<'a>> {
+pub(crate) fn diff<'a>(old: &'a str, new: &'a str) -> Vec<Line<'a>> {
     let a: Vec<&str> = old.lines().collect();
     let b: Vec<&str> = new.lines().collect();
     // Common prefix and suffix first: most edits are small.
@@ -75,7 +75,7 @@ pub fn diff<'a>(old: &'a str, new: &'a str) -> Vec<Line<'a>> {
 /// The diff of `old` and `new` as text: changed lines with `-`/`+`, `context` unchanged
 /// lines around each change, `...` between hunks. Empty when the texts have the same
 /// lines.
-pub fn render(old: &str, new: &str, context: usize, style: Style) -> String {
+pub(crate) fn render(old: &str, new: &str, context: usize, style: Style) -> String {
     let lines = diff(old, new);
     let changed: Vec<usize> = lines
         .iter()

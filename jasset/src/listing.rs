@@ -23,14 +23,14 @@ const FOLDER: &str = "a folder in a world's `Entities` folder: skipped (a world 
      the `.jasset` files right in `Entities`, none in its folders)";
 
 /// Whether `path` has the `.jasset` extension (any case).
-pub fn is_jasset(path: &Path) -> bool {
+pub(crate) fn is_jasset(path: &Path) -> bool {
     path.extension()
         .is_some_and(|x| x.eq_ignore_ascii_case(EXTENSION))
 }
 
 /// What [`collect`] found.
 #[derive(Debug, Default)]
-pub struct Collected {
+pub(crate) struct Collected {
     /// The `.jasset` files, without duplicates, sorted by path.
     pub files: Vec<PathBuf>,
     /// Paths that do not exist or folders that cannot be read.
@@ -44,7 +44,7 @@ pub struct Collected {
 impl Collected {
     /// Reports the stale temporaries: removed when `remove` (the writers do), else
     /// each named as a warning.
-    pub fn handle_stale_temps(&mut self, remove: bool) {
+    pub(crate) fn handle_stale_temps(&mut self, remove: bool) {
         for temp in std::mem::take(&mut self.stale_temps) {
             if remove {
                 match juliet_entities::fsio::remove_stale(&temp) {
@@ -72,7 +72,7 @@ fn warning(path: &Path, text: &str) -> Warning {
 
 /// The `.jasset` files named by `paths`: files as given, folders listed as the module
 /// documentation says.
-pub fn collect(paths: &[PathBuf]) -> Collected {
+pub(crate) fn collect(paths: &[PathBuf]) -> Collected {
     let mut found = Collected::default();
     let mut seen = HashSet::new();
     for path in paths {

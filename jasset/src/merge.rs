@@ -40,7 +40,7 @@ use juliet_entities::patch::{block, ends_line_at, line_for_line, lines_between};
 
 /// Arguments of `jasset merge`.
 #[derive(Debug, Clone, Args)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// The common ancestor (git's `%O`).
     #[arg(value_name = "BASE")]
     pub base: PathBuf,
@@ -64,15 +64,15 @@ pub struct MergeArgs {
 }
 
 /// The first line of a conflict block.
-pub const OURS_MARKER: &str = "<<<<<<< ours";
+pub(crate) const OURS_MARKER: &str = "<<<<<<< ours";
 /// The line between the two sides of a conflict block.
-pub const SIDES_MARKER: &str = "=======";
+pub(crate) const SIDES_MARKER: &str = "=======";
 /// The last line of a conflict block.
-pub const THEIRS_MARKER: &str = ">>>>>>> theirs";
+pub(crate) const THEIRS_MARKER: &str = ">>>>>>> theirs";
 
 /// One property both sides changed differently.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Conflict {
+pub(crate) struct Conflict {
     /// The key (OURS's spelling, else THEIRS's).
     pub key: String,
     /// 1-based line of the block's first marker in the result.
@@ -85,7 +85,7 @@ pub struct Conflict {
 
 /// The result of [`merge`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Merged {
+pub(crate) struct Merged {
     /// The merged file (OURS's byte-order mark and line endings).
     pub bytes: Vec<u8>,
     /// The conflicts, in file order (each a block in [`Merged::bytes`]).
@@ -99,7 +99,7 @@ pub struct Merged {
 /// A usage error for a file that cannot be read or does not tokenize (a conflict block
 /// from an earlier merge included), or a result that cannot be written (a folder of
 /// OUT that does not exist, a read-only file).
-pub fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &MergeArgs, out: &mut dyn Write) -> CliResult {
     // git's temporary files sit in the repository's top folder, where it runs drivers.
     let root = resolve_root(args.root.as_deref(), std::slice::from_ref(&args.ours))?
         .or_else(|| super::project::find_root(std::path::Path::new(".")));
@@ -187,7 +187,7 @@ enum Pick<'a> {
 }
 
 /// The three-way merge of `base`, `ours` and `theirs` (see the module documentation).
-pub fn merge(base: &Asset, ours: &Asset, theirs: &Asset) -> Merged {
+pub(crate) fn merge(base: &Asset, ours: &Asset, theirs: &Asset) -> Merged {
     let plan = Plan::new(base, ours, theirs);
     let plain = plan.edit(false);
     let reads_back = plain

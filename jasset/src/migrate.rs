@@ -32,7 +32,7 @@ use juliet_entities::manager::EntityManager;
 
 /// Arguments of `jasset migrate`.
 #[derive(Debug, Clone, Args)]
-pub struct MigrateArgs {
+pub(crate) struct MigrateArgs {
     /// The files and folders to migrate, and the project root.
     #[command(flatten)]
     pub tree: TreeArgs,
@@ -43,7 +43,7 @@ pub struct MigrateArgs {
 
 /// One change of one key.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Change {
+pub(crate) enum Change {
     /// The value changed (old, new), e.g. `ClassVersion` 1 -> 2.
     Changed(String, Json, Json),
     /// The key is gone; `true` when it was a deprecated key consumed by a migration.
@@ -58,7 +58,7 @@ pub enum Change {
 ///
 /// # Errors
 /// A usage error when a PATH does not exist or `--root` is not a folder; write errors.
-pub fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &MigrateArgs, out: &mut dyn Write) -> CliResult {
     let (collected, mut session) = args.tree.load(!args.dry_run)?;
     let path_errors = collected.errors;
     let style = Style::for_stdout();
@@ -191,7 +191,7 @@ impl Tally {
 }
 
 /// One line for `change`.
-pub fn describe(change: &Change, style: Style) -> String {
+pub(crate) fn describe(change: &Change, style: Style) -> String {
     match change {
         Change::Changed(key, old, new) => format!("{key}: {} -> {}", show(old), show(new)),
         Change::Removed(key, old, deprecated) => style.red(&format!(
@@ -222,7 +222,7 @@ fn show(value: &Json) -> String {
 ///
 /// # Errors
 /// A tokenizer error in either text.
-pub fn changes(
+pub(crate) fn changes(
     class: &Class,
     defaults: Option<&Meaning>,
     old: &[u8],
@@ -324,10 +324,10 @@ pub fn changes(
 
 /// Keys by canonical name, with their values read by type and whether they are
 /// deprecated keys.
-pub type Meaning = BTreeMap<String, (Json, bool)>;
+pub(crate) type Meaning = BTreeMap<String, (Json, bool)>;
 
 /// The declared default of every property of `class`, read like a file's values.
-pub fn defaults_of(class: &'static Class) -> Meaning {
+pub(crate) fn defaults_of(class: &'static Class) -> Meaning {
     let mut manager = EntityManager::new();
     let id = manager.allocate_entity(class);
     let mut text = String::new();

@@ -36,7 +36,7 @@ use juliet_entities::world::holds_assets;
 
 /// Arguments of `jasset mv`.
 #[derive(Debug, Clone, Args)]
-pub struct MvArgs {
+pub(crate) struct MvArgs {
     /// The file or folder to move (inside the project).
     #[arg(value_name = "OLD")]
     pub old: PathBuf,
@@ -79,7 +79,7 @@ struct Edit {
 /// A usage error for an OLD that does not exist, a NEW that does, a path outside the
 /// project; a failure for a file that does not tokenize or is refused by the write
 /// path (nothing is changed then); I/O errors.
-pub fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &MvArgs, out: &mut dyn Write) -> CliResult {
     let (root, old, new) = paths(args)?;
     let folder = root.join(&old).is_dir();
     let moved = |path: &str| -> Option<String> {

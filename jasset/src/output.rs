@@ -10,17 +10,17 @@ use juliet_core::{Error, ErrorKind};
 use super::project::Progress;
 
 /// Trees with at least this many files get a progress bar (when stderr is a terminal).
-pub const PROGRESS_THRESHOLD: usize = 500;
+pub(crate) const PROGRESS_THRESHOLD: usize = 500;
 
 /// ANSI styles, or nothing when colour is off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Style {
+pub(crate) struct Style {
     on: bool,
 }
 
 impl Style {
     /// Colours when stdout is a terminal and `NO_COLOR` is unset or empty.
-    pub fn for_stdout() -> Style {
+    pub(crate) fn for_stdout() -> Style {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Style {
             on: io::stdout().is_terminal() && !no_color,
@@ -29,7 +29,7 @@ impl Style {
 
     /// Colours when stderr is a terminal and `NO_COLOR` is unset or empty (for what is
     /// printed there: `check`'s summary).
-    pub fn for_stderr() -> Style {
+    pub(crate) fn for_stderr() -> Style {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Style {
             on: io::stderr().is_terminal() && !no_color,
@@ -38,7 +38,7 @@ impl Style {
 
     /// No colours.
     #[cfg(test)]
-    pub fn plain() -> Style {
+    pub(crate) fn plain() -> Style {
         Style { on: false }
     }
 
@@ -51,32 +51,32 @@ impl Style {
     }
 
     /// Bold.
-    pub fn bold(self, text: &str) -> String {
+    pub(crate) fn bold(self, text: &str) -> String {
         self.paint("1", text)
     }
 
     /// Dimmed (inherited values).
-    pub fn dim(self, text: &str) -> String {
+    pub(crate) fn dim(self, text: &str) -> String {
         self.paint("2", text)
     }
 
     /// Yellow (overrides, warnings).
-    pub fn yellow(self, text: &str) -> String {
+    pub(crate) fn yellow(self, text: &str) -> String {
         self.paint("33", text)
     }
 
     /// Red (errors, removed lines).
-    pub fn red(self, text: &str) -> String {
+    pub(crate) fn red(self, text: &str) -> String {
         self.paint("31", text)
     }
 
     /// Green (added lines, success).
-    pub fn green(self, text: &str) -> String {
+    pub(crate) fn green(self, text: &str) -> String {
         self.paint("32", text)
     }
 
     /// Cyan (headings).
-    pub fn cyan(self, text: &str) -> String {
+    pub(crate) fn cyan(self, text: &str) -> String {
         self.paint("36", text)
     }
 }
@@ -85,7 +85,7 @@ impl Style {
 /// [`juliet_core::Error`] or [`juliet_core::Warning`]), coloured as compilers colour
 /// theirs: the location bold, `error` red and `warning` yellow, both bold. The text is
 /// unchanged when `style` is off.
-pub fn problem_line(style: Style, line: &str) -> String {
+pub(crate) fn problem_line(style: Style, line: &str) -> String {
     if !style.on {
         return line.to_owned();
     }
@@ -118,7 +118,7 @@ pub fn problem_line(style: Style, line: &str) -> String {
 
 /// A progress bar on stderr for `total` files when that is at least
 /// [`PROGRESS_THRESHOLD`] and stderr is a terminal; a hidden one otherwise.
-pub fn progress_bar(total: usize) -> ProgressBar {
+pub(crate) fn progress_bar(total: usize) -> ProgressBar {
     if total < PROGRESS_THRESHOLD || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -136,7 +136,7 @@ pub fn progress_bar(total: usize) -> ProgressBar {
 /// `bench`'s runs), its message naming the step, when `show` and stderr is a terminal;
 /// a hidden one otherwise. Its spinner keeps turning during a long step, so a run of
 /// tens of seconds is never silent.
-pub fn steps_bar(total: u64, unit: &str, show: bool) -> ProgressBar {
+pub(crate) fn steps_bar(total: u64, unit: &str, show: bool) -> ProgressBar {
     if !show || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -150,7 +150,7 @@ pub fn steps_bar(total: u64, unit: &str, show: bool) -> ProgressBar {
 }
 
 /// A callback for [`super::project::Session::load`] that moves `bar`.
-pub fn tick(bar: &ProgressBar) -> impl FnMut(Progress<'_>) + '_ {
+pub(crate) fn tick(bar: &ProgressBar) -> impl FnMut(Progress<'_>) + '_ {
     move |p: Progress<'_>| {
         bar.set_position(p.done as u64);
         bar.set_message(p.current.display().to_string());
@@ -160,7 +160,7 @@ pub fn tick(bar: &ProgressBar) -> impl FnMut(Progress<'_>) + '_ {
 /// `path` as printed in messages: its control characters escaped (`\n`, `\u{1b}`), so
 /// that a file name cannot start a line that looks like another message, nor colour
 /// the terminal.
-pub fn escape_path(path: &std::path::Path) -> String {
+pub(crate) fn escape_path(path: &std::path::Path) -> String {
     juliet_core::escape_controls(&path.display().to_string()).into_owned()
 }
 
@@ -169,7 +169,10 @@ pub(crate) use juliet_core::quantity as count;
 /// Where a game's kinds come from, said once on stderr when `errors` hold an unknown
 /// kind: the game's own `jasset`, or `jasset.schema` (which that tool exports) in the
 /// project at `root`, which the stock tool reads.
-pub fn note_unknown_kind<'e>(errors: impl IntoIterator<Item = &'e Error>, root: Option<&Path>) {
+pub(crate) fn note_unknown_kind<'e>(
+    errors: impl IntoIterator<Item = &'e Error>,
+    root: Option<&Path>,
+) {
     if let Some(note) = unknown_kind_note(errors, root) {
         eprintln!("{note}");
     }

@@ -27,25 +27,25 @@ use super::CliError;
 mod loading;
 
 use loading::is_session_id;
-pub use loading::{
+pub(crate) use loading::{
     load_single_file, load_single_with, load_template, load_world_dir, overridden_keys,
     reload_template, single_text, templates_for, SingleFile,
 };
 
 /// The folder of a project root that holds the assets.
-pub const ASSETS_DIR: &str = "Assets";
+pub(crate) const ASSETS_DIR: &str = "Assets";
 
 /// Where templates live, relative to the project root.
-pub use juliet_entities::template::TEMPLATES_DIR;
+pub(crate) use juliet_entities::template::TEMPLATES_DIR;
 
 /// Where worlds live, relative to the project root (`Assets/Worlds/<Name>/Entities`).
-pub const WORLDS_DIR: &str = "Assets/Worlds";
+pub(crate) const WORLDS_DIR: &str = "Assets/Worlds";
 
 /// The nearest ancestor of `start` (itself included) that holds an `Assets/` folder.
 ///
 /// Relative paths are searched as given first (so that printed paths stay relative),
 /// then through their absolute form.
-pub fn find_root(start: &Path) -> Option<PathBuf> {
+pub(crate) fn find_root(start: &Path) -> Option<PathBuf> {
     let has_assets = |dir: &Path| {
         let dir = if dir.as_os_str().is_empty() {
             Path::new(".")
@@ -75,7 +75,7 @@ pub fn find_root(start: &Path) -> Option<PathBuf> {
 ///
 /// # Errors
 /// A usage error when `explicit` is not a folder.
-pub fn resolve_root(
+pub(crate) fn resolve_root(
     explicit: Option<&Path>,
     paths: &[PathBuf],
 ) -> Result<Option<PathBuf>, CliError> {
@@ -95,7 +95,7 @@ pub fn resolve_root(
 ///
 /// # Errors
 /// A usage error naming the first missing path.
-pub fn require_paths(paths: &[PathBuf]) -> Result<(), CliError> {
+pub(crate) fn require_paths(paths: &[PathBuf]) -> Result<(), CliError> {
     let missing = |p: &PathBuf| match fs::symlink_metadata(p) {
         Err(_) => Some("no such file or folder".to_owned()),
         Ok(m) if m.file_type().is_symlink() => match fs::metadata(p) {
@@ -116,7 +116,7 @@ pub fn require_paths(paths: &[PathBuf]) -> Result<(), CliError> {
 /// What a `.jasset` file is, by where it lives (and, for templates, by what names it:
 /// see [`templates_named_in`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Role {
+pub(crate) enum Role {
     /// Under `<root>/Assets/Templates/`, or named by a `Template` line.
     Template,
     /// In an `Entities/` folder: an entity of the world folder that holds it.
@@ -126,7 +126,7 @@ pub enum Role {
 }
 
 /// The role of `path` in the project at `root`.
-pub fn role_of(path: &Path, root: Option<&Path>) -> Role {
+pub(crate) fn role_of(path: &Path, root: Option<&Path>) -> Role {
     let parent = path.parent().unwrap_or(Path::new(""));
     if parent.file_name().is_some_and(|n| n == ENTITIES_DIR) {
         return Role::World(parent.parent().unwrap_or(Path::new("")).to_path_buf());
@@ -143,7 +143,7 @@ pub fn role_of(path: &Path, root: Option<&Path>) -> Role {
 /// The files that a `Template` line of some `.jasset` file under `<root>/Assets` names,
 /// resolved (`canonicalize`): templates wherever they lie (docs/design.md, section 7.1: a
 /// template has no `EntityID`). Files that cannot be read or tokenized name nothing.
-pub fn templates_named_in(root: &Path) -> HashSet<PathBuf> {
+pub(crate) fn templates_named_in(root: &Path) -> HashSet<PathBuf> {
     let mut named = HashSet::new();
     for file in super::listing::collect(&[root.join(ASSETS_DIR)]).files {
         let Ok(bytes) = read(&file, Some(root)) else {
@@ -182,7 +182,7 @@ fn same_file_prefix(path: &Path, dir: &Path) -> bool {
 
 /// The path of `path` relative to `root`, with `/` separators, as `Template` keys write
 /// it (`None` when `path` is not under `root`).
-pub fn project_relative(path: &Path, root: &Path) -> Option<String> {
+pub(crate) fn project_relative(path: &Path, root: &Path) -> Option<String> {
     let rel = match path.strip_prefix(root) {
         Ok(rel) => rel.to_path_buf(),
         Err(_) => {
@@ -209,7 +209,7 @@ enum Store {
 
 /// How one requested file fared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FileState {
+pub(crate) enum FileState {
     /// Loaded: the entity `id` of store `store`.
     Loaded {
         /// Index of the store.
@@ -223,7 +223,7 @@ pub enum FileState {
 
 /// One requested file.
 #[derive(Debug, Clone)]
-pub struct FileEntry {
+pub(crate) struct FileEntry {
     /// The path as collected.
     pub path: PathBuf,
     /// Template, world file or loose file.
@@ -237,7 +237,7 @@ pub struct FileEntry {
 
 /// A loaded entity, as the subcommands read it.
 #[derive(Debug, Clone, Copy)]
-pub struct EntityView<'a> {
+pub(crate) struct EntityView<'a> {
     /// The manager that holds it.
     pub manager: &'a EntityManager,
     /// The templates its template chain is in.
@@ -254,7 +254,7 @@ pub struct EntityView<'a> {
 
 /// Progress of [`Session::load`]: files done so far.
 #[derive(Debug, Clone, Copy)]
-pub struct Progress<'a> {
+pub(crate) struct Progress<'a> {
     /// Files loaded so far.
     pub done: usize,
     /// What is being loaded now (a world folder or a file).
@@ -264,7 +264,7 @@ pub struct Progress<'a> {
 /// The requested files, loaded: the worlds they belong to, templates and loose files,
 /// with every error and warning of the requested files (sorted by path, line, column).
 #[derive(Debug)]
-pub struct Session {
+pub(crate) struct Session {
     /// The project root, if any.
     pub root: Option<PathBuf>,
     /// The classes files are loaded with ([`super::schema_kinds::registry_for`]).
@@ -283,7 +283,7 @@ impl Session {
     /// classes of `registry`, calling `progress` after each world or single file. World
     /// files without `EntityID` get session ids of `id_prefix`
     /// ([`LoadOptions::id_prefix`]): a random one when they may be written with them.
-    pub fn load(
+    pub(crate) fn load(
         root: Option<PathBuf>,
         registry: &'static Registry,
         files: &[PathBuf],
@@ -418,7 +418,7 @@ impl Session {
     }
 
     /// The entity of requested file `i`, if it loaded.
-    pub fn entity(&self, i: usize) -> Option<EntityView<'_>> {
+    pub(crate) fn entity(&self, i: usize) -> Option<EntityView<'_>> {
         let entry = &self.files[i];
         let FileState::Loaded { store, id } = entry.state else {
             return None;
@@ -442,7 +442,7 @@ impl Session {
     ///
     /// # Errors
     /// As [`World::entity_text`] and [`single_text`].
-    pub fn canonical_text(&mut self, i: usize) -> Option<Result<String, Error>> {
+    pub(crate) fn canonical_text(&mut self, i: usize) -> Option<Result<String, Error>> {
         let entry = &self.files[i];
         let FileState::Loaded { store, id } = entry.state else {
             return None;
@@ -464,7 +464,11 @@ impl Session {
     ///
     /// # Errors
     /// As [`read`]; a tokenizer error in the file.
-    pub fn migrated_file(&mut self, i: usize, text: String) -> Option<Result<Vec<u8>, Error>> {
+    pub(crate) fn migrated_file(
+        &mut self,
+        i: usize,
+        text: String,
+    ) -> Option<Result<Vec<u8>, Error>> {
         let FileState::Loaded { store, id } = self.files[i].state else {
             return None;
         };
@@ -487,7 +491,7 @@ impl Session {
     ///
     /// # Errors
     /// As [`read`].
-    pub fn file_bytes(&self, i: usize) -> Option<Result<Cow<'_, [u8]>, Error>> {
+    pub(crate) fn file_bytes(&self, i: usize) -> Option<Result<Cow<'_, [u8]>, Error>> {
         let FileState::Loaded { store, id } = self.files[i].state else {
             return None;
         };
@@ -502,7 +506,7 @@ impl Session {
     }
 
     /// What requested file `i` held when it was loaded (`None` when it did not load).
-    pub fn fingerprint(&self, i: usize) -> Option<Fingerprint> {
+    pub(crate) fn fingerprint(&self, i: usize) -> Option<Fingerprint> {
         let FileState::Loaded { store, id } = self.files[i].state else {
             return None;
         };
@@ -514,7 +518,7 @@ impl Session {
 
     /// Whether requested file `i` was written by a newer build (its `ClassVersion` or
     /// `BaseVersion` is newer than this build's): the writers leave it as it is.
-    pub fn is_newer(&self, i: usize) -> bool {
+    pub(crate) fn is_newer(&self, i: usize) -> bool {
         let FileState::Loaded { store, id } = self.files[i].state else {
             return false;
         };
@@ -531,7 +535,7 @@ impl Session {
     ///
     /// # Errors
     /// As [`replace_if_unchanged`].
-    pub fn replace_file(&self, i: usize, new: &[u8]) -> Result<ReplaceOutcome, Error> {
+    pub(crate) fn replace_file(&self, i: usize, new: &[u8]) -> Result<ReplaceOutcome, Error> {
         if self.is_newer(i) {
             return Ok(ReplaceOutcome::Skipped(SkipReason::NewerVersion));
         }
@@ -541,7 +545,7 @@ impl Session {
 }
 
 /// Sorts problems by path, line and column (the order of a compiler's output).
-pub fn sort_problems(errors: &mut [Error], warnings: &mut [Warning]) {
+pub(crate) fn sort_problems(errors: &mut [Error], warnings: &mut [Warning]) {
     errors.sort_by(|a, b| a.location.cmp(&b.location));
     warnings.sort_by(|a, b| a.location.cmp(&b.location));
 }
@@ -553,7 +557,7 @@ pub fn sort_problems(errors: &mut [Error], warnings: &mut [Warning]) {
 /// # Errors
 /// [`ErrorKind::Io`](juliet_core::ErrorKind::Io) naming the file, or
 /// [`ErrorKind::FileTooLarge`](juliet_core::ErrorKind::FileTooLarge).
-pub fn read(path: &Path, root: Option<&Path>) -> Result<Vec<u8>, Error> {
+pub(crate) fn read(path: &Path, root: Option<&Path>) -> Result<Vec<u8>, Error> {
     juliet_entities::fsio::read_project_file(
         path,
         root,
@@ -562,13 +566,13 @@ pub fn read(path: &Path, root: Option<&Path>) -> Result<Vec<u8>, Error> {
 }
 
 /// The environment variable of [`pause_after_load`].
-pub const PAUSE_AFTER_LOAD_ENV: &str = "JASSET_TEST_PAUSE_AFTER_LOAD";
+pub(crate) const PAUSE_AFTER_LOAD_ENV: &str = "JASSET_TEST_PAUSE_AFTER_LOAD";
 
 /// A hook for tests of concurrent edits: when [`PAUSE_AFTER_LOAD_ENV`] names a folder,
 /// the writers (`fmt`, `migrate`) create `loaded` in it once every file is loaded,
 /// then wait (up to a minute) for `go` to appear there before writing, so that a test
 /// can save a file in between deterministically. Does nothing otherwise.
-pub fn pause_after_load() {
+pub(crate) fn pause_after_load() {
     pause_in(PAUSE_AFTER_LOAD_ENV, "loaded");
 }
 
@@ -576,7 +580,7 @@ pub fn pause_after_load() {
 /// names a folder, creates `reached` in it, then waits (up to a minute) for `go` to
 /// appear there. Does nothing otherwise, and nothing at all in a release build (the
 /// hook is compiled into debug builds only, which the tests use).
-pub fn pause_in(env: &str, reached: &str) {
+pub(crate) fn pause_in(env: &str, reached: &str) {
     if !cfg!(debug_assertions) {
         return;
     }
@@ -598,7 +602,7 @@ pub fn pause_in(env: &str, reached: &str) {
 ///
 /// # Errors
 /// The first I/O error.
-pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<Vec<PathBuf>> {
+pub(crate) fn copy_dir(from: &Path, to: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut skipped = Vec::new();
     copy_dir_into(from, to, &mut skipped)?;
     for path in &skipped {

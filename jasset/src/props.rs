@@ -38,7 +38,7 @@ const UNKNOWN: u32 = u32::MAX;
 /// asset ([`Asset::key`], [`Asset::name`], [`Asset::raw`], [`Asset::value_lines`],
 /// [`Asset::span`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Prop {
+pub(crate) struct Prop {
     /// The key: its start and length in the text.
     key: (u32, u32),
     /// One value line: its start and length in the text; several (`several`): the start
@@ -63,12 +63,12 @@ static_assertions::const_assert!(std::mem::size_of::<Prop>() <= 24);
 impl Prop {
     /// Byte offset of the key in its asset's [`Asset::text`] (on the property's first
     /// line).
-    pub fn key_start(&self) -> usize {
+    pub(crate) fn key_start(&self) -> usize {
         self.key.0 as usize
     }
 
     /// Whether the entity's load kept it as an unknown key ([`Asset::kept`]).
-    pub fn kept(&self) -> bool {
+    pub(crate) fn kept(&self) -> bool {
         self.kept
     }
 }
@@ -84,7 +84,7 @@ struct Known {
 
 /// One file, read for comparing.
 #[derive(Debug, Clone)]
-pub struct Asset {
+pub(crate) struct Asset {
     /// The file's path (labels messages).
     pub path: PathBuf,
     /// Whether the file starts with a UTF-8 byte-order mark.
@@ -110,7 +110,7 @@ pub struct Asset {
 
 impl Asset {
     /// The text after the byte-order mark: what the byte ranges of [`Prop`] index.
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         &self.file[if self.bom { 3 } else { 0 }..]
     }
 
@@ -120,13 +120,13 @@ impl Asset {
     }
 
     /// The key of `p` as written.
-    pub fn key(&self, p: &Prop) -> &str {
+    pub(crate) fn key(&self, p: &Prop) -> &str {
         self.slice(p.key)
     }
 
     /// The canonical spelling of the key of `p` (`EntityID` for `id`), or the key as
     /// written for a key the class does not know.
-    pub fn name(&self, p: &Prop) -> &str {
+    pub(crate) fn name(&self, p: &Prop) -> &str {
         match self.known.get(p.known as usize) {
             Some(k) => k.name,
             None => self.key(p),
@@ -135,12 +135,12 @@ impl Asset {
 
     /// The value lines of `p` as written (trimmed, as the tokenizer reads them; one or
     /// more).
-    pub fn raw(&self, p: &Prop) -> Vec<&str> {
+    pub(crate) fn raw(&self, p: &Prop) -> Vec<&str> {
         raw_lines(self.text(), p)
     }
 
     /// The number of value lines of `p`.
-    pub fn raw_len(&self, p: &Prop) -> usize {
+    pub(crate) fn raw_len(&self, p: &Prop) -> usize {
         if p.several {
             region_lines(slice(self.text(), p.value)).count()
         } else {
@@ -151,7 +151,7 @@ impl Asset {
     /// The value lines of `p` as the codec writes them (as written for a key the class
     /// does not know, or when the file does not load), one at a time: no list of them
     /// (a value may have millions of lines).
-    pub fn value_lines<'s>(&'s self, p: &Prop) -> impl Iterator<Item = &'s str> + 's {
+    pub(crate) fn value_lines<'s>(&'s self, p: &Prop) -> impl Iterator<Item = &'s str> + 's {
         let codec = (self.known.get(p.known as usize)).and_then(|k| k.value.as_ref());
         let text = slice(self.text(), p.value);
         let several = (codec.is_none() && p.several).then(|| region_lines(text));
@@ -163,13 +163,13 @@ impl Asset {
 
     /// Byte range of the value text of `p` in [`Asset::text`]: its first value line's
     /// start to its last value line's end (line ending excluded).
-    pub fn values(&self, p: &Prop) -> (usize, usize) {
+    pub(crate) fn values(&self, p: &Prop) -> (usize, usize) {
         (p.value.0 as usize, (p.value.0 + p.value.1) as usize)
     }
 
     /// Byte range of each value line of `p` in [`Asset::text`] (line endings excluded),
     /// in file order.
-    pub fn value_ranges(&self, p: &Prop) -> Vec<Range<usize>> {
+    pub(crate) fn value_ranges(&self, p: &Prop) -> Vec<Range<usize>> {
         let (start, len) = (p.value.0 as usize, p.value.1 as usize);
         if p.several {
             juliet_core::value_line_spans(slice(self.text(), p.value))
@@ -182,7 +182,7 @@ impl Asset {
 
     /// Byte range of the whole of `p` in [`Asset::text`]: from its header line's start
     /// through its last value line's line ending.
-    pub fn span(&self, p: &Prop) -> (usize, usize) {
+    pub(crate) fn span(&self, p: &Prop) -> (usize, usize) {
         let text = self.text();
         let key = p.key.0 as usize;
         let end = self.values(p).1;
@@ -193,7 +193,7 @@ impl Asset {
 
     /// The first property whose [`Asset::name`] is `name` as keys compare (ASCII case
     /// and `_` ignored), if the file has it.
-    pub fn get(&self, name: &str) -> Option<&Prop> {
+    pub(crate) fn get(&self, name: &str) -> Option<&Prop> {
         let at = find_key(
             &self.order,
             self.props.len(),
@@ -205,7 +205,7 @@ impl Asset {
 
     /// The index in [`Asset::props`] of `prop`, one of them (found by its key's
     /// position: the properties are in file order).
-    pub fn index_of(&self, prop: &Prop) -> Option<usize> {
+    pub(crate) fn index_of(&self, prop: &Prop) -> Option<usize> {
         let at = (self.props)
             .binary_search_by_key(&prop.key_start(), Prop::key_start)
             .ok()?;
@@ -214,26 +214,26 @@ impl Asset {
 
     /// The line ending of lines added to the file: the one most of its lines end with
     /// (`\r\n` when more than half of them do, else `\n`).
-    pub fn eol(&self) -> &'static str {
+    pub(crate) fn eol(&self) -> &'static str {
         juliet_entities::patch::line_ending(self.file.as_bytes())
     }
 
     /// Whether the entity loaded, so that its effective values are known: every
     /// property's value with the template chain and the defaults applied is
     /// [`Asset::written`] followed by the file's [`Asset::kept`] unknown keys as written.
-    pub fn resolved(&self) -> bool {
+    pub(crate) fn resolved(&self) -> bool {
         self.resolved.is_some()
     }
 
     /// The effective value of each property the class writes, `(canonical key, value
     /// lines)` in the writer's order; empty when the entity did not load.
-    pub fn written(&self) -> &[(String, Vec<String>)] {
+    pub(crate) fn written(&self) -> &[(String, Vec<String>)] {
         self.resolved.as_deref().unwrap_or_default()
     }
 
     /// The indices in [`Asset::props`] of the unknown keys the entity's load kept, in
     /// file order (4 bytes a key).
-    pub fn kept(&self) -> Vec<u32> {
+    pub(crate) fn kept(&self) -> Vec<u32> {
         (self.props.iter().enumerate())
             .filter(|(_, p)| p.kept)
             .map(|(i, _)| i as u32)
@@ -362,7 +362,11 @@ fn whole_error(file: &[u8], path: &Path) -> Option<Error> {
 /// duplicate key, a merge conflict marker), located at `path:line:column`; the schema's
 /// error when `<root>/jasset.schema` does not read. A file that tokenizes but
 /// whose entity does not load is no error (see [`Asset::load_error`]).
-pub fn read_asset(bytes: Vec<u8>, path: &Path, root: Option<&Path>) -> Result<Asset, CliError> {
+pub(crate) fn read_asset(
+    bytes: Vec<u8>,
+    path: &Path,
+    root: Option<&Path>,
+) -> Result<Asset, CliError> {
     // The stock kinds, the binary's own, and the kinds of `<root>/jasset.schema`.
     let registry = super::schema_kinds::registry_for(root)?;
     let usage = |e: Error| CliError::usage(e.to_string());
@@ -510,7 +514,7 @@ fn loaded_texts(
 ///
 /// # Errors
 /// As [`scan`].
-pub fn read_text(file: String, path: &Path) -> Result<Asset, Error> {
+pub(crate) fn read_text(file: String, path: &Path) -> Result<Asset, Error> {
     let Scan { props } = scan(file.as_bytes(), &file, path)?;
     let mut asset = Asset {
         path: path.to_path_buf(),
@@ -608,14 +612,14 @@ fn base_value(base: &str, class: &'static juliet_core::Class, value: &str) -> Op
 
 /// `a` against `b` as keys compare (ASCII case and `_` ignored, as
 /// [`juliet_core::keys_equal`]), without allocating.
-pub fn compare_keys(a: &str, b: &str) -> std::cmp::Ordering {
+pub(crate) fn compare_keys(a: &str, b: &str) -> std::cmp::Ordering {
     let fold = |c: u8| c.to_ascii_lowercase();
     (a.bytes().filter(|&c| c != b'_').map(fold)).cmp(b.bytes().filter(|&c| c != b'_').map(fold))
 }
 
 /// The indices `0..len` sorted by their `key` as keys compare, and by index among those
 /// of one key (4 bytes an item), for [`find_key`].
-pub fn key_order<'k>(len: usize, key: impl Fn(usize) -> &'k str) -> Vec<u32> {
+pub(crate) fn key_order<'k>(len: usize, key: impl Fn(usize) -> &'k str) -> Vec<u32> {
     let mut order: Vec<u32> = (0..len as u32).collect();
     order.sort_unstable_by(|&a, &b| compare_keys(key(a as usize), key(b as usize)).then(a.cmp(&b)));
     order
@@ -623,7 +627,7 @@ pub fn key_order<'k>(len: usize, key: impl Fn(usize) -> &'k str) -> Vec<u32> {
 
 /// The first index whose `key` is `wanted` as keys compare, with `order` the
 /// [`key_order`] of `0..len`.
-pub fn find_key<'k>(
+pub(crate) fn find_key<'k>(
     order: &[u32],
     len: usize,
     key: impl Fn(usize) -> &'k str,
@@ -672,7 +676,7 @@ fn text_properties(text: &str) -> TextProperties {
 ///
 /// # Errors
 /// The first error of `out`.
-pub fn write_shown<'l>(
+pub(crate) fn write_shown<'l>(
     out: &mut dyn std::io::Write,
     mut lines: impl Iterator<Item = &'l str>,
 ) -> std::io::Result<()> {
@@ -690,7 +694,7 @@ pub fn write_shown<'l>(
 }
 
 /// `lines` as one line for messages: the line itself, or `[a, b, c]` for several.
-pub fn show<S: AsRef<str>>(lines: &[S]) -> String {
+pub(crate) fn show<S: AsRef<str>>(lines: &[S]) -> String {
     match lines {
         [one] => one.as_ref().to_owned(),
         _ => {

@@ -36,7 +36,7 @@ use juliet_entities::world::{LoadOptions, World, ENTITIES_DIR};
 
 /// Arguments of `jasset renumber`.
 #[derive(Debug, Clone, Args)]
-pub struct RenumberArgs {
+pub(crate) struct RenumberArgs {
     /// Entity files, each under a world's `Entities` folder.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
@@ -52,7 +52,7 @@ pub struct RenumberArgs {
 /// # Errors
 /// A usage error for a FILE that does not exist or is not under an `Entities` folder,
 /// or does not tokenize; I/O errors.
-pub fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &RenumberArgs, out: &mut dyn Write) -> CliResult {
     let root = resolve_root(args.root.as_deref(), &args.files)?;
     let mut refused = false;
     let mut worlds: Vec<(PathBuf, World, u64)> = Vec::new();
@@ -193,7 +193,7 @@ fn follow_references(
 /// names a folder, `renumber` creates `linked` there once the new name is linked and
 /// waits (up to a minute) for `go` before it removes the old name, so that a test can
 /// kill it in between.
-pub const PAUSE_AFTER_LINK_ENV: &str = "JASSET_TEST_PAUSE_AFTER_LINK";
+pub(crate) const PAUSE_AFTER_LINK_ENV: &str = "JASSET_TEST_PAUSE_AFTER_LINK";
 
 /// Moves `file` to the new name `target` (which does not exist): links `target` to it,
 /// then removes `file`. Between the two the id is in two files, which `check` reports

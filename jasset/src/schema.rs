@@ -31,11 +31,11 @@ use juliet_entities::fsio::{write_or_refuse, Sync};
 use juliet_entities::EntityManager;
 
 /// The schema's file name in the project root.
-pub const SCHEMA_FILE: &str = "jasset.schema";
+pub(crate) const SCHEMA_FILE: &str = "jasset.schema";
 
 /// Arguments of `jasset schema`.
 #[derive(Debug, Clone, Args)]
-pub struct SchemaArgs {
+pub(crate) struct SchemaArgs {
     /// What to do.
     #[command(subcommand)]
     pub command: SchemaCommand,
@@ -43,7 +43,7 @@ pub struct SchemaArgs {
 
 /// The `schema` subcommands.
 #[derive(Debug, Clone, Subcommand)]
-pub enum SchemaCommand {
+pub(crate) enum SchemaCommand {
     /// Write the game's classes (name, aliases, version, properties with key, type and
     /// default, deprecated keys) to `<root>/jasset.schema`, or to FILE: every registered
     /// class but the stock kinds the game did not replace, unless `--stock-kinds`.
@@ -83,7 +83,7 @@ pub enum SchemaCommand {
 /// # Errors
 /// A usage error when no project root is found or given; a failure when the registry
 /// cannot start, the schema cannot be read or written, or does not parse.
-pub fn run(args: &SchemaArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &SchemaArgs, out: &mut dyn Write) -> CliResult {
     let registry = Registry::global()?;
     match &args.command {
         SchemaCommand::Export {
@@ -160,7 +160,7 @@ fn schema_path(explicit: Option<&Path>, root: Option<&Path>) -> Result<PathBuf, 
 
 /// One class as the schema holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SchemaClass {
+pub(crate) struct SchemaClass {
     /// The class name.
     pub name: String,
     /// Former names.
@@ -175,7 +175,7 @@ pub struct SchemaClass {
 
 impl SchemaClass {
     /// What the schema says of `class` now.
-    pub fn of(class: &'static Class) -> SchemaClass {
+    pub(crate) fn of(class: &'static Class) -> SchemaClass {
         // One entity of the class, holding its declared defaults.
         let mut manager = EntityManager::new();
         let id = manager.allocate_entity(class);
@@ -205,7 +205,7 @@ impl SchemaClass {
 /// `option(f32)`, `array(u8,4)`, `map(string,f32)`, `set(u32)`, `ref(Switch)` (`ref(*)`:
 /// any kind), `asset(obj)` (`asset(*)`: any file), `record(Waypoint)` (a composite in a
 /// container), `custom(Rgba)`.
-pub fn type_name(ty: &PropertyType) -> String {
+pub(crate) fn type_name(ty: &PropertyType) -> String {
     match ty {
         PropertyType::Bool => "bool".into(),
         PropertyType::I8 => "i8".into(),
@@ -327,13 +327,13 @@ fn exported_classes(registry: &Registry, stock_kinds: bool) -> Vec<&'static Clas
 }
 
 /// The stock kinds the program links (`juliet_entities::kinds`).
-pub fn stock_classes() -> Vec<&'static Class> {
+pub(crate) fn stock_classes() -> Vec<&'static Class> {
     inventory::iter::<StockClass>().map(|s| s.class).collect()
 }
 
 /// The schema text of `classes`, sorted by name (so that the file does not change with
 /// link order).
-pub fn export(classes: &[&'static Class]) -> String {
+pub(crate) fn export(classes: &[&'static Class]) -> String {
     let mut classes: Vec<SchemaClass> = classes.iter().map(|c| SchemaClass::of(c)).collect();
     classes.sort_by(|a, b| a.name.cmp(&b.name));
     let mut text = String::from(
@@ -364,7 +364,7 @@ pub fn export(classes: &[&'static Class]) -> String {
 ///
 /// # Errors
 /// A failure naming the file, line and what is wrong.
-pub fn parse(bytes: &[u8], path: &Path) -> Result<Vec<SchemaClass>, CliError> {
+pub(crate) fn parse(bytes: &[u8], path: &Path) -> Result<Vec<SchemaClass>, CliError> {
     Ok(parse_located(bytes, path)?
         .into_iter()
         .map(|c| c.class)
@@ -373,7 +373,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Vec<SchemaClass>, CliError> {
 
 /// Where in the schema file a class and its property lines are, 1-based.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Located {
+pub(crate) struct Located {
     /// The class.
     pub class: SchemaClass,
     /// Line and column of the class's header.
@@ -385,7 +385,7 @@ pub struct Located {
 
 /// Where one `property KEY TYPE DEFAULT` line is ([`Located::properties`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PropertyAt {
+pub(crate) struct PropertyAt {
     /// 1-based line.
     pub line: u32,
     /// 1-based column of `TYPE`.
@@ -408,7 +408,7 @@ fn line_col(source: &str, offset: usize) -> (u32, u32) {
 ///
 /// # Errors
 /// As [`parse`].
-pub fn parse_located(bytes: &[u8], path: &Path) -> Result<Vec<Located>, CliError> {
+pub(crate) fn parse_located(bytes: &[u8], path: &Path) -> Result<Vec<Located>, CliError> {
     let mut buffer = juliet_core::TokenBuffer::new();
     let doc = buffer.tokenize(bytes, path)?;
     let source = doc.source();
@@ -513,7 +513,7 @@ fn read_property(located: &mut Located, source: &str, rest: &str, at: usize) -> 
 
 /// The layout changes of `registry`'s classes against `written` made without a version
 /// bump, one message each (class and property named).
-pub fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String> {
+pub(crate) fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String> {
     let mut problems = Vec::new();
     for old in written {
         let class = registry.find_by_name(&old.name).or_else(|| {

@@ -26,7 +26,7 @@ use juliet_core::{
     PropertyDescriptor, PropertyType, Registry, RuntimeClass, Value, CLASS_VERSION,
 };
 
-pub use value::DynValue;
+pub(crate) use value::DynValue;
 use value::MAX_FLOATS;
 
 use super::project::read;
@@ -35,7 +35,7 @@ use super::CliError;
 
 /// A problem with the schema file that stops the tool from using it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SchemaError {
+pub(crate) enum SchemaError {
     /// A property's type word is not one the stock tool reads.
     #[error(
         "{}:{line}:{column}: class `{class}`: property `{key}`: unknown type `{ty}` \
@@ -418,7 +418,7 @@ fn is_native(registry: &Registry, stock: &[&'static Class], entry: &SchemaClass)
 /// The registry's [`ErrorKind::DuplicateClass`]; a failure when the schema cannot be
 /// read or parsed; a [`SchemaError`] for a type, default or class the stock tool
 /// cannot use, naming the schema's file, line and column.
-pub fn registry_for(root: Option<&Path>) -> Result<&'static Registry, CliError> {
+pub(crate) fn registry_for(root: Option<&Path>) -> Result<&'static Registry, CliError> {
     static MADE: OnceLock<Mutex<HashMap<PathBuf, &'static Registry>>> = OnceLock::new();
     let global = Registry::global()?;
     let Some(path) = root.map(|r| r.join(SCHEMA_FILE)).filter(|p| p.is_file()) else {

@@ -39,7 +39,7 @@ use juliet_entities::world::{LoadOptions, World};
 
 /// Arguments of `jasset set`.
 #[derive(Debug, Clone, Args)]
-pub struct SetArgs {
+pub(crate) struct SetArgs {
     /// The entity file (under a world's `Entities` folder) or template (under
     /// `Assets/Templates`, or named by a `Template` line).
     #[arg(value_name = "FILE")]
@@ -66,7 +66,7 @@ pub struct SetArgs {
 /// property named twice, or nothing to do; write errors. A FILE the write path refuses
 /// (a symbolic link, a FIFO, a folder, a read-only file) is reported as every writer
 /// reports it, exit 1.
-pub fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
+pub(crate) fn run(args: &SetArgs, out: &mut dyn Write) -> CliResult {
     if args.assignments.is_empty() && args.unset.is_empty() {
         return Err(CliError::usage(
             "nothing to set: give KEY=VALUE or --unset KEY",

@@ -15,7 +15,7 @@ use juliet_entities::world::NOT_REGULAR;
 
 /// The files and folders a command works on, and the project root.
 #[derive(Debug, Clone, Args)]
-pub struct TreeArgs {
+pub(crate) struct TreeArgs {
     /// Files and folders (folders are walked for `.jasset` files).
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
@@ -36,7 +36,7 @@ impl TreeArgs {
     /// # Errors
     /// A usage error when a PATH does not exist or `--root` is not a folder; a project
     /// schema that does not load ([`registry_for`]).
-    pub fn load(&self, write: bool) -> Result<(Collected, Session), CliError> {
+    pub(crate) fn load(&self, write: bool) -> Result<(Collected, Session), CliError> {
         require_paths(&self.paths)?;
         let root = resolve_root(self.root.as_deref(), &self.paths)?;
         let mut collected = collect(&self.paths);

@@ -14,7 +14,7 @@ use serde_json::{json, Value as Json};
 use juliet_entities::entity::EntityId;
 use juliet_entities::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
 use juliet_entities::load::keys;
-pub use juliet_entities::load::pieces;
+pub(crate) use juliet_entities::load::pieces;
 use juliet_entities::template::normalize_template_path;
 
 /// The elements of a list or set (one a line; none for a value that is the one line
@@ -183,7 +183,7 @@ fn array_to_json<'a>(
 ///
 /// # Errors
 /// The codec's [`ValueError`] when the text does not parse as the type.
-pub fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueError<'a>> {
+pub(crate) fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, ValueError<'a>> {
     Ok(match ty {
         PropertyType::Option(inner) => match value.lines().collect::<Vec<_>>().as_slice() {
             [NONE] => Json::Null,
@@ -308,7 +308,7 @@ fn floats_to_json(n: usize, value: Value<'_>) -> Result<Json, ValueError<'_>> {
 /// An `f32` as the JSON number with its shortest decimal form (`0.1`, not
 /// `0.10000000149011612`); for non-finite values, which JSON has no number for, the
 /// string the format writes (`"nan"`, `"inf"`, `"-inf"`).
-pub fn float32(x: f32) -> Json {
+pub(crate) fn float32(x: f32) -> Json {
     if x.is_finite() {
         // The shortest text that reads back as the same f32 also names the nearest f64.
         let shortest: f64 = x.to_string().parse().unwrap_or(f64::from(x));
@@ -319,7 +319,7 @@ pub fn float32(x: f32) -> Json {
 }
 
 /// An `f64` as a JSON number; for non-finite values the string the format writes.
-pub fn float64(x: f64) -> Json {
+pub(crate) fn float64(x: f64) -> Json {
     if x.is_finite() {
         json!(x)
     } else {
@@ -336,13 +336,13 @@ fn format_text<T: Codec>(x: &T) -> String {
 
 /// The properties of a `.jasset` text: key as written, key CRC and value lines, in file
 /// order.
-pub type Properties = Vec<(String, u32, Vec<String>)>;
+pub(crate) type Properties = Vec<(String, u32, Vec<String>)>;
 
 /// Tokenizes `text` (labelled `path`) into its properties.
 ///
 /// # Errors
 /// The tokenizer's error.
-pub fn properties(text: &[u8], path: &Path) -> Result<Properties, Error> {
+pub(crate) fn properties(text: &[u8], path: &Path) -> Result<Properties, Error> {
     properties_where(text, path, |_, _| true)
 }
 
@@ -357,7 +357,7 @@ pub fn properties(text: &[u8], path: &Path) -> Result<Properties, Error> {
 ///
 /// # Errors
 /// The tokenizer's error, as [`properties`] reports it (located in the whole text).
-pub fn properties_where(
+pub(crate) fn properties_where(
     text: &[u8],
     path: &Path,
     keep: impl Fn(&str, u32) -> bool,
@@ -403,7 +403,7 @@ fn kept<'d>(
 }
 
 /// The value lines of `key` (or one of `aliases`) in `props`.
-pub fn find<'p>(props: &'p Properties, key: &str, aliases: &[&str]) -> Option<&'p [String]> {
+pub(crate) fn find<'p>(props: &'p Properties, key: &str, aliases: &[&str]) -> Option<&'p [String]> {
     std::iter::once(key)
         .chain(aliases.iter().copied())
         .find_map(|k| {
@@ -417,7 +417,7 @@ pub fn find<'p>(props: &'p Properties, key: &str, aliases: &[&str]) -> Option<&'
 
 /// The header keys of an entity file as written (absent keys are `None`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Header {
+pub(crate) struct Header {
     /// `BaseVersion` (alias `version`).
     pub base_version: Option<u32>,
     /// `ClassVersion`.
@@ -430,7 +430,7 @@ pub struct Header {
 
 /// Reads the header keys of the entity file text `props`. Values that do not parse are
 /// `None` (the loader reports them).
-pub fn header(props: &Properties) -> Header {
+pub(crate) fn header(props: &Properties) -> Header {
     let one = |key: &str, aliases: &[&str]| {
         find(props, key, aliases).and_then(|lines| match lines {
             [line] => Some(line.clone()),
@@ -449,7 +449,7 @@ pub fn header(props: &Properties) -> Header {
 
 /// One link of a template chain: the template path as written and the file it names.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChainLink {
+pub(crate) struct ChainLink {
     /// The `Template` value (project-relative).
     pub template: String,
     /// The file (`root` joined with it).
@@ -468,7 +468,11 @@ pub struct ChainLink {
 /// # Errors
 /// [`ErrorKind::Template`] for a path the runtime refuses, a template that cannot be
 /// read or parsed, or a cycle (naming the chain).
-pub fn template_chain(root: &Path, from: &Path, first: &str) -> Result<Vec<ChainLink>, Error> {
+pub(crate) fn template_chain(
+    root: &Path,
+    from: &Path,
+    first: &str,
+) -> Result<Vec<ChainLink>, Error> {
     let mut chain: Vec<ChainLink> = Vec::new();
     let mut next = Some(first.to_owned());
     let mut referrer = from.to_path_buf();

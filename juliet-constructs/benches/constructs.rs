@@ -12,6 +12,8 @@
 //! and the median ratio printed (`paired ...` lines): steadier on a shared machine.
 //!
 //! `cargo bench -p juliet-constructs --bench constructs`
+// criterion_group! makes a public function that cannot carry a doc comment.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -77,12 +77,14 @@
 //! - [`SimFloat`], fixed-point numbers for deterministic simulation (a property type
 //!   in `.jasset` files).
 
-#![warn(missing_docs)]
+// `unsafe` only in the modules that allow it below, each block with its `// SAFETY:`.
+#![deny(unsafe_code)]
 
 // The derive's generated code names `::juliet_constructs`; this makes that path work
 // inside this crate too (its tests derive `Construct`).
 extern crate self as juliet_constructs;
 
+#[allow(unsafe_code)] // disjoint borrows of a batch's constructs
 mod batch;
 mod clock;
 mod context;

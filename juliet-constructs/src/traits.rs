@@ -176,7 +176,7 @@ pub trait FieldPath<R>: 'static {
 
 /// The root itself.
 #[doc(hidden)]
-pub struct Here;
+pub(crate) struct Here;
 
 impl<R: Construct> FieldPath<R> for Here {
     type Target = R;

@@ -20,7 +20,7 @@ use crate::value::{Value, ValueError};
 
 /// The descriptor of one property, defined in [`crate::erased`] with its type-erased
 /// operations; its `Reflect`-typed access is below.
-pub use crate::erased::PropertyDescriptor;
+pub(crate) use crate::erased::PropertyDescriptor;
 
 /// A type with a [`Class`] descriptor: what `#[derive(Entity)]` implements.
 ///

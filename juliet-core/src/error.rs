@@ -430,7 +430,7 @@ fn expected_one_line(found: usize) -> String {
 }
 
 /// Shortens `text` for an error message (at most 48 characters, then `...`).
-pub fn shorten(text: &str) -> String {
+pub(crate) fn shorten(text: &str) -> String {
     match text.char_indices().nth(FOUND_LIMIT) {
         Some((at, _)) => format!("{}...", &text[..at]),
         None => text.to_owned(),

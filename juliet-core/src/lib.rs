@@ -39,7 +39,8 @@
 //! assert_eq!(text, "; MaxSpeed\n180.0\n; GearCount\n6\n; Turbo\nfalse\n");
 //! # Ok::<(), juliet_core::Error>(())
 //! ```
-#![warn(missing_docs)]
+// `unsafe` only in the modules that allow it below, each block with its `// SAFETY:`.
+#![deny(unsafe_code)]
 
 /// A `[T; 256]` lookup table built at compile time: entry `b` is `$class(b)` for each
 /// byte value `b`, `$class` a `const fn(u8) -> T` saying each byte's class.
@@ -57,11 +58,14 @@ macro_rules! byte_table {
 
 mod archive;
 mod bind;
+#[allow(unsafe_code)] // `unsafe trait Reflect` and its contract
 mod class;
 mod codec;
 mod crc;
+#[allow(unsafe_code)] // the type-erased operations on a property's bytes
 mod erased;
 mod error;
+#[allow(unsafe_code)] // `unsafe trait Field`, a field's place in its struct
 mod leaves;
 mod plural;
 mod registry;

@@ -175,4 +175,5 @@ fn duplicate(a: &'static Class, b: &'static Class, crc: u32) -> Error {
 }
 
 #[cfg(test)]
+#[allow(unsafe_code)] // a hand-written `Reflect` impl
 mod tests;

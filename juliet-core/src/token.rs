@@ -12,6 +12,7 @@ mod first;
 mod lazy;
 pub(crate) use lazy::{same_bytes, Canonical};
 mod scan;
+#[allow(unsafe_code)] // the tokenizer's byte masks
 pub(crate) mod simd;
 mod span;
 pub use span::value_line_spans;

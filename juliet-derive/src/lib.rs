@@ -16,7 +16,7 @@
 //! The crate is split as parse (`attr`, `ast`) -> validate (`validate`) -> expand
 //! (`entity`, `codec`), with every error collected in one context (`ctxt`) and
 //! reported at once, next to a stub impl so that one mistake does not cascade.
-#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod ast;
 mod attr;

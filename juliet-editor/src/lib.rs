@@ -38,7 +38,6 @@
 //! output.textures_delta.clear(); // (a real UI hands them to its renderer)
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 mod app;

@@ -10,7 +10,7 @@ use juliet_entities::world::World;
 
 /// The colour of a reference that does not hold (no such entity, another kind, no such
 /// file).
-pub const BROKEN_COLOR: Color32 = Color32::from_rgb(0xE0, 0x40, 0x40);
+pub(crate) const BROKEN_COLOR: Color32 = Color32::from_rgb(0xE0, 0x40, 0x40);
 
 /// What the user did with a reference row this frame.
 pub(crate) struct Picked {

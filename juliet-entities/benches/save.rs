@@ -9,6 +9,8 @@
 //!   `fsync`);
 //! - `save/all_edited`: every entity's `Mass` changed, so the save writes all 10,000
 //!   files, each edited in place (one value line changed).
+// criterion_group! makes a public function that cannot carry a doc comment.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 

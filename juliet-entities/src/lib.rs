@@ -39,7 +39,8 @@
 //! assert_eq!(loaded.manager().entity(lamp).unwrap().position(), Vec3::Y);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-#![warn(missing_docs)]
+// `unsafe` only in the modules that allow it below, each block with its `// SAFETY:`.
+#![deny(unsafe_code)]
 
 // The derive's generated code names `::juliet_entities::juliet_core`; this makes that
 // path work inside this crate too (its stock kinds derive `Entity`).
@@ -65,6 +66,7 @@ pub mod manager;
 pub mod patch;
 mod pieces;
 mod reference;
+#[allow(unsafe_code)] // per-kind contiguous storage
 pub mod storage;
 pub mod template;
 pub mod world;
@@ -75,6 +77,7 @@ pub mod world;
 pub struct ReadmeDoctests;
 
 #[cfg(test)]
+#[allow(unsafe_code)] // hand-written `Reflect` impls, as a test's own kinds
 #[path = "../tests/support/mod.rs"]
 mod support;
 

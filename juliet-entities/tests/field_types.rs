@@ -377,11 +377,11 @@ mod seconds {
 
     use juliet_core::{Codec, Value, ValueError, ValueErrorKind};
 
-    pub fn encode(value: &Duration, out: &mut String) {
+    pub(crate) fn encode(value: &Duration, out: &mut String) {
         value.as_secs_f64().encode(out);
     }
 
-    pub fn decode(value: Value<'_>) -> Result<Duration, ValueError<'_>> {
+    pub(crate) fn decode(value: Value<'_>) -> Result<Duration, ValueError<'_>> {
         let secs = f64::decode(value)?;
         Duration::try_from_secs_f64(secs).map_err(|_| {
             let line = value.lines().next().unwrap_or_default();

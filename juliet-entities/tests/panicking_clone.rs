@@ -25,7 +25,9 @@ fn alive() -> i64 {
 /// A kind whose clone panics on demand, and that counts its live values.
 #[derive(Debug, PartialEq)]
 pub struct Touchy {
+    /// Its value, compared by the tests.
     pub value: u32,
+    /// A heap allocation, so that a leak shows.
     pub payload: Box<u64>,
 }
 

@@ -17,7 +17,7 @@
 //! assert_eq!(normalize_key("MeshInstance"), normalize_key("mesh_instance"));
 //! assert_eq!(normalize_key("Mesh_Instance"), "meshinstance");
 //! ```
-#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 /// Converts a Rust field name (`snake_case`, possibly raw: `r#type`) to the PascalCase
 /// key the writer emits: `mesh_instance` -> `MeshInstance`, `r#type` -> `Type`. Each

@@ -4,9 +4,11 @@
 use juliet_core::{Reflect, Registry};
 use juliet_entities::prelude::*;
 
+/// The renamed kind.
 #[derive(Entity, Debug)]
 #[jasset(name = "Monster2", alias = "Monster", alias = "old_beast")]
 pub struct Monster {
+    /// Its hit points.
     #[jasset(default = 10)]
     pub health: i32,
 }

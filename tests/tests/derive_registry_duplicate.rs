@@ -9,7 +9,7 @@ mod first {
 
     #[derive(Entity)]
     #[jasset(name = "Barrel")]
-    pub struct Barrel {
+    pub(crate) struct Barrel {
         pub volume: f32,
     }
 }
@@ -20,7 +20,7 @@ mod second {
     /// Named `barrel`: the same class name once ASCII case is ignored.
     #[derive(Entity)]
     #[jasset(name = "barrel")]
-    pub struct Barrel {
+    pub(crate) struct Barrel {
         pub explosive: bool,
     }
 }

@@ -9,14 +9,18 @@ use juliet_entities::{kinds, World};
 /// The game's own projectile: none of the stock one's properties.
 #[derive(Entity, Debug)]
 pub struct Projectile {
+    /// Damage on hit.
     #[jasset(default = 5.0)]
     pub damage: f32,
+    /// Who fired it.
     pub owner: String,
 }
 
+/// A prop that takes the stock `Inert`'s files.
 #[derive(Entity, Debug)]
 #[jasset(name = "IN_ERT")]
 pub struct Prop {
+    /// Its mesh.
     pub mesh: String,
 }
 

@@ -19,7 +19,7 @@ use juliet_entities::world::is_newer_version;
 
 /// The code actions for `range` of `doc`, whose problems are `problems`; the other
 /// `open` buffers are the texts "apply to template" edits.
-pub fn actions(
+pub(super) fn actions(
     uri: &Uri,
     doc: &Document,
     open: &Documents,
@@ -75,7 +75,7 @@ fn action(uri: &Uri, title: String, edits: Vec<TextEdit>) -> CodeAction {
 /// The property on line `line` of an instance (or a variant template) that it sets and
 /// its kind has: what "revert to template" and "apply to template" act on. `None` when
 /// the file has no `Template`, or the line is on no property of its kind.
-pub fn override_at(doc: &Document, line: u32) -> Option<(Entry, &'static Class)> {
+pub(super) fn override_at(doc: &Document, line: u32) -> Option<(Entry, &'static Class)> {
     let found = entries(&doc.text);
     template_of(&found, &doc.text)?;
     let registry = registry_of(doc).ok()?;
@@ -87,7 +87,7 @@ pub fn override_at(doc: &Document, line: u32) -> Option<(Entry, &'static Class)>
 
 /// The edits that revert `entry` of `doc` to its template's value: its header and value
 /// lines removed, comment and blank lines inside its block kept.
-pub fn revert_edits(doc: &Document, entry: &Entry) -> Vec<TextEdit> {
+pub(super) fn revert_edits(doc: &Document, entry: &Entry) -> Vec<TextEdit> {
     let kept = |l: &str| {
         let t = l.trim();
         t.is_empty() || t.starts_with('#') || t.starts_with("//")
@@ -110,7 +110,7 @@ pub fn revert_edits(doc: &Document, entry: &Entry) -> Vec<TextEdit> {
 /// The edit that gives `doc` its canonical text (what `jasset fmt` writes): `None` when
 /// the buffer does not load or was written by a newer build (which `fmt` leaves as it
 /// is), an empty list when it is canonical already.
-pub fn format_edits(doc: &Document, open: &Documents) -> Option<Vec<TextEdit>> {
+pub(super) fn format_edits(doc: &Document, open: &Documents) -> Option<Vec<TextEdit>> {
     let registry = registry_of(doc).ok()?;
     let mut single = load(doc, open, registry).ok()?;
     if single.warnings.iter().any(is_newer_version) {

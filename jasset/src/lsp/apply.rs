@@ -27,7 +27,7 @@ use juliet_entities::template::normalize_template_path;
 /// The edit that applies `entry` (a property of `class` set by `doc`, whose URI is
 /// `uri`) to the template `doc` names, and that template's path. `None` when the buffer
 /// does not load or the template cannot be read.
-pub fn apply_edit(
+pub(super) fn apply_edit(
     uri: &Uri,
     doc: &Document,
     open: &Documents,

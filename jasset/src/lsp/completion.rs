@@ -15,7 +15,7 @@ use super::documents::{byte_in_line, class_of, entries, line_at, Document, Entry
 use juliet_entities::load::keys;
 
 /// The completions at `position` of `doc`.
-pub fn complete(doc: &Document, position: Position) -> Vec<CompletionItem> {
+pub(super) fn complete(doc: &Document, position: Position) -> Vec<CompletionItem> {
     let Ok(registry) = registry_of(doc) else {
         return Vec::new();
     };

@@ -17,7 +17,7 @@ use super::overlay;
 
 /// One problem of a buffer.
 #[derive(Debug, Clone)]
-pub struct Problem {
+pub(super) struct Problem {
     /// What the editor shows.
     pub diagnostic: Diagnostic,
     /// The likely intended spelling of a misspelt key, kind or template path.
@@ -28,7 +28,7 @@ pub struct Problem {
 ///
 /// # Errors
 /// A `jasset.schema` that does not load, as every command reports it.
-pub fn registry_of(doc: &Document) -> Result<&'static Registry, String> {
+pub(super) fn registry_of(doc: &Document) -> Result<&'static Registry, String> {
     registry_for(doc.root.as_deref()).map_err(|e| e.to_string())
 }
 
@@ -37,7 +37,7 @@ pub fn registry_of(doc: &Document) -> Result<&'static Registry, String> {
 ///
 /// # Errors
 /// The file's errors (every bad value: [`Error::into_all`]).
-pub fn load(
+pub(super) fn load(
     doc: &Document,
     open: &Documents,
     registry: &'static Registry,
@@ -55,7 +55,7 @@ pub fn load(
 
 /// The problems of `doc` (its templates that are `open` read from their buffers), in
 /// line order.
-pub fn problems(doc: &Document, open: &Documents) -> Vec<Problem> {
+pub(super) fn problems(doc: &Document, open: &Documents) -> Vec<Problem> {
     let registry = match registry_of(doc) {
         Ok(registry) => registry,
         Err(message) => return vec![whole_file(message, DiagnosticSeverity::ERROR)],

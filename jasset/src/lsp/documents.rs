@@ -22,7 +22,7 @@ use juliet_entities::load::keys;
 
 /// One open buffer.
 #[derive(Debug, Clone)]
-pub struct Document {
+pub(super) struct Document {
     /// The file it is (the URI's path).
     pub path: PathBuf,
     /// Its text, as the editor last sent it.
@@ -33,7 +33,7 @@ pub struct Document {
 
 /// The open buffers, by URI.
 #[derive(Debug, Default)]
-pub struct Documents {
+pub(super) struct Documents {
     open: HashMap<Uri, Document>,
     /// `--root`, for files outside any project.
     explicit_root: Option<PathBuf>,
@@ -41,7 +41,7 @@ pub struct Documents {
 
 impl Documents {
     /// No buffer open; `explicit_root` is the project root of every file when given.
-    pub fn new(explicit_root: Option<PathBuf>) -> Documents {
+    pub(super) fn new(explicit_root: Option<PathBuf>) -> Documents {
         Documents {
             open: HashMap::new(),
             explicit_root,
@@ -49,7 +49,7 @@ impl Documents {
     }
 
     /// Opens (or replaces) the buffer of `uri`. `None` when the URI is not a `file:` one.
-    pub fn set(&mut self, uri: &Uri, text: String) -> Option<&Document> {
+    pub(super) fn set(&mut self, uri: &Uri, text: String) -> Option<&Document> {
         let path = path_of(uri)?;
         let root = match &self.explicit_root {
             Some(root) => Some(root.clone()),
@@ -60,17 +60,17 @@ impl Documents {
     }
 
     /// Closes the buffer of `uri`.
-    pub fn close(&mut self, uri: &Uri) {
+    pub(super) fn close(&mut self, uri: &Uri) {
         self.open.remove(uri);
     }
 
     /// The buffer of `uri`, if it is open.
-    pub fn get(&self, uri: &Uri) -> Option<&Document> {
+    pub(super) fn get(&self, uri: &Uri) -> Option<&Document> {
         self.open.get(uri)
     }
 
     /// The open buffer of the file at `path`, if any.
-    pub fn at_path(&self, path: &Path) -> Option<&Document> {
+    pub(super) fn at_path(&self, path: &Path) -> Option<&Document> {
         let real = std::fs::canonicalize(path).ok();
         self.open.values().find(|d| {
             d.path == path || real.is_some() && std::fs::canonicalize(&d.path).ok() == real
@@ -78,13 +78,13 @@ impl Documents {
     }
 
     /// The open buffers and their URIs.
-    pub fn iter(&self) -> impl Iterator<Item = (&Uri, &Document)> {
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&Uri, &Document)> {
         self.open.iter()
     }
 }
 
 /// The path of a `file:` URI (percent-decoded).
-pub fn path_of(uri: &Uri) -> Option<PathBuf> {
+pub(super) fn path_of(uri: &Uri) -> Option<PathBuf> {
     if !uri
         .scheme()
         .is_some_and(|s| s.as_str().eq_ignore_ascii_case("file"))
@@ -106,7 +106,7 @@ pub fn path_of(uri: &Uri) -> Option<PathBuf> {
 
 /// The `file:` URI of an absolute path, percent-encoding every byte but the unreserved
 /// ones and `/`.
-pub fn uri_of(path: &Path) -> Option<Uri> {
+pub(super) fn uri_of(path: &Path) -> Option<Uri> {
     let path = std::path::absolute(path).ok()?;
     let text = path.to_string_lossy().replace('\\', "/");
     let mut out = String::from("file://");
@@ -125,13 +125,13 @@ pub fn uri_of(path: &Path) -> Option<Uri> {
 
 /// The lines of `text` (without their line endings, `\r` included), so that line `n` is
 /// the protocol's line `n`.
-pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+pub(super) fn lines(text: &str) -> impl Iterator<Item = &str> {
     text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l))
 }
 
 /// The byte offset in `line` of the protocol's `character` (UTF-16 units), clamped to
 /// the line and to a character boundary.
-pub fn byte_in_line(line: &str, character: u32) -> usize {
+pub(super) fn byte_in_line(line: &str, character: u32) -> usize {
     let mut units = 0;
     for (at, c) in line.char_indices() {
         if units >= character as usize {
@@ -143,7 +143,7 @@ pub fn byte_in_line(line: &str, character: u32) -> usize {
 }
 
 /// The protocol's character (UTF-16 units) of byte `at` of `line`.
-pub fn character_of(line: &str, at: usize) -> u32 {
+pub(super) fn character_of(line: &str, at: usize) -> u32 {
     let at = at.min(line.len());
     let at = (0..=at)
         .rev()
@@ -153,19 +153,19 @@ pub fn character_of(line: &str, at: usize) -> u32 {
 }
 
 /// The line `line` of `text` (empty past the end).
-pub fn line_at(text: &str, line: u32) -> &str {
+pub(super) fn line_at(text: &str, line: u32) -> &str {
     lines(text).nth(line as usize).unwrap_or("")
 }
 
 /// The end of `text`, as a position.
-pub fn end_of(text: &str) -> Position {
+pub(super) fn end_of(text: &str) -> Position {
     let (count, last) = lines(text).enumerate().last().unwrap_or((0, ""));
     Position::new(count as u32, character_of(last, last.len()))
 }
 
 /// One property of a buffer, as its lines show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub(super) struct Entry {
     /// The key as written.
     pub key: String,
     /// The line of the key (0-based).
@@ -182,12 +182,12 @@ pub struct Entry {
 
 impl Entry {
     /// Whether the key is `name` (as keys compare: ASCII case and `_` ignored).
-    pub fn is(&self, name: &str) -> bool {
+    pub(super) fn is(&self, name: &str) -> bool {
         keys_equal(&self.key, name)
     }
 
     /// The first value line of the entry in `text`, trimmed.
-    pub fn first_value<'t>(&self, text: &'t str) -> Option<&'t str> {
+    pub(super) fn first_value<'t>(&self, text: &'t str) -> Option<&'t str> {
         let line = line_at(text, self.line);
         match &self.inline {
             Some(range) => line.get(range.clone()).map(str::trim),
@@ -200,7 +200,7 @@ impl Entry {
     }
 
     /// The lines the entry takes: its key's line through its last value line.
-    pub fn lines(&self) -> Range<u32> {
+    pub(super) fn lines(&self) -> Range<u32> {
         self.line..self.below.end.max(self.line + 1)
     }
 }
@@ -227,7 +227,7 @@ fn identifier_len(text: &str) -> usize {
 }
 
 /// The properties of `text`, in line order.
-pub fn entries(text: &str) -> Vec<Entry> {
+pub(super) fn entries(text: &str) -> Vec<Entry> {
     let mut out: Vec<Entry> = Vec::new();
     let mut block_open = false;
     for (n, line) in lines(text).enumerate() {
@@ -274,7 +274,7 @@ pub fn entries(text: &str) -> Vec<Entry> {
 }
 
 /// The entry whose lines (its key's line through its last value line) hold `line`.
-pub fn entry_at(entries: &[Entry], line: u32) -> Option<&Entry> {
+pub(super) fn entry_at(entries: &[Entry], line: u32) -> Option<&Entry> {
     entries
         .iter()
         .rev()
@@ -282,19 +282,19 @@ pub fn entry_at(entries: &[Entry], line: u32) -> Option<&Entry> {
 }
 
 /// The `Template` value of `entries` (the text the key holds), if any.
-pub fn template_of(entries: &[Entry], text: &str) -> Option<String> {
+pub(super) fn template_of(entries: &[Entry], text: &str) -> Option<String> {
     let entry = entries.iter().find(|e| e.is(keys::TEMPLATE.name))?;
     decode_text(entry.first_value(text)?)
 }
 
 /// A one-line value read as the `String` codec reads it (quoted or bare).
-pub fn decode_text(value: &str) -> Option<String> {
+pub(super) fn decode_text(value: &str) -> Option<String> {
     <String as Codec>::decode(Value::from_text(value)).ok()
 }
 
 /// The class of a buffer: its `Kind` (or an alias of the key), else the nearest
 /// template of its chain that names one.
-pub fn class_of(
+pub(super) fn class_of(
     entries: &[Entry],
     text: &str,
     doc: &Document,
@@ -317,7 +317,7 @@ pub fn class_of(
 
 /// The template chain of a buffer with a `Template` key in a project, nearest first
 /// (`None` without either; an error for a chain that cannot be followed).
-pub fn chain_of(
+pub(super) fn chain_of(
     entries: &[Entry],
     text: &str,
     doc: &Document,

@@ -12,7 +12,7 @@ use juliet_entities::fsio::{read_project_file, DEFAULT_MAX_FILE_SIZE};
 use juliet_entities::load::keys;
 
 /// The id written as `token` (`0x` and hex digits, as ids are written), if it is one.
-pub fn id_of(token: &str) -> Option<EntityId> {
+pub(super) fn id_of(token: &str) -> Option<EntityId> {
     let token = token.trim_matches(|c: char| c == ',' || c.is_whitespace());
     (token.starts_with("0x") || token.starts_with("0X"))
         .then(|| EntityId::decode(Value::from_text(token)).ok())
@@ -21,7 +21,7 @@ pub fn id_of(token: &str) -> Option<EntityId> {
 
 /// What the hover of `id` in `doc` says: the file of the world's entity with that id,
 /// its kind or template, or that the world has none.
-pub fn entity_hover(doc: &Document, id: EntityId) -> String {
+pub(super) fn entity_hover(doc: &Document, id: EntityId) -> String {
     let Some(dir) = doc.path.parent() else {
         return format!("entity {id}");
     };

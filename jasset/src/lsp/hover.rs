@@ -53,7 +53,7 @@ fn target_at<'e>(doc: &Document, entries: &'e [Entry], position: Position) -> Op
 }
 
 /// The first template of `chain` whose file sets `p` (by its key or an alias).
-pub fn setter<'c>(chain: &'c [ChainLink], p: &PropertyDescriptor) -> Option<&'c ChainLink> {
+pub(super) fn setter<'c>(chain: &'c [ChainLink], p: &PropertyDescriptor) -> Option<&'c ChainLink> {
     let aliases: Vec<&str> = p.aliases.iter().map(|a| a.name).collect();
     chain
         .iter()
@@ -61,7 +61,7 @@ pub fn setter<'c>(chain: &'c [ChainLink], p: &PropertyDescriptor) -> Option<&'c 
 }
 
 /// The hover of `position` in `doc`.
-pub fn hover(doc: &Document, position: Position) -> Option<Hover> {
+pub(super) fn hover(doc: &Document, position: Position) -> Option<Hover> {
     let entries = entries(&doc.text);
     let text = match target_at(doc, &entries, position)? {
         Target::Key(entry) => key_hover(doc, &entries, entry)?,
@@ -157,7 +157,7 @@ fn template_hover(doc: &Document, entries: &[Entry]) -> String {
 
 /// Go to definition at `position`: a `Template` line opens the template file, a key the
 /// line of the template that sets the value this file inherits.
-pub fn definition(doc: &Document, position: Position) -> Option<Location> {
+pub(super) fn definition(doc: &Document, position: Position) -> Option<Location> {
     let entries = entries(&doc.text);
     match target_at(doc, &entries, position)? {
         Target::Id(_) => None,

@@ -29,14 +29,14 @@ struct Named {
 /// The files of each project that name a template (`Template` line), by project root:
 /// the candidates for a template's instances and variants, listed once.
 #[derive(Debug, Default)]
-pub struct Instances {
+pub(super) struct Instances {
     listed: HashMap<PathBuf, Vec<Named>>,
 }
 
 impl Instances {
     /// Forgets the listings: the next template change lists the files again (a buffer
     /// opened or closed, which may be a file saved under a new name).
-    pub fn forget(&mut self) {
+    pub(super) fn forget(&mut self) {
         self.listed.clear();
     }
 
@@ -92,7 +92,7 @@ fn through<'l>(listed: &'l [Named], root: &Path, rel: &str) -> Vec<&'l Named> {
 /// The problems of each file of the project of `template` (an open buffer) that is not
 /// open and whose template chain goes through it, checked with the open buffers as
 /// they are: its URI and problems (empty once it has none, so that earlier ones clear).
-pub fn closed_instances(
+pub(super) fn closed_instances(
     template: &Document,
     open: &Documents,
     listed: &mut Instances,

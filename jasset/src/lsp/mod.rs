@@ -25,7 +25,7 @@ mod server;
 
 /// Arguments of `jasset lsp`.
 #[derive(Debug, Clone, Args)]
-pub struct LspArgs {
+pub(crate) struct LspArgs {
     /// The project root of every file (`Template` paths resolve against it). Default:
     /// for each file, the nearest ancestor holding an `Assets/` folder.
     #[arg(long, value_name = "DIR")]
@@ -39,7 +39,7 @@ pub struct LspArgs {
 ///
 /// # Errors
 /// A usage error when `--root` is not a folder; a failure when the connection breaks.
-pub fn run(args: &LspArgs) -> CliResult {
+pub(crate) fn run(args: &LspArgs) -> CliResult {
     if let Some(root) = &args.root {
         if !root.is_dir() {
             return Err(CliError::usage(format!(

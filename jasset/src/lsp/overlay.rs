@@ -61,7 +61,11 @@ fn chain(doc: &Document, open: &Documents) -> Vec<Link> {
 /// (farthest first, so that each finds its parent's buffer cached). A buffer that does
 /// not load as a template is left out: its file is read instead, and its own
 /// diagnostics name its problems.
-pub fn templates(doc: &Document, open: &Documents, registry: &'static Registry) -> TemplateCache {
+pub(super) fn templates(
+    doc: &Document,
+    open: &Documents,
+    registry: &'static Registry,
+) -> TemplateCache {
     let mut cache = templates_for(doc.root.as_deref(), &doc.path, registry);
     for link in chain(doc, open).iter().rev() {
         if let Some(text) = &link.buffer {
@@ -72,7 +76,7 @@ pub fn templates(doc: &Document, open: &Documents, registry: &'static Registry) 
 }
 
 /// Whether the template chain of `doc` goes through the file at `path`.
-pub fn depends_on(doc: &Document, open: &Documents, path: &Path) -> bool {
+pub(super) fn depends_on(doc: &Document, open: &Documents, path: &Path) -> bool {
     let real = std::fs::canonicalize(path).ok();
     chain(doc, open)
         .iter()

@@ -64,7 +64,7 @@ fn capabilities() -> ServerCapabilities {
 ///
 /// # Errors
 /// A broken connection (a message that is not JSON-RPC, a closed pipe).
-pub fn serve(root: Option<PathBuf>) -> Result<(), String> {
+pub(super) fn serve(root: Option<PathBuf>) -> Result<(), String> {
     let (connection, io_threads) = Connection::stdio();
     let caps = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
     connection.initialize(caps).map_err(|e| e.to_string())?;

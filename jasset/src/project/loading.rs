@@ -20,7 +20,7 @@ use super::*;
 ///
 /// # Errors
 /// As [`World::load`].
-pub fn load_world_dir(
+pub(crate) fn load_world_dir(
     root: Option<&Path>,
     dir: &Path,
 ) -> Result<(World, LoadReport), WorldLoadError> {
@@ -31,7 +31,7 @@ pub fn load_world_dir(
 ///
 /// # Errors
 /// As [`World::load`].
-pub fn load_world_in(
+pub(super) fn load_world_in(
     root: Option<&Path>,
     dir: &Path,
     registry: Option<&'static Registry>,
@@ -46,7 +46,7 @@ pub fn load_world_in(
 
 /// One file loaded alone.
 #[derive(Debug)]
-pub struct SingleFile {
+pub(crate) struct SingleFile {
     /// The manager that holds it.
     pub manager: EntityManager,
     /// The templates of its chain.
@@ -72,7 +72,7 @@ impl SingleFile {
     ///
     /// # Errors
     /// As [`single_text`].
-    pub fn canonical_text(&mut self) -> Result<String, Error> {
+    pub(crate) fn canonical_text(&mut self) -> Result<String, Error> {
         let without_id = !self.has_id;
         single_text(
             &mut self.manager,
@@ -89,7 +89,7 @@ impl SingleFile {
     ///
     /// # Errors
     /// A tokenizer error in the file; the error of loading it.
-    pub fn edited(
+    pub(crate) fn edited(
         &mut self,
         path: &Path,
         original: &[u8],
@@ -121,7 +121,7 @@ pub(super) fn is_session_id(w: &Warning) -> bool {
 /// # Errors
 /// The file's first error (an error inside a template of its chain is reported at its
 /// `Template` key).
-pub fn load_single_file(
+pub(crate) fn load_single_file(
     root: Option<&Path>,
     path: &Path,
     is_template: bool,
@@ -136,7 +136,7 @@ pub fn load_single_file(
 ///
 /// # Errors
 /// As [`load_single_file`].
-pub fn load_single_bytes(
+pub(super) fn load_single_bytes(
     root: Option<&Path>,
     path: &Path,
     bytes: &[u8],
@@ -149,7 +149,7 @@ pub fn load_single_bytes(
 
 /// An empty template cache for the file at `path` in the project at `root` (templates
 /// resolve against the file's folder when `None`), with the classes of `registry`.
-pub fn templates_for(
+pub(crate) fn templates_for(
     root: Option<&Path>,
     path: &Path,
     registry: &'static Registry,
@@ -166,7 +166,7 @@ pub fn templates_for(
 ///
 /// # Errors
 /// As [`load_single_file`].
-pub fn load_single_with(
+pub(crate) fn load_single_with(
     mut templates: TemplateCache,
     path: &Path,
     bytes: &[u8],
@@ -205,7 +205,7 @@ pub fn load_single_with(
 ///
 /// # Errors
 /// The template's first error (including a broken chain or a cycle).
-pub fn load_template(root: &Path, rel: &str) -> Result<Vec<Warning>, Error> {
+pub(crate) fn load_template(root: &Path, rel: &str) -> Result<Vec<Warning>, Error> {
     let mut cache = TemplateCache::new(root);
     let warnings = cache.get_or_load(rel)?.cached().warnings().to_vec();
     Ok(warnings)
@@ -217,7 +217,7 @@ pub fn load_template(root: &Path, rel: &str) -> Result<Vec<Warning>, Error> {
 ///
 /// # Errors
 /// The template's error.
-pub fn reload_template(world: &mut World, rel: &str) -> Result<usize, Error> {
+pub(crate) fn reload_template(world: &mut World, rel: &str) -> Result<usize, Error> {
     Ok(world.reload_template(rel)?.updated.len())
 }
 
@@ -227,7 +227,7 @@ pub fn reload_template(world: &mut World, rel: &str) -> Result<usize, Error> {
 ///
 /// # Errors
 /// As [`save_entity`] and [`save_instance`].
-pub fn single_text(
+pub(crate) fn single_text(
     manager: &mut EntityManager,
     templates: &TemplateCache,
     id: EntityId,
@@ -249,7 +249,7 @@ pub fn single_text(
 /// The keys an instance overrides (docs/design.md, section 7.4), in declaration order: the
 /// recorded overrides and the properties whose value differs from the template's.
 /// Empty for standalone entities.
-pub fn overridden_keys(view: &EntityView<'_>) -> Vec<&'static str> {
+pub(crate) fn overridden_keys(view: &EntityView<'_>) -> Vec<&'static str> {
     let is_instance = view
         .manager
         .entity(view.id)

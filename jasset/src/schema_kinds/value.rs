@@ -14,7 +14,7 @@ use juliet_core::{
 
 /// The most components a `floatsN` property may have: the float arrays the stock tool
 /// reads with the `[f32; N]` codec.
-pub const MAX_FLOATS: usize = 16;
+pub(super) const MAX_FLOATS: usize = 16;
 
 /// A property value whose type is chosen at run time.
 ///
@@ -22,7 +22,7 @@ pub const MAX_FLOATS: usize = 16;
 /// made from its property's type by [`DynValue::default_of`] first), so the property
 /// table's type-erased setter works on schema kinds as on derived ones.
 #[derive(Debug, Clone, PartialEq)]
-pub enum DynValue {
+pub(crate) enum DynValue {
     /// A property of type `.0` that has no value until one is read or set (a field of
     /// an enum's variant that the default variant does not have): it writes nothing.
     Absent(&'static PropertyType),
@@ -91,7 +91,7 @@ pub enum DynValue {
 impl DynValue {
     /// The zero value of `ty` (`false`, `0`, `""`, the first variant, the empty list):
     /// the value a schema default is then read into.
-    pub fn default_of(ty: &'static PropertyType) -> DynValue {
+    pub(crate) fn default_of(ty: &'static PropertyType) -> DynValue {
         match ty {
             PropertyType::Bool => DynValue::Bool(false),
             PropertyType::I8 => DynValue::I8(0),

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The bundled sample project.
-pub fn demo_source() -> PathBuf {
+pub(crate) fn demo_source() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo")
 }
 
 /// Copies the folder `from` into `to` (created), recursively.
-pub fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
@@ -26,7 +26,7 @@ pub fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// A temporary folder holding a copy of the demo as `demo/`.
-pub fn demo_copy() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn demo_copy() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("demo");
     copy_dir(&demo_source(), &root);
@@ -34,7 +34,7 @@ pub fn demo_copy() -> (tempfile::TempDir, PathBuf) {
 }
 
 /// Runs the `jasset` binary with `args` in `cwd` (no colours); its output.
-pub fn jasset(cwd: &Path, args: &[&str]) -> Output {
+pub(crate) fn jasset(cwd: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_jasset"))
         .args(args)
         .current_dir(cwd)
@@ -44,6 +44,6 @@ pub fn jasset(cwd: &Path, args: &[&str]) -> Output {
 }
 
 /// What a run printed, stdout then stderr.
-pub fn text(o: &Output) -> String {
+pub(crate) fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }

@@ -15,16 +15,16 @@ use serde_json::{json, Value as Json};
 const JASSET: &str = env!("CARGO_BIN_EXE_jasset");
 
 /// How long one answer may take (debug builds, a shared machine, a 10 MB buffer).
-pub const PATIENCE: Duration = Duration::from_secs(120);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(120);
 
 /// The `file:` URI of a path with no character that needs escaping.
-pub fn uri(path: &Path) -> String {
+pub(crate) fn uri(path: &Path) -> String {
     let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     format!("file://{}", path.display())
 }
 
 /// A running `jasset lsp` and the messages it sent.
-pub struct Server {
+pub(crate) struct Server {
     child: Child,
     stdin: ChildStdin,
     messages: Receiver<Json>,
@@ -35,7 +35,7 @@ pub struct Server {
 
 impl Server {
     /// Starts `jasset lsp` and completes the `initialize` handshake.
-    pub fn start() -> Server {
+    pub(crate) fn start() -> Server {
         let mut child = Command::new(JASSET)
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -67,19 +67,19 @@ impl Server {
         server
     }
 
-    pub fn write(&mut self, message: &Json) {
+    pub(crate) fn write(&mut self, message: &Json) {
         let body = serde_json::to_vec(message).unwrap();
         write!(self.stdin, "Content-Length: {}\r\n\r\n", body.len()).unwrap();
         self.stdin.write_all(&body).unwrap();
         self.stdin.flush().unwrap();
     }
 
-    pub fn notify(&mut self, method: &str, params: Json) {
+    pub(crate) fn notify(&mut self, method: &str, params: Json) {
         self.write(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
     }
 
     /// The next message, failing the test when none comes in time.
-    pub fn next(&mut self, waiting_for: &str) -> Json {
+    pub(crate) fn next(&mut self, waiting_for: &str) -> Json {
         match self.messages.recv_timeout(PATIENCE) {
             Ok(message) => message,
             Err(RecvTimeoutError::Timeout) => panic!("no answer for {waiting_for}"),
@@ -88,7 +88,7 @@ impl Server {
     }
 
     /// Sends a request and returns its whole response (`result` or `error`).
-    pub fn request(&mut self, method: &str, params: Json) -> Json {
+    pub(crate) fn request(&mut self, method: &str, params: Json) -> Json {
         let id = self.next_id;
         self.next_id += 1;
         self.write(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
@@ -102,7 +102,7 @@ impl Server {
     }
 
     /// The result of a request that must succeed.
-    pub fn result(&mut self, method: &str, params: Json) -> Json {
+    pub(crate) fn result(&mut self, method: &str, params: Json) -> Json {
         let answer = self.request(method, params);
         assert!(answer.get("error").is_none(), "{method}: {answer}");
         answer["result"].clone()
@@ -110,7 +110,7 @@ impl Server {
 
     /// Opens (or, when open, replaces) the buffer of `path` with `text` and returns the
     /// diagnostics the server publishes for it.
-    pub fn open(&mut self, path: &Path, text: &str) -> Vec<Json> {
+    pub(crate) fn open(&mut self, path: &Path, text: &str) -> Vec<Json> {
         let uri = uri(path);
         let document = json!({ "uri": uri, "languageId": "jasset", "version": 1, "text": text });
         self.notify("textDocument/didOpen", json!({ "textDocument": document }));
@@ -118,7 +118,7 @@ impl Server {
     }
 
     /// Changes the whole text of the open buffer of `path`; the diagnostics published.
-    pub fn change(&mut self, path: &Path, text: &str) -> Vec<Json> {
+    pub(crate) fn change(&mut self, path: &Path, text: &str) -> Vec<Json> {
         let uri = uri(path);
         let params = json!({
             "textDocument": { "uri": uri, "version": 2 },
@@ -129,7 +129,7 @@ impl Server {
     }
 
     /// The next diagnostics published for `uri`.
-    pub fn diagnostics(&mut self, uri: &str) -> Vec<Json> {
+    pub(crate) fn diagnostics(&mut self, uri: &str) -> Vec<Json> {
         let is_ours = |m: &Json| {
             m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
         };
@@ -147,7 +147,7 @@ impl Server {
     }
 
     /// A position request (`hover`, `completion`, `definition`) at `line`, `character`.
-    pub fn at(&mut self, method: &str, path: &Path, line: u32, character: u32) -> Json {
+    pub(crate) fn at(&mut self, method: &str, path: &Path, line: u32, character: u32) -> Json {
         let params = json!({
             "textDocument": { "uri": uri(path) },
             "position": { "line": line, "character": character },
@@ -156,7 +156,7 @@ impl Server {
     }
 
     /// Says `shutdown` and `exit`, and waits for the process to end with success.
-    pub fn stop(mut self) {
+    pub(crate) fn stop(mut self) {
         self.result("shutdown", Json::Null);
         self.notify("exit", Json::Null);
         let start = Instant::now();

@@ -181,6 +181,7 @@ fn owned_marker(input: &DeriveInput, marker: &Ident, ty: &Type, member: &Member)
     let span = ty.span();
     quote_spanned! {span=>
         #[doc(hidden)]
+        #[allow(unreachable_pub)]
         pub struct #marker;
         impl #impl_generics #private::FieldPath<#ident #ty_generics> for #marker
         #where_clause

@@ -6,10 +6,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Files in the generated world.
-pub const WORLD_SIZE: u64 = 10_000;
+pub(crate) const WORLD_SIZE: u64 = 10_000;
 
 /// A canonical `Inert` entity file of about 300 bytes, as the writer emits it.
-pub fn entity_file(i: u64) -> String {
+pub(crate) fn entity_file(i: u64) -> String {
     let f = i as f32;
     format!(
         "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x{i:016X}\n; Kind\nInert\n\
@@ -28,7 +28,7 @@ pub fn entity_file(i: u64) -> String {
     )
 }
 
-pub fn write_world(root: &Path) -> Vec<PathBuf> {
+pub(crate) fn write_world(root: &Path) -> Vec<PathBuf> {
     let dir = root.join("Entities");
     fs::create_dir_all(&dir).unwrap();
     (1..=WORLD_SIZE)

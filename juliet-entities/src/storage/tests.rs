@@ -157,7 +157,7 @@ fn panicking_drop_in_storage_drop_frees_memory_without_double_drop() {
     assert!(catch_unwind(AssertUnwindSafe(move || drop(s))).is_err());
     // Slot 0 and the panicking slot 1 were dropped; slot 2 was leaked, not dropped.
     assert_eq!(drops() - before, 2);
-    // SAFETY (test): the leaked value's box is never freed; reclaim it.
+    // SAFETY: (test) the leaked value's box is never freed; reclaim it.
     drop(unsafe { Box::from_raw(leaked_box) });
 }
 

@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 /// Counts allocations and reallocations made by the current thread.
-pub struct Counting;
+pub(crate) struct Counting;
 
 thread_local! {
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
@@ -39,6 +39,6 @@ unsafe impl GlobalAlloc for Counting {
 }
 
 /// Allocations and reallocations made by the current thread so far.
-pub fn allocations() -> usize {
+pub(crate) fn allocations() -> usize {
     ALLOCATIONS.with(Cell::get)
 }

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 
 use juliet_entities::{Durability, LoadOptions, LoadReport, World};
 
-pub struct Project {
+pub(crate) struct Project {
     pub dir: tempfile::TempDir,
 }
 
 impl Project {
-    pub fn new() -> Project {
+    pub(crate) fn new() -> Project {
         let project = Project {
             dir: tempfile::tempdir().unwrap(),
         };
@@ -21,41 +21,41 @@ impl Project {
         project
     }
 
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         self.dir.path()
     }
 
-    pub fn templates_dir(&self) -> PathBuf {
+    pub(crate) fn templates_dir(&self) -> PathBuf {
         self.root().join("Assets/Templates")
     }
 
-    pub fn world_dir(&self) -> PathBuf {
+    pub(crate) fn world_dir(&self) -> PathBuf {
         self.root().join("Assets/Worlds/Level01")
     }
 
-    pub fn entities_dir(&self) -> PathBuf {
+    pub(crate) fn entities_dir(&self) -> PathBuf {
         self.world_dir().join("Entities")
     }
 
     /// Writes `Assets/Templates/<name>.jasset`; returns its project-relative path.
-    pub fn template(&self, name: &str, text: &str) -> String {
+    pub(crate) fn template(&self, name: &str, text: &str) -> String {
         fs::write(self.templates_dir().join(format!("{name}.jasset")), text).unwrap();
         format!("Assets/Templates/{name}.jasset")
     }
 
     /// Writes `Entities/<name>.jasset` of the world; returns its path.
-    pub fn entity(&self, name: &str, text: &str) -> PathBuf {
+    pub(crate) fn entity(&self, name: &str, text: &str) -> PathBuf {
         let path = self.entities_dir().join(format!("{name}.jasset"));
         fs::write(&path, text).unwrap();
         path
     }
 
-    pub fn read_entity(&self, name: &str) -> String {
+    pub(crate) fn read_entity(&self, name: &str) -> String {
         fs::read_to_string(self.entities_dir().join(format!("{name}.jasset"))).unwrap()
     }
 
     /// Loads the world (project root found from the world directory), fast saves.
-    pub fn load(&self) -> (World, LoadReport) {
+    pub(crate) fn load(&self) -> (World, LoadReport) {
         let (mut world, report) = World::load(self.world_dir(), &LoadOptions::default()).unwrap();
         world.set_durability(Durability::Fast);
         world.manager().check_invariants().unwrap();
@@ -63,7 +63,7 @@ impl Project {
     }
 
     /// Loads the world and asserts a clean report.
-    pub fn load_clean(&self) -> World {
+    pub(crate) fn load_clean(&self) -> World {
         let (world, report) = self.load();
         assert!(report.is_clean(), "{report:?}");
         world
@@ -71,7 +71,7 @@ impl Project {
 }
 
 /// Every file under `dir` with its bytes, sorted by path.
-pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+pub(crate) fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -93,7 +93,7 @@ pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 /// lower case, no `_`) and sorted: `Position` when present and the properties; the base
 /// keys and `ClassVersion` are left out, since an in-place save keeps however the file
 /// wrote (or left out) those.
-pub fn keys_of(text: &str) -> Vec<String> {
+pub(crate) fn keys_of(text: &str) -> Vec<String> {
     let mut buffer = juliet_core::TokenBuffer::new();
     let doc = buffer
         .tokenize(text.as_bytes(), std::path::Path::new("instance.jasset"))
@@ -119,7 +119,7 @@ pub fn keys_of(text: &str) -> Vec<String> {
 }
 
 /// The value lines of `key` (any spelling, any line form) in `text`, joined by `\n`.
-pub fn value_of(text: &str, key: &str) -> Option<String> {
+pub(crate) fn value_of(text: &str, key: &str) -> Option<String> {
     let mut buffer = juliet_core::TokenBuffer::new();
     let doc = buffer
         .tokenize(text.as_bytes(), std::path::Path::new("instance.jasset"))
@@ -130,7 +130,7 @@ pub fn value_of(text: &str, key: &str) -> Option<String> {
 
 /// What [`keys_of`] gives for a sparse instance file (docs/design.md, section 7.3):
 /// `Position` when the instance's own, and the overridden properties.
-pub fn sparse_keys(position: bool, overrides: &[&str]) -> Vec<String> {
+pub(crate) fn sparse_keys(position: bool, overrides: &[&str]) -> Vec<String> {
     let mut keys: Vec<String> = overrides
         .iter()
         .map(|k| juliet_core::normalize_key(k))
@@ -141,11 +141,11 @@ pub fn sparse_keys(position: bool, overrides: &[&str]) -> Vec<String> {
 }
 
 /// The design's `RockLarge` template (an `Inert`), in `Key: value` style.
-pub const ROCK_LARGE: &str = "; entity_type: Inert\n\nPosition: 0.0, 0.0, 0.0\n\
+pub(crate) const ROCK_LARGE: &str = "; entity_type: Inert\n\nPosition: 0.0, 0.0, 0.0\n\
     MeshAsset: Assets/Meshes/Rock_01.obj\nScale: 1.0, 1.0, 1.0\nMass: 250.0\n\
     IsDestructible: true\nHealth: 100.0\n";
 
 /// An instance file of `template` with id `id` and `body` (more `Key: value` lines).
-pub fn instance(template: &str, id: u64, body: &str) -> String {
+pub(crate) fn instance(template: &str, id: u64, body: &str) -> String {
     format!("; template: {template}\nEntityID: 0x{id:016X}\n{body}")
 }

@@ -77,7 +77,7 @@ macro_rules! hand_entity {
 
 /// A kind with no heap-typed field: loading it allocates nothing once warm.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Crate {
+pub(crate) struct Crate {
     pub mesh_instance: u32,
     pub mass: f32,
     pub health: i32,
@@ -107,7 +107,7 @@ hand_entity!(Crate, "TestCrate", 2, {
 
 /// A kind with heap-typed fields.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Sign {
+pub(crate) struct Sign {
     pub text: String,
     pub lines: Vec<String>,
     pub size: f32,
@@ -131,14 +131,14 @@ hand_entity!(Sign, "TestSign", 1, {
 
 /// A zero-sized kind.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Marker;
+pub(crate) struct Marker;
 
 hand_entity!(Marker, "TestMarker", 1, {});
 
 /// An over-aligned kind (one cache line).
 #[derive(Debug, Clone, PartialEq)]
 #[repr(align(64))]
-pub struct Aligned {
+pub(crate) struct Aligned {
     pub value: u64,
     pub weight: f32,
 }
@@ -164,12 +164,12 @@ thread_local! {
 
 /// Makes the clone of a [`Counted`] on this thread panic after `n` more clones
 /// (`usize::MAX`: never); the panicking clone resets the budget to never.
-pub fn panic_after_clones(n: usize) {
+pub(crate) fn panic_after_clones(n: usize) {
     CLONES_LEFT.with(|c| c.set(n));
 }
 
 /// Drops of [`Counted`] and [`Exploding`] values on this thread so far.
-pub fn drops() -> usize {
+pub(crate) fn drops() -> usize {
     DROPS.with(Cell::get)
 }
 
@@ -179,7 +179,7 @@ fn count_drop() {
 
 /// A kind that counts its drops.
 #[derive(Debug, PartialEq)]
-pub struct Counted {
+pub(crate) struct Counted {
     pub value: u32,
     /// Heap memory, so that a double drop or a leak shows under Miri.
     pub payload: Box<u64>,
@@ -220,11 +220,11 @@ impl Drop for Counted {
 hand_entity!(Counted, "TestCounted", 1, { value: u32 = "Value" });
 
 /// [`Exploding`] values with this `value` panic when dropped.
-pub const EXPLODE: u32 = 13;
+pub(crate) const EXPLODE: u32 = 13;
 
 /// A kind whose drop panics for `value == EXPLODE` (after counting the drop).
 #[derive(Debug, Default, PartialEq)]
-pub struct Exploding {
+pub(crate) struct Exploding {
     pub value: u32,
     pub payload: Box<u64>,
 }
@@ -251,7 +251,7 @@ hand_entity!(Exploding, "TestExploding", 1, { value: u32 = "Value" });
 
 /// A canonical entity file of [`Crate`] (what the writer emits), with `id` and a
 /// position.
-pub fn crate_file(id: u64, x: f32, mass: f32) -> String {
+pub(crate) fn crate_file(id: u64, x: f32, mass: f32) -> String {
     format!(
         "; AssetType\nEntity\n; BaseVersion\n1\n; EntityID\n0x{id:016X}\n; Kind\nTestCrate\n\
          ; Position\n{x:?} 2.0 -3.5\n; ClassVersion\n2\n; MeshInstance\n4\n; Mass\n{mass:?}\n\
@@ -260,7 +260,7 @@ pub fn crate_file(id: u64, x: f32, mass: f32) -> String {
 }
 
 /// The canonical text of entity `id` ([`juliet_entities::save_entity`]).
-pub fn saved(
+pub(crate) fn saved(
     m: &juliet_entities::EntityManager,
     id: juliet_entities::EntityId,
     data: &juliet_entities::EntityFileData,

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 
 /// Any `f32` bit pattern, NaN made canonical.
-pub fn any_f32() -> impl Strategy<Value = f32> {
+pub(crate) fn any_f32() -> impl Strategy<Value = f32> {
     any::<u32>().prop_map(|bits| {
         let f = f32::from_bits(bits);
         if f.is_nan() {
@@ -17,7 +17,7 @@ pub fn any_f32() -> impl Strategy<Value = f32> {
 }
 
 /// Any `f64` bit pattern, NaN made canonical.
-pub fn any_f64() -> impl Strategy<Value = f64> {
+pub(crate) fn any_f64() -> impl Strategy<Value = f64> {
     any::<u64>().prop_map(|bits| {
         let f = f64::from_bits(bits);
         if f.is_nan() {

@@ -8,7 +8,7 @@ use juliet_core::{Archive, Error, LoadTextReport, Reflect, TokenBuffer};
 /// Loads `bytes` over `value` the general way: tokenize (errors labelled with `path`),
 /// `Reflect::load`, then the unconsumed-key audit (suggesting the class's keys); the
 /// report says `direct: false`.
-pub fn general<T: Reflect>(
+pub(crate) fn general<T: Reflect>(
     bytes: &[u8],
     value: &mut T,
     path: &str,
@@ -22,7 +22,7 @@ pub fn general<T: Reflect>(
 }
 
 /// The saved text of `value` (exact for floats: the writer's shortest round-trip form).
-pub fn save<T: Reflect>(value: &T) -> String {
+pub(crate) fn save<T: Reflect>(value: &T) -> String {
     let mut out = String::new();
     value.save(&mut Archive::saving(&mut out));
     out

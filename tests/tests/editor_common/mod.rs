@@ -13,17 +13,17 @@ use juliet_editor::EditorApp;
 use juliet_entities::kinds::Inert;
 use juliet_entities::{Durability, EntityId, LoadOptions, World};
 
-pub const ROCK: &str =
+pub(crate) const ROCK: &str =
     "; entity_type: Inert\n\nMeshAsset: Assets/Meshes/Rock_01.obj\nMass: 250.0\nHealth: 100.0\n";
-pub const MOSSY: &str = "; Template\nAssets/Templates/Rock.jasset\n\n; Health\n120.0\n";
+pub(crate) const MOSSY: &str = "; Template\nAssets/Templates/Rock.jasset\n\n; Health\n120.0\n";
 
-pub fn instance(id: u64, template: &str, extra: &str) -> String {
+pub(crate) fn instance(id: u64, template: &str, extra: &str) -> String {
     format!("; template: Assets/Templates/{template}.jasset\nEntityID: {id:#018x}\nPosition: 1.0, 2.0, 3.0\n{extra}")
 }
 
 /// A project: templates Rock and Mossy (a variant of Rock), instances 0x10 (Rock, Health
 /// 50), 0x11 (Rock) and 0x12 (Mossy).
-pub fn project() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn project() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let templates = dir.path().join("Assets/Templates");
     let entities = dir.path().join("Assets/Worlds/L/Entities");
@@ -42,7 +42,7 @@ pub fn project() -> (tempfile::TempDir, PathBuf) {
     (dir, world)
 }
 
-pub fn harness(world_dir: &Path) -> Harness<'static, EditorApp> {
+pub(crate) fn harness(world_dir: &Path) -> Harness<'static, EditorApp> {
     let (mut world, report) = World::load(world_dir, &LoadOptions::default()).unwrap();
     assert!(report.is_clean(), "{report:?}");
     world.set_durability(Durability::Fast);
@@ -51,13 +51,13 @@ pub fn harness(world_dir: &Path) -> Harness<'static, EditorApp> {
 
 /// The harness over the world at `world_dir` as `jasset edit` opens it: with the
 /// problems of its load.
-pub fn harness_with_problems(world_dir: &Path) -> Harness<'static, EditorApp> {
+pub(crate) fn harness_with_problems(world_dir: &Path) -> Harness<'static, EditorApp> {
     let (mut world, report) = World::load(world_dir, &LoadOptions::default()).unwrap();
     world.set_durability(Durability::Fast);
     harness_of(EditorApp::with_load_report(world, &report))
 }
 
-pub fn harness_of(app: EditorApp) -> Harness<'static, EditorApp> {
+pub(crate) fn harness_of(app: EditorApp) -> Harness<'static, EditorApp> {
     Harness::builder()
         .with_size([1400.0, 900.0])
         .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app)
@@ -65,7 +65,7 @@ pub fn harness_of(app: EditorApp) -> Harness<'static, EditorApp> {
 
 /// The outliner's text for entity `id`: its file's name without `.jasset` (its id when
 /// it has no file), then ` *` while it has unsaved changes.
-pub fn outliner_label(h: &Harness<'_, EditorApp>, id: u64) -> String {
+pub(crate) fn outliner_label(h: &Harness<'_, EditorApp>, id: u64) -> String {
     let world = h.state().world();
     let id = EntityId(id);
     let name = match world.file_of(id) {
@@ -81,14 +81,14 @@ pub fn outliner_label(h: &Harness<'_, EditorApp>, id: u64) -> String {
 }
 
 /// Clicks entity `id` in the outliner.
-pub fn select(h: &mut Harness<'_, EditorApp>, id: u64) {
+pub(crate) fn select(h: &mut Harness<'_, EditorApp>, id: u64) {
     let label = outliner_label(h, id);
     h.get_by_role_and_label(Role::Button, &label).click();
     h.run();
     assert_eq!(h.state().selected(), Some(EntityId(id)));
 }
 
-pub fn health(h: &Harness<'_, EditorApp>, id: u64) -> f32 {
+pub(crate) fn health(h: &Harness<'_, EditorApp>, id: u64) -> f32 {
     h.state()
         .world()
         .manager()
@@ -98,17 +98,17 @@ pub fn health(h: &Harness<'_, EditorApp>, id: u64) -> f32 {
 }
 
 /// The `Mass` of `Inert` entity `id` in the editor's world.
-pub fn mass(h: &Harness<'_, EditorApp>, id: u64) -> f32 {
+pub(crate) fn mass(h: &Harness<'_, EditorApp>, id: u64) -> f32 {
     let manager = h.state().world().manager();
     manager.get::<Inert>(EntityId(id)).unwrap().mass
 }
 
-pub fn override_keys(h: &Harness<'_, EditorApp>, id: u64) -> Vec<&'static str> {
+pub(crate) fn override_keys(h: &Harness<'_, EditorApp>, id: u64) -> Vec<&'static str> {
     let list = h.state().world().overrides(EntityId(id)).unwrap();
     list.iter().map(|o| o.key).collect()
 }
 
-pub fn save(h: &mut Harness<'_, EditorApp>) {
+pub(crate) fn save(h: &mut Harness<'_, EditorApp>) {
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
     h.get_by_label("Write files").click();

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The workspace root.
-pub fn workspace() -> PathBuf {
+pub(crate) fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("tests/ is in the workspace")
@@ -19,7 +19,7 @@ pub fn workspace() -> PathBuf {
 
 /// The cargo that runs these tests (`$CARGO`), else `cargo` on the `PATH`; `None`, with
 /// the reason printed, when neither runs.
-pub fn cargo() -> Option<OsString> {
+pub(crate) fn cargo() -> Option<OsString> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     match Command::new(&cargo).arg("--version").output() {
         Ok(o) if o.status.success() => Some(cargo),
@@ -39,7 +39,7 @@ pub fn cargo() -> Option<OsString> {
 }
 
 /// A crate in a temporary folder.
-pub struct OutsideCrate {
+pub(crate) struct OutsideCrate {
     cargo: OsString,
     dir: tempfile::TempDir,
 }
@@ -48,7 +48,11 @@ impl OutsideCrate {
     /// A crate named `name` whose `[dependencies]` section is `dependencies`, in which
     /// `{workspace}` stands for the workspace root; `files` are its other files (path,
     /// text). `None` when cargo is not available (the reason is printed).
-    pub fn new(name: &str, dependencies: &str, files: &[(&str, &str)]) -> Option<OutsideCrate> {
+    pub(crate) fn new(
+        name: &str,
+        dependencies: &str,
+        files: &[(&str, &str)],
+    ) -> Option<OutsideCrate> {
         let cargo = cargo()?;
         let dir = tempfile::tempdir().expect("temp dir");
         let workspace = workspace();
@@ -68,17 +72,17 @@ impl OutsideCrate {
     }
 
     /// The crate's folder.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
     /// The shared target folder.
-    pub fn target_dir() -> PathBuf {
+    pub(crate) fn target_dir() -> PathBuf {
         Path::new(env!("CARGO_TARGET_TMPDIR")).join("outside-crates")
     }
 
     /// Runs `cargo <args> --offline` in the crate's folder.
-    pub fn cargo(&self, args: &[&str]) -> Output {
+    pub(crate) fn cargo(&self, args: &[&str]) -> Output {
         Command::new(&self.cargo)
             .args(args)
             .arg("--offline")
@@ -91,7 +95,7 @@ impl OutsideCrate {
     }
 
     /// Runs `cargo <args> --offline` and panics, with cargo's output, unless it succeeds.
-    pub fn cargo_ok(&self, args: &[&str]) -> Output {
+    pub(crate) fn cargo_ok(&self, args: &[&str]) -> Output {
         let out = self.cargo(args);
         assert!(
             out.status.success(),
@@ -104,7 +108,7 @@ impl OutsideCrate {
     }
 
     /// The path of binary `name` after a build.
-    pub fn binary(name: &str) -> PathBuf {
+    pub(crate) fn binary(name: &str) -> PathBuf {
         Self::target_dir()
             .join("debug")
             .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))

@@ -229,6 +229,49 @@ pub(crate) fn changes(
     new: &[u8],
     path: &std::path::Path,
 ) -> Result<Vec<Change>, juliet_core::Error> {
+    let (old_props, new_props) = read_both(class, old, new, path)?;
+    // A key written under an alias of a property is written under the property's key.
+    let renamed: Vec<Change> = (old_props.iter())
+        .filter_map(|(key, crc, _)| {
+            let property = &class.properties[class.property_index(*crc, key)?];
+            (!keys_equal(key, property.key))
+                .then(|| Change::Renamed(key.clone(), property.key.to_owned()))
+        })
+        .collect();
+    let mut out = compare(
+        meaning(class, &old_props),
+        meaning(class, &new_props),
+        defaults,
+    );
+    // A class name is shown as written (`Monster -> Monster2`), not as compared.
+    let kind_of = |props: &Properties| {
+        let is_kind = |k: &str, crc: u32| {
+            keys::KIND.matches(crc, k) || keys::KIND_ALIASES.iter().any(|a| a.matches(crc, k))
+        };
+        (props.iter().find(|(k, crc, _)| is_kind(k, *crc)))
+            .map(|(_, _, l)| Json::String(l.join("\n")))
+    };
+    for change in &mut out {
+        if let Change::Changed(key, before, after) = change {
+            if key == keys::KIND.name {
+                *before = kind_of(&old_props).unwrap_or(before.take());
+                *after = kind_of(&new_props).unwrap_or(after.take());
+            }
+        }
+    }
+    out.extend(renamed);
+    Ok(out)
+}
+
+/// The properties of the texts `old` and `new` that a class or loader reads; every
+/// property of both when one of them holds a key no declaration names that the other
+/// does not (read by a hand-written migration, or added).
+fn read_both(
+    class: &Class,
+    old: &[u8],
+    new: &[u8],
+    path: &std::path::Path,
+) -> Result<(Properties, Properties), juliet_core::Error> {
     // A key no class or loader reads is written back as it was read: it means the
     // same on both sides, and is not copied (a file may hold a million).
     let read_key = |key: &str, crc: u32| {
@@ -255,27 +298,20 @@ pub(crate) fn changes(
             keep
         }
     };
-    let mut old_props = properties_where(old, path, kept(0))?;
-    let mut new_props = properties_where(new, path, kept(1))?;
+    let old_props = properties_where(old, path, kept(0))?;
+    let new_props = properties_where(new, path, kept(1))?;
     let [old_left, new_left] = left_out.get();
     if old_left != new_left {
-        // A key no declaration names was dropped (read by a hand-written migration)
-        // or added: every key is compared.
-        old_props = properties(old, path)?;
-        new_props = properties(new, path)?;
+        return Ok((properties(old, path)?, properties(new, path)?));
     }
-    // A key written under an alias of a property is written under the property's key.
-    let renamed: Vec<Change> = (old_props.iter())
-        .filter_map(|(key, crc, _)| {
-            let property = &class.properties[class.property_index(*crc, key)?];
-            (!keys_equal(key, property.key))
-                .then(|| Change::Renamed(key.clone(), property.key.to_owned()))
-        })
-        .collect();
-    let mut old = meaning(class, &old_props);
-    let mut new = meaning(class, &new_props);
-    // A key left out means its default: filled in on both sides, but a key the old
-    // file left out and the new one sets to another value is reported as added.
+    Ok((old_props, new_props))
+}
+
+/// The changes from `old` to `new` by meaning: the changed and added keys in key order,
+/// then the removed ones. A key left out means its default (`defaults`): filled in on
+/// both sides, but a key the old file left out and the new one sets to another value is
+/// reported as added.
+fn compare(mut old: Meaning, mut new: Meaning, defaults: Option<&Meaning>) -> Vec<Change> {
     let mut implicit = Vec::new();
     for (key, value) in defaults.into_iter().flatten() {
         if !old.contains_key(key) {
@@ -302,24 +338,7 @@ pub(crate) fn changes(
             out.push(Change::Removed(key.clone(), value.clone(), *deprecated));
         }
     }
-    // A class name is shown as written (`Monster -> Monster2`), not as compared.
-    let kind_of = |props: &Properties| {
-        let is_kind = |k: &str, crc: u32| {
-            keys::KIND.matches(crc, k) || keys::KIND_ALIASES.iter().any(|a| a.matches(crc, k))
-        };
-        (props.iter().find(|(k, crc, _)| is_kind(k, *crc)))
-            .map(|(_, _, l)| Json::String(l.join("\n")))
-    };
-    for change in &mut out {
-        if let Change::Changed(key, before, after) = change {
-            if key == keys::KIND.name {
-                *before = kind_of(&old_props).unwrap_or(before.take());
-                *after = kind_of(&new_props).unwrap_or(after.take());
-            }
-        }
-    }
-    out.extend(renamed);
-    Ok(out)
+    out
 }
 
 /// Keys by canonical name, with their values read by type and whether they are

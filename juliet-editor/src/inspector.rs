@@ -7,7 +7,7 @@
 //! that wants none of that calls [`inspector`], which applies them at once.
 
 use egui::{Color32, RichText, Role, Ui, WidgetInfo};
-use juliet_core::{Error, PropertyType};
+use juliet_core::{Class, Error, PropertyType};
 use juliet_entities::entity::EntityId;
 use juliet_entities::world::World;
 
@@ -148,7 +148,6 @@ pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOut
         ui.label(format!("Entity {id} is not in the world."));
         return out;
     };
-    let class = entity.class();
     let chain: Vec<String> = world
         .template_chain(id)
         .iter()
@@ -158,34 +157,88 @@ pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOut
         .overrides(id)
         .map(|list| list.iter().map(|o| o.index).collect())
         .unwrap_or_default();
-    let instance = !chain.is_empty();
+    let shown = Shown {
+        world,
+        id,
+        class: entity.class(),
+        chain: &chain,
+        overridden: &overridden,
+    };
+    shown.heading(ui, &mut out);
+    ui.separator();
+    egui::Grid::new(("juliet-inspector", id.0))
+        .num_columns(3)
+        .striped(true)
+        .show(ui, |ui| {
+            let position = world
+                .manager()
+                .property_text(id, "Position")
+                .unwrap_or_default();
+            let moved = shown.is_instance() && entity.is_position_overridden();
+            let position = Row {
+                id,
+                key: "Position",
+                ty: &PropertyType::Floats(3),
+                text: &position,
+                overridden: moved,
+                source: None,
+                chain: &[],
+                instance: shown.is_instance(),
+                world,
+            };
+            row(ui, &mut out, position);
+            shown.property_rows(ui, &mut out);
+        });
+    out
+}
 
-    ui.label(RichText::new(format!("Entity {id}")).strong());
-    ui.label(format!("Kind: {}", class.name));
-    match chain.first() {
-        Some(path) => {
-            ui.label(format!("Template: {path}"));
-            if chain.len() > 1 {
-                let names: Vec<&str> = chain.iter().map(|p| template_name(p)).collect();
-                ui.label(format!("Chain: {}", names.join(" > ")));
+/// The entity the inspector shows, with what it reads once a frame.
+struct Shown<'a> {
+    world: &'a World,
+    id: EntityId,
+    class: &'static Class,
+    /// The paths of its template chain, nearest first (none for a standalone entity).
+    chain: &'a [String],
+    /// The indices of the properties it overrides.
+    overridden: &'a [usize],
+}
+
+impl Shown<'_> {
+    fn is_instance(&self) -> bool {
+        !self.chain.is_empty()
+    }
+
+    /// The id, the kind, the template and its chain; for an instance "Revert all to
+    /// template" and "Apply all to template".
+    fn heading(&self, ui: &mut Ui, out: &mut InspectorOutput) {
+        let (id, chain) = (self.id, self.chain);
+        ui.label(RichText::new(format!("Entity {id}")).strong());
+        ui.label(format!("Kind: {}", self.class.name));
+        match chain.first() {
+            Some(path) => {
+                ui.label(format!("Template: {path}"));
+                if chain.len() > 1 {
+                    let names: Vec<&str> = chain.iter().map(|p| template_name(p)).collect();
+                    ui.label(format!("Chain: {}", names.join(" > ")));
+                }
+            }
+            None => {
+                ui.label("Template: none");
             }
         }
-        None => {
-            ui.label("Template: none");
+        if !self.is_instance() {
+            return;
         }
-    }
-    if instance {
         ui.horizontal(|ui| {
             if ui.button("Revert all to template").clicked() {
                 out.edits.push(Edit::RevertAll { id });
             }
-            let keys: Vec<String> = overridden
-                .iter()
-                .map(|&i| class.properties[i].key.to_owned())
+            let keys: Vec<String> = (self.overridden.iter())
+                .map(|&i| self.class.properties[i].key.to_owned())
                 .collect();
             ui.add_enabled_ui(!keys.is_empty(), |ui| {
                 ui.menu_button("Apply all to template", |ui| {
-                    for path in &chain {
+                    for path in chain {
                         if ui.button(path).clicked() {
                             out.edits.push(Edit::Apply {
                                 id,
@@ -198,83 +251,53 @@ pub fn inspector_frame(ui: &mut Ui, world: &World, id: EntityId) -> InspectorOut
             });
         });
     }
-    ui.separator();
 
-    egui::Grid::new(("juliet-inspector", id.0))
-        .num_columns(3)
-        .striped(true)
-        .show(ui, |ui| {
-            let position = world
-                .manager()
-                .property_text(id, "Position")
-                .unwrap_or_default();
-            let moved = instance && entity.is_position_overridden();
-            row(
-                ui,
-                &mut out,
-                Row {
-                    id,
-                    key: "Position",
-                    ty: &PropertyType::Floats(3),
-                    text: &position,
-                    overridden: moved,
-                    source: None,
-                    chain: &[],
-                    instance,
-                    world,
-                },
-            );
-            let (mut group, mut last) = ("", "");
-            for (index, property) in class.properties.iter().enumerate() {
-                // A composite's leaves under a row that names it (`Stats`, then
-                // `Stats.Hp`, `Stats.Armor`): the tree of the value, one leaf a row. An
-                // enum's fields sit under the row of its variant (`Trigger`), which
-                // names them already.
-                let parent = property.key.rsplit_once('.').map_or("", |(p, _)| p);
-                if parent != group {
-                    group = parent;
-                    if !parent.is_empty() && parent != last {
-                        ui.label(RichText::new(parent).strong());
-                        ui.label("");
-                        ui.label("");
-                        ui.end_row();
-                    }
+    /// A row per property of the class, in table order. A composite's leaves sit under
+    /// a row that names it (`Stats`, then `Stats.Hp`, `Stats.Armor`): the tree of the
+    /// value, one leaf a row. An enum's fields sit under the row of its variant
+    /// (`Trigger`), which names them already; a field of a variant not in use has no
+    /// row.
+    fn property_rows(&self, ui: &mut Ui, out: &mut InspectorOutput) {
+        let (world, id, instance) = (self.world, self.id, self.is_instance());
+        let (mut group, mut last) = ("", "");
+        for (index, property) in self.class.properties.iter().enumerate() {
+            let parent = property.key.rsplit_once('.').map_or("", |(p, _)| p);
+            if parent != group {
+                group = parent;
+                if !parent.is_empty() && parent != last {
+                    ui.label(RichText::new(parent).strong());
+                    ui.label("");
+                    ui.label("");
+                    ui.end_row();
                 }
-                let text = world
-                    .manager()
-                    .property_text(id, property.key)
-                    .unwrap_or_default();
-                if text.is_empty() {
-                    // A field of a variant not in use: no row.
-                    continue;
-                }
-                last = property.key;
-                let is_overridden = instance && overridden.contains(&index);
-                let source = (instance && !is_overridden).then(|| {
-                    world
-                        .value_source(id, index)
-                        .map_or("class default".to_owned(), |t| {
-                            format!("from {}", template_name(t.path()))
-                        })
-                });
-                row(
-                    ui,
-                    &mut out,
-                    Row {
-                        id,
-                        key: property.key,
-                        ty: &property.property_type,
-                        text: &text,
-                        overridden: is_overridden,
-                        source,
-                        chain: &chain,
-                        instance,
-                        world,
-                    },
-                );
             }
-        });
-    out
+            let text = (world.manager().property_text(id, property.key)).unwrap_or_default();
+            if text.is_empty() {
+                continue;
+            }
+            last = property.key;
+            let is_overridden = instance && self.overridden.contains(&index);
+            let source = (instance && !is_overridden).then(|| {
+                world
+                    .value_source(id, index)
+                    .map_or("class default".to_owned(), |t| {
+                        format!("from {}", template_name(t.path()))
+                    })
+            });
+            let r = Row {
+                id,
+                key: property.key,
+                ty: &property.property_type,
+                text: &text,
+                overridden: is_overridden,
+                source,
+                chain: self.chain,
+                instance,
+                world,
+            };
+            row(ui, out, r);
+        }
+    }
 }
 
 /// What one inspector row shows.

@@ -39,6 +39,37 @@ const fn first_byte_class(b: u8) -> u8 {
     }
 }
 
+/// The 16 bytes of `bytes` from `start` on; for a line in the text's last 16 bytes,
+/// those bytes moved down to its start. `None` for a text shorter than 16 bytes.
+#[inline(always)]
+fn window_at(bytes: &[u8], start: usize) -> Option<[u8; 16]> {
+    match bytes[start..].first_chunk::<16>() {
+        Some(&window) => Some(window),
+        None => {
+            let last = bytes.last_chunk::<16>()?;
+            let skip = start + 16 - bytes.len();
+            Some((u128::from_le_bytes(*last) >> (8 * skip)).to_le_bytes())
+        }
+    }
+}
+
+/// The node of a block header `; Key` of `len` bytes starting at `start`, on line
+/// `line`, its values from index `open` on.
+#[inline(always)]
+fn block_header(key_crc: u32, start: usize, len: usize, line: u32, open: usize) -> PropertyNode {
+    PropertyNode {
+        key_crc,
+        key_start: (start + 2) as u32,
+        key_len: len as u32 - 2,
+        line,
+        column: 3,
+        values_start: open as u32,
+        values_len: 0,
+        consumed: false,
+        form: LineForm::Block,
+    }
+}
+
 impl TokenBuffer {
     /// Handles the lines whose newlines are the bits of `self.masks` from `at`'s position on,
     /// while they are common: blank lines, `#` and `//` comments, value lines of an
@@ -105,16 +136,8 @@ impl TokenBuffer {
             // line `; Key: value` / `Key: value` that starts with it; new in this file
             // and closing a block with a value.
             if line.len() == usize::from(e.block_len) {
-                let window = match bytes[start..].first_chunk::<16>() {
-                    Some(&window) => window,
-                    // A line in the text's last 16 bytes: those, moved down to its start.
-                    None => match bytes.last_chunk::<16>() {
-                        Some(&last) => {
-                            let skip = start + 16 - bytes.len();
-                            (u128::from_le_bytes(last) >> (8 * skip)).to_le_bytes()
-                        }
-                        None => break Some(end),
-                    },
+                let Some(window) = window_at(bytes, start) else {
+                    break Some(end);
                 };
                 if simd::common_prefix(&window, &e.head) < u32::from(e.block_len)
                     || open == values.len()
@@ -129,17 +152,7 @@ impl TokenBuffer {
                 }
                 *seen = serial;
                 open = values.len();
-                nodes.push(PropertyNode {
-                    key_crc: e.crc,
-                    key_start: (start + 2) as u32,
-                    key_len: line.len() as u32 - 2,
-                    line: line_no,
-                    column: 3,
-                    values_start: open as u32,
-                    values_len: 0,
-                    consumed: false,
-                    form: LineForm::Block,
-                });
+                nodes.push(block_header(e.crc, start, line.len(), line_no, open));
                 e = &chain[usize::from(e.next)];
             } else if !(class == HASH || class == SLASH && line.get(1) == Some(&b'/')) {
                 break Some(end);

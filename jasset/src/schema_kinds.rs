@@ -33,49 +33,50 @@ use super::project::read;
 use super::schema::{parse_located, stock_classes, Located, SchemaClass, SCHEMA_FILE};
 use super::CliError;
 
+/// Where a schema property sits: the schema file, the 1-based line of the property and
+/// column of the word at fault, the class and the property's key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PropertyPlace {
+    path: PathBuf,
+    line: u32,
+    column: u32,
+    class: String,
+    key: String,
+}
+
+impl std::fmt::Display for PropertyPlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (line, column) = (self.line, self.column);
+        let (class, key) = (&self.class, &self.key);
+        write!(
+            f,
+            "{}:{line}:{column}: class `{class}`: property `{key}`",
+            self.path.display()
+        )
+    }
+}
+
 /// A problem with the schema file that stops the tool from using it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum SchemaError {
     /// A property's type word is not one the stock tool reads.
     #[error(
-        "{}:{line}:{column}: class `{class}`: property `{key}`: unknown type `{ty}` \
-         (expected bool, i8..i128, u8..u128, isize, usize, char, f32, f64, floatsN with N \
-         from 1 to {MAX_FLOATS}, string, enum(A|B|...), list(TYPE), option(TYPE), \
-         array(TYPE,N), map(KEY,TYPE), set(TYPE), ref(KIND), ref(*), asset(EXT), asset(*) \
-         or custom(NAME))",
-        path.display()
+        "{at}: unknown type `{ty}` (expected bool, i8..i128, u8..u128, isize, usize, char, \
+         f32, f64, floatsN with N from 1 to {MAX_FLOATS}, string, enum(A|B|...), list(TYPE), \
+         option(TYPE), array(TYPE,N), map(KEY,TYPE), set(TYPE), ref(KIND), ref(*), \
+         asset(EXT), asset(*) or custom(NAME))"
     )]
     UnknownType {
-        /// The schema file.
-        path: PathBuf,
-        /// 1-based line of the property.
-        line: u32,
-        /// 1-based column of the type word.
-        column: u32,
-        /// The class.
-        class: String,
-        /// The property's key.
-        key: String,
+        /// The property, at its type word.
+        at: PropertyPlace,
         /// The type word.
         ty: String,
     },
     /// A property's default does not read as its type.
-    #[error(
-        "{}:{line}:{column}: class `{class}`: property `{key}`: default {found:?} is not \
-         a {ty}: {reason}",
-        path.display()
-    )]
+    #[error("{at}: default {found:?} is not a {ty}: {reason}")]
     BadDefault {
-        /// The schema file.
-        path: PathBuf,
-        /// 1-based line of the property.
-        line: u32,
-        /// 1-based column of the default.
-        column: u32,
-        /// The class.
-        class: String,
-        /// The property's key.
-        key: String,
+        /// The property, at its default.
+        at: PropertyPlace,
         /// The property's type.
         ty: String,
         /// The default's text.
@@ -334,13 +335,16 @@ fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaE
     for (i, ((key, word, default), at)) in
         class.properties.iter().zip(&entry.properties).enumerate()
     {
+        let place = |column| PropertyPlace {
+            path: path.to_path_buf(),
+            line: at.line,
+            column,
+            class: class.name.clone(),
+            key: key.clone(),
+        };
         let Some(ty) = parse_type(word) else {
             return Err(Box::new(SchemaError::UnknownType {
-                path: path.to_path_buf(),
-                line: at.line,
-                column: at.type_column,
-                class: class.name.clone(),
-                key: key.clone(),
+                at: place(at.type_column),
                 ty: word.clone(),
             }));
         };
@@ -351,11 +355,7 @@ fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaE
             juliet_core::Codec::decode_into(&mut value, Value::from_text(default))
         {
             return Err(Box::new(SchemaError::BadDefault {
-                path: path.to_path_buf(),
-                line: at.line,
-                column: at.default_column,
-                class: class.name.clone(),
-                key: key.clone(),
+                at: place(at.default_column),
                 ty: ty.to_string(),
                 found: default.clone(),
                 reason: e.kind.to_string(),

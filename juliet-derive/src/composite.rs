@@ -253,27 +253,72 @@ fn field_impl(
         let (member, ty) = (&leaf.member, leaf_field(leaf, krate));
         quote!(#ty::copy_leaves(&mut self.#member, &src.#member, set, start + #start);)
     });
-    quote! {
-        // SAFETY: the leaves are made here from the struct's own fields, each at
-        // `offset_of!` that field (plus the leaf's own offset within it) with the
-        // operations of the leaf's type.
-        #[automatically_derived]
-        unsafe impl #krate::__private::Field for #ident {
-            const LEAVES: &'static [#krate::PropertyDescriptor] = &__JULIET_TABLE;
-
-            fn save_field(&self, key: &str, out: &mut ::std::string::String) {
+    // SAFETY (of the impl): the leaves are made here from the struct's own fields, each
+    // at `offset_of!` that field (plus the leaf's own offset within it) with the
+    // operations of the leaf's type.
+    unsafe_field_impl(
+        ident,
+        krate,
+        quote!(__JULIET_TABLE),
+        FieldBodies {
+            save: quote! {
                 let mut path = ::std::string::String::with_capacity(key.len() + 16);
                 path.push_str(key);
                 #(#saves)*
+            },
+            read: quote! {
+                let _ = header;
+                #(#reads)*
+            },
+            decode: quote!(#(#decodes)*),
+            copy: quote!(#(#copies)*),
+        },
+    )
+}
+
+/// The bodies of the four methods of a `Field` impl.
+pub(crate) struct FieldBodies {
+    /// `save_field(&self, key, out)`.
+    pub(crate) save: TokenStream,
+    /// `read_field(&mut self, properties, start, header)`, before its `Ok(())`.
+    pub(crate) read: TokenStream,
+    /// `decode_leaf(&mut self, properties, leaf)`, whole.
+    pub(crate) decode: TokenStream,
+    /// `copy_leaves(&mut self, src, set, start)`.
+    pub(crate) copy: TokenStream,
+}
+
+/// The `unsafe impl Field` of `ident` whose `LEAVES` is the constant `table`: the
+/// caller states why its leaves describe the type (each descriptor's offset and
+/// operations).
+pub(crate) fn unsafe_field_impl(
+    ident: &syn::Ident,
+    krate: &syn::Path,
+    table: TokenStream,
+    bodies: FieldBodies,
+) -> TokenStream {
+    let FieldBodies {
+        save,
+        read,
+        decode,
+        copy,
+    } = bodies;
+    quote! {
+        #[automatically_derived]
+        unsafe impl #krate::__private::Field for #ident {
+            const LEAVES: &'static [#krate::PropertyDescriptor] = &#table;
+
+            fn save_field(&self, key: &str, out: &mut ::std::string::String) {
+                #save
             }
 
             fn read_field(
                 &mut self,
                 properties: &mut #krate::Properties<'_, '_>,
                 start: usize,
-                _: &'static str,
+                header: &'static str,
             ) -> ::core::result::Result<(), #krate::Error> {
-                #(#reads)*
+                #read
                 ::core::result::Result::Ok(())
             }
 
@@ -282,11 +327,11 @@ fn field_impl(
                 properties: &mut #krate::Properties<'_, '_>,
                 leaf: usize,
             ) -> ::core::result::Result<(), #krate::Error> {
-                #(#decodes)*
+                #decode
             }
 
             fn copy_leaves(&mut self, src: &Self, set: &[u64], start: usize) {
-                #(#copies)*
+                #copy
             }
         }
     }

@@ -13,6 +13,7 @@ use syn::{DataEnum, DeriveInput, Fields, Ident, Type};
 use crate::attr::{FieldAttrs, VariantAttrs};
 use crate::ctxt::Ctxt;
 use crate::key::{key_problem, normalize, pascal_case};
+use crate::record::{item_impl_of, ItemBodies};
 
 /// One variant: its name as written and its fields.
 pub(crate) struct Variant<'a> {
@@ -164,66 +165,33 @@ fn item_impl(ident: &Ident, variants: &[Variant<'_>], krate: &syn::Path) -> Toke
             krate,
         )
     });
-    let decode_item = decode_item(variants, krate);
-    let decode_entry = decode_entry(variants, krate);
     let bounds = variants.iter().flat_map(|v| &v.fields).map(|f| {
         let ty = f.ty;
         quote_spanned!(ty.span()=> for<'__juliet> #ty: #element)
     });
-    quote! {
-        #[automatically_derived]
-        impl #krate::Item for #ident
-        where
-            #(#bounds,)*
-        {
-            const ITEM_TYPE: #krate::PropertyType = #krate::PropertyType::EnumWithData {
+    let bodies = ItemBodies {
+        item_type: quote! {
+            #krate::PropertyType::EnumWithData {
                 name: #type_name,
                 variants: <Self as #variants_trait>::SHAPE,
-            };
-            const RECORD: bool = true;
-
-            fn encode_item(&self, out: &mut ::std::string::String) {
-                match self {
-                    #(#encodes)*
-                }
             }
-
-            #[allow(unused_variables)]
-            fn decode_item<'a>(
-                lines: &[&'a str],
-            ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
-                #decode_item
-            }
-
-            fn encode_entries(
-                &self,
-                path: &mut ::std::string::String,
-                out: &mut ::std::string::String,
-            ) {
-                out.push('\n');
-                out.push_str(path);
-                out.push_str(": ");
-                match self {
-                    #(#entry_encodes)*
-                }
-            }
-
-            fn decode_entry<'a>(
-                &mut self,
-                path: &'a str,
-                key: &'a str,
-                text: &'a str,
-            ) -> ::core::result::Result<(), #krate::ValueError<'a>> {
-                #decode_entry
-            }
-
-            fn same_item(&self, other: &Self) -> bool {
-                #variants_trait::variant(self) == #variants_trait::variant(other)
-                    && (0..<Self as #variants_trait>::KEYS.len())
-                        .all(|k| #variants_trait::same_field(self, other, k))
-            }
-        }
-    }
+        },
+        encode_item: quote!(match self { #(#encodes)* }),
+        decode_item: decode_item(variants, krate),
+        encode_entries: quote! {
+            out.push('\n');
+            out.push_str(path);
+            out.push_str(": ");
+            match self { #(#entry_encodes)* }
+        },
+        decode_entry: decode_entry(variants, krate),
+        same_item: quote! {
+            #variants_trait::variant(self) == #variants_trait::variant(other)
+                && (0..<Self as #variants_trait>::KEYS.len())
+                    .all(|k| #variants_trait::same_field(self, other, k))
+        },
+    };
+    item_impl_of(ident, krate, quote!(#(#bounds,)*), bodies)
 }
 
 /// The arm of a `match self` that writes variant `v`: its name, then each field as

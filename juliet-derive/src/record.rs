@@ -54,24 +54,71 @@ fn item_impl(ident: &Ident, leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStre
         let (member, ty) = (&leaf.member, leaf_item(leaf, krate));
         quote!(&& #ty::same_item(&self.#member, &other.#member))
     });
+    let bounds = quote! {
+        for<'__juliet> #ident: ::core::default::Default,
+        #(for<'__juliet> #bounds,)*
+    };
+    let bodies = ItemBodies {
+        item_type: record,
+        encode_item: quote!(#private::write_record(self, out);),
+        decode_item: quote!(#private::decode_record(lines)),
+        encode_entries: encodes,
+        decode_entry: decodes,
+        same_item: quote!(true #(#sames)*),
+    };
+    item_impl_of(ident, krate, bounds, bodies)
+}
+
+/// What the `Item` impl of a record or of an enum with data holds: its `ITEM_TYPE` and
+/// the bodies of its methods.
+pub(crate) struct ItemBodies {
+    pub(crate) item_type: TokenStream,
+    /// `encode_item(&self, out)`.
+    pub(crate) encode_item: TokenStream,
+    /// `decode_item(lines)`.
+    pub(crate) decode_item: TokenStream,
+    /// `encode_entries(&self, path, out)`.
+    pub(crate) encode_entries: TokenStream,
+    /// `decode_entry(&mut self, path, key, text)`.
+    pub(crate) decode_entry: TokenStream,
+    /// `same_item(&self, other)`.
+    pub(crate) same_item: TokenStream,
+}
+
+/// The `Item` impl of `ident` (a record: `RECORD` is true) under the where clauses
+/// `bounds`.
+pub(crate) fn item_impl_of(
+    ident: &Ident,
+    krate: &syn::Path,
+    bounds: TokenStream,
+    bodies: ItemBodies,
+) -> TokenStream {
+    let ItemBodies {
+        item_type,
+        encode_item,
+        decode_item,
+        encode_entries,
+        decode_entry,
+        same_item,
+    } = bodies;
     quote! {
         #[automatically_derived]
-        impl #item for #ident
+        impl #krate::Item for #ident
         where
-            for<'__juliet> #ident: ::core::default::Default,
-            #(for<'__juliet> #bounds,)*
+            #bounds
         {
-            const ITEM_TYPE: #krate::PropertyType = #record;
+            const ITEM_TYPE: #krate::PropertyType = #item_type;
             const RECORD: bool = true;
 
             fn encode_item(&self, out: &mut ::std::string::String) {
-                #private::write_record(self, out);
+                #encode_item
             }
 
+            #[allow(unused_variables)]
             fn decode_item<'a>(
                 lines: &[&'a str],
             ) -> ::core::result::Result<Self, #krate::ValueError<'a>> {
-                #private::decode_record(lines)
+                #decode_item
             }
 
             fn encode_entries(
@@ -79,7 +126,7 @@ fn item_impl(ident: &Ident, leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStre
                 path: &mut ::std::string::String,
                 out: &mut ::std::string::String,
             ) {
-                #encodes
+                #encode_entries
             }
 
             fn decode_entry<'a>(
@@ -88,11 +135,11 @@ fn item_impl(ident: &Ident, leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStre
                 key: &'a str,
                 text: &'a str,
             ) -> ::core::result::Result<(), #krate::ValueError<'a>> {
-                #decodes
+                #decode_entry
             }
 
             fn same_item(&self, other: &Self) -> bool {
-                true #(#sames)*
+                #same_item
             }
         }
     }

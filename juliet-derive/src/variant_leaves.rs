@@ -8,6 +8,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::DeriveInput;
 
+use crate::composite::{unsafe_field_impl, FieldBodies};
 use crate::data_enum::Variant;
 use crate::key::normalize;
 
@@ -226,49 +227,30 @@ fn field_impl(ident: &syn::Ident, keys: usize, krate: &syn::Path) -> TokenStream
             }
         }
     });
-    quote! {
-        // SAFETY: every leaf is the enum itself, at offset 0, through a
-        // `#[repr(transparent)]` wrapper of it (`VariantLeaf`, `FieldLeaf`) whose
-        // operations the descriptor was made with.
-        #[automatically_derived]
-        unsafe impl #private::Field for #ident {
-            const LEAVES: &'static [#krate::PropertyDescriptor] = &__JULIET_VARIANT_LEAVES;
-
-            fn save_field(&self, key: &str, out: &mut ::std::string::String) {
-                #private::save_variant_leaves(self, key, out);
+    // SAFETY (of the impl): every leaf is the enum itself, at offset 0, through a
+    // `#[repr(transparent)]` wrapper of it (`VariantLeaf`, `FieldLeaf`) whose
+    // operations the descriptor was made with.
+    let bodies = FieldBodies {
+        save: quote!(#private::save_variant_leaves(self, key, out);),
+        read: quote! {
+            properties.read_in_place(start, header, self, #private::read_variant_leaf::<Self>)?;
+            #(#reads)*
+        },
+        decode: quote! {
+            match leaf {
+                0 => properties.decode_in_place(self, #private::read_variant_leaf::<Self>),
+                #(#decodes)*
+                _ => ::core::unreachable!("a leaf index is below LEAVES.len()"),
             }
-
-            fn read_field(
-                &mut self,
-                properties: &mut #krate::Properties<'_, '_>,
-                start: usize,
-                header: &'static str,
-            ) -> ::core::result::Result<(), #krate::Error> {
-                properties.read_in_place(start, header, self, #private::read_variant_leaf::<Self>)?;
-                #(#reads)*
-                ::core::result::Result::Ok(())
+        },
+        copy: quote! {
+            if #private::in_set(set, start)
+                && #private::Variants::variant(self) != #private::Variants::variant(src)
+            {
+                ::core::clone::Clone::clone_from(self, src);
             }
-
-            fn decode_leaf(
-                &mut self,
-                properties: &mut #krate::Properties<'_, '_>,
-                leaf: usize,
-            ) -> ::core::result::Result<(), #krate::Error> {
-                match leaf {
-                    0 => properties.decode_in_place(self, #private::read_variant_leaf::<Self>),
-                    #(#decodes)*
-                    _ => ::core::unreachable!("a leaf index is below LEAVES.len()"),
-                }
-            }
-
-            fn copy_leaves(&mut self, src: &Self, set: &[u64], start: usize) {
-                if #private::in_set(set, start)
-                    && #private::Variants::variant(self) != #private::Variants::variant(src)
-                {
-                    ::core::clone::Clone::clone_from(self, src);
-                }
-                #(#copies)*
-            }
-        }
-    }
+            #(#copies)*
+        },
+    };
+    unsafe_field_impl(ident, krate, quote!(__JULIET_VARIANT_LEAVES), bodies)
 }

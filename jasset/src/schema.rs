@@ -48,7 +48,8 @@ pub(crate) enum SchemaCommand {
     /// default, deprecated keys) to `<root>/jasset.schema`, or to FILE: every registered
     /// class but the stock kinds the game did not replace, unless `--stock-kinds`.
     Export {
-        /// Where to write the schema. Default: `<root>/jasset.schema`.
+        /// Where to write the schema; `-` for standard output. Default:
+        /// `<root>/jasset.schema`.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
         /// The project root. Default: the nearest ancestor of the current folder
@@ -92,8 +93,12 @@ pub(crate) fn run(args: &SchemaArgs, out: &mut dyn Write) -> CliResult {
             force,
             stock_kinds,
         } => {
-            let path = schema_path(output.as_deref(), root.as_deref())?;
-            if !force {
+            let to_stdout = output.as_deref() == Some(Path::new("-"));
+            let path = match to_stdout {
+                true => PathBuf::from("-"),
+                false => schema_path(output.as_deref(), root.as_deref())?,
+            };
+            if !force && !to_stdout {
                 refuse_to_drop_classes(registry, &path)?;
             }
             let classes = exported_classes(registry, *stock_kinds);
@@ -103,6 +108,10 @@ pub(crate) fn run(args: &SchemaArgs, out: &mut dyn Write) -> CliResult {
                      export the schema with the game's own jasset (see the guide, \
                      \"Your game's own `jasset`\"), or pass --stock-kinds",
                 ));
+            }
+            if to_stdout {
+                out.write_all(export(&classes).as_bytes())?;
+                return Ok(Status::Success);
             }
             write_or_refuse(&path, export(&classes).as_bytes(), Sync::FileAndFolder)?;
             writeln!(

@@ -220,6 +220,20 @@ fn the_stock_export_leaves_a_schema_with_the_games_kinds_as_it_is() {
     // A schema of the build's own classes is replaced without asking.
     let o = stock(cwd, &["schema", "export", "--stock-kinds"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // `-o -` prints the schema and writes no file.
+    fs::write(cwd.join("jasset.schema"), schema).unwrap();
+    let o = stock(cwd, &["schema", "export", "--stock-kinds", "-o", "-"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let printed = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        printed.starts_with("# The entity classes") && printed.contains("; Inert"),
+        "{printed}"
+    );
+    assert!(!cwd.join("-").exists());
+    assert_eq!(
+        fs::read_to_string(cwd.join("jasset.schema")).unwrap(),
+        schema
+    );
 }
 
 #[test]

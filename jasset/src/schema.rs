@@ -238,15 +238,7 @@ pub(crate) fn type_name(ty: &PropertyType) -> String {
         PropertyType::EnumWithData { variants, .. } => {
             let variants = variants
                 .iter()
-                .map(|(name, fields)| match fields.is_empty() {
-                    true => (*name).to_owned(),
-                    false => {
-                        let fields = fields
-                            .iter()
-                            .map(|(key, ty)| format!("{key}:{}", type_name(ty)));
-                        format!("{name}({})", fields.collect::<Vec<_>>().join(","))
-                    }
-                });
+                .map(|(name, fields)| named_fields(name, fields));
             format!("enum({})", variants.collect::<Vec<_>>().join("|"))
         }
         PropertyType::List(inner) => format!("list({})", type_name(inner)),
@@ -256,9 +248,21 @@ pub(crate) fn type_name(ty: &PropertyType) -> String {
         PropertyType::Set(inner) => format!("set({})", type_name(inner)),
         PropertyType::Reference(kind) => format!("ref({})", kind.unwrap_or("*")),
         PropertyType::Asset(ext) => format!("asset({})", ext.unwrap_or("*")),
-        PropertyType::Record { name, .. } => format!("record({name})"),
+        PropertyType::Record { name, leaves } => format!("record({})", named_fields(name, leaves)),
         PropertyType::Custom(name) => format!("custom({})", name.replace(' ', "")),
     }
+}
+
+/// `Name(Key:type,...)` for a variant or record `name` with `fields`, `Name` without
+/// any.
+fn named_fields(name: &str, fields: &[(&str, &PropertyType)]) -> String {
+    if fields.is_empty() {
+        return name.to_owned();
+    }
+    let fields = fields
+        .iter()
+        .map(|(key, ty)| format!("{key}:{}", type_name(ty)));
+    format!("{name}({})", fields.collect::<Vec<_>>().join(","))
 }
 
 /// A default's value text on the one line of its `property` line: `\` written `\\`,

@@ -62,8 +62,9 @@ pub(crate) enum SchemaError {
     /// A property's type word is not one the stock tool reads.
     #[error(
         "{at}: unknown type `{ty}` (expected bool, i8..i128, u8..u128, isize, usize, char, \
-         f32, f64, floatsN with N from 1 to {MAX_FLOATS}, string, enum(A|B|...), list(TYPE), \
-         option(TYPE), array(TYPE,N), map(KEY,TYPE), set(TYPE), ref(KIND), ref(*), \
+         f32, f64, floatsN with N from 1 to {MAX_FLOATS}, string, enum(A|B|...), \
+         enum(A|B(FIELD:TYPE,...)|...), list(TYPE), option(TYPE), array(TYPE,N), \
+         map(KEY,TYPE), set(TYPE), record(NAME(LEAF:TYPE,...)), ref(KIND), ref(*), \
          asset(EXT), asset(*) or custom(NAME))"
     )]
     UnknownType {
@@ -227,10 +228,11 @@ fn parse_type(word: &str) -> Option<&'static PropertyType> {
                 PropertyType::Reference((kind != "*").then(|| leak(kind)))
             } else if let Some(ext) = inner_of(word, "asset") {
                 PropertyType::Asset((ext != "*").then(|| leak(ext)))
-            } else if let Some(name) = inner_of(word, "record") {
+            } else if let Some(inner) = inner_of(word, "record") {
+                let (name, leaves) = named_fields(inner)?;
                 PropertyType::Record {
-                    name: leak(name),
-                    leaves: &[],
+                    name,
+                    leaves: leaves.unwrap_or_default(),
                 }
             } else if let Some(name) = inner_of(word, "custom") {
                 PropertyType::Custom(leak(name))
@@ -248,23 +250,7 @@ fn parse_type(word: &str) -> Option<&'static PropertyType> {
 fn parse_enum(inner: &str) -> Option<PropertyType> {
     let mut variants = Vec::new();
     for variant in split_outside(inner, '|')? {
-        let (name, fields) = match variant.split_once('(') {
-            Some((name, rest)) => (name, Some(rest.strip_suffix(')')?)),
-            None => (variant, None),
-        };
-        if name.is_empty() {
-            return None;
-        }
-        let mut typed: Vec<(&'static str, &'static PropertyType)> = Vec::new();
-        let parts = match fields {
-            Some(list) if !list.is_empty() => split_outside(list, ',')?,
-            _ => Vec::new(),
-        };
-        for field in parts {
-            let (key, ty) = field.split_once(':')?;
-            typed.push((leak(key), parse_type(ty)?));
-        }
-        variants.push((leak(name), fields.map(|_| &*Vec::leak(typed))));
+        variants.push(named_fields(variant)?);
     }
     if variants.iter().all(|(_, fields)| fields.is_none()) {
         let names = variants.iter().map(|(name, _)| *name).collect();
@@ -280,6 +266,32 @@ fn parse_enum(inner: &str) -> Option<PropertyType> {
         name: "enum",
         variants: Vec::leak(variants.collect()),
     })
+}
+
+/// The fields of a variant or the leaves of a record: each key and its type.
+type Fields = &'static [(&'static str, &'static PropertyType)];
+
+/// A variant or a record as the schema writes it: `Name`, or `Name(Key:type,...)`
+/// with its fields (`Some(&[])` for `Name()`).
+fn named_fields(text: &str) -> Option<(&'static str, Option<Fields>)> {
+    let (name, fields) = match text.split_once('(') {
+        Some((name, rest)) => (name, Some(rest.strip_suffix(')')?)),
+        None => (text, None),
+    };
+    if name.is_empty() {
+        return None;
+    }
+    let Some(list) = fields else {
+        return Some((leak(name), None));
+    };
+    let mut typed: Vec<(&'static str, &'static PropertyType)> = Vec::new();
+    if !list.is_empty() {
+        for field in split_outside(list, ',')? {
+            let (key, ty) = field.split_once(':')?;
+            typed.push((leak(key), parse_type(ty)?));
+        }
+    }
+    Some((leak(name), Some(&*Vec::leak(typed))))
 }
 
 /// `inner` split at each `separator` outside parentheses; `None` for unbalanced ones.

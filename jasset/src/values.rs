@@ -48,8 +48,14 @@ fn item_to_json<'a>(ty: &PropertyType, lines: &[&'a str]) -> Result<Json, ValueE
 
 /// A record (a composite's `Key: value` lines) as a JSON object, nested composites as
 /// objects of their own, an enum with data as `variant_to_json` writes it (its fields'
-/// lines, `Trigger.Radius`, go into the variant's object); a leaf of a type `leaves`
-/// does not name is its text.
+/// lines, `Trigger.Radius`, go into the variant's object). A record whose leaves are
+/// not known (`leaves` empty: a schema's `record(Name)`) gives each line's value as its
+/// text.
+///
+/// # Errors
+/// `ExpectedEntry` for a line that is not `Key: value`, `DuplicateEntry` for a leaf
+/// twice, an error naming the leaves (with a did-you-mean) for a path that is not a
+/// leaf, and the leaves' own errors.
 fn record_to_json<'a>(
     leaves: &[(&str, &PropertyType)],
     lines: &[&'a str],
@@ -63,25 +69,32 @@ fn record_to_json<'a>(
         let mut segments = path.split('.').peekable();
         while let Some(segment) = segments.next() {
             let leaf = types.iter().find(|(key, _)| keys_equal(key, segment));
+            if leaf.is_none() && !leaves.is_empty() {
+                return Err(no_such_leaf(segment, types));
+            }
             let name = leaf.map_or(segment, |(key, _)| *key).to_owned();
             if segments.peek().is_none() {
                 let json = match leaf {
                     Some((_, ty)) => to_json(ty, Value::from_text(text))?,
                     None => Json::String(text.to_owned()),
                 };
-                at.insert(name, json);
+                if at.insert(name, json).is_some() {
+                    return Err(ValueError::new(ValueErrorKind::DuplicateEntry, path));
+                }
                 break;
             }
             let mut inner = at.entry(name).or_insert_with(|| json!({}));
             types = match leaf {
                 Some((_, PropertyType::Record { leaves, .. })) => leaves,
                 Some((_, PropertyType::EnumWithData { variants, .. })) => {
-                    // The variant's line came first: `{"Variant": {fields}}`.
+                    // The variant's line came first: `{"Variant": {fields}}`; a variant
+                    // without fields is a string.
                     let Some((variant, fields)) = inner.as_object_mut().and_then(|o| {
                         let (variant, fields) = o.iter_mut().next()?;
                         Some((variant.clone(), fields))
                     }) else {
-                        break;
+                        let next = segments.next().unwrap_or_default();
+                        return Err(no_such_leaf(next, &[]));
                     };
                     inner = fields;
                     variants
@@ -91,11 +104,31 @@ fn record_to_json<'a>(
                 }
                 _ => &[],
             };
-            let Json::Object(inner) = inner else { break };
+            let Json::Object(inner) = inner else {
+                // A leaf of one line, read already.
+                let next = segments.next().unwrap_or_default();
+                return Err(no_such_leaf(next, &[]));
+            };
             at = inner;
         }
     }
     Ok(Json::Object(object))
+}
+
+/// The error for a record line whose path has `segment` where `types` are the leaves
+/// (none past a leaf of one line).
+fn no_such_leaf<'a>(segment: &'a str, types: &[(&str, &PropertyType)]) -> ValueError<'a> {
+    let message = if types.is_empty() {
+        format!("no leaf `{segment}`: this value has no leaves")
+    } else {
+        let names = types.iter().map(|(key, _)| *key);
+        let hint = juliet_core::did_you_mean(segment, names.clone())
+            .map(|near| format!(" (did you mean `{near}`?)"))
+            .unwrap_or_default();
+        let list = names.collect::<Vec<_>>().join(", ");
+        format!("no leaf `{segment}`{hint}: the leaves here are {list}")
+    };
+    ValueError::new(ValueErrorKind::Custom(message), segment)
 }
 
 /// An enum with data as JSON, as serde writes one: the variant's name for a variant
@@ -208,6 +241,14 @@ pub(crate) fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, V
         }
         _ => scalar_to_json(ty, value)?,
     })
+}
+
+/// Whether `value` reads as `ty`, as [`to_json`] reads it.
+///
+/// # Errors
+/// Those of [`to_json`].
+pub(crate) fn check<'a>(ty: &PropertyType, value: Value<'a>) -> Result<(), ValueError<'a>> {
+    to_json(ty, value).map(drop)
 }
 
 /// A value of one of the one-line types that are not containers (numbers, `bool`,

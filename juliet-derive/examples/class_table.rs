@@ -40,7 +40,10 @@ impl Guard {
 
 fn main() {
     let class = Guard::CLASS;
-    println!("class {} version {}, {} bytes", class.name, class.version, class.size);
+    println!(
+        "class {} version {}, {} bytes",
+        class.name, class.version, class.size
+    );
     let deprecated: Vec<&str> = class.deprecated.iter().map(|k| k.name).collect();
     println!("deprecated keys: {}", deprecated.join(", "));
     let guard = Guard::default_value();
@@ -48,7 +51,12 @@ fn main() {
     guard.save(&mut Archive::saving(&mut text));
     println!("{:<12} {:<24} {:>6}", "key", "type", "offset");
     for p in class.properties {
-        println!("{:<12} {:<24} {:>6}", p.key, p.property_type.to_string(), p.offset);
+        println!(
+            "{:<12} {:<24} {:>6}",
+            p.key,
+            p.property_type.to_string(),
+            p.offset
+        );
     }
     println!("\nthe defaults as a file writes them:\n{text}");
 }

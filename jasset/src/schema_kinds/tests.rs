@@ -65,6 +65,57 @@ fn a_bad_value_of_a_schema_kind_is_named_at_its_line_and_column() {
     );
 }
 
+/// A kind only the schema knows, with records in a list and in an `Option`.
+const GUARD: &str = "; AssetType\nSchema\n; Guard\nversion 1\n\
+    property Route list(record(Waypoint(Pos:floats3,Wait:f32))) []\n\
+    property Alarm option(record(Alarm(Delay:f32,Trigger:enum(Never|Timer(0:f32))))) ~\n";
+
+#[test]
+fn the_records_of_a_schema_kind_are_read_leaf_by_leaf() {
+    let good = "; Route\n-\nPos: 1 2 3\nWait: 0.5\n-\nPos: 0 0 0\n\
+                ; Alarm\nDelay: 2\nTrigger: Timer\nTrigger.0: 4\n";
+    let root = project(GUARD, "Guard", good);
+    let (_, report) = load(root.path());
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+
+    // Lines 5 and 6 are `; Route` and `-`: the misspelt leaf is on line 8.
+    let misspelt = "; Route\n-\nPos: 1 2 3\nWat: 0.5\n";
+    let root = project(GUARD, "Guard", misspelt);
+    let (_, report) = load(root.path());
+    assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
+    let e = &report.errors[0];
+    assert_eq!((e.location.line, e.location.column), (8, 1), "{e}");
+    assert!(
+        e.to_string()
+            .ends_with("no leaf `Wat` (did you mean `Wait`?): the leaves here are Pos, Wait"),
+        "{e}"
+    );
+
+    let bad_leaf = "; Alarm\nDelay: soon\n";
+    let (_, report) = load(project(GUARD, "Guard", bad_leaf).path());
+    assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
+    let e = &report.errors[0];
+    assert_eq!((e.location.line, e.location.column), (6, 8), "{e}");
+    assert!(
+        e.to_string().contains("found \"soon\": not a valid number"),
+        "{e}"
+    );
+
+    // A field of a variant not in use, and a leaf twice.
+    for (text, message) in [
+        (
+            "; Alarm\nTrigger: Never\nTrigger.0: 4\n",
+            "no leaf `0`: this value has no leaves",
+        ),
+        ("; Route\n-\nWait: 1\nwait: 2\n", "written twice"),
+    ] {
+        let (_, report) = load(project(GUARD, "Guard", text).path());
+        assert_eq!(report.errors.len(), 1, "{text}: {:?}", report.errors);
+        let e = report.errors[0].to_string();
+        assert!(e.to_lowercase().contains(message), "{text}: {e}");
+    }
+}
+
 #[test]
 fn an_older_file_of_a_schema_kind_needs_the_games_code() {
     let root = project(TURRET, "Turret", "; ClassVersion\n1\n; Reach\n3.0\n");
@@ -149,6 +200,9 @@ fn type_words_read_as_the_exported_ones() {
         "char",
         "custom(Rgba)",
         "record(Waypoint)",
+        "record(Waypoint(Pos:floats3,Wait:f32))",
+        "list(record(Stop(At:floats3,Trigger:enum(Never|Timer(0:f32)))))",
+        "map(string,record(Spawn(Count:u32,Kinds:list(string))))",
         "enum(Never|OnTouch(Radius:f32,Once:bool)|Timer(0:f32))",
         "enum(Off|Cells(Grid:list(list(u8)),Names:map(string,f32)))",
     ] {
@@ -163,6 +217,9 @@ fn type_words_read_as_the_exported_ones() {
         "enum(A|B(Radius))",
         "enum(A|B(Radius:f32)",
         "enum(A|B(Radius:vec3))",
+        "record(W(Pos))",
+        "record((X:f32))",
+        "record(W(X:f32)",
         "map(string)",
         "array(u8,four)",
         "vec3",
@@ -210,7 +267,7 @@ fn enums_with_data_and_records_go_through_the_schema() {
     // The default variant has no `Radius`: no default, a leaf absent until read.
     assert!(schema.contains("property Trigger.Radius f32\n"), "{schema}");
     assert!(
-        schema.contains("property Route list(record(Waypoint)) []\n"),
+        schema.contains("property Route list(record(Waypoint(Pos:floats3,Wait:f32))) []\n"),
         "{schema}"
     );
     assert!(

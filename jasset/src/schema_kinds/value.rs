@@ -83,9 +83,17 @@ pub(crate) enum DynValue {
         /// The value.
         value: Option<Box<DynValue>>,
     },
-    /// A value of a game's own codec (`custom(Name)`), or an array, map or set, which
-    /// the stock tool keeps without reading: its value lines, kept as they are.
-    Raw(String),
+    /// A value of a game's own codec (`custom(Name)`), of a record or an enum with data,
+    /// or a list of those or of lists, an array, a map or a set: its value lines, kept as
+    /// they are. Each is read by its type as `inspect --json` reads it (a record's leaves
+    /// by the schema's `record(Name(Leaf:type,...))`) before it is kept; a game's own
+    /// codec is not read.
+    Raw {
+        /// The type the schema names.
+        ty: &'static PropertyType,
+        /// The value lines, `\n` between them.
+        text: String,
+    },
 }
 
 impl DynValue {
@@ -121,7 +129,10 @@ impl DynValue {
                 PropertyType::List(_)
                 | PropertyType::Record { .. }
                 | PropertyType::EnumWithData { .. },
-            ) => DynValue::Raw(String::new()),
+            ) => DynValue::Raw {
+                ty,
+                text: String::new(),
+            },
             PropertyType::List(item) => DynValue::List {
                 item,
                 items: Vec::new(),
@@ -131,7 +142,10 @@ impl DynValue {
             | PropertyType::EnumWithData { .. }
             | PropertyType::Array(..)
             | PropertyType::Map(..)
-            | PropertyType::Set(_) => DynValue::Raw(String::new()),
+            | PropertyType::Set(_) => DynValue::Raw {
+                ty,
+                text: String::new(),
+            },
         }
     }
 }
@@ -191,7 +205,7 @@ impl Codec for DynValue {
             DynValue::Enum { variants, index } => out.push_str(variants[*index]),
             // The `Vec<T>` codec's writing, each element by its type's codec.
             DynValue::List { items, .. } => items.encode(out),
-            DynValue::Raw(text) => out.push_str(text),
+            DynValue::Raw { text, .. } => out.push_str(text),
         }
     }
 
@@ -257,7 +271,10 @@ impl Codec for DynValue {
                 }
                 *items = read;
             }
-            DynValue::Raw(text) => {
+            DynValue::Raw { ty, text } => {
+                if !matches!(ty, PropertyType::Custom(_)) {
+                    crate::values::check(ty, value)?;
+                }
                 // Kept as they are, so each must read back as a value line: a header or a
                 // conflict marker given through `set_property` would become part of the
                 // file instead.

@@ -170,18 +170,27 @@ fn encode_entries(leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
 fn decode_entry(leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
     let private = quote!(#krate::__private);
     let keys: Vec<&str> = leaves.iter().map(|leaf| leaf.key.as_str()).collect();
-    let decodes = leaves.iter().map(|leaf| {
-        let (member, key, ty) = (&leaf.member, &leaf.key, leaf_item(leaf, krate));
-        quote! {
-            // The exact key first: the writer's spelling, one compare.
-            if head == #key || #krate::keys_equal(head, #key) {
-                return #ty::decode_entry(&mut self.#member, rest, key, text);
+    // The exact keys first (the writer's spelling, one compare each), then the other
+    // spellings of each.
+    let decodes = |exact: bool| {
+        leaves.iter().map(move |leaf| {
+            let (member, key, ty) = (&leaf.member, &leaf.key, leaf_item(leaf, krate));
+            let matches = match exact {
+                true => quote!(head == #key),
+                false => quote!(#krate::keys_equal(head, #key)),
+            };
+            quote! {
+                if #matches {
+                    return #ty::decode_entry(&mut self.#member, rest, key, text);
+                }
             }
-        }
-    });
+        })
+    };
+    let (exact, spelt) = (decodes(true), decodes(false));
     quote! {
         let (head, rest) = #private::split_path(path);
-        #(#decodes)*
+        #(#exact)*
+        #(#spelt)*
         ::core::result::Result::Err(#private::no_such_leaf(key, head, &[#(#keys),*]))
     }
 }

@@ -247,19 +247,8 @@ pub(crate) fn read_record<'a, T: Item>(
     for (i, line) in lines.iter().enumerate() {
         let (key, text) = match record_line(line) {
             Some(entry) => entry,
-            None => split_entry(line)
-                .filter(|(k, v)| !k.is_empty() && !v.is_empty())
-                .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?,
+            None => any_record_line(line)?,
         };
-        if !crate::crc::is_identifier(key.as_bytes()) {
-            return Err(ValueError::new(
-                ValueErrorKind::Custom(format!(
-                    "`{key}` is not a leaf's key: keys are identifiers, joined by `.` for a \
-                     nested composite's leaves (`Stats.Hp`)"
-                )),
-                key,
-            ));
-        }
         let twice = match i < SEEN {
             true => seen[..i]
                 .iter()
@@ -279,20 +268,60 @@ pub(crate) fn read_record<'a, T: Item>(
 }
 
 /// A record line as the writer writes it, `Key: value` (the key identifiers joined by
-/// `.`, one space after the colon, a value that does not start with a blank): its key
-/// and value; `None` for any other line, which `split_entry` reads.
+/// `.`, as [`crate::crc::is_identifier`] has them, one space after the colon, a value
+/// that does not start with a blank): its key and value; `None` for any other line,
+/// which [`any_record_line`] reads.
 #[inline]
 fn record_line(line: &str) -> Option<(&str, &str)> {
     let bytes = line.as_bytes();
-    let colon = bytes
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.'))?;
+    if !matches!(bytes.first(), Some(b) if b.is_ascii_alphabetic() || *b == b'_') {
+        return None;
+    }
+    // One pass over the key: its bytes, and no segment empty.
+    let mut dot = false;
+    let mut colon = bytes.len();
+    for (i, &b) in bytes.iter().enumerate().skip(1) {
+        if b == b'.' {
+            if dot {
+                return None;
+            }
+            dot = true;
+        } else if b.is_ascii_alphanumeric() || b == b'_' {
+            dot = false;
+        } else {
+            colon = i;
+            break;
+        }
+    }
     match (bytes.get(colon), bytes.get(colon + 1), bytes.get(colon + 2)) {
-        (Some(b':'), Some(b' '), Some(&first)) if colon > 0 && first != b' ' && first != b'\t' => {
+        (Some(b':'), Some(b' '), Some(&first)) if !dot && first != b' ' && first != b'\t' => {
             Some((&line[..colon], &line[colon + 2..]))
         }
         _ => None,
     }
+}
+
+/// A record line in any form `split_entry` reads (blanks around the colon, none after
+/// it): its key and value.
+///
+/// # Errors
+/// [`ValueErrorKind::ExpectedEntry`] for a line without `:` or with nothing on one side,
+/// and an error at the key when it is not identifiers joined by `.`.
+#[cold]
+fn any_record_line(line: &str) -> Result<(&str, &str), ValueError<'_>> {
+    let (key, text) = split_entry(line)
+        .filter(|(k, v)| !k.is_empty() && !v.is_empty())
+        .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
+    if !crate::crc::is_identifier(key.as_bytes()) {
+        return Err(ValueError::new(
+            ValueErrorKind::Custom(format!(
+                "`{key}` is not a leaf's key: keys are identifiers, joined by `.` for a \
+                 nested composite's leaves (`Stats.Hp`)"
+            )),
+            key,
+        ));
+    }
+    Ok((key, text))
 }
 
 /// The first segment of a record key's path and the rest (`"Stats.Hp"` gives
@@ -515,6 +544,18 @@ mod tests {
         let lines = ["Hp:1", "Armor :  2"];
         let read: Bag = decode_record(&lines).unwrap();
         assert_eq!(read.0, ["Hp=1", "Armor=2"]);
+        assert_eq!(record_line("_a.B2: 1"), Some(("_a.B2", "1")));
+        assert_eq!(record_line("Trigger.0: 4"), Some(("Trigger.0", "4")));
+        // Keys that are not identifiers joined by `.` take the other path, which refuses
+        // them at the key.
+        for line in ["1x: 1", ".Hp: 1", "Stats..Hp: 1", "Stats.: 1", "Hp-x: 1"] {
+            assert_eq!(record_line(line), None, "{line:?}");
+            let e = decode_record::<Bag>(&[line]).unwrap_err();
+            assert!(
+                matches!(e.kind, ValueErrorKind::Custom(_)),
+                "{line:?}: {e:?}"
+            );
+        }
     }
 
     #[test]

@@ -234,12 +234,9 @@ impl<'a> Archive<'a> {
             Some(index) => {
                 let v: u32 = doc.decode(index)?;
                 if v > code_version {
-                    let n = *doc.node(index);
-                    let w = Warning::new(
-                        doc.path(),
-                        n.line,
-                        n.column,
-                        Some(doc.key(index)),
+                    let w = Warning::at_node(
+                        doc,
+                        index,
                         WarningKind::NewerClassVersion {
                             file: v,
                             code: code_version,
@@ -309,14 +306,8 @@ impl<'a> Archive<'a> {
                 break;
             }
             warnings.push(
-                Warning::new(
-                    path,
-                    n.line,
-                    n.column,
-                    Some(key),
-                    WarningKind::UnknownKey(key.to_owned()),
-                )
-                .with_suggestion(crate::did_you_mean(key, known.iter().copied())),
+                Warning::at_node(doc, i, WarningKind::UnknownKey(key.to_owned()))
+                    .with_suggestion(crate::did_you_mean(key, known.iter().copied())),
             );
         }
         for w in warnings {

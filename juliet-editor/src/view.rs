@@ -92,20 +92,12 @@ impl EditorApp {
                 self.open_save_dialog();
             }
             ui.separator();
-            let undo = ui.add_enabled(self.history.can_undo(), egui::Button::new("Undo"));
-            let undo = match self.history.undo_name() {
-                Some(name) => undo.on_hover_text(format!("Undo {name} (Ctrl+Z)")),
-                None => undo,
-            };
-            if undo.clicked() {
+            let (can_undo, undo_name) = (self.history.can_undo(), self.history.undo_name());
+            if history_button(ui, "Undo", can_undo, undo_name, "Ctrl+Z") {
                 self.undo();
             }
-            let redo = ui.add_enabled(self.history.can_redo(), egui::Button::new("Redo"));
-            let redo = match self.history.redo_name() {
-                Some(name) => redo.on_hover_text(format!("Redo {name} (Ctrl+Shift+Z)")),
-                None => redo,
-            };
-            if redo.clicked() {
+            let (can_redo, redo_name) = (self.history.can_redo(), self.history.redo_name());
+            if history_button(ui, "Redo", can_redo, redo_name, "Ctrl+Shift+Z") {
                 self.redo();
             }
             ui.separator();
@@ -295,4 +287,21 @@ impl EditorApp {
                 });
         }
     }
+}
+
+/// The toolbar's `verb` button (`Undo`, `Redo`), enabled when `enabled`, whose hover
+/// text names the step it takes (`name`) and its `shortcut`; whether it was clicked.
+fn history_button(
+    ui: &mut Ui,
+    verb: &str,
+    enabled: bool,
+    name: Option<&str>,
+    shortcut: &str,
+) -> bool {
+    let button = ui.add_enabled(enabled, egui::Button::new(verb));
+    let button = match name {
+        Some(name) => button.on_hover_text(format!("{verb} {name} ({shortcut})")),
+        None => button,
+    };
+    button.clicked()
 }

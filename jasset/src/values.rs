@@ -709,6 +709,11 @@ mod tests {
         assert!(to_json(&PropertyType::Floats(3), v("1 2")).is_err());
     }
 
+    /// A piece's length of compact properties `k0: 1`, `k1: 1`, ...
+    fn a_piece_of_ones() -> String {
+        (0..PIECE_LINES).map(|i| format!("k{i}: 1\n")).collect()
+    }
+
     /// A text of `n` properties in every line form, with comments, blank lines, CRLF
     /// endings, and value lines that look like `Key: value` lines, start with a
     /// byte-order mark or follow a comment: what the cuts of [`pieces`] must not change.
@@ -759,10 +764,7 @@ mod tests {
     fn a_value_line_that_looks_like_a_header_keeps_its_block_open() {
         // `\x0C; x: 1` is a value line (only spaces and tabs are trimmed), so the block
         // stays open and `looks: 1` is its next value line, not a property.
-        let mut text = String::new();
-        for i in 0..PIECE_LINES {
-            text.push_str(&format!("k{i}: 1\n"));
-        }
+        let mut text = a_piece_of_ones();
         text.push_str("; Block\n");
         // A piece starts at `; Block`: `looks: 1` is its first line past a piece's length.
         text.push_str(&"v\n".repeat(PIECE_LINES - 2));
@@ -808,10 +810,7 @@ mod tests {
     fn a_byte_order_mark_past_the_start_is_not_skipped() {
         // Where a cut would fall, a line led by U+FEFF: an error in the whole text
         // (the mark is content there), which a piece starting with it would skip.
-        let mut text = String::new();
-        for i in 0..PIECE_LINES {
-            text.push_str(&format!("k{i}: 1\n"));
-        }
+        let mut text = a_piece_of_ones();
         text.push_str("\u{feff}late: 1\n");
         assert!(properties(text.as_bytes(), Path::new("b")).is_err());
         assert!(properties_where(text.as_bytes(), Path::new("b"), |_, _| false).is_err());

@@ -220,54 +220,35 @@ impl ConstructBatch {
     }
 }
 
-/// `pre_input` of the construct `P` reaches from each root `R` of `roots`.
+/// The hook of the phase `PHASE` (a [`TickPhase`] as `u8`) of the construct `P`
+/// reaches from each root `R` of `roots`.
 ///
 /// # Safety
 /// As [`RunFn`].
-unsafe fn pre_input_run<R: Construct, P: FieldPath<R>>(
+unsafe fn hook_run<R: Construct, P: FieldPath<R>, const PHASE: u8>(
     roots: &[NonNull<u8>],
     cx: &mut TickContext<'_>,
-    _dt: SimFloat,
+    dt: SimFloat,
 ) {
     for root in roots {
         // SAFETY: `root` is a live `R` borrowed by nobody else (the `RunFn` contract),
         // and this borrow ends before the next one.
         let root = unsafe { &mut *root.cast::<R>().as_ptr() };
-        P::get(root).__pre_input(cx);
+        let construct = P::get(root);
+        match PHASE {
+            PRE_INPUT => construct.__pre_input(cx),
+            PHYSICS_STEP => construct.__physics_step(cx, dt),
+            _ => construct.__scalar_update(cx, dt),
+        }
     }
 }
 
-/// `physics_step` of the construct `P` reaches from each root `R` of `roots`.
-///
-/// # Safety
-/// As [`RunFn`].
-unsafe fn physics_step_run<R: Construct, P: FieldPath<R>>(
-    roots: &[NonNull<u8>],
-    cx: &mut TickContext<'_>,
-    dt: SimFloat,
-) {
-    for root in roots {
-        // SAFETY: as in `pre_input_run`.
-        let root = unsafe { &mut *root.cast::<R>().as_ptr() };
-        P::get(root).__physics_step(cx, dt);
-    }
-}
-
-/// `scalar_update` of the construct `P` reaches from each root `R` of `roots`.
-///
-/// # Safety
-/// As [`RunFn`].
-unsafe fn scalar_update_run<R: Construct, P: FieldPath<R>>(
-    roots: &[NonNull<u8>],
-    cx: &mut TickContext<'_>,
-    dt: SimFloat,
-) {
-    for root in roots {
-        // SAFETY: as in `pre_input_run`.
-        let root = unsafe { &mut *root.cast::<R>().as_ptr() };
-        P::get(root).__scalar_update(cx, dt);
-    }
-}
+/// [`TickPhase::PreInput`] as the `PHASE` of [`hook_run`].
+const PRE_INPUT: u8 = TickPhase::PreInput as u8;
+/// [`TickPhase::PhysicsStep`] as the `PHASE` of [`hook_run`].
+const PHYSICS_STEP: u8 = TickPhase::PhysicsStep as u8;
+/// [`TickPhase::ScalarUpdate`] as the `PHASE` of [`hook_run`].
+const SCALAR_UPDATE: u8 = TickPhase::ScalarUpdate as u8;
 
 /// Registers the tick hooks of a root construct `R` and of its `Owned` children in the
 /// three batches (the [`Registrar`] the derive's `__register_children` calls,
@@ -282,9 +263,9 @@ impl<R: Construct> Registrar<R> for BatchRegistrar<'_, R> {
     fn owned<P: FieldPath<R>>(&mut self) {
         let hooks = <P::Target as Construct>::HOOKS;
         let shims: [(Option<TickSlot>, RunFn); 3] = [
-            (hooks.pre_input, pre_input_run::<R, P>),
-            (hooks.physics_step, physics_step_run::<R, P>),
-            (hooks.scalar_update, scalar_update_run::<R, P>),
+            (hooks.pre_input, hook_run::<R, P, PRE_INPUT>),
+            (hooks.physics_step, hook_run::<R, P, PHYSICS_STEP>),
+            (hooks.scalar_update, hook_run::<R, P, SCALAR_UPDATE>),
         ];
         for (batch, (slot, func)) in self.batches.iter_mut().zip(shims) {
             if let Some(slot) = slot {

@@ -122,29 +122,21 @@ impl SimFloat {
     }
 }
 
-impl Add for SimFloat {
-    type Output = SimFloat;
-    #[inline]
-    fn add(self, rhs: SimFloat) -> SimFloat {
-        SimFloat(self.0.saturating_add(rhs.0))
-    }
+/// Implements each `$Op` (method `$op`) for [`SimFloat`] as the inner numbers'
+/// `$saturating`.
+macro_rules! saturating_operators {
+    ($($Op:ident $op:ident $saturating:ident),*) => {$(
+        impl $Op for SimFloat {
+            type Output = SimFloat;
+            #[inline]
+            fn $op(self, rhs: SimFloat) -> SimFloat {
+                SimFloat(self.0.$saturating(rhs.0))
+            }
+        }
+    )*};
 }
 
-impl Sub for SimFloat {
-    type Output = SimFloat;
-    #[inline]
-    fn sub(self, rhs: SimFloat) -> SimFloat {
-        SimFloat(self.0.saturating_sub(rhs.0))
-    }
-}
-
-impl Mul for SimFloat {
-    type Output = SimFloat;
-    #[inline]
-    fn mul(self, rhs: SimFloat) -> SimFloat {
-        SimFloat(self.0.saturating_mul(rhs.0))
-    }
-}
+saturating_operators!(Add add saturating_add, Sub sub saturating_sub, Mul mul saturating_mul);
 
 impl Div for SimFloat {
     type Output = SimFloat;
@@ -169,33 +161,25 @@ impl Neg for SimFloat {
     }
 }
 
-impl AddAssign for SimFloat {
-    #[inline]
-    fn add_assign(&mut self, rhs: SimFloat) {
-        *self = *self + rhs;
-    }
+/// Implements each `$OpAssign` (method `$op_assign`) for [`SimFloat`] as
+/// `*self = *self $op rhs`.
+macro_rules! assign_operators {
+    ($($OpAssign:ident $op_assign:ident $op:tt),*) => {$(
+        impl $OpAssign for SimFloat {
+            #[inline]
+            fn $op_assign(&mut self, rhs: SimFloat) {
+                *self = *self $op rhs;
+            }
+        }
+    )*};
 }
 
-impl SubAssign for SimFloat {
-    #[inline]
-    fn sub_assign(&mut self, rhs: SimFloat) {
-        *self = *self - rhs;
-    }
-}
-
-impl MulAssign for SimFloat {
-    #[inline]
-    fn mul_assign(&mut self, rhs: SimFloat) {
-        *self = *self * rhs;
-    }
-}
-
-impl DivAssign for SimFloat {
-    #[inline]
-    fn div_assign(&mut self, rhs: SimFloat) {
-        *self = *self / rhs;
-    }
-}
+assign_operators!(
+    AddAssign add_assign +,
+    SubAssign sub_assign -,
+    MulAssign mul_assign *,
+    DivAssign div_assign /
+);
 
 /// The shortest decimal that reads back to the same value (`3.5`, `-2`, `0.1`).
 impl fmt::Display for SimFloat {

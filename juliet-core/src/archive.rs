@@ -234,12 +234,9 @@ impl<'a> Archive<'a> {
             Some(index) => {
                 let v: u32 = doc.decode(index)?;
                 if v > code_version {
-                    let n = *doc.node(index);
-                    let w = Warning::new(
-                        doc.path(),
-                        n.line,
-                        n.column,
-                        Some(doc.key(index)),
+                    let w = Warning::at_node(
+                        doc,
+                        index,
                         WarningKind::NewerClassVersion {
                             file: v,
                             code: code_version,
@@ -309,14 +306,8 @@ impl<'a> Archive<'a> {
                 break;
             }
             warnings.push(
-                Warning::new(
-                    path,
-                    n.line,
-                    n.column,
-                    Some(key),
-                    WarningKind::UnknownKey(key.to_owned()),
-                )
-                .with_suggestion(crate::did_you_mean(key, known.iter().copied())),
+                Warning::at_node(doc, i, WarningKind::UnknownKey(key.to_owned()))
+                    .with_suggestion(crate::did_you_mean(key, known.iter().copied())),
             );
         }
         for w in warnings {
@@ -353,11 +344,15 @@ mod tests {
     use crate::{key, TokenBuffer};
     use std::path::Path;
 
+    /// An archive loading `text`, read into `buf` as the file `path`.
+    fn loading<'b>(buf: &'b mut TokenBuffer, text: &'b [u8], path: &'b str) -> Archive<'b> {
+        Archive::loading(buf.tokenize(text, Path::new(path)).unwrap())
+    }
+
     #[test]
     fn loading_missing_key_keeps_default_and_returns_false() {
         let mut buf = TokenBuffer::new();
-        let doc = buf.tokenize(b"; A\n1\n", Path::new("x")).unwrap();
-        let mut ar = Archive::loading(doc);
+        let mut ar = loading(&mut buf, b"; A\n1\n", "x");
         let mut b = 7i32;
         assert!(!ar.serialize(key!("B"), &mut b).unwrap());
         assert_eq!(b, 7);
@@ -369,10 +364,7 @@ mod tests {
     #[test]
     fn bad_value_error_is_located() {
         let mut buf = TokenBuffer::new();
-        let doc = buf
-            .tokenize(b"# c\n; Mass\n   12.5kg\n", Path::new("rock.jasset"))
-            .unwrap();
-        let mut ar = Archive::loading(doc);
+        let mut ar = loading(&mut buf, b"# c\n; Mass\n   12.5kg\n", "rock.jasset");
         let err = ar.serialize(key!("Mass"), &mut 0.0f32).unwrap_err();
         assert_eq!((err.location.line, err.location.column), (3, 4));
         assert_eq!(err.key.as_deref(), Some("Mass"));
@@ -385,10 +377,7 @@ mod tests {
     #[test]
     fn vector_component_error_points_at_component() {
         let mut buf = TokenBuffer::new();
-        let doc = buf
-            .tokenize(b"Position: 1.0, oops, 3.0\n", Path::new("p"))
-            .unwrap();
-        let mut ar = Archive::loading(doc);
+        let mut ar = loading(&mut buf, b"Position: 1.0, oops, 3.0\n", "p");
         let err = ar
             .serialize(key!("Position"), &mut glam::Vec3::default())
             .unwrap_err();
@@ -398,13 +387,11 @@ mod tests {
     #[test]
     fn deprecated_reads_and_audit() {
         let mut buf = TokenBuffer::new();
-        let doc = buf
-            .tokenize(
-                b"; ClassVersion\n1\n; Speed\n75.5\n; Extra\nx\ny\n",
-                Path::new("w"),
-            )
-            .unwrap();
-        let mut ar = Archive::loading(doc);
+        let mut ar = loading(
+            &mut buf,
+            b"; ClassVersion\n1\n; Speed\n75.5\n; Extra\nx\ny\n",
+            "w",
+        );
         assert_eq!(ar.resolve_class_version(2).unwrap(), 1);
         assert_eq!(ar.read_deprecated::<f32>("speed").unwrap(), Some(75.5));
         assert_eq!(ar.read_deprecated::<f32>("Missing").unwrap(), None);
@@ -451,10 +438,7 @@ mod tests {
     #[test]
     fn newer_class_version_warns() {
         let mut buf = TokenBuffer::new();
-        let doc = buf
-            .tokenize(b"; ClassVersion\n9\n", Path::new("n"))
-            .unwrap();
-        let mut ar = Archive::loading(doc);
+        let mut ar = loading(&mut buf, b"; ClassVersion\n9\n", "n");
         assert_eq!(ar.resolve_class_version(2).unwrap(), 9);
         assert_eq!(
             ar.warnings()[0].kind,

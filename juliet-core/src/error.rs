@@ -503,6 +503,12 @@ impl Warning {
         }
     }
 
+    /// A warning at node `index` of `doc` (its line and column) about its key.
+    pub fn at_node(doc: &crate::Document<'_>, index: usize, kind: WarningKind) -> Warning {
+        let n = doc.node(index);
+        Warning::new(doc.path(), n.line, n.column, Some(doc.key(index)), kind)
+    }
+
     /// Adds the likely intended spelling ([`Warning::suggestion`]), when there is one.
     pub fn with_suggestion(mut self, suggestion: Option<&str>) -> Warning {
         self.suggestion = suggestion.map(str::to_owned);

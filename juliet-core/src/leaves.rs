@@ -143,25 +143,34 @@ impl Part {
     ///
     /// # Panics
     /// At compile time, for a composite field.
-    pub const fn with_aliases(mut self, aliases: &'static [Key]) -> Part {
-        assert!(
-            self.is_value(),
-            "`alias` and `migrated_from` are for fields of one value, not composites"
-        );
-        self.aliases = aliases;
-        self
+    pub const fn with_aliases(self, aliases: &'static [Key]) -> Part {
+        Part {
+            aliases,
+            ..self.of_one_value()
+        }
     }
 
     /// This part with the deprecated keys its migration sets it from.
     ///
     /// # Panics
     /// At compile time, for a composite field.
-    pub const fn with_migrated_from(mut self, keys: &'static [Key]) -> Part {
+    pub const fn with_migrated_from(self, keys: &'static [Key]) -> Part {
+        Part {
+            migrated_from: keys,
+            ..self.of_one_value()
+        }
+    }
+
+    /// This part, which must be a one-leaf field (what takes aliases and deprecated
+    /// keys).
+    ///
+    /// # Panics
+    /// At compile time, for a composite field.
+    const fn of_one_value(self) -> Part {
         assert!(
             self.is_value(),
             "`alias` and `migrated_from` are for fields of one value, not composites"
         );
-        self.migrated_from = keys;
         self
     }
 

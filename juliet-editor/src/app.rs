@@ -495,28 +495,29 @@ impl EditorApp {
 
     /// Undoes the last step.
     pub fn undo(&mut self) {
-        // The world changes under the inspector: what was typed is stale.
-        self.pending_text = None;
-        let result = self.history.undo(&mut self.world);
-        self.world_changed();
-        if let Some(Some(name)) = self.report("Undo", result) {
-            self.status = format!("Undo {name}");
-        }
-        self.after_history();
+        self.step_history("Undo", History::undo);
     }
 
     /// Redoes the last undone step.
     pub fn redo(&mut self) {
-        self.pending_text = None;
-        let result = self.history.redo(&mut self.world);
-        self.world_changed();
-        if let Some(Some(name)) = self.report("Redo", result) {
-            self.status = format!("Redo {name}");
-        }
-        self.after_history();
+        self.step_history("Redo", History::redo);
     }
 
-    fn after_history(&mut self) {
+    /// Takes a step through the history with `step` ([`History::undo`] or
+    /// [`History::redo`]), says so in the status line as `verb` and the step's name, and
+    /// drops the selection when its entity is gone.
+    fn step_history(
+        &mut self,
+        verb: &str,
+        step: fn(&mut History, &mut World) -> Result<Option<String>, Error>,
+    ) {
+        // The world changes under the inspector: what was typed is stale.
+        self.pending_text = None;
+        let result = step(&mut self.history, &mut self.world);
+        self.world_changed();
+        if let Some(Some(name)) = self.report(verb, result) {
+            self.status = format!("{verb} {name}");
+        }
         if self
             .selected
             .is_some_and(|id| !self.world.manager().contains(id))

@@ -1,7 +1,7 @@
 //! [`EditorApp::ui`]: the editor's window contents (toolbar, outliner, top-down view,
 //! inspector, template browser, Problems panel, dialogs) and its keyboard shortcuts.
 
-use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui, ViewportCommand};
+use egui::{Key, KeyboardShortcut, Modifiers, Panel, RichText, Ui, ViewportCommand};
 use juliet_entities::glam::Vec3;
 
 use crate::app::{EditorApp, PendingFile};
@@ -11,6 +11,9 @@ const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z)
 const REDO: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
 const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+
+/// What draws a panel's contents.
+type DrawPanel = fn(&mut EditorApp, &mut Ui);
 
 impl EditorApp {
     /// Draws the editor into `ui` (the whole window) and makes the edits the user asked
@@ -35,31 +38,24 @@ impl EditorApp {
             self.open_save_dialog();
         }
 
-        egui::Panel::top("juliet-toolbar").show(ui, |ui| self.toolbar_ui(ui));
-        egui::Panel::bottom("juliet-status").show(ui, |ui| {
+        Panel::top("juliet-toolbar").show(ui, |ui| self.toolbar_ui(ui));
+        Panel::bottom("juliet-status").show(ui, |ui| {
             ui.label(self.status.clone());
         });
-        egui::Panel::bottom("juliet-problems")
-            .resizable(true)
-            .default_size(110.0)
-            .show(ui, |ui| self.problems_ui(ui));
-        egui::Panel::left("juliet-outliner")
-            .resizable(true)
-            .default_size(230.0)
-            .show(ui, |ui| self.outliner_ui(ui));
-        egui::Panel::right("juliet-templates")
-            .resizable(true)
-            .default_size(210.0)
-            .show(ui, |ui| self.browser_ui(ui));
-        egui::Panel::right("juliet-inspector")
-            .resizable(true)
-            .default_size(520.0)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical()
-                    .id_salt("inspector")
-                    .auto_shrink([false, true])
-                    .show(ui, |ui| self.inspector_panel(ui));
-            });
+        // The resizable panels, in the order they take their room: each with its
+        // starting size and what draws it.
+        let resizable: [(Panel, f32, DrawPanel); 4] = [
+            (Panel::bottom("juliet-problems"), 110.0, Self::problems_ui),
+            (Panel::left("juliet-outliner"), 230.0, Self::outliner_ui),
+            (Panel::right("juliet-templates"), 210.0, Self::browser_ui),
+            (Panel::right("juliet-inspector"), 520.0, Self::inspector_ui),
+        ];
+        for (panel, size, draw) in resizable {
+            panel
+                .resizable(true)
+                .default_size(size)
+                .show(ui, |ui| draw(self, ui));
+        }
         egui::CentralPanel::default().show(ui, |ui| self.top_down_ui(ui));
         self.dialogs_ui(&ctx);
 
@@ -92,20 +88,12 @@ impl EditorApp {
                 self.open_save_dialog();
             }
             ui.separator();
-            let undo = ui.add_enabled(self.history.can_undo(), egui::Button::new("Undo"));
-            let undo = match self.history.undo_name() {
-                Some(name) => undo.on_hover_text(format!("Undo {name} (Ctrl+Z)")),
-                None => undo,
-            };
-            if undo.clicked() {
+            let (can_undo, undo_name) = (self.history.can_undo(), self.history.undo_name());
+            if history_button(ui, "Undo", can_undo, undo_name, "Ctrl+Z") {
                 self.undo();
             }
-            let redo = ui.add_enabled(self.history.can_redo(), egui::Button::new("Redo"));
-            let redo = match self.history.redo_name() {
-                Some(name) => redo.on_hover_text(format!("Redo {name} (Ctrl+Shift+Z)")),
-                None => redo,
-            };
-            if redo.clicked() {
+            let (can_redo, redo_name) = (self.history.can_redo(), self.history.redo_name());
+            if history_button(ui, "Redo", can_redo, redo_name, "Ctrl+Shift+Z") {
                 self.redo();
             }
             ui.separator();
@@ -137,6 +125,14 @@ impl EditorApp {
                 }
             }
         });
+    }
+
+    /// The inspector panel's contents, in a vertical scroll area.
+    fn inspector_ui(&mut self, ui: &mut Ui) {
+        egui::ScrollArea::vertical()
+            .id_salt("inspector")
+            .auto_shrink([false, true])
+            .show(ui, |ui| self.inspector_panel(ui));
     }
 
     fn inspector_panel(&mut self, ui: &mut Ui) {
@@ -295,4 +291,21 @@ impl EditorApp {
                 });
         }
     }
+}
+
+/// The toolbar's `verb` button (`Undo`, `Redo`), enabled when `enabled`, whose hover
+/// text names the step it takes (`name`) and its `shortcut`; whether it was clicked.
+fn history_button(
+    ui: &mut Ui,
+    verb: &str,
+    enabled: bool,
+    name: Option<&str>,
+    shortcut: &str,
+) -> bool {
+    let button = ui.add_enabled(enabled, egui::Button::new(verb));
+    let button = match name {
+        Some(name) => button.on_hover_text(format!("{verb} {name} ({shortcut})")),
+        None => button,
+    };
+    button.clicked()
 }

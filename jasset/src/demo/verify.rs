@@ -100,15 +100,21 @@ pub(super) fn verify(
             } else {
                 "read"
             },
-            if differ.is_empty() {
-                String::new()
-            } else {
-                format!(" (differ: {})", differ.join(", "))
-            }
+            listed("differ", &differ, ", ")
         ),
         differ.is_empty() && reloaded.manager().len() == world.manager().len(),
     );
     Ok(())
+}
+
+/// ` (what: a, b)`: `items` joined by `separator` after `what`, in parentheses; nothing
+/// when there is none.
+fn listed(what: &str, items: &[String], separator: &str) -> String {
+    if items.is_empty() {
+        String::new()
+    } else {
+        format!(" ({what}: {})", items.join(separator))
+    }
 }
 
 /// Every property of entity `id`, written in full (the resolved values).
@@ -161,11 +167,7 @@ pub(super) fn verify_template_change(
             "after reload, {} {EDITED_KEY} {EDITED_VALUE} from {EDITED_TEMPLATE}; the other {} their own (an override, or another template's){}",
             agreeing(took, "instance", "inherits", "inherit"),
             agreeing(expect.len() - took, "Inert instance", "keeps", "keep"),
-            if wrong.is_empty() {
-                String::new()
-            } else {
-                format!(" (wrong: {})", wrong.join("; "))
-            }
+            listed("wrong", &wrong, "; ")
         ),
         wrong.is_empty(),
     );
@@ -221,11 +223,7 @@ pub(super) fn verify_untouched(
         format!(
             "the other {} byte for byte as before{}",
             agreeing(untouched + touched.len(), "file", "is", "are"),
-            if touched.is_empty() {
-                String::new()
-            } else {
-                format!(" (changed: {})", touched.join(", "))
-            }
+            listed("changed", &touched, ", ")
         ),
         touched.is_empty(),
     );

@@ -20,8 +20,8 @@ use lsp_types::{
     CodeActionParams, CodeActionProviderCapability, CompletionOptions, CompletionParams,
     DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
     DocumentFormattingParams, GotoDefinitionParams, GotoDefinitionResponse, HoverParams,
-    HoverProviderCapability, OneOf, PublishDiagnosticsParams, ServerCapabilities,
-    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    HoverProviderCapability, OneOf, Position, PublishDiagnosticsParams, ServerCapabilities,
+    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use serde_json::Value as Json;
 
@@ -234,33 +234,33 @@ fn to_json(value: impl serde::Serialize) -> Json {
     serde_json::to_value(value).unwrap_or(Json::Null)
 }
 
+/// What `answer` says of the place `at` in its open document; `None` when the document
+/// is not open.
+fn at_position<T>(
+    docs: &Documents,
+    at: TextDocumentPositionParams,
+    answer: impl FnOnce(&Document, Position) -> T,
+) -> Option<T> {
+    docs.get(&at.text_document.uri)
+        .map(|d| answer(d, at.position))
+}
+
 /// Runs the handler of `request`.
 fn dispatch(state: &State, request: Request) -> Result<Json, Failure> {
     let docs = &state.documents;
     Ok(match request.method.as_str() {
         HoverRequest::METHOD => {
             let p: HoverParams = params(request)?;
-            let at = p.text_document_position_params;
-            to_json(
-                docs.get(&at.text_document.uri)
-                    .and_then(|d| hover(d, at.position)),
-            )
+            to_json(at_position(docs, p.text_document_position_params, hover).flatten())
         }
         Completion::METHOD => {
             let p: CompletionParams = params(request)?;
-            let at = p.text_document_position;
-            let items = docs
-                .get(&at.text_document.uri)
-                .map(|d| complete(d, at.position));
-            to_json(items.unwrap_or_default())
+            to_json(at_position(docs, p.text_document_position, complete).unwrap_or_default())
         }
         GotoDefinition::METHOD => {
             let p: GotoDefinitionParams = params(request)?;
-            let at = p.text_document_position_params;
-            let found = docs
-                .get(&at.text_document.uri)
-                .and_then(|d| definition(d, at.position));
-            to_json(found.map(GotoDefinitionResponse::Scalar))
+            let found = at_position(docs, p.text_document_position_params, definition);
+            to_json(found.flatten().map(GotoDefinitionResponse::Scalar))
         }
         CodeActionRequest::METHOD => {
             let p: CodeActionParams = params(request)?;

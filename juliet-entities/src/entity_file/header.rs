@@ -127,12 +127,9 @@ fn base_version(doc: &mut Document<'_>, i: usize) -> Result<(u32, Option<Warning
     if version <= ENTITY_BASE_VERSION {
         return Ok((version, None));
     }
-    let n = doc.node(i);
-    let newer = Warning::new(
-        doc.path(),
-        n.line,
-        n.column,
-        Some(doc.key(i)),
+    let newer = Warning::at_node(
+        doc,
+        i,
         WarningKind::NewerBaseVersion {
             file: version,
             code: ENTITY_BASE_VERSION,

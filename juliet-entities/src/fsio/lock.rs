@@ -86,9 +86,7 @@ mod tests {
 
     #[test]
     fn a_second_open_file_waits_for_the_first_and_gives_up_after_the_deadline() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.jasset");
-        std::fs::write(&path, "x").unwrap();
+        let (_dir, path) = crate::fsio::temp_file("x");
         let first = File::open(&path).unwrap();
         assert!(lock(&first, LOCK_WAIT).unwrap());
         let second = File::open(&path).unwrap();

@@ -109,15 +109,22 @@ pub(crate) fn open_no_follow_fd(path: &Path) -> io::Result<rustix::fd::OwnedFd> 
     Ok(rustix::fs::open(path, flags, Mode::empty())?)
 }
 
+/// A temporary folder holding one file, `a.jasset`, of `contents`, and that file's path.
+#[cfg(test)]
+pub(crate) fn temp_file(contents: impl AsRef<[u8]>) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.jasset");
+    std::fs::write(&path, contents).unwrap();
+    (dir, path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn opens_a_regular_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.jasset");
-        std::fs::write(&path, "x: 1\n").unwrap();
+        let (_dir, path) = crate::fsio::temp_file("x: 1\n");
         let mut text = String::new();
         io::Read::read_to_string(&mut open_regular(&path).unwrap(), &mut text).unwrap();
         assert_eq!(text, "x: 1\n");

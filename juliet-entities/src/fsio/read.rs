@@ -165,9 +165,7 @@ mod tests {
 
     #[test]
     fn reads_within_the_limit_and_refuses_over_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.jasset");
-        std::fs::write(&path, "0123456789").unwrap();
+        let (dir, path) = crate::fsio::temp_file("0123456789");
         assert_eq!(read_project_file(&path, None, 10).unwrap(), b"0123456789");
         let err = read_project_file(&path, None, 9).unwrap_err();
         assert!(

@@ -264,9 +264,7 @@ pub(crate) mod tests {
 
     #[test]
     fn replaces_only_what_was_loaded() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.jasset");
-        fs::write(&path, "old").unwrap();
+        let (dir, path) = crate::fsio::temp_file("old");
         let loaded = Fingerprint::of(b"old");
         fs::write(&path, "edited").unwrap();
         let outcome = replace_if_unchanged(&path, Some(loaded), b"new").unwrap();
@@ -287,9 +285,7 @@ pub(crate) mod tests {
     /// not a conflict.
     #[test]
     fn a_file_changed_into_the_new_bytes_is_the_same_not_changed_on_disk() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.jasset");
-        fs::write(&path, "canonical").unwrap();
+        let (_dir, path) = crate::fsio::temp_file("canonical");
         let loaded = Fingerprint::of(b"not canonical");
         let outcome = replace_if_unchanged(&path, Some(loaded), b"canonical").unwrap();
         assert_eq!(outcome, ReplaceOutcome::Same);
@@ -299,9 +295,7 @@ pub(crate) mod tests {
     #[test]
     fn keeps_the_mode_and_refuses_read_only_files() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.jasset");
-        fs::write(&path, "old").unwrap();
+        let (_dir, path) = crate::fsio::temp_file("old");
         fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
         replace_if_unchanged(&path, None, b"new").unwrap();
         let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;

@@ -24,9 +24,7 @@ fn with_pause<T>(pause: impl FnMut(Step) + 'static, f: impl FnOnce() -> T) -> T 
 /// under the name), then in place: each time the writer writes nothing, reports a
 /// conflict, and the program's save stays.
 fn a_save_at_is_kept(step: Step) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("a.jasset");
-    fs::write(&path, "Mass: 1\n").unwrap();
+    let (dir, path) = crate::fsio::temp_file("Mass: 1\n");
     for (renamed, saved) in [(true, "Mass: 2\n"), (false, "Mass: 4\n")] {
         let loaded = Fingerprint::of(&fs::read(&path).unwrap());
         let (editor, target) = (dir.path().join("editor.swp"), path.clone());
@@ -96,9 +94,7 @@ fn a_new_file_never_replaces_one_created_meanwhile() {
 #[cfg(any(target_os = "linux", target_os = "android"))]
 #[test]
 fn a_live_writers_temporary_is_not_cleaned() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("a.jasset");
-    fs::write(&path, "old").unwrap();
+    let (dir, path) = crate::fsio::temp_file("old");
     let folder = dir.path().to_path_buf();
     let outcome = with_pause(
         move |step| {
@@ -179,9 +175,7 @@ proptest! {
         a in plan(),
         b in plan(),
     ) {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.jasset");
-        fs::write(&path, "start\n").unwrap();
+        let (dir, path) = crate::fsio::temp_file("start\n");
         let start = Arc::new(Barrier::new(2));
         let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let reader = {
@@ -230,9 +224,7 @@ fn measured_window_between_the_final_check_and_the_rename() {
     use std::rc::Rc;
     use std::time::Instant;
     for (size, writes) in [(300usize, 10_000), (1 << 20, 1_000)] {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.jasset");
-        fs::write(&path, vec![b'a'; size]).unwrap();
+        let (_dir, path) = crate::fsio::temp_file(vec![b'a'; size]);
         let windows = Rc::new(RefCell::new(Vec::with_capacity(writes)));
         let mut checked = None;
         let record = windows.clone();

@@ -312,14 +312,21 @@ mod tests {
         m.check().unwrap();
     }
 
-    #[test]
-    fn a_full_window_drops_its_leading_holes() {
+    /// A map whose window is full: ids 1 to `cap` (returned with it), each at the index
+    /// of its number.
+    fn full_window() -> (IdMap, u64) {
         let mut m = IdMap::default();
         m.reserve(8);
         let cap = m.window.capacity() as u64;
         for id in 1..=cap {
             m.insert(EntityId(id), id as u32);
         }
+        (m, cap)
+    }
+
+    #[test]
+    fn a_full_window_drops_its_leading_holes() {
+        let (mut m, cap) = full_window();
         for id in 1..=cap / 4 {
             m.remove(EntityId(id));
         }
@@ -333,12 +340,7 @@ mod tests {
 
     #[test]
     fn a_mostly_empty_full_window_moves_to_the_map() {
-        let mut m = IdMap::default();
-        m.reserve(8);
-        let cap = m.window.capacity() as u64;
-        for id in 1..=cap {
-            m.insert(EntityId(id), id as u32);
-        }
+        let (mut m, cap) = full_window();
         for id in (2..=cap).step_by(2) {
             m.remove(EntityId(id));
         }

@@ -86,7 +86,7 @@ impl TemplateCache {
         let mut buffer = TokenBuffer::new();
         let doc = buffer.tokenize(bytes, full)?;
         let mut ar = Archive::loading(doc);
-        let header = read_template_header(&mut ar, registry, full)?;
+        let header = read_template_header(&mut ar, registry)?;
         let doc = ar.document().expect("loading");
         let parent = match &header.template {
             Some((text, node)) => {
@@ -195,7 +195,6 @@ impl TemplateCache {
 fn read_template_header(
     ar: &mut Archive<'_>,
     registry: &'static Registry,
-    full: &Path,
 ) -> Result<Header, Error> {
     let mut header = read_header(ar, registry)?;
     ar.set_base_version(header.base_version);
@@ -204,12 +203,9 @@ fn read_template_header(
     }
     let doc = ar.document().expect("loading");
     if let Some((_, node)) = header.id {
-        let n = doc.node(node);
-        let w = Warning::new(
-            full,
-            n.line,
-            n.column,
-            Some(doc.key(node)),
+        let w = Warning::at_node(
+            doc,
+            node,
             WarningKind::Other("a template has no EntityID: ignored".into()),
         );
         ar.warn(w);

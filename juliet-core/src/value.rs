@@ -120,6 +120,17 @@ impl<'a> Value<'a> {
         lines.next() == Some(line) && lines.next().is_none()
     }
 
+    /// The value lines as the text that holds them, `\n` between them, when they are a
+    /// block in the writer's canonical form (read straight from a canonical file);
+    /// `None` otherwise.
+    #[inline]
+    pub(crate) fn canonical_text(&self) -> Option<&'a str> {
+        match self.repr {
+            Repr::Canonical(region) => Some(region),
+            _ => None,
+        }
+    }
+
     /// Number of value lines.
     pub fn line_count(&self) -> usize {
         match self.repr {

@@ -190,6 +190,7 @@ fn item_impl(ident: &Ident, variants: &[Variant<'_>], krate: &syn::Path) -> Toke
                 && (0..<Self as #variants_trait>::KEYS.len())
                     .all(|k| #variants_trait::same_field(self, other, k))
         },
+        read_written: None,
     };
     item_impl_of(ident, krate, quote!(#(#bounds,)*), bodies)
 }

@@ -65,6 +65,7 @@ fn item_impl(ident: &Ident, leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStre
         encode_entries: encodes,
         decode_entry: decodes,
         same_item: quote!(true #(#sames)*),
+        read_written: Some(read_written(leaves, krate)),
     };
     item_impl_of(ident, krate, bounds, bodies)
 }
@@ -83,6 +84,8 @@ pub(crate) struct ItemBodies {
     pub(crate) decode_entry: TokenStream,
     /// `same_item(&self, other)`.
     pub(crate) same_item: TokenStream,
+    /// `read_written(key, text)`, when the item has a body of its own for it.
+    pub(crate) read_written: Option<TokenStream>,
 }
 
 /// The `Item` impl of `ident` (a record: `RECORD` is true) under the where clauses
@@ -100,7 +103,15 @@ pub(crate) fn item_impl_of(
         encode_entries,
         decode_entry,
         same_item,
+        read_written,
     } = bodies;
+    let read_written = read_written.map(|body| {
+        quote! {
+            fn read_written(key: &str, text: &mut &str) -> ::core::option::Option<Self> {
+                #body
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl #krate::Item for #ident
@@ -141,7 +152,26 @@ pub(crate) fn item_impl_of(
             fn same_item(&self, other: &Self) -> bool {
                 #same_item
             }
+
+            #read_written
         }
+    }
+}
+
+/// The body of `Item::read_written`: the record (`key` empty) read leaf by leaf, in
+/// declaration order, each by its type's `read_written` under its key.
+fn read_written(leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
+    let reads = leaves.iter().map(|leaf| {
+        let (member, key, ty) = (&leaf.member, &leaf.key, leaf_item(leaf, krate));
+        quote!(record.#member = #ty::read_written(#key, text)?;)
+    });
+    quote! {
+        if !key.is_empty() {
+            return ::core::option::Option::None;
+        }
+        let mut record = <Self as ::core::default::Default>::default();
+        #(#reads)*
+        ::core::option::Option::Some(record)
     }
 }
 

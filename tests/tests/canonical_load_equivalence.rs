@@ -65,6 +65,7 @@ struct Everything {
     scores: Vec<i32>,
     waypoints: Vec<Vec3>,
     squad: Vec<Team>,
+    route: Vec<Stop>,
     #[jasset(skip)]
     scratch: u32,
 }
@@ -89,6 +90,18 @@ impl Everything {
         self.scratch = self.scratch.wrapping_add(from);
         Ok(())
     }
+}
+
+/// A record of a list: its leaves' lines are read straight from a canonical file.
+#[derive(Codec, Debug, Clone, Default, PartialEq)]
+struct Stop {
+    wait: f32,
+    label: String,
+    hp: i32,
+}
+
+fn stop() -> impl Strategy<Value = Stop> {
+    (float32(), text(), any::<i32>()).prop_map(|(wait, label, hp)| Stop { wait, label, hp })
 }
 
 /// A small version-1 class, so that structural mutations often hit its few keys.
@@ -278,7 +291,7 @@ fn everything() -> impl Strategy<Value = Everything> {
             list(text),
             list(any::<i32>),
             list(vec3),
-            list(team),
+            (list(team), list(stop)),
             any::<u32>(),
         ),
     )
@@ -308,7 +321,7 @@ fn everything() -> impl Strategy<Value = Everything> {
                     tags,
                     scores,
                     waypoints,
-                    squad,
+                    (squad, route),
                     scratch,
                 ),
             )| Everything {
@@ -334,6 +347,7 @@ fn everything() -> impl Strategy<Value = Everything> {
                 scores,
                 waypoints,
                 squad,
+                route,
                 scratch,
             },
         )

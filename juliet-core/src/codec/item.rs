@@ -95,6 +95,21 @@ pub trait Item: Clone + 'static {
 
     /// Whether two items are the same value ([`Codec::same_value`], leaf by leaf).
     fn same_item(&self, other: &Self) -> bool;
+
+    /// Reads the item from the start of `text` (a block's value lines in the writer's
+    /// canonical form, `\n` between them) when its lines are exactly the ones the
+    /// writer writes in that place: an element the line `key: value`, a composite
+    /// (`key` empty) one such line per leaf in declaration order. Moves `text` past
+    /// them. `None` for anything else, a value that does not read included: the caller
+    /// then reads the text the general way ([`Item::decode_entry`]), which reports it.
+    /// The composites `#[derive(Codec)]` makes whose leaves are elements take this
+    /// path; other items do not (`None`).
+    #[doc(hidden)]
+    #[inline]
+    fn read_written(key: &str, text: &mut &str) -> Option<Self> {
+        let _ = (key, text);
+        None
+    }
 }
 
 impl<T: Element> Item for T {
@@ -142,6 +157,20 @@ impl<T: Element> Item for T {
 
     fn same_item(&self, other: &Self) -> bool {
         self.same_value(other)
+    }
+
+    #[inline]
+    fn read_written(key: &str, text: &mut &str) -> Option<Self> {
+        let rest = text.strip_prefix(key)?.strip_prefix(": ")?;
+        // Value lines are short: a loop, not a search.
+        let end = rest.bytes().position(|b| b == b'\n').unwrap_or(rest.len());
+        let line = &rest[..end];
+        if key.is_empty() || line.is_empty() || line.starts_with([' ', '\t']) {
+            return None;
+        }
+        let value = T::decode_element(Value::one_line(line)).ok()?;
+        *text = rest.get(end + 1..).unwrap_or_default();
+        Some(value)
     }
 }
 

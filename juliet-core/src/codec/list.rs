@@ -77,6 +77,9 @@ fn read_records<'a, T: Item>(value: Value<'a>) -> Result<Vec<T>, ValueError<'a>>
     if value.is_only(EMPTY_LIST) {
         return Ok(Vec::new());
     }
+    if let Some(items) = value.canonical_text().and_then(read_written::<T>) {
+        return Ok(items);
+    }
     let mut items = Vec::new();
     for_each_record(&value, |after, lines| {
         if !after.is_empty() {
@@ -93,6 +96,21 @@ fn read_records<'a, T: Item>(value: Value<'a>) -> Result<Vec<T>, ValueError<'a>>
         Ok(())
     })?;
     Ok(items)
+}
+
+/// A list of records as the writer writes it (`text`, its lines in canonical form): a
+/// `-` line, then the record's lines as [`Item::read_written`] reads them, for each
+/// element. `None` for any other text, which [`read_records`] reads line by line.
+fn read_written<T: Item>(mut text: &str) -> Option<Vec<T>> {
+    let mut items = Vec::new();
+    while !text.is_empty() {
+        text = match text.strip_prefix(super::ITEM_MARK)? {
+            "" => "",
+            rest => rest.strip_prefix('\n')?,
+        };
+        items.push(T::read_written("", &mut text)?);
+    }
+    Some(items)
 }
 
 /// A list of tokens on one line, as an element of a list (`Vec<Vec<f32>>`: one inner
@@ -135,6 +153,82 @@ mod tests {
         assert!(dec::<Vec<String>>("[]").unwrap().is_empty());
         let quoted = vec!["[]".to_owned()];
         assert_eq!(dec::<Vec<String>>(&enc(quoted.clone())).unwrap(), quoted);
+    }
+
+    #[derive(juliet_derive::Codec, Clone, Default, PartialEq, Debug)]
+    #[jasset(crate = crate)]
+    struct Stop {
+        wait: f32,
+        label: String,
+        stats: Inner,
+    }
+
+    #[derive(juliet_derive::Codec, Clone, Default, PartialEq, Debug)]
+    #[jasset(crate = crate)]
+    struct Inner {
+        hp: i32,
+    }
+
+    #[derive(juliet_derive::Codec, Clone, Default, PartialEq, Debug)]
+    #[jasset(crate = crate)]
+    struct Flat {
+        wait: f32,
+        label: String,
+    }
+
+    /// A list read from `text` as a canonical file gives it, and from the same text as
+    /// free text (the general path).
+    fn both_ways<T: Item + PartialEq + std::fmt::Debug>(
+        text: &str,
+    ) -> (
+        Result<Vec<T>, ValueError<'_>>,
+        Result<Vec<T>, ValueError<'_>>,
+    ) {
+        let written = Vec::<T>::decode(Value::from_canonical_block(text));
+        let general = Vec::<T>::decode(Value::from_text(text));
+        (written, general)
+    }
+
+    #[test]
+    fn records_in_the_writers_form_read_as_the_general_path_reads_them() {
+        let route = vec![
+            Flat {
+                wait: 0.5,
+                label: "gate".into(),
+            },
+            Flat::default(),
+        ];
+        let text = enc(route.clone());
+        assert_eq!(text, "-\nWait: 0.5\nLabel: gate\n-\nWait: 0.0\nLabel: \"\"");
+        assert_eq!(read_written::<Flat>(&text), Some(route.clone()));
+        let (written, general) = both_ways::<Flat>(&text);
+        assert_eq!((written.unwrap(), general.unwrap()), (route.clone(), route));
+        // Not the writer's form (a leaf left out, another order, another spelling, a
+        // blank after the colon, a nested composite): the general path reads them.
+        for text in [
+            "-\nLabel: gate",
+            "-\nLabel: gate\nWait: 0.5",
+            "-\nwait: 0.5\nLabel: gate",
+            "-\nWait:  0.5\nLabel: gate",
+        ] {
+            assert_eq!(read_written::<Flat>(text), None, "{text:?}");
+            let (written, general) = both_ways::<Flat>(text);
+            assert_eq!(written.unwrap(), general.unwrap(), "{text:?}");
+        }
+        let nested = enc(vec![Stop::default()]);
+        assert_eq!(read_written::<Stop>(&nested), None);
+        let (written, general) = both_ways::<Stop>(&nested);
+        assert_eq!(written.unwrap(), general.unwrap());
+        // A leaf twice, or a bad value: the general path's error, at the same text.
+        for text in [
+            "-\nWait: 0.5\nLabel: a\nLabel: b",
+            "-\nWait: soon\nLabel: a",
+        ] {
+            assert_eq!(read_written::<Flat>(text), None, "{text:?}");
+            let (written, general) = both_ways::<Flat>(text);
+            let (written, general) = (written.unwrap_err(), general.unwrap_err());
+            assert_eq!((written.kind, written.found), (general.kind, general.found));
+        }
     }
 
     #[test]

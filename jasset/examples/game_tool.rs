@@ -2,9 +2,10 @@
 //! stock ones. A game writes the same `main` in `src/bin/jasset.rs`, its kinds coming
 //! from its library (docs/guide.md, "Your game's own jasset").
 //!
-//! `cargo run -p jasset --example game_tool -- schema export` lists `Lantern` with the
-//! stock kinds; `check`, `fmt`, `inspect`, `set` and the rest take files of `Kind:
-//! Lantern`.
+//! `cargo run -p jasset --example game_tool -- schema export -o -` prints the schema of
+//! the game's kinds, `Lantern` (`--stock-kinds` adds the stock ones); `check`, `fmt`,
+//! `inspect`, `set` and the rest take files of `Kind: Lantern` in a project (a folder
+//! holding `Assets/`).
 
 use juliet_entities::prelude::*;
 

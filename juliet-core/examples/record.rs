@@ -1,7 +1,9 @@
 //! One record through juliet-core alone: a class derived with `#[jasset(crate = ...)]`
 //! (a game derives through `juliet-entities` instead), read from a hand-edited file
-//! (comments, snake_case keys, an unknown key kept), written back in canonical form,
-//! and a bad value reported at its line and column.
+//! (comments, snake_case keys, an unknown key reported), written in canonical form, and
+//! a bad value reported at its line and column. (The canonical form holds what the class
+//! declares; a world's save, which edits the file in place, keeps the unknown key's
+//! line.)
 //!
 //! `cargo run -p juliet-core --example record`
 
@@ -34,7 +36,7 @@ fn main() -> Result<(), juliet_core::Error> {
     let (door, report) = from_text::<Door>(&mut buffer, edited, path)?;
     println!("read: {door:?}");
     for unknown in report.unknown().iter() {
-        println!("kept, to be written back: {}", unknown.key());
+        println!("unknown key, not the class's: {}", unknown.key());
     }
 
     let mut text = String::new();

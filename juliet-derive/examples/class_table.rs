@@ -1,6 +1,7 @@
 //! What `#[derive(Entity)]` makes of a struct: its class (name, version, deprecated
 //! keys) and its property table, one row per leaf (a composite's leaves by their
-//! dotted path), with each leaf's key, type, byte offset and default as written.
+//! dotted path) with its key, type and byte offset, then the defaults as a file writes
+//! them.
 //!
 //! `cargo run -p juliet-derive --example class_table`
 
@@ -49,10 +50,10 @@ fn main() {
     let guard = Guard::default_value();
     let mut text = String::new();
     guard.save(&mut Archive::saving(&mut text));
-    println!("{:<12} {:<24} {:>6}", "key", "type", "offset");
+    println!("{:<12} {:<28} {:>6}", "key", "type", "offset");
     for p in class.properties {
         println!(
-            "{:<12} {:<24} {:>6}",
+            "{:<12} {:<28} {:>6}",
             p.key,
             p.property_type.to_string(),
             p.offset

@@ -13,8 +13,31 @@
 //! save/load pair and the migration call. See [`Entity`] and [`Codec`] for every
 //! attribute.
 //!
+//! ```
+//! use juliet_entities::juliet_core::Reflect;
+//! use juliet_entities::{Codec, Entity};
+//!
+//! #[derive(Codec, Clone, Default)]
+//! struct Stats { hp: f32, armor: f32 }
+//!
+//! #[derive(Entity)]
+//! #[jasset(version = 2)]
+//! struct Guard {
+//!     #[jasset(default = 3.5)]
+//!     walk_speed: f32,
+//!     stats: Stats,
+//! }
+//!
+//! // One property a leaf, a composite's leaves by their path.
+//! let keys: Vec<&str> = Guard::CLASS.properties.iter().map(|p| p.key).collect();
+//! assert_eq!(keys, ["WalkSpeed", "Stats.Hp", "Stats.Armor"]);
+//! assert_eq!(Guard::CLASS.version, 2);
+//! ```
+//!
 //! The crate is split as parse (`attr`, `ast`) -> validate (`validate`) -> expand
-//! (`entity`, `codec`), with every error collected in one context (`ctxt`) and
+//! (`entity`; `codec` with `composite`, `record`, `data_enum` and `variant_leaves` for
+//! composites and enums; `construct` for the construct macros), the key rules from
+//! `juliet-key` (`key`), with every error collected in one context (`ctxt`) and
 //! reported at once, next to a stub impl so that one mistake does not cascade.
 #![forbid(unsafe_code)]
 

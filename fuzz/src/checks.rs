@@ -13,11 +13,11 @@ use juliet_core::{Codec, Document, Error, TokenBuffer, UnknownProperties, Value}
 use juliet_entities::{load_entity as load_one, save_entity, EntityManager, LoadedEntity};
 
 /// The label every fuzzed file gets in errors.
-pub(crate) const FUZZ_PATH: &str = "fuzz.jasset";
+pub const FUZZ_PATH: &str = "fuzz.jasset";
 
 /// A unit enum with a derived codec, so that enum decoding is fuzzed too.
 #[derive(juliet_entities::Codec, Clone, Copy, PartialEq, Debug, Default)]
-pub(crate) enum FuzzTeam {
+pub enum FuzzTeam {
     /// The default.
     #[default]
     Neutral,
@@ -32,7 +32,7 @@ pub(crate) enum FuzzTeam {
 /// next to the stock kinds.
 #[derive(juliet_entities::Entity, Debug, Clone, PartialEq)]
 #[jasset(version = 3, deprecated = "OldName")]
-pub(crate) struct FuzzEveryType {
+pub struct FuzzEveryType {
     /// bool.
     pub flag: bool,
     /// i8.
@@ -75,7 +75,7 @@ pub(crate) struct FuzzEveryType {
 
 /// Checks the location of an error about a file of `src_len` bytes: line and column are
 /// both 0 (the whole file) or both 1-based and inside the file; the message renders.
-pub(crate) fn check_error(err: &Error, bytes: &[u8]) {
+pub fn check_error(err: &Error, bytes: &[u8]) {
     let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
     if err.location.line == 0 {
         assert_eq!(
@@ -146,7 +146,7 @@ fn decode_round_trip<T: Codec + Default + std::fmt::Debug>(
 /// The `tokenize` target: tokenizes `data`; on success decodes every node as each stock
 /// codec type (round-tripping what decodes), and writes every node back the way unknown
 /// keys are written on save, which must tokenize to the same keys and value lines.
-pub(crate) fn tokenize(data: &[u8]) {
+pub fn tokenize(data: &[u8]) {
     let path = Path::new(FUZZ_PATH);
     // A warm buffer (its key cache filled by this very input, so that the scanner's
     // fast paths run) and a cold one agree on everything.
@@ -238,7 +238,7 @@ fn summary(result: Result<Document<'_>, Error>) -> Summary {
 
 /// The `Kind` lines the first byte of a `load_entity` input chooses from; the last
 /// choice puts nothing in front (the input names its own kind, as the seed corpus does).
-pub(crate) const KIND_PREFIXES: &[&str] = &[
+pub const KIND_PREFIXES: &[&str] = &[
     "; Kind\nInert\n",
     "; Kind\nCollectible\n",
     "; Kind\nProjectile\n",
@@ -248,7 +248,7 @@ pub(crate) const KIND_PREFIXES: &[&str] = &[
 
 /// The bytes `load_entity` loads for input `data`: the `Kind` line picked by the first
 /// byte, then the rest.
-pub(crate) fn entity_file(data: &[u8]) -> Vec<u8> {
+pub fn entity_file(data: &[u8]) -> Vec<u8> {
     let Some((&selector, rest)) = data.split_first() else {
         return Vec::new();
     };
@@ -282,7 +282,7 @@ fn load_and_save(bytes: &[u8]) -> Result<(EntityManager, LoadedEntity, String), 
 /// must be located and leave the manager empty; a load must save to text that loads
 /// again to the same entity (the same saved text) with the same unknown keys, byte for
 /// byte.
-pub(crate) fn load_entity(data: &[u8]) {
+pub fn load_entity(data: &[u8]) {
     let bytes = entity_file(data);
     let (_, first, text) = match load_and_save(&bytes) {
         Ok(done) => done,
@@ -308,15 +308,15 @@ pub(crate) fn load_entity(data: &[u8]) {
 
 /// Where the `load_instance` target puts its templates (in a cache whose project root
 /// does not exist: nothing is read from disk).
-pub(crate) const FUZZ_TEMPLATE: &str = "Assets/Templates/Fuzz.jasset";
+pub const FUZZ_TEMPLATE: &str = "Assets/Templates/Fuzz.jasset";
 /// The parent template of [`FUZZ_TEMPLATE`] when the input has three parts.
-pub(crate) const FUZZ_PARENT: &str = "Assets/Templates/FuzzParent.jasset";
+pub const FUZZ_PARENT: &str = "Assets/Templates/FuzzParent.jasset";
 
 /// The texts the `load_instance` target loads for input `data`, split at NUL bytes
 /// (which no `.jasset` file holds): `template NUL instance`, or `parent NUL template
 /// NUL instance`. A `Template` line naming the next template up is put in front of the
 /// instance and, with a parent, of the template.
-pub(crate) fn instance_parts(data: &[u8]) -> (Option<String>, String, Vec<u8>) {
+pub fn instance_parts(data: &[u8]) -> (Option<String>, String, Vec<u8>) {
     let mut parts = data.splitn(3, |&b| b == 0);
     let first = parts.next().unwrap_or_default();
     let (parent, template, instance) = match (parts.next(), parts.next()) {
@@ -380,7 +380,7 @@ fn load_instance_and_save(
 /// located and leave nothing allocated. A loaded instance must save sparsely to text
 /// that loads again to the same entity (same sparse text, same full text, same unknown
 /// keys); after `revert_to_template` it must show no override.
-pub(crate) fn load_instance(data: &[u8]) {
+pub fn load_instance(data: &[u8]) {
     let (parent, template, bytes) = instance_parts(data);
     let mut cache = juliet_entities::TemplateCache::new("/nonexistent/juliet-fuzz-project");
     if let Some(parent) = &parent {

@@ -6,7 +6,8 @@
 //! behaviour; `docs/reliability.md` lists them.
 
 #[path = "../../fuzz/src/checks.rs"]
-#[allow(dead_code)]
+// The fuzz crate's public checks, a private module here.
+#[allow(dead_code, unreachable_pub)]
 mod checks;
 
 use std::fs;

@@ -75,11 +75,15 @@ fn record_to_json<'a>(
             let name = leaf.map_or(segment, |(key, _)| *key).to_owned();
             if segments.peek().is_none() {
                 let json = match leaf {
-                    Some((_, ty)) => to_json(ty, Value::from_text(text))?,
+                    Some((_, ty)) => to_json(ty, Value::from_line(text))?,
                     None => Json::String(text.to_owned()),
                 };
-                if at.insert(name, json).is_some() {
-                    return Err(ValueError::new(ValueErrorKind::DuplicateEntry, path));
+                // An empty object is the place a variant's field line made before its
+                // variant's line.
+                match at.insert(name, json) {
+                    Some(Json::Object(o)) if o.is_empty() => {}
+                    Some(_) => return Err(ValueError::new(ValueErrorKind::DuplicateEntry, path)),
+                    None => {}
                 }
                 break;
             }
@@ -88,7 +92,12 @@ fn record_to_json<'a>(
                 Some((_, PropertyType::Record { leaves, .. })) => leaves,
                 Some((_, PropertyType::EnumWithData { variants, .. })) => {
                     // The variant's line came first: `{"Variant": {fields}}`; a variant
-                    // without fields is a string.
+                    // without fields is a string. Without the variant's line (the
+                    // composite's default variant, which the type does not name), the
+                    // field is not shown.
+                    if matches!(inner, Json::Object(o) if o.is_empty()) {
+                        break;
+                    }
                     let Some((variant, fields)) = inner.as_object_mut().and_then(|o| {
                         let (variant, fields) = o.iter_mut().next()?;
                         Some((variant.clone(), fields))
@@ -153,11 +162,11 @@ fn element_to_json<'a>(ty: &PropertyType, line: &'a str) -> Result<Json, ValueEr
         PropertyType::List(_) if line == EMPTY_LIST => Ok(Json::Array(Vec::new())),
         PropertyType::List(inner) => {
             let items = tokens(line)
-                .map(|t| to_json(inner, Value::from_text(t)))
+                .map(|t| to_json(inner, Value::from_line(t)))
                 .collect::<Result<_, _>>()?;
             Ok(Json::Array(items))
         }
-        _ => to_json(ty, Value::from_text(line)),
+        _ => to_json(ty, Value::from_line(line)),
     }
 }
 
@@ -300,7 +309,7 @@ fn map_to_json<'a>(
 ) -> Result<Json, ValueError<'a>> {
     let mut entries = serde_json::Map::new();
     let key_text = |k: &'a str| -> Result<String, ValueError<'a>> {
-        Ok(match to_json(key, Value::from_text(k))? {
+        Ok(match to_json(key, Value::from_line(k))? {
             Json::String(text) => text,
             other => other.to_string(),
         })
@@ -318,7 +327,7 @@ fn map_to_json<'a>(
     for line in value.lines().filter(|l| *l != EMPTY_MAP) {
         let (k, v) =
             split_entry(line).ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
-        entries.insert(key_text(k)?, to_json(inner, Value::from_text(v))?);
+        entries.insert(key_text(k)?, to_json(inner, Value::from_line(v))?);
     }
     Ok(Json::Object(entries))
 }

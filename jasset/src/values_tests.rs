@@ -73,6 +73,30 @@ fn records_and_enums_with_data_become_objects_keyed_by_leaf() {
             {"Trigger": "Never"}
         ])
     );
+    // A field's line before its variant's, as the game reads it; without the variant's
+    // line the field is not shown (the type does not name the default variant).
+    assert_eq!(
+        to_json(
+            &STEPS,
+            v("-\nTrigger.Radius: 2\nTrigger: OnTouch\n-\nTrigger.Radius: 5")
+        )
+        .unwrap(),
+        json!([{"Trigger": {"OnTouch": {}}}, {"Trigger": {}}])
+    );
+    // A leaf's value is its whole line: a `#` in it is text.
+    static LABELLED: PropertyType = PropertyType::Record {
+        name: "Labelled",
+        leaves: &[("Color", &PropertyType::String)],
+    };
+    static PALETTE: PropertyType = PropertyType::Map(&PropertyType::String, &PropertyType::String);
+    assert_eq!(
+        to_json(&PropertyType::List(&LABELLED), v("-\nColor: #ff0000")).unwrap(),
+        json!([{"Color": "#ff0000"}])
+    );
+    assert_eq!(
+        to_json(&PALETTE, v("red: #ff0000")).unwrap(),
+        json!({"red": "#ff0000"})
+    );
 }
 
 #[test]

@@ -81,6 +81,21 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// One value line taken whole, as the text after a record's `Key: ` or a map
+    /// entry's: already trimmed, and a `#` or `//` at its start is text, not a comment
+    /// (`Color: #ff0000` holds `#ff0000`). The value the codecs read such a line as.
+    ///
+    /// ```
+    /// use juliet_core::{Codec, Value};
+    ///
+    /// assert_eq!(String::decode(Value::from_line("#ff0000")).unwrap(), "#ff0000");
+    /// assert!(String::decode(Value::from_text("#ff0000")).is_err()); // a comment line
+    /// ```
+    #[inline]
+    pub fn from_line(line: &'a str) -> Value<'a> {
+        Value::one_line(line)
+    }
+
     /// One value line that is already trimmed and not a comment: an element line of a
     /// list or map, or one token of a line, as the container codecs hand it on.
     #[inline]

@@ -296,14 +296,14 @@ pub(crate) fn read_record<'a, T: Item>(
     Ok(())
 }
 
-/// A record line as the writer writes it, `Key: value` (the key identifiers joined by
-/// `.`, as [`crate::crc::is_identifier`] has them, one space after the colon, a value
-/// that does not start with a blank): its key and value; `None` for any other line,
-/// which [`any_record_line`] reads.
+/// A record line as the writer writes it, `Key: value` (a record key, as
+/// [`is_record_key`] has them, one space after the colon, a value that does not start
+/// with a blank): its key and value; `None` for any other line, which
+/// [`any_record_line`] reads.
 #[inline]
 fn record_line(line: &str) -> Option<(&str, &str)> {
     let bytes = line.as_bytes();
-    if !matches!(bytes.first(), Some(b) if b.is_ascii_alphabetic() || *b == b'_') {
+    if !matches!(bytes.first(), Some(b) if b.is_ascii_alphanumeric() || *b == b'_') {
         return None;
     }
     // One pass over the key: its bytes, and no segment empty.
@@ -341,16 +341,28 @@ fn any_record_line(line: &str) -> Result<(&str, &str), ValueError<'_>> {
     let (key, text) = split_entry(line)
         .filter(|(k, v)| !k.is_empty() && !v.is_empty())
         .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
-    if !crate::crc::is_identifier(key.as_bytes()) {
+    if !is_record_key(key) {
         return Err(ValueError::new(
             ValueErrorKind::Custom(format!(
-                "`{key}` is not a leaf's key: keys are identifiers, joined by `.` for a \
-                 nested composite's leaves (`Stats.Hp`)"
+                "`{key}` is not a leaf's key: keys are ASCII letters, digits and `_` (a \
+                 tuple struct's leaves are `0`, `1`, ...), joined by `.` for a nested \
+                 composite's leaves (`Stats.Hp`)"
             )),
             key,
         ));
     }
     Ok((key, text))
+}
+
+/// Whether `key` is a record line's key: segments of ASCII letters, digits and `_`
+/// (a field's key, or a tuple struct's `0`, `1`, ...), joined by `.`.
+fn is_record_key(key: &str) -> bool {
+    key.split('.').all(|segment| {
+        !segment.is_empty()
+            && segment
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    })
 }
 
 /// The first segment of a record key's path and the rest (`"Stats.Hp"` gives
@@ -577,7 +589,8 @@ mod tests {
         assert_eq!(record_line("Trigger.0: 4"), Some(("Trigger.0", "4")));
         // Keys that are not identifiers joined by `.` take the other path, which refuses
         // them at the key.
-        for line in ["1x: 1", ".Hp: 1", "Stats..Hp: 1", "Stats.: 1", "Hp-x: 1"] {
+        assert_eq!(record_line("0: 1.5"), Some(("0", "1.5")));
+        for line in [".Hp: 1", "Stats..Hp: 1", "Stats.: 1", "Hp-x: 1"] {
             assert_eq!(record_line(line), None, "{line:?}");
             let e = decode_record::<Bag>(&[line]).unwrap_err();
             assert!(

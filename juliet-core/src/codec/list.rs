@@ -176,6 +176,19 @@ mod tests {
         label: String,
     }
 
+    #[derive(juliet_derive::Codec, Clone, Default, PartialEq, Debug)]
+    #[jasset(crate = crate)]
+    struct Range(f32, f32);
+
+    #[test]
+    fn a_list_of_tuple_structs_reads_back_both_ways() {
+        let spans = vec![Range(1.0, 2.0), Range(-0.5, 0.0)];
+        let text = enc(spans.clone());
+        assert_eq!(text, "-\n0: 1.0\n1: 2.0\n-\n0: -0.5\n1: 0.0");
+        let (written, general) = both_ways::<Range>(&text);
+        assert_eq!((written.unwrap(), general.unwrap()), (spans.clone(), spans));
+    }
+
     /// A list read from `text` as a canonical file gives it, and from the same text as
     /// free text (the general path).
     fn both_ways<T: Item + PartialEq + std::fmt::Debug>(

@@ -5,12 +5,12 @@
 //! lines.
 
 mod project;
+mod text;
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
 
 use glam::Vec3;
-use juliet_core::{Archive, PropertyType, Reflect, TokenBuffer};
+use juliet_core::{PropertyType, Reflect};
 use juliet_entities::{Codec, Entity, EntityId};
 use project::{instance, value_of, Project};
 
@@ -108,18 +108,12 @@ const PATROL: &str = "; ClassVersion\n1\n\
 ; Speed\n3.0\n";
 
 fn save(value: &Patrol) -> String {
-    let mut text = String::new();
-    value.save(&mut Archive::saving(&mut text));
-    text
+    text::saved(value)
 }
 
 /// Loads `text` into a default `Patrol`.
 fn load(text: &str) -> Result<Patrol, juliet_core::Error> {
-    let mut buffer = TokenBuffer::new();
-    let doc = buffer.tokenize(text.as_bytes(), Path::new("patrol.jasset"))?;
-    let mut value = Patrol::default_value();
-    value.load(&mut Archive::loading(doc))?;
-    Ok(value)
+    text::loaded(text, "patrol.jasset")
 }
 
 #[test]
@@ -232,11 +226,7 @@ fn changing_one_leaf_or_adding_an_element_changes_only_those_lines() {
     let mut value = patrol();
     value.route[1].stats.armor = 4.0;
     let after = save(&value);
-    let changed: Vec<(&str, &str)> = before
-        .lines()
-        .zip(after.lines())
-        .filter(|(a, b)| a != b)
-        .collect();
+    let changed = text::changed_lines(&before, &after);
     assert_eq!(changed, [("Stats.Armor: 0.0", "Stats.Armor: 4.0")]);
 
     value.route.push(Waypoint::default());

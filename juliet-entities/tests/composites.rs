@@ -4,6 +4,7 @@
 //! template's others, and revert works per leaf.
 
 mod project;
+mod text;
 
 use std::path::Path;
 
@@ -90,11 +91,7 @@ fn each_leaf_is_a_property_of_its_own_keyed_by_its_path() {
 
 /// Loads `text` into a default `Guard`.
 fn load(text: &str) -> Result<Guard, juliet_core::Error> {
-    let mut buffer = TokenBuffer::new();
-    let doc = buffer.tokenize(text.as_bytes(), Path::new("guard.jasset"))?;
-    let mut value = Guard::default_value();
-    value.load(&mut Archive::loading(doc))?;
-    Ok(value)
+    text::loaded(text, "guard.jasset")
 }
 
 #[test]

@@ -3,10 +3,10 @@
 //! variant's fields (`Radius: 2.5`); a composite element with an enum field writes the
 //! variant as `Trigger: OnTouch` and each field by its path (`Trigger.Radius: 2.5`).
 
+mod text;
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use juliet_core::{Archive, PropertyType, Reflect, TokenBuffer};
+use juliet_core::{PropertyType, Reflect};
 use juliet_entities::{Codec, Entity};
 
 #[derive(Codec, Clone, Debug, PartialEq, Default)]
@@ -67,17 +67,12 @@ const SEQUENCE: &str = "; ClassVersion\n1\n\
 -\nWait: 0.0\nTrigger: Never\n";
 
 fn save(value: &Sequence) -> String {
-    let mut text = String::new();
-    value.save(&mut Archive::saving(&mut text));
-    text
+    text::saved(value)
 }
 
+/// Loads `text` into a default `Sequence`.
 fn load(text: &str) -> Result<Sequence, juliet_core::Error> {
-    let mut buffer = TokenBuffer::new();
-    let doc = buffer.tokenize(text.as_bytes(), Path::new("sequence.jasset"))?;
-    let mut value = Sequence::default_value();
-    value.load(&mut Archive::loading(doc))?;
-    Ok(value)
+    text::loaded(text, "sequence.jasset")
 }
 
 #[test]
@@ -178,11 +173,7 @@ fn changing_one_field_of_one_element_changes_one_line() {
         once: true,
     };
     let after = save(&value);
-    let changed: Vec<(&str, &str)> = before
-        .lines()
-        .zip(after.lines())
-        .filter(|(a, b)| a != b)
-        .collect();
+    let changed = text::changed_lines(&before, &after);
     assert_eq!(
         changed,
         [

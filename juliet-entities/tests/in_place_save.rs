@@ -3,6 +3,7 @@
 //! edits, a save changes exactly the lines of the changed values, and a save with
 //! nothing changed writes nothing.
 
+mod text;
 use std::fs;
 
 use glam::Vec3;
@@ -345,11 +346,7 @@ fn a_migrated_key_takes_the_place_of_the_deprecated_one() {
         "; EntityID\n0x0000000000000005\n\n; Kind\nProjectile\n\n; ClassVersion\n2\n\n\
          # tuned by hand\n; VelocityX\n75.5\n\n; Damage\n12.0\n"
     );
-    let changed: Vec<(&str, &str)> = before
-        .lines()
-        .zip(after.lines())
-        .filter(|(a, b)| a != b)
-        .collect();
+    let changed = text::changed_lines(before, &after);
     assert_eq!(
         changed,
         [("1", "2"), ("; Speed", "; VelocityX"), ("10.0", "12.0")]

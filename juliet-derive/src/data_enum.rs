@@ -13,7 +13,7 @@ use syn::{DataEnum, DeriveInput, Fields, Ident, Type};
 use crate::attr::{FieldAttrs, VariantAttrs};
 use crate::ctxt::Ctxt;
 use crate::key::{key_problem, normalize, pascal_case};
-use crate::record::{item_impl_of, ItemBodies};
+use crate::record::{item_and_optional, item_impl_of, ItemBodies};
 
 /// One variant: its name as written and its fields.
 pub(crate) struct Variant<'a> {
@@ -138,15 +138,10 @@ pub(crate) fn expand(
 /// variant (each field's one-line form). As a leaf of a record (a list element's
 /// field): one `Path: Variant` line, then one `Path.Field: value` line per field.
 fn whole(input: &DeriveInput, variants: &[Variant<'_>], krate: &syn::Path) -> TokenStream {
-    let item_impl = item_impl(&input.ident, variants, krate);
-    let optional_impl = optional_impl(&input.ident, krate);
-    quote! {
-        const _: () = {
-            #item_impl
-
-            #optional_impl
-        };
-    }
+    item_and_optional(
+        item_impl(&input.ident, variants, krate),
+        optional_impl(&input.ident, krate),
+    )
 }
 
 /// The `Item` impl: the enum as a list element or a map's value, and as a leaf of a

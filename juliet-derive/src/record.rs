@@ -14,8 +14,14 @@ use crate::composite::Leaf;
 
 /// The `Item` and `Optional` impls of the composite whose leaves are `leaves`.
 pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
-    let item_impl = item_impl(&input.ident, leaves, krate);
-    let optional_impl = optional_impl(&input.ident, krate);
+    item_and_optional(
+        item_impl(&input.ident, leaves, krate),
+        optional_impl(&input.ident, krate),
+    )
+}
+
+/// An `Item` impl and an `Optional` impl in one `const _: () = { ... };` block.
+pub(crate) fn item_and_optional(item_impl: TokenStream, optional_impl: TokenStream) -> TokenStream {
     quote! {
         const _: () = {
             #item_impl

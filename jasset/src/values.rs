@@ -87,34 +87,13 @@ fn record_to_json<'a>(
                 }
                 break;
             }
-            let mut inner = at.entry(name).or_insert_with(|| json!({}));
-            types = match leaf {
-                Some((_, PropertyType::Record { leaves, .. })) => leaves,
-                Some((_, PropertyType::EnumWithData { variants, .. })) => {
-                    // The variant's line came first: `{"Variant": {fields}}`; a variant
-                    // without fields is a string. Without the variant's line (the
-                    // composite's default variant, which the type does not name), the
-                    // field is not shown.
-                    if matches!(inner, Json::Object(o) if o.is_empty()) {
-                        break;
-                    }
-                    let Some((variant, fields)) = inner.as_object_mut().and_then(|o| {
-                        let (variant, fields) = o.iter_mut().next()?;
-                        Some((variant.clone(), fields))
-                    }) else {
-                        let next = segments.next().unwrap_or_default();
-                        return Err(no_such_leaf(next, &[]));
-                    };
-                    inner = fields;
-                    variants
-                        .iter()
-                        .find(|(name, _)| *name == variant)
-                        .map_or(&[][..], |(_, fields)| fields)
-                }
-                _ => &[],
+            let inner = at.entry(name).or_insert_with(|| json!({}));
+            let Some((inner, next)) = step_into(inner, leaf.map(|(_, ty)| *ty)) else {
+                break;
             };
+            types = next;
             let Json::Object(inner) = inner else {
-                // A leaf of one line, read already.
+                // A leaf of one line, read already, or a variant without fields.
                 let next = segments.next().unwrap_or_default();
                 return Err(no_such_leaf(next, &[]));
             };
@@ -122,6 +101,32 @@ fn record_to_json<'a>(
         }
     }
     Ok(Json::Object(object))
+}
+
+/// Where a record line's path goes on past a leaf of type `ty` whose JSON is `inner`:
+/// a nested composite's object and its leaves; the object of the fields of the variant
+/// an enum's line read (`{"Variant": {fields}}`), and that variant's fields; else
+/// `inner` itself and no leaves. `None` for an enum whose variant's line has not come
+/// (the composite's default variant, which the type does not name): the field is not
+/// shown.
+fn step_into<'j, 't>(
+    inner: &'j mut Json,
+    ty: Option<&'t PropertyType>,
+) -> Option<(&'j mut Json, &'t [(&'t str, &'t PropertyType)])> {
+    match ty {
+        Some(PropertyType::Record { leaves, .. }) => Some((inner, leaves)),
+        Some(PropertyType::EnumWithData { variants, .. }) => match inner {
+            Json::Object(object) => {
+                let (variant, fields) = object.iter_mut().next()?;
+                let types = (variants.iter().find(|(name, _)| name == variant))
+                    .map_or(&[][..], |(_, fields)| fields);
+                Some((fields, types))
+            }
+            // A variant without fields is a string.
+            other => Some((other, &[])),
+        },
+        _ => Some((inner, &[])),
+    }
 }
 
 /// The error for a record line whose path has `segment` where `types` are the leaves

@@ -161,11 +161,15 @@ impl<T: Element> Item for T {
 
     #[inline]
     fn read_written(key: &str, text: &mut &str) -> Option<Self> {
+        // An element is a leaf of a record, never a record of its own (`key` empty).
+        if key.is_empty() {
+            return None;
+        }
         let rest = text.strip_prefix(key)?.strip_prefix(": ")?;
         // Value lines are short: a loop, not a search.
         let end = rest.bytes().position(|b| b == b'\n').unwrap_or(rest.len());
         let line = &rest[..end];
-        if key.is_empty() || line.is_empty() || line.starts_with([' ', '\t']) {
+        if line.is_empty() || line.starts_with([' ', '\t']) {
             return None;
         }
         let value = T::decode_element(Value::one_line(line)).ok()?;

@@ -38,7 +38,10 @@ pub(crate) fn parse(key: &str) -> Option<Result<ElementPath<'_>, String>> {
         }
     };
     let bad_path = |p: &str| !is_identifier(p.as_bytes()) || p.split('.').any(str::is_empty);
-    let bad_leaf = after.starts_with('.') && bad_path(leaf);
+    // A leaf's segments are keys, or a tuple struct's `0`, `1`, ...
+    let bad_segment =
+        |s: &str| s.is_empty() || !s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let bad_leaf = after.starts_with('.') && leaf.split('.').any(bad_segment);
     Some(
         if bad_path(property) || selector.trim().is_empty() || bad_leaf {
             Err(format!(
@@ -273,12 +276,15 @@ mod tests {
         );
         assert_eq!(path("Spawns[big orc]").selector, "big orc");
         assert_eq!(path("Route[0].Stats.Hp").leaf, "Stats.Hp");
+        // A tuple struct's leaves are `0`, `1`, ...
+        assert_eq!(path("Spans[0].1").leaf, "1");
         for bad in [
             "Route[1",
             "Route[]",
             "Route[1]x",
             "Route[1].",
             "Route[1]..Hp",
+            "Route[1].Hp-x",
             "[1]",
         ] {
             assert!(parse(bad).unwrap().is_err(), "{bad}");

@@ -115,7 +115,6 @@ pub mod __private {
     pub use crate::leaves::{
         class_table, header_bytes, headers, in_set, leaf_count, table, Field, Part,
     };
-    pub use crate::value::value_line;
     pub use crate::variant_leaves::{
         decode_variant_field, read_field_leaf, read_record_variant, read_variant_field,
         read_variant_leaf, record_field, save_variant_leaves, FieldLeaf, VariantLeaf, Variants,

@@ -272,12 +272,6 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
-/// One value line as the derive's record readers hand it to an element's codec
-/// (already trimmed; a `#` in it is text, not a comment).
-pub fn value_line(line: &str) -> Value<'_> {
-    Value::one_line(line)
-}
-
 /// One value line where it sits in its source: `src[start..end]`, for codecs
 /// that read its bytes and slice its text only when they need a `&str`.
 #[derive(Debug, Clone, Copy)]

@@ -241,7 +241,7 @@ fn decode_entry(variants: &[Variant<'_>], krate: &syn::Path) -> TokenStream {
             let dec = quote_spanned!(ty.span()=> <#ty as #element>::decode_element);
             quote! {
                 (Self::#vident { #member: field, .. }, #fi) => {
-                    *field = #dec(#private::value_line(text))?;
+                    *field = #dec(#krate::Value::from_line(text))?;
                 }
             }
         })
@@ -299,7 +299,7 @@ fn decode_variant_arm(v: &Variant<'_>, vi: usize, krate: &syn::Path) -> TokenStr
     let arms = v.fields.iter().enumerate().map(|(fi, f)| {
         let (binding, ty, fi) = (&f.binding, f.ty, Literal::usize_unsuffixed(fi));
         let dec = quote_spanned!(ty.span()=> <#ty as #element>::decode_element);
-        quote!(#fi => #binding = #dec(#krate::__private::value_line(text))?,)
+        quote!(#fi => #binding = #dec(#krate::Value::from_line(text))?,)
     });
     let build = if v.fields.is_empty() {
         if v.named {

@@ -5,7 +5,7 @@
 //! line (or the leaf's line of the element's record) and sets the whole property from
 //! the new text, which the property's codec checks as any value.
 
-use juliet_core::{is_identifier, keys_equal, needs_quotes, PropertyType, Value};
+use juliet_core::{is_identifier, is_record_key, keys_equal, needs_quotes, PropertyType, Value};
 use juliet_core::{record_groups, split_entry, EMPTY_LIST, EMPTY_MAP, ITEM_MARK};
 
 /// A key naming an element: the property's key, the element's index or map key as
@@ -38,10 +38,7 @@ pub(crate) fn parse(key: &str) -> Option<Result<ElementPath<'_>, String>> {
         }
     };
     let bad_path = |p: &str| !is_identifier(p.as_bytes()) || p.split('.').any(str::is_empty);
-    // A leaf's segments are keys, or a tuple struct's `0`, `1`, ...
-    let bad_segment =
-        |s: &str| s.is_empty() || !s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    let bad_leaf = after.starts_with('.') && leaf.split('.').any(bad_segment);
+    let bad_leaf = after.starts_with('.') && !is_record_key(leaf);
     Some(
         if bad_path(property) || selector.trim().is_empty() || bad_leaf {
             Err(format!(

@@ -5,7 +5,9 @@
 //! [`is_identifier`], [`normalize_key`], [`pascal_case`]) are `juliet_key`'s, shared
 //! with the derive (docs/design.md, section 2.2).
 
-pub use juliet_key::{crc32, is_identifier, key_crc, keys_equal, normalize_key, pascal_case};
+pub use juliet_key::{
+    crc32, is_identifier, is_record_key, key_crc, keys_equal, normalize_key, pascal_case,
+};
 
 /// Run-time CRC-32 of the normalized key (see [`key_crc`]), hashing through `crc32fast`.
 ///

@@ -90,7 +90,8 @@ pub use codec::{
     Optional, PropertyType, Token, EMPTY_LIST, EMPTY_MAP, ITEM_MARK, NONE,
 };
 pub use crc::{
-    crc32, is_identifier, key_crc, key_crc_runtime, keys_equal, normalize_key, pascal_case, Key,
+    crc32, is_identifier, is_record_key, key_crc, key_crc_runtime, keys_equal, normalize_key,
+    pascal_case, Key,
 };
 pub use erased::{ClassKey, ClassOps, PropertyDescriptor, PropertyOps, RuntimeClass};
 pub use error::{

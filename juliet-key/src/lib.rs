@@ -4,7 +4,7 @@
 //! the two crates that need them: `juliet-core` (which re-exports them) and the derive,
 //! `juliet-derive` (a proc-macro crate, which cannot depend on `juliet-core`: the
 //! runtime's own tests use the derive). What a key may be ([`is_identifier`],
-//! [`key_problem`]), how a field's name becomes one ([`pascal_case`]), when two
+//! [`key_problem`], a record line's [`is_record_key`]), how a field's name becomes one ([`pascal_case`]), when two
 //! spellings are one key ([`keys_equal`], [`normalize_key`]), its CRC-32
 //! ([`key_crc`]), and the keys a class may not use ([`CLASS_VERSION`], [`BASE_KEYS`]).
 //! Standard library only.
@@ -171,6 +171,25 @@ pub const fn is_identifier(name: &[u8]) -> bool {
         i += 1;
     }
     true
+}
+
+/// Whether `key` is the key of a record line (a composite's leaf inside a list, a map
+/// or an `Option`): segments of ASCII letters, digits and `_`, joined by `.` (a
+/// field's key, a nested composite's `Stats.Hp`, a tuple struct's `0`, `1`, ...).
+///
+/// ```
+/// assert!(juliet_key::is_record_key("Stats.Hp"));
+/// assert!(juliet_key::is_record_key("0"));
+/// assert!(!juliet_key::is_record_key("Stats..Hp"));
+/// assert!(!juliet_key::is_record_key("max speed"));
+/// ```
+pub fn is_record_key(key: &str) -> bool {
+    key.split('.').all(|segment| {
+        !segment.is_empty()
+            && segment
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    })
 }
 
 /// Why `key` cannot be the key of one field, if it cannot: such a key is an ASCII

@@ -301,7 +301,7 @@ pub(crate) fn read_record<'a, T: Item>(
 }
 
 /// A record line as the writer writes it, `Key: value` (a record key, as
-/// [`is_record_key`] has them, one space after the colon, a value that does not start
+/// [`crate::crc::is_record_key`] has them, one space after the colon, a value that does not start
 /// with a blank): its key and value; `None` for any other line, which
 /// [`any_record_line`] reads.
 #[inline]
@@ -345,7 +345,7 @@ fn any_record_line(line: &str) -> Result<(&str, &str), ValueError<'_>> {
     let (key, text) = split_entry(line)
         .filter(|(k, v)| !k.is_empty() && !v.is_empty())
         .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
-    if !is_record_key(key) {
+    if !crate::crc::is_record_key(key) {
         return Err(ValueError::new(
             ValueErrorKind::Custom(format!(
                 "`{key}` is not a leaf's key: keys are ASCII letters, digits and `_` (a \
@@ -356,17 +356,6 @@ fn any_record_line(line: &str) -> Result<(&str, &str), ValueError<'_>> {
         ));
     }
     Ok((key, text))
-}
-
-/// Whether `key` is a record line's key: segments of ASCII letters, digits and `_`
-/// (a field's key, or a tuple struct's `0`, `1`, ...), joined by `.`.
-fn is_record_key(key: &str) -> bool {
-    key.split('.').all(|segment| {
-        !segment.is_empty()
-            && segment
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_')
-    })
 }
 
 /// The first segment of a record key's path and the rest (`"Stats.Hp"` gives

@@ -10,7 +10,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::output::{count, note_unknown_kind, problem_line, Style};
+use super::output::{count, note_unknown_kind, problem_line, Paint, Style};
 use super::project::sort_problems;
 use super::tree::TreeArgs;
 use super::{CliResult, Status};
@@ -63,19 +63,19 @@ pub(crate) fn run(args: &CheckArgs, out: &mut dyn Write) -> CliResult {
     note_unknown_kind(&errors, session.root.as_deref());
     let failed = !errors.is_empty() || (args.strict && !warnings.is_empty());
     let summary = Style::for_stderr();
-    let paint = |n: usize, noun: &str, colour: fn(Style, &str) -> String| {
+    let paint = |n: usize, noun: &str, colour: Paint| {
         let text = count(n, noun);
         if n == 0 {
             text
         } else {
-            colour(summary, &text)
+            summary.paint(colour, &text)
         }
     };
     eprintln!(
         "checked {}: {}, {}{}",
         count(collected.files.len(), "file"),
-        paint(errors.len(), "error", Style::red),
-        paint(warnings.len(), "warning", Style::yellow),
+        paint(errors.len(), "error", Paint::Red),
+        paint(warnings.len(), "warning", Paint::Yellow),
         if args.strict && !warnings.is_empty() {
             " (--strict: warnings fail)"
         } else {

@@ -24,7 +24,7 @@ use juliet_core::{Reflect, TokenBuffer};
 mod verify;
 
 use super::line_diff::render;
-use super::output::{count, Style};
+use super::output::{count, Paint, Style};
 use super::project::{
     copy_dir, load_template, load_world_dir, overridden_keys, project_relative, reload_template,
     EntityView, TEMPLATES_DIR, WORLDS_DIR,
@@ -210,10 +210,10 @@ fn load_and_report(
         count(report.files, "file")
     )?;
     for e in &report.errors {
-        writeln!(out, "  {}", style.red(&e.to_string()))?;
+        writeln!(out, "  {}", style.paint(Paint::Red, &e.to_string()))?;
     }
     for w in &report.warnings {
-        writeln!(out, "  {}", style.yellow(&w.to_string()))?;
+        writeln!(out, "  {}", style.paint(Paint::Yellow, &w.to_string()))?;
     }
     Ok((world, report))
 }
@@ -256,7 +256,11 @@ fn save_and_show(
             .get(&key)
             .map(|b| String::from_utf8_lossy(b).into_owned());
         let new = fs::read_to_string(path)?;
-        writeln!(out, "{}", style.bold(&format!("--- {}", key.display())))?;
+        writeln!(
+            out,
+            "{}",
+            style.paint(Paint::Bold, &format!("--- {}", key.display()))
+        )?;
         match old {
             Some(old) if old == new => writeln!(out, "  (same bytes)")?,
             Some(old) => out.write_all(render(&old, &new, context, style).as_bytes())?,
@@ -268,7 +272,11 @@ fn save_and_show(
 
 fn heading(out: &mut dyn Write, style: Style, n: usize, what: &str) -> std::io::Result<()> {
     writeln!(out)?;
-    writeln!(out, "{}", style.cyan(&format!("== {n}. {what}")))
+    writeln!(
+        out,
+        "{}",
+        style.paint(Paint::Cyan, &format!("== {n}. {what}"))
+    )
 }
 
 /// `path` relative to `root`, for printing.
@@ -395,7 +403,7 @@ fn summarize(
     root: &Path,
     templates: &[TemplateInfo],
 ) -> std::io::Result<()> {
-    writeln!(out, "{}", style.bold("entities per kind"))?;
+    writeln!(out, "{}", style.paint(Paint::Bold, "entities per kind"))?;
     let mut kinds: Vec<(&str, usize)> = world
         .manager()
         .kinds()
@@ -429,7 +437,7 @@ fn summarize(
             None => standalone += 1,
         }
     }
-    writeln!(out, "{}", style.bold("templates"))?;
+    writeln!(out, "{}", style.paint(Paint::Bold, "templates"))?;
     for t in templates {
         let parent = t
             .parent
@@ -444,7 +452,7 @@ fn summarize(
             count(instances.get(&t.rel).copied().unwrap_or(0), "instance")
         )?;
     }
-    writeln!(out, "{}", style.bold("overrides"))?;
+    writeln!(out, "{}", style.paint(Paint::Bold, "overrides"))?;
     let total_instances: usize = instances.values().sum();
     writeln!(
         out,

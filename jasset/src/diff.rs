@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::output::{escape_path, Style};
+use super::output::{escape_path, Paint, Style};
 use super::project::{find_root, require_paths, resolve_root};
 use super::props::{find_key, key_order, read_asset, show, write_shown, Asset};
 use super::{CliError, CliResult, Status};
@@ -106,7 +106,11 @@ pub(crate) fn run(args: &DiffArgs, out: &mut dyn Write) -> CliResult {
     if let Some(path) = label {
         if !changes.is_empty() {
             let p = path.display();
-            writeln!(out, "{}", style.bold(&format!("diff --jasset a/{p} b/{p}")))?;
+            writeln!(
+                out,
+                "{}",
+                style.paint(Paint::Bold, &format!("diff --jasset a/{p} b/{p}"))
+            )?;
         }
     }
     for change in &changes {
@@ -274,11 +278,12 @@ fn textconv(asset: &Asset, out: &mut dyn Write) -> std::io::Result<()> {
 /// One change as a line: `~ Key: old -> new`, `+ Key: value`, `- Key: value`.
 fn render(change: &Change, style: Style) -> String {
     match change {
-        Change::Added(k, v) => style.green(&format!("+ {k}: {}", show(v))),
-        Change::Removed(k, v) => style.red(&format!("- {k}: {}", show(v))),
-        Change::Changed(k, old, new) => {
-            style.yellow(&format!("~ {k}: {} -> {}", show(old), show(new)))
-        }
+        Change::Added(k, v) => style.paint(Paint::Green, &format!("+ {k}: {}", show(v))),
+        Change::Removed(k, v) => style.paint(Paint::Red, &format!("- {k}: {}", show(v))),
+        Change::Changed(k, old, new) => style.paint(
+            Paint::Yellow,
+            &format!("~ {k}: {} -> {}", show(old), show(new)),
+        ),
     }
 }
 

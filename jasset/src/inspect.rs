@@ -13,7 +13,7 @@ use juliet_core::{
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Map, Value as Json};
 
-use super::output::{escape_path, note_unknown_kind, Style};
+use super::output::{escape_path, note_unknown_kind, Paint, Style};
 use super::project::{overridden_keys, require_paths, resolve_root, EntityView, Session};
 use super::schema_kinds::registry_for;
 use super::values::{self, float32, template_chain, ChainLink};
@@ -360,7 +360,7 @@ fn print_text(
         Json::Null => "-".to_owned(),
         other => other.to_string(),
     };
-    writeln!(out, "{}", style.bold(&s(&j["path"])))?;
+    writeln!(out, "{}", style.paint(Paint::Bold, &s(&j["path"])))?;
     let file_version = j["class_version"].as_u64().unwrap_or_default();
     if file_version == u64::from(ins.class.version) {
         writeln!(
@@ -390,7 +390,7 @@ fn print_text(
         out,
         "  properties ({} overridden, marked {})",
         ins.properties.iter().filter(|p| p.overridden).count(),
-        style.yellow("*")
+        style.paint(Paint::Yellow, "*")
     )?;
     let width = ins
         .properties
@@ -402,7 +402,12 @@ fn print_text(
         let value = esc(&p.lines.join(" | "));
         let line = format!("{:width$}  {value}", p.key);
         if p.overridden {
-            writeln!(out, "  {} {}", style.yellow("*"), style.yellow(&line))?;
+            writeln!(
+                out,
+                "  {} {}",
+                style.paint(Paint::Yellow, "*"),
+                style.paint(Paint::Yellow, &line)
+            )?;
         } else {
             let from = match &p.source {
                 Source::File => String::new(),
@@ -413,7 +418,7 @@ fn print_text(
             let line = if p.source == Source::File {
                 line
             } else {
-                style.dim(&format!("{line}{from}"))
+                style.paint(Paint::Dim, &format!("{line}{from}"))
             };
             writeln!(out, "    {line}")?;
         }
@@ -428,7 +433,7 @@ fn print_text(
     }
     if let Some(warnings) = j["warnings"].as_array() {
         for w in warnings {
-            writeln!(out, "{}", style.yellow(&s(w)))?;
+            writeln!(out, "{}", style.paint(Paint::Yellow, &s(w)))?;
         }
     }
     Ok(())

@@ -3,7 +3,7 @@
 //! `.jasset` files, which are short; files past [`MAX_CELLS`] line pairs are shown as a
 //! whole replacement.
 
-use super::output::Style;
+use super::output::{Paint, Style};
 
 /// Above this many `old x new` line pairs, the diff is "all old lines removed, all new
 /// lines added" (the table would be too large).
@@ -99,14 +99,14 @@ pub(crate) fn render(old: &str, new: &str, context: usize, style: Style) -> Stri
         }
         let end = (end_change + context + 1).min(lines.len());
         if start > shown_until || (start > 0 && shown_until == 0) {
-            out.push_str(&style.cyan("..."));
+            out.push_str(&style.paint(Paint::Cyan, "..."));
             out.push('\n');
         }
         for line in &lines[start..end] {
             let text = match line {
                 Line::Same(l) => format!(" {l}"),
-                Line::Removed(l) => style.red(&format!("-{l}")),
-                Line::Added(l) => style.green(&format!("+{l}")),
+                Line::Removed(l) => style.paint(Paint::Red, &format!("-{l}")),
+                Line::Added(l) => style.paint(Paint::Green, &format!("+{l}")),
             };
             out.push_str(&text);
             out.push('\n');
@@ -115,7 +115,7 @@ pub(crate) fn render(old: &str, new: &str, context: usize, style: Style) -> Stri
         k += 1;
     }
     if shown_until < lines.len() {
-        out.push_str(&style.cyan("..."));
+        out.push_str(&style.paint(Paint::Cyan, "..."));
         out.push('\n');
     }
     out

@@ -21,7 +21,7 @@ use juliet_core::{
 use serde_json::Value as Json;
 
 use super::output::escape_path;
-use super::output::{count, note_unknown_kind, Style};
+use super::output::{count, note_unknown_kind, Paint, Style};
 use super::project::{pause_after_load, Session};
 use super::tree::TreeArgs;
 use super::values::{properties, properties_where, to_json, Properties};
@@ -176,7 +176,7 @@ impl Tally {
             Ok(Ok(changes)) if changes.is_empty() => self.current += 1,
             Ok(Ok(changes)) => {
                 self.migrated += 1;
-                writeln!(out, "{}", style.bold(&escape_path(&path)))?;
+                writeln!(out, "{}", style.paint(Paint::Bold, &escape_path(&path)))?;
                 for change in &changes {
                     writeln!(out, "  {}", describe(change, style))?;
                 }
@@ -194,16 +194,19 @@ impl Tally {
 pub(crate) fn describe(change: &Change, style: Style) -> String {
     match change {
         Change::Changed(key, old, new) => format!("{key}: {} -> {}", show(old), show(new)),
-        Change::Removed(key, old, deprecated) => style.red(&format!(
-            "- {key}: {}{}",
-            show(old),
-            if *deprecated {
-                " (deprecated key, consumed by the migration)"
-            } else {
-                ""
-            }
-        )),
-        Change::Added(key, new) => style.green(&format!("+ {key}: {}", show(new))),
+        Change::Removed(key, old, deprecated) => style.paint(
+            Paint::Red,
+            &format!(
+                "- {key}: {}{}",
+                show(old),
+                if *deprecated {
+                    " (deprecated key, consumed by the migration)"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        Change::Added(key, new) => style.paint(Paint::Green, &format!("+ {key}: {}", show(new))),
         Change::Renamed(old, new) => format!("{old} -> {new} (an alias, renamed)"),
     }
 }

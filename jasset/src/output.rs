@@ -42,42 +42,50 @@ impl Style {
         Style { on: false }
     }
 
-    fn paint(self, code: &str, text: &str) -> String {
+    /// `text` in `paint` when colours are on, else `text` unchanged.
+    pub(crate) fn paint(self, paint: Paint, text: &str) -> String {
         if self.on {
-            format!("\x1b[{code}m{text}\x1b[0m")
+            format!("\x1b[{}m{text}\x1b[0m", paint.sgr())
         } else {
             text.to_owned()
         }
     }
+}
 
-    /// Bold.
-    pub(crate) fn bold(self, text: &str) -> String {
-        self.paint("1", text)
-    }
-
+/// What [`Style::paint`] gives a text.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Paint {
+    /// Bold (locations).
+    Bold,
     /// Dimmed (inherited values).
-    pub(crate) fn dim(self, text: &str) -> String {
-        self.paint("2", text)
-    }
-
+    Dim,
     /// Yellow (overrides, warnings).
-    pub(crate) fn yellow(self, text: &str) -> String {
-        self.paint("33", text)
-    }
-
+    Yellow,
     /// Red (errors, removed lines).
-    pub(crate) fn red(self, text: &str) -> String {
-        self.paint("31", text)
-    }
-
+    Red,
     /// Green (added lines, success).
-    pub(crate) fn green(self, text: &str) -> String {
-        self.paint("32", text)
-    }
-
+    Green,
     /// Cyan (headings).
-    pub(crate) fn cyan(self, text: &str) -> String {
-        self.paint("36", text)
+    Cyan,
+    /// Bold red (the word `error`).
+    BoldRed,
+    /// Bold yellow (the word `warning`).
+    BoldYellow,
+}
+
+impl Paint {
+    /// The ANSI select-graphic-rendition parameters.
+    fn sgr(self) -> &'static str {
+        match self {
+            Paint::Bold => "1",
+            Paint::Dim => "2",
+            Paint::Yellow => "33",
+            Paint::Red => "31",
+            Paint::Green => "32",
+            Paint::Cyan => "36",
+            Paint::BoldRed => "1;31",
+            Paint::BoldYellow => "1;33",
+        }
     }
 }
 
@@ -89,7 +97,7 @@ pub(crate) fn problem_line(style: Style, line: &str) -> String {
     if !style.on {
         return line.to_owned();
     }
-    let found = [("error", "1;31"), ("warning", "1;33")]
+    let found = [("error", Paint::BoldRed), ("warning", Paint::BoldYellow)]
         .into_iter()
         .filter_map(|(word, code)| {
             let at = line
@@ -107,7 +115,7 @@ pub(crate) fn problem_line(style: Style, line: &str) -> String {
     let location = if location.is_empty() {
         String::new()
     } else {
-        style.bold(location)
+        style.paint(Paint::Bold, location)
     };
     format!(
         "{location}{}{}{rest}",
@@ -228,8 +236,11 @@ mod tests {
     #[test]
     fn plain_style_adds_nothing() {
         let s = Style::plain();
-        assert_eq!(s.red("x"), "x");
-        assert_eq!(Style { on: true }.red("x"), "\x1b[31mx\x1b[0m");
+        assert_eq!(s.paint(Paint::Red, "x"), "x");
+        assert_eq!(
+            Style { on: true }.paint(Paint::Red, "x"),
+            "\x1b[31mx\x1b[0m"
+        );
     }
 
     #[test]

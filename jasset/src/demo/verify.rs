@@ -13,7 +13,7 @@ use juliet_entities::kinds::{Inert, Projectile};
 use juliet_entities::world::{LoadReport, World};
 
 use super::{agreeing, rel, EDITED_KEY, EDITED_TEMPLATE, EDITED_VALUE};
-use crate::output::{count, Style};
+use crate::output::{count, Paint, Style};
 use crate::project::load_world_dir;
 use crate::values;
 use crate::CliError;
@@ -37,16 +37,19 @@ impl Checks {
     pub(super) fn print(&self, out: &mut dyn Write, style: Style) -> std::io::Result<usize> {
         for (what, ok) in &self.results {
             let mark = if *ok {
-                style.green("ok    ")
+                style.paint(Paint::Green, "ok    ")
             } else {
-                style.red("FAILED")
+                style.paint(Paint::Red, "FAILED")
             };
             writeln!(out, "  {mark} {what}")?;
         }
         let (failed, checks) = (self.failed(), count(self.results.len(), "check"));
         let verdict = match failed {
-            0 => style.green(&format!("demo verified ({checks})")),
-            _ => style.red(&format!("demo verification failed: {failed} of {checks}")),
+            0 => style.paint(Paint::Green, &format!("demo verified ({checks})")),
+            _ => style.paint(
+                Paint::Red,
+                &format!("demo verification failed: {failed} of {checks}"),
+            ),
         };
         writeln!(out, "{verdict}")?;
         Ok(failed)

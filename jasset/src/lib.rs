@@ -365,24 +365,29 @@ fn run(cli: Cli) -> ExitCode {
 /// error); problems found in the data are [`Status::Problems`] instead.
 fn run_with(command: Command, out: &mut dyn Write) -> CliResult {
     match command {
+        // Reading, checking and measuring.
         Command::Demo(args) => demo::run(&args, out),
         Command::Check(args) => check::run(&args, out),
         Command::Inspect(args) => inspect::run(&args, out),
+        Command::Diff(args) => diff::run(&args, out),
+        Command::Bench(args) => bench::run(&args, out),
+        // The language server talks on stdin and stdout.
+        Command::Lsp(args) => lsp::run(&args),
+        // Rewriting files in place.
         Command::Fmt(args) => fmt::run(&args, out),
         Command::Migrate(args) => migrate::run(&args, out),
         Command::Set(args) => set::run(&args, out),
-        Command::Diff(args) => diff::run(&args, out),
-        Command::Merge(args) => merge::run(&args, out),
         Command::Renumber(args) => renumber::run(&args, out),
         Command::Mv(args) => mv::run(&args, out),
-        Command::Gen(args) => gen::run(&args, out),
-        Command::Bench(args) => bench::run(&args, out),
-        Command::Schema(args) => schema::run(&args, out),
-        Command::Lsp(args) => lsp::run(&args),
+        // The editor's window.
         #[cfg(feature = "editor")]
         Command::Edit(args) => edit::run(&args, out),
         #[cfg(not(feature = "editor"))]
         Command::Edit(_) => Err(CliError::usage(WITHOUT_EDITOR.to_owned())),
+        // Making files.
+        Command::Merge(args) => merge::run(&args, out),
+        Command::Gen(args) => gen::run(&args, out),
+        Command::Schema(args) => schema::run(&args, out),
     }
 }
 

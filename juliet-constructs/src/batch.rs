@@ -45,7 +45,6 @@
 //! Miri: `cargo +nightly miri test -p juliet-constructs --lib batch::`.
 
 use std::any::TypeId;
-use std::fmt;
 use std::ptr::NonNull;
 
 use super::context::{ConstructKey, TickContext};
@@ -73,7 +72,7 @@ pub enum TickPhase {
 type RunFn = unsafe fn(&[NonNull<u8>], &mut TickContext<'_>, SimFloat);
 
 /// One tick hook of one construct in a [`ConstructBatch`].
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub struct ConstructTickEntry {
     /// The root construct (the child, if any, is found from it by `func`).
     object: NonNull<u8>,
@@ -107,17 +106,6 @@ impl ConstructTickEntry {
     /// The spawned (root) construct the hook belongs to.
     pub fn owner(&self) -> ConstructKey {
         self.owner
-    }
-}
-
-impl fmt::Debug for ConstructTickEntry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ConstructTickEntry")
-            .field("type", &self.name)
-            .field("group", &self.group)
-            .field("order", &self.order)
-            .field("owner", &self.owner)
-            .finish()
     }
 }
 
@@ -285,6 +273,7 @@ impl<R: Construct> Registrar<R> for BatchRegistrar<'_, R> {
 }
 
 /// A spawned construct: the root of its `Owned` tree, on the heap.
+#[derive(Debug)]
 struct Root {
     key: ConstructKey,
     /// From `Box::into_raw`; freed only by [`ConstructSet::remove`] or the set's drop.
@@ -297,19 +286,11 @@ struct Root {
 /// raw pointer of that box, so that the entries pointing at it stay valid whatever the
 /// set does with its own vectors; all access goes through that pointer, while the set
 /// is borrowed (shared for `get`, exclusively for everything else).
+#[derive(Debug)]
 pub(crate) struct ConstructSet {
     /// In key order (keys grow with spawn order).
     roots: Vec<Root>,
     batches: [ConstructBatch; 3],
-}
-
-impl fmt::Debug for ConstructSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ConstructSet")
-            .field("len", &self.roots.len())
-            .field("batches", &self.batches)
-            .finish()
-    }
 }
 
 impl ConstructSet {

@@ -13,38 +13,20 @@ use crate::ctxt::Ctxt;
 /// The attribute name.
 pub(crate) const JASSET: &str = "jasset";
 
-/// One attribute that may appear at most once; a second one is an error at its span.
-pub(crate) struct Once<'c, T> {
-    cx: &'c Ctxt,
-    name: &'static str,
-    value: Option<T>,
-}
-
-impl<'c, T> Once<'c, T> {
-    fn new(cx: &'c Ctxt, name: &'static str) -> Once<'c, T> {
-        Once {
-            cx,
-            name,
-            value: None,
-        }
-    }
-
-    fn set<S: ToTokens>(&mut self, at: S, value: T) {
-        if self.value.is_some() {
-            self.cx
-                .error_spanned_by(at, format!("duplicate jasset attribute `{}`", self.name));
-        } else {
-            self.value = Some(value);
-        }
-    }
-
-    fn get(self) -> Option<T> {
-        self.value
+/// Sets `slot`, an attribute that may appear at most once, to `value`; a second one is
+/// an error at its span.
+fn once<T>(cx: &Ctxt, slot: &mut Option<T>, meta: &ParseNestedMeta<'_>, value: T) {
+    if slot.is_some() {
+        let message = format!("duplicate jasset attribute `{}`", name_of(meta));
+        cx.error_spanned_by(&meta.path, message);
+    } else {
+        *slot = Some(value);
     }
 }
 
 /// Container attributes: `#[jasset(name = "..", version = N, deprecated = "..",
 /// migrate = path, crate = path, default)]`.
+#[derive(Default)]
 pub(crate) struct ContainerAttrs {
     /// `name = "Kind"`: the class name (else the type's name).
     pub(crate) name: Option<LitStr>,
@@ -72,9 +54,45 @@ pub(crate) enum On {
 }
 
 const ENTITY_KEYS: &str = "name, alias, version, deprecated, migrate, crate, default";
-const CODEC_KEYS: &str = "crate";
 const FIELD_KEYS: &str = "rename, alias, default, skip, flatten, with, migrated_from";
-const VARIANT_KEYS: &str = "rename";
+
+/// Where attributes are read, for the error on one that does not belong there.
+struct Place {
+    /// The place in messages: "the struct", "a field".
+    name: &'static str,
+    /// Its keys, `, `-separated.
+    keys: &'static str,
+    /// The keys of the other place and what they are ("a field attribute"): one of
+    /// them is named as misplaced rather than unknown.
+    elsewhere: Option<(&'static str, &'static str)>,
+}
+
+impl Place {
+    const fn new(
+        name: &'static str,
+        keys: &'static str,
+        elsewhere: Option<(&'static str, &'static str)>,
+    ) -> Place {
+        Place {
+            name,
+            keys,
+            elsewhere,
+        }
+    }
+}
+
+const STRUCT: Place = Place::new(
+    "the struct",
+    ENTITY_KEYS,
+    Some((FIELD_KEYS, "a field attribute")),
+);
+const FIELD: Place = Place::new(
+    "a field",
+    FIELD_KEYS,
+    Some((ENTITY_KEYS, "a struct attribute")),
+);
+const CODEC_ENUM: Place = Place::new("an enum deriving Codec", "crate", None);
+const VARIANT: Place = Place::new("a variant", "rename", None);
 
 /// Reads a string literal value: `key = "text"`.
 fn lit_str(meta: &ParseNestedMeta<'_>) -> syn::Result<LitStr> {
@@ -112,110 +130,120 @@ fn name_of(meta: &ParseNestedMeta<'_>) -> String {
         .unwrap_or_else(|| meta.path.to_token_stream().to_string().replace(' ', ""))
 }
 
-/// Calls `each` on every `#[jasset(...)]` item of `attrs`, reporting malformed
-/// attributes to `cx`.
-fn for_each_jasset(
+/// Reads the `#[jasset(...)]` items of `attrs` into a `T`, reporting malformed
+/// attributes to `cx`: `key` reads one item into the `T`, or gives `false` for a key
+/// that does not belong on `place`, which is then refused.
+fn parse_into<T: Default>(
     cx: &Ctxt,
     attrs: &[Attribute],
-    mut each: impl FnMut(&ParseNestedMeta<'_>) -> syn::Result<()>,
-) {
+    place: &Place,
+    mut key: impl FnMut(&mut T, &ParseNestedMeta<'_>) -> syn::Result<bool>,
+) -> T {
+    let mut out = T::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident(JASSET)) {
         if let syn::Meta::Path(_) = attr.meta {
             cx.error_spanned_by(attr, "expected `#[jasset(...)]` with a list of attributes");
             continue;
         }
-        if let Err(err) = attr.parse_nested_meta(|meta| each(&meta)) {
+        let read = attr.parse_nested_meta(|meta| {
+            if key(&mut out, &meta)? {
+                Ok(())
+            } else {
+                refuse(cx, &meta, place)
+            }
+        });
+        if let Err(err) = read {
             cx.syn_error(err);
         }
     }
+    out
 }
 
-/// Reports an attribute that does not belong where it is, then skips its value.
-fn unknown(cx: &Ctxt, meta: &ParseNestedMeta<'_>, place: &str, known: &str) -> syn::Result<()> {
-    cx.error_spanned_by(
-        &meta.path,
-        format!(
-            "unknown jasset attribute `{}` on {place}; expected one of: {known}",
-            name_of(meta)
+/// Reports an attribute that does not belong on `place`, then skips its value.
+fn refuse(cx: &Ctxt, meta: &ParseNestedMeta<'_>, place: &Place) -> syn::Result<()> {
+    let (name, known) = (name_of(meta), place.keys);
+    let message = match place.elsewhere {
+        Some((keys, what)) if keys.split(", ").any(|k| k == name) => {
+            format!(
+                "`{name}` is {what}; on {}, expected one of: {known}",
+                place.name
+            )
+        }
+        _ => format!(
+            "unknown jasset attribute `{name}` on {}; expected one of: {known}",
+            place.name
         ),
-    );
+    };
+    cx.error_spanned_by(&meta.path, message);
     skip_value(meta)
+}
+
+/// The span of an attribute's word (`skip`, `flatten`, `default`).
+fn word_span(path: &Path) -> Span {
+    path.get_ident().map_or_else(Span::call_site, |i| i.span())
 }
 
 impl ContainerAttrs {
     /// Reads the container attributes of a struct (`On::Entity`) or enum
     /// (`On::CodecEnum`).
     pub(crate) fn parse(cx: &Ctxt, attrs: &[Attribute], on: On) -> ContainerAttrs {
-        let mut name = Once::new(cx, "name");
-        let mut version = Once::new(cx, "version");
-        let mut migrate = Once::new(cx, "migrate");
-        let mut krate = Once::new(cx, "crate");
-        let mut default = Once::new(cx, "default");
-        let mut deprecated = Vec::new();
-        let mut aliases = Vec::new();
-        for_each_jasset(cx, attrs, |meta| {
-            let path = &meta.path;
-            if path.is_ident("crate") {
-                krate.set(path, path_value(meta)?);
-                return Ok(());
-            }
-            if on == On::CodecEnum {
-                return unknown(cx, meta, "an enum deriving Codec", CODEC_KEYS);
-            }
-            if path.is_ident("name") {
-                name.set(path, lit_str(meta)?);
-            } else if path.is_ident("alias") {
-                aliases.push(lit_str(meta)?);
-            } else if path.is_ident("version") {
-                let lit: LitInt = meta.value()?.parse()?;
-                let n = lit.base10_parse::<u32>()?;
-                version.set(path, (n, lit));
-            } else if path.is_ident("deprecated") {
-                deprecated.push(lit_str(meta)?);
-            } else if path.is_ident("migrate") {
-                migrate.set(path, path_value(meta)?);
-            } else if path.is_ident("default") {
-                if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+        let place = match on {
+            On::Entity => &STRUCT,
+            On::CodecEnum => &CODEC_ENUM,
+        };
+        parse_into(cx, attrs, place, |out: &mut ContainerAttrs, meta| {
+            match name_of(meta).as_str() {
+                "crate" => once(cx, &mut out.krate, meta, path_value(meta)?),
+                _ if on == On::CodecEnum => return Ok(false),
+                "name" => once(cx, &mut out.name, meta, lit_str(meta)?),
+                "alias" => out.aliases.push(lit_str(meta)?),
+                "version" => {
+                    let lit: LitInt = meta.value()?.parse()?;
+                    let n = lit.base10_parse::<u32>()?;
+                    once(cx, &mut out.version, meta, (n, lit));
+                }
+                "deprecated" => out.deprecated.push(lit_str(meta)?),
+                "migrate" => once(cx, &mut out.migrate, meta, path_value(meta)?),
+                "default" if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) => {
                     cx.error_spanned_by(
-                        path,
+                        &meta.path,
                         "on the struct, `default` takes no value: it makes the default-init \
                          stub `Default::default()`; give field defaults with \
                          `#[jasset(default = expr)]` on the field",
                     );
-                    return skip_value(meta);
+                    skip_value(meta)?;
                 }
-                default.set(
-                    path,
-                    path.get_ident().map_or_else(Span::call_site, |i| i.span()),
-                );
-            } else if FIELD_KEYS.split(", ").any(|k| path.is_ident(k)) {
-                cx.error_spanned_by(
-                    path,
-                    format!(
-                        "`{}` is a field attribute; on the struct, expected one of: {ENTITY_KEYS}",
-                        name_of(meta)
-                    ),
-                );
-                return skip_value(meta);
-            } else {
-                return unknown(cx, meta, "the struct", ENTITY_KEYS);
+                "default" => once(cx, &mut out.default, meta, word_span(&meta.path)),
+                _ => return Ok(false),
             }
-            Ok(())
-        });
-        ContainerAttrs {
-            name: name.get(),
-            aliases,
-            version: version.get(),
-            deprecated,
-            migrate: migrate.get(),
-            krate: krate.get(),
-            default: default.get(),
-        }
+            Ok(true)
+        })
+    }
+}
+
+/// Variant attributes of a `#[derive(Codec)]` enum: `#[jasset(rename = "Name")]`.
+#[derive(Default)]
+pub(crate) struct VariantAttrs {
+    /// `rename = "Name"`: the written name (else the variant's name).
+    pub(crate) rename: Option<LitStr>,
+}
+
+impl VariantAttrs {
+    /// Reads the attributes of one variant.
+    pub(crate) fn parse(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
+        parse_into(cx, attrs, &VARIANT, |out: &mut VariantAttrs, meta| {
+            let known = meta.path.is_ident("rename");
+            if known {
+                once(cx, &mut out.rename, meta, lit_str(meta)?);
+            }
+            Ok(known)
+        })
     }
 }
 
 /// Field attributes: `#[jasset(rename = "Key", alias = "OldKey", default = expr, skip,
 /// migrated_from = "DeprecatedKey")]`.
+#[derive(Default)]
 pub(crate) struct FieldAttrs {
     /// `rename = "Key"`.
     pub(crate) rename: Option<LitStr>,
@@ -239,86 +267,18 @@ pub(crate) struct FieldAttrs {
 impl FieldAttrs {
     /// Reads the attributes of one field.
     pub(crate) fn parse(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
-        let mut rename = Once::new(cx, "rename");
-        let mut default = Once::new(cx, "default");
-        let mut skip = Once::new(cx, "skip");
-        let mut flatten = Once::new(cx, "flatten");
-        let mut with = Once::new(cx, "with");
-        let mut aliases = Vec::new();
-        let mut migrated_from = Vec::new();
-        for_each_jasset(cx, attrs, |meta| {
-            let path = &meta.path;
-            if path.is_ident("rename") {
-                rename.set(path, lit_str(meta)?);
-            } else if path.is_ident("alias") {
-                aliases.push(lit_str(meta)?);
-            } else if path.is_ident("migrated_from") {
-                migrated_from.push(lit_str(meta)?);
-            } else if path.is_ident("default") {
-                let expr: Expr = meta.value()?.parse()?;
-                default.set(path, expr);
-            } else if path.is_ident("skip") {
-                skip.set(
-                    path,
-                    path.get_ident().map_or_else(Span::call_site, |i| i.span()),
-                );
-            } else if path.is_ident("with") {
-                let module: Path = meta.value()?.parse()?;
-                with.set(path, module);
-            } else if path.is_ident("flatten") {
-                flatten.set(
-                    path,
-                    path.get_ident().map_or_else(Span::call_site, |i| i.span()),
-                );
-            } else if ["name", "version", "deprecated", "migrate", "crate"]
-                .iter()
-                .any(|k| path.is_ident(k))
-            {
-                cx.error_spanned_by(
-                    path,
-                    format!(
-                        "`{}` is a struct attribute; on a field, expected one of: {FIELD_KEYS}",
-                        name_of(meta)
-                    ),
-                );
-                return skip_value(meta);
-            } else {
-                return unknown(cx, meta, "a field", FIELD_KEYS);
+        parse_into(cx, attrs, &FIELD, |out: &mut FieldAttrs, meta| {
+            match name_of(meta).as_str() {
+                "rename" => once(cx, &mut out.rename, meta, lit_str(meta)?),
+                "alias" => out.aliases.push(lit_str(meta)?),
+                "migrated_from" => out.migrated_from.push(lit_str(meta)?),
+                "default" => once(cx, &mut out.default, meta, meta.value()?.parse()?),
+                "skip" => once(cx, &mut out.skip, meta, word_span(&meta.path)),
+                "flatten" => once(cx, &mut out.flatten, meta, word_span(&meta.path)),
+                "with" => once(cx, &mut out.with, meta, meta.value()?.parse()?),
+                _ => return Ok(false),
             }
-            Ok(())
-        });
-        FieldAttrs {
-            rename: rename.get(),
-            aliases,
-            migrated_from,
-            default: default.get(),
-            skip: skip.get(),
-            flatten: flatten.get(),
-            with: with.get(),
-        }
-    }
-}
-
-/// Variant attributes of a `#[derive(Codec)]` enum: `#[jasset(rename = "Name")]`.
-pub(crate) struct VariantAttrs {
-    /// `rename = "Name"`: the written name (else the variant's name).
-    pub(crate) rename: Option<LitStr>,
-}
-
-impl VariantAttrs {
-    /// Reads the attributes of one variant.
-    pub(crate) fn parse(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
-        let mut rename = Once::new(cx, "rename");
-        for_each_jasset(cx, attrs, |meta| {
-            if meta.path.is_ident("rename") {
-                rename.set(&meta.path, lit_str(meta)?);
-                Ok(())
-            } else {
-                unknown(cx, meta, "a variant", VARIANT_KEYS)
-            }
-        });
-        VariantAttrs {
-            rename: rename.get(),
-        }
+            Ok(true)
+        })
     }
 }

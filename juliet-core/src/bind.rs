@@ -420,52 +420,10 @@ impl<'a> Properties<'_, 'a> {
         }
     }
 
-    /// [`Properties::read`] for a field read by a codec module
-    /// (`#[jasset(with = module)]`): `decode` is the module's `decode`.
-    ///
-    /// # Errors
-    /// As [`Properties::decode_into`].
-    #[inline(never)]
-    #[doc(hidden)]
-    pub fn read_with<T>(
-        &mut self,
-        j: usize,
-        header: &'static str,
-        place: &mut T,
-        decode: for<'v> fn(Value<'v>) -> Result<T, crate::ValueError<'v>>,
-    ) -> Result<(), Error> {
-        if self.next_is(j, header) {
-            self.decode_with(place, decode)
-        } else {
-            Ok(())
-        }
-    }
-
-    /// [`Properties::decode_into`] for a field read by a codec module: `place` becomes
-    /// what `decode` reads, or stays as it is on error.
-    ///
-    /// # Errors
-    /// As [`Properties::decode_into`].
-    #[inline(never)]
-    #[doc(hidden)]
-    pub fn decode_with<T>(
-        &mut self,
-        place: &mut T,
-        decode: for<'v> fn(Value<'v>) -> Result<T, crate::ValueError<'v>>,
-    ) -> Result<(), Error> {
-        let value = self.bound_value();
-        match decode(value) {
-            Ok(v) => {
-                *place = v;
-                Ok(())
-            }
-            Err(e) => Err(self.decode_error(e)),
-        }
-    }
-
-    /// [`Properties::read`] for a leaf that `decode` reads into `place` in place (a
-    /// variant, or a variant's field, of an enum with data: the leaf is part of the
-    /// enum, not a value of its own).
+    /// [`Properties::read`] for a leaf that `decode` reads into `place` in place: a
+    /// variant, or a variant's field, of an enum with data (the leaf is part of the
+    /// enum, not a value of its own), or a field read by a codec module
+    /// (`#[jasset(with = module)]`, whose `decode` the derive wraps).
     ///
     /// # Errors
     /// As [`Properties::decode_into`].

@@ -495,11 +495,15 @@ fn load_properties(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStr
         let (start, last) = (start_const(i), last_const(i));
         if field.attrs.with.is_some() {
             let (_, decode) = with_functions(field);
+            let assign = quote!(|place: &mut #ty, value| {
+                *place = #decode(value)?;
+                ::core::result::Result::Ok(())
+            });
             straight.push(quote! {
-                properties.read_with(#start, #header, &mut self.#member, #decode)?;
+                properties.read_in_place(#start, #header, &mut self.#member, #assign)?;
             });
             arms.push(quote! {
-                #start..=#last => properties.decode_with(&mut self.#member, #decode)?,
+                #start..=#last => properties.decode_in_place(&mut self.#member, #assign)?,
             });
             continue;
         }

@@ -242,20 +242,22 @@ impl<'a> Document<'a> {
     pub(crate) fn push_canonical(&mut self, found: Canonical<'a>, crc: u32) -> usize {
         debug_assert_eq!(self.unmade, 0, "a node made after an unmade one");
         let index = self.buf.nodes.len();
-        let values = self.buf.values.len();
-        self.buf.nodes.push(canonical_node(
-            found,
-            crc,
-            values,
-            false,
-            line_count(self.src, found),
-        ));
-        push_value_spans(&mut self.buf.values, self.src, found);
+        self.push_node(found, crc, false);
         if crc == CLASS_VERSION.crc && found.key == CLASS_VERSION.name.as_bytes() {
             self.version_node = index as u32;
         }
         self.advance(found);
         index
+    }
+
+    /// Pushes the node of `found` (keyed `crc`, `consumed` or not) and its value spans.
+    #[inline(always)]
+    fn push_node(&mut self, found: Canonical<'a>, crc: u32, consumed: bool) {
+        let values = self.buf.values.len();
+        let lines = line_count(self.src, found);
+        let node = canonical_node(found, crc, values, consumed, lines);
+        self.buf.nodes.push(node);
+        push_value_spans(&mut self.buf.values, self.src, found);
     }
 
     /// Binds `found` (the [`Document::canonical_next`] property, keyed `crc`, the CRC
@@ -265,15 +267,7 @@ impl<'a> Document<'a> {
     #[inline(always)]
     pub(crate) fn bind_canonical(&mut self, found: Canonical<'a>, crc: u32) {
         if self.keep_nodes {
-            let values = self.buf.values.len();
-            self.buf.nodes.push(canonical_node(
-                found,
-                crc,
-                values,
-                true,
-                line_count(self.src, found),
-            ));
-            push_value_spans(&mut self.buf.values, self.src, found);
+            self.push_node(found, crc, true);
         } else {
             #[cfg(debug_assertions)]
             self.buf.unmade.push((

@@ -40,52 +40,26 @@ fn forwarder(hook: &Hook) -> TokenStream {
     let dt_ty = quote!(#rt::SimFloat);
     let name = &hook.ident;
     let span = name.span();
-    // (forwarder signature, the hook's fn-pointer type, the call's arguments)
-    let (sig, fn_ty, call) = match (hook.kind, hook.arity) {
-        (HookKind::PreInput, 0) => (
-            quote!(fn __pre_input(&mut self, cx: &mut #cx_ty)),
-            quote!(fn(&mut Self)),
-            quote!(self),
-        ),
-        (HookKind::PreInput, _) => (
-            quote!(fn __pre_input(&mut self, cx: &mut #cx_ty)),
-            quote!(fn(&mut Self, &mut #cx_ty)),
-            quote!(self, cx),
-        ),
-        (HookKind::PhysicsStep | HookKind::ScalarUpdate, arity) => {
-            let method = format_ident!("__{}", hook.kind.name());
-            let sig = quote!(fn #method(&mut self, cx: &mut #cx_ty, dt: #dt_ty));
-            if arity == 1 {
-                (sig, quote!(fn(&mut Self, #dt_ty)), quote!(self, dt))
-            } else {
-                (
-                    sig,
-                    quote!(fn(&mut Self, &mut #cx_ty, #dt_ty)),
-                    quote!(self, cx, dt),
-                )
-            }
+    // The forwarder's parameters (name, type); the hook takes the last `arity` of them
+    // (`dt` alone, or `cx` and `dt`, ...).
+    let params = match hook.kind {
+        HookKind::PreInput => vec![(quote!(cx), quote!(&mut #cx_ty))],
+        HookKind::PhysicsStep | HookKind::ScalarUpdate => {
+            vec![(quote!(cx), quote!(&mut #cx_ty)), (quote!(dt), dt_ty)]
         }
-        (HookKind::InitializeViews, _) => (
-            quote!(fn __initialize_views(&mut self, world: &mut #world)),
-            quote!(fn(&mut Self, &mut #world)),
-            quote!(self, world),
-        ),
-        (HookKind::OnWorldTeardown, 0) => (
-            quote!(fn __on_world_teardown(&mut self, world: &mut #world)),
-            quote!(fn(&mut Self)),
-            quote!(self),
-        ),
-        (HookKind::OnWorldTeardown, _) => (
-            quote!(fn __on_world_teardown(&mut self, world: &mut #world)),
-            quote!(fn(&mut Self, &mut #world)),
-            quote!(self, world),
-        ),
-        (HookKind::OnWorldInitialized, _) => (
-            quote!(fn __on_world_initialized(&mut self, world: &mut #world)),
-            quote!(fn(&mut Self, &mut #world)),
-            quote!(self, world),
-        ),
+        HookKind::InitializeViews | HookKind::OnWorldTeardown | HookKind::OnWorldInitialized => {
+            vec![(quote!(world), quote!(&mut #world))]
+        }
     };
+    let method = format_ident!("__{}", hook.kind.name());
+    let (names, types): (Vec<_>, Vec<_>) = params.into_iter().unzip();
+    let sig = quote!(fn #method(&mut self, #(#names: #types),*));
+    let (taken_names, taken_types) = (
+        &names[names.len() - hook.arity..],
+        &types[types.len() - hook.arity..],
+    );
+    let fn_ty = quote!(fn(&mut Self #(, #taken_types)*));
+    let call = quote!(self #(, #taken_names)*);
     let coerce = quote_spanned! {span=>
         let hook: #fn_ty = Self::#name;
     };

@@ -102,6 +102,25 @@ pub(super) struct Hook {
 const LIFETIMES: [&str; 4] = ["Level", "World", "Session", "Persistent"];
 const GROUPS: [&str; 5] = ["PreInput", "Default", "PostDefault", "Camera", "Late"];
 
+/// Reads the value of `meta`, a word that must be one of `known` (`what` names them in
+/// the error).
+fn one_of(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    known: &[&str],
+    what: &str,
+) -> syn::Result<syn::Ident> {
+    let ident: syn::Ident = meta.value()?.parse()?;
+    if known.iter().any(|k| ident == k) {
+        Ok(ident)
+    } else {
+        let message = format!(
+            "unknown {what} `{ident}` (expected one of {})",
+            known.join(", ")
+        );
+        Err(syn::Error::new(ident.span(), message))
+    }
+}
+
 /// Parses `group = ..` and `order = ..` (and, when `args` is given, `lifetime = ..`).
 fn parse_slot_meta(
     meta: &syn::meta::ParseNestedMeta<'_>,
@@ -110,16 +129,7 @@ fn parse_slot_meta(
 ) -> syn::Result<()> {
     let dup = |what: &str| meta.error(format!("duplicate `{what}`"));
     if meta.path.is_ident("group") {
-        let ident: syn::Ident = meta.value()?.parse()?;
-        if !GROUPS.iter().any(|g| ident == g) {
-            return Err(syn::Error::new(
-                ident.span(),
-                format!(
-                    "unknown tick group `{ident}` (expected one of {})",
-                    GROUPS.join(", ")
-                ),
-            ));
-        }
+        let ident = one_of(meta, &GROUPS, "tick group")?;
         if slot.group.replace(ident).is_some() {
             return Err(dup("group"));
         }
@@ -132,16 +142,7 @@ fn parse_slot_meta(
         }
         Ok(())
     } else if let (true, Some(lifetime)) = (meta.path.is_ident("lifetime"), lifetime) {
-        let ident: syn::Ident = meta.value()?.parse()?;
-        if !LIFETIMES.iter().any(|l| ident == l) {
-            return Err(syn::Error::new(
-                ident.span(),
-                format!(
-                    "unknown construct lifetime `{ident}` (expected one of {})",
-                    LIFETIMES.join(", ")
-                ),
-            ));
-        }
+        let ident = one_of(meta, &LIFETIMES, "construct lifetime")?;
         if lifetime.replace(ident).is_some() {
             return Err(dup("lifetime"));
         }

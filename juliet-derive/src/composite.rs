@@ -120,35 +120,19 @@ pub(crate) fn parse<'a>(cx: &Ctxt, input: &DeriveInput, data: &'a DataStruct) ->
 /// The `Field` impl emitted next to errors: no leaves, nothing generated from the
 /// faulty input.
 pub(crate) fn stub(input: &DeriveInput, krate: &syn::Path) -> TokenStream {
-    let ident = &input.ident;
     let message = "#[derive(Codec)] failed; see the errors above";
-    quote! {
-        // SAFETY: no leaves describe no field.
-        unsafe impl #krate::__private::Field for #ident {
-            const LEAVES: &'static [#krate::PropertyDescriptor] = &[];
-            fn save_field(&self, _: &str, _: &mut ::std::string::String) {
-                ::core::unreachable!(#message)
-            }
-            fn read_field(
-                &mut self,
-                _: &mut #krate::Properties<'_, '_>,
-                _: usize,
-                _: &'static str,
-            ) -> ::core::result::Result<(), #krate::Error> {
-                ::core::unreachable!(#message)
-            }
-            fn decode_leaf(
-                &mut self,
-                _: &mut #krate::Properties<'_, '_>,
-                _: usize,
-            ) -> ::core::result::Result<(), #krate::Error> {
-                ::core::unreachable!(#message)
-            }
-            fn copy_leaves(&mut self, _: &Self, _: &[u64], _: usize) {
-                ::core::unreachable!(#message)
-            }
-        }
-    }
+    // SAFETY (of the impl): no leaves describe no field.
+    unsafe_field_impl(
+        &input.ident,
+        krate,
+        quote!([]),
+        FieldBodies {
+            save: quote!(let _ = (key, out); ::core::unreachable!(#message)),
+            read: quote!(let _ = (properties, start, header);),
+            decode: quote!(let _ = (properties, leaf); ::core::unreachable!(#message)),
+            copy: quote!(let _ = (src, set, start); ::core::unreachable!(#message)),
+        },
+    )
 }
 
 /// The `Field` impl of a composite whose leaves are `leaves`.
@@ -157,11 +141,13 @@ pub(crate) fn expand(input: &DeriveInput, leaves: &[Leaf<'_>], krate: &syn::Path
     let starts: Vec<_> = (0..leaves.len())
         .map(|i| format_ident!("__JULIET_LEAF_{}", i))
         .collect();
-    let table = leaf_table(ident, leaves, &starts, krate);
+    let table = leaf_table(ident, leaves, krate);
+    let consts = start_consts(leaves, &starts, krate);
     let field_impl = field_impl(ident, leaves, &starts, krate);
     quote! {
         const _: () = {
             #table
+            #consts
 
             #field_impl
         };
@@ -175,14 +161,8 @@ fn leaf_field(leaf: &Leaf<'_>, krate: &syn::Path) -> TokenStream {
     quote_spanned!(ty.span()=> <#ty as #field>)
 }
 
-/// The composite's property table (one `Part` per field, its headers and its leaves)
-/// and the constants `starts` naming the table index of each field's first leaf.
-fn leaf_table(
-    ident: &Ident,
-    leaves: &[Leaf<'_>],
-    starts: &[Ident],
-    krate: &syn::Path,
-) -> TokenStream {
+/// The constants `starts` naming the table index of each field's first leaf.
+fn start_consts(leaves: &[Leaf<'_>], starts: &[Ident], krate: &syn::Path) -> TokenStream {
     let consts = starts.iter().enumerate().map(|(i, start)| {
         let value = match i {
             0 => quote!(0),
@@ -193,6 +173,11 @@ fn leaf_table(
         };
         quote!(const #start: usize = #value;)
     });
+    quote!(#(#consts)*)
+}
+
+/// The composite's property table: one `Part` per field, its headers and its leaves.
+fn leaf_table(ident: &Ident, leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
     let parts = leaves.iter().map(|leaf| {
         let (member, key, ty) = (&leaf.member, &leaf.key, leaf_field(leaf, krate));
         let name = match member {
@@ -210,7 +195,6 @@ fn leaf_table(
         const __JULIET_LEAVES: usize = #krate::__private::leaf_count(&__JULIET_PARTS);
         static __JULIET_TABLE: [#krate::PropertyDescriptor; __JULIET_LEAVES] =
             #krate::__private::table::<__JULIET_LEAVES>(&__JULIET_PARTS, &__JULIET_HEADERS);
-        #(#consts)*
     }
 }
 
@@ -297,12 +281,7 @@ pub(crate) fn unsafe_field_impl(
     table: TokenStream,
     bodies: FieldBodies,
 ) -> TokenStream {
-    let FieldBodies {
-        save,
-        read,
-        decode,
-        copy,
-    } = bodies;
+    let (save, read, decode, copy) = (bodies.save, bodies.read, bodies.decode, bodies.copy);
     quote! {
         #[automatically_derived]
         unsafe impl #krate::__private::Field for #ident {

@@ -171,15 +171,19 @@ fn item_impl(ident: &Ident, variants: &[Variant<'_>], krate: &syn::Path) -> Toke
                 variants: <Self as #variants_trait>::SHAPE,
             }
         },
-        encode_item: quote!(match self { #(#encodes)* }),
-        decode_item: decode_item(variants, krate),
-        encode_entries: quote! {
-            out.push('\n');
-            out.push_str(path);
-            out.push_str(": ");
-            match self { #(#entry_encodes)* }
-        },
-        decode_entry: decode_entry(variants, krate),
+        whole: [
+            quote!(match self { #(#encodes)* }),
+            decode_item(variants, krate),
+        ],
+        entries: [
+            quote! {
+                out.push('\n');
+                out.push_str(path);
+                out.push_str(": ");
+                match self { #(#entry_encodes)* }
+            },
+            decode_entry(variants, krate),
+        ],
         same_item: quote! {
             #variants_trait::variant(self) == #variants_trait::variant(other)
                 && (0..<Self as #variants_trait>::KEYS.len())

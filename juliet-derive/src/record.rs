@@ -66,10 +66,11 @@ fn item_impl(ident: &Ident, leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStre
     };
     let bodies = ItemBodies {
         item_type: record,
-        encode_item: quote!(#private::write_record(self, out);),
-        decode_item: quote!(#private::decode_record(lines)),
-        encode_entries: encodes,
-        decode_entry: decodes,
+        whole: [
+            quote!(#private::write_record(self, out);),
+            quote!(#private::decode_record(lines)),
+        ],
+        entries: [encodes, decodes],
         same_item: quote!(true #(#sames)*),
         read_written: Some(read_written(leaves, krate)),
     };
@@ -79,15 +80,13 @@ fn item_impl(ident: &Ident, leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStre
 /// What the `Item` impl of a record or of an enum with data holds: its `ITEM_TYPE` and
 /// the bodies of its methods.
 pub(crate) struct ItemBodies {
+    /// `ITEM_TYPE`.
     pub(crate) item_type: TokenStream,
-    /// `encode_item(&self, out)`.
-    pub(crate) encode_item: TokenStream,
-    /// `decode_item(lines)`.
-    pub(crate) decode_item: TokenStream,
-    /// `encode_entries(&self, path, out)`.
-    pub(crate) encode_entries: TokenStream,
-    /// `decode_entry(&mut self, path, key, text)`.
-    pub(crate) decode_entry: TokenStream,
+    /// `encode_item(&self, out)` and `decode_item(lines)`: the item as a whole.
+    pub(crate) whole: [TokenStream; 2],
+    /// `encode_entries(&self, path, out)` and `decode_entry(&mut self, path, key, text)`:
+    /// the item's entries one by one.
+    pub(crate) entries: [TokenStream; 2],
     /// `same_item(&self, other)`.
     pub(crate) same_item: TokenStream,
     /// `read_written(key, text)`, when the item has a body of its own for it.
@@ -104,10 +103,8 @@ pub(crate) fn item_impl_of(
 ) -> TokenStream {
     let ItemBodies {
         item_type,
-        encode_item,
-        decode_item,
-        encode_entries,
-        decode_entry,
+        whole: [encode_item, decode_item],
+        entries: [encode_entries, decode_entry],
         same_item,
         read_written,
     } = bodies;

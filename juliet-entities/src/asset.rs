@@ -25,14 +25,6 @@ pub trait AssetKind: 'static {
     const EXTENSION: Option<&'static str>;
 }
 
-/// The kind of an untyped [`AssetPath`]: a file of any extension.
-#[derive(Debug)]
-pub enum AnyAsset {}
-
-impl AssetKind for AnyAsset {
-    const EXTENSION: Option<&'static str> = None;
-}
-
 /// The path of an asset file relative to the project root (the folder holding
 /// `Assets/`), with `/` between folders on every platform: `Assets/Meshes/Rock_01.obj`.
 /// `AssetPath<K>` names a file of [`AssetKind`] `K` (its extension); `AssetPath` any.
@@ -126,6 +118,14 @@ fn check<K: AssetKind>(path: &str) -> Result<(), &'static str> {
         }
         _ => Ok(()),
     }
+}
+
+/// The kind of an untyped [`AssetPath`]: a file of any extension.
+#[derive(Debug)]
+pub enum AnyAsset {}
+
+impl AssetKind for AnyAsset {
+    const EXTENSION: Option<&'static str> = None;
 }
 
 impl<K: AssetKind> Clone for AssetPath<K> {

@@ -186,9 +186,6 @@ impl<T: Element> Item for T {
     note = "an `Option` holds a type with a codec, or a composite (`#[derive(Codec)]` on a struct, also `Default`) whose leaves are one-line values: a composite with a leaf of several lines (a list of lists, a map) is a field, not an option"
 )]
 pub trait Optional: Clone + 'static {
-    /// The type as the reflection table reports it.
-    const OPTIONAL_TYPE: PropertyType;
-
     /// Appends the value's lines ([`Codec::encode`], or a record's lines).
     fn encode_some(&self, out: &mut String);
 
@@ -209,6 +206,9 @@ pub trait Optional: Clone + 'static {
 
     /// Whether two values are the same ([`Codec::same_value`]).
     fn same_some(&self, other: &Self) -> bool;
+
+    /// The type as the reflection table reports it (what `Option<Self>` holds).
+    const OPTIONAL_TYPE: PropertyType;
 }
 
 impl<T: Codec> Optional for T {

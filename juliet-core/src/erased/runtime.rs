@@ -120,15 +120,15 @@ impl ClassOps {
         let layout = Layout::array::<R::Value>(table.len()).expect("a runtime class's values fit");
         let parts: &'static Parts<R> = Box::leak(Box::new(Parts { class, table }));
         ClassOps {
+            context: parts,
+            layout,
+            key: KeyOf::Runtime(NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
+            properties: runtime_properties::<R>,
             default_in_place: runtime_default::<R>,
             drop_in_place: runtime_drop::<R>,
             clone_in_place: runtime_clone::<R>,
             save: runtime_save::<R>,
             load: runtime_load::<R>,
-            context: parts,
-            layout,
-            key: KeyOf::Runtime(NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
-            properties: runtime_properties::<R>,
         }
     }
 }

@@ -303,3 +303,79 @@ fn enums_with_data_and_records_go_through_the_schema() {
     assert!(shown.contains("\"Trigger.Radius\": 3.0"), "{shown}");
     assert!(!shown.contains("Trigger.0"), "{shown}");
 }
+
+/// What loading the file of `rest` reports with the game's own tool (its compiled
+/// `class`) and with the stock tool (the schema the game exports, the class renamed
+/// `Stock` + its name so that no compiled class answers for it): each error's line,
+/// column, key and what it says.
+fn game_and_stock(class: &'static Class, rest: &str) -> [Vec<(u32, u32, String)>; 2] {
+    let errors = |report: juliet_entities::world::LoadReport| -> Vec<(u32, u32, String)> {
+        let errors = report.errors.into_iter();
+        errors
+            .map(|e| {
+                let key = e.key.clone().unwrap_or_default();
+                (
+                    e.location.line,
+                    e.location.column,
+                    format!("`{key}`: {}", e.kind),
+                )
+            })
+            .collect()
+    };
+    let game = project("", class.name, rest);
+    let options = LoadOptions {
+        registry: Some(Box::leak(Box::new(Registry::new([class]).unwrap()))),
+        project_root: Some(game.path().to_path_buf()),
+        ..LoadOptions::default()
+    };
+    let (_, report) = World::load(game.path().join("Assets/Worlds/W"), &options).unwrap();
+    let renamed = format!("Stock{}", class.name);
+    let schema = super::super::schema::export(&[class])
+        .replace(&format!("; {}\n", class.name), &format!("; {renamed}\n"));
+    let stock = project(&schema, &renamed, rest);
+    assert!(
+        !std::ptr::eq(
+            registry_for(Some(stock.path()))
+                .unwrap()
+                .find_by_name(&renamed)
+                .unwrap(),
+            class
+        ),
+        "a schema kind"
+    );
+    [errors(report), errors(load(stock.path()).1)]
+}
+
+/// Maps and sets as a game's fields hold them.
+mod containers {
+    use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+    use juliet_entities::Entity;
+
+    #[derive(Entity, Clone, Debug, PartialEq)]
+    pub(super) struct Bag {
+        pub(super) weights: HashMap<String, f32>,
+        pub(super) ids: BTreeSet<u32>,
+        pub(super) spawns: BTreeMap<String, super::value_model::Waypoint>,
+    }
+}
+
+#[test]
+fn a_key_or_element_twice_is_refused_at_its_line_as_the_game_refuses_it() {
+    let bag = <containers::Bag as Reflect>::CLASS;
+    // Lines 1 to 4 are the entity's header; each value's fault is on line 8.
+    for (rest, at) in [
+        ("; Weights\nrock: 2\ntree: 1\n\"rock\": 3\n", (8, 1)),
+        ("; Ids\n1\n30\n01\n", (8, 1)),
+        ("; Spawns\n- orc\nWait: 1\n- orc\n", (8, 3)),
+    ] {
+        let [game, stock] = game_and_stock(bag, rest);
+        assert_eq!(game, stock, "{rest}");
+        assert_eq!(stock.len(), 1, "{rest}");
+        assert_eq!((stock[0].0, stock[0].1), at, "{rest}: {stock:?}");
+        assert!(
+            stock[0].2.ends_with("written twice in this value"),
+            "{stock:?}"
+        );
+    }
+}

@@ -261,7 +261,7 @@ mod value_model {
 fn enums_with_data_and_records_go_through_the_schema() {
     let schema = super::super::schema::export(&[<value_model::Patrol as Reflect>::CLASS]);
     assert!(
-        schema.contains("property Trigger enum(Never|OnTouch|Timer) Never\n"),
+        schema.contains("property Trigger enum(Never|OnTouch(Radius:f32)|Timer(0:f32)) Never\n"),
         "{schema}"
     );
     // The default variant has no `Radius`: no default, a leaf absent until read.
@@ -304,14 +304,17 @@ fn enums_with_data_and_records_go_through_the_schema() {
     assert!(!shown.contains("Trigger.0"), "{shown}");
 }
 
-/// What loading the file of `rest` reports with the game's own tool (its compiled
-/// `class`) and with the stock tool (the schema the game exports, the class renamed
-/// `Stock` + its name so that no compiled class answers for it): each error's line,
-/// column, key and what it says.
-fn game_and_stock(class: &'static Class, rest: &str) -> [Vec<(u32, u32, String)>; 2] {
-    let errors = |report: juliet_entities::world::LoadReport| -> Vec<(u32, u32, String)> {
-        let errors = report.errors.into_iter();
-        errors
+/// What one tool makes of a file: each error's line, column, key and what it says, and
+/// the entity's text as a save writes it (its `Kind` line left out; empty when the file
+/// did not load).
+type Outcome = (Vec<(u32, u32, String)>, String);
+
+/// What the game's own tool (its compiled `class`) and the stock tool (the schema the
+/// game exports, the class renamed `Stock` + its name so that no compiled class answers
+/// for it) make of the file of `rest`.
+fn game_and_stock(class: &'static Class, rest: &str) -> [Outcome; 2] {
+    let outcome = |(mut world, report): (World, juliet_entities::world::LoadReport)| {
+        let errors = (report.errors.into_iter())
             .map(|e| {
                 let key = e.key.clone().unwrap_or_default();
                 (
@@ -320,7 +323,13 @@ fn game_and_stock(class: &'static Class, rest: &str) -> [Vec<(u32, u32, String)>
                     format!("`{key}`: {}", e.kind),
                 )
             })
-            .collect()
+            .collect();
+        let mut text = String::new();
+        if let Some(e) = world.manager().entities().first() {
+            world.entity_text(e.id(), &mut text).unwrap();
+        }
+        let lines = text.lines().filter(|l| !l.contains(class.name));
+        (errors, lines.collect::<Vec<_>>().join("\n"))
     };
     let game = project("", class.name, rest);
     let options = LoadOptions {
@@ -328,22 +337,17 @@ fn game_and_stock(class: &'static Class, rest: &str) -> [Vec<(u32, u32, String)>
         project_root: Some(game.path().to_path_buf()),
         ..LoadOptions::default()
     };
-    let (_, report) = World::load(game.path().join("Assets/Worlds/W"), &options).unwrap();
+    let loaded = World::load(game.path().join("Assets/Worlds/W"), &options).unwrap();
     let renamed = format!("Stock{}", class.name);
     let schema = super::super::schema::export(&[class])
         .replace(&format!("; {}\n", class.name), &format!("; {renamed}\n"));
     let stock = project(&schema, &renamed, rest);
-    assert!(
-        !std::ptr::eq(
-            registry_for(Some(stock.path()))
-                .unwrap()
-                .find_by_name(&renamed)
-                .unwrap(),
-            class
-        ),
-        "a schema kind"
-    );
-    [errors(report), errors(load(stock.path()).1)]
+    let registry = registry_for(Some(stock.path())).unwrap();
+    assert!(!std::ptr::eq(
+        registry.find_by_name(&renamed).unwrap(),
+        class
+    ));
+    [outcome(loaded), outcome(load(stock.path()))]
 }
 
 /// Maps and sets as a game's fields hold them.
@@ -369,8 +373,8 @@ fn a_key_or_element_twice_is_refused_at_its_line_as_the_game_refuses_it() {
         ("; Ids\n1\n30\n01\n", (8, 1)),
         ("; Spawns\n- orc\nWait: 1\n- orc\n", (8, 3)),
     ] {
-        let [game, stock] = game_and_stock(bag, rest);
-        assert_eq!(game, stock, "{rest}");
+        let [game, (stock, _)] = game_and_stock(bag, rest);
+        assert_eq!(game.0, stock, "{rest}");
         assert_eq!(stock.len(), 1, "{rest}");
         assert_eq!((stock[0].0, stock[0].1), at, "{rest}: {stock:?}");
         assert!(
@@ -378,4 +382,43 @@ fn a_key_or_element_twice_is_refused_at_its_line_as_the_game_refuses_it() {
             "{stock:?}"
         );
     }
+}
+
+/// An enum with data as a field: a field of another variant than the one the file gave
+/// is an error at the field's value, a field with no variant line takes its variant,
+/// a variant line after a field gives that variant with its fields' zero values, and
+/// the variant is one line: the stock tool reads each as the game's own tool does.
+#[test]
+fn the_leaves_of_an_enum_with_data_are_read_as_the_game_reads_them() {
+    let patrol = <value_model::Patrol as Reflect>::CLASS;
+    // Lines 1 to 4 are the entity's header.
+    for (rest, error_at) in [
+        ("; Trigger\nTimer\n; Trigger.Radius\n1\n", Some((8, 1))),
+        ("; Trigger: Timer\n; Trigger.Radius: 1\n", Some((6, 19))),
+        ("; Trigger\nOnTouch\nRadius: 2\n", Some((7, 1))),
+        ("; Trigger.Radius\n2.5\n", None),
+        ("; Trigger.Radius\n2.5\n; Trigger\nTimer\n", None),
+        (
+            "; Trigger\nOnTouch\n; Trigger.Radius\n2.5\n; Trigger.0\n3\n",
+            Some((10, 1)),
+        ),
+        ("; Trigger\ntimer\n; trigger.0\n4\n", None),
+    ] {
+        let [game, stock] = game_and_stock(patrol, rest);
+        assert_eq!(game, stock, "{rest}");
+        let at = stock.0.first().map(|e| (e.0, e.1));
+        assert_eq!(at, error_at, "{rest}: {stock:?}");
+    }
+    let [_, (_, text)] = game_and_stock(patrol, "; Trigger.Radius\n2.5\n");
+    assert!(
+        text.contains("; Trigger\nOnTouch\n; Trigger.Radius\n2.5\n"),
+        "{text}"
+    );
+    let [_, (errors, _)] = game_and_stock(patrol, "; Trigger\nTimer\n; Trigger.Radius\n1\n");
+    assert!(
+        errors[0]
+            .2
+            .contains("`Radius` is a field of `OnTouch`, not of `Timer`, the variant in use"),
+        "{errors:?}"
+    );
 }

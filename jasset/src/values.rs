@@ -205,41 +205,55 @@ fn element_to_json<'a>(ty: &PropertyType, line: &'a str) -> Result<Json, ValueEr
     }
 }
 
-/// An array (`n` tokens on one line, or `n` lines) as a JSON array.
+/// Whether a value of `ty` is a token, one of several on a line (`Element::TOKEN`):
+/// numbers, `bool`, `char`, strings, unit enums, references, and `Option`s of those.
+fn is_token(ty: &PropertyType) -> bool {
+    match ty {
+        PropertyType::Option(inner) => is_token(inner),
+        PropertyType::Bool
+        | PropertyType::I8
+        | PropertyType::I16
+        | PropertyType::I32
+        | PropertyType::I64
+        | PropertyType::I128
+        | PropertyType::Isize
+        | PropertyType::U8
+        | PropertyType::U16
+        | PropertyType::U32
+        | PropertyType::U64
+        | PropertyType::U128
+        | PropertyType::Usize
+        | PropertyType::F32
+        | PropertyType::F64
+        | PropertyType::Char
+        | PropertyType::String
+        | PropertyType::Enum { .. }
+        | PropertyType::Reference(_) => true,
+        _ => false,
+    }
+}
+
+/// An array (`n` tokens on one line, or `n` lines of other elements) as a JSON array.
+///
+/// # Errors
+/// As the array codec reads an array: `ExpectedOneLine` for tokens on several lines,
+/// `ComponentCount` for other than `n` elements, and the elements' own errors.
 fn array_to_json<'a>(
     inner: &PropertyType,
     n: usize,
     value: Value<'a>,
 ) -> Result<Json, ValueError<'a>> {
-    let lines: Vec<&str> = value.lines().collect();
-    let token_elements = matches!(
-        inner,
-        PropertyType::Bool
-            | PropertyType::I8
-            | PropertyType::I16
-            | PropertyType::I32
-            | PropertyType::I64
-            | PropertyType::I128
-            | PropertyType::Isize
-            | PropertyType::U8
-            | PropertyType::U16
-            | PropertyType::U32
-            | PropertyType::U64
-            | PropertyType::U128
-            | PropertyType::Usize
-            | PropertyType::F32
-            | PropertyType::F64
-            | PropertyType::Char
-            | PropertyType::String
-            | PropertyType::Enum { .. }
-            | PropertyType::Option(_)
-    );
-    let parts: Vec<&str> = match lines.as_slice() {
-        [one] if token_elements => tokens(one).collect(),
-        _ => lines.clone(),
+    let (parts, found): (Vec<&str>, &str) = match is_token(inner) {
+        true => {
+            let line = value.single()?;
+            (tokens(line).collect(), line)
+        }
+        false => (
+            value.lines().collect(),
+            value.lines().last().unwrap_or_default(),
+        ),
     };
     if parts.len() != n {
-        let found = lines.last().copied().unwrap_or_default();
         let count = ValueErrorKind::ComponentCount {
             expected: n,
             found: parts.len(),

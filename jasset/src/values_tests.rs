@@ -442,3 +442,26 @@ fn a_list_as_a_map_value_or_record_leaf_is_one_line_of_tokens() {
     static MAYBE: PropertyType = PropertyType::List(&PropertyType::Option(&BYTES));
     assert_eq!(to_json(&MAYBE, v("1 2\n~")).unwrap(), json!([[1, 2], null]));
 }
+
+/// An array of tokens is one line, as the array codec reads it (four lines of a
+/// `[u8; 4]` are refused), references and `Option`s of tokens included; an array of
+/// other elements is one a line.
+#[test]
+fn an_array_of_tokens_is_one_line() {
+    let v = |t| Value::from_text(t);
+    static COLOUR: PropertyType = PropertyType::Array(&PropertyType::U8, 4);
+    let err = to_json(&COLOUR, v("1\n2\n3\n4")).unwrap_err();
+    assert_eq!(err.kind, ValueErrorKind::ExpectedOneLine(4));
+    static PAIR: PropertyType = PropertyType::Array(&PropertyType::Reference(None), 2);
+    assert_eq!(
+        to_json(&PAIR, v("0x1 2")).unwrap(),
+        json!(["0x0000000000000001", "0x0000000000000002"])
+    );
+    static MAYBE: PropertyType = PropertyType::Array(&PropertyType::Option(&PropertyType::U8), 2);
+    assert_eq!(to_json(&MAYBE, v("~ 3")).unwrap(), json!([null, 3]));
+    static CORNERS: PropertyType = PropertyType::Array(&PropertyType::Floats(2), 2);
+    assert_eq!(
+        to_json(&CORNERS, v("0.5 1\n0 0")).unwrap(),
+        json!([[0.5, 1.0], [0.0, 0.0]])
+    );
+}

@@ -22,11 +22,12 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
-use juliet_core::{inventory, Class, PropertyType, Registry, StockClass};
+use juliet_core::{inventory, Class, PropertyDescriptor, PropertyType, Registry, StockClass};
 
 use super::output::count;
 use super::project::{find_root, read};
 use super::{CliError, CliResult, Status};
+use juliet_entities::entity::EntityId;
 use juliet_entities::fsio::{write_or_refuse, Sync};
 use juliet_entities::EntityManager;
 
@@ -189,14 +190,17 @@ impl SchemaClass {
         let mut manager = EntityManager::new();
         let id = manager.allocate_entity(class);
         let (value, slot) = manager.storage_of(id).expect("the entity just allocated");
-        let properties = value
-            .properties()
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
+        let defaults: Vec<String> = (0..class.properties.len())
+            .map(|i| {
                 let mut default = String::new();
                 value.encode_property(slot, i, &mut default);
-                (p.key.to_owned(), type_name(&p.property_type), default)
+                default
+            })
+            .collect();
+        let properties = (class.properties.iter().zip(defaults).enumerate())
+            .map(|(i, (p, default))| {
+                let word = leaf_type_name(&mut manager, id, class.properties, i);
+                (p.key.to_owned(), word, default)
             })
             .collect();
         SchemaClass {
@@ -207,6 +211,47 @@ impl SchemaClass {
             deprecated: class.deprecated.iter().map(|k| k.name.to_owned()).collect(),
         }
     }
+}
+
+/// The type word of entry `index` of `table` (a class's, whose entity `id` lives in
+/// `manager`): [`type_name`] of its type; for an enum's variant leaf (a unit enum whose
+/// fields are the entries keyed by its key and `.`), the variants with their fields,
+/// `enum(Never|OnTouch(Radius:f32)|Timer(0:f32))`, which the stock tool needs to read
+/// the fields. Which variant has which field is found by making each variant the one in
+/// use and seeing which field leaves write a value (a field the variant lacks writes
+/// nothing).
+fn leaf_type_name(
+    manager: &mut EntityManager,
+    id: EntityId,
+    table: &[PropertyDescriptor],
+    index: usize,
+) -> String {
+    let p = &table[index];
+    let fields: Vec<(usize, &str)> = (table.iter().enumerate())
+        .filter_map(|(j, q)| Some((j, q.key.strip_prefix(p.key)?.strip_prefix('.')?)))
+        .collect();
+    let PropertyType::Enum { variants, .. } = p.property_type else {
+        return type_name(&p.property_type);
+    };
+    if fields.is_empty() {
+        return type_name(&p.property_type);
+    }
+    let mut words = Vec::with_capacity(variants.len());
+    for name in variants {
+        let mut own = Vec::new();
+        if manager.set_property(id, p.key, name).is_ok() {
+            let (value, slot) = manager.storage_of(id).expect("the entity just set");
+            for &(j, key) in &fields {
+                let mut text = String::new();
+                value.encode_property(slot, j, &mut text);
+                if !text.is_empty() {
+                    own.push((key, &table[j].property_type));
+                }
+            }
+        }
+        words.push(named_fields(name, &own));
+    }
+    format!("enum({})", words.join("|"))
 }
 
 /// A property type as one word: `f32`, `floats3`, `enum(Stone|Wood)`, an enum with data
@@ -543,15 +588,21 @@ pub(crate) fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String>
         }
         // A key renamed with its old spelling kept as an alias is the same property
         // (the rename that needs no version bump): `Class::property` finds both.
+        // A variant leaf's word without its variants' fields is the word of schemas
+        // written before the fields were, for the same layout.
         let mut changes = Vec::new();
         for (key, ty, _) in &old.properties {
-            match class.property(key) {
-                None => changes.push(format!("property `{key}` was removed")),
-                Some(p) if type_name(&p.property_type) != *ty => changes.push(format!(
-                    "property `{key}` changed type from {ty} to {}",
-                    type_name(&p.property_type)
-                )),
-                Some(_) => {}
+            let Some(p) = class.property(key) else {
+                changes.push(format!("property `{key}` was removed"));
+                continue;
+            };
+            let index = class.properties.iter().position(|q| std::ptr::eq(q, p));
+            let word = index.map_or_else(
+                || type_name(&p.property_type),
+                |i| new.properties[i].1.clone(),
+            );
+            if word != *ty && type_name(&p.property_type) != *ty {
+                changes.push(format!("property `{key}` changed type from {ty} to {word}"));
             }
         }
         for p in class.ops.properties() {
@@ -675,6 +726,36 @@ mod tests {
         assert!(check(&registry, &[old.clone()]).is_empty());
         old.properties[0].0 = "Heft".into();
         assert_eq!(check(&registry, &[old]).len(), 2);
+    }
+
+    #[test]
+    fn a_variant_leaf_names_its_variants_fields_and_checks_without_them_too() {
+        #[derive(juliet_entities::Codec, Clone, Debug, PartialEq, Default)]
+        enum Pull {
+            #[default]
+            Never,
+            OnTouch {
+                radius: f32,
+            },
+            Timer(f32),
+        }
+        #[derive(juliet_entities::Entity)]
+        struct Lever {
+            pull: Pull,
+        }
+        let registry = Registry::new([Lever::CLASS]).unwrap();
+        let mut old = SchemaClass::of(Lever::CLASS);
+        let words: Vec<&str> = old.properties.iter().map(|p| p.1.as_str()).collect();
+        assert_eq!(
+            words,
+            ["enum(Never|OnTouch(Radius:f32)|Timer(0:f32))", "f32", "f32"]
+        );
+        assert!(check(&registry, &[old.clone()]).is_empty());
+        // The word a schema written before the fields were named holds.
+        old.properties[0].1 = "enum(Never|OnTouch|Timer)".into();
+        assert!(check(&registry, &[old.clone()]).is_empty());
+        old.properties[0].1 = "enum(Never|OnTouch)".into();
+        assert_eq!(check(&registry, &[old]).len(), 1);
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //! (docs/design.md, section 3.5), and its files follow the game's layout.
 
 mod value;
+mod variants;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -28,6 +29,7 @@ use juliet_core::{
 
 pub(crate) use value::DynValue;
 use value::MAX_FLOATS;
+use variants::{EnumLeaves, Role};
 
 use super::project::read;
 use super::schema::{parse_located, stock_classes, Located, SchemaClass, SCHEMA_FILE};
@@ -101,13 +103,16 @@ impl From<SchemaError> for CliError {
     }
 }
 
-/// One schema kind: its name, version, property table and defaults.
+/// One schema kind: its name, version, property table and defaults, its enums with
+/// data and what each table entry is to them.
 #[derive(Debug)]
 struct SchemaKind {
     name: &'static str,
     version: u32,
     table: &'static [PropertyDescriptor],
     defaults: Vec<DynValue>,
+    enums: Vec<EnumLeaves>,
+    roles: Vec<Role>,
 }
 
 /// An entity of a schema kind is one `DynValue` per property, in the schema's order.
@@ -148,14 +153,22 @@ impl SchemaKind {
         }
     }
 
-    /// Each property the file has, read by its type's codec, then the class version
-    /// (the derive's `load`, without a migration: a file older than the schema's
-    /// version is an error that names the game's tool).
+    /// Each property the file has, read by its type's codec (the leaves of an enum with
+    /// data as [`EnumLeaves::read`] reads them), then the class version (the derive's
+    /// `load`, without a migration: a file older than the schema's version is an error
+    /// that names the game's tool).
     fn load_values(&self, values: &mut [DynValue], ar: &mut Archive<'_>) -> Result<(), Error> {
         if let Some(doc) = ar.document_mut() {
+            // Whether the file gave each enum's variant so far.
+            let mut given = vec![false; self.enums.len()];
             let mut properties = doc.properties(self.table);
             while let Some(p) = properties.next_property()? {
-                properties.decode_into(&mut values[p])?;
+                match self.roles[p] {
+                    None => properties.decode_into(&mut values[p])?,
+                    Some((e, field)) => {
+                        self.enums[e].read(&mut properties, values, field, &mut given[e])?;
+                    }
+                }
             }
         }
         let version = ar.resolve_class_version(self.version)?;
@@ -344,6 +357,7 @@ fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaE
     let class = &entry.class;
     let mut table = Vec::with_capacity(class.properties.len());
     let mut defaults = Vec::with_capacity(class.properties.len());
+    let mut variant_shapes = Vec::new();
     for (i, ((key, word, default), at)) in
         class.properties.iter().zip(&entry.properties).enumerate()
     {
@@ -354,12 +368,17 @@ fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaE
             class: class.name.clone(),
             key: key.clone(),
         };
-        let Some(ty) = parse_type(word) else {
+        let Some(mut ty) = parse_type(word) else {
             return Err(Box::new(SchemaError::UnknownType {
                 at: place(at.type_column),
                 ty: word.clone(),
             }));
         };
+        let keys = class.properties.iter().map(|(k, ..)| k.as_str());
+        if let Some((unit, shape)) = variants::variant_leaf(ty, key, keys) {
+            ty = unit;
+            variant_shapes.push((i, shape));
+        }
         let mut value = DynValue::default_of(ty);
         if default.is_empty() {
             value = DynValue::Absent(ty);
@@ -383,11 +402,14 @@ fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaE
     let name = leak(&class.name);
     let version = class.version.max(1);
     let table: &'static [PropertyDescriptor] = Vec::leak(table);
+    let (enums, roles) = EnumLeaves::find(table, variant_shapes);
     let kind: &'static SchemaKind = Box::leak(Box::new(SchemaKind {
         name,
         version,
         table,
         defaults,
+        enums,
+        roles,
     }));
     let ops = ClassOps::runtime(kind);
     let layout = ops.layout();

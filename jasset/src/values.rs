@@ -18,20 +18,47 @@ pub(crate) use juliet_entities::load::pieces;
 use juliet_entities::template::normalize_template_path;
 
 /// The elements of a list or set (one a line; none for a value that is the one line
-/// `[]`, as the codecs read it) as a JSON array.
-fn list_to_json<'a>(inner: &PropertyType, value: Value<'a>) -> Result<Json, ValueError<'a>> {
+/// `[]`, as the codecs read it), each as JSON.
+fn list_items<'a>(inner: &PropertyType, value: Value<'a>) -> Result<Vec<Json>, ValueError<'a>> {
     let lines: Vec<&str> = value.lines().collect();
     if lines == [EMPTY_LIST] {
-        return Ok(Json::Array(Vec::new()));
+        return Ok(Vec::new());
     }
     if let PropertyType::Record { .. } | PropertyType::EnumWithData { .. } = inner {
         let records = record_groups(&value)?.into_iter();
-        let items = records.map(|(_, lines)| item_to_json(inner, &lines));
-        return Ok(Json::Array(items.collect::<Result<_, _>>()?));
+        let items = records.map(|(after, lines)| match after.is_empty() {
+            true => item_to_json(inner, &lines),
+            false => Err(ValueError::new(
+                ValueErrorKind::Custom(
+                    "an element of a list of records starts with a `-` line alone (`- key` \
+                     starts an entry of a map)"
+                        .into(),
+                ),
+                after,
+            )),
+        });
+        return items.collect();
     }
-    let mut items = Vec::with_capacity(lines.len());
-    for line in lines {
-        items.push(element_to_json(inner, line)?);
+    lines
+        .into_iter()
+        .map(|l| element_to_json(inner, l))
+        .collect()
+}
+
+/// A set's elements as [`list_items`] reads them, as a JSON array.
+///
+/// # Errors
+/// [`list_items`]'s, and `DuplicateEntry` at an element written twice (as its type
+/// reads it: `1` and `01` are one number), as the set codecs read a set.
+fn set_to_json<'a>(inner: &PropertyType, value: Value<'a>) -> Result<Json, ValueError<'a>> {
+    let items = list_items(inner, value)?;
+    // A set's elements are one line each (numbers, strings, chars, bools): item `i` is
+    // line `i`, unless the value is the empty set.
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    for (item, line) in items.iter().zip(value.lines()) {
+        if !seen.insert(item.to_string()) {
+            return Err(ValueError::new(ValueErrorKind::DuplicateEntry, line));
+        }
     }
     Ok(Json::Array(items))
 }
@@ -75,7 +102,7 @@ fn record_to_json<'a>(
             let name = leaf.map_or(segment, |(key, _)| *key).to_owned();
             if segments.peek().is_none() {
                 let json = match leaf {
-                    Some((_, ty)) => to_json(ty, Value::from_line(text))?,
+                    Some((_, ty)) => element_to_json(ty, text)?,
                     None => Json::String(text.to_owned()),
                 };
                 // An empty object is the place a variant's field line made before its
@@ -161,9 +188,12 @@ fn variant_to_json<'a>(
     Ok(json!({ name: record }))
 }
 
-/// One element line of a list as JSON: a list of tokens (an inner list) is an array.
+/// One element line (of a list, an array or a set, a map's value or a record's leaf) as
+/// JSON, as the `Element` codecs read it: a list of tokens (an inner list) is an array.
 fn element_to_json<'a>(ty: &PropertyType, line: &'a str) -> Result<Json, ValueError<'a>> {
     match ty {
+        // An element `Some` is its value's one line: an inner list's tokens, say.
+        PropertyType::Option(inner) if line != NONE => element_to_json(inner, line),
         PropertyType::List(_) if line == EMPTY_LIST => Ok(Json::Array(Vec::new())),
         PropertyType::List(inner) => {
             let items = tokens(line)
@@ -175,41 +205,55 @@ fn element_to_json<'a>(ty: &PropertyType, line: &'a str) -> Result<Json, ValueEr
     }
 }
 
-/// An array (`n` tokens on one line, or `n` lines) as a JSON array.
+/// Whether a value of `ty` is a token, one of several on a line (`Element::TOKEN`):
+/// numbers, `bool`, `char`, strings, unit enums, references, and `Option`s of those.
+fn is_token(ty: &PropertyType) -> bool {
+    match ty {
+        PropertyType::Option(inner) => is_token(inner),
+        PropertyType::Bool
+        | PropertyType::I8
+        | PropertyType::I16
+        | PropertyType::I32
+        | PropertyType::I64
+        | PropertyType::I128
+        | PropertyType::Isize
+        | PropertyType::U8
+        | PropertyType::U16
+        | PropertyType::U32
+        | PropertyType::U64
+        | PropertyType::U128
+        | PropertyType::Usize
+        | PropertyType::F32
+        | PropertyType::F64
+        | PropertyType::Char
+        | PropertyType::String
+        | PropertyType::Enum { .. }
+        | PropertyType::Reference(_) => true,
+        _ => false,
+    }
+}
+
+/// An array (`n` tokens on one line, or `n` lines of other elements) as a JSON array.
+///
+/// # Errors
+/// As the array codec reads an array: `ExpectedOneLine` for tokens on several lines,
+/// `ComponentCount` for other than `n` elements, and the elements' own errors.
 fn array_to_json<'a>(
     inner: &PropertyType,
     n: usize,
     value: Value<'a>,
 ) -> Result<Json, ValueError<'a>> {
-    let lines: Vec<&str> = value.lines().collect();
-    let token_elements = matches!(
-        inner,
-        PropertyType::Bool
-            | PropertyType::I8
-            | PropertyType::I16
-            | PropertyType::I32
-            | PropertyType::I64
-            | PropertyType::I128
-            | PropertyType::Isize
-            | PropertyType::U8
-            | PropertyType::U16
-            | PropertyType::U32
-            | PropertyType::U64
-            | PropertyType::U128
-            | PropertyType::Usize
-            | PropertyType::F32
-            | PropertyType::F64
-            | PropertyType::Char
-            | PropertyType::String
-            | PropertyType::Enum { .. }
-            | PropertyType::Option(_)
-    );
-    let parts: Vec<&str> = match lines.as_slice() {
-        [one] if token_elements => tokens(one).collect(),
-        _ => lines.clone(),
+    let (parts, found): (Vec<&str>, &str) = match is_token(inner) {
+        true => {
+            let line = value.single()?;
+            (tokens(line).collect(), line)
+        }
+        false => (
+            value.lines().collect(),
+            value.lines().last().unwrap_or_default(),
+        ),
     };
     if parts.len() != n {
-        let found = lines.last().copied().unwrap_or_default();
         let count = ValueErrorKind::ComponentCount {
             expected: n,
             found: parts.len(),
@@ -244,7 +288,8 @@ pub(crate) fn to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, V
         }
         PropertyType::Map(key, inner) => map_to_json(key, inner, value)?,
         PropertyType::Array(inner, n) => array_to_json(inner, *n, value)?,
-        PropertyType::Set(inner) | PropertyType::List(inner) => list_to_json(inner, value)?,
+        PropertyType::Set(inner) => set_to_json(inner, value)?,
+        PropertyType::List(inner) => Json::Array(list_items(inner, value)?),
         PropertyType::Floats(n) => floats_to_json(*n, value)?,
         PropertyType::Custom(_) => {
             let lines: Vec<&str> = value.lines().collect();
@@ -307,32 +352,50 @@ fn scalar_to_json<'a>(ty: &PropertyType, value: Value<'a>) -> Result<Json, Value
 
 /// A map (of one-line values, or of records: `- key` then the record's lines) as a JSON
 /// object keyed by the map's keys as text.
+///
+/// # Errors
+/// As the map codecs read a map: `ExpectedEntry` for a line that is not `key: value`
+/// with text on both sides, or a `- key` line without its key; a `Custom` error for a
+/// `- key` line of more than one token; `DuplicateEntry` at a key written twice (as its
+/// type reads it: `1` and `01` are one number); the keys' and values' own errors.
 fn map_to_json<'a>(
     key: &PropertyType,
     inner: &PropertyType,
     value: Value<'a>,
 ) -> Result<Json, ValueError<'a>> {
     let mut entries = serde_json::Map::new();
-    let key_text = |k: &'a str| -> Result<String, ValueError<'a>> {
-        Ok(match to_json(key, Value::from_line(k))? {
+    let mut insert = |k: &'a str, item: Json| -> Result<(), ValueError<'a>> {
+        let text = match to_json(key, Value::from_line(k))? {
             Json::String(text) => text,
             other => other.to_string(),
-        })
-    };
-    if let PropertyType::Record { .. } | PropertyType::EnumWithData { .. } = inner {
-        let groups = match value.lines().eq([EMPTY_MAP]) {
-            true => Vec::new(),
-            false => record_groups(&value)?,
         };
-        for (k, lines) in groups {
-            entries.insert(key_text(k)?, item_to_json(inner, &lines)?);
+        match entries.insert(text, item) {
+            Some(_) => Err(ValueError::new(ValueErrorKind::DuplicateEntry, k)),
+            None => Ok(()),
+        }
+    };
+    if value.lines().eq([EMPTY_MAP]) {
+        return Ok(Json::Object(entries));
+    }
+    if let PropertyType::Record { .. } | PropertyType::EnumWithData { .. } = inner {
+        for (k, lines) in record_groups(&value)? {
+            if k.is_empty() {
+                return Err(ValueError::new(ValueErrorKind::ExpectedEntry, k));
+            }
+            if tokens(k).nth(1).is_some() {
+                let why = "an entry of a map of records starts with `- key`, the key alone \
+                           (quoted when it has a blank, `,` or `:`)";
+                return Err(ValueError::new(ValueErrorKind::Custom(why.into()), k));
+            }
+            insert(k, item_to_json(inner, &lines)?)?;
         }
         return Ok(Json::Object(entries));
     }
-    for line in value.lines().filter(|l| *l != EMPTY_MAP) {
-        let (k, v) =
-            split_entry(line).ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
-        entries.insert(key_text(k)?, to_json(inner, Value::from_line(v))?);
+    for line in value.lines() {
+        let (k, v) = split_entry(line)
+            .filter(|(k, v)| !k.is_empty() && !v.is_empty())
+            .ok_or(ValueError::new(ValueErrorKind::ExpectedEntry, line))?;
+        insert(k, element_to_json(inner, v)?)?;
     }
     Ok(Json::Object(entries))
 }

@@ -352,3 +352,116 @@ fn chain_reads_nothing_outside_the_project_nor_a_fifo() {
         assert!(err.to_string().contains("cannot read"), "{err}");
     }
 }
+
+/// A map's key or a set's element written twice is `DuplicateEntry` at its second
+/// writing, compared as the type reads it (`01` and `1` are one `u32`), as the game's
+/// map and set codecs refuse it.
+#[test]
+fn a_key_or_element_twice_is_an_error_at_the_second() {
+    static WEIGHTS: PropertyType = PropertyType::Map(&PropertyType::String, &PropertyType::F32);
+    static IDS: PropertyType = PropertyType::Set(&PropertyType::U32);
+    static STATS: PropertyType = PropertyType::Record {
+        name: "Stats",
+        leaves: &[("Hp", &PropertyType::F32)],
+    };
+    // A map of records: the `- key` line written twice.
+    static BY_NAME: PropertyType = PropertyType::Map(&PropertyType::String, &STATS);
+    for (ty, text, at) in [
+        (&WEIGHTS, "rock: 2\ntree: 1\n\"rock\": 3", 16..22),
+        (&IDS, "1\n30\n01", 5..7),
+        (&BY_NAME, "- orc\nHp: 3\n- elf\n- orc\nHp: 4", 20..23),
+    ] {
+        let err = to_json(ty, Value::from_text(text)).unwrap_err();
+        assert_eq!(err.kind, ValueErrorKind::DuplicateEntry, "{text:?}");
+        let found = &text[at];
+        assert_eq!((err.found, err.found.as_ptr()), (found, found.as_ptr()));
+    }
+    assert_eq!(
+        to_json(&IDS, Value::from_text("30\n1")).unwrap(),
+        json!([30, 1])
+    );
+    // A list keeps its repeated elements.
+    static LIST: PropertyType = PropertyType::List(&PropertyType::U32);
+    assert_eq!(
+        to_json(&LIST, Value::from_text("1\n1")).unwrap(),
+        json!([1, 1])
+    );
+}
+
+/// A map's lines as the map codecs read them: `{}` only alone, text on both sides of
+/// each entry's `:`, a map of records' entry the `- key` line with one token; a list of
+/// records' element the `-` line alone.
+#[test]
+fn map_and_list_lines_are_refused_as_the_codecs_refuse_them() {
+    static WEIGHTS: PropertyType = PropertyType::Map(&PropertyType::String, &PropertyType::String);
+    for (text, found) in [("rock: a\n{}", "{}"), (": a", ": a"), ("gold:", "gold:")] {
+        let err = to_json(&WEIGHTS, Value::from_text(text)).unwrap_err();
+        assert_eq!(
+            (err.kind, err.found),
+            (ValueErrorKind::ExpectedEntry, found),
+            "{text:?}"
+        );
+    }
+    static STATS: PropertyType = PropertyType::Record {
+        name: "Stats",
+        leaves: &[("Hp", &PropertyType::F32)],
+    };
+    static BY_NAME: PropertyType = PropertyType::Map(&PropertyType::String, &STATS);
+    let err = to_json(&BY_NAME, Value::from_text("- big tree\nHp: 1")).unwrap_err();
+    assert!(matches!(err.kind, ValueErrorKind::Custom(_)), "{err:?}");
+    assert_eq!(err.found, "big tree");
+    let err = to_json(&BY_NAME, Value::from_text("-\nHp: 1")).unwrap_err();
+    assert_eq!(err.kind, ValueErrorKind::ExpectedEntry);
+    static ROUTE: PropertyType = PropertyType::List(&STATS);
+    let err = to_json(&ROUTE, Value::from_text("-\nHp: 1\n- orc\nHp: 2")).unwrap_err();
+    assert!(matches!(err.kind, ValueErrorKind::Custom(_)), "{err:?}");
+    assert_eq!(err.found, "orc");
+}
+
+/// A map's value and a record's leaf are elements: a list there is one line of tokens
+/// (`10: 1 2`), as `BTreeMap<u32, Vec<u8>>` and a record's `Vec<String>` leaf read it,
+/// and so is an `Option`'s value in a list.
+#[test]
+fn a_list_as_a_map_value_or_record_leaf_is_one_line_of_tokens() {
+    let v = |t| Value::from_text(t);
+    static BYTES: PropertyType = PropertyType::List(&PropertyType::U8);
+    static BY_LEVEL: PropertyType = PropertyType::Map(&PropertyType::U32, &BYTES);
+    assert_eq!(
+        to_json(&BY_LEVEL, v("2: []\n10: 1, 2")).unwrap(),
+        json!({"2": [], "10": [1, 2]})
+    );
+    static SPAWN: PropertyType = PropertyType::Record {
+        name: "Spawn",
+        leaves: &[("Kinds", &PropertyType::List(&PropertyType::String))],
+    };
+    static SPAWNS: PropertyType = PropertyType::List(&SPAWN);
+    assert_eq!(
+        to_json(&SPAWNS, v("-\nKinds: orc \"big troll\"")).unwrap(),
+        json!([{"Kinds": ["orc", "big troll"]}])
+    );
+    static MAYBE: PropertyType = PropertyType::List(&PropertyType::Option(&BYTES));
+    assert_eq!(to_json(&MAYBE, v("1 2\n~")).unwrap(), json!([[1, 2], null]));
+}
+
+/// An array of tokens is one line, as the array codec reads it (four lines of a
+/// `[u8; 4]` are refused), references and `Option`s of tokens included; an array of
+/// other elements is one a line.
+#[test]
+fn an_array_of_tokens_is_one_line() {
+    let v = |t| Value::from_text(t);
+    static COLOUR: PropertyType = PropertyType::Array(&PropertyType::U8, 4);
+    let err = to_json(&COLOUR, v("1\n2\n3\n4")).unwrap_err();
+    assert_eq!(err.kind, ValueErrorKind::ExpectedOneLine(4));
+    static PAIR: PropertyType = PropertyType::Array(&PropertyType::Reference(None), 2);
+    assert_eq!(
+        to_json(&PAIR, v("0x1 2")).unwrap(),
+        json!(["0x0000000000000001", "0x0000000000000002"])
+    );
+    static MAYBE: PropertyType = PropertyType::Array(&PropertyType::Option(&PropertyType::U8), 2);
+    assert_eq!(to_json(&MAYBE, v("~ 3")).unwrap(), json!([null, 3]));
+    static CORNERS: PropertyType = PropertyType::Array(&PropertyType::Floats(2), 2);
+    assert_eq!(
+        to_json(&CORNERS, v("0.5 1\n0 0")).unwrap(),
+        json!([[0.5, 1.0], [0.0, 0.0]])
+    );
+}

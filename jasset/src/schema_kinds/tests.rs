@@ -261,7 +261,7 @@ mod value_model {
 fn enums_with_data_and_records_go_through_the_schema() {
     let schema = super::super::schema::export(&[<value_model::Patrol as Reflect>::CLASS]);
     assert!(
-        schema.contains("property Trigger enum(Never|OnTouch|Timer) Never\n"),
+        schema.contains("property Trigger enum(Never|OnTouch(Radius:f32)|Timer(0:f32)) Never\n"),
         "{schema}"
     );
     // The default variant has no `Radius`: no default, a leaf absent until read.
@@ -302,4 +302,123 @@ fn enums_with_data_and_records_go_through_the_schema() {
     let shown = String::from_utf8(out).unwrap();
     assert!(shown.contains("\"Trigger.Radius\": 3.0"), "{shown}");
     assert!(!shown.contains("Trigger.0"), "{shown}");
+}
+
+/// What one tool makes of a file: each error's line, column, key and what it says, and
+/// the entity's text as a save writes it (its `Kind` line left out; empty when the file
+/// did not load).
+type Outcome = (Vec<(u32, u32, String)>, String);
+
+/// What the game's own tool (its compiled `class`) and the stock tool (the schema the
+/// game exports, the class renamed `Stock` + its name so that no compiled class answers
+/// for it) make of the file of `rest`.
+fn game_and_stock(class: &'static Class, rest: &str) -> [Outcome; 2] {
+    let outcome = |(mut world, report): (World, juliet_entities::world::LoadReport)| {
+        let errors = (report.errors.into_iter())
+            .map(|e| {
+                let key = e.key.clone().unwrap_or_default();
+                (
+                    e.location.line,
+                    e.location.column,
+                    format!("`{key}`: {}", e.kind),
+                )
+            })
+            .collect();
+        let mut text = String::new();
+        if let Some(e) = world.manager().entities().first() {
+            world.entity_text(e.id(), &mut text).unwrap();
+        }
+        let lines = text.lines().filter(|l| !l.contains(class.name));
+        (errors, lines.collect::<Vec<_>>().join("\n"))
+    };
+    let game = project("", class.name, rest);
+    let options = LoadOptions {
+        registry: Some(Box::leak(Box::new(Registry::new([class]).unwrap()))),
+        project_root: Some(game.path().to_path_buf()),
+        ..LoadOptions::default()
+    };
+    let loaded = World::load(game.path().join("Assets/Worlds/W"), &options).unwrap();
+    let renamed = format!("Stock{}", class.name);
+    let schema = super::super::schema::export(&[class])
+        .replace(&format!("; {}\n", class.name), &format!("; {renamed}\n"));
+    let stock = project(&schema, &renamed, rest);
+    let registry = registry_for(Some(stock.path())).unwrap();
+    assert!(!std::ptr::eq(
+        registry.find_by_name(&renamed).unwrap(),
+        class
+    ));
+    [outcome(loaded), outcome(load(stock.path()))]
+}
+
+/// Maps and sets as a game's fields hold them.
+mod containers {
+    use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+    use juliet_entities::Entity;
+
+    #[derive(Entity, Clone, Debug, PartialEq)]
+    pub(super) struct Bag {
+        pub(super) weights: HashMap<String, f32>,
+        pub(super) ids: BTreeSet<u32>,
+        pub(super) spawns: BTreeMap<String, super::value_model::Waypoint>,
+    }
+}
+
+#[test]
+fn a_key_or_element_twice_is_refused_at_its_line_as_the_game_refuses_it() {
+    let bag = <containers::Bag as Reflect>::CLASS;
+    // Lines 1 to 4 are the entity's header; each value's fault is on line 8.
+    for (rest, at) in [
+        ("; Weights\nrock: 2\ntree: 1\n\"rock\": 3\n", (8, 1)),
+        ("; Ids\n1\n30\n01\n", (8, 1)),
+        ("; Spawns\n- orc\nWait: 1\n- orc\n", (8, 3)),
+    ] {
+        let [game, (stock, _)] = game_and_stock(bag, rest);
+        assert_eq!(game.0, stock, "{rest}");
+        assert_eq!(stock.len(), 1, "{rest}");
+        assert_eq!((stock[0].0, stock[0].1), at, "{rest}: {stock:?}");
+        assert!(
+            stock[0].2.ends_with("written twice in this value"),
+            "{stock:?}"
+        );
+    }
+}
+
+/// An enum with data as a field: a field of another variant than the one the file gave
+/// is an error at the field's value, a field with no variant line takes its variant,
+/// a variant line after a field gives that variant with its fields' zero values, and
+/// the variant is one line: the stock tool reads each as the game's own tool does.
+#[test]
+fn the_leaves_of_an_enum_with_data_are_read_as_the_game_reads_them() {
+    let patrol = <value_model::Patrol as Reflect>::CLASS;
+    // Lines 1 to 4 are the entity's header.
+    for (rest, error_at) in [
+        ("; Trigger\nTimer\n; Trigger.Radius\n1\n", Some((8, 1))),
+        ("; Trigger: Timer\n; Trigger.Radius: 1\n", Some((6, 19))),
+        ("; Trigger\nOnTouch\nRadius: 2\n", Some((7, 1))),
+        ("; Trigger.Radius\n2.5\n", None),
+        ("; Trigger.Radius\n2.5\n; Trigger\nTimer\n", None),
+        (
+            "; Trigger\nOnTouch\n; Trigger.Radius\n2.5\n; Trigger.0\n3\n",
+            Some((10, 1)),
+        ),
+        ("; Trigger\ntimer\n; trigger.0\n4\n", None),
+    ] {
+        let [game, stock] = game_and_stock(patrol, rest);
+        assert_eq!(game, stock, "{rest}");
+        let at = stock.0.first().map(|e| (e.0, e.1));
+        assert_eq!(at, error_at, "{rest}: {stock:?}");
+    }
+    let [_, (_, text)] = game_and_stock(patrol, "; Trigger.Radius\n2.5\n");
+    assert!(
+        text.contains("; Trigger\nOnTouch\n; Trigger.Radius\n2.5\n"),
+        "{text}"
+    );
+    let [_, (errors, _)] = game_and_stock(patrol, "; Trigger\nTimer\n; Trigger.Radius\n1\n");
+    assert!(
+        errors[0]
+            .2
+            .contains("`Radius` is a field of `OnTouch`, not of `Timer`, the variant in use"),
+        "{errors:?}"
+    );
 }

@@ -123,10 +123,12 @@ impl DynValue {
             // An asset path is written as a string.
             PropertyType::String | PropertyType::Asset(_) => DynValue::Text(String::new()),
             PropertyType::Enum { variants, .. } => DynValue::Enum { variants, index: 0 },
-            // A list of lists, of records or of enums with data: kept as written, as
-            // arrays, maps and sets are.
+            // A list of lists (or of `Option`s of lists: an inner list is one line of
+            // tokens), of records or of enums with data: kept as written, as arrays,
+            // maps and sets are.
             PropertyType::List(
                 PropertyType::List(_)
+                | PropertyType::Option(PropertyType::List(_))
                 | PropertyType::Record { .. }
                 | PropertyType::EnumWithData { .. },
             ) => DynValue::Raw {
@@ -397,6 +399,17 @@ mod tests {
         assert_eq!(read(&ENUM, "Glass"), Err(ValueErrorKind::UnknownVariant));
         const LIST: PropertyType = PropertyType::List(&PropertyType::U8);
         assert_eq!(read(&LIST, "1\nx"), Err(ValueErrorKind::InvalidNumber));
+    }
+
+    /// An inner list is one line of tokens, in an `Option` too (`Vec<Option<Vec<u8>>>`).
+    #[test]
+    fn a_list_of_options_of_lists_reads_each_inner_list_from_its_line() {
+        const LISTS: PropertyType = PropertyType::List(&PropertyType::Option(&PropertyType::List(
+            &PropertyType::U8,
+        )));
+        let v = read(&LISTS, "1 2\n~\n[]").unwrap();
+        assert_eq!(written(&v), "1 2\n~\n[]");
+        assert_eq!(read(&LISTS, "1 x"), Err(ValueErrorKind::InvalidNumber));
     }
 
     #[test]

@@ -1,0 +1,258 @@
+//! The enums with data among a schema kind's properties, read as a game's derived code
+//! reads them (`juliet_core::variant_leaves`). As a field of a class, an enum with data
+//! is a *variant* leaf keyed by the field (`Trigger`, a unit enum of the variant names)
+//! and one leaf per field of its variants keyed by its path (`Trigger.Radius`). The
+//! schema's word for the variant leaf names each variant's fields
+//! (`enum(Never|OnTouch(Radius:f32)|Timer(0:f32))`), which is how a schema kind knows
+//! which variant a field leaf belongs to:
+//!
+//! * reading the variant keeps the fields when it names the variant in use, and
+//!   otherwise gives that variant its fields' zero values and leaves the other fields
+//!   absent (written nothing);
+//! * reading a field that the variant in use lacks takes the one variant with that
+//!   field when the file has not given the variant (the variant in use is then the
+//!   template's or the default), and is an error at the field's value when it has.
+
+use juliet_core::{
+    decode_variant, keys_equal, Codec, Error, Properties, PropertyDescriptor, PropertyType, Value,
+    ValueError, ValueErrorKind,
+};
+
+use super::value::DynValue;
+
+/// Each variant of an enum with data: its name and its fields' keys and types.
+pub(super) type Shape = &'static [(
+    &'static str,
+    &'static [(&'static str, &'static PropertyType)],
+)];
+
+/// The leaves of one enum with data in a schema kind's table.
+#[derive(Debug)]
+pub(super) struct EnumLeaves {
+    /// The table entry of the variant.
+    variant: usize,
+    /// The variant names, in the schema's order.
+    names: &'static [&'static str],
+    /// Each variant's fields.
+    shape: Shape,
+    /// The table entries of the fields (`Trigger.Radius`), with each one's key
+    /// (`Radius`) and type.
+    fields: Vec<(usize, &'static str, &'static PropertyType)>,
+}
+
+/// The type a schema kind's table gives property `key` of schema type `ty`, and the
+/// shape of its enum: when `ty` is an enum with data and `keys` (the class's property
+/// keys) hold a leaf of one of its fields (`key.Field`), the property is the enum's
+/// variant leaf, a unit enum of the variant names as a game's table has it; `None`
+/// otherwise.
+pub(super) fn variant_leaf<'k>(
+    ty: &'static PropertyType,
+    key: &str,
+    mut keys: impl Iterator<Item = &'k str>,
+) -> Option<(&'static PropertyType, Shape)> {
+    let PropertyType::EnumWithData { variants, .. } = ty else {
+        return None;
+    };
+    let is_field = |k: &str| field_key(key, k).is_some_and(|f| owns_any(variants, f));
+    if !keys.any(is_field) {
+        return None;
+    }
+    let names = Vec::leak(variants.iter().map(|(name, _)| *name).collect());
+    let unit = PropertyType::Enum {
+        name: "enum",
+        variants: names,
+    };
+    Some((Box::leak(Box::new(unit)), variants))
+}
+
+/// The key of a field leaf `path` of the variant leaf `key` (`Radius` for
+/// `Trigger.Radius`), if it is one.
+fn field_key<'p>(key: &str, path: &'p str) -> Option<&'p str> {
+    let (head, field) = path.split_at_checked(key.len())?;
+    let field = field.strip_prefix('.')?;
+    keys_equal(head, key).then_some(field)
+}
+
+/// Whether a variant of `shape` has a field keyed `field`.
+fn owns_any(shape: Shape, field: &str) -> bool {
+    shape
+        .iter()
+        .any(|(_, fields)| fields.iter().any(|(k, _)| keys_equal(k, field)))
+}
+
+/// What a table entry of a schema kind is to the enums with data: the enum (an index
+/// into [`EnumLeaves::find`]'s list) and, for a field, which of its fields.
+pub(super) type Role = Option<(usize, Option<usize>)>;
+
+impl EnumLeaves {
+    /// The enums of `table`, whose variant leaves are the entries `variants` with their
+    /// shapes ([`variant_leaf`]), and each table entry's [`Role`].
+    pub(super) fn find(
+        table: &'static [PropertyDescriptor],
+        variants: Vec<(usize, Shape)>,
+    ) -> (Vec<EnumLeaves>, Vec<Role>) {
+        let mut roles: Vec<Role> = vec![None; table.len()];
+        let mut enums = Vec::with_capacity(variants.len());
+        for (n, (variant, shape)) in variants.into_iter().enumerate() {
+            let PropertyType::Enum {
+                variants: names, ..
+            } = table[variant].property_type
+            else {
+                continue;
+            };
+            roles[variant] = Some((n, None));
+            let mut fields = Vec::new();
+            for (entry, p) in table.iter().enumerate() {
+                let Some(field) = field_key(table[variant].key, p.key) else {
+                    continue;
+                };
+                if owns_any(shape, field) && roles[entry].is_none() {
+                    roles[entry] = Some((n, Some(fields.len())));
+                    fields.push((entry, field, &p.property_type));
+                }
+            }
+            enums.push(EnumLeaves {
+                variant,
+                names,
+                shape,
+                fields,
+            });
+        }
+        (enums, roles)
+    }
+
+    /// Reads the property `properties` just bound, this enum's variant (`field`
+    /// `None`) or field `field`, into `values`; `given` says whether this file gave the
+    /// variant before, and is set when this is the variant.
+    ///
+    /// # Errors
+    /// The located error of a value that does not read ([`EnumLeaves::read_variant`],
+    /// [`EnumLeaves::read_field`]).
+    pub(super) fn read(
+        &self,
+        properties: &mut Properties<'_, '_>,
+        values: &mut [DynValue],
+        field: Option<usize>,
+        given: &mut bool,
+    ) -> Result<(), Error> {
+        let mut place = Place {
+            leaves: self,
+            values,
+            field,
+            given: *given,
+        };
+        *given |= field.is_none();
+        properties.decode_in_place(&mut place, |place, value| match place.field {
+            None => place.leaves.read_variant(place.values, value),
+            Some(f) => place.leaves.read_field(place.values, f, place.given, value),
+        })
+    }
+
+    /// The index of the variant in use.
+    fn in_use(&self, values: &[DynValue]) -> usize {
+        match values[self.variant] {
+            DynValue::Enum { index, .. } => index,
+            _ => 0,
+        }
+    }
+
+    /// Whether variant `v` has the field keyed `field`.
+    fn owns(&self, v: usize, field: &str) -> bool {
+        self.shape[v].1.iter().any(|(k, _)| keys_equal(k, field))
+    }
+
+    /// Makes variant `v` the one in use: its fields their types' zero values, the
+    /// other fields absent.
+    fn to_variant(&self, values: &mut [DynValue], v: usize) {
+        values[self.variant] = DynValue::Enum {
+            variants: self.names,
+            index: v,
+        };
+        for &(entry, field, ty) in &self.fields {
+            values[entry] = match self.owns(v, field) {
+                true => DynValue::default_of(ty),
+                false => DynValue::Absent(ty),
+            };
+        }
+    }
+
+    /// Reads the variant's one line into `values`: the fields are kept when it names
+    /// the variant in use, else they are the variant's zero values.
+    ///
+    /// # Errors
+    /// `UnknownVariant`; a `Custom` error at the second line of a value of several
+    /// lines (each field is a property of its own).
+    fn read_variant<'a>(
+        &self,
+        values: &mut [DynValue],
+        value: Value<'a>,
+    ) -> Result<(), ValueError<'a>> {
+        let mut lines = value.lines();
+        let first = lines.next().unwrap_or_default();
+        if let Some(second) = lines.next() {
+            let example = self.fields.first().map_or("Field", |f| f.1);
+            return Err(ValueError::new(
+                ValueErrorKind::Custom(format!(
+                    "the variant is one line: each field of `{first}` is a property of its \
+                     own, keyed by this key, `.` and the field's key (such as `.{example}`)"
+                )),
+                second,
+            ));
+        }
+        let v = decode_variant(first, self.names)?;
+        if v != self.in_use(values) {
+            self.to_variant(values, v);
+        }
+        Ok(())
+    }
+
+    /// Reads field `f` into `values`. When the variant in use lacks it and the file has
+    /// not `given` the variant, the one variant with that field is taken first.
+    ///
+    /// # Errors
+    /// The field's codec's, and a `Custom` error naming the variants that have the field
+    /// and the one in use when the one in use lacks it.
+    fn read_field<'a>(
+        &self,
+        values: &mut [DynValue],
+        f: usize,
+        given: bool,
+        value: Value<'a>,
+    ) -> Result<(), ValueError<'a>> {
+        let (entry, field, _) = self.fields[f];
+        let owners: Vec<usize> = (0..self.shape.len())
+            .filter(|&v| self.owns(v, field))
+            .collect();
+        if !self.owns(self.in_use(values), field) && !given {
+            if let [v] = owners[..] {
+                self.to_variant(values, v);
+            }
+        }
+        let current = self.in_use(values);
+        if self.owns(current, field) {
+            return values[entry].decode_into(value);
+        }
+        let owners: Vec<String> = owners
+            .iter()
+            .map(|&v| format!("`{}`", self.names[v]))
+            .collect();
+        Err(ValueError::new(
+            ValueErrorKind::Custom(format!(
+                "`{field}` is a field of {}, not of `{}`, the variant in use (give the field's \
+                 variant first)",
+                owners.join(" or "),
+                self.names[current]
+            )),
+            value.lines().next().unwrap_or_default(),
+        ))
+    }
+}
+
+/// What [`EnumLeaves::read`] reads into: the enum, the kind's values, which leaf, and
+/// whether the file gave the variant before.
+struct Place<'l, 'v> {
+    leaves: &'l EnumLeaves,
+    values: &'v mut [DynValue],
+    field: Option<usize>,
+    given: bool,
+}

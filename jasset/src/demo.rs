@@ -409,7 +409,7 @@ fn summarize(
         .kinds()
         .iter()
         .filter(|k| !k.is_empty())
-        .map(|k| (k.class().name, k.len()))
+        .map(|k| (k.class().name(), k.len()))
         .collect();
     kinds.sort();
     for (name, n) in &kinds {
@@ -655,7 +655,7 @@ fn mark_old_projectiles(
         let props = values::properties(&fs::read(&path)?, &path)?;
         if values::header(&props)
             .class_version
-            .is_some_and(|v| v < Projectile::CLASS.version)
+            .is_some_and(|v| v < Projectile::CLASS.version())
         {
             world
                 .manager_mut()
@@ -667,7 +667,7 @@ fn mark_old_projectiles(
                 out,
                 "migrate {name} ({id}): class version {} -> {} (its migration already ran at load)",
                 values::header(&props).class_version.unwrap_or(0),
-                Projectile::CLASS.version
+                Projectile::CLASS.version()
             )?;
             found.push((id, path));
         }

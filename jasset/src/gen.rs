@@ -158,9 +158,9 @@ fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
 /// Projectile.
 fn kind_of_template(i: usize) -> &'static str {
     match i % 5 {
-        3 => Collectible::CLASS.name,
-        4 => Projectile::CLASS.name,
-        _ => Inert::CLASS.name,
+        3 => Collectible::CLASS.name(),
+        4 => Projectile::CLASS.name(),
+        _ => Inert::CLASS.name(),
     }
 }
 
@@ -304,7 +304,7 @@ fn begin(
 /// `ClassVersion` and the properties of `kind` with random values: all of them, or
 /// `Some(n)` of them (an instance's overrides, in declaration order).
 fn properties(out: &mut String, kind: &str, rng: &mut Rng, only: Option<usize>) {
-    let values: Vec<(&'static str, String)> = if kind == Inert::CLASS.name {
+    let values: Vec<(&'static str, String)> = if kind == Inert::CLASS.name() {
         let s = rng.quarter(0.5, 3.0);
         vec![
             ("MeshInstance", enc(&u32::MAX)),
@@ -322,7 +322,7 @@ fn properties(out: &mut String, kind: &str, rng: &mut Rng, only: Option<usize>) 
             ("IsVisible", enc(&(rng.below(10) != 0))),
             ("Health", enc(&rng.quarter(1.0, 300.0))),
         ]
-    } else if kind == Collectible::CLASS.name {
+    } else if kind == Collectible::CLASS.name() {
         vec![("Value", enc(&(10 * (1 + rng.below(100)) as u32)))]
     } else {
         vec![
@@ -332,9 +332,9 @@ fn properties(out: &mut String, kind: &str, rng: &mut Rng, only: Option<usize>) 
         ]
     };
     let version = match kind {
-        k if k == Inert::CLASS.name => Inert::CLASS.version,
-        k if k == Collectible::CLASS.name => Collectible::CLASS.version,
-        _ => Projectile::CLASS.version,
+        k if k == Inert::CLASS.name() => Inert::CLASS.version(),
+        k if k == Collectible::CLASS.name() => Collectible::CLASS.version(),
+        _ => Projectile::CLASS.version(),
     };
     let chosen: Vec<bool> = match only {
         None => vec![true; values.len()],

@@ -156,7 +156,7 @@ fn readable_key(registry: &Registry) -> impl Fn(&str, u32) -> bool {
     let crcs: HashSet<u32> = registry
         .classes()
         .iter()
-        .flat_map(|c| c.properties)
+        .flat_map(|c| c.properties())
         .flat_map(|p| std::iter::once(p.crc).chain(p.aliases.iter().map(|a| a.crc)))
         .collect();
     move |key, crc| {
@@ -253,7 +253,7 @@ pub(crate) fn inspect(
     };
     let mut properties = Vec::new();
     let mut json_props = Map::new();
-    for p in class.properties {
+    for p in class.properties() {
         let lines = values::find(&resolved_props, p.key, &[])
             .map(<[String]>::to_vec)
             .unwrap_or_default();
@@ -277,11 +277,11 @@ pub(crate) fn inspect(
     let position = entity.position();
     let json = json!({
         "path": view.path.display().to_string(),
-        "kind": class.name,
+        "kind": class.name(),
         "id": if view.is_template { Json::Null } else { json!(view.id.to_string()) },
         "template": view.data.template,
         "base_version": header.base_version.unwrap_or(ENTITY_BASE_VERSION),
-        "class_version": header.class_version.unwrap_or(class.version),
+        "class_version": header.class_version.unwrap_or(class.version()),
         "position": [float32(position.x), float32(position.y), float32(position.z)],
         "properties": Json::Object(json_props),
         "overridden": overridden,
@@ -333,7 +333,7 @@ impl Sources<'_> {
     fn link_sets(&self, link: &ChainLink, p: &PropertyDescriptor) -> bool {
         let older = values::header(&link.properties)
             .class_version
-            .is_some_and(|v| v < self.class.version);
+            .is_some_and(|v| v < self.class.version());
         has_key(&link.properties, p)
             || older
                 && (link.properties.iter())
@@ -362,17 +362,18 @@ fn print_text(
     };
     writeln!(out, "{}", style.paint(Paint::Bold, &s(&j["path"])))?;
     let file_version = j["class_version"].as_u64().unwrap_or_default();
-    if file_version == u64::from(ins.class.version) {
+    if file_version == u64::from(ins.class.version()) {
         writeln!(
             out,
             "  kind       {} (class version {file_version})",
-            ins.class.name
+            ins.class.name()
         )?;
     } else {
         writeln!(
             out,
             "  kind       {} (class version {file_version} in the file, {} in this build)",
-            ins.class.name, ins.class.version
+            ins.class.name(),
+            ins.class.version()
         )?;
     }
     writeln!(out, "  id         {}", s(&j["id"]))?;

@@ -236,7 +236,7 @@ pub(crate) fn changes(
     // A key written under an alias of a property is written under the property's key.
     let renamed: Vec<Change> = (old_props.iter())
         .filter_map(|(key, crc, _)| {
-            let property = &class.properties[class.property_index(*crc, key)?];
+            let property = &class.properties()[class.property_index(*crc, key)?];
             (!keys_equal(key, property.key))
                 .then(|| Change::Renamed(key.clone(), property.key.to_owned()))
         })
@@ -404,7 +404,7 @@ fn meaning(class: &Class, props: &Properties) -> Meaning {
             (k.name.to_owned(), (value, false))
         } else if let Some(p) = class
             .property_index(*crc, key)
-            .map(|i| &class.properties[i])
+            .map(|i| &class.properties()[i])
         {
             (p.key.to_owned(), (read(&p.property_type), false))
         } else {
@@ -420,10 +420,10 @@ fn meaning(class: &Class, props: &Properties) -> Meaning {
         (keys::BASE_VERSION.name, Json::from(ENTITY_BASE_VERSION)),
         (
             keys::KIND.name,
-            Json::String(juliet_core::normalize_key(class.name).to_string()),
+            Json::String(juliet_core::normalize_key(class.name()).to_string()),
         ),
         (keys::POSITION.name, serde_json::json!([0.0, 0.0, 0.0])),
-        (CLASS_VERSION.name, Json::from(class.version)),
+        (CLASS_VERSION.name, Json::from(class.version())),
     ];
     for (key, value) in defaults {
         map.entry(key.to_owned()).or_insert((value, false));

@@ -344,7 +344,7 @@ fn edits(
                 .and_then(|v| v.parse::<u32>().ok());
             newer = newer.or(class
                 .zip(version)
-                .filter(|(c, v)| *v > c.version)
+                .filter(|(c, v)| *v > c.version())
                 .map(|(_, v)| v));
         }
         let asset_type = if keys::TEMPLATE.matches(node.key_crc, key) {
@@ -353,7 +353,7 @@ fn edits(
             class
                 .and_then(|c| {
                     c.property_index(node.key_crc, key)
-                        .map(|p| &c.properties[p])
+                        .map(|p| &c.properties()[p])
                 })
                 .map(|p| &p.property_type)
                 .filter(|ty| holds_assets(ty))

@@ -560,7 +560,7 @@ fn one_by_one(
 ) -> HashMap<String, Vec<String>> {
     let mut out = HashMap::new();
     let mut scratch = EntityManager::with_registry(registry);
-    let file = format!("; EntityID\n0x0000000000000001\n; Kind\n{}\n", class.name);
+    let file = format!("; EntityID\n0x0000000000000001\n; Kind\n{}\n", class.name());
     let Ok(loaded) =
         juliet_entities::load::load_entity(&mut scratch, Path::new(""), file.as_bytes())
     else {
@@ -573,7 +573,7 @@ fn one_by_one(
         let (name, canonical) = if let Some(base) = juliet_entities::load::base_key(crc, key) {
             (base, base_value(base, class, &value))
         } else if let Some(i) = class.property_index(crc, key) {
-            let name = class.properties[i].key;
+            let name = class.properties()[i].key;
             let set = scratch.set_property(loaded.id, name, &value);
             (
                 name,
@@ -603,7 +603,7 @@ fn base_value(base: &str, class: &'static juliet_core::Class, value: &str) -> Op
     }
     match base {
         _ if base == keys::ENTITY_ID.name => recode::<juliet_entities::entity::EntityId>(value),
-        _ if base == keys::KIND.name => recode::<String>(class.name),
+        _ if base == keys::KIND.name => recode::<String>(class.name()),
         _ if base == keys::POSITION.name => recode::<glam::Vec3>(value),
         _ if base == keys::TEMPLATE.name => recode::<String>(value),
         _ => None,
@@ -655,7 +655,7 @@ fn canonical_name(
     let class = class?;
     class
         .property_index(crc, key)
-        .map(|i| class.properties[i].key)
+        .map(|i| class.properties()[i].key)
 }
 
 /// The properties of a canonical text the writer made: `(key, value lines)`.

@@ -190,25 +190,29 @@ impl SchemaClass {
         let mut manager = EntityManager::new();
         let id = manager.allocate_entity(class);
         let (value, slot) = manager.storage_of(id).expect("the entity just allocated");
-        let defaults: Vec<String> = (0..class.properties.len())
+        let defaults: Vec<String> = (0..class.properties().len())
             .map(|i| {
                 let mut default = String::new();
                 value.encode_property(slot, i, &mut default);
                 default
             })
             .collect();
-        let properties = (class.properties.iter().zip(defaults).enumerate())
+        let properties = (class.properties().iter().zip(defaults).enumerate())
             .map(|(i, (p, default))| {
-                let word = leaf_type_name(&mut manager, id, class.properties, i);
+                let word = leaf_type_name(&mut manager, id, class.properties(), i);
                 (p.key.to_owned(), word, default)
             })
             .collect();
         SchemaClass {
-            name: class.name.to_owned(),
-            aliases: class.aliases.iter().map(|a| a.name.to_owned()).collect(),
-            version: class.version,
+            name: class.name().to_owned(),
+            aliases: class.aliases().iter().map(|a| a.name.to_owned()).collect(),
+            version: class.version(),
             properties,
-            deprecated: class.deprecated.iter().map(|k| k.name.to_owned()).collect(),
+            deprecated: class
+                .deprecated()
+                .iter()
+                .map(|k| k.name.to_owned())
+                .collect(),
         }
     }
 }
@@ -596,7 +600,7 @@ pub(crate) fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String>
                 changes.push(format!("property `{key}` was removed"));
                 continue;
             };
-            let index = class.properties.iter().position(|q| std::ptr::eq(q, p));
+            let index = class.properties().iter().position(|q| std::ptr::eq(q, p));
             let word = index.map_or_else(
                 || type_name(&p.property_type),
                 |i| new.properties[i].1.clone(),
@@ -605,7 +609,7 @@ pub(crate) fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String>
                 changes.push(format!("property `{key}` changed type from {ty} to {word}"));
             }
         }
-        for p in class.ops.properties() {
+        for p in class.properties() {
             let was_there = old.properties.iter().any(|(k, ..)| {
                 juliet_core::keys_equal(k, p.key)
                     || p.aliases.iter().any(|a| juliet_core::keys_equal(k, a.name))

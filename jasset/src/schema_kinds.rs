@@ -4,7 +4,7 @@
 //!
 //! A schema kind is a real [`Class`] in the tool's [`Registry`], so every command runs
 //! on it through the same runtime as on a derived kind (worlds, templates, overrides,
-//! the in-place writer). It is a class defined at run time ([`ClassOps::runtime`]):
+//! the in-place writer). It is a class defined at run time ([`Class::runtime`]):
 //! each entity's value is one [`DynValue`] per property, each read and written by the
 //! stock codec of the type the schema names, so a bad value gets the message a game's
 //! build gives. What a schema cannot carry is the game's code: a file older than its
@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use juliet_core::{
-    key_crc, write_header, write_property, Archive, Class, ClassOps, Error, ErrorKind, Key,
-    PropertyDescriptor, PropertyType, Registry, RuntimeClass, Value, CLASS_VERSION,
+    write_header, write_property, Archive, Class, Error, ErrorKind, Key, PropertyDescriptor,
+    PropertyType, Registry, RuntimeClass, Value, CLASS_VERSION,
 };
 
 pub(crate) use value::DynValue;
@@ -411,20 +411,11 @@ fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaE
         enums,
         roles,
     }));
-    let ops = ClassOps::runtime(kind);
-    let layout = ops.layout();
-    Ok(Box::leak(Box::new(Class {
-        name,
-        crc: key_crc(name),
-        aliases: leak_keys(&class.aliases),
-        version,
-        size: layout.size(),
-        align: layout.align(),
-        properties: table,
-        deprecated: leak_keys(&class.deprecated),
-        type_name: || "schema kind",
-        ops,
-    })))
+    let deprecated = leak_keys(&class.deprecated);
+    let runtime = Class::runtime(name, version, kind, deprecated);
+    Ok(Box::leak(Box::new(
+        runtime.with_aliases(leak_keys(&class.aliases)),
+    )))
 }
 
 /// Whether schema entry `entry` is for a class `registry` knows: a compiled class

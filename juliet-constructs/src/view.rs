@@ -77,7 +77,7 @@ impl<T: Reflect> Default for ConstructView<T> {
 impl<T: Reflect> fmt::Debug for ConstructView<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ConstructView")
-            .field("kind", &T::CLASS.name)
+            .field("kind", &T::CLASS.name())
             .field("id", &self.id)
             .finish()
     }

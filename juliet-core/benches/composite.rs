@@ -266,8 +266,8 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    let entries = Squad::CLASS.properties.len() as f64;
-    let fields = Flat::CLASS.properties.len() as f64;
+    let entries = Squad::CLASS.properties().len() as f64;
+    let fields = Flat::CLASS.properties().len() as f64;
     let mut best = [f64::MAX; 6];
     let [mut per_leaf, mut per_entry, mut flat_serde, mut squad_serde, mut flat_simd, mut squad_simd] =
         [(); 6].map(|_| Vec::new());

@@ -213,7 +213,7 @@ fn load_unit_tokenized(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Res
 #[inline(always)]
 fn walk_unit(mut doc: Document<'_>) -> Result<Unit, Error> {
     let mut unit = Unit::default();
-    let mut p = doc.properties(Unit::CLASS.properties);
+    let mut p = doc.properties(Unit::CLASS.properties());
     while let Some(index) = p.next_property()? {
         match index {
             0 => p.decode_into(&mut unit.entity_no)?,

@@ -42,7 +42,7 @@ use crate::value::{Value, ValueSpan};
 /// let text = b"; Locked\ntrue\n; Width\n1.5\n";
 /// let mut doc = buffer.document(text, Path::new("door.jasset"))?;
 /// let mut door = Door::default();
-/// let mut properties = doc.properties(Door::CLASS.properties);
+/// let mut properties = doc.properties(Door::CLASS.properties());
 /// while let Some(index) = properties.next_property()? {
 ///     match index {
 ///         0 => properties.decode_into(&mut door.width)?,

@@ -1,6 +1,6 @@
 //! [`Class`] descriptors and the [`Reflect`] trait that `#[derive(Entity)]` implements,
 //! with the `Reflect`-typed entry points to the type-erased layer ([`crate::erased`]):
-//! [`ClassOps::of`] and the typed property access ([`PropertyDescriptor::encode`],
+//! `ClassOps::of` and the typed property access ([`PropertyDescriptor::encode`],
 //! [`PropertyDescriptor::decode_into`], [`PropertyDescriptor::same_value`],
 //! [`PropertyDescriptor::copy_value`]).
 //!
@@ -14,7 +14,7 @@
 
 use crate::archive::Archive;
 use crate::crc::{key_crc, Key};
-use crate::erased::{ClassOps, ClassType};
+use crate::erased::{ClassOps, ClassType, RuntimeClass};
 use crate::error::Error;
 use crate::value::{Value, ValueError};
 
@@ -33,12 +33,12 @@ pub(crate) use crate::erased::PropertyDescriptor;
 ///
 /// Type-erased code (entity storage, template copies, property access by key) reads and
 /// writes fields through the property tables by offset, trusting them. An impl must
-/// make [`Reflect::CLASS`]`.properties` describe fields of `Self` exactly: each
+/// make [`Reflect::CLASS`]`.properties()` describe fields of `Self` exactly: each
 /// descriptor's offset is that of a field of `Self` whose type is the one its
 /// operations were made for ([`PropertyDescriptor::new::<F>`] with the field's type
 /// `F`). A safe trait would let safe code hand the runtime a table that lies, which is
 /// why this one is `unsafe`. (A class whose layout is known only at run time, such as
-/// one read from a schema file, is no Rust type: see [`ClassOps::runtime`].)
+/// one read from a schema file, is no Rust type: see [`Class::runtime`].)
 ///
 /// `Send + Sync` because the runtime keeps values of every registered type in type-erased
 /// storage that moves between threads with its world (a world loaded on a background
@@ -64,7 +64,7 @@ pub unsafe trait Reflect: Sized + Send + Sync + 'static {
     /// The provided version walks the table ([`PropertyDescriptor::copy_value`]); the
     /// derive writes it field by field, with no table and no indirect call.
     fn copy_properties(&mut self, src: &Self, set: &[u64]) {
-        let table = Self::CLASS.properties;
+        let table = Self::CLASS.properties();
         for (w, &word) in set.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
@@ -99,34 +99,34 @@ pub unsafe trait Reflect: Sized + Send + Sync + 'static {
 
 /// A type's descriptor: name, name CRC, version, layout, property table, deprecated keys
 /// and the type-erased operations the runtime needs.
+///
+/// Its fields are private and set only by [`Class::of`] (an `unsafe fn`, whose caller
+/// vouches that the table describes the type, as `#[derive(Entity)]` does) and
+/// [`Class::runtime`] (which checks the table of a class defined at run time), so type-erased code may
+/// trust what a `Class` says: the property table it walks by offset, the layout it
+/// allocates by and the key it downcasts by are those of the values it holds.
 #[derive(Debug)]
 pub struct Class {
-    /// The class name written under `Kind` (the Rust type name by default).
-    pub name: &'static str,
-    /// [`key_crc`] of `name` (case and `_` ignored).
-    pub crc: u32,
-    /// Former names of the class (`#[jasset(alias = "Old")]`): files whose `Kind` is one
-    /// of them load as this class, and save under [`Class::name`].
-    pub aliases: &'static [Key],
-    /// The derived-tier version, written as `ClassVersion` (at least 1).
-    pub version: u32,
-    /// `size_of` the type, in bytes.
-    pub size: usize,
-    /// `align_of` the type, in bytes.
-    pub align: usize,
-    /// One descriptor per property, in declaration order.
-    pub properties: &'static [PropertyDescriptor],
-    /// Keys read only by migrations: never written, never reported as unknown.
-    pub deprecated: &'static [Key],
-    /// The Rust type's path (`std::any::type_name`), for messages.
-    pub type_name: fn() -> &'static str,
-    /// Type-erased operations on values of the type.
-    pub ops: ClassOps,
+    name: &'static str,
+    crc: u32,
+    aliases: &'static [Key],
+    version: u32,
+    properties: &'static [PropertyDescriptor],
+    deprecated: &'static [Key],
+    type_name: fn() -> &'static str,
+    ops: ClassOps,
 }
 
 impl Class {
-    /// The descriptor of `T` (used by the derive, in a `const`).
-    pub const fn of<T: Reflect>(
+    /// The descriptor of `T` named `name` (the derive's, in a `const`): version
+    /// `version`, property table `properties`, deprecated keys `deprecated`.
+    ///
+    /// # Safety
+    /// Type-erased code reads and writes fields of `T` through `properties` by offset,
+    /// trusting it: each descriptor's offset must be that of a field of `T` whose type
+    /// is the one its operations were made for ([`PropertyDescriptor::new::<F>`] with
+    /// the field's type `F`). An empty table is always right.
+    pub const unsafe fn of<T: Reflect>(
         name: &'static str,
         version: u32,
         properties: &'static [PropertyDescriptor],
@@ -137,13 +137,93 @@ impl Class {
             crc: key_crc(name),
             aliases: &[],
             version,
-            size: std::mem::size_of::<T>(),
-            align: std::mem::align_of::<T>(),
             properties,
             deprecated,
             type_name: std::any::type_name::<T>,
             ops: ClassOps::of::<T>(),
         }
+    }
+
+    /// The descriptor of a class defined at run time by `class` (one read from a schema
+    /// file): named `name`, version `version`, deprecated keys `deprecated`, its values
+    /// `[R::Value; n]` for the `n` entries of `class.properties()`, which is read once
+    /// and checked. The class's operations keep a small record of it for the life of the
+    /// program, as `class` itself lives.
+    ///
+    /// # Panics
+    /// When entry `i` of the table is not at offset `i * size_of::<R::Value>()`, not of
+    /// that size, or not made for `R::Value`: storage would then reach outside the
+    /// values or misread them.
+    ///
+    /// An example is [`RuntimeClass`]'s.
+    pub fn runtime<R: RuntimeClass>(
+        name: &'static str,
+        version: u32,
+        class: &'static R,
+        deprecated: &'static [Key],
+    ) -> Class {
+        let (ops, properties) = ClassOps::runtime(class);
+        Class {
+            name,
+            crc: key_crc(name),
+            aliases: &[],
+            version,
+            properties,
+            deprecated,
+            type_name: std::any::type_name::<R>,
+            ops,
+        }
+    }
+
+    /// The class name written under `Kind` (the Rust type name by default).
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// [`key_crc`] of [`Class::name`] (case and `_` ignored).
+    pub const fn crc(&self) -> u32 {
+        self.crc
+    }
+
+    /// Former names of the class (`#[jasset(alias = "Old")]`): files whose `Kind` is one
+    /// of them load as this class, and save under [`Class::name`].
+    pub const fn aliases(&self) -> &'static [Key] {
+        self.aliases
+    }
+
+    /// The derived-tier version, written as `ClassVersion` (at least 1).
+    pub const fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// The size of a value, in bytes.
+    pub const fn size(&self) -> usize {
+        self.ops.layout().size()
+    }
+
+    /// The alignment of a value, in bytes.
+    pub const fn align(&self) -> usize {
+        self.ops.layout().align()
+    }
+
+    /// One descriptor per property, in declaration order.
+    pub const fn properties(&self) -> &'static [PropertyDescriptor] {
+        self.properties
+    }
+
+    /// Keys read only by migrations: never written, never reported as unknown.
+    pub const fn deprecated(&self) -> &'static [Key] {
+        self.deprecated
+    }
+
+    /// The Rust type's path (`std::any::type_name`), for messages.
+    pub fn type_name(&self) -> &'static str {
+        (self.type_name)()
+    }
+
+    /// The type-erased operations on values of the class.
+    pub const fn ops(&self) -> &ClassOps {
+        &self.ops
     }
 
     /// This class with former names `aliases` ([`Class::aliases`]; used by the derive
@@ -165,8 +245,7 @@ impl Class {
     /// The keys a file of this class may hold: `ClassVersion`, then each property's key
     /// (the candidates of a "did you mean" for an unknown key, [`crate::did_you_mean`]).
     pub fn known_keys(&self) -> impl Iterator<Item = &'static str> + '_ {
-        std::iter::once(juliet_key::CLASS_VERSION)
-            .chain(self.ops.properties().iter().map(|p| p.key))
+        std::iter::once(juliet_key::CLASS_VERSION).chain(self.properties.iter().map(|p| p.key))
     }
 
     /// The property whose key or alias is `key` (any spelling).
@@ -188,8 +267,7 @@ impl Class {
         self.deprecated.iter().any(|k| k.matches(crc, key))
     }
 
-    /// Whether this is the class of `T` (decided by [`ClassOps::is`], which cannot be
-    /// forged through the public fields).
+    /// Whether this is the class of `T` (decided by [`ClassOps::is`]).
     pub fn is<T: 'static>(&self) -> bool {
         self.ops.is::<T>()
     }
@@ -207,7 +285,7 @@ impl PropertyDescriptor {
     /// Appends the value of this property of `object` to `out` (its value lines).
     ///
     /// # Panics
-    /// Unless this descriptor is one of `T`'s property table (`T::CLASS.properties`) or
+    /// Unless this descriptor is one of `T`'s property table (`T::CLASS.properties()`) or
     /// has the key, offset, size and field type of one of its entries.
     pub fn encode<T: Reflect>(&self, object: &T, out: &mut String) {
         self.checked_encode(object, out);
@@ -248,7 +326,7 @@ impl PropertyDescriptor {
 
 impl ClassOps {
     /// The operations of `T`.
-    pub const fn of<T: Reflect>() -> ClassOps {
+    pub(crate) const fn of<T: Reflect>() -> ClassOps {
         ClassOps::erase::<T>()
     }
 }
@@ -274,10 +352,10 @@ impl<T: Reflect> ClassType for T {
     }
 
     fn class_properties() -> &'static [PropertyDescriptor] {
-        T::CLASS.properties
+        T::CLASS.properties()
     }
 
     fn class_name() -> &'static str {
-        T::CLASS.name
+        T::CLASS.name()
     }
 }

@@ -13,7 +13,7 @@
 //! This module does not depend on [`crate::class`]: it knows a class's Rust type only
 //! through a crate-private trait that `class` implements for every
 //! [`Reflect`](crate::Reflect) type. The `Reflect`-typed public entry points
-//! ([`ClassOps::of`], and [`PropertyDescriptor::encode`] and its siblings) are defined
+//! (`ClassOps::of`, and [`PropertyDescriptor::encode`] and its siblings) are defined
 //! in `class` and call the crate-private ones here.
 
 use std::alloc::Layout;
@@ -39,16 +39,15 @@ pub(crate) trait ClassType: Sized + 'static {
     fn save(&self, ar: &mut Archive<'_>);
     /// `Reflect::load`.
     fn load(&mut self, ar: &mut Archive<'_>) -> Result<(), Error>;
-    /// `Reflect::CLASS.properties`: the table type-erased code walks and a typed access
-    /// accepts descriptors of.
+    /// `Reflect::CLASS.properties()`: the table a typed access accepts descriptors of.
     fn class_properties() -> &'static [PropertyDescriptor];
-    /// `Reflect::CLASS.name`, for messages.
+    /// `Reflect::CLASS.name()`, for messages.
     fn class_name() -> &'static str;
 }
 
 /// What the operations of a class are made for, passed to each of them: nothing for a
 /// Rust type (`&()`), the class's own description for a class defined at run time
-/// ([`ClassOps::runtime`]).
+/// ([`crate::Class::runtime`]).
 type Context = &'static (dyn Any + Send + Sync);
 
 /// Which type the values of a class are, as type-erased storage tells kinds apart and
@@ -88,12 +87,10 @@ pub struct ClassOps {
     load: unsafe fn(Context, *mut u8, &mut Archive<'_>) -> Result<(), Error>,
     // Made by `erase::<T>()` (behind `ClassOps::of`) or `ClassOps::runtime`, private, so
     // that no code outside this module can change them: type-erased storage
-    // (`juliet-entities`) sizes, aligns and downcasts by these, so a hand-built `Class`
-    // with wrong public fields cannot make safe code unsound.
+    // (`juliet-entities`) sizes, aligns and downcasts by these.
     context: Context,
     layout: Layout,
     key: KeyOf,
-    properties: fn(Context) -> &'static [PropertyDescriptor],
 }
 
 unsafe fn default_in_place<T: ClassType>(_: Context, dst: *mut u8) {
@@ -115,10 +112,6 @@ unsafe fn clone_in_place<T: ClassType>(_: Context, src: *const u8, dst: *mut u8)
     }
 }
 
-fn properties<T: ClassType>(_: Context) -> &'static [PropertyDescriptor] {
-    T::class_properties()
-}
-
 unsafe fn save<T: ClassType>(_: Context, ptr: *const u8, ar: &mut Archive<'_>) {
     // SAFETY: the caller guarantees `ptr` holds a live `T`.
     unsafe { (*ptr.cast::<T>()).save(ar) }
@@ -130,7 +123,7 @@ unsafe fn load<T: ClassType>(_: Context, ptr: *mut u8, ar: &mut Archive<'_>) -> 
 }
 
 impl ClassOps {
-    /// The operations of `T` (what [`ClassOps::of`] returns).
+    /// The operations of `T` (what `ClassOps::of` returns).
     pub(crate) const fn erase<T: ClassType>() -> ClassOps {
         ClassOps {
             default_in_place: default_in_place::<T>,
@@ -141,22 +134,11 @@ impl ClassOps {
             context: &(),
             layout: Layout::new::<T>(),
             key: KeyOf::Type(TypeId::of::<T>),
-            properties: properties::<T>,
         }
     }
 
-    /// The property table of the values these operations act on (`T::CLASS.properties`
-    /// of the `T` given to [`ClassOps::of`], or the table of a class defined at run
-    /// time). Unlike the public [`crate::Class::properties`] field it cannot be changed
-    /// after the operations are made, so type-erased code that reaches fields by offset
-    /// (the template runtime's property copies) may rely on it.
-    pub fn properties(&self) -> &'static [PropertyDescriptor] {
-        (self.properties)(self.context)
-    }
-
-    /// The layout (size and alignment) of the values these operations act on. Unlike
-    /// [`crate::Class::size`] and [`crate::Class::align`] (public fields), it cannot be
-    /// changed after the operations are made, so type-erased storage may rely on it.
+    /// The layout (size and alignment) of the values these operations act on, fixed when
+    /// the operations are made: type-erased storage allocates by it.
     pub const fn layout(&self) -> Layout {
         self.layout
     }
@@ -405,7 +387,7 @@ impl PropertyDescriptor {
     /// Panics unless this descriptor is one of `T`'s property table: using a descriptor
     /// with another type is a broken invariant.
     ///
-    /// A descriptor taken from `T::CLASS.properties` is usually inside that slice, but
+    /// A descriptor taken from `T::CLASS.properties()` is usually inside that slice, but
     /// Rust promises one address neither for a constant (each use of a `const` table
     /// may be a copy of its own) nor for a function. So a descriptor outside the slice
     /// is accepted when an entry of the table has its key, offset, size and field

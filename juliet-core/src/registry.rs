@@ -82,8 +82,8 @@ impl Registry {
             registry.add(class)?;
         }
         for class in stock_classes {
-            let taken_by = std::iter::once(class.name)
-                .chain(class.aliases.iter().map(|a| a.name))
+            let taken_by = std::iter::once(class.name())
+                .chain(class.aliases().iter().map(|a| a.name))
                 .find_map(|name| registry.find_by_name(name));
             match taken_by {
                 Some(by) => registry.replaced.push(Replacement { stock: class, by }),
@@ -99,10 +99,10 @@ impl Registry {
     /// [`ErrorKind::DuplicateClass`] when one of those CRCs is taken by another class
     /// (the registry is then unchanged).
     pub fn add(&mut self, class: &'static Class) -> Result<(), Error> {
-        let crcs = || std::iter::once(class.crc).chain(class.aliases.iter().map(|a| a.crc));
+        let crcs = || std::iter::once(class.crc()).chain(class.aliases().iter().map(|a| a.crc));
         if self
             .by_crc
-            .get(&class.crc)
+            .get(&class.crc())
             .is_some_and(|c| std::ptr::eq(*c, class))
         {
             return Ok(());
@@ -117,7 +117,7 @@ impl Registry {
         let mut seen: Vec<u32> = crcs().collect();
         seen.sort_unstable();
         if seen.windows(2).any(|w| w[0] == w[1]) {
-            return Err(duplicate(class, class, class.crc));
+            return Err(duplicate(class, class, class.crc()));
         }
         for crc in crcs() {
             self.by_crc.insert(crc, class);
@@ -169,7 +169,7 @@ impl Registry {
 
 /// The error for two classes under one CRC, the Rust types in a stable order.
 fn duplicate(a: &'static Class, b: &'static Class, crc: u32) -> Error {
-    let (a, b) = ((a.type_name)(), (b.type_name)());
+    let (a, b) = (a.type_name(), b.type_name());
     let (first, second) = if a <= b { (a, b) } else { (b, a) };
     Error::file("", ErrorKind::DuplicateClass { first, second, crc })
 }

@@ -43,15 +43,17 @@ fn main() {
     let class = Guard::CLASS;
     println!(
         "class {} version {}, {} bytes",
-        class.name, class.version, class.size
+        class.name(),
+        class.version(),
+        class.size()
     );
-    let deprecated: Vec<&str> = class.deprecated.iter().map(|k| k.name).collect();
+    let deprecated: Vec<&str> = class.deprecated().iter().map(|k| k.name).collect();
     println!("deprecated keys: {}", deprecated.join(", "));
     let guard = Guard::default_value();
     let mut text = String::new();
     guard.save(&mut Archive::saving(&mut text));
     println!("{:<12} {:<28} {:>6}", "key", "type", "offset");
-    for p in class.properties {
+    for p in class.properties() {
         println!(
             "{:<12} {:<28} {:>6}",
             p.key,

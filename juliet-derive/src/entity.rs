@@ -263,12 +263,11 @@ fn class_static(cont: &Container<'_>, krate: &Path) -> (TokenStream, TokenStream
                 __JULIET_DEPRECATED,
             );
         #starts
-        static __JULIET_CLASS: #krate::Class = #krate::Class::of::<#ident>(
-            #name,
-            #version,
-            &__JULIET_TABLE,
-            __JULIET_DEPRECATED,
-        )#aliases;
+        // SAFETY: the table is made from the struct's own fields, each part at
+        // `offset_of!` its field with the leaves of the field's type (`Field`'s
+        // contract: each at its offset within the field, with the operations of its
+        // type).
+        static __JULIET_CLASS: #krate::Class = unsafe { #krate::Class::of::<#ident>(#name, #version, &__JULIET_TABLE, __JULIET_DEPRECATED) }#aliases;
     };
     let constant = quote! {
         const CLASS: &'static #krate::Class = &__JULIET_CLASS;
@@ -468,7 +467,7 @@ fn load(cont: &Container<'_>, krate: &Path) -> TokenStream {
             if let ::core::option::Option::Some(doc) = ar.document_mut() {
                 // The `static` of this `const` block: naming `Self::CLASS` here would
                 // repeat a `Send`/`Sync` error that the class item already reports.
-                let mut properties = doc.properties(__JULIET_CLASS.properties);
+                let mut properties = doc.properties(__JULIET_CLASS.properties());
                 #dispatch
             }
             #resolve
@@ -581,7 +580,8 @@ fn stub(cont: &Container<'_>) -> TokenStream {
     quote! {
         // SAFETY: an empty property table describes no field.
         unsafe impl #krate::Reflect for #ident {
-            const CLASS: &'static #krate::Class = &#krate::Class::of::<Self>(#name, 1, &[], &[]);
+            const CLASS: &'static #krate::Class =
+                &unsafe { #krate::Class::of::<Self>(#name, 1, &[], &[]) };
             fn default_value() -> Self {
                 ::core::unreachable!(#message)
             }

@@ -29,9 +29,9 @@
 //! }
 //!
 //! // One property a leaf, a composite's leaves by their path.
-//! let keys: Vec<&str> = Guard::CLASS.properties.iter().map(|p| p.key).collect();
+//! let keys: Vec<&str> = Guard::CLASS.properties().iter().map(|p| p.key).collect();
 //! assert_eq!(keys, ["WalkSpeed", "Stats.Hp", "Stats.Armor"]);
-//! assert_eq!(Guard::CLASS.version, 2);
+//! assert_eq!(Guard::CLASS.version(), 2);
 //! ```
 //!
 //! The crate is split as parse (`attr`, `ast`) -> validate (`validate`) -> expand

@@ -102,7 +102,7 @@ impl EditorApp {
             .registry()
             .map(|r| r.classes().to_vec())
             .unwrap_or_default();
-        kinds.sort_by_key(|c| c.name);
+        kinds.sort_by_key(|c| c.name());
         let mut app = EditorApp {
             world,
             history: History::new(),
@@ -316,7 +316,7 @@ impl EditorApp {
             .entity(id)
             .map(|e| {
                 e.class()
-                    .properties
+                    .properties()
                     .iter()
                     .map(|p| p.key.to_owned())
                     .collect()
@@ -430,7 +430,7 @@ impl EditorApp {
         if let Some(e) = self.world.manager_mut().entity_mut(id) {
             e.mark_dirty();
         }
-        self.created(format!("Add {}", class.name), id);
+        self.created(format!("Add {}", class.name()), id);
         id
     }
 

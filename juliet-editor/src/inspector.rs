@@ -213,7 +213,7 @@ impl Shown<'_> {
     fn heading(&self, ui: &mut Ui, out: &mut InspectorOutput) {
         let (id, chain) = (self.id, self.chain);
         ui.label(RichText::new(format!("Entity {id}")).strong());
-        ui.label(format!("Kind: {}", self.class.name));
+        ui.label(format!("Kind: {}", self.class.name()));
         match chain.first() {
             Some(path) => {
                 ui.label(format!("Template: {path}"));
@@ -234,7 +234,7 @@ impl Shown<'_> {
                 out.edits.push(Edit::RevertAll { id });
             }
             let keys: Vec<String> = (self.overridden.iter())
-                .map(|&i| self.class.properties[i].key.to_owned())
+                .map(|&i| self.class.properties()[i].key.to_owned())
                 .collect();
             ui.add_enabled_ui(!keys.is_empty(), |ui| {
                 ui.menu_button("Apply all to template", |ui| {
@@ -260,7 +260,7 @@ impl Shown<'_> {
     fn property_rows(&self, ui: &mut Ui, out: &mut InspectorOutput) {
         let (world, id, instance) = (self.world, self.id, self.is_instance());
         let (mut group, mut last) = ("", "");
-        for (index, property) in self.class.properties.iter().enumerate() {
+        for (index, property) in self.class.properties().iter().enumerate() {
             let parent = property.key.rsplit_once('.').map_or("", |(p, _)| p);
             if parent != group {
                 group = parent;

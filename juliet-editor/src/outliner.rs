@@ -77,7 +77,7 @@ impl EditorApp {
     fn group_of(&self, id: EntityId) -> String {
         let entity = self.world.manager().entity(id).expect("listed");
         match self.group_by {
-            GroupBy::Kind => entity.class().name.to_owned(),
+            GroupBy::Kind => entity.class().name().to_owned(),
             GroupBy::Template => self
                 .world
                 .template_chain(id)
@@ -98,7 +98,7 @@ impl EditorApp {
                     .map(|t| t.path().to_owned())
                     .unwrap_or_default();
                 let name = self.entity_name(id);
-                let kind = e.class().name;
+                let kind = e.class().name();
                 Line {
                     id,
                     group: self.group_of(id),

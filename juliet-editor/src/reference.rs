@@ -41,11 +41,11 @@ pub(crate) fn reference_picker(
     let manager = world.manager();
     let target = EntityId::decode(Value::from_text(text)).ok();
     let found = target.and_then(|t| manager.entity(t));
-    let holds = found.is_some_and(|e| kind.is_none_or(|k| e.class().name == k));
+    let holds = found.is_some_and(|e| kind.is_none_or(|k| e.class().name() == k));
     let shown = match (target, found) {
-        (Some(t), Some(e)) if holds => format!("{} ({})", entity_name(world, t), e.class().name),
+        (Some(t), Some(e)) if holds => format!("{} ({})", entity_name(world, t), e.class().name()),
         (Some(t), Some(e)) => {
-            let found = e.class().name;
+            let found = e.class().name();
             format!("{t}: of kind {found}, not {}", kind.unwrap_or(found))
         }
         (Some(t), None) if t.0 == 0 => "(none)".to_owned(),
@@ -67,7 +67,7 @@ pub(crate) fn reference_picker(
             .width(240.0)
             .show_ui(ui, |ui| {
                 let candidates = (manager.entities().iter())
-                    .filter(|e| kind.is_none_or(|k| e.class().name == k))
+                    .filter(|e| kind.is_none_or(|k| e.class().name() == k))
                     .map(|e| (e.id(), entity_name(world, e.id())));
                 for (candidate, name) in candidates {
                     let chosen = Some(candidate) == target;

@@ -190,7 +190,7 @@ impl EditorApp {
             let color = self.kind_color(class);
             painter.circle_filled(pos + Vec2::new(4.0, 7.0), 4.0, color);
             let text = pos + Vec2::new(12.0, 0.0);
-            painter.text(text, Align2::LEFT_TOP, class.name, font.clone(), color);
+            painter.text(text, Align2::LEFT_TOP, class.name(), font.clone(), color);
             pos.y += 16.0;
         }
     }

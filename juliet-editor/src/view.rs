@@ -97,14 +97,14 @@ impl EditorApp {
                 self.redo();
             }
             ui.separator();
-            let kind_name = self.add_kind.map_or("", |c| c.name);
+            let kind_name = self.add_kind.map_or("", |c| c.name());
             let label = ui.label("Kind");
             egui::ComboBox::from_id_salt("juliet-add-kind")
                 .selected_text(kind_name)
                 .show_ui(ui, |ui| {
                     for class in self.kinds.clone() {
                         let chosen = self.add_kind.is_some_and(|c| std::ptr::eq(c, class));
-                        if ui.selectable_label(chosen, class.name).clicked() {
+                        if ui.selectable_label(chosen, class.name()).clicked() {
                             self.add_kind = Some(class);
                         }
                     }

@@ -190,7 +190,7 @@ fn bench_case<T: Reflect + Clone, F: Fn(&mut T)>(c: &mut Criterion, case: Case<'
     for id in [typed, text].into_iter().chain(batch) {
         let got = m.get::<T>(id).unwrap();
         assert!(T::CLASS
-            .properties
+            .properties()
             .iter()
             .all(|p| p.same_value(got, &expected)));
     }

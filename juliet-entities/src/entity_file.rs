@@ -113,7 +113,7 @@ pub(crate) fn write_base_keys(
     position: Option<Vec3>,
 ) -> Result<(), Error> {
     check_class(class).map_err(|kind| Error::file("", kind))?;
-    write_base_lines(out, id, class.name, template, position);
+    write_base_lines(out, id, class.name(), template, position);
     Ok(())
 }
 

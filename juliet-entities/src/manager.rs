@@ -237,7 +237,7 @@ impl EntityManager {
 
     /// The storage of `class`, if an entity of it was ever allocated.
     pub fn kind_storage(&self, class: &Class) -> Option<&KindStorage> {
-        let kind = *self.kind_by_type.get(&class.ops.key())?;
+        let kind = *self.kind_by_type.get(&class.ops().key())?;
         Some(&self.kinds[kind as usize])
     }
 
@@ -253,7 +253,7 @@ impl EntityManager {
     /// [`EntityManager::kind_index`] past the one-entry cache.
     #[cold]
     fn kind_index_slow(&mut self, class: &'static Class) -> u16 {
-        let key = class.ops.key();
+        let key = class.ops().key();
         let k = match self.kind_by_type.get(&key) {
             Some(&k) => k,
             None => {

@@ -19,7 +19,7 @@ pub trait RefKind: 'static {
 }
 
 impl<T: Reflect> RefKind for T {
-    const KIND: Option<&'static str> = Some(T::CLASS.name);
+    const KIND: Option<&'static str> = Some(T::CLASS.name());
 }
 
 /// The kind of an untyped [`EntityRef`]: a reference to an entity of any kind.

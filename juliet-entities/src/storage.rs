@@ -82,10 +82,10 @@ fn dangling(align: usize) -> NonNull<u8> {
 impl KindStorage {
     /// An empty storage for `class` (allocates nothing).
     pub(crate) fn new(class: &'static Class) -> KindStorage {
-        let elem = class.ops.layout();
+        let elem = class.ops().layout();
         KindStorage {
             class,
-            key: class.ops.key(),
+            key: class.ops().key(),
             elem,
             data: dangling(elem.align()),
             len: 0,
@@ -212,7 +212,7 @@ impl KindStorage {
         // is and `elem.size()` is a multiple of it; `elem` is the layout of the class's
         // type (`ClassOps::layout`, consistent with `ops` by construction). The slot
         // holds no live value, so nothing is overwritten without being dropped.
-        unsafe { self.class.ops.default_in_place(self.slot_ptr(self.len)) };
+        unsafe { self.class.ops().default_in_place(self.slot_ptr(self.len)) };
         self.len += 1;
         // Cannot reallocate: `reserve_one()` made room in `bases` too.
         self.bases.push(base);
@@ -310,7 +310,7 @@ impl KindStorage {
         // zero-sized), aligned, and holds no live value.
         unsafe {
             self.class
-                .ops
+                .ops()
                 .clone_in_place(src_ptr, self.slot_ptr(self.len))
         };
         slot
@@ -359,7 +359,7 @@ impl KindStorage {
         if slot == last {
             // SAFETY: `hole` held a live value of the class and is now outside `0..len`,
             // so it is dropped exactly once and never read again.
-            unsafe { self.class.ops.drop_in_place(hole) };
+            unsafe { self.class.ops().drop_in_place(hole) };
             return None;
         }
         /// Moves the former last value into the hole even when the drop unwinds.
@@ -385,7 +385,7 @@ impl KindStorage {
         // SAFETY: `hole` holds a live value of the class that nothing else refers to
         // (`&mut self`); the guard then moves a live value over it, whether or not the
         // drop unwinds, so slot `slot` is live again before anyone can observe it.
-        unsafe { self.class.ops.drop_in_place(hole) };
+        unsafe { self.class.ops().drop_in_place(hole) };
         drop(guard);
         Some(self.bases[slot])
     }
@@ -425,7 +425,7 @@ impl KindStorage {
         // the dangling aligned pointer and nothing is read or written).
         unsafe {
             self.class
-                .ops
+                .ops()
                 .clone_in_place(self.slot_ptr(src_slot), self.slot_ptr(self.len))
         };
         self.len += 1;
@@ -448,15 +448,15 @@ impl KindStorage {
         assert!(
             self.key == other.key,
             "storage of `{}` used as `{}`",
-            other.class.name,
-            self.class.name
+            other.class.name(),
+            self.class.name()
         );
     }
 
-    /// The kind's property table: that of the Rust type the storage holds
-    /// ([`juliet_core::ClassOps::properties`]), which the property methods below index.
+    /// The kind's property table ([`Class::properties`]), which the property methods
+    /// below index.
     pub fn properties(&self) -> &'static [PropertyDescriptor] {
-        self.class.ops.properties()
+        self.class.properties()
     }
 
     /// Property `index` of the table; panics when out of bounds.
@@ -465,7 +465,7 @@ impl KindStorage {
         assert!(
             index < table.len(),
             "class `{}` has {} properties, not {}",
-            self.class.name,
+            self.class.name(),
             table.len(),
             index + 1
         );
@@ -611,7 +611,7 @@ impl KindStorage {
         let ptr = self.as_mut_ptr(slot);
         // SAFETY: `ptr` points to the live value in `slot` (checked in bounds), of the
         // class's type, and `&mut self` keeps it from being borrowed elsewhere.
-        unsafe { self.class.ops.load(ptr, ar) }
+        unsafe { self.class.ops().load(ptr, ar) }
     }
 
     /// Saves the value in `slot` through the class's writer (`ClassVersion`, then every
@@ -620,7 +620,7 @@ impl KindStorage {
         let ptr = self.as_ptr(slot);
         // SAFETY: `ptr` points to the live value in `slot`, of the class's type; the
         // shared borrow of `self` keeps it alive and unchanged.
-        unsafe { self.class.ops.save(ptr, ar) }
+        unsafe { self.class.ops().save(ptr, ar) }
     }
 }
 
@@ -651,7 +651,7 @@ impl Drop for KindStorage {
         for slot in 0..len {
             // SAFETY: slots `0..len` hold live values of the class; `self.len` is 0, so
             // each is dropped exactly once (a panic leaks the rest instead).
-            unsafe { self.class.ops.drop_in_place(self.slot_ptr(slot)) };
+            unsafe { self.class.ops().drop_in_place(self.slot_ptr(slot)) };
         }
     }
 }
@@ -677,7 +677,7 @@ static_assertions::assert_impl_all!(KindStorage: Send, Sync);
 impl fmt::Debug for KindStorage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("KindStorage")
-            .field("class", &self.class.name)
+            .field("class", &self.class.name())
             .field("len", &self.len)
             .field("capacity", &self.cap)
             .field("bases", &self.bases)

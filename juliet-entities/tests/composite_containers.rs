@@ -118,12 +118,12 @@ fn load(text: &str) -> Result<Patrol, juliet_core::Error> {
 
 #[test]
 fn a_container_of_composites_is_one_property_written_as_records() {
-    let keys: Vec<&str> = Patrol::CLASS.properties.iter().map(|p| p.key).collect();
+    let keys: Vec<&str> = Patrol::CLASS.properties().iter().map(|p| p.key).collect();
     assert_eq!(keys, ["Route", "Boss", "Spawns", "ById", "Speed"]);
     let PropertyType::List(PropertyType::Record { name, leaves }) =
-        Patrol::CLASS.properties[0].property_type
+        Patrol::CLASS.properties()[0].property_type
     else {
-        panic!("{:?}", Patrol::CLASS.properties[0].property_type)
+        panic!("{:?}", Patrol::CLASS.properties()[0].property_type)
     };
     assert_eq!(*name, "Waypoint");
     let leaf_keys: Vec<&str> = leaves.iter().map(|(key, _)| *key).collect();

@@ -74,7 +74,7 @@ fn guard() -> Guard {
 
 #[test]
 fn each_leaf_is_a_property_of_its_own_keyed_by_its_path() {
-    let keys: Vec<&str> = Guard::CLASS.properties.iter().map(|p| p.key).collect();
+    let keys: Vec<&str> = Guard::CLASS.properties().iter().map(|p| p.key).collect();
     assert_eq!(
         keys,
         std::iter::once("Name").chain(LEAVES).collect::<Vec<_>>()
@@ -210,7 +210,7 @@ struct Turret {
 
 #[test]
 fn a_flattened_composites_leaves_are_the_classs_own_keys() {
-    let keys: Vec<&str> = Turret::CLASS.properties.iter().map(|p| p.key).collect();
+    let keys: Vec<&str> = Turret::CLASS.properties().iter().map(|p| p.key).collect();
     assert_eq!(keys, ["MaxHealth", "Regen", "TurnRate"]);
     let turret = Turret {
         health: Health {

@@ -109,7 +109,13 @@ fn chain_and_value_source_name_the_template_that_sets_a_property() {
         ]
     );
     let class = world.manager().entity(c).unwrap().class();
-    let index = |key: &str| class.properties.iter().position(|p| p.key == key).unwrap();
+    let index = |key: &str| {
+        class
+            .properties()
+            .iter()
+            .position(|p| p.key == key)
+            .unwrap()
+    };
     let source = |key: &str| {
         world
             .value_source(c, index(key))

@@ -85,9 +85,9 @@ fn a_list_and_a_map_of_an_enum_with_data_write_one_record_per_value() {
     };
     assert_eq!(zero.to_bits(), (-0.0f32).to_bits());
     let PropertyType::List(PropertyType::EnumWithData { name, variants }) =
-        Sequence::CLASS.properties[0].property_type
+        Sequence::CLASS.properties()[0].property_type
     else {
-        panic!("{:?}", Sequence::CLASS.properties[0].property_type)
+        panic!("{:?}", Sequence::CLASS.properties()[0].property_type)
     };
     assert_eq!((*name, variants.len()), ("Trigger", 3));
 }

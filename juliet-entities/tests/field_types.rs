@@ -121,7 +121,7 @@ fn every_type_saves_to_its_written_form_and_loads_back_bit_exact() {
     loaded.load(&mut Archive::loading(doc)).unwrap();
     assert_eq!(loaded, value);
     assert_eq!(loaded.grid[2][0].to_bits(), (-0.0f32).to_bits());
-    for (i, p) in Everything::CLASS.properties.iter().enumerate() {
+    for (i, p) in Everything::CLASS.properties().iter().enumerate() {
         assert!(p.same_value(&loaded, &value), "property {i} `{}`", p.key);
     }
 }
@@ -234,7 +234,7 @@ fn an_enum_with_data_is_its_variant_then_one_leaf_per_field() {
          ; Backup\nTimer\n0: 3.0\n"
     );
     assert_eq!(load_switch(&text).unwrap(), switch);
-    let keys: Vec<&str> = Switch::CLASS.properties.iter().map(|p| p.key).collect();
+    let keys: Vec<&str> = Switch::CLASS.properties().iter().map(|p| p.key).collect();
     assert_eq!(
         keys,
         [

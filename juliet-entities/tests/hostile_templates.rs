@@ -235,7 +235,7 @@ fn the_template_size_limit_is_configurable_and_inclusive() {
     // Exactly the limit loads.
     cache.set_max_file_size(size);
     let rock = cache.get_or_load("Assets/Templates/Rock.jasset").unwrap();
-    assert_eq!(rock.class().name, "Inert");
+    assert_eq!(rock.class().name(), "Inert");
 }
 
 #[test]

@@ -187,11 +187,11 @@ fn collectible_defaults_and_registry() {
     let registry = m.registry().unwrap();
     for class in [Inert::CLASS, Collectible::CLASS, Projectile::CLASS] {
         assert!(registry
-            .find_by_name(class.name)
+            .find_by_name(class.name())
             .is_some_and(|c| c == class));
     }
-    assert_eq!(Inert::CLASS.version, 2);
-    assert_eq!(Projectile::CLASS.version, 2);
+    assert_eq!(Inert::CLASS.version(), 2);
+    assert_eq!(Projectile::CLASS.version(), 2);
 }
 
 /// The bundled demo level through the runtime: every file loads, standalone entities and

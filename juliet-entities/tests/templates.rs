@@ -103,7 +103,7 @@ fn variants_of_variants_inherit_through_the_chain() {
 fn property(key: &str) -> usize {
     use juliet_core::Reflect;
     Inert::CLASS
-        .properties
+        .properties()
         .iter()
         .position(|p| p.key == key)
         .unwrap()

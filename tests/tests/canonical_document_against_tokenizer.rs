@@ -105,7 +105,7 @@ fn walk(text: &[u8], tokenized: bool) -> Result<Walk, Error> {
         buffer.document(text, path)?
     };
     let mut read = Vec::new();
-    let mut properties = doc.properties(Abc::CLASS.properties);
+    let mut properties = doc.properties(Abc::CLASS.properties());
     while let Some(index) = properties.next_property()? {
         let mut value = String::new();
         match properties.decode_into(&mut value) {

@@ -235,7 +235,7 @@ fn skipped_field_is_never_serialized() {
             open_count: 7
         }
     );
-    assert_eq!(SupplyCrate::CLASS.properties.len(), 1);
+    assert_eq!(SupplyCrate::CLASS.properties().len(), 1);
 }
 
 /// A struct-level `Default` whose skipped field is not the type's own default, to tell
@@ -292,15 +292,15 @@ fn clone_value_clones_properties_and_defaults_skipped_fields() {
 #[test]
 fn class_descriptor_matches_the_struct() {
     let class: &Class = DummyVehicle::CLASS;
-    assert_eq!(class.name, "DummyVehicle");
-    assert_eq!(class.crc, key_crc("DummyVehicle"));
-    assert_eq!(class.version, 1);
-    assert_eq!(class.size, std::mem::size_of::<DummyVehicle>());
-    assert_eq!(class.align, std::mem::align_of::<DummyVehicle>());
+    assert_eq!(class.name(), "DummyVehicle");
+    assert_eq!(class.crc(), key_crc("DummyVehicle"));
+    assert_eq!(class.version(), 1);
+    assert_eq!(class.size(), std::mem::size_of::<DummyVehicle>());
+    assert_eq!(class.align(), std::mem::align_of::<DummyVehicle>());
     assert!(class.is::<DummyVehicle>());
-    assert!((class.type_name)().ends_with("DummyVehicle"));
+    assert!(class.type_name().ends_with("DummyVehicle"));
     let table: Vec<_> = class
-        .properties
+        .properties()
         .iter()
         .map(|p| (p.key, p.field, p.offset, p.size, p.property_type))
         .collect();
@@ -344,19 +344,19 @@ fn class_descriptor_matches_the_struct() {
             ),
         ]
     );
-    for p in class.properties {
+    for p in class.properties() {
         assert_eq!(p.crc, key_crc(p.key));
     }
     assert_eq!(class.property("chassis_uuid").unwrap().key, "ChassisUuid");
 
     let weapon = LegacyWeapon::CLASS;
-    assert_eq!(weapon.version, 2);
+    assert_eq!(weapon.version(), 2);
     assert!(weapon.is_deprecated(key_crc("speed"), "speed"));
     assert!(weapon.property("Speed").is_none());
 
     let supply = SupplyCrate::CLASS;
-    assert_eq!(supply.name, "Crate");
-    assert_eq!(supply.crc, key_crc("crate"));
+    assert_eq!(supply.name(), "Crate");
+    assert_eq!(supply.crc(), key_crc("crate"));
     let mass = supply.property("weight").unwrap();
     assert_eq!(mass.key, "Mass");
     let aliases: Vec<_> = mass.aliases.iter().map(|k| k.name).collect();
@@ -391,11 +391,11 @@ fn derived_classes_register_themselves() {
     let registry = Registry::global().unwrap();
     for class in [DummyVehicle::CLASS, LegacyWeapon::CLASS, SupplyCrate::CLASS] {
         assert!(std::ptr::eq(
-            registry.find_by_name(class.name).unwrap(),
+            registry.find_by_name(class.name()).unwrap(),
             class
         ));
         assert!(std::ptr::eq(
-            registry.find_by_crc(class.crc).unwrap(),
+            registry.find_by_crc(class.crc()).unwrap(),
             class
         ));
     }
@@ -406,7 +406,7 @@ fn derived_classes_register_themselves() {
     let ours = registry
         .classes()
         .iter()
-        .filter(|c| (c.type_name)().starts_with("derive_archive::"))
+        .filter(|c| c.type_name().starts_with("derive_archive::"))
         .count();
     assert_eq!(ours, 6, "the six classes of this file, each once");
 }
@@ -431,5 +431,5 @@ fn empty_class_and_raw_identifier_field() {
     load_into(&mut tagged, "; type\n7\n").unwrap();
     assert_eq!(tagged.r#type, 7);
     assert_eq!(save(&tagged), "; ClassVersion\n1\n; Type\n7\n");
-    assert_eq!(Tagged::CLASS.properties[0].field, "type");
+    assert_eq!(Tagged::CLASS.properties()[0].field, "type");
 }

@@ -15,7 +15,7 @@ pub struct Monster {
 
 #[test]
 fn the_class_carries_its_aliases_and_the_registry_finds_it_by_them() {
-    let aliases: Vec<&str> = Monster::CLASS.aliases.iter().map(|a| a.name).collect();
+    let aliases: Vec<&str> = Monster::CLASS.aliases().iter().map(|a| a.name).collect();
     assert_eq!(aliases, ["Monster", "old_beast"]);
     let registry = Registry::global().unwrap();
     for name in ["Monster2", "monster", "OldBeast"] {

@@ -97,7 +97,7 @@ fn by_table<T: Reflect>(dst: &mut T, src: &T, set: &[u64]) {
     for (w, &word) in set.iter().enumerate() {
         for bit in 0..64 {
             if word & (1 << bit) != 0 {
-                if let Some(p) = T::CLASS.properties.get(w * 64 + bit) {
+                if let Some(p) = T::CLASS.properties().get(w * 64 + bit) {
                     p.copy_value(dst, src);
                 }
             }
@@ -107,7 +107,7 @@ fn by_table<T: Reflect>(dst: &mut T, src: &T, set: &[u64]) {
 
 fn wide(seed: u8) -> Wide {
     let mut w = Wide::default_value();
-    for (i, p) in Wide::CLASS.properties.iter().enumerate() {
+    for (i, p) in Wide::CLASS.properties().iter().enumerate() {
         p.decode_into(
             &mut w,
             juliet_core::Value::from_text(&(seed.wrapping_add(i as u8)).to_string()),
@@ -203,7 +203,8 @@ unsafe impl Reflect for Hand {
                 &[],
             ),
         ];
-        &juliet_core::Class::of::<Hand>("Hand", 1, PROPS, &[])
+        // SAFETY: as the impl's.
+        &unsafe { juliet_core::Class::of::<Hand>("Hand", 1, PROPS, &[]) }
     };
     fn default_value() -> Hand {
         Hand::default()

@@ -31,8 +31,8 @@ fn duplicate_class_names_fail_registry_start_up_naming_both_types() {
     let ErrorKind::DuplicateClass { first, second, crc } = err.kind.clone() else {
         panic!("expected DuplicateClass, got {err}");
     };
-    assert_eq!(crc, first::Barrel::CLASS.crc);
-    assert_eq!(crc, second::Barrel::CLASS.crc);
+    assert_eq!(crc, first::Barrel::CLASS.crc());
+    assert_eq!(crc, second::Barrel::CLASS.crc());
     let mut names = [first, second];
     names.sort_unstable();
     assert_eq!(

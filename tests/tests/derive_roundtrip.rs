@@ -159,7 +159,7 @@ fn saved_text_with_every_field_set() {
 #[test]
 fn property_types_of_the_table() {
     let types: Vec<_> = Everything::CLASS
-        .properties
+        .properties()
         .iter()
         .map(|p| p.property_type)
         .collect();
@@ -271,7 +271,7 @@ proptest! {
         let back = load(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         // Compared through the property table's `same_value`: bit patterns for floats,
         // so -0.0 != 0.0 and a changed NaN bit would fail.
-        for p in Everything::CLASS.properties {
+        for p in Everything::CLASS.properties() {
             prop_assert!(p.same_value(&value, &back), "property {} differs after:\n{}", p.key, text);
         }
         prop_assert_eq!(save(&back), text);

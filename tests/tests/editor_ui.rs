@@ -120,12 +120,12 @@ fn state(h: &Harness<'_, EditorApp>, project: &Path) -> String {
             .template_chain(id)
             .first()
             .map(|t| t.path().to_owned());
-        out += &format!("{id} {} {template:?}\n", e.class().name);
+        out += &format!("{id} {} {template:?}\n", e.class().name());
         out += &format!(
             "  Position {}\n",
             world.manager().property_text(id, "Position").unwrap()
         );
-        for (i, p) in e.class().properties.iter().enumerate() {
+        for (i, p) in e.class().properties().iter().enumerate() {
             let mark = if e.overrides().contains(i) { "*" } else { "" };
             let value = world.manager().property_text(id, p.key).unwrap();
             out += &format!("  {}{mark} {value}\n", p.key);
@@ -602,7 +602,7 @@ fn add_entity_offers_the_games_own_kinds() {
     h.run();
     let id = h.state().selected().expect("the new entity is selected");
     let entity = h.state().world().manager().entity(id).unwrap();
-    assert_eq!(entity.class().name, "Gate");
+    assert_eq!(entity.class().name(), "Gate");
     // Its inspector shows the game kind's own properties.
     assert!(h.query_by_role_and_label(Role::ComboBox, "Mode").is_some());
 }

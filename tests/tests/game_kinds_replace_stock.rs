@@ -43,7 +43,7 @@ fn the_registry_holds_the_game_classes_in_place_of_the_stock_ones() {
     let mut replaced: Vec<_> = registry
         .replaced()
         .iter()
-        .map(|r| (r.stock.name, r.by.name))
+        .map(|r| (r.stock.name(), r.by.name()))
         .collect();
     replaced.sort_unstable();
     assert_eq!(

@@ -15,6 +15,6 @@ struct Broken {
 
 fn main() {
     let value = Broken::default_value();
-    let _ = Broken::CLASS.name;
+    let _ = Broken::CLASS.name();
     let _ = value.clone_value();
 }

@@ -1,11 +1,11 @@
 // Rule: safe code cannot hand the runtime a property table that lies. `Reflect` and the
-// derive's `Field` (a composite's leaves) are unsafe traits (a hand-written impl must say
-// `unsafe impl` and take on their contract, which a game under
-// `#![forbid(unsafe_code)]` cannot), and the type ids that the checks compare are
-// private.
+// derive's `Field` (a composite's leaves) are unsafe traits and `Class::of` an unsafe
+// constructor (a hand-written impl or call must say `unsafe` and take on their
+// contract, which a game under `#![forbid(unsafe_code)]` cannot); a `Class`'s fields and
+// the type ids that the checks compare are private.
 #![forbid(unsafe_code)]
 use juliet_entities::juliet_core::{
-    Archive, Class, ClassOps, Error, Properties, PropertyDescriptor, PropertyOps, Reflect,
+    Archive, Class, Error, Properties, PropertyDescriptor, PropertyOps, Reflect,
 };
 
 struct Byte {
@@ -59,6 +59,4 @@ impl juliet_entities::juliet_core::__private::Field for Evil {
 fn main() {
     let mut ops = PropertyOps::of::<u8>();
     ops.type_id = std::any::TypeId::of::<String>;
-    let mut class_ops = ClassOps::of::<Byte>();
-    class_ops.type_id = std::any::TypeId::of::<u8>;
 }

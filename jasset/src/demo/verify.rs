@@ -192,9 +192,9 @@ pub(super) fn verify_migrated(
             format!(
                 "{} ({id}) is saved at class version {} without `Speed`",
                 rel(path, root),
-                Projectile::CLASS.version
+                Projectile::CLASS.version()
             ),
-            header.class_version == Some(Projectile::CLASS.version)
+            header.class_version == Some(Projectile::CLASS.version())
                 && values::find(&props, "Speed", &[]).is_none(),
         );
     }

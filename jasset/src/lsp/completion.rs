@@ -74,7 +74,7 @@ fn value_items(
 ) -> Vec<CompletionItem> {
     let kind_keys = std::iter::once(&keys::KIND).chain(keys::KIND_ALIASES);
     if kind_keys.clone().any(|k| owner.is(k.name)) {
-        let names = registry.classes().iter().map(|c| c.name.to_owned());
+        let names = registry.classes().iter().map(|c| c.name().to_owned());
         return items(names, CompletionItemKind::CLASS);
     }
     if owner.is(keys::TEMPLATE.name) {
@@ -85,7 +85,7 @@ fn value_items(
         return Vec::new();
     };
     let Some(p) = class
-        .properties
+        .properties()
         .iter()
         .find(|p| keys_equal(p.key, &owner.key))
     else {

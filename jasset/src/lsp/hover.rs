@@ -87,13 +87,14 @@ fn key_hover(doc: &Document, entries: &[Entry], entry: &Entry) -> Option<String>
         return Some(if base {
             format!("**{}**: a base key of every entity file", entry.key)
         } else {
-            format!("**{}**: not a key of `{}`", entry.key, class.name)
+            format!("**{}**: not a key of `{}`", entry.key, class.name())
         });
     };
     let (ty, default) = type_and_default(class, p.key);
     let mut text = format!(
         "**{}** `{ty}` of `{}`\n\ndefault: `{default}`",
-        p.key, class.name
+        p.key,
+        class.name()
     );
     match chain_of(entries, &doc.text, doc) {
         Some(Ok(chain)) => {

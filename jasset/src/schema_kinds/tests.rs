@@ -173,8 +173,8 @@ fn a_compiled_kind_wins_unless_the_game_replaced_a_stock_kind() {
     ));
     // `Projectile` differs from the stock one: the game's layout is the schema's.
     let projectile = registry.find_by_name("Projectile").unwrap();
-    assert_eq!(projectile.properties.len(), 1);
-    assert_eq!(projectile.properties[0].key, "Owner");
+    assert_eq!(projectile.properties().len(), 1);
+    assert_eq!(projectile.properties()[0].key, "Owner");
     assert_eq!(registry.replaced().len(), 1);
     let (_, report) = load(root.path());
     assert!(
@@ -328,19 +328,19 @@ fn game_and_stock(class: &'static Class, rest: &str) -> [Outcome; 2] {
         if let Some(e) = world.manager().entities().first() {
             world.entity_text(e.id(), &mut text).unwrap();
         }
-        let lines = text.lines().filter(|l| !l.contains(class.name));
+        let lines = text.lines().filter(|l| !l.contains(class.name()));
         (errors, lines.collect::<Vec<_>>().join("\n"))
     };
-    let game = project("", class.name, rest);
+    let game = project("", class.name(), rest);
     let options = LoadOptions {
         registry: Some(Box::leak(Box::new(Registry::new([class]).unwrap()))),
         project_root: Some(game.path().to_path_buf()),
         ..LoadOptions::default()
     };
     let loaded = World::load(game.path().join("Assets/Worlds/W"), &options).unwrap();
-    let renamed = format!("Stock{}", class.name);
+    let renamed = format!("Stock{}", class.name());
     let schema = super::super::schema::export(&[class])
-        .replace(&format!("; {}\n", class.name), &format!("; {renamed}\n"));
+        .replace(&format!("; {}\n", class.name()), &format!("; {renamed}\n"));
     let stock = project(&schema, &renamed, rest);
     let registry = registry_for(Some(stock.path())).unwrap();
     assert!(!std::ptr::eq(

@@ -1,4 +1,4 @@
-//! Classes defined at run time ([`ClassOps::runtime`]): a kind read from a data file
+//! Classes defined at run time ([`crate::Class::runtime`]): a kind read from a data file
 //! (the `jasset` tool's kinds from `jasset.schema`) has no Rust struct, so each of its
 //! entities is an array of values of one Rust type, `[V; n]`, one value per property,
 //! and its operations are made from a [`RuntimeClass`] that says what the defaults are
@@ -15,11 +15,11 @@ use crate::error::Error;
 
 /// A class defined at run time: its values are `[Self::Value; n]`, value `i` being
 /// property `i` of [`RuntimeClass::properties`] (`n` entries). Given to
-/// [`ClassOps::runtime`].
+/// [`Class::runtime`](crate::Class::runtime).
 ///
 /// ```
 /// use juliet_core::{
-///     write_property, Archive, Class, ClassOps, Error, PropertyDescriptor, RuntimeClass,
+///     write_property, Archive, Class, Error, PropertyDescriptor, RuntimeClass,
 /// };
 ///
 /// /// Every property an `f32`, from a list of keys known at run time.
@@ -58,10 +58,10 @@ use crate::error::Error;
 ///     .map(|(i, key)| PropertyDescriptor::new::<f32>(key, key, i * 4, &[]))
 ///     .collect();
 /// let kind = Box::leak(Box::new(Floats { table: Vec::leak(table) }));
-/// let ops = ClassOps::runtime(kind);
-/// assert_eq!(ops.layout().size(), 8);
-/// assert_eq!(ops.properties().len(), 2);
-/// assert!(!ops.is::<[f32; 2]>(), "a runtime class is no Rust type");
+/// let class = Class::runtime("Drifter", 1, kind, &[]);
+/// assert_eq!(class.size(), 8);
+/// assert_eq!(class.properties().len(), 2);
+/// assert!(!class.is::<[f32; 2]>(), "a runtime class is no Rust type");
 /// ```
 pub trait RuntimeClass: Send + Sync + 'static {
     /// The type of each property's value.
@@ -69,7 +69,7 @@ pub trait RuntimeClass: Send + Sync + 'static {
 
     /// The property table: entry `i` at offset `i * size_of::<Value>()`, made for
     /// `Value` (`PropertyDescriptor::new::<Value>`). Read once, by
-    /// [`ClassOps::runtime`].
+    /// [`Class::runtime`](crate::Class::runtime).
     fn properties(&self) -> &'static [PropertyDescriptor];
 
     /// The default of property `index`.
@@ -95,17 +95,15 @@ struct Parts<R: RuntimeClass> {
 static NEXT_KEY: AtomicU64 = AtomicU64::new(0);
 
 impl ClassOps {
-    /// The operations of a class defined at run time by `class`: values are
-    /// `[R::Value; n]` for the `n` entries of `class.properties()`, which is read once
-    /// here and kept. Each class gets a key of its own (no Rust type's, so typed access
-    /// never matches it). The operations keep a small record of the class for the life
-    /// of the program, as `class` itself lives.
+    /// The operations of a class defined at run time by `class`, with its table, read
+    /// once here and checked ([`crate::Class::runtime`]). Each class gets a key of its
+    /// own (no Rust type's, so typed access never matches it).
     ///
     /// # Panics
-    /// When entry `i` of the table is not at offset `i * size_of::<R::Value>()`, not of
-    /// that size, or not made for `R::Value`: storage would then reach outside the
-    /// values or misread them.
-    pub fn runtime<R: RuntimeClass>(class: &'static R) -> ClassOps {
+    /// As [`crate::Class::runtime`].
+    pub(crate) fn runtime<R: RuntimeClass>(
+        class: &'static R,
+    ) -> (ClassOps, &'static [PropertyDescriptor]) {
         let table = class.properties();
         let size = std::mem::size_of::<R::Value>();
         for (i, p) in table.iter().enumerate() {
@@ -119,17 +117,17 @@ impl ClassOps {
         }
         let layout = Layout::array::<R::Value>(table.len()).expect("a runtime class's values fit");
         let parts: &'static Parts<R> = Box::leak(Box::new(Parts { class, table }));
-        ClassOps {
+        let ops = ClassOps {
             context: parts,
             layout,
             key: KeyOf::Runtime(NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
-            properties: runtime_properties::<R>,
             default_in_place: runtime_default::<R>,
             drop_in_place: runtime_drop::<R>,
             clone_in_place: runtime_clone::<R>,
             save: runtime_save::<R>,
             load: runtime_load::<R>,
-        }
+        };
+        (ops, table)
     }
 }
 
@@ -138,10 +136,6 @@ fn parts<R: RuntimeClass>(context: Context) -> &'static Parts<R> {
     context
         .downcast_ref::<Parts<R>>()
         .expect("a runtime class's operations are given its own parts")
-}
-
-fn runtime_properties<R: RuntimeClass>(context: Context) -> &'static [PropertyDescriptor] {
-    parts::<R>(context).table
 }
 
 unsafe fn runtime_default<R: RuntimeClass>(context: Context, dst: *mut u8) {

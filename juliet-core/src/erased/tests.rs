@@ -57,8 +57,8 @@ impl Drop for Tracker {
 /// Saves `ClassVersion` then every property through the typed descriptor methods.
 fn save_properties<T: Reflect>(value: &T, ar: &mut Archive<'_>) {
     let Some(out) = ar.output() else { return };
-    write_property(out, "ClassVersion", &T::CLASS.version);
-    for p in T::CLASS.properties {
+    write_property(out, "ClassVersion", &T::CLASS.version());
+    for p in T::CLASS.properties() {
         write_header(out, p.key);
         p.encode(value, out);
         out.push('\n');
@@ -67,11 +67,11 @@ fn save_properties<T: Reflect>(value: &T, ar: &mut Archive<'_>) {
 
 /// Loads every property present through the typed descriptor methods.
 fn load_properties<T: Reflect>(value: &mut T, ar: &mut Archive<'_>) -> Result<(), Error> {
-    ar.resolve_class_version(T::CLASS.version)?;
+    ar.resolve_class_version(T::CLASS.version())?;
     let Some(doc) = ar.document_mut() else {
         return Ok(());
     };
-    for p in T::CLASS.properties {
+    for p in T::CLASS.properties() {
         if let Some(index) = doc.find_name(p.key) {
             let text = doc.value(index);
             p.decode_into(value, text)
@@ -103,7 +103,8 @@ const CRATE_PROPERTIES: &[PropertyDescriptor] = &[
 
 // SAFETY: the table describes `Crate`'s own fields (offset_of! each, with its type's operations).
 unsafe impl Reflect for Crate {
-    const CLASS: &'static Class = &Class::of::<Crate>("Crate", 3, CRATE_PROPERTIES, &[]);
+    // SAFETY: as the impl's.
+    const CLASS: &'static Class = &unsafe { Class::of::<Crate>("Crate", 3, CRATE_PROPERTIES, &[]) };
 
     fn default_value() -> Crate {
         Crate {
@@ -149,7 +150,8 @@ impl Drop for Marker {
 
 // SAFETY: the table describes `Marker`'s own fields (offset_of! each, with its type's operations).
 unsafe impl Reflect for Marker {
-    const CLASS: &'static Class = &Class::of::<Marker>("Marker", 1, &[], &[]);
+    // SAFETY: as the impl's.
+    const CLASS: &'static Class = &unsafe { Class::of::<Marker>("Marker", 1, &[], &[]) };
 
     fn default_value() -> Marker {
         CREATED.with(|c| c.set(c.get() + 1));
@@ -188,7 +190,9 @@ const ALIGNED_PROPERTIES: &[PropertyDescriptor] = &[
 
 // SAFETY: the table describes `Aligned`'s own fields (offset_of! each, with its type's operations).
 unsafe impl Reflect for Aligned {
-    const CLASS: &'static Class = &Class::of::<Aligned>("Aligned", 1, ALIGNED_PROPERTIES, &[]);
+    // SAFETY: as the impl's.
+    const CLASS: &'static Class =
+        &unsafe { Class::of::<Aligned>("Aligned", 1, ALIGNED_PROPERTIES, &[]) };
 
     fn default_value() -> Aligned {
         Aligned {
@@ -228,7 +232,7 @@ struct Block {
 
 impl Block {
     fn new(class: &Class) -> Block {
-        let layout = Layout::from_size_align(class.size, class.align).unwrap();
+        let layout = Layout::from_size_align(class.size(), class.align()).unwrap();
         let ptr = if layout.size() == 0 {
             std::ptr::without_provenance_mut(layout.align())
         } else {
@@ -237,7 +241,7 @@ impl Block {
             assert!(!ptr.is_null(), "allocation failed");
             ptr
         };
-        assert_eq!(ptr as usize % class.align, 0);
+        assert_eq!(ptr as usize % class.align(), 0);
         Block { ptr, layout }
     }
 }
@@ -256,35 +260,20 @@ fn tokenize_load<T: Reflect>(text: &str, place: *mut u8) -> Result<(), Error> {
     let doc = buffer.tokenize(text.as_bytes(), Path::new("t.jasset"))?;
     let mut ar = Archive::loading(doc);
     // SAFETY: the callers pass a block holding a live `T`.
-    unsafe { T::CLASS.ops.load(place, &mut ar) }
+    unsafe { T::CLASS.ops().load(place, &mut ar) }
 }
 
 // --- tests ---------------------------------------------------------------------
 
 #[test]
 fn class_layout_is_the_types() {
-    assert_eq!(Crate::CLASS.size, size_of::<Crate>());
-    assert_eq!(Crate::CLASS.align, align_of::<Crate>());
-    assert_eq!((Marker::CLASS.size, Marker::CLASS.align), (0, 1));
-    assert_eq!((Aligned::CLASS.size, Aligned::CLASS.align), (64, 64));
+    assert_eq!(Crate::CLASS.size(), size_of::<Crate>());
+    assert_eq!(Crate::CLASS.align(), align_of::<Crate>());
+    assert_eq!((Marker::CLASS.size(), Marker::CLASS.align()), (0, 1));
+    assert_eq!((Aligned::CLASS.size(), Aligned::CLASS.align()), (64, 64));
     assert!(Crate::CLASS.is::<Crate>() && !Crate::CLASS.is::<Aligned>());
-    assert_eq!(Crate::CLASS.ops.key(), ClassKey::of::<Crate>());
-    assert_ne!(Crate::CLASS.ops.key(), ClassKey::of::<Aligned>());
-}
-
-#[test]
-fn ops_keep_the_types_own_property_table() {
-    // A class whose public table lies: the ops still give the type's own table.
-    let forged = Class {
-        properties: &[],
-        ..Class::of::<Crate>("Forged", 1, &[], &[])
-    };
-    let own = forged.ops.properties();
-    // (A `const` table need not have one address: compare the entries.)
-    let keys = |t: &[PropertyDescriptor]| t.iter().map(|p| (p.key, p.offset)).collect::<Vec<_>>();
-    assert_eq!(keys(own), keys(CRATE_PROPERTIES));
-    assert_eq!(own.len(), 5);
-    assert!(Marker::CLASS.ops.properties().is_empty());
+    assert_eq!(Crate::CLASS.ops().key(), ClassKey::of::<Crate>());
+    assert_ne!(Crate::CLASS.ops().key(), ClassKey::of::<Aligned>());
 }
 
 #[test]
@@ -296,7 +285,7 @@ fn default_clone_and_drop_in_place_balance() {
     // SAFETY: both blocks have the class's layout; each value is written once,
     // read while live and dropped once.
     unsafe {
-        class.ops.default_in_place(a.ptr);
+        class.ops().default_in_place(a.ptr);
         {
             let crate_a = &mut *a.ptr.cast::<Crate>();
             assert_eq!(crate_a.name, "crate");
@@ -304,7 +293,7 @@ fn default_clone_and_drop_in_place_balance() {
             crate_a.name.push_str(" of apples");
             crate_a.tags.push("apples".to_owned());
         }
-        class.ops.clone_in_place(a.ptr, b.ptr);
+        class.ops().clone_in_place(a.ptr, b.ptr);
         // The clone owns its own heap data.
         (*a.ptr.cast::<Crate>()).name.clear();
         let crate_b = &*b.ptr.cast::<Crate>();
@@ -317,8 +306,8 @@ fn default_clone_and_drop_in_place_balance() {
             "default and clone made a tracker each"
         );
         assert_eq!(counts().1, before.1, "nothing dropped yet");
-        class.ops.drop_in_place(a.ptr);
-        class.ops.drop_in_place(b.ptr);
+        class.ops().drop_in_place(a.ptr);
+        class.ops().drop_in_place(b.ptr);
     }
     assert_eq!(since(before), (2, 2));
 }
@@ -334,14 +323,14 @@ fn save_then_load<T: Reflect>(edit: impl FnOnce(&mut T), check: impl FnOnce(&T))
     // SAFETY: blocks with the class's layout (a dangling aligned pointer for a ZST);
     // each value is written once, used while live, dropped once.
     unsafe {
-        class.ops.default_in_place(a.ptr);
-        class.ops.default_in_place(b.ptr);
+        class.ops().default_in_place(a.ptr);
+        class.ops().default_in_place(b.ptr);
         edit(&mut *a.ptr.cast::<T>());
-        class.ops.save(a.ptr, &mut Archive::saving(&mut text));
+        class.ops().save(a.ptr, &mut Archive::saving(&mut text));
         tokenize_load::<T>(&text, b.ptr).unwrap();
         check(&*b.ptr.cast::<T>());
-        class.ops.drop_in_place(a.ptr);
-        class.ops.drop_in_place(b.ptr);
+        class.ops().drop_in_place(a.ptr);
+        class.ops().drop_in_place(b.ptr);
     }
     text
 }
@@ -357,10 +346,10 @@ fn zero_sized_class_on_a_dangling_pointer() {
     let b = Block::new(class);
     // SAFETY: a zero-sized value needs only an aligned non-null pointer.
     unsafe {
-        class.ops.default_in_place(a.ptr);
-        class.ops.clone_in_place(a.ptr, b.ptr);
-        class.ops.drop_in_place(a.ptr);
-        class.ops.drop_in_place(b.ptr);
+        class.ops().default_in_place(a.ptr);
+        class.ops().clone_in_place(a.ptr, b.ptr);
+        class.ops().drop_in_place(a.ptr);
+        class.ops().drop_in_place(b.ptr);
     }
     assert_eq!(since(before), (4, 4));
 }
@@ -413,7 +402,7 @@ fn failed_load_leaves_a_valid_value_and_drops_balance() {
     let a = Block::new(class);
     // SAFETY: a block with the class's layout; written once, dropped once.
     let err = unsafe {
-        class.ops.default_in_place(a.ptr);
+        class.ops().default_in_place(a.ptr);
         let err =
             tokenize_load::<Crate>("; Health\n5.0\n; Name\n\"unterminated\n; Tags\nx\n", a.ptr)
                 .unwrap_err();
@@ -424,7 +413,7 @@ fn failed_load_leaves_a_valid_value_and_drops_balance() {
             "the bad value left the field as it was"
         );
         assert_eq!(value.tags, ["wood"], "not reached");
-        class.ops.drop_in_place(a.ptr);
+        class.ops().drop_in_place(a.ptr);
         err
     };
     assert_eq!((err.location.line, err.location.column), (4, 1));
@@ -443,7 +432,7 @@ fn property_descriptors_encode_and_decode_each_field() {
     let before = counts();
     {
         let mut value = Crate::default_value();
-        let props = Crate::CLASS.properties;
+        let props = Crate::CLASS.properties();
         let text = |p: &PropertyDescriptor, v: &Crate| {
             let mut out = String::new();
             p.encode(v, &mut out);
@@ -500,7 +489,7 @@ fn property_descriptors_encode_and_decode_each_field() {
 fn property_descriptors_compare_and_copy() {
     let before = counts();
     {
-        let props = Crate::CLASS.properties;
+        let props = Crate::CLASS.properties();
         let mut a = Crate::default_value();
         let mut b = a.clone_value();
         for p in props {
@@ -533,7 +522,7 @@ fn property_descriptors_compare_and_copy() {
             small: 9,
             _tracker: Tracker::new(),
         };
-        for p in Aligned::CLASS.properties {
+        for p in Aligned::CLASS.properties() {
             assert!(!p.same_value(&c, &d), "{}", p.key);
             p.copy_value(&mut c, &d);
             assert!(p.same_value(&c, &d), "{}", p.key);
@@ -548,12 +537,12 @@ fn property_descriptors_compare_and_copy() {
 fn a_descriptor_of_another_class_is_refused() {
     let value = Aligned::default_value();
     let mut out = String::new();
-    Crate::CLASS.properties[0].encode(&value, &mut out);
+    Crate::CLASS.properties()[0].encode(&value, &mut out);
 }
 
 #[test]
 fn a_copy_of_a_descriptor_of_the_class_is_accepted() {
-    // Not inside `Crate::CLASS.properties`, but the same field: key, offset, size
+    // Not inside `Crate::CLASS.properties()`, but the same field: key, offset, size
     // and type.
     let copy = PropertyDescriptor::new::<f32>("Health", "health", offset_of!(Crate, health), &[]);
     let value = Crate::default_value();
@@ -588,17 +577,17 @@ fn raw_property_ops_reach_fields_by_offset() {
     // SAFETY: a block with the class's layout holding a live `Aligned`; every
     // descriptor is from `Aligned`'s table.
     unsafe {
-        class.ops.default_in_place(block.ptr);
-        for p in class.properties {
+        class.ops().default_in_place(block.ptr);
+        for p in class.properties() {
             p.ops.encode(block.ptr, p.offset, &mut out);
             out.push('|');
         }
-        let mass = &class.properties[1];
+        let mass = &class.properties()[1];
         mass.ops
             .decode_into(block.ptr, mass.offset, Value::from_text("inf"))
             .unwrap();
         assert_eq!((*block.ptr.cast::<Aligned>()).mass, f64::INFINITY);
-        class.ops.drop_in_place(block.ptr);
+        class.ops().drop_in_place(block.ptr);
     }
     assert_eq!(out, "true|250.0|-3|");
     assert!(NonNull::new(block.ptr).is_some());
@@ -614,10 +603,10 @@ fn load_through_class_ops_reads_a_document_in_place() {
     // SAFETY: a block with the class's layout holding a live `Crate` from
     // `default_in_place` to `drop_in_place`, borrowed only through these calls.
     unsafe {
-        class.ops.default_in_place(a.ptr);
+        class.ops().default_in_place(a.ptr);
         let text = b"; ClassVersion\n3\n; Health\n12.5\n; Name\n\"Big\"\n; EntityID\n0x10\n";
         let mut ar = Archive::loading(buffer.document(text, path).unwrap());
-        class.ops.load(a.ptr, &mut ar).unwrap();
+        class.ops().load(a.ptr, &mut ar).unwrap();
         {
             let value = &*a.ptr.cast::<Crate>();
             assert_eq!(
@@ -630,9 +619,9 @@ fn load_through_class_ops_reads_a_document_in_place() {
         // written.
         let text = b"; Health\n7\n; Name\n\"x\n";
         let mut ar = Archive::loading(buffer.document(text, path).unwrap());
-        assert!(class.ops.load(a.ptr, &mut ar).is_err());
+        assert!(class.ops().load(a.ptr, &mut ar).is_err());
         assert_eq!((*a.ptr.cast::<Crate>()).health, 7.0);
-        class.ops.drop_in_place(a.ptr);
+        class.ops().drop_in_place(a.ptr);
     }
     assert_eq!(since(before), (1, 1));
 }

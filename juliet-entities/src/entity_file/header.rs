@@ -173,7 +173,7 @@ fn kind_class(
             let names = registry
                 .classes()
                 .iter()
-                .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().map(|a| a.name)));
+                .flat_map(|c| std::iter::once(c.name()).chain(c.aliases().iter().map(|a| a.name)));
             let suggestion = juliet_core::did_you_mean(&name, names);
             Err(located(doc, i, ErrorKind::UnknownKind(name.into_owned()))
                 .with_suggestion(suggestion))
@@ -350,7 +350,7 @@ pub(crate) fn find_class(
     name: &str,
 ) -> Option<Result<&'static Class, ErrorKind>> {
     if let Some((r, class)) = LAST_KIND.get() {
-        if std::ptr::eq(r, registry) && class.name == name {
+        if std::ptr::eq(r, registry) && class.name() == name {
             return Some(Ok(class));
         }
     }

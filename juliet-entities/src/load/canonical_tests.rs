@@ -31,7 +31,7 @@ fn manager_state(m: &EntityManager) -> String {
             out,
             "{} {} {:?} slot {} template {:?} overrides {:?} kind {} dirty {} po {} | {derived:?}",
             e.id,
-            e.class.name,
+            e.class.name(),
             e.position.to_array().map(f32::to_bits),
             e.slot,
             e.template,
@@ -44,7 +44,7 @@ fn manager_state(m: &EntityManager) -> String {
         assert_eq!(m.index_of(e.id).map(|b| m.entities()[b].id), Some(e.id));
     }
     for k in m.kinds() {
-        writeln!(out, "kind {} {:?}", k.class().name, k.bases()).unwrap();
+        writeln!(out, "kind {} {:?}", k.class().name(), k.bases()).unwrap();
         assert!(m.kind_storage(k.class()).is_some());
     }
     writeln!(out, "next {}", m.next_id()).unwrap();
@@ -478,7 +478,7 @@ fn the_direct_path_reads_what_the_file_says() {
     assert_eq!((e.position(), c.value), (Vec3::new(1.0, 2.0, 3.0), 42));
     assert!(!e.is_dirty() && e.template().is_none());
     assert_eq!(m.next_id(), EntityId(0xA2));
-    assert_eq!(Collectible::CLASS.name, "Collectible");
+    assert_eq!(Collectible::CLASS.name(), "Collectible");
 }
 
 #[test]

@@ -49,8 +49,8 @@ impl EntityManager {
                 return fail(format!(
                     "entity {} at {i}: class {} in the storage of {}",
                     e.id,
-                    e.class.name,
-                    storage.class().name
+                    e.class.name(),
+                    storage.class().name()
                 ));
             }
             if e.id.0 == 0 || self.ids.get(e.id) != Some(i as u32) {
@@ -78,7 +78,7 @@ impl EntityManager {
                     _ => {
                         return fail(format!(
                             "kind {} slot {slot}: base {b} does not link back",
-                            storage.class().name
+                            storage.class().name()
                         ))
                     }
                 }

@@ -120,11 +120,11 @@ pub(crate) fn set_at<'v>(
 /// [`ErrorKind::NoSuchProperty`] for `key` of `class`, with no file location, and the
 /// class's key (or leaf path) it is most likely a misspelling of.
 pub(crate) fn no_such_property(class: &'static Class, key: &str) -> Error {
-    let suggestion = juliet_core::did_you_mean(key, class.ops.properties().iter().map(|p| p.key));
+    let suggestion = juliet_core::did_you_mean(key, class.properties().iter().map(|p| p.key));
     Error::file(
         "",
         ErrorKind::NoSuchProperty {
-            class: class.name,
+            class: class.name(),
             key: key.to_owned(),
         },
     )

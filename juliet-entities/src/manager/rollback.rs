@@ -44,7 +44,7 @@ impl EntityManager {
         while self.kinds.len() > count {
             let storage = self.kinds.pop().expect("a kind");
             assert!(storage.is_empty(), "a kind storage still in use");
-            self.kind_by_type.remove(&storage.class().ops.key());
+            self.kind_by_type.remove(&storage.class().ops().key());
         }
         if self.last_kind.is_some_and(|(_, k)| usize::from(k) >= count) {
             self.last_kind = None;

@@ -375,20 +375,20 @@ impl KeyMap for EntityKeys<'_> {
         if CLASS_VERSION.matches(crc, key) {
             return Some(CLASS_VERSION.name);
         }
-        (self.class.property_index(crc, key)).map(|i| self.class.properties[i].key)
+        (self.class.property_index(crc, key)).map(|i| self.class.properties()[i].key)
     }
 
     fn current_version(&self, key: &str) -> Option<u32> {
         match key {
             k if k == keys::BASE_VERSION.name => Some(crate::entity_file::ENTITY_BASE_VERSION),
-            k if k == CLASS_VERSION.name => Some(self.class.version),
+            k if k == CLASS_VERSION.name => Some(self.class.version()),
             _ => None,
         }
     }
 
     fn is_alias(&self, crc: u32, key: &str) -> bool {
         (self.class.property_index(crc, key))
-            .is_some_and(|i| !juliet_core::keys_equal(key, self.class.properties[i].key))
+            .is_some_and(|i| !juliet_core::keys_equal(key, self.class.properties()[i].key))
     }
 
     fn holds_token_lists(&self, key: &str) -> bool {

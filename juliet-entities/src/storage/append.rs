@@ -156,7 +156,7 @@ impl Appender<'_, Erased> {
             unsafe {
                 storage
                     .class
-                    .ops
+                    .ops()
                     .clone_in_place(source, storage.slot_ptr(storage.len))
             };
             storage.len += 1;

@@ -371,52 +371,6 @@ fn property_index_out_of_bounds_panics() {
     s.encode_property(0, 3, &mut String::new());
 }
 
-#[test]
-fn a_forged_property_table_is_not_used() {
-    // The public table says nothing; the storage goes by the type's own table.
-    static FORGED: Class = Class {
-        name: "ForgedSign",
-        crc: 0,
-        aliases: &[],
-        version: 1,
-        size: 0,
-        align: 1,
-        properties: &[],
-        deprecated: &[],
-        type_name: std::any::type_name::<Sign>,
-        ops: juliet_core::ClassOps::of::<Sign>(),
-    };
-    let mut s = KindStorage::new(&FORGED);
-    s.push_default(0);
-    assert_eq!(s.properties().len(), 3);
-    s.decode_property(0, 2, Value::from_text("4.0")).unwrap();
-    assert_eq!(s.get::<Sign>(0).unwrap().size, 4.0);
-}
-
-#[test]
-fn a_forged_class_cannot_change_layout_or_type() {
-    // Public fields that lie about size: the storage goes by the ops (whose type id
-    // cannot be changed: a compile-fail case of the workspace tries).
-    static FORGED: Class = Class {
-        name: "Forged",
-        crc: 0,
-        aliases: &[],
-        version: 1,
-        size: 1,
-        align: 1,
-        properties: &[],
-        deprecated: &[],
-        type_name: std::any::type_name::<Aligned>,
-        ops: juliet_core::ClassOps::of::<Aligned>(),
-    };
-    let mut s = KindStorage::new(&FORGED);
-    s.push_default(0);
-    s.push_default(1);
-    assert!(s.as_slice::<u8>().is_none());
-    assert_eq!(s.as_slice::<Aligned>().unwrap()[1], Aligned::default());
-    assert_eq!(s.as_ptr(1) as usize - s.as_ptr(0) as usize, 64);
-}
-
 /// The template paths of the storage (clones and property access) on the awkward
 /// layouts: an over-aligned kind, a zero-sized one and a drop-counted one with a heap
 /// field, across reallocations; every value is dropped exactly once.

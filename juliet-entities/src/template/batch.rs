@@ -107,7 +107,7 @@ mod tests {
                 format!(
                     "{} {} {:?} {} {:?} {:?} {} {} {values}",
                     e.id(),
-                    e.class().name,
+                    e.class().name(),
                     e.position(),
                     e.is_position_overridden(),
                     e.template(),

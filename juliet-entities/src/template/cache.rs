@@ -440,7 +440,7 @@ impl TemplateCache {
             slot,
             position,
             position_set: true,
-            sets: (0..T::CLASS.ops.properties().len()).collect(),
+            sets: (0..T::CLASS.properties().len()).collect(),
             parent: None,
             depth: 1,
             warnings: Vec::new(),
@@ -534,7 +534,7 @@ impl TemplateCache {
 
     /// Index of the archetype storage of `class`, created on first use.
     fn kind_index(&mut self, class: &'static Class) -> u16 {
-        let key = class.ops.key();
+        let key = class.ops().key();
         if let Some(&k) = self.kind_by_type.get(&key) {
             return k;
         }
@@ -547,7 +547,7 @@ impl TemplateCache {
 
 /// The properties whose key (or an alias) is present in `doc`.
 pub(crate) fn file_properties(class: &Class, doc: &Document<'_>) -> OverrideSet {
-    let table = class.ops.properties();
+    let table = class.properties();
     let mut set = OverrideSet::new();
     for (index, node) in doc.nodes().iter().enumerate() {
         let key = doc.key(index);
@@ -578,7 +578,7 @@ pub(crate) fn migrated_properties(
             continue;
         }
         let key = doc.key(i);
-        for (index, p) in class.ops.properties().iter().enumerate() {
+        for (index, p) in class.properties().iter().enumerate() {
             if p.migrated_from.iter().any(|k| k.matches(node.key_crc, key)) {
                 set.insert(index);
             }

@@ -188,7 +188,7 @@ fn apply_text(
         }
         let Some(index) = target.class().property_index(crc, doc.key(i)) else {
             let kind = ErrorKind::NoSuchProperty {
-                class: target.class().name,
+                class: target.class().name(),
                 key: doc.key(i).to_owned(),
             };
             return Err(located(&doc, i, kind));

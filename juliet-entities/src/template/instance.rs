@@ -211,8 +211,8 @@ pub(crate) fn resolve_for_instance<'c>(
     if let Some((class, kind_node)) = kind {
         if *class != *template.class() {
             let kind = ErrorKind::KindMismatch {
-                found: class.name.into(),
-                template: template.class().name.into(),
+                found: class.name().into(),
+                template: template.class().name().into(),
             };
             return Err(located(doc, kind_node, kind));
         }
@@ -299,7 +299,7 @@ pub fn save_instance(
     write_base_keys(out, Some(id), entity.class, Some(template.path()), position)?;
     if !entity.overrides.is_empty() {
         let (storage, slot) = manager.storage_of(id).expect("live");
-        write_property(out, CLASS_VERSION.name, &entity.class.version);
+        write_property(out, CLASS_VERSION.name, &entity.class.version());
         for index in entity.overrides.iter() {
             let start = out.len();
             write_header(out, storage.properties()[index].key);

@@ -90,8 +90,8 @@ pub(super) fn kind_mismatch<T: Reflect>(class: &'static Class) -> Error {
     Error::file(
         "",
         ErrorKind::KindMismatch {
-            found: T::CLASS.name.into(),
-            template: class.name.into(),
+            found: T::CLASS.name().into(),
+            template: class.name().into(),
         },
     )
 }

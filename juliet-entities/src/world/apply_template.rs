@@ -42,7 +42,7 @@ impl KeyMap for TemplateKeys {
     fn canonical(&self, crc: u32, key: &str) -> Option<&'static str> {
         self.0
             .property_index(crc, key)
-            .map(|i| self.0.properties[i].key)
+            .map(|i| self.0.properties()[i].key)
     }
 
     fn absent_means(&self, _key: &str, _lines: &[&str]) -> bool {
@@ -51,7 +51,7 @@ impl KeyMap for TemplateKeys {
 
     fn is_alias(&self, crc: u32, key: &str) -> bool {
         (self.0.property_index(crc, key))
-            .is_some_and(|i| !juliet_core::keys_equal(key, self.0.properties[i].key))
+            .is_some_and(|i| !juliet_core::keys_equal(key, self.0.properties()[i].key))
     }
 
     fn holds_token_lists(&self, key: &str) -> bool {
@@ -139,7 +139,7 @@ impl World {
                 Error::file(
                     "",
                     ErrorKind::NoSuchProperty {
-                        class: class.name,
+                        class: class.name(),
                         key: (*key).into(),
                     },
                 )
@@ -170,7 +170,7 @@ impl World {
                 for (key, _) in &values {
                     let index = class.property(key).map(|p| {
                         class
-                            .properties
+                            .properties()
                             .iter()
                             .position(|q| std::ptr::eq(p, q))
                             .expect("in the table")
@@ -247,7 +247,7 @@ fn edited_template(
     let map = TemplateKeys(class);
     let mut buffer = TokenBuffer::new();
     let doc = buffer.tokenize(original, path)?;
-    let index_of = |key: &str| class.properties.iter().position(|p| p.key == key);
+    let index_of = |key: &str| class.properties().iter().position(|p| p.key == key);
     // The file's keys as canonical entries, in file order.
     let mut entries: Vec<(String, String)> = (0..doc.len())
         .map(|i| {
@@ -295,7 +295,7 @@ impl World {
         class: &'static juliet_core::Class,
         values: &mut Vec<(&'static str, String)>,
     ) -> Result<(), Error> {
-        let table = class.properties;
+        let table = class.properties();
         let index = |key: &str| table.iter().position(|p| p.key == key);
         // The enums touched: each key's variant, or the key itself when it has fields.
         let mut variants: Vec<usize> = Vec::new();

@@ -32,7 +32,7 @@ impl World {
             let at = match fields.iter().position(|(c, _)| std::ptr::eq(*c, class)) {
                 Some(at) => at,
                 None => {
-                    let of_class = (class.properties.iter().enumerate())
+                    let of_class = (class.properties().iter().enumerate())
                         .filter(|(_, p)| {
                             let ty = &p.property_type;
                             reference_kind(ty).is_some() || holds_assets(ty)
@@ -44,7 +44,7 @@ impl World {
                 }
             };
             for &index in &fields[at].1 {
-                let property = &class.properties[index];
+                let property = &class.properties()[index];
                 let Ok(text) = self.manager.property_text(entity.id(), property.key) else {
                     continue;
                 };
@@ -68,11 +68,11 @@ impl World {
                     let kind = match self.manager.entity(EntityId(id)) {
                         None => WarningKind::DanglingReference { id },
                         Some(target) => match expected {
-                            Some(expected) if target.class().name != expected => {
+                            Some(expected) if target.class().name() != expected => {
                                 WarningKind::ReferenceKindMismatch {
                                     id,
                                     expected: expected.to_owned(),
-                                    found: target.class().name.to_owned(),
+                                    found: target.class().name().to_owned(),
                                 }
                             }
                             _ => continue,
@@ -135,7 +135,7 @@ impl World {
             };
             let (class, instance) = (entity.class(), entity.template().is_some());
             let own = |index: usize| !instance || entity.overrides().contains(index);
-            let keys: Vec<&'static str> = (class.properties.iter().enumerate())
+            let keys: Vec<&'static str> = (class.properties().iter().enumerate())
                 .filter(|(i, p)| reference_kind(&p.property_type).is_some() && own(*i))
                 .map(|(_, p)| p.key)
                 .collect();

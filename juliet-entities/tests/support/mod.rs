@@ -33,7 +33,8 @@ macro_rules! hand_entity {
                         &[],
                     )
                 ),*];
-                &juliet_core::Class::of::<$ty>($name, $ver, PROPS, &[])
+                // SAFETY: as the impl's.
+                &unsafe { juliet_core::Class::of::<$ty>($name, $ver, PROPS, &[]) }
             };
 
             fn default_value() -> Self {
@@ -54,7 +55,7 @@ macro_rules! hand_entity {
             #[allow(unused_mut, unused_variables)]
             fn load(&mut self, ar: &mut juliet_core::Archive<'_>) -> Result<(), juliet_core::Error> {
                 if let Some(doc) = ar.document_mut() {
-                    let table = <Self as juliet_core::Reflect>::CLASS.properties;
+                    let table = <Self as juliet_core::Reflect>::CLASS.properties();
                     let mut properties = doc.properties(table);
                     while let Some(index) = properties.next_property()? {
                         let key = table[index].key;

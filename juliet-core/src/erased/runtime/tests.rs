@@ -98,11 +98,11 @@ fn keep(names: Names) -> &'static Names {
     names
 }
 
-/// The runtime class of `names`, kept.
-fn runtime(names: Names) -> ClassOps {
-    let ops = ClassOps::runtime(keep(names));
+/// The operations of the runtime class of `names`, kept, and its table.
+fn runtime(names: Names) -> (ClassOps, &'static [PropertyDescriptor]) {
+    let (ops, table) = ClassOps::runtime(keep(names));
     KEPT.lock().unwrap().push(Kept::Ops(ops));
-    ops
+    (ops, table)
 }
 
 /// The table of `keys`, entry `i` at value `i`.
@@ -113,7 +113,7 @@ fn table(keys: &[&'static str]) -> Vec<PropertyDescriptor> {
     table.collect()
 }
 
-fn names(keys: &[&'static str]) -> ClassOps {
+fn names(keys: &[&'static str]) -> (ClassOps, &'static [PropertyDescriptor]) {
     runtime(Names {
         table: Vec::leak(table(keys)),
     })
@@ -141,9 +141,9 @@ impl Drop for Block {
 
 #[test]
 fn values_are_made_cloned_saved_loaded_and_dropped_one_per_property() {
-    let ops = names(&["Left", "Right", "Up"]);
+    let (ops, table) = names(&["Left", "Right", "Up"]);
     assert_eq!(ops.layout(), Layout::array::<Named>(3).unwrap());
-    assert_eq!(ops.properties().len(), 3);
+    assert_eq!(table.len(), 3);
     let before = LIVE.with(Cell::get);
     let (a, b) = (Block::new(ops.layout()), Block::new(ops.layout()));
     // SAFETY: both blocks have the class's layout; each value is written once, used
@@ -177,7 +177,7 @@ fn values_are_made_cloned_saved_loaded_and_dropped_one_per_property() {
 
 #[test]
 fn each_runtime_class_has_a_key_of_its_own_and_no_rust_types() {
-    let (one, two) = (names(&["A"]), names(&["A"]));
+    let (one, two) = (names(&["A"]).0, names(&["A"]).0);
     assert_ne!(one.key(), two.key());
     assert_eq!(one.key(), one.key());
     assert!(!one.is::<[Named; 1]>() && !one.is::<Named>());

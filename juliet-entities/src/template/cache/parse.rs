@@ -256,8 +256,8 @@ fn template_class(
                 doc,
                 node,
                 ErrorKind::KindMismatch {
-                    found: class.name.into(),
-                    template: p.class.name.into(),
+                    found: class.name().into(),
+                    template: p.class.name().into(),
                 },
             ))
         }

@@ -75,7 +75,7 @@ impl TemplateCache {
         if *fresh.class != *old.class {
             problem = Some(format!(
                 "its kind changed from `{}` to `{}`; instances cannot follow (load the world again)",
-                old.class.name, fresh.class.name
+                old.class.name(), fresh.class.name()
             ));
         }
         let mut names = vec![fresh.path.as_str()];

@@ -24,7 +24,7 @@ use std::sync::{Mutex, OnceLock};
 
 use juliet_core::{
     write_header, write_property, Archive, Class, Error, ErrorKind, Key, PropertyDescriptor,
-    PropertyType, Registry, RuntimeClass, Value, CLASS_VERSION,
+    PropertyType, Registry, RuntimeClass, Value, ValueError, CLASS_VERSION,
 };
 
 pub(crate) use value::DynValue;
@@ -133,6 +133,20 @@ impl RuntimeClass for SchemaKind {
 
     fn load(&self, values: &mut [DynValue], ar: &mut Archive<'_>) -> Result<(), Error> {
         self.load_values(values, ar)
+    }
+
+    /// A leaf of an enum with data as the game's leaf setters read it
+    /// ([`EnumLeaves::decode`]); any other property by its own value.
+    fn decode_property<'a>(
+        &self,
+        values: &mut [DynValue],
+        index: usize,
+        value: Value<'a>,
+    ) -> Result<(), ValueError<'a>> {
+        match self.roles[index] {
+            None => juliet_core::Codec::decode_into(&mut values[index], value),
+            Some((e, field)) => self.enums[e].decode(values, field, true, value),
+        }
     }
 }
 

@@ -83,6 +83,8 @@ pub struct ClassOps {
     default_in_place: unsafe fn(Context, *mut u8),
     drop_in_place: unsafe fn(Context, *mut u8),
     clone_in_place: unsafe fn(Context, *const u8, *mut u8),
+    decode_property:
+        for<'a> unsafe fn(Context, *mut u8, usize, Value<'a>) -> Result<(), ValueError<'a>>,
     save: unsafe fn(Context, *const u8, &mut Archive<'_>),
     load: unsafe fn(Context, *mut u8, &mut Archive<'_>) -> Result<(), Error>,
     // Made by `erase::<T>()` (behind `ClassOps::of`) or `ClassOps::runtime`, private, so
@@ -112,6 +114,18 @@ unsafe fn clone_in_place<T: ClassType>(_: Context, src: *const u8, dst: *mut u8)
     }
 }
 
+unsafe fn decode_property<'a, T: ClassType>(
+    _: Context,
+    ptr: *mut u8,
+    index: usize,
+    value: Value<'a>,
+) -> Result<(), ValueError<'a>> {
+    let p = &T::class_properties()[index];
+    // SAFETY: the caller guarantees `ptr` holds a live `T` with no other borrow, and
+    // `p` is an entry of `T`'s own table, so `p.offset` and `p.ops` describe its field.
+    unsafe { p.ops.decode_into(ptr, p.offset, value) }
+}
+
 unsafe fn save<T: ClassType>(_: Context, ptr: *const u8, ar: &mut Archive<'_>) {
     // SAFETY: the caller guarantees `ptr` holds a live `T`.
     unsafe { (*ptr.cast::<T>()).save(ar) }
@@ -129,6 +143,7 @@ impl ClassOps {
             default_in_place: default_in_place::<T>,
             drop_in_place: drop_in_place::<T>,
             clone_in_place: clone_in_place::<T>,
+            decode_property: decode_property::<T>,
             save: save::<T>,
             load: load::<T>,
             context: &(),
@@ -185,6 +200,29 @@ impl ClassOps {
     pub unsafe fn clone_in_place(&self, src: *const u8, dst: *mut u8) {
         // SAFETY: forwarded contract.
         unsafe { (self.clone_in_place)(self.context, src, dst) }
+    }
+
+    /// Decodes `value` into property `index` ([`crate::Class::properties`]) of the value
+    /// at `object` (the reflection table's setter): through the property's own
+    /// operations for a Rust type, through [`RuntimeClass::decode_property`] for a class
+    /// defined at run time, whose properties may hang together (the leaves of one enum).
+    ///
+    /// # Safety
+    /// `object` must hold a live value of the class, not borrowed elsewhere.
+    ///
+    /// # Errors
+    /// The property's [`ValueError`]; the value is unchanged then.
+    ///
+    /// # Panics
+    /// When `index` is not an entry of the table.
+    pub unsafe fn decode_property<'a>(
+        &self,
+        object: *mut u8,
+        index: usize,
+        value: Value<'a>,
+    ) -> Result<(), ValueError<'a>> {
+        // SAFETY: forwarded contract.
+        unsafe { (self.decode_property)(self.context, object, index, value) }
     }
 
     /// Saves the value at `ptr` ([`Reflect::save`](crate::Reflect::save)).

@@ -479,27 +479,31 @@ impl KindStorage {
         let p = self.property(index);
         let ptr = self.as_ptr(slot);
         // SAFETY: `ptr` is the live value in `slot` (checked), of the type whose table
-        // `p` comes from (`ClassOps::properties`), so `p.offset` and `p.ops` describe one
+        // `p` comes from (`Class::properties`), so `p.offset` and `p.ops` describe one
         // of its fields; the shared borrow keeps it unchanged.
         unsafe { p.ops.encode(ptr, p.offset, out) }
     }
 
     /// Decodes `value` into property `index` of the value in `slot` (the reflection
-    /// table's setter, docs/design.md, section 3.1).
+    /// table's setter, docs/design.md, section 3.1), through the kind's operations
+    /// ([`juliet_core::ClassOps::decode_property`]: a class defined at run time reads
+    /// it with its other values).
     ///
     /// # Errors
-    /// The codec's [`ValueError`]; the property is unchanged then. Panics when `slot`
-    /// or `index` is out of bounds.
+    /// The codec's [`ValueError`]; the value is unchanged then. Panics when `slot` or
+    /// `index` is out of bounds.
     pub(crate) fn decode_property<'a>(
         &mut self,
         slot: usize,
         index: usize,
         value: Value<'a>,
     ) -> Result<(), ValueError<'a>> {
-        let p = self.property(index);
+        // Checked here, so that the panic names the class.
+        self.property(index);
         let ptr = self.as_mut_ptr(slot);
-        // SAFETY: as in `encode_property`, with the unique borrow of `self`.
-        unsafe { p.ops.decode_into(ptr, p.offset, value) }
+        // SAFETY: `ptr` is the live value in `slot` (checked), of the type of the kind's
+        // operations; the unique borrow of `self` keeps it from being borrowed elsewhere.
+        unsafe { self.class.ops().decode_property(ptr, index, value) }
     }
 
     /// Whether property `index` has the same value ([`juliet_core::Codec::same_value`])

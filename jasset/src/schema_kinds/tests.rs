@@ -338,6 +338,14 @@ fn game_and_stock(class: &'static Class, rest: &str) -> [Outcome; 2] {
         ..LoadOptions::default()
     };
     let loaded = World::load(game.path().join("Assets/Worlds/W"), &options).unwrap();
+    let stock = stock_project(class, rest);
+    [outcome(loaded), outcome(load(stock.path()))]
+}
+
+/// The project of [`project`] with the file of `rest` for the stock tool: the schema the
+/// game exports for `class`, the class renamed `Stock` + its name so that no compiled
+/// class answers for it.
+fn stock_project(class: &'static Class, rest: &str) -> tempfile::TempDir {
     let renamed = format!("Stock{}", class.name());
     let schema = super::super::schema::export(&[class])
         .replace(&format!("; {}\n", class.name()), &format!("; {renamed}\n"));
@@ -347,7 +355,45 @@ fn game_and_stock(class: &'static Class, rest: &str) -> [Outcome; 2] {
         registry.find_by_name(&renamed).unwrap(),
         class
     ));
-    [outcome(loaded), outcome(load(stock.path()))]
+    stock
+}
+
+/// Runs `jasset ARGS` in the project at `root`: whether it exits 0, and its report with
+/// the root's path written `ROOT`.
+fn jasset(root: &Path, args: &[&str]) -> (bool, String) {
+    use clap::Parser;
+    let cli =
+        crate::Cli::try_parse_from(std::iter::once("jasset").chain(args.iter().copied())).unwrap();
+    let mut out = Vec::new();
+    let status = crate::run_with(cli.command, &mut out).unwrap();
+    let report = String::from_utf8(out).unwrap();
+    let root = root.display().to_string();
+    (
+        status == crate::Status::Success,
+        report.replace(&root, "ROOT"),
+    )
+}
+
+/// What `jasset set FILE ASSIGNMENTS` does to the file of `rest` with the game's own tool
+/// (the compiled `class`, in a project without a schema) and with the stock tool (as
+/// [`game_and_stock`]): whether `set` exits 0 and its report, the file after it (its
+/// `Kind` line left out), and whether `check` accepts the project then.
+fn set_with_game_and_stock(
+    class: &'static Class,
+    rest: &str,
+    assignments: &[&str],
+) -> [SetOutcome; 2] {
+    let game = project("", class.name(), rest);
+    fs::remove_file(game.path().join(SCHEMA_FILE)).unwrap();
+    [game, stock_project(class, rest)].map(|root| {
+        let file = root.path().join("Assets/Worlds/W/Entities/a.jasset");
+        let file = file.to_str().unwrap();
+        let (set, report) = jasset(root.path(), &[&["set", file][..], assignments].concat());
+        let text = fs::read_to_string(file).unwrap();
+        let text: Vec<&str> = text.lines().filter(|l| !l.contains(class.name())).collect();
+        let (checked, _) = jasset(root.path(), &["check", file]);
+        (set, report, text.join("\n"), checked)
+    })
 }
 
 /// Maps and sets as a game's fields hold them.
@@ -421,4 +467,64 @@ fn the_leaves_of_an_enum_with_data_are_read_as_the_game_reads_them() {
             .contains("`Radius` is a field of `OnTouch`, not of `Timer`, the variant in use"),
         "{errors:?}"
     );
+}
+
+/// What [`set_with_game_and_stock`] gives for one tool.
+type SetOutcome = (bool, String, String, bool);
+
+/// Runs `set` on a `Patrol` with each of `cases` (the file's properties, the
+/// assignments and whether `set` succeeds) through both tools: the stock tool writes
+/// what the game's own tool writes (or refuses what it refuses, writing nothing), and
+/// `check` accepts the file either way. The stock tool's outcome of each case.
+fn assert_set_as_the_game(cases: &[(&str, &[&str], bool)]) -> Vec<SetOutcome> {
+    let patrol = <value_model::Patrol as Reflect>::CLASS;
+    let mut outcomes = Vec::new();
+    for &(rest, assignments, set) in cases {
+        let [game, stock] = set_with_game_and_stock(patrol, rest, assignments);
+        assert_eq!(game, stock, "{rest} {assignments:?}");
+        assert_eq!(stock.0, set, "{rest} {assignments:?}: {stock:?}");
+        assert!(stock.3, "{rest} {assignments:?}: check refuses {stock:?}");
+        outcomes.push(stock);
+    }
+    outcomes
+}
+
+const TOUCH: &str = "; Trigger\nOnTouch\n; Trigger.Radius\n2.5\n";
+const TIMER: &str = "; Trigger\nTimer\n; Trigger.0\n4\n";
+
+/// `set` of an enum's variant through the stock tool writes what the game's own tool
+/// writes: another variant with its fields' zero values, the old variant's field lines
+/// dropped; the variant in use keeps its fields.
+#[test]
+fn setting_the_variant_drops_the_old_variants_fields_as_the_game_does() {
+    let outcomes = assert_set_as_the_game(&[
+        (TOUCH, &["Trigger=Timer"], true),
+        (TOUCH, &["trigger=ontouch"], true),
+        (TOUCH, &["Trigger=Timer", "Trigger.0=7"], true),
+        (TIMER, &["Trigger=OnTouch", "Trigger.Radius=1"], true),
+    ]);
+    let text = &outcomes[0].2;
+    assert!(
+        text.ends_with("; Trigger\nTimer\n; Trigger.0\n0.0"),
+        "{text}"
+    );
+    assert!(!text.contains("Radius"), "{text}");
+}
+
+/// `set` of a field of a variant not in use through the stock tool is refused, the
+/// whole command and nothing written, as the game's own tool refuses it: a set field
+/// does not take its variant (a file's field without a variant line does).
+#[test]
+fn setting_a_field_of_a_variant_not_in_use_is_refused_as_the_game_refuses_it() {
+    let outcomes = assert_set_as_the_game(&[
+        (TIMER, &["Trigger.Radius=3"], false),
+        (TOUCH, &["Trigger=Timer", "Trigger.Radius=3"], false),
+        ("", &["Trigger.Radius=3"], false),
+    ]);
+    let (_, report, text, _) = &outcomes[0];
+    assert!(
+        report.contains("`Radius` is a field of `OnTouch`, not of `Timer`, the variant in use"),
+        "{report}"
+    );
+    assert!(text.ends_with(TIMER.trim_end()), "{text}");
 }

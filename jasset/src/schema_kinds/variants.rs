@@ -11,7 +11,11 @@
 //!   absent (written nothing);
 //! * reading a field that the variant in use lacks takes the one variant with that
 //!   field when the file has not given the variant (the variant in use is then the
-//!   template's or the default), and is an error at the field's value when it has.
+//!   template's or the default), and is an error at the field's value when it has;
+//! * setting a leaf (`jasset set`, a template's delta: the kind's
+//!   `RuntimeClass::decode_property`) reads it as a file that gave the variant: the
+//!   variant's line switches the variant, dropping the old one's fields, and a field
+//!   the variant in use lacks is refused.
 
 use juliet_core::{
     decode_variant, keys_equal, Codec, Error, Properties, PropertyDescriptor, PropertyType, Value,
@@ -142,10 +146,31 @@ impl EnumLeaves {
             given: *given,
         };
         *given |= field.is_none();
-        properties.decode_in_place(&mut place, |place, value| match place.field {
-            None => place.leaves.read_variant(place.values, value),
-            Some(f) => place.leaves.read_field(place.values, f, place.given, value),
+        properties.decode_in_place(&mut place, |place, value| {
+            (place.leaves).decode(place.values, place.field, place.given, value)
         })
+    }
+
+    /// Reads `value` into this enum's variant (`field` `None`) or field `field` of
+    /// `values`; `given` says whether the variant in use was given by this file (or
+    /// set): a field the variant lacks then is an error rather than taking its variant.
+    /// A property set reads as the game's leaf setters do (`juliet_core`'s `VariantLeaf` and
+    /// `FieldLeaf`): the variant switches with its line, a field never.
+    ///
+    /// # Errors
+    /// As [`EnumLeaves::read_variant`] and [`EnumLeaves::read_field`]; `values` are
+    /// unchanged then.
+    pub(super) fn decode<'a>(
+        &self,
+        values: &mut [DynValue],
+        field: Option<usize>,
+        given: bool,
+        value: Value<'a>,
+    ) -> Result<(), ValueError<'a>> {
+        match field {
+            None => self.read_variant(values, value),
+            Some(f) => self.read_field(values, f, given, value),
+        }
     }
 
     /// The index of the variant in use.

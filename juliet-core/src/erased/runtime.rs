@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{ClassOps, Context, KeyOf, PropertyDescriptor};
 use crate::archive::Archive;
+use crate::codec::Codec;
 use crate::error::Error;
+use crate::value::{Value, ValueError};
 
 /// A class defined at run time: its values are `[Self::Value; n]`, value `i` being
 /// property `i` of [`RuntimeClass::properties`] (`n` entries). Given to
@@ -65,7 +67,7 @@ use crate::error::Error;
 /// ```
 pub trait RuntimeClass: Send + Sync + 'static {
     /// The type of each property's value.
-    type Value: Clone + Send + Sync + 'static;
+    type Value: Codec + Send + Sync;
 
     /// The property table: entry `i` at offset `i * size_of::<Value>()`, made for
     /// `Value` (`PropertyDescriptor::new::<Value>`). Read once, by
@@ -83,6 +85,23 @@ pub trait RuntimeClass: Send + Sync + 'static {
     /// # Errors
     /// As [`crate::Reflect::load`].
     fn load(&self, values: &mut [Self::Value], ar: &mut Archive<'_>) -> Result<(), Error>;
+
+    /// Decodes `value` into property `index` of `values`: the reflection table's setter
+    /// ([`ClassOps::decode_property`]: setting a property, a template's delta). By
+    /// default value `index` alone reads it, by its codec, as a Rust type's field does;
+    /// a class whose values hang together (the leaves of one enum, which a Rust type
+    /// keeps in one field) reads it with the others.
+    ///
+    /// # Errors
+    /// The value's [`ValueError`]; `values` are unchanged then.
+    fn decode_property<'a>(
+        &self,
+        values: &mut [Self::Value],
+        index: usize,
+        value: Value<'a>,
+    ) -> Result<(), ValueError<'a>> {
+        values[index].decode_into(value)
+    }
 }
 
 /// What the operations of a runtime class carry: the class and the table it gave.
@@ -124,6 +143,7 @@ impl ClassOps {
             default_in_place: runtime_default::<R>,
             drop_in_place: runtime_drop::<R>,
             clone_in_place: runtime_clone::<R>,
+            decode_property: runtime_decode_property::<R>,
             save: runtime_save::<R>,
             load: runtime_load::<R>,
         };
@@ -164,6 +184,19 @@ unsafe fn runtime_clone<R: RuntimeClass>(context: Context, src: *const u8, dst: 
         // for writes of `n`, aligned and apart from `src`.
         unsafe { dst.add(i).write((*src.add(i)).clone()) }
     }
+}
+
+unsafe fn runtime_decode_property<'a, R: RuntimeClass>(
+    context: Context,
+    ptr: *mut u8,
+    index: usize,
+    value: Value<'a>,
+) -> Result<(), ValueError<'a>> {
+    let parts = parts::<R>(context);
+    let n = parts.table.len();
+    // SAFETY: the caller guarantees `ptr` holds `n` live values with no other borrow.
+    let values = unsafe { std::slice::from_raw_parts_mut(ptr.cast::<R::Value>(), n) };
+    parts.class.decode_property(values, index, value)
 }
 
 unsafe fn runtime_save<R: RuntimeClass>(context: Context, ptr: *const u8, ar: &mut Archive<'_>) {

@@ -587,6 +587,15 @@ fn raw_property_ops_reach_fields_by_offset() {
             .decode_into(block.ptr, mass.offset, Value::from_text("inf"))
             .unwrap();
         assert_eq!((*block.ptr.cast::<Aligned>()).mass, f64::INFINITY);
+        // The class's setter: the table's entry by index, through its operations.
+        let value = Value::from_text("-128");
+        class.ops().decode_property(block.ptr, 2, value).unwrap();
+        assert_eq!((*block.ptr.cast::<Aligned>()).small, -128);
+        assert!(class
+            .ops()
+            .decode_property(block.ptr, 2, Value::from_text("-129"))
+            .is_err());
+        assert_eq!((*block.ptr.cast::<Aligned>()).small, -128);
         class.ops().drop_in_place(block.ptr);
     }
     assert_eq!(out, "true|250.0|-3|");

@@ -176,6 +176,25 @@ fn values_are_made_cloned_saved_loaded_and_dropped_one_per_property() {
 }
 
 #[test]
+fn a_property_is_set_through_the_class() {
+    let (ops, _) = names(&["Left", "Right"]);
+    let block = Block::new(ops.layout());
+    // SAFETY: the block has the class's layout; its values are made once, borrowed only
+    // through these calls and dropped once.
+    unsafe {
+        ops.default_in_place(block.0);
+        ops.decode_property(block.0, 1, Value::from_text("\"far right\""))
+            .unwrap();
+        let values = std::slice::from_raw_parts(block.0.cast::<Named>(), 2);
+        assert_eq!(
+            (values[0].0.as_str(), values[1].0.as_str()),
+            ("left", "far right")
+        );
+        ops.drop_in_place(block.0);
+    }
+}
+
+#[test]
 fn each_runtime_class_has_a_key_of_its_own_and_no_rust_types() {
     let (one, two) = (names(&["A"]).0, names(&["A"]).0);
     assert_ne!(one.key(), two.key());

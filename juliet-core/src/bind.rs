@@ -132,7 +132,11 @@ impl<'a> Properties<'_, 'a> {
     /// [`crate::ErrorKind::DuplicateKey`] for a second spelling of a property, and the
     /// tokenizer's errors ([`TokenBuffer::tokenize`](crate::TokenBuffer::tokenize)) when
     /// the document is completed on a line that is not canonical.
-    #[inline(always)]
+    ///
+    /// Out of line: a derived loader calls it once a record when the file is read in
+    /// the writer's order, and inlining it (it holds the tokenizer's canonical reads)
+    /// into every class's `load` doubled a crate's release build.
+    #[inline(never)]
     pub fn next_property(&mut self) -> Result<Option<usize>, Error> {
         self.settle();
         loop {

@@ -102,9 +102,10 @@ pub unsafe trait Reflect: Sized + Send + Sync + 'static {
 ///
 /// Its fields are private and set only by [`Class::of`] (an `unsafe fn`, whose caller
 /// vouches that the table describes the type, as `#[derive(Entity)]` does) and
-/// [`Class::runtime`] (which checks the table of a class defined at run time), so type-erased code may
-/// trust what a `Class` says: the property table it walks by offset, the layout it
-/// allocates by and the key it downcasts by are those of the values it holds.
+/// [`Class::runtime`] (which checks the table of a class defined at run time), so
+/// type-erased code may trust what a `Class` says: the property table it walks by
+/// offset, the layout it allocates by and the key it downcasts by are those of the
+/// values it holds.
 #[derive(Debug)]
 pub struct Class {
     name: &'static str,

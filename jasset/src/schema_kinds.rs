@@ -148,6 +148,24 @@ impl RuntimeClass for SchemaKind {
             Some((e, field)) => self.enums[e].decode(values, field, true, value),
         }
     }
+
+    /// A leaf of an enum with data as the game's leaves compare it
+    /// ([`EnumLeaves::same`]); any other property by its own value.
+    fn same_property(&self, a: &[DynValue], b: &[DynValue], index: usize) -> bool {
+        match self.roles[index] {
+            None => juliet_core::Codec::same_value(&a[index], &b[index]),
+            Some((e, field)) => self.enums[e].same(a, b, field),
+        }
+    }
+
+    /// A leaf of an enum with data as the game's leaves copy it ([`EnumLeaves::copy`]);
+    /// any other property by its own value.
+    fn copy_property(&self, dst: &mut [DynValue], src: &[DynValue], index: usize) {
+        match self.roles[index] {
+            None => dst[index].clone_from(&src[index]),
+            Some((e, field)) => self.enums[e].copy(dst, src, field),
+        }
+    }
 }
 
 impl SchemaKind {

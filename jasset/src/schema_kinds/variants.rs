@@ -15,7 +15,11 @@
 //! * setting a leaf (`jasset set`, a template's delta: the kind's
 //!   `RuntimeClass::decode_property`) reads it as a file that gave the variant: the
 //!   variant's line switches the variant, dropping the old one's fields, and a field
-//!   the variant in use lacks is refused.
+//!   the variant in use lacks is refused;
+//! * comparing and copying a leaf (what makes it an override of a template; revert, a
+//!   template's change reaching its instances: the kind's `RuntimeClass::same_property`
+//!   and `copy_property`) is as the game's leaves do: the variant is the same only with
+//!   the same fields, and copying it brings the whole enum when the variants differ.
 
 use juliet_core::{
     decode_variant, keys_equal, Codec, Error, Properties, PropertyDescriptor, PropertyType, Value,
@@ -170,6 +174,45 @@ impl EnumLeaves {
         match field {
             None => self.read_variant(values, value),
             Some(f) => self.read_field(values, f, given, value),
+        }
+    }
+
+    /// Whether `a` has the same variant (`field` `None`) or field `field` as `b`, as the
+    /// game's leaves compare (`VariantLeaf` and `FieldLeaf`): the variant is the same
+    /// when it is the same variant with the same fields; a field is the same when the
+    /// variant of `a` lacks it, or `b` is that variant with the same value there.
+    pub(super) fn same(&self, a: &[DynValue], b: &[DynValue], field: Option<usize>) -> bool {
+        let same_field = |f: usize| {
+            let (entry, key, _) = self.fields[f];
+            let v = self.in_use(a);
+            !self.owns(v, key) || (v == self.in_use(b) && a[entry].same_value(&b[entry]))
+        };
+        match field {
+            None => self.in_use(a) == self.in_use(b) && (0..self.fields.len()).all(same_field),
+            Some(f) => same_field(f),
+        }
+    }
+
+    /// Copies this enum's variant (`field` `None`) or field `field` of `src` into `dst`,
+    /// as the game's leaves clone-assign: the variant, when the variants differ, brings
+    /// the whole enum (its fields, the others absent), and nothing when they are the
+    /// same; a field is copied only when both are the same variant, which has it.
+    pub(super) fn copy(&self, dst: &mut [DynValue], src: &[DynValue], field: Option<usize>) {
+        let v = self.in_use(src);
+        match field {
+            None if v != self.in_use(dst) => {
+                dst[self.variant].clone_from(&src[self.variant]);
+                for &(entry, ..) in &self.fields {
+                    dst[entry].clone_from(&src[entry]);
+                }
+            }
+            None => {}
+            Some(f) => {
+                let (entry, key, _) = self.fields[f];
+                if v == self.in_use(dst) && self.owns(v, key) {
+                    dst[entry].clone_from(&src[entry]);
+                }
+            }
         }
     }
 

@@ -26,6 +26,7 @@ use juliet_core::{inventory, Class, PropertyDescriptor, PropertyType, Registry, 
 
 use super::output::count;
 use super::project::{find_root, read};
+use super::schema_kinds::DynValue;
 use super::{CliError, CliResult, Status};
 use juliet_entities::entity::EntityId;
 use juliet_entities::fsio::{write_or_refuse, Sync};
@@ -221,13 +222,14 @@ impl SchemaClass {
 /// `manager`): [`type_name`] of its type; for an enum's variant leaf (a unit enum whose
 /// fields are the entries keyed by its key and `.`), the variants with their fields,
 /// `enum(Never|OnTouch(Radius:f32)|Timer(0:f32))`, which the stock tool needs to read
-/// the fields. Which variant has which field is found by making each variant the one in
-/// use and seeing which field leaves write a value (a field the variant lacks writes
-/// nothing).
+/// the fields. Which variant has which field is found by switching to each variant from
+/// another one and seeing which field leaves write a value (a field the variant lacks
+/// writes nothing); a field whose value then is not its type's zero value is written
+/// with it ([`switched_field`]).
 fn leaf_type_name(
     manager: &mut EntityManager,
     id: EntityId,
-    table: &[PropertyDescriptor],
+    table: &'static [PropertyDescriptor],
     index: usize,
 ) -> String {
     let p = &table[index];
@@ -241,21 +243,38 @@ fn leaf_type_name(
         return type_name(&p.property_type);
     }
     let mut words = Vec::with_capacity(variants.len());
-    for name in variants {
+    for (v, name) in variants.iter().enumerate() {
         let mut own = Vec::new();
+        // From another variant, so that the fields are those a switch gives.
+        let other = variants[(v + 1) % variants.len()];
+        let _ = manager.set_property(id, p.key, other);
         if manager.set_property(id, p.key, name).is_ok() {
             let (value, slot) = manager.storage_of(id).expect("the entity just set");
             for &(j, key) in &fields {
                 let mut text = String::new();
                 value.encode_property(slot, j, &mut text);
                 if !text.is_empty() {
-                    own.push((key, &table[j].property_type));
+                    own.push(switched_field(key, &table[j].property_type, &text));
                 }
             }
         }
-        words.push(named_fields(name, &own));
+        words.push(named(name, own));
     }
     format!("enum({})", words.join("|"))
+}
+
+/// A variant's field in the word of its variant leaf: `Key:type`, and `=TEXT` after it
+/// when `text`, the field's value when its variant is switched to, is not its type's
+/// zero value (which the stock tool gives otherwise: a unit enum's `#[default]` that is
+/// not its first variant) and fits in the word (one line without `,|()=\`).
+fn switched_field(key: &str, ty: &'static PropertyType, text: &str) -> String {
+    let mut zero = String::new();
+    juliet_core::Codec::encode(&DynValue::default_of(ty), &mut zero);
+    let fits = !text.contains(['\n', ',', '|', '(', ')', '=', '\\']);
+    match text != zero && fits {
+        true => format!("{key}:{}={text}", type_name(ty)),
+        false => format!("{key}:{}", type_name(ty)),
+    }
 }
 
 /// A property type as one word: `f32`, `floats3`, `enum(Stone|Wood)`, an enum with data
@@ -305,13 +324,38 @@ pub(crate) fn type_name(ty: &PropertyType) -> String {
 /// `Name(Key:type,...)` for a variant or record `name` with `fields`, `Name` without
 /// any.
 fn named_fields(name: &str, fields: &[(&str, &PropertyType)]) -> String {
-    if fields.is_empty() {
-        return name.to_owned();
+    let fields = fields.iter();
+    named(
+        name,
+        fields
+            .map(|(key, ty)| format!("{key}:{}", type_name(ty)))
+            .collect(),
+    )
+}
+
+/// `name`, or `name(a,b,...)` with the words of its fields when it has any.
+fn named(name: &str, fields: Vec<String>) -> String {
+    match fields.is_empty() {
+        true => name.to_owned(),
+        false => format!("{name}({})", fields.join(",")),
     }
-    let fields = fields
-        .iter()
-        .map(|(key, ty)| format!("{key}:{}", type_name(ty)));
-    format!("{name}({})", fields.collect::<Vec<_>>().join(","))
+}
+
+/// `word` without the values of fields on a switch ([`switched_field`]'s `=TEXT`).
+fn without_switched(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    let mut skipping = false;
+    for c in word.chars() {
+        skipping = match c {
+            '=' => true,
+            ',' | ')' => false,
+            _ => skipping,
+        };
+        if !skipping {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A default's value text on the one line of its `property` line: `\` written `\\`,
@@ -593,7 +637,8 @@ pub(crate) fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String>
         // A key renamed with its old spelling kept as an alias is the same property
         // (the rename that needs no version bump): `Class::property` finds both.
         // A variant leaf's word without its variants' fields is the word of schemas
-        // written before the fields were, for the same layout.
+        // written before the fields were, for the same layout; the values its fields
+        // take on a switch are no part of the layout.
         let mut changes = Vec::new();
         for (key, ty, _) in &old.properties {
             let Some(p) = class.property(key) else {
@@ -605,7 +650,8 @@ pub(crate) fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String>
                 || type_name(&p.property_type),
                 |i| new.properties[i].1.clone(),
             );
-            if word != *ty && type_name(&p.property_type) != *ty {
+            if without_switched(&word) != without_switched(ty) && type_name(&p.property_type) != *ty
+            {
                 changes.push(format!("property `{key}` changed type from {ty} to {word}"));
             }
         }

@@ -124,6 +124,40 @@ fn a_variant_leaf_names_its_variants_fields_and_checks_without_them_too() {
     assert_eq!(check(&registry, &[old]).len(), 1);
 }
 
+/// A variant's field whose value on a switch is not its type's zero value (a unit
+/// enum's `#[default]` that is not its first variant) is written with it, which
+/// is no part of the layout that `check` compares.
+#[test]
+fn a_variant_leaf_names_a_fields_value_on_a_switch_and_checks_without_it() {
+    #[derive(juliet_entities::Codec, Clone, Copy, Debug, PartialEq, Default)]
+    enum Tone {
+        Low,
+        #[default]
+        High,
+    }
+    #[derive(juliet_entities::Codec, Clone, Debug, PartialEq, Default)]
+    enum Chime {
+        #[default]
+        Off,
+        On {
+            tone: Tone,
+            volume: f32,
+        },
+    }
+    #[derive(juliet_entities::Entity)]
+    struct Bell {
+        chime: Chime,
+    }
+    let registry = Registry::new([Bell::CLASS]).unwrap();
+    let mut old = SchemaClass::of(Bell::CLASS);
+    let word = "enum(Off|On(Tone:enum(Low|High)=High,Volume:f32))";
+    assert_eq!(old.properties[0].1, word);
+    old.properties[0].1 = "enum(Off|On(Tone:enum(Low|High),Volume:f32))".into();
+    assert!(check(&registry, &[old.clone()]).is_empty());
+    old.properties[0].1 = "enum(Off|On(Tone:enum(Low|High)=High))".into();
+    assert_eq!(check(&registry, &[old]).len(), 1);
+}
+
 #[test]
 fn a_bad_schema_line_is_named() {
     let err = parse(b"; Projectile\nversion 2\nspeed 3\n", Path::new("s.jasset")).unwrap_err();

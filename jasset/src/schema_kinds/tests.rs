@@ -157,6 +157,15 @@ fn a_default_that_does_not_read_as_its_type_is_named() {
         "{}",
         err.to_string()
     );
+    // So is a variant's field's value on a switch, at the variant leaf's type.
+    let schema = "; AssetType\nSchema\n; Crate\nversion 1\n\
+                  property Lid enum(Shut|Open(Angle:f32=wide)) Shut\nproperty Lid.Angle f32\n";
+    let root = project(schema, "Crate", "");
+    let err = registry_for(Some(root.path())).unwrap_err().to_string();
+    assert!(
+        err.contains(":5:14: class `Crate`: property `Lid`: default \"wide\" is not a"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -542,3 +551,48 @@ fn setting_a_field_of_a_variant_not_in_use_is_refused_as_the_game_refuses_it() {
 }
 
 mod templates;
+
+/// An enum with data whose variant has a field of a unit enum whose default is not its
+/// first variant.
+mod alarm_model {
+    use juliet_entities::{Codec, Entity};
+
+    #[derive(Codec, Clone, Copy, Debug, PartialEq, Default)]
+    pub(super) enum Mood {
+        Calm,
+        #[default]
+        Angry,
+    }
+
+    #[derive(Codec, Clone, Debug, PartialEq, Default)]
+    pub(super) enum Alarm {
+        #[default]
+        Off,
+        Armed {
+            mood: Mood,
+        },
+    }
+
+    #[derive(Entity, Clone, Debug, PartialEq)]
+    pub(super) struct Sentry {
+        pub(super) alarm: Alarm,
+    }
+}
+
+/// A variant switched to, by a file's line or by `set`, gives its field of a unit enum
+/// the enum's default (`#[default]`), as the game's own tool does, not its first variant.
+#[test]
+fn a_switched_to_variants_unit_enum_field_is_its_default_as_the_games() {
+    let sentry = <alarm_model::Sentry as Reflect>::CLASS;
+    let schema = super::super::schema::export(&[sentry]);
+    let word = "property Alarm enum(Off|Armed(Mood:enum(Calm|Angry)=Angry)) Off\n";
+    assert!(schema.contains(word), "{schema}");
+    let [game, stock] = game_and_stock(sentry, "; Alarm\nArmed\n");
+    assert_eq!(game, stock);
+    assert!(
+        stock.1.ends_with("; Alarm\nArmed\n; Alarm.Mood\nAngry"),
+        "{stock:?}"
+    );
+    let [game, stock] = set_with_game_and_stock(sentry, "", &["Alarm=Armed"]);
+    assert_eq!(game, stock);
+}

@@ -26,6 +26,7 @@ use juliet_core::{inventory, Class, PropertyDescriptor, PropertyType, Registry, 
 
 use super::output::count;
 use super::project::{find_root, read};
+use super::schema_kinds::DynValue;
 use super::{CliError, CliResult, Status};
 use juliet_entities::entity::EntityId;
 use juliet_entities::fsio::{write_or_refuse, Sync};
@@ -221,13 +222,14 @@ impl SchemaClass {
 /// `manager`): [`type_name`] of its type; for an enum's variant leaf (a unit enum whose
 /// fields are the entries keyed by its key and `.`), the variants with their fields,
 /// `enum(Never|OnTouch(Radius:f32)|Timer(0:f32))`, which the stock tool needs to read
-/// the fields. Which variant has which field is found by making each variant the one in
-/// use and seeing which field leaves write a value (a field the variant lacks writes
-/// nothing).
+/// the fields. Which variant has which field is found by switching to each variant from
+/// another one and seeing which field leaves write a value (a field the variant lacks
+/// writes nothing); a field whose value then is not its type's zero value is written
+/// with it ([`switched_field`]).
 fn leaf_type_name(
     manager: &mut EntityManager,
     id: EntityId,
-    table: &[PropertyDescriptor],
+    table: &'static [PropertyDescriptor],
     index: usize,
 ) -> String {
     let p = &table[index];
@@ -241,21 +243,38 @@ fn leaf_type_name(
         return type_name(&p.property_type);
     }
     let mut words = Vec::with_capacity(variants.len());
-    for name in variants {
+    for (v, name) in variants.iter().enumerate() {
         let mut own = Vec::new();
+        // From another variant, so that the fields are those a switch gives.
+        let other = variants[(v + 1) % variants.len()];
+        let _ = manager.set_property(id, p.key, other);
         if manager.set_property(id, p.key, name).is_ok() {
             let (value, slot) = manager.storage_of(id).expect("the entity just set");
             for &(j, key) in &fields {
                 let mut text = String::new();
                 value.encode_property(slot, j, &mut text);
                 if !text.is_empty() {
-                    own.push((key, &table[j].property_type));
+                    own.push(switched_field(key, &table[j].property_type, &text));
                 }
             }
         }
-        words.push(named_fields(name, &own));
+        words.push(named(name, own));
     }
     format!("enum({})", words.join("|"))
+}
+
+/// A variant's field in the word of its variant leaf: `Key:type`, and `=TEXT` after it
+/// when `text`, the field's value when its variant is switched to, is not its type's
+/// zero value (which the stock tool gives otherwise: a unit enum's `#[default]` that is
+/// not its first variant) and fits in the word (one line without `,|()=\`).
+fn switched_field(key: &str, ty: &'static PropertyType, text: &str) -> String {
+    let mut zero = String::new();
+    juliet_core::Codec::encode(&DynValue::default_of(ty), &mut zero);
+    let fits = !text.contains(['\n', ',', '|', '(', ')', '=', '\\']);
+    match text != zero && fits {
+        true => format!("{key}:{}={text}", type_name(ty)),
+        false => format!("{key}:{}", type_name(ty)),
+    }
 }
 
 /// A property type as one word: `f32`, `floats3`, `enum(Stone|Wood)`, an enum with data
@@ -305,13 +324,38 @@ pub(crate) fn type_name(ty: &PropertyType) -> String {
 /// `Name(Key:type,...)` for a variant or record `name` with `fields`, `Name` without
 /// any.
 fn named_fields(name: &str, fields: &[(&str, &PropertyType)]) -> String {
-    if fields.is_empty() {
-        return name.to_owned();
+    let fields = fields.iter();
+    named(
+        name,
+        fields
+            .map(|(key, ty)| format!("{key}:{}", type_name(ty)))
+            .collect(),
+    )
+}
+
+/// `name`, or `name(a,b,...)` with the words of its fields when it has any.
+fn named(name: &str, fields: Vec<String>) -> String {
+    match fields.is_empty() {
+        true => name.to_owned(),
+        false => format!("{name}({})", fields.join(",")),
     }
-    let fields = fields
-        .iter()
-        .map(|(key, ty)| format!("{key}:{}", type_name(ty)));
-    format!("{name}({})", fields.collect::<Vec<_>>().join(","))
+}
+
+/// `word` without the values of fields on a switch ([`switched_field`]'s `=TEXT`).
+fn without_switched(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    let mut skipping = false;
+    for c in word.chars() {
+        skipping = match c {
+            '=' => true,
+            ',' | ')' => false,
+            _ => skipping,
+        };
+        if !skipping {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A default's value text on the one line of its `property` line: `\` written `\\`,
@@ -593,7 +637,8 @@ pub(crate) fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String>
         // A key renamed with its old spelling kept as an alias is the same property
         // (the rename that needs no version bump): `Class::property` finds both.
         // A variant leaf's word without its variants' fields is the word of schemas
-        // written before the fields were, for the same layout.
+        // written before the fields were, for the same layout; the values its fields
+        // take on a switch are no part of the layout.
         let mut changes = Vec::new();
         for (key, ty, _) in &old.properties {
             let Some(p) = class.property(key) else {
@@ -605,7 +650,8 @@ pub(crate) fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String>
                 || type_name(&p.property_type),
                 |i| new.properties[i].1.clone(),
             );
-            if word != *ty && type_name(&p.property_type) != *ty {
+            if without_switched(&word) != without_switched(ty) && type_name(&p.property_type) != *ty
+            {
                 changes.push(format!("property `{key}` changed type from {ty} to {word}"));
             }
         }
@@ -637,139 +683,4 @@ pub(crate) fn check(registry: &Registry, written: &[SchemaClass]) -> Vec<String>
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use juliet_core::Reflect;
-    use juliet_entities::kinds::{Inert, Projectile};
-
-    #[test]
-    fn a_default_with_backslashes_and_line_breaks_reads_back_as_written() {
-        for text in [
-            "\"line1\\nline2\"",
-            "1.0 2.5\n[]\n3.0",
-            "a\\\\b",
-            "plain",
-            "\\",
-        ] {
-            let escaped = escape_default(text);
-            assert!(!escaped.contains('\n'), "{escaped:?}");
-            assert_eq!(unescape_default(&escaped), text, "{escaped:?}");
-        }
-        // A schema written before backslashes were escaped still reads.
-        assert_eq!(unescape_default("\"a\\\"b\""), "\"a\\\"b\"");
-    }
-
-    #[test]
-    fn an_exported_schema_reads_back_and_checks_clean() {
-        let registry = Registry::new([Inert::CLASS, Projectile::CLASS]).unwrap();
-        let text = export(registry.classes());
-        assert!(text.contains("; Projectile\nversion 2\n"), "{text}");
-        assert!(text.contains("property Damage f32 50.0\n"), "{text}");
-        assert!(text.contains("deprecated Speed\n"), "{text}");
-        let parsed = parse(text.as_bytes(), Path::new("jasset.schema")).unwrap();
-        assert_eq!(parsed.len(), 2);
-        assert_eq!(parsed[1], SchemaClass::of(Projectile::CLASS));
-        assert!(check(&registry, &parsed).is_empty());
-    }
-
-    #[test]
-    fn property_keys_are_identifiers_given_once_and_never_class_version() {
-        let schema = |property: &str| {
-            let text = format!("AssetType: Schema\n; Rocket\nversion 1\n{property}\n");
-            parse(text.as_bytes(), Path::new("jasset.schema")).map_err(|e| e.to_string())
-        };
-        assert!(schema("property MaxSpeed f32 0.0").is_ok());
-        for (bad, why) in [
-            ("property Max-Speed f32 0.0", "not an ASCII identifier"),
-            ("property A:5 string x", "not an ASCII identifier"),
-            ("property ClassVersion u32 1", "ClassVersion or given twice"),
-            (
-                "property hp i32 1\nproperty HP i32 2",
-                "ClassVersion or given twice",
-            ),
-        ] {
-            let err = schema(bad).expect_err(bad);
-            assert!(
-                err.contains(why) && err.contains("jasset.schema:"),
-                "{bad}: {err}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_changed_layout_at_the_same_version_names_class_and_property() {
-        let registry = Registry::new([Projectile::CLASS]).unwrap();
-        let mut old = SchemaClass::of(Projectile::CLASS);
-        old.properties[2].1 = "i32".into(); // Damage
-        old.properties
-            .push(("Spin".into(), "f32".into(), "0.0".into()));
-        old.properties.remove(0); // VelocityX
-        let problems = check(&registry, &[old.clone()]);
-        assert_eq!(problems.len(), 3, "{problems:#?}");
-        assert!(problems[0]
-            .starts_with("class `Projectile`: property `Damage` changed type from i32 to f32"));
-        assert!(problems[1].contains("property `Spin` was removed"));
-        assert!(problems[2].contains("property `VelocityX` (f32) is new"));
-        // A version bump makes the same change fine.
-        old.version = 1;
-        assert!(check(&registry, &[old]).is_empty());
-    }
-
-    #[test]
-    fn a_key_renamed_with_its_old_spelling_as_alias_is_no_change() {
-        // A schema written when `Mass` was called `Weight`: the class reads `Weight` as
-        // `Mass` (an alias), so it is the same property; an unrelated old key is not.
-        #[derive(juliet_entities::Entity)]
-        struct Heavy {
-            #[jasset(alias = "Weight")]
-            mass: f32,
-        }
-        let registry = Registry::new([Heavy::CLASS]).unwrap();
-        let mut old = SchemaClass::of(Heavy::CLASS);
-        old.properties[0].0 = "Weight".into();
-        assert!(check(&registry, &[old.clone()]).is_empty());
-        old.properties[0].0 = "Heft".into();
-        assert_eq!(check(&registry, &[old]).len(), 2);
-    }
-
-    #[test]
-    fn a_variant_leaf_names_its_variants_fields_and_checks_without_them_too() {
-        #[derive(juliet_entities::Codec, Clone, Debug, PartialEq, Default)]
-        enum Pull {
-            #[default]
-            Never,
-            OnTouch {
-                radius: f32,
-            },
-            Timer(f32),
-        }
-        #[derive(juliet_entities::Entity)]
-        struct Lever {
-            pull: Pull,
-        }
-        let registry = Registry::new([Lever::CLASS]).unwrap();
-        let mut old = SchemaClass::of(Lever::CLASS);
-        let words: Vec<&str> = old.properties.iter().map(|p| p.1.as_str()).collect();
-        assert_eq!(
-            words,
-            ["enum(Never|OnTouch(Radius:f32)|Timer(0:f32))", "f32", "f32"]
-        );
-        assert!(check(&registry, &[old.clone()]).is_empty());
-        // The word a schema written before the fields were named holds.
-        old.properties[0].1 = "enum(Never|OnTouch|Timer)".into();
-        assert!(check(&registry, &[old.clone()]).is_empty());
-        old.properties[0].1 = "enum(Never|OnTouch)".into();
-        assert_eq!(check(&registry, &[old]).len(), 1);
-    }
-
-    #[test]
-    fn a_bad_schema_line_is_named() {
-        let err = parse(b"; Projectile\nversion 2\nspeed 3\n", Path::new("s.jasset")).unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("s.jasset:3:1: class `Projectile`: unknown line `speed`"),
-            "{}",
-            err.to_string()
-        );
-    }
-}
+mod tests;

@@ -148,6 +148,24 @@ impl RuntimeClass for SchemaKind {
             Some((e, field)) => self.enums[e].decode(values, field, true, value),
         }
     }
+
+    /// A leaf of an enum with data as the game's leaves compare it
+    /// ([`EnumLeaves::same`]); any other property by its own value.
+    fn same_property(&self, a: &[DynValue], b: &[DynValue], index: usize) -> bool {
+        match self.roles[index] {
+            None => juliet_core::Codec::same_value(&a[index], &b[index]),
+            Some((e, field)) => self.enums[e].same(a, b, field),
+        }
+    }
+
+    /// A leaf of an enum with data as the game's leaves copy it ([`EnumLeaves::copy`]);
+    /// any other property by its own value.
+    fn copy_property(&self, dst: &mut [DynValue], src: &[DynValue], index: usize) {
+        match self.roles[index] {
+            None => dst[index].clone_from(&src[index]),
+            Some((e, field)) => self.enums[e].copy(dst, src, field),
+        }
+    }
 }
 
 impl SchemaKind {
@@ -314,11 +332,42 @@ fn named_fields(text: &str) -> Option<(&'static str, Option<Fields>)> {
     let mut typed: Vec<(&'static str, &'static PropertyType)> = Vec::new();
     if !list.is_empty() {
         for field in split_outside(list, ',')? {
-            let (key, ty) = field.split_once(':')?;
+            let (key, ty, _) = field_parts(field)?;
             typed.push((leak(key), parse_type(ty)?));
         }
     }
     Some((leak(name), Some(&*Vec::leak(typed))))
+}
+
+/// A field of a variant or a leaf of a record, `Key:type`, or `Key:type=TEXT` for a
+/// variant's field whose value when its variant is switched to is `TEXT`: the key, the
+/// type word and the text.
+fn field_parts(field: &str) -> Option<(&str, &str, Option<&str>)> {
+    let (key, rest) = field.split_once(':')?;
+    match split_outside(rest, '=')?.as_slice() {
+        [ty] => Some((key, ty, None)),
+        [ty, text] => Some((key, ty, Some(text))),
+        _ => None,
+    }
+}
+
+/// The fields to which the word of an enum with data gives a value for when their
+/// variant is switched to (`enum(Off|Armed(Mood:enum(Calm|Angry)=Angry))`): each one's
+/// variant (its index), key and value text.
+fn switched_texts(word: &str) -> Vec<(usize, &str, &str)> {
+    let variants = inner_of(word, "enum").and_then(|inner| split_outside(inner, '|'));
+    let mut texts = Vec::new();
+    for (v, variant) in variants.unwrap_or_default().into_iter().enumerate() {
+        let list = variant
+            .split_once('(')
+            .and_then(|(_, l)| l.strip_suffix(')'));
+        for field in list.and_then(|l| split_outside(l, ',')).unwrap_or_default() {
+            if let Some((key, _, Some(text))) = field_parts(field) {
+                texts.push((v, key, text));
+            }
+        }
+    }
+    texts
 }
 
 /// `inner` split at each `separator` outside parentheses; `None` for unbalanced ones.
@@ -390,8 +439,15 @@ fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaE
         };
         let keys = class.properties.iter().map(|(k, ..)| k.as_str());
         if let Some((unit, shape)) = variants::variant_leaf(ty, key, keys) {
+            let switched = variants::switched_values(shape, switched_texts(word));
+            let switched = switched.map_err(|(found, reason)| SchemaError::BadDefault {
+                at: place(at.type_column),
+                ty: word.clone(),
+                found,
+                reason,
+            })?;
             ty = unit;
-            variant_shapes.push((i, shape));
+            variant_shapes.push((i, shape, switched));
         }
         let mut value = DynValue::default_of(ty);
         if default.is_empty() {

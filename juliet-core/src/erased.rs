@@ -85,6 +85,8 @@ pub struct ClassOps {
     clone_in_place: unsafe fn(Context, *const u8, *mut u8),
     decode_property:
         for<'a> unsafe fn(Context, *mut u8, usize, Value<'a>) -> Result<(), ValueError<'a>>,
+    same_property: unsafe fn(Context, *const u8, *const u8, usize) -> bool,
+    copy_property: unsafe fn(Context, *mut u8, *const u8, usize),
     save: unsafe fn(Context, *const u8, &mut Archive<'_>),
     load: unsafe fn(Context, *mut u8, &mut Archive<'_>) -> Result<(), Error>,
     // Made by `erase::<T>()` (behind `ClassOps::of`) or `ClassOps::runtime`, private, so
@@ -126,6 +128,25 @@ unsafe fn decode_property<'a, T: ClassType>(
     unsafe { p.ops.decode_into(ptr, p.offset, value) }
 }
 
+unsafe fn same_property<T: ClassType>(
+    _: Context,
+    a: *const u8,
+    b: *const u8,
+    index: usize,
+) -> bool {
+    let p = &T::class_properties()[index];
+    // SAFETY: the caller guarantees `a` and `b` hold live `T`s, and `p` is an entry of
+    // `T`'s own table, so `p.offset` and `p.ops` describe one of its fields.
+    unsafe { p.ops.same_value(a, b, p.offset) }
+}
+
+unsafe fn copy_property<T: ClassType>(_: Context, dst: *mut u8, src: *const u8, index: usize) {
+    let p = &T::class_properties()[index];
+    // SAFETY: the caller guarantees `dst` and `src` hold two different live `T`s, `dst`
+    // borrowed nowhere else, and `p` is an entry of `T`'s own table.
+    unsafe { p.ops.clone_from(dst, src, p.offset) }
+}
+
 unsafe fn save<T: ClassType>(_: Context, ptr: *const u8, ar: &mut Archive<'_>) {
     // SAFETY: the caller guarantees `ptr` holds a live `T`.
     unsafe { (*ptr.cast::<T>()).save(ar) }
@@ -144,6 +165,8 @@ impl ClassOps {
             drop_in_place: drop_in_place::<T>,
             clone_in_place: clone_in_place::<T>,
             decode_property: decode_property::<T>,
+            same_property: same_property::<T>,
+            copy_property: copy_property::<T>,
             save: save::<T>,
             load: load::<T>,
             context: &(),
@@ -223,6 +246,37 @@ impl ClassOps {
     ) -> Result<(), ValueError<'a>> {
         // SAFETY: forwarded contract.
         unsafe { (self.decode_property)(self.context, object, index, value) }
+    }
+
+    /// Whether property `index` ([`crate::Class::properties`]) of the values at `a` and
+    /// `b` is the same ([`crate::Codec::same_value`]; what makes a leaf an override of a
+    /// template): through the property's own operations for a Rust type, through
+    /// [`RuntimeClass::same_property`] for a class defined at run time.
+    ///
+    /// # Safety
+    /// `a` and `b` must hold live values of the class, not changed during the call.
+    ///
+    /// # Panics
+    /// When `index` is not an entry of the table.
+    pub unsafe fn same_property(&self, a: *const u8, b: *const u8, index: usize) -> bool {
+        // SAFETY: forwarded contract.
+        unsafe { (self.same_property)(self.context, a, b, index) }
+    }
+
+    /// Copies (clone-assigns) property `index` of the value at `src` into the value at
+    /// `dst` (revert, a template's change reaching its instances): through the property's
+    /// own operations for a Rust type, through [`RuntimeClass::copy_property`] for a
+    /// class defined at run time, whose properties may hang together.
+    ///
+    /// # Safety
+    /// `dst` and `src` must hold two different live values of the class, `dst` not
+    /// borrowed elsewhere.
+    ///
+    /// # Panics
+    /// When `index` is not an entry of the table.
+    pub unsafe fn copy_property(&self, dst: *mut u8, src: *const u8, index: usize) {
+        // SAFETY: forwarded contract.
+        unsafe { (self.copy_property)(self.context, dst, src, index) }
     }
 
     /// Saves the value at `ptr` ([`Reflect::save`](crate::Reflect::save)).

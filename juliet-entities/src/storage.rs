@@ -506,8 +506,10 @@ impl KindStorage {
         unsafe { self.class.ops().decode_property(ptr, index, value) }
     }
 
-    /// Whether property `index` has the same value ([`juliet_core::Codec::same_value`])
-    /// in `slot` and in `other_slot` of `other` (a storage of the same kind, or this one).
+    /// Whether property `index` has the same value in `slot` and in `other_slot` of
+    /// `other` (a storage of the same kind, or this one), by the kind's operations
+    /// ([`juliet_core::ClassOps::same_property`]: the property's
+    /// [`juliet_core::Codec::same_value`], or a class defined at run time's comparison).
     /// Panics on another kind or an out-of-bounds slot or index.
     pub fn same_property(
         &self,
@@ -517,16 +519,18 @@ impl KindStorage {
         other_slot: usize,
     ) -> bool {
         self.assert_same_kind(other);
-        let p = self.property(index);
+        self.property(index);
         let (a, b) = (self.as_ptr(slot), other.as_ptr(other_slot));
-        // SAFETY: both are live values (checked in bounds) of the same type (checked),
-        // whose table `p` comes from; both borrows are shared, so neither changes.
-        unsafe { p.ops.same_value(a, b, p.offset) }
+        // SAFETY: both are live values (checked in bounds) of the kind's class (checked
+        // the same); both borrows are shared, so neither changes.
+        unsafe { self.class.ops().same_property(a, b, index) }
     }
 
     /// Copies (clone-assigns) property `index` from `src_slot` of `src`, another storage
     /// of the same kind, into the value in `slot` (revert and template propagation, seed
-    /// 04 sections 5.3-5.4). Panics on another kind or an out-of-bounds slot or index.
+    /// 04 sections 5.3-5.4), by the kind's operations
+    /// ([`juliet_core::ClassOps::copy_property`]). Panics on another kind or an
+    /// out-of-bounds slot or index.
     pub(crate) fn copy_property_from(
         &mut self,
         slot: usize,
@@ -535,14 +539,14 @@ impl KindStorage {
         src_slot: usize,
     ) {
         self.assert_same_kind(src);
-        let p = self.property(index);
+        self.property(index);
         let from = src.as_ptr(src_slot);
         let to = self.as_mut_ptr(slot);
-        // SAFETY: both are live values (checked in bounds) of the same type (checked)
-        // whose table `p` comes from; `src` and `self` are different storages (a `&` and
-        // a `&mut` cannot name one object), so the objects differ, and the unique borrow
-        // of `self` keeps the destination from being borrowed elsewhere.
-        unsafe { p.ops.clone_from(to, from, p.offset) }
+        // SAFETY: both are live values (checked in bounds) of the kind's class (checked
+        // the same); `src` and `self` are different storages (a `&` and a `&mut` cannot
+        // name one object), so the objects differ, and the unique borrow of `self` keeps
+        // the destination from being borrowed elsewhere.
+        unsafe { self.class.ops().copy_property(to, from, index) }
     }
 
     /// Like [`KindStorage::copy_property_from`] within this storage, from `src_slot` to
@@ -550,13 +554,13 @@ impl KindStorage {
     /// slots are equal or out of bounds, or `index` is.
     pub(crate) fn copy_property_within(&mut self, dst_slot: usize, index: usize, src_slot: usize) {
         assert_ne!(dst_slot, src_slot, "a property copied onto itself");
-        let p = self.property(index);
+        self.property(index);
         let from = self.as_ptr(src_slot);
         let to = self.as_mut_ptr(dst_slot);
-        // SAFETY: two distinct live slots (checked) of the class's type, whose table `p`
-        // comes from: different objects, not overlapping; the unique borrow of `self`
-        // keeps both from being borrowed elsewhere.
-        unsafe { p.ops.clone_from(to, from, p.offset) }
+        // SAFETY: two distinct live slots (checked) of the kind's class: different
+        // objects, not overlapping; the unique borrow of `self` keeps both from being
+        // borrowed elsewhere.
+        unsafe { self.class.ops().copy_property(to, from, index) }
     }
 
     /// The values as `&[T]`, or `None` when `T` is not the kind's type.

@@ -157,6 +157,15 @@ fn a_default_that_does_not_read_as_its_type_is_named() {
         "{}",
         err.to_string()
     );
+    // So is a variant's field's value on a switch, at the variant leaf's type.
+    let schema = "; AssetType\nSchema\n; Crate\nversion 1\n\
+                  property Lid enum(Shut|Open(Angle:f32=wide)) Shut\nproperty Lid.Angle f32\n";
+    let root = project(schema, "Crate", "");
+    let err = registry_for(Some(root.path())).unwrap_err().to_string();
+    assert!(
+        err.contains(":5:14: class `Crate`: property `Lid`: default \"wide\" is not a"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -332,14 +341,20 @@ fn game_and_stock(class: &'static Class, rest: &str) -> [Outcome; 2] {
         (errors, lines.collect::<Vec<_>>().join("\n"))
     };
     let game = project("", class.name(), rest);
-    let options = LoadOptions {
-        registry: Some(Box::leak(Box::new(Registry::new([class]).unwrap()))),
-        project_root: Some(game.path().to_path_buf()),
-        ..LoadOptions::default()
-    };
-    let loaded = World::load(game.path().join("Assets/Worlds/W"), &options).unwrap();
+    let loaded = load_game(game.path(), class);
     let stock = stock_project(class, rest);
     [outcome(loaded), outcome(load(stock.path()))]
+}
+
+/// The world of the project at `root` as the game's own tool loads it (its compiled
+/// `class` alone).
+fn load_game(root: &Path, class: &'static Class) -> (World, juliet_entities::world::LoadReport) {
+    let options = LoadOptions {
+        registry: Some(Box::leak(Box::new(Registry::new([class]).unwrap()))),
+        project_root: Some(root.to_path_buf()),
+        ..LoadOptions::default()
+    };
+    World::load(root.join("Assets/Worlds/W"), &options).unwrap()
 }
 
 /// The project of [`project`] with the file of `rest` for the stock tool: the schema the
@@ -385,15 +400,21 @@ fn set_with_game_and_stock(
 ) -> [SetOutcome; 2] {
     let game = project("", class.name(), rest);
     fs::remove_file(game.path().join(SCHEMA_FILE)).unwrap();
-    [game, stock_project(class, rest)].map(|root| {
-        let file = root.path().join("Assets/Worlds/W/Entities/a.jasset");
-        let file = file.to_str().unwrap();
-        let (set, report) = jasset(root.path(), &[&["set", file][..], assignments].concat());
-        let text = fs::read_to_string(file).unwrap();
-        let text: Vec<&str> = text.lines().filter(|l| !l.contains(class.name())).collect();
-        let (checked, _) = jasset(root.path(), &["check", file]);
-        (set, report, text.join("\n"), checked)
-    })
+    [game, stock_project(class, rest)].map(|root| set_in(root.path(), class, assignments))
+}
+
+/// What `jasset set FILE ASSIGNMENTS` does to the file of [`project`] at `root`, of
+/// `class` (or the stock tool's class named after it): whether `set` exits 0 and its
+/// report, the file after it (its lines naming the class left out), and whether `check`
+/// accepts the project then.
+fn set_in(root: &Path, class: &'static Class, assignments: &[&str]) -> SetOutcome {
+    let file = root.join("Assets/Worlds/W/Entities/a.jasset");
+    let file = file.to_str().unwrap();
+    let (set, report) = jasset(root, &[&["set", file][..], assignments].concat());
+    let text = fs::read_to_string(file).unwrap();
+    let text: Vec<&str> = text.lines().filter(|l| !l.contains(class.name())).collect();
+    let (checked, _) = jasset(root, &["check", file]);
+    (set, report, text.join("\n"), checked)
 }
 
 /// Maps and sets as a game's fields hold them.
@@ -527,4 +548,51 @@ fn setting_a_field_of_a_variant_not_in_use_is_refused_as_the_game_refuses_it() {
         "{report}"
     );
     assert!(text.ends_with(TIMER.trim_end()), "{text}");
+}
+
+mod templates;
+
+/// An enum with data whose variant has a field of a unit enum whose default is not its
+/// first variant.
+mod alarm_model {
+    use juliet_entities::{Codec, Entity};
+
+    #[derive(Codec, Clone, Copy, Debug, PartialEq, Default)]
+    pub(super) enum Mood {
+        Calm,
+        #[default]
+        Angry,
+    }
+
+    #[derive(Codec, Clone, Debug, PartialEq, Default)]
+    pub(super) enum Alarm {
+        #[default]
+        Off,
+        Armed {
+            mood: Mood,
+        },
+    }
+
+    #[derive(Entity, Clone, Debug, PartialEq)]
+    pub(super) struct Sentry {
+        pub(super) alarm: Alarm,
+    }
+}
+
+/// A variant switched to, by a file's line or by `set`, gives its field of a unit enum
+/// the enum's default (`#[default]`), as the game's own tool does, not its first variant.
+#[test]
+fn a_switched_to_variants_unit_enum_field_is_its_default_as_the_games() {
+    let sentry = <alarm_model::Sentry as Reflect>::CLASS;
+    let schema = super::super::schema::export(&[sentry]);
+    let word = "property Alarm enum(Off|Armed(Mood:enum(Calm|Angry)=Angry)) Off\n";
+    assert!(schema.contains(word), "{schema}");
+    let [game, stock] = game_and_stock(sentry, "; Alarm\nArmed\n");
+    assert_eq!(game, stock);
+    assert!(
+        stock.1.ends_with("; Alarm\nArmed\n; Alarm.Mood\nAngry"),
+        "{stock:?}"
+    );
+    let [game, stock] = set_with_game_and_stock(sentry, "", &["Alarm=Armed"]);
+    assert_eq!(game, stock);
 }

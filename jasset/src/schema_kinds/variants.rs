@@ -7,15 +7,20 @@
 //! which variant a field leaf belongs to:
 //!
 //! * reading the variant keeps the fields when it names the variant in use, and
-//!   otherwise gives that variant its fields' zero values and leaves the other fields
-//!   absent (written nothing);
+//!   otherwise gives that variant its fields' zero values (or the values the word gives
+//!   them on a switch, `Armed(Mood:enum(Calm|Angry)=Angry)`, as the game's `Default`
+//!   of a field's type) and leaves the other fields absent (written nothing);
 //! * reading a field that the variant in use lacks takes the one variant with that
 //!   field when the file has not given the variant (the variant in use is then the
 //!   template's or the default), and is an error at the field's value when it has;
 //! * setting a leaf (`jasset set`, a template's delta: the kind's
 //!   `RuntimeClass::decode_property`) reads it as a file that gave the variant: the
 //!   variant's line switches the variant, dropping the old one's fields, and a field
-//!   the variant in use lacks is refused.
+//!   the variant in use lacks is refused;
+//! * comparing and copying a leaf (what makes it an override of a template; revert, a
+//!   template's change reaching its instances: the kind's `RuntimeClass::same_property`
+//!   and `copy_property`) is as the game's leaves do: the variant is the same only with
+//!   the same fields, and copying it brings the whole enum when the variants differ.
 
 use juliet_core::{
     decode_variant, keys_equal, Codec, Error, Properties, PropertyDescriptor, PropertyType, Value,
@@ -42,6 +47,43 @@ pub(super) struct EnumLeaves {
     /// The table entries of the fields (`Trigger.Radius`), with each one's key
     /// (`Radius`) and type.
     fields: Vec<(usize, &'static str, &'static PropertyType)>,
+    /// The fields whose value when their variant is switched to is not their type's
+    /// zero value ([`switched_values`]).
+    switched: Switched,
+}
+
+/// The values of fields when their variant is switched to: each one's variant (its
+/// index), key and value.
+pub(super) type Switched = Vec<(usize, &'static str, DynValue)>;
+
+/// The values `texts` (each a variant's index, a field's key and its value text, as the
+/// schema's word for the variant leaf gives them: `Armed(Mood:enum(Calm|Angry)=Angry)`)
+/// give the fields of `shape` when their variant is switched to, each read by the
+/// field's type: what the game's `Default` of the field's type is when it is not the
+/// type's zero value (a unit enum whose `#[default]` is not its first variant).
+///
+/// # Errors
+/// The text and why it does not read, of one that does not (or names no field).
+pub(super) fn switched_values(
+    shape: Shape,
+    texts: Vec<(usize, &str, &str)>,
+) -> Result<Switched, (String, String)> {
+    let mut values = Vec::with_capacity(texts.len());
+    for (v, key, text) in texts {
+        let field = shape.get(v).and_then(|(_, fields)| {
+            let mut fields = fields.iter();
+            fields.find(|(k, _)| keys_equal(k, key))
+        });
+        let Some(&(key, ty)) = field else {
+            return Err((text.to_owned(), format!("no variant's field `{key}` here")));
+        };
+        let mut value = DynValue::default_of(ty);
+        if let Err(e) = value.decode_into(Value::from_text(text)) {
+            return Err((text.to_owned(), e.kind.to_string()));
+        }
+        values.push((v, key, value));
+    }
+    Ok(values)
 }
 
 /// The type a schema kind's table gives property `key` of schema type `ty`, and the
@@ -93,11 +135,11 @@ impl EnumLeaves {
     /// shapes ([`variant_leaf`]), and each table entry's [`Role`].
     pub(super) fn find(
         table: &'static [PropertyDescriptor],
-        variants: Vec<(usize, Shape)>,
+        variants: Vec<(usize, Shape, Switched)>,
     ) -> (Vec<EnumLeaves>, Vec<Role>) {
         let mut roles: Vec<Role> = vec![None; table.len()];
         let mut enums = Vec::with_capacity(variants.len());
-        for (n, (variant, shape)) in variants.into_iter().enumerate() {
+        for (n, (variant, shape, switched)) in variants.into_iter().enumerate() {
             let PropertyType::Enum {
                 variants: names, ..
             } = table[variant].property_type
@@ -120,6 +162,7 @@ impl EnumLeaves {
                 names,
                 shape,
                 fields,
+                switched,
             });
         }
         (enums, roles)
@@ -173,6 +216,45 @@ impl EnumLeaves {
         }
     }
 
+    /// Whether `a` has the same variant (`field` `None`) or field `field` as `b`, as the
+    /// game's leaves compare (`VariantLeaf` and `FieldLeaf`): the variant is the same
+    /// when it is the same variant with the same fields; a field is the same when the
+    /// variant of `a` lacks it, or `b` is that variant with the same value there.
+    pub(super) fn same(&self, a: &[DynValue], b: &[DynValue], field: Option<usize>) -> bool {
+        let same_field = |f: usize| {
+            let (entry, key, _) = self.fields[f];
+            let v = self.in_use(a);
+            !self.owns(v, key) || (v == self.in_use(b) && a[entry].same_value(&b[entry]))
+        };
+        match field {
+            None => self.in_use(a) == self.in_use(b) && (0..self.fields.len()).all(same_field),
+            Some(f) => same_field(f),
+        }
+    }
+
+    /// Copies this enum's variant (`field` `None`) or field `field` of `src` into `dst`,
+    /// as the game's leaves clone-assign: the variant, when the variants differ, brings
+    /// the whole enum (its fields, the others absent), and nothing when they are the
+    /// same; a field is copied only when both are the same variant, which has it.
+    pub(super) fn copy(&self, dst: &mut [DynValue], src: &[DynValue], field: Option<usize>) {
+        let v = self.in_use(src);
+        match field {
+            None if v != self.in_use(dst) => {
+                dst[self.variant].clone_from(&src[self.variant]);
+                for &(entry, ..) in &self.fields {
+                    dst[entry].clone_from(&src[entry]);
+                }
+            }
+            None => {}
+            Some(f) => {
+                let (entry, key, _) = self.fields[f];
+                if v == self.in_use(dst) && self.owns(v, key) {
+                    dst[entry].clone_from(&src[entry]);
+                }
+            }
+        }
+    }
+
     /// The index of the variant in use.
     fn in_use(&self, values: &[DynValue]) -> usize {
         match values[self.variant] {
@@ -186,16 +268,20 @@ impl EnumLeaves {
         self.shape[v].1.iter().any(|(k, _)| keys_equal(k, field))
     }
 
-    /// Makes variant `v` the one in use: its fields their types' zero values, the
-    /// other fields absent.
+    /// Makes variant `v` the one in use: its fields the values the schema gives them
+    /// on a switch ([`switched_values`]), else their types' zero values, the other fields
+    /// absent.
     fn to_variant(&self, values: &mut [DynValue], v: usize) {
         values[self.variant] = DynValue::Enum {
             variants: self.names,
             index: v,
         };
         for &(entry, field, ty) in &self.fields {
+            let switched = (self.switched.iter())
+                .find(|(sv, key, _)| *sv == v && keys_equal(key, field))
+                .map(|(.., value)| value.clone());
             values[entry] = match self.owns(v, field) {
-                true => DynValue::default_of(ty),
+                true => switched.unwrap_or_else(|| DynValue::default_of(ty)),
                 false => DynValue::Absent(ty),
             };
         }

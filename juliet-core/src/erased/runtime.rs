@@ -102,6 +102,21 @@ pub trait RuntimeClass: Send + Sync + 'static {
     ) -> Result<(), ValueError<'a>> {
         values[index].decode_into(value)
     }
+
+    /// Whether property `index` is the same in `a` and `b` ([`ClassOps::same_property`]:
+    /// what makes a leaf an override of a template). By default value `index` alone
+    /// answers, by its codec's [`Codec::same_value`]; a class whose values hang together
+    /// compares it with the others.
+    fn same_property(&self, a: &[Self::Value], b: &[Self::Value], index: usize) -> bool {
+        a[index].same_value(&b[index])
+    }
+
+    /// Copies property `index` of `src` into `dst` ([`ClassOps::copy_property`]: revert,
+    /// a template's change reaching its instances). By default value `index` alone is
+    /// clone-assigned; a class whose values hang together copies it with the others.
+    fn copy_property(&self, dst: &mut [Self::Value], src: &[Self::Value], index: usize) {
+        dst[index].clone_from(&src[index]);
+    }
 }
 
 /// What the operations of a runtime class carry: the class and the table it gave.
@@ -144,6 +159,8 @@ impl ClassOps {
             drop_in_place: runtime_drop::<R>,
             clone_in_place: runtime_clone::<R>,
             decode_property: runtime_decode_property::<R>,
+            same_property: runtime_same_property::<R>,
+            copy_property: runtime_copy_property::<R>,
             save: runtime_save::<R>,
             load: runtime_load::<R>,
         };
@@ -197,6 +214,44 @@ unsafe fn runtime_decode_property<'a, R: RuntimeClass>(
     // SAFETY: the caller guarantees `ptr` holds `n` live values with no other borrow.
     let values = unsafe { std::slice::from_raw_parts_mut(ptr.cast::<R::Value>(), n) };
     parts.class.decode_property(values, index, value)
+}
+
+unsafe fn runtime_same_property<R: RuntimeClass>(
+    context: Context,
+    a: *const u8,
+    b: *const u8,
+    index: usize,
+) -> bool {
+    let parts = parts::<R>(context);
+    let n = parts.table.len();
+    // SAFETY: the caller guarantees `a` and `b` hold `n` live values each, unchanged
+    // during the call (shared borrows, which may be of one object).
+    let (a, b) = unsafe {
+        (
+            std::slice::from_raw_parts(a.cast::<R::Value>(), n),
+            std::slice::from_raw_parts(b.cast::<R::Value>(), n),
+        )
+    };
+    parts.class.same_property(a, b, index)
+}
+
+unsafe fn runtime_copy_property<R: RuntimeClass>(
+    context: Context,
+    dst: *mut u8,
+    src: *const u8,
+    index: usize,
+) {
+    let parts = parts::<R>(context);
+    let n = parts.table.len();
+    // SAFETY: the caller guarantees `dst` and `src` hold `n` live values each, of two
+    // different objects (so the slices do not overlap), `dst` borrowed nowhere else.
+    let (dst, src) = unsafe {
+        (
+            std::slice::from_raw_parts_mut(dst.cast::<R::Value>(), n),
+            std::slice::from_raw_parts(src.cast::<R::Value>(), n),
+        )
+    };
+    parts.class.copy_property(dst, src, index);
 }
 
 unsafe fn runtime_save<R: RuntimeClass>(context: Context, ptr: *const u8, ar: &mut Archive<'_>) {

@@ -596,6 +596,15 @@ fn raw_property_ops_reach_fields_by_offset() {
             .decode_property(block.ptr, 2, Value::from_text("-129"))
             .is_err());
         assert_eq!((*block.ptr.cast::<Aligned>()).small, -128);
+        // The class's comparison and copy: the entry by index, through its operations.
+        let other = Block::new(class);
+        class.ops().default_in_place(other.ptr);
+        assert!(class.ops().same_property(block.ptr, other.ptr, 0));
+        assert!(!class.ops().same_property(block.ptr, other.ptr, 2));
+        class.ops().copy_property(other.ptr, block.ptr, 2);
+        assert_eq!((*other.ptr.cast::<Aligned>()).small, -128);
+        assert!(class.ops().same_property(block.ptr, other.ptr, 2));
+        class.ops().drop_in_place(other.ptr);
         class.ops().drop_in_place(block.ptr);
     }
     assert_eq!(out, "true|250.0|-3|");

@@ -194,6 +194,36 @@ fn a_property_is_set_through_the_class() {
     }
 }
 
+/// By default a property is compared and copied by its value alone
+/// ([`RuntimeClass::same_property`], [`RuntimeClass::copy_property`]).
+#[test]
+fn a_property_is_compared_and_copied_by_its_value_by_default() {
+    let (ops, _) = names(&["Left", "Right"]);
+    let before = LIVE.with(Cell::get);
+    let (a, b) = (Block::new(ops.layout()), Block::new(ops.layout()));
+    // SAFETY: both blocks have the class's layout; each value is made once, borrowed
+    // only through these calls and dropped once; the blocks are different objects.
+    unsafe {
+        ops.default_in_place(a.0);
+        ops.default_in_place(b.0);
+        ops.decode_property(b.0, 1, Value::from_text("far"))
+            .unwrap();
+        assert!(ops.same_property(a.0, b.0, 0));
+        assert!(!ops.same_property(a.0, b.0, 1));
+        assert!(ops.same_property(b.0, b.0, 1));
+        ops.copy_property(a.0, b.0, 1);
+        assert!(ops.same_property(a.0, b.0, 1));
+        let values = std::slice::from_raw_parts(a.0.cast::<Named>(), 2);
+        assert_eq!(
+            (values[0].0.as_str(), values[1].0.as_str()),
+            ("left", "far")
+        );
+        ops.drop_in_place(a.0);
+        ops.drop_in_place(b.0);
+    }
+    assert_eq!(LIVE.with(Cell::get), before, "every value dropped once");
+}
+
 #[test]
 fn each_runtime_class_has_a_key_of_its_own_and_no_rust_types() {
     let (one, two) = (names(&["A"]).0, names(&["A"]).0);

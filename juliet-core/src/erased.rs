@@ -89,7 +89,7 @@ pub struct ClassOps {
     copy_property: unsafe fn(Context, *mut u8, *const u8, usize),
     save: unsafe fn(Context, *const u8, &mut Archive<'_>),
     load: unsafe fn(Context, *mut u8, &mut Archive<'_>) -> Result<(), Error>,
-    // Made by `erase::<T>()` (behind `ClassOps::of`) or `ClassOps::runtime`, private, so
+    // Made by `ClassOps::with` (behind `ClassOps::of` and `ClassOps::runtime`), private, so
     // that no code outside this module can change them: type-erased storage
     // (`juliet-entities`) sizes, aligns and downcasts by these.
     context: Context,
@@ -97,82 +97,104 @@ pub struct ClassOps {
     key: KeyOf,
 }
 
-unsafe fn default_in_place<T: ClassType>(_: Context, dst: *mut u8) {
-    // SAFETY: the caller guarantees `dst` is valid for writes of a `T` and aligned.
-    unsafe { dst.cast::<T>().write(T::default_value()) }
+/// One family of class operations over raw pointers, each given the class's context:
+/// those of a Rust type ([`Typed`]) and those of a class defined at run time
+/// (`runtime::Dynamic`). [`ClassOps::with`] takes an implementation's functions as
+/// pointers. Each function's safety contract is that of the [`ClassOps`] method of
+/// the same name, for the values of the class the context belongs to.
+trait Operations {
+    unsafe fn default_in_place(cx: Context, dst: *mut u8);
+    unsafe fn drop_in_place(cx: Context, ptr: *mut u8);
+    unsafe fn clone_in_place(cx: Context, src: *const u8, dst: *mut u8);
+    unsafe fn decode_property<'a>(cx: Context, at: *mut u8, i: usize, v: Value<'a>) -> Decoded<'a>;
+    unsafe fn same_property(cx: Context, a: *const u8, b: *const u8, index: usize) -> bool;
+    unsafe fn copy_property(cx: Context, dst: *mut u8, src: *const u8, index: usize);
+    unsafe fn save(cx: Context, ptr: *const u8, ar: &mut Archive<'_>);
+    unsafe fn load(cx: Context, ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error>;
 }
 
-unsafe fn drop_in_place<T: ClassType>(_: Context, ptr: *mut u8) {
-    // SAFETY: the caller guarantees `ptr` holds a live `T` that is not used again.
-    unsafe { ptr.cast::<T>().drop_in_place() }
-}
+/// What [`Operations::decode_property`] gives: the property's error, if any.
+type Decoded<'a> = Result<(), ValueError<'a>>;
 
-unsafe fn clone_in_place<T: ClassType>(_: Context, src: *const u8, dst: *mut u8) {
-    // SAFETY: the caller guarantees `src` holds a live `T` and `dst` is valid for
-    // writes of a `T`, aligned and not overlapping `src`.
-    unsafe {
-        let value = (*src.cast::<T>()).clone_value();
-        dst.cast::<T>().write(value);
+/// The operations of Rust type `T`, through its `Reflect` impl and its property table.
+struct Typed<T>(std::marker::PhantomData<T>);
+
+impl<T: ClassType> Operations for Typed<T> {
+    unsafe fn default_in_place(_: Context, dst: *mut u8) {
+        // SAFETY: the caller guarantees `dst` is valid for writes of a `T` and aligned.
+        unsafe { dst.cast::<T>().write(T::default_value()) }
+    }
+
+    unsafe fn drop_in_place(_: Context, ptr: *mut u8) {
+        // SAFETY: the caller guarantees `ptr` holds a live `T` that is not used again.
+        unsafe { ptr.cast::<T>().drop_in_place() }
+    }
+
+    unsafe fn clone_in_place(_: Context, src: *const u8, dst: *mut u8) {
+        // SAFETY: the caller guarantees `src` holds a live `T` and `dst` is valid for
+        // writes of a `T`, aligned and not overlapping `src`.
+        unsafe {
+            let value = (*src.cast::<T>()).clone_value();
+            dst.cast::<T>().write(value);
+        }
+    }
+
+    unsafe fn decode_property<'a>(_: Context, at: *mut u8, i: usize, v: Value<'a>) -> Decoded<'a> {
+        let p = &T::class_properties()[i];
+        // SAFETY: the caller guarantees `at` holds a live `T` with no other borrow, and
+        // `p` is an entry of `T`'s own table, so `p.offset` and `p.ops` describe its
+        // field.
+        unsafe { p.ops.decode_into(at, p.offset, v) }
+    }
+
+    unsafe fn same_property(_: Context, a: *const u8, b: *const u8, index: usize) -> bool {
+        let p = &T::class_properties()[index];
+        // SAFETY: the caller guarantees `a` and `b` hold live `T`s, and `p` is an entry
+        // of `T`'s own table, so `p.offset` and `p.ops` describe one of its fields.
+        unsafe { p.ops.same_value(a, b, p.offset) }
+    }
+
+    unsafe fn copy_property(_: Context, dst: *mut u8, src: *const u8, index: usize) {
+        let p = &T::class_properties()[index];
+        // SAFETY: the caller guarantees `dst` and `src` hold two different live `T`s,
+        // `dst` borrowed nowhere else, and `p` is an entry of `T`'s own table.
+        unsafe { p.ops.clone_from(dst, src, p.offset) }
+    }
+
+    unsafe fn save(_: Context, ptr: *const u8, ar: &mut Archive<'_>) {
+        // SAFETY: the caller guarantees `ptr` holds a live `T`.
+        unsafe { (*ptr.cast::<T>()).save(ar) }
+    }
+
+    unsafe fn load(_: Context, ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error> {
+        // SAFETY: the caller guarantees `ptr` holds a live `T` with no other borrow.
+        unsafe { (*ptr.cast::<T>()).load(ar) }
     }
 }
 
-unsafe fn decode_property<'a, T: ClassType>(
-    _: Context,
-    ptr: *mut u8,
-    index: usize,
-    value: Value<'a>,
-) -> Result<(), ValueError<'a>> {
-    let p = &T::class_properties()[index];
-    // SAFETY: the caller guarantees `ptr` holds a live `T` with no other borrow, and
-    // `p` is an entry of `T`'s own table, so `p.offset` and `p.ops` describe its field.
-    unsafe { p.ops.decode_into(ptr, p.offset, value) }
-}
-
-unsafe fn same_property<T: ClassType>(
-    _: Context,
-    a: *const u8,
-    b: *const u8,
-    index: usize,
-) -> bool {
-    let p = &T::class_properties()[index];
-    // SAFETY: the caller guarantees `a` and `b` hold live `T`s, and `p` is an entry of
-    // `T`'s own table, so `p.offset` and `p.ops` describe one of its fields.
-    unsafe { p.ops.same_value(a, b, p.offset) }
-}
-
-unsafe fn copy_property<T: ClassType>(_: Context, dst: *mut u8, src: *const u8, index: usize) {
-    let p = &T::class_properties()[index];
-    // SAFETY: the caller guarantees `dst` and `src` hold two different live `T`s, `dst`
-    // borrowed nowhere else, and `p` is an entry of `T`'s own table.
-    unsafe { p.ops.clone_from(dst, src, p.offset) }
-}
-
-unsafe fn save<T: ClassType>(_: Context, ptr: *const u8, ar: &mut Archive<'_>) {
-    // SAFETY: the caller guarantees `ptr` holds a live `T`.
-    unsafe { (*ptr.cast::<T>()).save(ar) }
-}
-
-unsafe fn load<T: ClassType>(_: Context, ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error> {
-    // SAFETY: the caller guarantees `ptr` holds a live `T` with no other borrow.
-    unsafe { (*ptr.cast::<T>()).load(ar) }
-}
-
 impl ClassOps {
+    /// The operations `O` over values of `layout`, told apart by `key`, each given
+    /// `context`.
+    const fn with<O: Operations>(context: Context, layout: Layout, key: KeyOf) -> ClassOps {
+        ClassOps {
+            default_in_place: O::default_in_place,
+            drop_in_place: O::drop_in_place,
+            clone_in_place: O::clone_in_place,
+            decode_property: O::decode_property,
+            same_property: O::same_property,
+            copy_property: O::copy_property,
+            save: O::save,
+            load: O::load,
+            context,
+            layout,
+            key,
+        }
+    }
+
     /// The operations of `T` (what `ClassOps::of` returns).
     pub(crate) const fn erase<T: ClassType>() -> ClassOps {
-        ClassOps {
-            default_in_place: default_in_place::<T>,
-            drop_in_place: drop_in_place::<T>,
-            clone_in_place: clone_in_place::<T>,
-            decode_property: decode_property::<T>,
-            same_property: same_property::<T>,
-            copy_property: copy_property::<T>,
-            save: save::<T>,
-            load: load::<T>,
-            context: &(),
-            layout: Layout::new::<T>(),
-            key: KeyOf::Type(TypeId::of::<T>),
-        }
+        let key = KeyOf::Type(TypeId::of::<T>);
+        ClassOps::with::<Typed<T>>(&(), Layout::new::<T>(), key)
     }
 
     /// The layout (size and alignment) of the values these operations act on, fixed when
@@ -370,7 +392,7 @@ impl PropertyOps {
     ///
     /// # Errors
     /// The codec's [`ValueError`].
-    pub unsafe fn decode_into<'a>(
+    pub(crate) unsafe fn decode_into<'a>(
         &self,
         object: *mut u8,
         offset: usize,
@@ -384,7 +406,7 @@ impl PropertyOps {
     ///
     /// # Safety
     /// Both must point to live values of the same class as in [`PropertyOps::encode`].
-    pub unsafe fn same_value(&self, a: *const u8, b: *const u8, offset: usize) -> bool {
+    pub(crate) unsafe fn same_value(&self, a: *const u8, b: *const u8, offset: usize) -> bool {
         // SAFETY: forwarded contract.
         unsafe { (self.same_value)(a.add(offset), b.add(offset)) }
     }
@@ -394,7 +416,7 @@ impl PropertyOps {
     /// # Safety
     /// Both must point to live values of the same class as in [`PropertyOps::encode`],
     /// and be different objects; `dst` not borrowed elsewhere.
-    pub unsafe fn clone_from(&self, dst: *mut u8, src: *const u8, offset: usize) {
+    pub(crate) unsafe fn clone_from(&self, dst: *mut u8, src: *const u8, offset: usize) {
         // SAFETY: forwarded contract.
         unsafe { (self.clone_from)(dst.add(offset), src.add(offset)) }
     }

@@ -9,7 +9,7 @@
 use std::alloc::Layout;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{ClassOps, Context, KeyOf, PropertyDescriptor};
+use super::{ClassOps, Context, Decoded, KeyOf, Operations, PropertyDescriptor};
 use crate::archive::Archive;
 use crate::codec::Codec;
 use crate::error::Error;
@@ -151,20 +151,8 @@ impl ClassOps {
         }
         let layout = Layout::array::<R::Value>(table.len()).expect("a runtime class's values fit");
         let parts: &'static Parts<R> = Box::leak(Box::new(Parts { class, table }));
-        let ops = ClassOps {
-            context: parts,
-            layout,
-            key: KeyOf::Runtime(NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
-            default_in_place: runtime_default::<R>,
-            drop_in_place: runtime_drop::<R>,
-            clone_in_place: runtime_clone::<R>,
-            decode_property: runtime_decode_property::<R>,
-            same_property: runtime_same_property::<R>,
-            copy_property: runtime_copy_property::<R>,
-            save: runtime_save::<R>,
-            load: runtime_load::<R>,
-        };
-        (ops, table)
+        let key = KeyOf::Runtime(NEXT_KEY.fetch_add(1, Ordering::Relaxed));
+        (ClassOps::with::<Dynamic<R>>(parts, layout, key), table)
     }
 }
 
@@ -175,102 +163,101 @@ fn parts<R: RuntimeClass>(context: Context) -> &'static Parts<R> {
         .expect("a runtime class's operations are given its own parts")
 }
 
-unsafe fn runtime_default<R: RuntimeClass>(context: Context, dst: *mut u8) {
+/// The parts of the runtime class `context` belongs to, and the values at `ptr`.
+///
+/// # Safety
+/// `ptr` must hold the class's live values, not changed while the slice lives.
+unsafe fn values<'v, R: RuntimeClass>(
+    context: Context,
+    ptr: *const u8,
+) -> (&'static Parts<R>, &'v [R::Value]) {
     let parts = parts::<R>(context);
-    let dst = dst.cast::<R::Value>();
-    for i in 0..parts.table.len() {
-        // SAFETY: the caller guarantees `dst` is valid for writes of the layout,
-        // `[R::Value; n]`, and aligned: value `i` is in it. A panic of `default_value`
-        // leaves the values written so far leaked, never dropped twice.
-        unsafe { dst.add(i).write(parts.class.default_value(i)) }
-    }
+    // SAFETY: the caller guarantees `ptr` holds the class's `n` live values.
+    let values = unsafe { std::slice::from_raw_parts(ptr.cast(), parts.table.len()) };
+    (parts, values)
 }
 
-unsafe fn runtime_drop<R: RuntimeClass>(context: Context, ptr: *mut u8) {
-    let n = parts::<R>(context).table.len();
-    let values = std::ptr::slice_from_raw_parts_mut(ptr.cast::<R::Value>(), n);
-    // SAFETY: the caller guarantees `ptr` holds `n` live values, not used again.
-    unsafe { values.drop_in_place() }
-}
-
-unsafe fn runtime_clone<R: RuntimeClass>(context: Context, src: *const u8, dst: *mut u8) {
-    let n = parts::<R>(context).table.len();
-    let (src, dst) = (src.cast::<R::Value>(), dst.cast::<R::Value>());
-    for i in 0..n {
-        // SAFETY: the caller guarantees `src` holds `n` live values and `dst` is valid
-        // for writes of `n`, aligned and apart from `src`.
-        unsafe { dst.add(i).write((*src.add(i)).clone()) }
-    }
-}
-
-unsafe fn runtime_decode_property<'a, R: RuntimeClass>(
+/// [`values`], for a unique borrow.
+///
+/// # Safety
+/// `ptr` must hold the class's live values, borrowed nowhere else while the slice lives.
+unsafe fn values_mut<'v, R: RuntimeClass>(
     context: Context,
     ptr: *mut u8,
-    index: usize,
-    value: Value<'a>,
-) -> Result<(), ValueError<'a>> {
+) -> (&'static Parts<R>, &'v mut [R::Value]) {
     let parts = parts::<R>(context);
-    let n = parts.table.len();
-    // SAFETY: the caller guarantees `ptr` holds `n` live values with no other borrow.
-    let values = unsafe { std::slice::from_raw_parts_mut(ptr.cast::<R::Value>(), n) };
-    parts.class.decode_property(values, index, value)
+    // SAFETY: the caller guarantees `ptr` holds the class's `n` live values, borrowed
+    // nowhere else.
+    let values = unsafe { std::slice::from_raw_parts_mut(ptr.cast(), parts.table.len()) };
+    (parts, values)
 }
 
-unsafe fn runtime_same_property<R: RuntimeClass>(
-    context: Context,
-    a: *const u8,
-    b: *const u8,
-    index: usize,
-) -> bool {
-    let parts = parts::<R>(context);
-    let n = parts.table.len();
-    // SAFETY: the caller guarantees `a` and `b` hold `n` live values each, unchanged
-    // during the call (shared borrows, which may be of one object).
-    let (a, b) = unsafe {
-        (
-            std::slice::from_raw_parts(a.cast::<R::Value>(), n),
-            std::slice::from_raw_parts(b.cast::<R::Value>(), n),
-        )
-    };
-    parts.class.same_property(a, b, index)
-}
+/// The operations of runtime class `R`: its values are `[R::Value; n]`, `n` the
+/// entries of its table, and what is not the values' own (defaults, files, the
+/// properties that hang together) is the class's.
+struct Dynamic<R>(std::marker::PhantomData<R>);
 
-unsafe fn runtime_copy_property<R: RuntimeClass>(
-    context: Context,
-    dst: *mut u8,
-    src: *const u8,
-    index: usize,
-) {
-    let parts = parts::<R>(context);
-    let n = parts.table.len();
-    // SAFETY: the caller guarantees `dst` and `src` hold `n` live values each, of two
-    // different objects (so the slices do not overlap), `dst` borrowed nowhere else.
-    let (dst, src) = unsafe {
-        (
-            std::slice::from_raw_parts_mut(dst.cast::<R::Value>(), n),
-            std::slice::from_raw_parts(src.cast::<R::Value>(), n),
-        )
-    };
-    parts.class.copy_property(dst, src, index);
-}
+impl<R: RuntimeClass> Operations for Dynamic<R> {
+    unsafe fn default_in_place(cx: Context, dst: *mut u8) {
+        let parts = parts::<R>(cx);
+        let dst = dst.cast::<R::Value>();
+        for i in 0..parts.table.len() {
+            // SAFETY: the caller guarantees `dst` is valid for writes of the layout,
+            // `[R::Value; n]`, and aligned: value `i` is in it. A panic of
+            // `default_value` leaves the values written so far leaked, never dropped
+            // twice.
+            unsafe { dst.add(i).write(parts.class.default_value(i)) }
+        }
+    }
 
-unsafe fn runtime_save<R: RuntimeClass>(context: Context, ptr: *const u8, ar: &mut Archive<'_>) {
-    let parts = parts::<R>(context);
-    // SAFETY: the caller guarantees `ptr` holds `n` live values.
-    let values = unsafe { std::slice::from_raw_parts(ptr.cast::<R::Value>(), parts.table.len()) };
-    parts.class.save(values, ar);
-}
+    unsafe fn drop_in_place(cx: Context, ptr: *mut u8) {
+        let n = parts::<R>(cx).table.len();
+        let values = std::ptr::slice_from_raw_parts_mut(ptr.cast::<R::Value>(), n);
+        // SAFETY: the caller guarantees `ptr` holds `n` live values, not used again.
+        unsafe { values.drop_in_place() }
+    }
 
-unsafe fn runtime_load<R: RuntimeClass>(
-    context: Context,
-    ptr: *mut u8,
-    ar: &mut Archive<'_>,
-) -> Result<(), Error> {
-    let parts = parts::<R>(context);
-    let n = parts.table.len();
-    // SAFETY: the caller guarantees `ptr` holds `n` live values with no other borrow.
-    let values = unsafe { std::slice::from_raw_parts_mut(ptr.cast::<R::Value>(), n) };
-    parts.class.load(values, ar)
+    unsafe fn clone_in_place(cx: Context, src: *const u8, dst: *mut u8) {
+        let n = parts::<R>(cx).table.len();
+        let (src, dst) = (src.cast::<R::Value>(), dst.cast::<R::Value>());
+        for i in 0..n {
+            // SAFETY: the caller guarantees `src` holds `n` live values and `dst` is
+            // valid for writes of `n`, aligned and apart from `src`.
+            unsafe { dst.add(i).write((*src.add(i)).clone()) }
+        }
+    }
+
+    unsafe fn decode_property<'a>(cx: Context, at: *mut u8, i: usize, v: Value<'a>) -> Decoded<'a> {
+        // SAFETY: the caller guarantees `at` holds the live values, with no other borrow.
+        let (parts, values) = unsafe { values_mut::<R>(cx, at) };
+        parts.class.decode_property(values, i, v)
+    }
+
+    unsafe fn same_property(cx: Context, a: *const u8, b: *const u8, index: usize) -> bool {
+        // SAFETY: the caller guarantees `a` and `b` hold the live values, unchanged
+        // during the call (shared borrows, which may be of one object).
+        let ((parts, a), (_, b)) = unsafe { (values::<R>(cx, a), values::<R>(cx, b)) };
+        parts.class.same_property(a, b, index)
+    }
+
+    unsafe fn copy_property(cx: Context, dst: *mut u8, src: *const u8, index: usize) {
+        // SAFETY: the caller guarantees `dst` and `src` hold the live values of two
+        // different objects (so the slices do not overlap), `dst` borrowed nowhere else.
+        let ((parts, dst), (_, src)) = unsafe { (values_mut::<R>(cx, dst), values::<R>(cx, src)) };
+        parts.class.copy_property(dst, src, index);
+    }
+
+    unsafe fn save(cx: Context, ptr: *const u8, ar: &mut Archive<'_>) {
+        // SAFETY: the caller guarantees `ptr` holds the live values.
+        let (parts, values) = unsafe { values::<R>(cx, ptr) };
+        parts.class.save(values, ar);
+    }
+
+    unsafe fn load(cx: Context, ptr: *mut u8, ar: &mut Archive<'_>) -> Result<(), Error> {
+        // SAFETY: the caller guarantees `ptr` holds the live values, with no other borrow.
+        let (parts, values) = unsafe { values_mut::<R>(cx, ptr) };
+        parts.class.load(values, ar)
+    }
 }
 
 #[cfg(test)]

@@ -133,16 +133,15 @@ impl Class {
         properties: &'static [PropertyDescriptor],
         deprecated: &'static [Key],
     ) -> Class {
-        Class {
+        let type_name = std::any::type_name::<T>;
+        Class::with(
             name,
-            crc: key_crc(name),
-            aliases: &[],
             version,
             properties,
             deprecated,
-            type_name: std::any::type_name::<T>,
-            ops: ClassOps::of::<T>(),
-        }
+            type_name,
+            ClassOps::of::<T>(),
+        )
     }
 
     /// The descriptor of a class defined at run time by `class` (one read from a schema
@@ -164,6 +163,20 @@ impl Class {
         deprecated: &'static [Key],
     ) -> Class {
         let (ops, properties) = ClassOps::runtime(class);
+        let type_name = std::any::type_name::<R>;
+        Class::with(name, version, properties, deprecated, type_name, ops)
+    }
+
+    /// The class of the values `ops` acts on, `properties` their table (which the two
+    /// constructors above vouch for).
+    const fn with(
+        name: &'static str,
+        version: u32,
+        properties: &'static [PropertyDescriptor],
+        deprecated: &'static [Key],
+        type_name: fn() -> &'static str,
+        ops: ClassOps,
+    ) -> Class {
         Class {
             name,
             crc: key_crc(name),
@@ -171,7 +184,7 @@ impl Class {
             version,
             properties,
             deprecated,
-            type_name: std::any::type_name::<R>,
+            type_name,
             ops,
         }
     }

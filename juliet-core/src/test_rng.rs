@@ -19,3 +19,12 @@ pub(crate) fn bits() -> impl FnMut() -> u64 {
     let mut rng = rng();
     move || rng.next_u64()
 }
+
+/// A run of 1 to `max` decimal digits made from `state` (the random bits of one draw):
+/// its length from the low bits, its digits those of `state >> shift`, zero-padded to
+/// `max`.
+pub(crate) fn digits(state: u64, max: u64, shift: u32) -> String {
+    let mut s = format!("{:0width$}", state >> shift, width = max as usize);
+    s.truncate((state % max + 1) as usize);
+    s
+}

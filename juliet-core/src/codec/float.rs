@@ -393,9 +393,8 @@ mod tests {
         let mut bits = crate::test_rng::bits();
         for _ in 0..200_000 {
             let state = bits();
-            let digits = (state % 16 + 1) as usize;
-            let mut s = format!("{:016}", state >> 12);
-            s.truncate(digits);
+            let mut s = crate::test_rng::digits(state, 16, 12);
+            let digits = s.len();
             let point = (state >> 4) as usize % (digits + 1);
             if point < digits {
                 s.insert(point.max(1), '.');

@@ -326,9 +326,7 @@ mod tests {
         let mut bits = crate::test_rng::bits();
         for _ in 0..20_000 {
             let state = bits();
-            let digits = (state % 20 + 1) as usize;
-            let mut s = format!("{:020}", state >> 1);
-            s.truncate(digits);
+            let mut s = crate::test_rng::digits(state, 20, 1);
             match state >> 60 {
                 0..=5 => s.insert(0, '-'),
                 6 => s.insert(0, '+'),

@@ -409,11 +409,16 @@ mod char_tests {
 
     #[test]
     fn chars_are_one_character_strings() {
-        assert_eq!(enc('x'), "x");
-        assert_eq!(enc('é'), "é");
-        assert_eq!(enc(' '), "\" \"");
-        assert_eq!(enc('#'), "\"#\"");
-        assert_eq!(enc('\n'), "\"\\n\"");
+        let written = [
+            ('x', "x"),
+            ('é', "é"),
+            (' ', "\" \""),
+            ('#', "\"#\""),
+            ('\n', "\"\\n\""),
+        ];
+        for (c, text) in written {
+            assert_eq!(enc(c), text, "{c:?}");
+        }
         for c in ['x', ' ', '#', '"', '\\', '\n', '~', ';', '\u{1F600}'] {
             assert_eq!(dec::<char>(&enc(c)), Ok(c), "{c:?}");
         }

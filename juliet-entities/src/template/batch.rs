@@ -126,12 +126,8 @@ mod tests {
             health: 50.0,
             ..Inert::default_value()
         };
-        PropertyDelta::new(values)
-            .with("Scale")
-            .unwrap()
-            .with("Mass")
-            .unwrap()
-            .with("Health")
+        (["Scale", "Mass", "Health"].into_iter())
+            .try_fold(PropertyDelta::new(values), PropertyDelta::with)
             .unwrap()
     }
 

@@ -236,12 +236,8 @@ pub(super) mod tests {
             mass: -1.0, // not chosen: the template's 250 stays
             ..Inert::default_value()
         };
-        let placed = PropertyDelta::new(values.clone())
-            .with("MeshAsset")
-            .unwrap()
-            .with("Scale")
-            .unwrap()
-            .with("Health")
+        let placed = (["MeshAsset", "Scale", "Health"].into_iter())
+            .try_fold(PropertyDelta::new(values.clone()), PropertyDelta::with)
             .unwrap()
             .at(Vec3::X);
         let unplaced = PropertyDelta::new(values).with("health").unwrap();

@@ -481,10 +481,9 @@ mod tests {
     fn entries_of_unknown_type_are_asked() {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path();
-        fs::write(dir.join("b.jasset"), "").unwrap();
-        fs::write(dir.join("a.jasset"), "").unwrap();
-        fs::write(dir.join(".c.jasset.tmp"), "").unwrap();
-        fs::write(dir.join("d.tmp"), "").unwrap();
+        for file in ["b.jasset", "a.jasset", ".c.jasset.tmp", "d.tmp"] {
+            fs::write(dir.join(file), "").unwrap();
+        }
         fs::create_dir(dir.join("sub.jasset")).unwrap();
         std::os::unix::fs::symlink(dir.join("a.jasset"), dir.join("link.jasset")).unwrap();
         let mut lister = Lister::new(dir);

@@ -353,8 +353,6 @@ fn print_text(
     style: Style,
 ) -> std::io::Result<()> {
     let j = &ins.json;
-    // What comes from the file is printed with its control characters escaped.
-    let esc = |text: &str| juliet_core::escape_controls(text).into_owned();
     let s = |v: &Json| match v {
         Json::String(s) => esc(s),
         Json::Null => "-".to_owned(),
@@ -393,6 +391,31 @@ fn print_text(
         ins.properties.iter().filter(|p| p.overridden).count(),
         style.paint(Paint::Yellow, "*")
     )?;
+    print_rows(out, ins, style)?;
+    if !unknown.is_empty() {
+        write!(out, "  unknown keys (kept on save): ")?;
+        for (i, u) in unknown.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(out, "{sep}{}", juliet_core::escape_controls(u.key()))?;
+        }
+        writeln!(out)?;
+    }
+    if let Some(warnings) = j["warnings"].as_array() {
+        for w in warnings {
+            writeln!(out, "{}", style.paint(Paint::Yellow, &s(w)))?;
+        }
+    }
+    Ok(())
+}
+
+/// What comes from the file, its control characters escaped for printing.
+fn esc(text: &str) -> String {
+    juliet_core::escape_controls(text).into_owned()
+}
+
+/// The property rows of [`print_text`]: an override marked `*`, an inherited value
+/// dimmed with where it comes from.
+fn print_rows(out: &mut dyn Write, ins: &Inspection, style: Style) -> std::io::Result<()> {
     let width = ins
         .properties
         .iter()
@@ -422,19 +445,6 @@ fn print_text(
                 style.paint(Paint::Dim, &format!("{line}{from}"))
             };
             writeln!(out, "    {line}")?;
-        }
-    }
-    if !unknown.is_empty() {
-        write!(out, "  unknown keys (kept on save): ")?;
-        for (i, u) in unknown.iter().enumerate() {
-            let sep = if i == 0 { "" } else { ", " };
-            write!(out, "{sep}{}", juliet_core::escape_controls(u.key()))?;
-        }
-        writeln!(out)?;
-    }
-    if let Some(warnings) = j["warnings"].as_array() {
-        for w in warnings {
-            writeln!(out, "{}", style.paint(Paint::Yellow, &s(w)))?;
         }
     }
     Ok(())

@@ -1,6 +1,6 @@
 //! [`Class`] descriptors and the [`Reflect`] trait that `#[derive(Entity)]` implements,
 //! with the `Reflect`-typed entry points to the type-erased layer ([`crate::erased`]):
-//! `ClassOps::of` and the typed property access ([`PropertyDescriptor::encode`],
+//! [`Class::of`] and the typed property access ([`PropertyDescriptor::encode`],
 //! [`PropertyDescriptor::decode_into`], [`PropertyDescriptor::same_value`],
 //! [`PropertyDescriptor::copy_value`]).
 //!
@@ -127,6 +127,11 @@ impl Class {
     /// trusting it: each descriptor's offset must be that of a field of `T` whose type
     /// is the one its operations were made for ([`PropertyDescriptor::new::<F>`] with
     /// the field's type `F`). An empty table is always right.
+    ///
+    /// It is how a `Reflect` impl makes its own `CLASS` (`T::CLASS` is the class this
+    /// returns). The class's operations set, compare and copy a property by its index in
+    /// `T::CLASS.properties()`, so a class of `T` with another table (one that also
+    /// describes `T`) would reach other fields than its table names, never unsound ones.
     pub const unsafe fn of<T: Reflect>(
         name: &'static str,
         version: u32,

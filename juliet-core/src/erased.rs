@@ -12,9 +12,9 @@
 //!
 //! This module does not depend on [`crate::class`]: it knows a class's Rust type only
 //! through a crate-private trait that `class` implements for every
-//! [`Reflect`](crate::Reflect) type. The `Reflect`-typed public entry points
-//! (`ClassOps::of`, and [`PropertyDescriptor::encode`] and its siblings) are defined
-//! in `class` and call the crate-private ones here.
+//! [`Reflect`](crate::Reflect) type. The `Reflect`-typed entry points (`ClassOps::of`,
+//! behind the public [`crate::Class::of`], and [`PropertyDescriptor::encode`] and its
+//! siblings) are defined in `class` and call the crate-private ones here.
 
 use std::alloc::Layout;
 use std::any::{Any, TypeId};

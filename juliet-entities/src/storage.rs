@@ -7,8 +7,8 @@
 //! `unsafe`; the constructs' tick batches (`batch` in the `juliet-constructs` crate) are
 //! the other `unsafe` module above `juliet-core`. This one is a small
 //! "blob vector": element layout and type identity come from [`ClassOps::layout`] and
-//! [`ClassOps::is`] (private copies made by `ClassOps::of::<T>()`, which no hand-built
-//! [`Class`] can forge), values are created with the class's default-init stub in their
+//! [`ClassOps::is`] (fixed when the class is made, by `Class::of` or the checked
+//! `Class::runtime`; a `Class`'s fields are private), values are created with the class's default-init stub in their
 //! final slot, moved only bitwise (by growth and by swap-and-pop) and dropped with the
 //! class's drop. Zero-sized kinds never allocate; over-aligned kinds get memory of their
 //! alignment. Each slot records the index of its base record (docs/design.md, section
@@ -666,9 +666,10 @@ impl Drop for KindStorage {
 
 // SAFETY: a `KindStorage` owns its values (it allocates, moves and drops them; the raw
 // `data` pointer is never shared with another owner), so sending it sends those values.
-// Their type is the one `class.ops` was made for: `ClassOps` is built only by
-// `ClassOps::of::<T>()` with `T: Reflect`, its layout and type id are private copies,
-// and `Reflect: Send`, so every value a storage can hold is `Send`. The other fields
+// Their type is the one `class.ops()` was made for, fixed when the class is made: a
+// `T: Reflect` (`Class::of`, and `Reflect: Send`) or the `[R::Value; n]` of a
+// `R: RuntimeClass` (`Class::runtime`, and `R::Value: Send`), so every value a storage
+// can hold is `Send`. The other fields
 // (`&'static Class`, whose fields are plain data and function pointers, `TypeId`,
 // `Layout`, `Vec<u32>`) are `Send` on their own.
 unsafe impl Send for KindStorage {}
@@ -677,7 +678,8 @@ unsafe impl Send for KindStorage {}
 // values (`as_slice`, `get`, `encode_property`, `same_property`, `save`, `as_ptr`, whose
 // pointer is only read through by its `unsafe` callers) or the bookkeeping fields, and
 // nothing in the storage has interior mutability. Sharing `&T` between threads needs
-// `T: Sync`, which holds for every storable type as above (`Reflect: Sync`).
+// `T: Sync`, which holds for every storable type as above (`Reflect: Sync`,
+// `R::Value: Sync`).
 unsafe impl Sync for KindStorage {}
 
 static_assertions::assert_impl_all!(KindStorage: Send, Sync);

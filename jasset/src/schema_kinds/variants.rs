@@ -202,7 +202,9 @@ impl EnumLeaves {
     ///
     /// # Errors
     /// As [`EnumLeaves::read_variant`] and [`EnumLeaves::read_field`]; `values` are
-    /// unchanged then.
+    /// unchanged then, but for a field read when the variant was not `given`: the
+    /// variant it took stays, as with the game's loader (`decode_variant_field` switches
+    /// before the field's codec reads).
     pub(super) fn decode<'a>(
         &self,
         values: &mut [DynValue],
@@ -318,7 +320,9 @@ impl EnumLeaves {
     }
 
     /// Reads field `f` into `values`. When the variant in use lacks it and the file has
-    /// not `given` the variant, the one variant with that field is taken first.
+    /// not `given` the variant, the one variant with that field is taken first, and
+    /// stays taken when the field's value does not read (as the game's
+    /// `decode_variant_field` does).
     ///
     /// # Errors
     /// The field's codec's, and a `Custom` error naming the variants that have the field

@@ -88,7 +88,8 @@ pub(crate) enum SchemaError {
         reason: String,
     },
     /// A property's type word says what cannot hold: a variant or a variant's field
-    /// given twice, a field whose type differs from its leaf's.
+    /// given twice, a field whose type differs from its leaf's, a value on a switch
+    /// where it gives nothing a value.
     #[error("{at}: type `{ty}`: {reason}")]
     BadWord {
         /// The property, at its type word.
@@ -381,6 +382,22 @@ fn switched_texts(word: &str) -> Vec<(usize, &str, &str)> {
     texts
 }
 
+/// The first `=TEXT` of `word` that gives nothing a value (its text): any but those of
+/// the fields of its variants ([`switched_texts`]) when `variant_leaf` says the word is
+/// a variant leaf's, and any at all otherwise.
+fn stray_text(word: &str, variant_leaf: bool) -> Option<&str> {
+    let start = word.as_ptr() as usize;
+    let kept: Vec<usize> = match variant_leaf {
+        true => (switched_texts(word).into_iter())
+            .map(|(.., text)| text.as_ptr() as usize - start)
+            .collect(),
+        false => Vec::new(),
+    };
+    let (at, _) = (word.match_indices('=')).find(|(at, _)| !kept.contains(&(at + 1)))?;
+    let rest = &word[at + 1..];
+    Some(&rest[..rest.find([',', ')', '|']).unwrap_or(rest.len())])
+}
+
 /// `inner` split at each `separator` outside parentheses; `None` for unbalanced ones.
 fn split_outside(inner: &str, separator: char) -> Option<Vec<&str>> {
     let (mut depth, mut start, mut parts) = (0u32, 0, Vec::new());
@@ -492,6 +509,16 @@ fn make_property(entry: &Located, path: &Path, i: usize) -> Result<MadeProperty,
     let (mut ty, mut shape) = (written, None);
     let keys = entry.class.properties.iter().map(|(k, ..)| k.as_str());
     let leaf = variants::variant_leaf(written, key, keys);
+    if let Some(text) = stray_text(word, leaf.is_some()) {
+        return Err(Box::new(SchemaError::BadWord {
+            at: place(at.type_column),
+            ty: word.clone(),
+            reason: format!(
+                "`={text}` gives a value only to a field of the word of an enum field's \
+                 variant leaf (a property with field leaves `{key}.Field`)"
+            ),
+        }));
+    }
     if let Some((unit, variants)) = leaf {
         let switched = variants::switched_values(variants, switched_texts(word));
         let switched = switched.map_err(|(found, reason)| SchemaError::BadDefault {

@@ -1,6 +1,7 @@
 //! Schema words of an enum with data that cannot hold, refused when the kind is made,
-//! at the schema's line: a field whose type is not its leaf's, a variant or field given
-//! twice, and field leaf defaults that contradict the default variant.
+//! at the schema's line: a field's value on a switch where it gives nothing a value, a
+//! field whose type is not its leaf's, a variant or field given twice, and field leaf
+//! defaults that contradict the default variant.
 
 use super::*;
 
@@ -48,6 +49,29 @@ fn a_variant_or_a_field_given_twice_is_refused() {
         err.ends_with("field `X` of `OnTouch` is given twice"),
         "{err}"
     );
+}
+
+#[test]
+fn a_value_on_a_switch_is_only_in_a_variant_leafs_word() {
+    for (line, text) in [
+        ("property R record(R(X:f32=zz)) R()", "zz"),
+        ("property L list(enum(A|B(X:f32=zz))) []", "zz"),
+        ("property T enum(A|B(X:f32=zz)) A", "zz"),
+        (
+            "property T enum(A|B(X:list(enum(C|D(Y:f32=yy))))) A\nproperty T.X list(enum(C|D(Y:f32)))",
+            "yy",
+        ),
+    ] {
+        let err = refused(&format!("{line}\n"));
+        assert!(
+            err.starts_with("SCHEMA:5:")
+                && err.contains(&format!(
+                    "`={text}` gives a value only to a field of the word of an enum field's \
+                     variant leaf"
+                )),
+            "{line}: {err}"
+        );
+    }
 }
 
 #[test]

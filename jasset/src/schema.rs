@@ -266,11 +266,12 @@ fn leaf_type_name(
 /// A variant's field in the word of its variant leaf: `Key:type`, and `=TEXT` after it
 /// when `text`, the field's value when its variant is switched to, is not its type's
 /// zero value (which the stock tool gives otherwise: a unit enum's `#[default]` that is
-/// not its first variant) and fits in the word (one line without `,|()=\`).
+/// not its first variant) and fits in the word (one line without `,|()=\`, a space, a
+/// tab or `"`: `read_property` splits a schema line at spaces).
 fn switched_field(key: &str, ty: &'static PropertyType, text: &str) -> String {
     let mut zero = String::new();
     juliet_core::Codec::encode(&DynValue::default_of(ty), &mut zero);
-    let fits = !text.contains(['\n', ',', '|', '(', ')', '=', '\\']);
+    let fits = !text.contains(['\n', ',', '|', '(', ')', '=', '\\', ' ', '\t', '"']);
     match text != zero && fits {
         true => format!("{key}:{}={text}", type_name(ty)),
         false => format!("{key}:{}", type_name(ty)),

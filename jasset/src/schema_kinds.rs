@@ -87,6 +87,18 @@ pub(crate) enum SchemaError {
         /// Why it does not read.
         reason: String,
     },
+    /// A property's type word says what cannot hold: a variant or a variant's field
+    /// given twice, a field whose type differs from its leaf's, a value on a switch
+    /// where it gives nothing a value.
+    #[error("{at}: type `{ty}`: {reason}")]
+    BadWord {
+        /// The property, at its type word.
+        at: PropertyPlace,
+        /// The type word.
+        ty: String,
+        /// What cannot hold.
+        reason: String,
+    },
     /// Two classes of the schema (or one and a compiled class) answer to one name.
     #[error("{}: {message}", path.display())]
     Clash {
@@ -370,6 +382,22 @@ fn switched_texts(word: &str) -> Vec<(usize, &str, &str)> {
     texts
 }
 
+/// The first `=TEXT` of `word` that gives nothing a value (its text): any but those of
+/// the fields of its variants ([`switched_texts`]) when `variant_leaf` says the word is
+/// a variant leaf's, and any at all otherwise.
+fn stray_text(word: &str, variant_leaf: bool) -> Option<&str> {
+    let start = word.as_ptr() as usize;
+    let kept: Vec<usize> = match variant_leaf {
+        true => (switched_texts(word).into_iter())
+            .map(|(.., text)| text.as_ptr() as usize - start)
+            .collect(),
+        false => Vec::new(),
+    };
+    let (at, _) = (word.match_indices('=')).find(|(at, _)| !kept.contains(&(at + 1)))?;
+    let rest = &word[at + 1..];
+    Some(&rest[..rest.find([',', ')', '|']).unwrap_or(rest.len())])
+}
+
 /// `inner` split at each `separator` outside parentheses; `None` for unbalanced ones.
 fn split_outside(inner: &str, separator: char) -> Option<Vec<&str>> {
     let (mut depth, mut start, mut parts) = (0u32, 0, Vec::new());
@@ -419,55 +447,20 @@ fn leak_keys(names: &[String]) -> &'static [Key] {
 fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaError>> {
     let class = &entry.class;
     let mut table = Vec::with_capacity(class.properties.len());
+    let mut types = Vec::with_capacity(class.properties.len());
     let mut defaults = Vec::with_capacity(class.properties.len());
     let mut variant_shapes = Vec::new();
-    for (i, ((key, word, default), at)) in
-        class.properties.iter().zip(&entry.properties).enumerate()
-    {
-        let place = |column| PropertyPlace {
-            path: path.to_path_buf(),
-            line: at.line,
-            column,
-            class: class.name.clone(),
-            key: key.clone(),
-        };
-        let Some(mut ty) = parse_type(word) else {
-            return Err(Box::new(SchemaError::UnknownType {
-                at: place(at.type_column),
-                ty: word.clone(),
-            }));
-        };
-        let keys = class.properties.iter().map(|(k, ..)| k.as_str());
-        if let Some((unit, shape)) = variants::variant_leaf(ty, key, keys) {
-            let switched = variants::switched_values(shape, switched_texts(word));
-            let switched = switched.map_err(|(found, reason)| SchemaError::BadDefault {
-                at: place(at.type_column),
-                ty: word.clone(),
-                found,
-                reason,
-            })?;
-            ty = unit;
+    for i in 0..class.properties.len() {
+        let (p, ty, default, shape) = make_property(entry, path, i)?;
+        if let Some((shape, switched)) = shape {
             variant_shapes.push((i, shape, switched));
         }
-        let mut value = DynValue::default_of(ty);
-        if default.is_empty() {
-            value = DynValue::Absent(ty);
-        } else if let Err(e) =
-            juliet_core::Codec::decode_into(&mut value, Value::from_text(default))
-        {
-            return Err(Box::new(SchemaError::BadDefault {
-                at: place(at.default_column),
-                ty: ty.to_string(),
-                found: default.clone(),
-                reason: e.kind.to_string(),
-            }));
-        }
-        defaults.push(value);
-        let key = leak(key);
-        let offset = i * std::mem::size_of::<DynValue>();
-        let mut p = PropertyDescriptor::new::<DynValue>(key, key, offset, &[]);
-        p.property_type = *ty;
         table.push(p);
+        types.push(ty);
+        defaults.push(default);
+    }
+    if let Some(fault) = variants::fault(&table, &types, &defaults, &variant_shapes) {
+        return Err(Box::new(fault_error(entry, path, fault)));
     }
     let name = leak(&class.name);
     let version = class.version.max(1);
@@ -486,6 +479,103 @@ fn make_kind(entry: &Located, path: &Path) -> Result<&'static Class, Box<SchemaE
     Ok(Box::leak(Box::new(
         runtime.with_aliases(leak_keys(&class.aliases)),
     )))
+}
+
+/// A property as a schema kind has it ([`make_property`]).
+type MadeProperty = (
+    PropertyDescriptor,
+    &'static PropertyType,
+    DynValue,
+    Option<(variants::Shape, variants::Switched)>,
+);
+
+/// Property `i` of schema class `entry` (read from `path`) as a schema kind has it: its
+/// table entry, the type its schema word names (an enum with data for a variant leaf,
+/// whose table entry is the unit enum of its variants), its default, and for a variant
+/// leaf the shape of its enum and its fields' values on a switch.
+///
+/// # Errors
+/// A [`SchemaError`] at the property's type word or default.
+fn make_property(entry: &Located, path: &Path, i: usize) -> Result<MadeProperty, Box<SchemaError>> {
+    let (key, word, default) = &entry.class.properties[i];
+    let at = &entry.properties[i];
+    let place = |column| place_of(entry, path, i, column);
+    let Some(written) = parse_type(word) else {
+        return Err(Box::new(SchemaError::UnknownType {
+            at: place(at.type_column),
+            ty: word.clone(),
+        }));
+    };
+    let (mut ty, mut shape) = (written, None);
+    let keys = entry.class.properties.iter().map(|(k, ..)| k.as_str());
+    let leaf = variants::variant_leaf(written, key, keys);
+    if let Some(text) = stray_text(word, leaf.is_some()) {
+        return Err(Box::new(SchemaError::BadWord {
+            at: place(at.type_column),
+            ty: word.clone(),
+            reason: format!(
+                "`={text}` gives a value only to a field of the word of an enum field's \
+                 variant leaf (a property with field leaves `{key}.Field`)"
+            ),
+        }));
+    }
+    if let Some((unit, variants)) = leaf {
+        let switched = variants::switched_values(variants, switched_texts(word));
+        let switched = switched.map_err(|(found, reason)| SchemaError::BadDefault {
+            at: place(at.type_column),
+            ty: word.clone(),
+            found,
+            reason,
+        })?;
+        ty = unit;
+        shape = Some((variants, switched));
+    }
+    let mut value = DynValue::default_of(ty);
+    if default.is_empty() {
+        value = DynValue::Absent(ty);
+    } else if let Err(e) = juliet_core::Codec::decode_into(&mut value, Value::from_text(default)) {
+        return Err(Box::new(SchemaError::BadDefault {
+            at: place(at.default_column),
+            ty: ty.to_string(),
+            found: default.clone(),
+            reason: e.kind.to_string(),
+        }));
+    }
+    let key = leak(key);
+    let offset = i * std::mem::size_of::<DynValue>();
+    let mut p = PropertyDescriptor::new::<DynValue>(key, key, offset, &[]);
+    p.property_type = *ty;
+    Ok((p, written, value, shape))
+}
+
+/// Where property `i` of schema class `entry` (read from `path`) is, at `column`.
+fn place_of(entry: &Located, path: &Path, i: usize, column: u32) -> PropertyPlace {
+    PropertyPlace {
+        path: path.to_path_buf(),
+        line: entry.properties[i].line,
+        column,
+        class: entry.class.name.clone(),
+        key: entry.class.properties[i].0.clone(),
+    }
+}
+
+/// The error of `fault`, a fault of the enums with data of schema class `entry` (read
+/// from `path`): at the variant leaf's type word, or at the field leaf's default.
+fn fault_error(entry: &Located, path: &Path, fault: variants::Fault) -> SchemaError {
+    let words = &entry.class.properties;
+    match fault {
+        variants::Fault::Word(i, reason) => SchemaError::BadWord {
+            at: place_of(entry, path, i, entry.properties[i].type_column),
+            ty: words[i].1.clone(),
+            reason,
+        },
+        variants::Fault::Default(i, reason) => SchemaError::BadDefault {
+            at: place_of(entry, path, i, entry.properties[i].default_column),
+            ty: words[i].1.clone(),
+            found: words[i].2.clone(),
+            reason,
+        },
+    }
 }
 
 /// Whether schema entry `entry` is for a class `registry` knows: a compiled class

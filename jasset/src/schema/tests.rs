@@ -168,3 +168,25 @@ fn a_bad_schema_line_is_named() {
         err.to_string()
     );
 }
+
+/// A field's value on a switch with a space, tab or `"` is left out of the word: a
+/// schema line is split at spaces, so it would not read back.
+#[test]
+fn a_switched_value_with_a_space_tab_or_quote_is_left_out() {
+    assert_eq!(
+        switched_field("X", &PropertyType::Floats(3), "1 2 3"),
+        "X:floats3"
+    );
+    assert_eq!(
+        switched_field("X", &PropertyType::String, "a\tb"),
+        "X:string"
+    );
+    assert_eq!(
+        switched_field("X", &PropertyType::String, "\"a\""),
+        "X:string"
+    );
+    assert_eq!(
+        switched_field("X", &PropertyType::String, "ab"),
+        "X:string=ab"
+    );
+}

@@ -551,6 +551,7 @@ fn setting_a_field_of_a_variant_not_in_use_is_refused_as_the_game_refuses_it() {
 }
 
 mod templates;
+mod words;
 
 /// An enum with data whose variant has a field of a unit enum whose default is not its
 /// first variant.

@@ -28,6 +28,7 @@ use juliet_core::{
 };
 
 use super::value::DynValue;
+use crate::schema::type_name;
 
 /// Each variant of an enum with data: its name and its fields' keys and types.
 pub(super) type Shape = &'static [(
@@ -84,6 +85,92 @@ pub(super) fn switched_values(
         values.push((v, key, value));
     }
     Ok(values)
+}
+
+/// What does not hold in the enums with data of a schema kind.
+#[derive(Debug)]
+pub(super) enum Fault {
+    /// The word of the variant leaf at this table entry, and why.
+    Word(usize, String),
+    /// The default of the field leaf at this table entry, and why.
+    Default(usize, String),
+}
+
+/// The first fault of the enums with data of a schema kind whose table is `table`, whose
+/// properties' schema types (an enum with data for a variant leaf) are `types` and
+/// defaults `defaults`, and whose variant leaves are `variants` ([`EnumLeaves::find`]):
+/// a variant or a variant's field key given twice, a field whose type in the word is
+/// not its leaf's, or a field leaf whose default is absent when the default variant
+/// has the field, or given when it has not (a file `fmt` writes would not check).
+pub(super) fn fault(
+    table: &[PropertyDescriptor],
+    types: &[&'static PropertyType],
+    defaults: &[DynValue],
+    variants: &[(usize, Shape, Switched)],
+) -> Option<Fault> {
+    for &(i, shape, _) in variants {
+        if let Some(reason) = repeated(shape) {
+            return Some(Fault::Word(i, reason));
+        }
+        let v = match defaults[i] {
+            DynValue::Enum { index, .. } => index,
+            _ => 0,
+        };
+        for (j, p) in table.iter().enumerate() {
+            let field = field_key(table[i].key, p.key).filter(|f| owns_any(shape, f));
+            let Some(field) = field else {
+                continue;
+            };
+            if let Some(reason) = other_type(shape, field, types[j]) {
+                return Some(Fault::Word(i, reason));
+            }
+            let owned = shape[v].1.iter().any(|(k, _)| keys_equal(k, field));
+            let name = shape[v].0;
+            match (owned, matches!(defaults[j], DynValue::Absent(_))) {
+                (true, true) => {
+                    let reason = format!("the default variant `{name}` has this field: give it");
+                    return Some(Fault::Default(j, reason));
+                }
+                (false, false) => {
+                    let reason =
+                        format!("the default variant `{name}` has no such field: leave it out");
+                    return Some(Fault::Default(j, reason));
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// Why `shape` does not hold when a variant or a variant's field key is in it twice.
+fn repeated(shape: Shape) -> Option<String> {
+    for (n, (name, fields)) in shape.iter().enumerate() {
+        if shape[..n].iter().any(|(other, _)| keys_equal(other, name)) {
+            return Some(format!("variant `{name}` is given twice"));
+        }
+        for (m, (key, _)) in fields.iter().enumerate() {
+            if fields[..m].iter().any(|(other, _)| keys_equal(other, key)) {
+                return Some(format!("field `{key}` of `{name}` is given twice"));
+            }
+        }
+    }
+    None
+}
+
+/// Why the fields keyed `field` of `shape` do not hold when one's type is not `leaf`,
+/// the type of their leaf.
+fn other_type(shape: Shape, field: &str, leaf: &PropertyType) -> Option<String> {
+    let (name, ty) = shape.iter().find_map(|(name, fields)| {
+        let mut fields = fields.iter();
+        let other = fields.find(|(k, ty)| keys_equal(k, field) && **ty != *leaf);
+        other.map(|(_, ty)| (name, ty))
+    })?;
+    Some(format!(
+        "field `{field}` of `{name}` is a {} here, but its leaf `.{field}` is a {}",
+        type_name(ty),
+        type_name(leaf)
+    ))
 }
 
 /// The type a schema kind's table gives property `key` of schema type `ty`, and the
@@ -202,7 +289,9 @@ impl EnumLeaves {
     ///
     /// # Errors
     /// As [`EnumLeaves::read_variant`] and [`EnumLeaves::read_field`]; `values` are
-    /// unchanged then.
+    /// unchanged then, but for a field read when the variant was not `given`: the
+    /// variant it took stays, as with the game's loader (`decode_variant_field` switches
+    /// before the field's codec reads).
     pub(super) fn decode<'a>(
         &self,
         values: &mut [DynValue],
@@ -318,7 +407,9 @@ impl EnumLeaves {
     }
 
     /// Reads field `f` into `values`. When the variant in use lacks it and the file has
-    /// not `given` the variant, the one variant with that field is taken first.
+    /// not `given` the variant, the one variant with that field is taken first, and
+    /// stays taken when the field's value does not read (as the game's
+    /// `decode_variant_field` does).
     ///
     /// # Errors
     /// The field's codec's, and a `Custom` error naming the variants that have the field

@@ -323,9 +323,7 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        let mut bits = crate::test_rng::bits();
-        for _ in 0..20_000 {
-            let state = bits();
+        for state in std::iter::repeat_with(crate::test_rng::bits()).take(20_000) {
             let mut s = crate::test_rng::digits(state, 20, 1);
             match state >> 60 {
                 0..=5 => s.insert(0, '-'),

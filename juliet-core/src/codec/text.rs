@@ -409,14 +409,13 @@ mod char_tests {
 
     #[test]
     fn chars_are_one_character_strings() {
-        let written = [
+        for (c, text) in [
             ('x', "x"),
             ('é', "é"),
             (' ', "\" \""),
             ('#', "\"#\""),
             ('\n', "\"\\n\""),
-        ];
-        for (c, text) in written {
+        ] {
             assert_eq!(enc(c), text, "{c:?}");
         }
         for c in ['x', ' ', '#', '"', '\\', '\n', '~', ';', '\u{1F600}'] {

@@ -280,10 +280,10 @@ pub(super) mod tests {
 
     #[test]
     fn a_typed_delta_of_another_kind_creates_nothing() {
-        let (cache, crc) = rock_cache();
-        let template = cache.find(crc).unwrap();
         let mut m = EntityManager::new();
         m.make_entity::<Inert>(Vec3::ZERO);
+        let (cache, crc) = rock_cache();
+        let template = cache.find(crc).unwrap();
         let delta = PropertyDelta::new(Projectile::default_value())
             .with("Damage")
             .unwrap();

@@ -422,11 +422,10 @@ impl EnumLeaves {
         value: Value<'a>,
     ) -> Result<(), ValueError<'a>> {
         let (entry, field, _) = self.fields[f];
-        let owners: Vec<usize> = (0..self.shape.len())
-            .filter(|&v| self.owns(v, field))
-            .collect();
-        if !self.owns(self.in_use(values), field) && !given {
-            if let [v] = owners[..] {
+        let owners = || (0..self.shape.len()).filter(|&v| self.owns(v, field));
+        if !given && !self.owns(self.in_use(values), field) {
+            let mut found = owners();
+            if let (Some(v), None) = (found.next(), found.next()) {
                 self.to_variant(values, v);
             }
         }
@@ -434,10 +433,7 @@ impl EnumLeaves {
         if self.owns(current, field) {
             return values[entry].decode_into(value);
         }
-        let owners: Vec<String> = owners
-            .iter()
-            .map(|&v| format!("`{}`", self.names[v]))
-            .collect();
+        let owners: Vec<String> = owners().map(|v| format!("`{}`", self.names[v])).collect();
         Err(ValueError::new(
             ValueErrorKind::Custom(format!(
                 "`{field}` is a field of {}, not of `{}`, the variant in use (give the field's \

@@ -48,8 +48,13 @@ enum Repr<'a> {
     /// last: read with the tokenizer's line rules ([`crate::token::block_line`]).
     Block(&'a str),
     /// One value line, already trimmed and known not to be a comment (an element of a
-    /// list, a token of a line): read with no scan.
-    Line(&'a str),
+    /// list, a token of a line): read with no scan. The line is `text[..len]`; `text`
+    /// may run on past it (the lines after it), which number codecs may look at in
+    /// whole words but never read as the value.
+    Line {
+        text: &'a str,
+        len: usize,
+    },
     /// The value lines of a block in the writer's canonical form (each line as it is,
     /// `\n` between them; none blank, a comment or trimmed by the tokenizer).
     Canonical(&'a str),
@@ -100,8 +105,16 @@ impl<'a> Value<'a> {
     /// list or map, or one token of a line, as the container codecs hand it on.
     #[inline]
     pub(crate) fn one_line(line: &'a str) -> Value<'a> {
+        Value::line_of(line, line.len())
+    }
+
+    /// The one value line `text[..len]` (as [`Value::one_line`]) of a text that runs on
+    /// past it. `len` must be at a character boundary of `text`.
+    #[inline]
+    pub(crate) fn line_of(text: &'a str, len: usize) -> Value<'a> {
+        debug_assert!(text.is_char_boundary(len));
         Value {
-            repr: Repr::Line(line),
+            repr: Repr::Line { text, len },
         }
     }
 
@@ -122,7 +135,7 @@ impl<'a> Value<'a> {
             Repr::Spans { src, spans } => LinesOf::Spans(src, spans.iter()),
             Repr::Text(text) => LinesOf::Text(text.split('\n')),
             Repr::Block(region) => LinesOf::Block(region.split('\n')),
-            Repr::Line(line) => LinesOf::One(Some(line)),
+            Repr::Line { text, len } => LinesOf::One(Some(&text[..len])),
             Repr::Canonical(region) => LinesOf::Canonical(Some(region)),
         })
     }
@@ -151,7 +164,7 @@ impl<'a> Value<'a> {
         match self.repr {
             Repr::Spans { spans, .. } => spans.len(),
             Repr::Text(_) | Repr::Block(_) => self.lines().count(),
-            Repr::Line(_) => 1,
+            Repr::Line { .. } => 1,
             Repr::Canonical(region) => 1 + region.bytes().filter(|&b| b == b'\n').count(),
         }
     }
@@ -169,7 +182,7 @@ impl<'a> Value<'a> {
                 let start = one.start as usize;
                 return Ok(&src[start..start + one.len as usize]);
             }
-            Repr::Line(line) => return Ok(line),
+            Repr::Line { text, len } => return Ok(&text[..len]),
             _ => {}
         }
         self.single_slow()
@@ -190,11 +203,11 @@ impl<'a> Value<'a> {
                     end: start + one.len as usize,
                 });
             }
-            Repr::Line(line) => {
+            Repr::Line { text, len } => {
                 return Ok(SingleLine {
-                    src: line,
+                    src: text,
                     start: 0,
-                    end: line.len(),
+                    end: len,
                 });
             }
             _ => {}
@@ -293,6 +306,21 @@ impl<'a> SingleLine<'a> {
     #[inline(always)]
     pub(crate) fn bytes(self) -> &'a [u8] {
         &self.src.as_bytes()[self.start..self.end]
+    }
+
+    /// A line of 1 to 8 bytes as the first 8 bytes of the source from the line's start,
+    /// little-endian (the line's first byte lowest), with the line's length, when the
+    /// source holds that many: the line's bytes and what follows them, for codecs that
+    /// read a short line in one word and leave out the rest.
+    #[inline(always)]
+    pub(crate) fn word(self) -> Option<(u64, usize)> {
+        let len = self.end.wrapping_sub(self.start);
+        let bytes = self
+            .src
+            .as_bytes()
+            .get(self.start..self.start.wrapping_add(8))?;
+        let word = u64::from_le_bytes(bytes.try_into().ok()?);
+        (len.wrapping_sub(1) < 8).then_some((word, len))
     }
 }
 

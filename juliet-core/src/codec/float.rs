@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::number::digit_value;
 use super::{line_text, Codec, PropertyType};
 use crate::error::ValueErrorKind;
-use crate::value::{Value, ValueError};
+use crate::value::{SingleLine, Value, ValueError};
 
 /// Writes a float as the shortest text that reads back bit-exact, always with `.` or an
 /// exponent (`100.0`, `0.1`, `1e-7`); `nan`, `inf`, `-inf` for the non-finite values.
@@ -36,22 +36,31 @@ pub(crate) fn parse_f32(token: &str) -> Result<f32, ValueError<'_>> {
     }
 }
 
-/// Parses a float value line: [`parse_f32`] of its text, the text sliced (with its
-/// character-boundary checks) only for the standard parser.
+/// Parses a float value line: [`parse_f32`] of its text, a line of at most 8 bytes
+/// read as one word ([`word_decimal`]) when its source holds 8 bytes from its start,
+/// the text sliced (with its character-boundary checks) only for the standard parser.
 #[inline(always)]
-fn parse_f32_line(line: &[u8]) -> Result<f32, ValueError<'_>> {
-    match plain_decimal(line).and_then(PlainDecimal::to_f32) {
+fn parse_f32_line(line: SingleLine<'_>) -> Result<f32, ValueError<'_>> {
+    let fast = match line.word() {
+        Some((word, len)) => word_decimal(word, len).and_then(PlainDecimal::to_f32),
+        None => plain_decimal(line.bytes()).and_then(PlainDecimal::to_f32),
+    };
+    match fast {
         Some(v) => Ok(v),
-        None => parse_with_std(line_text(line)),
+        None => parse_with_std(line.text()),
     }
 }
 
 /// Parses an `f64` value line, as [`parse_f32_line`].
 #[inline(always)]
-fn parse_f64_line(line: &[u8]) -> Result<f64, ValueError<'_>> {
-    match plain_decimal(line).and_then(PlainDecimal::to_f64) {
+fn parse_f64_line(line: SingleLine<'_>) -> Result<f64, ValueError<'_>> {
+    let fast = match line.word() {
+        Some((word, len)) => word_decimal(word, len).and_then(PlainDecimal::to_f64),
+        None => plain_decimal(line.bytes()).and_then(PlainDecimal::to_f64),
+    };
+    match fast {
         Some(v) => Ok(v),
-        None => parse_with_std(line_text(line)),
+        None => parse_with_std(line.text()),
     }
 }
 
@@ -155,8 +164,14 @@ const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
-/// Powers of ten that are exact in `f32` (`5^10 < 2^24`).
-const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+/// Powers of ten that are exact in `f32` (`5^10 < 2^24`), at `[0]`, and negated, at
+/// `[1]`.
+const POW10_F32: [[f32; 11]; 2] = [
+    [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10],
+    [
+        -1e0, -1e1, -1e2, -1e3, -1e4, -1e5, -1e6, -1e7, -1e8, -1e9, -1e10,
+    ],
+];
 
 /// A decimal `[+-]digits[.digits]` whose digits, read as one integer, are below
 /// `2^53`: the value is `digits / 10^fraction_digits`, with the sign.
@@ -203,6 +218,62 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
     })
 }
 
+/// Each byte of a word: `BYTES * b` repeats the byte `b` in all 8.
+const BYTES: u64 = 0x0101_0101_0101_0101;
+
+/// [`plain_decimal`] of the `len` (1 to 8) first bytes of `word` (little-endian: the
+/// first byte lowest), the bytes above them ignored: the same result, read without a
+/// branch on the text's digits, so that where the digits or the point fall costs no
+/// mispredicted branch.
+///
+/// The bytes become digit values (`b ^ b'0'`, below 10 for a digit), a sign byte a
+/// leading zero digit, moved up so that the last is the word's top byte (the bytes
+/// past the text drop out, zero digits come in below its first). The one byte that is
+/// not a digit must be the point, after at least one digit; taking it out shifts the
+/// digits before it up one byte (a leading zero again). The eight digits are summed in
+/// three multiplies (pairs, fours, the eight).
+#[inline(always)]
+fn word_decimal(word: u64, len: usize) -> Option<PlainDecimal> {
+    debug_assert!((1..=8).contains(&len));
+    let first = word as u8;
+    let negative = first == b'-';
+    let signed = negative | (first == b'+');
+    // A sign's byte becomes `b'0'`.
+    let unsigned = word ^ (u64::from(first ^ b'0') & u64::from(signed).wrapping_neg());
+    let values = (unsigned ^ (BYTES * u64::from(b'0'))) << (64 - 8 * len);
+    // The top bit of each byte whose value is 10 or more: at most one, the point, after
+    // a digit that is not the sign. A byte of 0x80 or more (not ASCII, never a digit or
+    // the point) is one itself; what its sum carries into the next byte only marks
+    // that one too.
+    let others = (values.wrapping_add(BYTES * 0x76) | values) & (BYTES * 0x80);
+    let point = others & others.wrapping_neg();
+    let at = (point.trailing_zeros() / 8) as usize;
+    let point_byte = (point << 1).wrapping_sub(point >> 7);
+    if others != point
+        || (values ^ (BYTES * 0x1E)) & point_byte != 0
+        || at + len <= 8 + usize::from(signed)
+    {
+        return None;
+    }
+    // The digits with the point taken out: those below it move up a byte.
+    let below = (point << 1).wrapping_sub(1);
+    let digits = if point == 0 {
+        values
+    } else {
+        ((values << 8) & below) | (values & !below)
+    };
+    let v = digits.wrapping_mul(10).wrapping_add(digits >> 8);
+    let v = (v & 0x0000_00FF_0000_00FF)
+        .wrapping_mul(100 + (1_000_000 << 32))
+        .wrapping_add(((v >> 16) & 0x0000_00FF_0000_00FF).wrapping_mul(1 + (10_000 << 32)))
+        >> 32;
+    Some(PlainDecimal {
+        negative,
+        digits: v,
+        fraction_digits: 7usize.saturating_sub(at),
+    })
+}
+
 /// The correctly rounded `f32` of `digits / 10^fraction_digits` (negated when
 /// `negative`) for `digits` below `2^53` and at most 22 fraction digits, as the plain
 /// decimal fast paths compute it; `None` when that needs the standard parser (a tie).
@@ -221,12 +292,8 @@ pub(crate) fn decimal_to_f32(negative: bool, digits: u64, fraction_digits: usize
 /// IEEE division rounds the exact quotient once (negated when `negative`).
 #[inline(always)]
 pub(crate) fn small_decimal_to_f32(negative: bool, digits: u64, fraction_digits: usize) -> f32 {
-    let v = digits as f32 / POW10_F32[fraction_digits];
-    if negative {
-        -v
-    } else {
-        v
-    }
+    // Divided by a negated power when `negative`: no branch on the sign.
+    digits as f32 / POW10_F32[usize::from(negative)][fraction_digits]
 }
 
 impl PlainDecimal {
@@ -235,7 +302,7 @@ impl PlainDecimal {
     #[inline(always)]
     fn to_f64(self) -> Option<f64> {
         let v = self.digits as f64 / POW10[self.fraction_digits];
-        Some(if self.negative { -v } else { v })
+        Some(f64::from_bits(v.to_bits() | u64::from(self.negative) << 63))
     }
 
     /// The correctly rounded `f32`: directly when the digits are below `2^24` and there
@@ -272,11 +339,11 @@ macro_rules! float_codec {
             }
             #[inline(always)]
             fn decode<'a>(value: Value<'a>) -> Result<Self, ValueError<'a>> {
-                $parse(value.single_line()?.bytes())
+                $parse(value.single_line()?)
             }
             #[inline(always)]
             fn decode_into<'a>(&mut self, value: Value<'a>) -> Result<(), ValueError<'a>> {
-                *self = $parse(value.single_line()?.bytes())?;
+                *self = $parse(value.single_line()?)?;
                 Ok(())
             }
             fn same_value(&self, other: &Self) -> bool {
@@ -420,8 +487,9 @@ mod tests {
         assert_eq!(fast("1234567890123456"), Some(1_234_567_890_123_456.0));
         assert_eq!(fast("9999999999999999"), None); // at least 2^53
         assert_eq!(fast("12345678901234567"), None); // too long
-                                                     // Every decimal of up to 7 digits below 2^24 with the point anywhere (the
-                                                     // `f32` fast path), a sample of them.
+
+        // Every decimal of up to 7 digits below 2^24 with the point anywhere (the
+        // `f32` fast path), a sample of them.
         for i in (0..16_777_216u32).step_by(997) {
             let digits = i.to_string();
             for point in 0..digits.len() {
@@ -465,6 +533,56 @@ mod tests {
                     (a, b) => panic!("{t}: {a:?} vs {b:?}"),
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_line_read_as_one_word_reads_as_it_does_byte_by_byte() {
+        // Texts of 1 to 8 bytes from digits, points, signs and other bytes, each with
+        // random bytes after it in its word: the word's reading (a plain decimal or
+        // none) is the byte-by-byte one.
+        let alphabet = b"0123456789..--+e x\xff\0";
+        let mut bits = crate::test_rng::bits();
+        let mut words = 0;
+        for _ in 0..300_000 {
+            let state = bits();
+            let len = 1 + (state % 8) as usize;
+            let mut bytes = (state >> 3).to_le_bytes();
+            let mut pick = bits();
+            for b in &mut bytes[..len] {
+                *b = alphabet[(pick % alphabet.len() as u64) as usize];
+                pick /= alphabet.len() as u64;
+            }
+            let text = &bytes[..len];
+            let by_bytes = plain_decimal(text);
+            let by_word = word_decimal(u64::from_le_bytes(bytes), len);
+            let key =
+                |d: Option<PlainDecimal>| d.map(|d| (d.negative, d.digits, d.fraction_digits));
+            assert_eq!(
+                key(by_word),
+                key(by_bytes),
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
+            words += usize::from(by_word.is_some());
+        }
+        // Not a vacuous agreement: many of the texts are decimals.
+        assert!(words > 10_000, "{words}");
+    }
+
+    #[test]
+    fn a_line_at_the_end_of_its_source_reads_without_a_word() {
+        // Fewer than 8 bytes from the line's start to the end of the source: no word.
+        for (src, start) in [("X: 2.5", 3), ("-0.75", 0), ("X: 142.625", 3)] {
+            let spans = [crate::value::ValueSpan {
+                start,
+                len: src.len() as u32 - start,
+            }];
+            let line = Value::from_spans(src, &spans).single_line().unwrap();
+            assert!(line.word().is_none(), "{src}");
+            let value = f32::decode(Value::from_spans(src, &spans));
+            let text = &src[start as usize..];
+            assert_eq!(value, Ok(text.parse::<f32>().unwrap()), "{src}");
         }
     }
 }

@@ -166,16 +166,37 @@ impl<T: Element> Item for T {
             return None;
         }
         let rest = text.strip_prefix(key)?.strip_prefix(": ")?;
-        // Value lines are short: a loop, not a search.
-        let end = rest.bytes().position(|b| b == b'\n').unwrap_or(rest.len());
+        let end = line_len(rest.as_bytes());
         let line = &rest[..end];
         if line.is_empty() || line.starts_with([' ', '\t']) {
             return None;
         }
-        let value = T::decode_element(Value::one_line(line)).ok()?;
+        let value = T::decode_element(Value::line_of(rest, end)).ok()?;
         *text = rest.get(end + 1..).unwrap_or_default();
         Some(value)
     }
+}
+
+/// The length of the first line of `text` (up to its `\n` or the end). Value lines are
+/// short: the first 8 bytes are searched as one word, with no branch a byte; a loop,
+/// not a search, goes on from there.
+#[inline(always)]
+fn line_len(text: &[u8]) -> usize {
+    const BYTES: u64 = 0x0101_0101_0101_0101;
+    if let Some(word) = text.first_chunk::<8>().map(|w| u64::from_le_bytes(*w)) {
+        // The top bit of each byte that is not `\n` (no carry between bytes).
+        let other = word ^ (BYTES * u64::from(b'\n'));
+        let other = ((other & (BYTES * 0x7F)) + BYTES * 0x7F) | other;
+        let newlines = !other & (BYTES * 0x80);
+        if newlines != 0 {
+            return (newlines.trailing_zeros() / 8) as usize;
+        }
+        return 8 + text[8..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(text.len() - 8);
+    }
+    text.iter().position(|&b| b == b'\n').unwrap_or(text.len())
 }
 
 /// A value an `Option` holds: every [`Codec`] (written in its own form) and every

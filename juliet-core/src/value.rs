@@ -144,8 +144,22 @@ impl<'a> Value<'a> {
     /// empty list, an empty map and `None`).
     #[inline]
     pub(crate) fn is_only(&self, line: &str) -> bool {
-        let mut lines = self.lines();
-        lines.next() == Some(line) && lines.next().is_none()
+        match self.repr {
+            Repr::Spans { src, spans } => match spans {
+                [one] => {
+                    let start = one.start as usize;
+                    src.as_bytes().get(start..start + one.len as usize) == Some(line.as_bytes())
+                }
+                _ => false,
+            },
+            Repr::Line { text, len } => text.as_bytes().get(..len) == Some(line.as_bytes()),
+            // One line is the whole region (`line` has no `\n`).
+            Repr::Canonical(region) => region == line,
+            Repr::Text(_) | Repr::Block(_) => {
+                let mut lines = self.lines();
+                lines.next() == Some(line) && lines.next().is_none()
+            }
+        }
     }
 
     /// The value lines as the text that holds them, `\n` between them, when they are a
@@ -378,5 +392,40 @@ pub(crate) fn is_conflict_marker(line: &[u8]) -> bool {
             line[..7].iter().all(|b| b == c) && matches!(line.get(7), None | Some(b' ' | b'\t'))
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_is_only_a_line_when_that_is_its_one_line_however_it_is_held() {
+        let src = "; A\n~\n; B\n~\n~ \n";
+        let one = [ValueSpan { start: 4, len: 1 }];
+        let two = [
+            ValueSpan { start: 4, len: 1 },
+            ValueSpan { start: 11, len: 1 },
+        ];
+        let held = [
+            (Value::from_spans(src, &one), true),
+            (Value::from_spans(src, &two), false),
+            (Value::from_spans(src, &[]), false),
+            (Value::one_line("~"), true),
+            (Value::line_of("~\n~", 1), true),
+            (Value::line_of("~~\n", 2), false),
+            (Value::from_canonical_block("~"), true),
+            (Value::from_canonical_block("~\n~"), false),
+            (Value::from_text("  ~  \n# a comment"), true),
+            (Value::from_text("~\n~"), false),
+            (Value::from_block("~\n\n"), true),
+            (Value::from_block("[]"), false),
+        ];
+        for (i, (value, only)) in held.iter().enumerate() {
+            assert_eq!(value.is_only("~"), *only, "case {i}");
+            // The same answer as the value's lines give.
+            let lines: Vec<&str> = value.lines().collect();
+            assert_eq!(lines == ["~"], *only, "case {i}");
+        }
     }
 }

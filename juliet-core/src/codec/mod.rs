@@ -315,6 +315,7 @@ pub trait Element: Codec {
     ///
     /// # Errors
     /// As [`Codec::decode`].
+    #[inline(always)]
     fn decode_element(value: Value<'_>) -> Result<Self, ValueError<'_>> {
         Self::decode(value)
     }

@@ -102,7 +102,8 @@ fn read_records<'a, T: Item>(value: Value<'a>) -> Result<Vec<T>, ValueError<'a>>
 /// `-` line, then the record's lines as [`Item::read_written`] reads them, for each
 /// element. `None` for any other text, which [`read_records`] reads line by line.
 fn read_written<T: Item>(mut text: &str) -> Option<Vec<T>> {
-    let mut items = Vec::new();
+    // A list written as records has one at least (an empty one is `[]`).
+    let mut items = Vec::with_capacity(4);
     while !text.is_empty() {
         text = match text.strip_prefix(super::ITEM_MARK)? {
             "" => "",

@@ -110,7 +110,10 @@ pub(crate) fn item_impl_of(
     } = bodies;
     let read_written = read_written.map(|body| {
         quote! {
-            fn read_written(key: &str, text: &mut &str) -> ::core::option::Option<Self> {
+            fn read_written<'t>(
+                key: &str,
+                text: &'t str,
+            ) -> ::core::option::Option<(Self, &'t str)> {
                 #body
             }
         }
@@ -166,7 +169,10 @@ pub(crate) fn item_impl_of(
 fn read_written(leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
     let reads = leaves.iter().map(|leaf| {
         let (member, key, ty) = (&leaf.member, &leaf.key, leaf_item(leaf, krate));
-        quote!(record.#member = #ty::read_written(#key, text)?;)
+        quote! {
+            let (leaf, text) = #ty::read_written(#key, text)?;
+            record.#member = leaf;
+        }
     });
     quote! {
         if !key.is_empty() {
@@ -174,7 +180,7 @@ fn read_written(leaves: &[Leaf<'_>], krate: &syn::Path) -> TokenStream {
         }
         let mut record = <Self as ::core::default::Default>::default();
         #(#reads)*
-        ::core::option::Option::Some(record)
+        ::core::option::Option::Some((record, text))
     }
 }
 

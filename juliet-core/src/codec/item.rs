@@ -99,14 +99,14 @@ pub trait Item: Clone + 'static {
     /// Reads the item from the start of `text` (a block's value lines in the writer's
     /// canonical form, `\n` between them) when its lines are exactly the ones the
     /// writer writes in that place: an element the line `key: value`, a composite
-    /// (`key` empty) one such line per leaf in declaration order. Moves `text` past
-    /// them. `None` for anything else, a value that does not read included: the caller
-    /// then reads the text the general way ([`Item::decode_entry`]), which reports it.
-    /// The composites `#[derive(Codec)]` makes whose leaves are elements take this
-    /// path; other items do not (`None`).
+    /// (`key` empty) one such line per leaf in declaration order. The item and the
+    /// text after its lines; `None` for anything else, a value that does not read
+    /// included: the caller then reads the text the general way
+    /// ([`Item::decode_entry`]), which reports it. The composites `#[derive(Codec)]`
+    /// makes whose leaves are elements take this path; other items do not (`None`).
     #[doc(hidden)]
     #[inline]
-    fn read_written(key: &str, text: &mut &str) -> Option<Self> {
+    fn read_written<'t>(key: &str, text: &'t str) -> Option<(Self, &'t str)> {
         let _ = (key, text);
         None
     }
@@ -160,7 +160,7 @@ impl<T: Element> Item for T {
     }
 
     #[inline]
-    fn read_written(key: &str, text: &mut &str) -> Option<Self> {
+    fn read_written<'t>(key: &str, text: &'t str) -> Option<(Self, &'t str)> {
         // An element is a leaf of a record, never a record of its own (`key` empty).
         if key.is_empty() {
             return None;
@@ -172,8 +172,7 @@ impl<T: Element> Item for T {
             return None;
         }
         let value = T::decode_element(Value::line_of(rest, end)).ok()?;
-        *text = rest.get(end + 1..).unwrap_or_default();
-        Some(value)
+        Some((value, rest.get(end + 1..).unwrap_or_default()))
     }
 }
 

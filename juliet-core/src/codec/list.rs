@@ -109,7 +109,9 @@ fn read_written<T: Item>(mut text: &str) -> Option<Vec<T>> {
             "" => "",
             rest => rest.strip_prefix('\n')?,
         };
-        items.push(T::read_written("", &mut text)?);
+        let (item, rest) = T::read_written("", text)?;
+        items.push(item);
+        text = rest;
     }
     Some(items)
 }

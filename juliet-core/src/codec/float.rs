@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::number::digit_value;
-use super::{line_text, Codec, PropertyType};
+use super::{line_text, Codec, PropertyType, BYTES};
 use crate::error::ValueErrorKind;
 use crate::value::{SingleLine, Value, ValueError};
 
@@ -217,9 +217,6 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
         fraction_digits,
     })
 }
-
-/// Each byte of a word: `BYTES * b` repeats the byte `b` in all 8.
-const BYTES: u64 = 0x0101_0101_0101_0101;
 
 /// [`plain_decimal`] of the `len` (1 to 8) first bytes of `word` (little-endian: the
 /// first byte lowest), the bytes above them ignored: the same result, read without a

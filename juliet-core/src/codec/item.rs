@@ -26,7 +26,7 @@
 //! `DuplicateEntry`; a key the composite has no leaf for is an error naming its leaves.
 
 use super::inline::split_entry;
-use super::{Codec, Element, PropertyType};
+use super::{Codec, Element, PropertyType, BYTES};
 use crate::error::ValueErrorKind;
 use crate::value::{Value, ValueError};
 
@@ -181,7 +181,6 @@ impl<T: Element> Item for T {
 /// not a search, goes on from there.
 #[inline(always)]
 fn line_len(text: &[u8]) -> usize {
-    const BYTES: u64 = 0x0101_0101_0101_0101;
     if let Some(word) = text.first_chunk::<8>().map(|w| u64::from_le_bytes(*w)) {
         // The top bit of each byte that is not `\n` (no carry between bytes).
         let other = word ^ (BYTES * u64::from(b'\n'));

@@ -41,6 +41,10 @@ pub use text::{decode_variant, needs_quotes};
 pub(crate) use variant::not_a_field;
 pub use variant::{read_variant, VariantLines};
 
+/// Each byte of a 64-bit word: `BYTES * b` repeats the byte `b` in all 8 (the readers
+/// that take 8 bytes of text as one word).
+const BYTES: u64 = 0x0101_0101_0101_0101;
+
 /// The text of a value line's bytes (from [`crate::value::SingleLine::bytes`]), for the
 /// error and slow paths of codecs that read bytes: holding the bytes alone in the fast
 /// path keeps two registers live instead of the line's four words. A value line is

@@ -247,8 +247,10 @@ pub enum ErrorKind {
         /// 1-based line of the first occurrence.
         first_line: u32,
     },
-    /// A value that does not parse as its property's type.
-    #[error("expected {expected}, found {found:?}: {reason}")]
+    /// A value that does not parse as its property's type, or (with the reason
+    /// [`ValueErrorKind::NotInVariant`], printed alone) a field an enum's variant in use
+    /// does not have.
+    #[error("{}", bad_value(expected, found, reason))]
     BadValue {
         /// The expected type, e.g. `f32`, `3 floats`, `Inert | Projectile`.
         expected: String,
@@ -409,9 +411,43 @@ pub enum ValueErrorKind {
     /// A map key, a set element, a record's leaf or an enum's field written twice.
     #[error("written twice in this value")]
     DuplicateEntry,
+    /// A field of an enum with data that the variant in use does not have
+    /// (`Trigger.Radius` after `Trigger: Timer`): the value may be right, its place is
+    /// not.
+    #[error(
+        "`{field}` is a field of {owners}, not of `{in_use}`, the variant in use: write \
+         the variant {owners} before it",
+        owners = names_or(owners)
+    )]
+    NotInVariant {
+        /// The field's key.
+        field: String,
+        /// The variants that have a field of that key.
+        owners: Vec<String>,
+        /// The variant in use.
+        in_use: String,
+    },
     /// A codec-specific reason.
     #[error("{0}")]
     Custom(String),
+}
+
+/// The message of [`ErrorKind::BadValue`]: what was expected and found, then why; a
+/// reason about the value's place rather than its text alone.
+fn bad_value(expected: &str, found: &str, reason: &ValueErrorKind) -> String {
+    match reason {
+        ValueErrorKind::NotInVariant { .. } => reason.to_string(),
+        _ => format!("expected {expected}, found {found:?}: {reason}"),
+    }
+}
+
+/// `names` quoted and joined with ` or ` (`` `OnTouch` or `Proximity` ``).
+fn names_or(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 /// The message of [`ValueErrorKind::ExpectedOneLine`]: with its likely cause, a

@@ -147,8 +147,8 @@ pub fn read_variant_field<E: Variants, const K: usize>(
 /// Reads field leaf `K` into `e`.
 ///
 /// # Errors
-/// The field's codec's, and a [`ValueErrorKind::Custom`] naming the variant in use and
-/// the variants that have the field when the one in use does not.
+/// The field's codec's, and [`ValueErrorKind::NotInVariant`] naming the variant in use
+/// and the variants that have the field when the one in use does not.
 pub fn read_field_leaf<'a, E: Variants, const K: usize>(
     e: &mut E,
     value: Value<'a>,
@@ -156,23 +156,17 @@ pub fn read_field_leaf<'a, E: Variants, const K: usize>(
     if e.decode_field(K, value)? {
         return Ok(());
     }
-    let owners: Vec<&str> = (0..E::NAMES.len())
+    let owners = (0..E::NAMES.len())
         .filter(|&v| E::LEAF_OF[v].contains(&K))
-        .map(|v| E::NAMES[v])
+        .map(|v| E::NAMES[v].to_owned())
         .collect();
     let found = value.lines().next().unwrap_or_default();
     Err(ValueError::new(
-        ValueErrorKind::Custom(format!(
-            "`{}` is a field of {}, not of `{}`, the variant in use (give the field's \
-             variant first)",
-            E::KEYS[K],
-            owners
-                .iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(" or "),
-            E::NAMES[e.variant()],
-        )),
+        ValueErrorKind::NotInVariant {
+            field: E::KEYS[K].to_owned(),
+            owners,
+            in_use: E::NAMES[e.variant()].to_owned(),
+        },
         found,
     ))
 }
@@ -198,8 +192,9 @@ pub fn read_record_variant<'a, E: Variants>(
 /// record line `Trigger.Radius: 2.5` inside a list element; `key` is the line's key).
 ///
 /// # Errors
-/// A [`ValueErrorKind::Custom`] at `key` naming the variant in use and the variant that
-/// has the field, if one does (the record's variant line must come first).
+/// At `key`: [`ValueErrorKind::NotInVariant`] naming the variant in use and the variants
+/// that have the field, if one does (the record's variant line must come first), else a
+/// [`ValueErrorKind::Custom`] naming the variant's fields.
 pub fn record_field<'a, E: Variants>(
     e: &E,
     path: &str,
@@ -209,21 +204,10 @@ pub fn record_field<'a, E: Variants>(
     if let Some(field) = E::FIELDS[variant].iter().position(|f| keys_equal(f, path)) {
         return Ok(field);
     }
-    let owner = (0..E::NAMES.len()).find(|&v| E::FIELDS[v].iter().any(|f| keys_equal(f, path)));
-    let reason = match owner {
-        Some(owner) => {
-            let head = key.strip_suffix(path).unwrap_or(key).trim_end_matches('.');
-            ValueErrorKind::Custom(format!(
-                "`{path}` is a field of variant `{}`, not of `{}`, the variant in use: write \
-                 `{head}: {}` before it",
-                E::NAMES[owner],
-                E::NAMES[variant],
-                E::NAMES[owner]
-            ))
-        }
-        None => not_a_field(path, variant, E::NAMES, E::FIELDS),
-    };
-    Err(ValueError::new(reason, key))
+    Err(ValueError::new(
+        not_a_field(path, variant, E::NAMES, E::FIELDS),
+        key,
+    ))
 }
 
 /// Writes the leaves of `e` as properties, the field's key being `key`: the variant,

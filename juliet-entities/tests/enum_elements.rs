@@ -101,7 +101,7 @@ fn hand_written_records_read_in_any_order_and_spelling() {
     assert_eq!(err.location.line, 9, "{err}");
     assert!(
         err.to_string()
-            .contains("write `trigger: OnTouch` before it"),
+            .contains("the variant in use: write the variant `OnTouch` before it"),
         "{err}"
     );
 
@@ -142,7 +142,7 @@ fn a_field_of_another_variant_or_an_unknown_variant_is_an_error_at_its_line() {
         (
             "; Triggers\n-\nTimer\nRadius: 1\n",
             4,
-            "variant `OnTouch`, not of `Timer`",
+            "`Radius` is a field of `OnTouch`, not of `Timer`, the variant in use",
         ),
         ("; Triggers\n-\nSometimes\n", 3, "Sometimes"),
         ("; Triggers\n-\nOnTouch\nRadius: 1\nradius: 2\n", 5, "twice"),

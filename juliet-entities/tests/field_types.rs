@@ -285,6 +285,8 @@ fn a_field_of_another_variant_is_an_error_at_its_line() {
         message.contains("`Radius` is a field of `OnTouch`, not of `Timer`"),
         "{message}"
     );
+    // The value itself is a fine `f32`: the message is about its place alone.
+    assert!(!message.contains("expected f32"), "{message}");
     // A field with no variant line takes its variant (the default has no fields).
     let once = load_switch("; Trigger.Once\ntrue\n").unwrap().trigger;
     assert_eq!(

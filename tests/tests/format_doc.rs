@@ -196,6 +196,18 @@ impl Codec for Percent {
     }
 }
 
+/// An enum with data, held whole in an `Option` (its variant's line, then its fields').
+#[derive(Debug, Clone, PartialEq, Default, juliet_derive::Codec)]
+#[jasset(crate = ::juliet_core)]
+enum Trigger {
+    #[default]
+    Never,
+    OnTouch {
+        radius: f32,
+    },
+    Timer(f32),
+}
+
 // ---------------------------------------------------------------------------------
 // Running the checks.
 // ---------------------------------------------------------------------------------
@@ -223,6 +235,7 @@ fn decode_error(input: &str, ty: &str, key: &str) -> String {
         "Percent" => run::<Percent>(input, key),
         "char" => run::<char>(input, key),
         "Weights" => run::<std::collections::BTreeMap<String, f32>>(input, key),
+        "Option<Trigger>" => run::<Option<Trigger>>(input, key),
         other => panic!("no decode type `{other}` in this test"),
     }
 }

@@ -433,14 +433,12 @@ impl EnumLeaves {
         if self.owns(current, field) {
             return values[entry].decode_into(value);
         }
-        let owners: Vec<String> = owners().map(|v| format!("`{}`", self.names[v])).collect();
         Err(ValueError::new(
-            ValueErrorKind::Custom(format!(
-                "`{field}` is a field of {}, not of `{}`, the variant in use (give the field's \
-                 variant first)",
-                owners.join(" or "),
-                self.names[current]
-            )),
+            ValueErrorKind::NotInVariant {
+                field: field.to_owned(),
+                owners: owners().map(|v| self.names[v].to_owned()).collect(),
+                in_use: self.names[current].to_owned(),
+            },
             value.lines().next().unwrap_or_default(),
         ))
     }

@@ -71,18 +71,25 @@ pub(crate) fn not_a_field(
     variants: &[&str],
     fields: &[&[&str]],
 ) -> ValueErrorKind {
-    let owner = (0..variants.len()).find(|&v| fields[v].iter().any(|f| keys_equal(f, key)));
+    let owners: Vec<String> = (0..variants.len())
+        .filter(|&v| fields[v].iter().any(|f| keys_equal(f, key)))
+        .map(|v| variants[v].to_owned())
+        .collect();
     let here = variants[variant];
-    ValueErrorKind::Custom(match owner {
-        Some(v) => format!(
-            "`{key}` is a field of variant `{}`, not of `{here}` (the first line chooses the variant)",
-            variants[v]
-        ),
-        None if fields[variant].is_empty() => format!("variant `{here}` has no fields"),
-        None => format!(
+    if !owners.is_empty() {
+        return ValueErrorKind::NotInVariant {
+            field: key.to_owned(),
+            owners,
+            in_use: here.to_owned(),
+        };
+    }
+    ValueErrorKind::Custom(if fields[variant].is_empty() {
+        format!("variant `{here}` has no fields")
+    } else {
+        format!(
             "variant `{here}` has no field `{key}` (its fields: {})",
             fields[variant].join(", ")
-        ),
+        )
     })
 }
 
@@ -118,12 +125,13 @@ mod tests {
         let text = "Timer\nRadius: 2.0";
         let err = read_variant(Value::from_text(text).lines(), VARIANTS, FIELDS).unwrap_err();
         assert_eq!(err.found.as_ptr(), text[6..].as_ptr());
-        let ValueErrorKind::Custom(reason) = err.kind else {
-            panic!("{err:?}")
-        };
-        assert!(
-            reason.contains("variant `OnTouch`, not of `Timer`"),
-            "{reason}"
+        assert_eq!(
+            err.kind,
+            ValueErrorKind::NotInVariant {
+                field: "Radius".into(),
+                owners: vec!["OnTouch".into()],
+                in_use: "Timer".into(),
+            }
         );
         assert!(matches!(
             read("None\nx: 1").unwrap_err(),

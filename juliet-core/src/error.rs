@@ -432,8 +432,9 @@ pub enum ValueErrorKind {
     Custom(String),
 }
 
-/// The message of [`ErrorKind::BadValue`]: what was expected and found, then why; a
-/// reason about the value's place rather than its text alone.
+/// The message of [`ErrorKind::BadValue`]: what was expected and found, then why; the
+/// reason alone when it is about the value's place, not its text
+/// ([`ValueErrorKind::NotInVariant`]).
 fn bad_value(expected: &str, found: &str, reason: &ValueErrorKind) -> String {
     match reason {
         ValueErrorKind::NotInVariant { .. } => reason.to_string(),

@@ -204,6 +204,19 @@ fn canonical_alphabet_files_are_read_straight_from_the_text() {
     );
     // A block of several value lines, as the writer writes a list.
     assert!(check_document(b"; A\nx\ny\n; D_1\nq\n"), "two value lines");
+    // A block whose lines run over several 64-byte words of the newline masks, with a
+    // property after it and as the file's end without a last newline.
+    let lines: Vec<String> = (0..40)
+        .map(|i| format!("x{}", "y".repeat(i % 11)))
+        .collect();
+    let block = format!("; A\n{}", lines.join("\n"));
+    assert!(block.len() > 3 * 64, "{}", block.len());
+    assert!(
+        check_document(format!("{block}\n; D_1\nq\n").as_bytes()),
+        "long block"
+    );
+    assert!(check_document(block.as_bytes()), "long block at the end");
+    assert_eq!(walk(block.as_bytes(), false).unwrap().0.len(), 1);
     assert!(
         check_document(b"; A\nx\ny\n\n# c\n; D_1\nq"),
         "then a comment"

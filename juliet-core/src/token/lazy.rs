@@ -404,6 +404,11 @@ fn more_value_lines(
     mut line: u32,
 ) -> Option<(u32, u32, u32)> {
     let mut lines = 1;
+    // The newlines after `end`, one mask word at a time, the ones passed cleared.
+    let mut word = (end + 1) / 64;
+    let mut newlines = masks
+        .get(word)
+        .map_or(0, |&w| w & (u64::MAX << ((end + 1) % 64)));
     loop {
         let at = end + 1;
         let first = bytes.get(at).copied().unwrap_or(b';');
@@ -415,7 +420,18 @@ fn more_value_lines(
             }
             return Some((next, next_line, len | ValueSpan::SEVERAL_LINES));
         }
-        let line_end = line_end(masks, bytes.len(), at);
+        // The line's end: its newline, or the text's end after the last one.
+        let line_end = loop {
+            if newlines != 0 {
+                break word * 64 + newlines.trailing_zeros() as usize;
+            }
+            word += 1;
+            match masks.get(word) {
+                Some(&w) => newlines = w,
+                None => break bytes.len(),
+            }
+        };
+        newlines &= newlines.wrapping_sub(1);
         if EDGE[usize::from(bytes[line_end - 1])] & LAST != 0 || lines >= LONG_BLOCK {
             return None;
         }

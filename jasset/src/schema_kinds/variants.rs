@@ -112,10 +112,7 @@ pub(super) fn fault(
         if let Some(reason) = repeated(shape) {
             return Some(Fault::Word(i, reason));
         }
-        let v = match defaults[i] {
-            DynValue::Enum { index, .. } => index,
-            _ => 0,
-        };
+        let v = variant_index(&defaults[i]);
         for (j, p) in table.iter().enumerate() {
             let field = field_key(table[i].key, p.key).filter(|f| owns_any(shape, f));
             let Some(field) = field else {
@@ -196,6 +193,15 @@ pub(super) fn variant_leaf<'k>(
         variants: names,
     };
     Some((Box::leak(Box::new(unit)), variants))
+}
+
+/// The index of the variant a variant leaf's value names (the first for any other
+/// value).
+fn variant_index(value: &DynValue) -> usize {
+    match value {
+        DynValue::Enum { index, .. } => *index,
+        _ => 0,
+    }
 }
 
 /// The key of a field leaf `path` of the variant leaf `key` (`Radius` for
@@ -346,10 +352,7 @@ impl EnumLeaves {
 
     /// The index of the variant in use.
     fn in_use(&self, values: &[DynValue]) -> usize {
-        match values[self.variant] {
-            DynValue::Enum { index, .. } => index,
-            _ => 0,
-        }
+        variant_index(&values[self.variant])
     }
 
     /// Whether variant `v` has the field keyed `field`.
@@ -412,7 +415,7 @@ impl EnumLeaves {
     /// `decode_variant_field` does).
     ///
     /// # Errors
-    /// The field's codec's, and a `Custom` error naming the variants that have the field
+    /// The field's codec's, and `NotInVariant` naming the variants that have the field
     /// and the one in use when the one in use lacks it.
     fn read_field<'a>(
         &self,

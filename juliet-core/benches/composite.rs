@@ -1,23 +1,27 @@
 //! The cost of composites: `cargo bench -p juliet-core --bench composite`.
 //!
-//! Two records of 9 properties each, loaded through `#[derive(Entity)]` and
-//! [`juliet_core::from_text`] from their canonical `.jasset` text and, for reference,
-//! through `#[derive(Deserialize)]` from JSON with `serde_json::from_str` and with
+//! Three records, loaded through `#[derive(Entity)]` and [`juliet_core::from_text`]
+//! from their canonical `.jasset` text and, for reference, through
+//! `#[derive(Deserialize)]` from JSON with `serde_json::from_str` and with
 //! `simd_json::serde::from_slice` (which parses a copy of the text in place):
 //!
-//! * `Flat`: nine plain fields (`f32`, `i32`, `bool`, `u64`, a `String`);
-//! * `Squad`: the same number of leaves held in composites and the new value types: a
-//!   `Stats` struct (two leaves), a `Range` tuple struct (two), an `Option<f32>`, a
-//!   `Quat`, a list of three `Waypoint { x, y }` structs (records), a `String` and an
-//!   `f32`.
+//! * `Unit`: the core bench's record (`common/unit.rs`), 12 plain fields (six `f32`, a
+//!   `Vec3`, `u64`, `i32`, `bool`, two `String`s), the flat record the composite
+//!   record's target is stated against;
+//! * `Flat`: nine plain fields (five `f32`, `i32`, `bool`, `u64`, a `String`), fewer
+//!   floats a field than `Unit`;
+//! * `Squad`: 9 properties in composites and the new value types: a `Stats` struct
+//!   (two leaves), a `Range` tuple struct (two), an `Option<f32>`, a `Quat`, a list of
+//!   three `Waypoint { x, y }` structs (records), a `String` and an `f32`.
 //!
 //! It prints, for each record, the best of [`ROUNDS`] alternating rounds in ns per
-//! record and per leaf, and the per-round medians of the ratios the targets of
-//! docs/performance.md name: the composite record's cost per leaf over the flat one's
-//! cost per field (a leaf as [`SQUAD_LEAVES`] counts them, and per table entry), and
-//! `serde_json` and `simd-json` over the derived load for each. With `--once flat`
-//! or `--once squad` it loads that set once with each loader (for
-//! `valgrind --tool=callgrind --toggle-collect=...`, see docs/performance.md).
+//! record and per field or leaf, and the per-round medians of the ratios the targets
+//! of docs/performance.md name: the composite record's cost per leaf over each flat
+//! record's cost per field (a leaf as [`SQUAD_LEAVES`] counts them, and per table
+//! entry over `Unit`'s), and `serde_json` and `simd-json` over the derived load for
+//! each record. With `--once unit`, `--once flat` or `--once squad` it loads that set
+//! once with each loader (for `valgrind --tool=callgrind --toggle-collect=...`, see
+//! docs/performance.md).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -94,6 +98,9 @@ fn quat<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Quat, D::Error> {
 #[path = "common/rng.rs"]
 mod rng;
 use rng::Rng;
+#[path = "common/unit.rs"]
+mod unit;
+use unit::Unit;
 
 fn flat(rng: &mut Rng, i: usize) -> Flat {
     Flat {
@@ -214,10 +221,42 @@ fn per_record(mut f: impl FnMut() -> usize) -> f64 {
     start.elapsed().as_nanos() as f64 / records as f64
 }
 
+/// Per-record times of one round of a record's three loaders: derived, `serde_json`,
+/// `simd-json`.
+fn round<T: Reflect + for<'de> Deserialize<'de>>(
+    buffer: &mut TokenBuffer,
+    scratch: &mut Vec<u8>,
+    (text, json): (&[String], &[String]),
+) -> [f64; 3] {
+    [
+        per_record(|| load_all_derived::<T>(buffer, text)),
+        per_record(|| load_all_json::<T>(json)),
+        per_record(|| load_all_simd::<T>(scratch, json)),
+    ]
+}
+
+/// One pass of each of a record's three loaders.
+fn once<T: Reflect + for<'de> Deserialize<'de>>(
+    buffer: &mut TokenBuffer,
+    scratch: &mut Vec<u8>,
+    (text, json): (&[String], &[String]),
+) {
+    load_all_derived::<T>(buffer, text);
+    load_all_json::<T>(json);
+    load_all_simd::<T>(scratch, json);
+}
+
+/// The median of `v`.
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
 fn main() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let flats: Vec<Flat> = (0..RECORDS).map(|i| flat(&mut rng, i)).collect();
     let squads: Vec<Squad> = (0..RECORDS).map(|i| squad(&mut rng, i)).collect();
+    let (units, unit_text, unit_js) = unit::records(RECORDS);
     let (flat_text, squad_text): (Vec<String>, Vec<String>) = (
         flats.iter().map(text).collect(),
         squads.iter().map(text).collect(),
@@ -227,38 +266,44 @@ fn main() {
         squads.iter().map(squad_json).collect(),
     );
     let mut buffer = TokenBuffer::new();
-    // Both loaders must give the records back (the JSON of a float is Rust's shortest).
+    // The loaders must give the records back (the JSON of a float is Rust's shortest).
+    let path = Path::new("s");
     assert_eq!(
-        from_text::<Squad>(&mut buffer, squad_text[1].as_bytes(), Path::new("s"))
+        from_text::<Squad>(&mut buffer, squad_text[1].as_bytes(), path)
             .unwrap()
             .0,
         squads[1]
     );
     assert_eq!(
+        from_text::<Unit>(&mut buffer, unit_text[1].as_bytes(), path)
+            .unwrap()
+            .0,
+        units[1]
+    );
+    assert_eq!(
         serde_json::from_str::<Squad>(&squad_js[1]).unwrap(),
         squads[1]
     );
+    assert_eq!(serde_json::from_str::<Unit>(&unit_js[1]).unwrap(), units[1]);
     let mut scratch = Vec::new();
     assert_eq!(load_all_simd::<Squad>(&mut scratch, &squad_js), RECORDS);
     assert_eq!(
         simd_json::serde::from_slice::<Squad>(&mut squad_js[1].clone().into_bytes()).unwrap(),
         squads[1]
     );
+    let sets = [
+        (&unit_text[..], &unit_js[..]),
+        (&flat_text[..], &flat_js[..]),
+        (&squad_text[..], &squad_js[..]),
+    ];
 
-    // `--once flat` or `--once squad`: one pass of that record's two loaders.
+    // `--once unit`, `--once flat` or `--once squad`: one pass of that record's loaders.
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == "--once") {
         match args.get(at + 1).map(String::as_str) {
-            Some("flat") => {
-                load_all_derived::<Flat>(&mut buffer, &flat_text);
-                load_all_json::<Flat>(&flat_js);
-                load_all_simd::<Flat>(&mut scratch, &flat_js);
-            }
-            _ => {
-                load_all_derived::<Squad>(&mut buffer, &squad_text);
-                load_all_json::<Squad>(&squad_js);
-                load_all_simd::<Squad>(&mut scratch, &squad_js);
-            }
+            Some("unit") => once::<Unit>(&mut buffer, &mut scratch, sets[0]),
+            Some("flat") => once::<Flat>(&mut buffer, &mut scratch, sets[1]),
+            _ => once::<Squad>(&mut buffer, &mut scratch, sets[2]),
         }
         return;
     }
@@ -267,50 +312,49 @@ fn main() {
         return;
     }
     let entries = Squad::CLASS.properties().len() as f64;
-    let fields = Flat::CLASS.properties().len() as f64;
-    let mut best = [f64::MAX; 6];
-    let [mut per_leaf, mut per_entry, mut flat_serde, mut squad_serde, mut flat_simd, mut squad_simd] =
-        [(); 6].map(|_| Vec::new());
+    let fields = [
+        Unit::CLASS.properties().len() as f64,
+        Flat::CLASS.properties().len() as f64,
+    ];
+    // Best times: [record][loader], records `Unit`, `Flat`, `Squad`.
+    let mut best = [[f64::MAX; 3]; 3];
+    // Per-round ratios: leaf over a `Unit` field, leaf over a `Flat` field, table entry
+    // over a `Unit` field, then `serde_json` and `simd-json` over derived per record.
+    let mut ratios: [Vec<f64>; 9] = Default::default();
     for _ in 0..ROUNDS {
-        let f = per_record(|| load_all_derived::<Flat>(&mut buffer, &flat_text));
-        let fj = per_record(|| load_all_json::<Flat>(&flat_js));
-        let fs = per_record(|| load_all_simd::<Flat>(&mut scratch, &flat_js));
-        let s = per_record(|| load_all_derived::<Squad>(&mut buffer, &squad_text));
-        let sj = per_record(|| load_all_json::<Squad>(&squad_js));
-        let ss = per_record(|| load_all_simd::<Squad>(&mut scratch, &squad_js));
-        for (b, v) in best.iter_mut().zip([f, fj, fs, s, sj, ss]) {
-            *b = b.min(v);
+        let times = [
+            round::<Unit>(&mut buffer, &mut scratch, sets[0]),
+            round::<Flat>(&mut buffer, &mut scratch, sets[1]),
+            round::<Squad>(&mut buffer, &mut scratch, sets[2]),
+        ];
+        for (b, t) in best.iter_mut().zip(&times) {
+            for (b, t) in b.iter_mut().zip(t) {
+                *b = b.min(*t);
+            }
         }
-        per_leaf.push((s / SQUAD_LEAVES) / (f / fields));
-        per_entry.push((s / entries) / (f / fields));
-        flat_serde.push(fj / f);
-        squad_serde.push(sj / s);
-        flat_simd.push(fs / f);
-        squad_simd.push(ss / s);
+        let [u, f, s] = times.map(|t| t[0]);
+        ratios[0].push((s / SQUAD_LEAVES) / (u / fields[0]));
+        ratios[1].push((s / SQUAD_LEAVES) / (f / fields[1]));
+        ratios[2].push((s / entries) / (u / fields[0]));
+        for (r, t) in times.iter().enumerate() {
+            ratios[3 + r].push(t[1] / t[0]);
+            ratios[6 + r].push(t[2] / t[0]);
+        }
     }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
+    let [leaf_unit, leaf_flat, entry_unit, sj_u, sj_f, sj_s, simd_u, simd_f, simd_s] =
+        ratios.map(median);
+    let [[u, uj, us], [f, fj, fs], [s, sj, ss]] = best;
     println!(
-        "composite bench ({ROUNDS} rounds, best ns/record): flat derived {:.1} ({:.1}/field), \
-         flat serde_json {:.1}, flat simd-json {:.1}, squad derived {:.1} ({:.1}/leaf), \
-         squad serde_json {:.1}, squad simd-json {:.1}; median ratios: squad per leaf / flat \
-         per field {:.2} (per table entry {:.2}), serde_json/derived flat {:.2}, squad {:.2}, \
-         simd-json/derived flat {:.2}, squad {:.2}",
-        best[0],
-        best[0] / fields,
-        best[1],
-        best[2],
-        best[3],
-        best[3] / SQUAD_LEAVES,
-        best[4],
-        best[5],
-        median(per_leaf),
-        median(per_entry),
-        median(flat_serde),
-        median(squad_serde),
-        median(flat_simd),
-        median(squad_simd),
+        "composite bench ({ROUNDS} rounds, best ns/record): unit derived {u:.1} ({:.1}/field), \
+         unit serde_json {uj:.1}, unit simd-json {us:.1}, flat derived {f:.1} ({:.1}/field), \
+         flat serde_json {fj:.1}, flat simd-json {fs:.1}, squad derived {s:.1} ({:.1}/leaf), \
+         squad serde_json {sj:.1}, squad simd-json {ss:.1}; median ratios: squad per leaf / \
+         unit per field {leaf_unit:.2}, / flat per field {leaf_flat:.2} (per table entry / \
+         unit per field {entry_unit:.2}), serde_json/derived unit {sj_u:.2}, flat {sj_f:.2}, \
+         squad {sj_s:.2}, simd-json/derived unit {simd_u:.2}, flat {simd_f:.2}, squad \
+         {simd_s:.2}",
+        u / fields[0],
+        f / fields[1],
+        s / SQUAD_LEAVES,
     );
 }

@@ -29,9 +29,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
-use glam::Vec3;
 use juliet_core::{from_text, Codec, Document, Error, Reflect, TokenBuffer};
-use serde::Deserialize;
 
 /// Target size of the tokenizer input, in bytes.
 const TOKENIZER_BYTES: usize = 1 << 20;
@@ -48,6 +46,9 @@ const PAIRED_BATCH: usize = 8;
 #[path = "common/rng.rs"]
 mod rng;
 use rng::Rng;
+#[path = "common/unit.rs"]
+mod unit;
+use unit::{records, Unit, MESHES, NAMES};
 
 /// Appends `v` in the writer's form (shortest round-trip text).
 fn float_text(out: &mut String, v: f32) {
@@ -55,19 +56,6 @@ fn float_text(out: &mut String, v: f32) {
 }
 
 const KINDS: [&str; 4] = ["Inert", "Pickup", "Light", "Trigger"];
-const MESHES: [&str; 4] = [
-    "Assets/Meshes/Rock_01.obj",
-    "Assets/Meshes/Crate_Small.obj",
-    "Assets/Meshes/Lamp_Post.obj",
-    "Assets/Meshes/Barrel_Wood_02.obj",
-];
-const NAMES: [&str; 4] = [
-    "Grand Citadel Knight",
-    "Old Lantern",
-    "Supply Crate",
-    "Mossy Rock",
-];
-
 /// One entity file in the block form with `; Key: value` directives mixed in
 /// (docs/design.md, section 2.1).
 fn entity_file(rng: &mut Rng, index: usize, out: &mut String) {
@@ -164,32 +152,6 @@ fn bench_tokenizer(c: &mut Criterion) {
     group.finish();
 }
 
-/// The typed-load record: 6 `f32`, a 3-vector, a `u64` id, an `i32`, a `bool` and two
-/// short strings; `#[derive(Entity)]` for `typed_load/juliet_derived` (fields in the
-/// files' order).
-#[derive(Debug, Clone, PartialEq, Default, Deserialize, juliet_derive::Entity)]
-#[jasset(crate = ::juliet_core)]
-struct Unit {
-    entity_no: u64,
-    health: f32,
-    max_speed: f32,
-    acceleration: f32,
-    turn_rate: f32,
-    mass: f32,
-    sight_radius: f32,
-    #[serde(deserialize_with = "vec3")]
-    location: Vec3,
-    team_index: i32,
-    is_visible: bool,
-    display_name: String,
-    mesh_asset: String,
-}
-
-/// `Vec3` from a JSON array of three numbers.
-fn vec3<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec3, D::Error> {
-    <[f32; 3]>::deserialize(d).map(Vec3::from_array)
-}
-
 /// The hand-written loader: the walk over the file's document, filled as it is read
 /// (straight from the text while it is canonical).
 fn load_unit(buffer: &mut TokenBuffer, text: &str, path: &Path) -> Result<Unit, Error> {
@@ -234,44 +196,6 @@ fn walk_unit(mut doc: Document<'_>) -> Result<Unit, Error> {
     Ok(unit)
 }
 
-fn random_unit(rng: &mut Rng, index: usize) -> Unit {
-    Unit {
-        health: rng.float().abs(),
-        max_speed: rng.float(),
-        acceleration: rng.float(),
-        turn_rate: rng.float(),
-        mass: rng.float().abs(),
-        sight_radius: rng.float().abs(),
-        location: Vec3::new(rng.float(), rng.float(), rng.float()),
-        entity_no: rng.next(),
-        team_index: rng.below(64) as i32 - 32,
-        is_visible: rng.below(2) == 0,
-        display_name: format!("{} {}", NAMES[index % NAMES.len()], index % 100),
-        mesh_asset: MESHES[rng.below(MESHES.len() as u64) as usize].to_owned(),
-    }
-}
-
-/// The record as a `.jasset` file, in the writer's canonical form.
-fn unit_jasset(u: &Unit) -> String {
-    fn prop<T: Codec>(out: &mut String, key: &str, v: &T) {
-        juliet_core::write_property(out, key, v);
-    }
-    let mut s = String::new();
-    prop(&mut s, "EntityNo", &u.entity_no);
-    prop(&mut s, "Health", &u.health);
-    prop(&mut s, "MaxSpeed", &u.max_speed);
-    prop(&mut s, "Acceleration", &u.acceleration);
-    prop(&mut s, "TurnRate", &u.turn_rate);
-    prop(&mut s, "Mass", &u.mass);
-    prop(&mut s, "SightRadius", &u.sight_radius);
-    prop(&mut s, "Location", &u.location);
-    prop(&mut s, "TeamIndex", &u.team_index);
-    prop(&mut s, "IsVisible", &u.is_visible);
-    prop(&mut s, "DisplayName", &u.display_name);
-    prop(&mut s, "MeshAsset", &u.mesh_asset);
-    s
-}
-
 /// The canonical file `text` as a designer edits it: a comment first, a blank line, the
 /// short properties written `; Key: value` on one line, and `Health` moved after
 /// `MaxSpeed`.
@@ -291,43 +215,6 @@ fn hand_edited(text: &str) -> String {
         }
     }
     out
-}
-
-/// The record as JSON (floats in the same shortest form).
-fn unit_json(u: &Unit) -> String {
-    let f = |v: f32| {
-        let mut s = String::new();
-        float_text(&mut s, v);
-        s
-    };
-    format!(
-        "{{\"entity_no\":{},\"health\":{},\"max_speed\":{},\"acceleration\":{},\
-         \"turn_rate\":{},\"mass\":{},\"sight_radius\":{},\"location\":[{},{},{}],\
-         \"team_index\":{},\"is_visible\":{},\"display_name\":\"{}\",\"mesh_asset\":\"{}\"}}",
-        u.entity_no,
-        f(u.health),
-        f(u.max_speed),
-        f(u.acceleration),
-        f(u.turn_rate),
-        f(u.mass),
-        f(u.sight_radius),
-        f(u.location.x),
-        f(u.location.y),
-        f(u.location.z),
-        u.team_index,
-        u.is_visible,
-        u.display_name,
-        u.mesh_asset
-    )
-}
-
-/// The [`RECORDS`] records, as `.jasset` files and as JSON.
-fn records() -> (Vec<Unit>, Vec<String>, Vec<String>) {
-    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
-    let units: Vec<Unit> = (0..RECORDS).map(|i| random_unit(&mut rng, i)).collect();
-    let jasset = units.iter().map(unit_jasset).collect();
-    let json = units.iter().map(unit_json).collect();
-    (units, jasset, json)
 }
 
 /// The records' files as edited by hand ([`hand_edited`]).
@@ -381,7 +268,7 @@ fn load_all_json(json: &[String]) -> f32 {
 }
 
 fn bench_typed_load(c: &mut Criterion) {
-    let (units, jasset, json) = records();
+    let (units, jasset, json) = records(RECORDS);
     let path = Path::new("Assets/Units/Unit.jasset");
     let mut buffer = TokenBuffer::new();
     // Both loaders read back exactly the records the inputs were made from.
@@ -448,7 +335,7 @@ fn paired_summary() {
     let files = entity_files();
     let bytes: usize = files.iter().map(String::len).sum();
     let entity_path = Path::new("Assets/Worlds/Bench/Entity.jasset");
-    let (_, jasset, json) = records();
+    let (_, jasset, json) = records(RECORDS);
     let edited = edited_records(&jasset);
     let path = Path::new("Assets/Units/Unit.jasset");
     let mut buffer = TokenBuffer::new();

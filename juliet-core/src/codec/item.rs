@@ -28,6 +28,7 @@
 use super::inline::split_entry;
 use super::{Codec, Element, PropertyType, BYTES};
 use crate::error::ValueErrorKind;
+use crate::token::same_bytes;
 use crate::value::{Value, ValueError};
 
 /// The line that opens each element of a list of records; in a map of records, `- key`
@@ -159,18 +160,21 @@ impl<T: Element> Item for T {
         self.same_value(other)
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_written<'t>(key: &str, text: &'t str) -> Option<(Self, &'t str)> {
         // An element is a leaf of a record, never a record of its own (`key` empty).
-        if key.is_empty() {
+        // The key, `: `, then the value line's first byte: not blank, not its end.
+        let n = key.len();
+        let head = text.as_bytes().get(..n + 3)?;
+        if n == 0
+            || !same_bytes(&head[..n], key.as_bytes())
+            || head[n..n + 2] != *b": "
+            || matches!(head[n + 2], b' ' | b'\t' | b'\n')
+        {
             return None;
         }
-        let rest = text.strip_prefix(key)?.strip_prefix(": ")?;
+        let rest = text.get(n + 2..)?;
         let end = line_len(rest.as_bytes());
-        let line = &rest[..end];
-        if line.is_empty() || line.starts_with([' ', '\t']) {
-            return None;
-        }
         let value = T::decode_element(Value::line_of(rest, end)).ok()?;
         Some((value, rest.get(end + 1..).unwrap_or_default()))
     }

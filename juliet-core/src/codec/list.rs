@@ -245,6 +245,24 @@ mod tests {
             let (written, general) = (written.unwrap_err(), general.unwrap_err());
             assert_eq!((written.kind, written.found), (general.kind, general.found));
         }
+        // A leaf's line cut short or not quite its key (no line of a canonical block
+        // ends in a blank): left to the general path, which reads or reports them.
+        for text in [
+            "-\nWait:\t0.5\nLabel: gate",
+            "-\nWaits: 0.5\nLabel: gate",
+            "-\nWai",
+            "-\nWait:",
+            "-\nWait:\nLabel: gate",
+            "-\nWait: 0.5\nLabel:",
+        ] {
+            assert_eq!(read_written::<Flat>(text), None, "{text:?}");
+            let (written, general) = both_ways::<Flat>(text);
+            let (written, general) = (
+                written.map_err(|e| (e.kind, e.found)),
+                general.map_err(|e| (e.kind, e.found)),
+            );
+            assert_eq!(written, general, "{text:?}");
+        }
     }
 
     #[test]

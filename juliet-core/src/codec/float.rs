@@ -42,7 +42,7 @@ pub(crate) fn parse_f32(token: &str) -> Result<f32, ValueError<'_>> {
 #[inline(always)]
 fn parse_f32_line(line: SingleLine<'_>) -> Result<f32, ValueError<'_>> {
     let fast = match line.word() {
-        Some((word, len)) => word_decimal(word, len).and_then(PlainDecimal::to_f32),
+        Some((word, len)) => word_decimal(word, len).and_then(WordDecimal::to_f32),
         None => plain_decimal(line.bytes()).and_then(PlainDecimal::to_f32),
     };
     match fast {
@@ -55,7 +55,7 @@ fn parse_f32_line(line: SingleLine<'_>) -> Result<f32, ValueError<'_>> {
 #[inline(always)]
 fn parse_f64_line(line: SingleLine<'_>) -> Result<f64, ValueError<'_>> {
     let fast = match line.word() {
-        Some((word, len)) => word_decimal(word, len).and_then(PlainDecimal::to_f64),
+        Some((word, len)) => word_decimal(word, len).and_then(|d| d.plain().to_f64()),
         None => plain_decimal(line.bytes()).and_then(PlainDecimal::to_f64),
     };
     match fast {
@@ -173,6 +173,13 @@ const POW10_F32: [[f32; 11]; 2] = [
     ],
 ];
 
+/// `10^(7 - i)` for a point in byte `i` of a word of 8 bytes, `10^0` without a point
+/// (`i` 8), at `[0]`, and negated, at `[1]`: [`WordDecimal::to_f32`]'s divisors.
+const POW10_F32_BY_POINT: [[f32; 9]; 2] = [
+    [1e7, 1e6, 1e5, 1e4, 1e3, 1e2, 1e1, 1e0, 1e0],
+    [-1e7, -1e6, -1e5, -1e4, -1e3, -1e2, -1e1, -1e0, -1e0],
+];
+
 /// A decimal `[+-]digits[.digits]` whose digits, read as one integer, are below
 /// `2^53`: the value is `digits / 10^fraction_digits`, with the sign.
 #[derive(Clone, Copy)]
@@ -180,6 +187,39 @@ struct PlainDecimal {
     negative: bool,
     digits: u64,
     fraction_digits: usize,
+}
+
+/// A plain decimal of at most 8 bytes as [`word_decimal`] reads it: its digits (at most
+/// 8), and the byte of the word its point was in (8 without a point), which gives its
+/// fraction digits.
+#[derive(Clone, Copy)]
+struct WordDecimal {
+    negative: bool,
+    digits: u64,
+    point_at: usize,
+}
+
+impl WordDecimal {
+    /// The same decimal, its fraction digits counted.
+    #[inline(always)]
+    fn plain(self) -> PlainDecimal {
+        PlainDecimal {
+            negative: self.negative,
+            digits: self.digits,
+            fraction_digits: 7usize.saturating_sub(self.point_at),
+        }
+    }
+
+    /// [`PlainDecimal::to_f32`], the divisor looked up by the point's place: at most 7
+    /// fraction digits, so digits below `2^24` are all it checks.
+    #[inline(always)]
+    fn to_f32(self) -> Option<f32> {
+        if self.digits < 1 << 24 {
+            let divisor = POW10_F32_BY_POINT[usize::from(self.negative)][self.point_at];
+            return Some(self.digits as f32 / divisor);
+        }
+        self.plain().to_f32()
+    }
 }
 
 /// Reads `[+-]D+[.D*]` of at most 16 characters after the sign whose digits, read as
@@ -219,24 +259,23 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
 }
 
 /// [`plain_decimal`] of the `len` (1 to 8) first bytes of `word` (little-endian: the
-/// first byte lowest), the bytes above them ignored: the same result, read without a
-/// branch on the text's digits, so that where the digits or the point fall costs no
+/// first byte lowest), the bytes above them ignored: the same result (`None` for a text
+/// that starts with `+`), read without a branch on the text's digits, so that where the digits or the point fall costs no
 /// mispredicted branch.
 ///
-/// The bytes become digit values (`b ^ b'0'`, below 10 for a digit), a sign byte a
-/// leading zero digit, moved up so that the last is the word's top byte (the bytes
+/// The bytes become digit values (`b ^ b'0'`, below 10 for a digit), a `-` a leading
+/// zero digit, moved up so that the last is the word's top byte (the bytes
 /// past the text drop out, zero digits come in below its first). The one byte that is
 /// not a digit must be the point, after at least one digit; taking it out shifts the
 /// digits before it up one byte (a leading zero again). The eight digits are summed in
 /// three multiplies (pairs, fours, the eight).
 #[inline(always)]
-fn word_decimal(word: u64, len: usize) -> Option<PlainDecimal> {
+fn word_decimal(word: u64, len: usize) -> Option<WordDecimal> {
     debug_assert!((1..=8).contains(&len));
-    let first = word as u8;
-    let negative = first == b'-';
-    let signed = negative | (first == b'+');
-    // A sign's byte becomes `b'0'`.
-    let unsigned = word ^ (u64::from(first ^ b'0') & u64::from(signed).wrapping_neg());
+    // A `-` becomes `b'0'`. A `+` (which the writer never writes) stays a byte that is
+    // not a digit, so that the text is left to [`plain_decimal`].
+    let negative = word as u8 == b'-';
+    let unsigned = word ^ (u64::from(b'-' ^ b'0') & u64::from(negative).wrapping_neg());
     let values = (unsigned ^ (BYTES * u64::from(b'0'))) << (64 - 8 * len);
     // The top bit of each byte whose value is 10 or more: at most one, the point, after
     // a digit that is not the sign. A byte of 0x80 or more (not ASCII, never a digit or
@@ -248,7 +287,7 @@ fn word_decimal(word: u64, len: usize) -> Option<PlainDecimal> {
     let point_byte = (point << 1).wrapping_sub(point >> 7);
     if others != point
         || (values ^ (BYTES * 0x1E)) & point_byte != 0
-        || at + len <= 8 + usize::from(signed)
+        || at + len <= 8 + usize::from(negative)
     {
         return None;
     }
@@ -264,10 +303,10 @@ fn word_decimal(word: u64, len: usize) -> Option<PlainDecimal> {
         .wrapping_mul(100 + (1_000_000 << 32))
         .wrapping_add(((v >> 16) & 0x0000_00FF_0000_00FF).wrapping_mul(1 + (10_000 << 32)))
         >> 32;
-    Some(PlainDecimal {
+    Some(WordDecimal {
         negative,
         digits: v,
-        fraction_digits: 7usize.saturating_sub(at),
+        point_at: at,
     })
 }
 
@@ -537,7 +576,8 @@ mod tests {
     fn a_line_read_as_one_word_reads_as_it_does_byte_by_byte() {
         // Texts of 1 to 8 bytes from digits, points, signs and other bytes, each with
         // random bytes after it in its word: the word's reading (a plain decimal or
-        // none) is the byte-by-byte one.
+        // none) is the byte-by-byte one, but for a text that starts with `+`, which it
+        // leaves to the byte-by-byte reader.
         let alphabet = b"0123456789..--+e x\xff\0";
         let mut bits = crate::test_rng::bits();
         let mut words = 0;
@@ -552,15 +592,11 @@ mod tests {
             }
             let text = &bytes[..len];
             let by_bytes = plain_decimal(text);
-            let by_word = word_decimal(u64::from_le_bytes(bytes), len);
+            let by_word = word_decimal(u64::from_le_bytes(bytes), len).map(WordDecimal::plain);
             let key =
                 |d: Option<PlainDecimal>| d.map(|d| (d.negative, d.digits, d.fraction_digits));
-            assert_eq!(
-                key(by_word),
-                key(by_bytes),
-                "{:?}",
-                String::from_utf8_lossy(text)
-            );
+            let want = if text[0] == b'+' { None } else { key(by_bytes) };
+            assert_eq!(key(by_word), want, "{:?}", String::from_utf8_lossy(text));
             words += usize::from(by_word.is_some());
         }
         // Not a vacuous agreement: many of the texts are decimals.

@@ -246,6 +246,26 @@ fn once<T: Reflect + for<'de> Deserialize<'de>>(
     load_all_simd::<T>(scratch, json);
 }
 
+/// Every loader gives a few of `records` back from their `.jasset` text and their JSON
+/// (the JSON of a float is Rust's shortest form), none through the loaders the
+/// `--once` counts toggle.
+fn check<T>(buffer: &mut TokenBuffer, records: &[T], (text, json): (&[String], &[String]))
+where
+    T: Reflect + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+{
+    let path = Path::new("Assets/Bench/Check.jasset");
+    for i in [0, 1, records.len() - 1] {
+        let (derived, _) = from_text::<T>(buffer, text[i].as_bytes(), path).expect("loads");
+        assert_eq!(derived, records[i]);
+        assert_eq!(serde_json::from_str::<T>(&json[i]).unwrap(), records[i]);
+        let mut bytes = json[i].clone().into_bytes();
+        assert_eq!(
+            simd_json::serde::from_slice::<T>(&mut bytes).unwrap(),
+            records[i]
+        );
+    }
+}
+
 /// The median of `v`.
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -265,37 +285,15 @@ fn main() {
         flats.iter().map(flat_json).collect(),
         squads.iter().map(squad_json).collect(),
     );
-    let mut buffer = TokenBuffer::new();
-    // The loaders must give the records back (the JSON of a float is Rust's shortest).
-    let path = Path::new("s");
-    assert_eq!(
-        from_text::<Squad>(&mut buffer, squad_text[1].as_bytes(), path)
-            .unwrap()
-            .0,
-        squads[1]
-    );
-    assert_eq!(
-        from_text::<Unit>(&mut buffer, unit_text[1].as_bytes(), path)
-            .unwrap()
-            .0,
-        units[1]
-    );
-    assert_eq!(
-        serde_json::from_str::<Squad>(&squad_js[1]).unwrap(),
-        squads[1]
-    );
-    assert_eq!(serde_json::from_str::<Unit>(&unit_js[1]).unwrap(), units[1]);
-    let mut scratch = Vec::new();
-    assert_eq!(load_all_simd::<Squad>(&mut scratch, &squad_js), RECORDS);
-    assert_eq!(
-        simd_json::serde::from_slice::<Squad>(&mut squad_js[1].clone().into_bytes()).unwrap(),
-        squads[1]
-    );
     let sets = [
         (&unit_text[..], &unit_js[..]),
         (&flat_text[..], &flat_js[..]),
         (&squad_text[..], &squad_js[..]),
     ];
+    let (mut buffer, mut scratch) = (TokenBuffer::new(), Vec::new());
+    check(&mut buffer, &units, sets[0]);
+    check(&mut buffer, &flats, sets[1]);
+    check(&mut buffer, &squads, sets[2]);
 
     // `--once unit`, `--once flat` or `--once squad`: one pass of that record's loaders.
     let args: Vec<String> = std::env::args().collect();

@@ -437,7 +437,10 @@ fn main() {
     // counts instructions inside the loaders: they then run the named benchmark's
     // records alone.
     let args: Vec<String> = std::env::args().collect();
-    if args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--profile-time") {
+    let profiling = args
+        .iter()
+        .any(|a| a.split('=').next() == Some("--profile-time"));
+    if args.iter().any(|a| a == "--bench") && !profiling {
         paired_summary();
     }
     Criterion::default().configure_from_args().final_summary();

@@ -260,8 +260,8 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
 
 /// [`plain_decimal`] of the `len` (1 to 8) first bytes of `word` (little-endian: the
 /// first byte lowest), the bytes above them ignored: the same result (`None` for a text
-/// that starts with `+`), read without a branch on the text's digits, so that where the digits or the point fall costs no
-/// mispredicted branch.
+/// that starts with `+`), read without a branch on the text's digits, so that where the
+/// digits or the point fall costs no mispredicted branch.
 ///
 /// The bytes become digit values (`b ^ b'0'`, below 10 for a digit), a `-` a leading
 /// zero digit, moved up so that the last is the word's top byte (the bytes
@@ -273,7 +273,7 @@ fn plain_decimal(text: &[u8]) -> Option<PlainDecimal> {
 fn word_decimal(word: u64, len: usize) -> Option<WordDecimal> {
     debug_assert!((1..=8).contains(&len));
     // A `-` becomes `b'0'`. A `+` (which the writer never writes) stays a byte that is
-    // not a digit, so that the text is left to [`plain_decimal`].
+    // not a digit: the caller reads such a text with the standard parser.
     let negative = word as u8 == b'-';
     let unsigned = word ^ (u64::from(b'-' ^ b'0') & u64::from(negative).wrapping_neg());
     let values = (unsigned ^ (BYTES * u64::from(b'0'))) << (64 - 8 * len);
@@ -449,6 +449,10 @@ mod tests {
             "0",
             "-0",
             "+0",
+            "+2.5",
+            "+1.",
+            "+0.125",
+            "+142.5",
             "0.0",
             "-0.0",
             "1.",
@@ -577,7 +581,7 @@ mod tests {
         // Texts of 1 to 8 bytes from digits, points, signs and other bytes, each with
         // random bytes after it in its word: the word's reading (a plain decimal or
         // none) is the byte-by-byte one, but for a text that starts with `+`, which it
-        // leaves to the byte-by-byte reader.
+        // does not read (the standard parser does).
         let alphabet = b"0123456789..--+e x\xff\0";
         let mut bits = crate::test_rng::bits();
         let mut words = 0;
@@ -592,7 +596,13 @@ mod tests {
             }
             let text = &bytes[..len];
             let by_bytes = plain_decimal(text);
-            let by_word = word_decimal(u64::from_le_bytes(bytes), len).map(WordDecimal::plain);
+            let word = word_decimal(u64::from_le_bytes(bytes), len);
+            // Its divisor, looked up by the point's place, is the fraction digits' one.
+            if let Some(w) = word {
+                let bits = |v: Option<f32>| v.map(f32::to_bits);
+                assert_eq!(bits(w.to_f32()), bits(w.plain().to_f32()));
+            }
+            let by_word = word.map(WordDecimal::plain);
             let key =
                 |d: Option<PlainDecimal>| d.map(|d| (d.negative, d.digits, d.fraction_digits));
             let want = if text[0] == b'+' { None } else { key(by_bytes) };

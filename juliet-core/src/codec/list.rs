@@ -263,6 +263,22 @@ mod tests {
             );
             assert_eq!(written, general, "{text:?}");
         }
+        // Leaves that read: a sign, a value line that ends the text, a value that is not
+        // ASCII.
+        let cases = [
+            ("-\nWait: -0.5\nLabel: a", -0.5, "a"),
+            ("-\nWait: 1.0\nLabel: b", 1.0, "b"),
+            ("-\nWait: 2.0\nLabel: é", 2.0, "é"),
+        ];
+        for (text, wait, label) in cases {
+            let want = vec![Flat {
+                wait,
+                label: label.into(),
+            }];
+            assert_eq!(read_written::<Flat>(text), Some(want.clone()), "{text:?}");
+            let (written, general) = both_ways::<Flat>(text);
+            assert_eq!((written.unwrap(), general.unwrap()), (want.clone(), want));
+        }
     }
 
     #[test]

@@ -214,36 +214,26 @@ fn load_all_simd<T: for<'de> Deserialize<'de>>(scratch: &mut Vec<u8>, set: &[Str
         .sum()
 }
 
-/// Nanoseconds `BATCH` passes of `f` take, per record.
-fn per_record(mut f: impl FnMut() -> usize) -> f64 {
+/// Nanoseconds `passes` passes of `f` take, per record.
+fn per_record(passes: usize, mut f: impl FnMut() -> usize) -> f64 {
     let start = Instant::now();
-    let records: usize = (0..BATCH).map(|_| f()).sum();
+    let records: usize = (0..passes).map(|_| f()).sum();
     start.elapsed().as_nanos() as f64 / records as f64
 }
 
-/// Per-record times of one round of a record's three loaders: derived, `serde_json`,
-/// `simd-json`.
+/// Per-record times of `passes` passes of each of a record's three loaders in turn:
+/// derived, `serde_json`, `simd-json`.
 fn round<T: Reflect + for<'de> Deserialize<'de>>(
+    passes: usize,
     buffer: &mut TokenBuffer,
     scratch: &mut Vec<u8>,
     (text, json): (&[String], &[String]),
 ) -> [f64; 3] {
     [
-        per_record(|| load_all_derived::<T>(buffer, text)),
-        per_record(|| load_all_json::<T>(json)),
-        per_record(|| load_all_simd::<T>(scratch, json)),
+        per_record(passes, || load_all_derived::<T>(buffer, text)),
+        per_record(passes, || load_all_json::<T>(json)),
+        per_record(passes, || load_all_simd::<T>(scratch, json)),
     ]
-}
-
-/// One pass of each of a record's three loaders.
-fn once<T: Reflect + for<'de> Deserialize<'de>>(
-    buffer: &mut TokenBuffer,
-    scratch: &mut Vec<u8>,
-    (text, json): (&[String], &[String]),
-) {
-    load_all_derived::<T>(buffer, text);
-    load_all_json::<T>(json);
-    load_all_simd::<T>(scratch, json);
 }
 
 /// Every loader gives a few of `records` back from their `.jasset` text and their JSON
@@ -299,10 +289,10 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == "--once") {
         match args.get(at + 1).map(String::as_str) {
-            Some("unit") => once::<Unit>(&mut buffer, &mut scratch, sets[0]),
-            Some("flat") => once::<Flat>(&mut buffer, &mut scratch, sets[1]),
-            _ => once::<Squad>(&mut buffer, &mut scratch, sets[2]),
-        }
+            Some("unit") => round::<Unit>(1, &mut buffer, &mut scratch, sets[0]),
+            Some("flat") => round::<Flat>(1, &mut buffer, &mut scratch, sets[1]),
+            _ => round::<Squad>(1, &mut buffer, &mut scratch, sets[2]),
+        };
         return;
     }
     // `cargo test` runs bench targets once without `--bench`: the checks above suffice.
@@ -321,9 +311,9 @@ fn main() {
     let mut ratios: [Vec<f64>; 9] = Default::default();
     for _ in 0..ROUNDS {
         let times = [
-            round::<Unit>(&mut buffer, &mut scratch, sets[0]),
-            round::<Flat>(&mut buffer, &mut scratch, sets[1]),
-            round::<Squad>(&mut buffer, &mut scratch, sets[2]),
+            round::<Unit>(BATCH, &mut buffer, &mut scratch, sets[0]),
+            round::<Flat>(BATCH, &mut buffer, &mut scratch, sets[1]),
+            round::<Squad>(BATCH, &mut buffer, &mut scratch, sets[2]),
         ];
         for (b, t) in best.iter_mut().zip(&times) {
             for (b, t) in b.iter_mut().zip(t) {
